@@ -1,0 +1,18 @@
+package sim
+
+// Hash is a 64-bit fingerprint of a sequence of integers, used to show that
+// the same configuration gives the same trace on every platform. It mixes a
+// whole word per step (FNV-style multiply, then a xorshift), which is fast
+// enough to fingerprint millions of transfers. It is not cryptographic.
+type Hash uint64
+
+// NewHash returns the starting value (the FNV-1a 64-bit offset basis).
+func NewHash() Hash { return 14695981039346656037 }
+
+// Int64 mixes v into h.
+func (h Hash) Int64(v int64) Hash {
+	x := uint64(h) ^ uint64(v)
+	x *= 0x100000001b3 // the FNV 64-bit prime
+	x ^= x >> 29
+	return Hash(x)
+}
