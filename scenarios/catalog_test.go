@@ -1,0 +1,109 @@
+package scenarios
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gpuscope/gpuscope/scenarios/i18n"
+)
+
+func TestEmbeddedLoad(t *testing.T) {
+	if loadErr != nil {
+		t.Fatalf("embedded scenarios:\n%v", loadErr)
+	}
+	if got, want := IDs(), []string{"ring-allreduce"}; !slices.Equal(got, want) {
+		t.Errorf("IDs() = %v, want %v", got, want)
+	}
+	for i, s := range All() {
+		if s.ID != IDs()[i] {
+			t.Errorf("All()[%d].ID = %s, want IDs()[%d] = %s", i, s.ID, i, IDs()[i])
+		}
+		if got, ok := Get(s.ID); !ok || got != s {
+			t.Errorf("Get(%q) = %v, %v; want All()[%d]", s.ID, got, ok, i)
+		}
+	}
+	if _, ok := Get("nope"); ok {
+		t.Errorf("Get(nope) found a scenario")
+	}
+}
+
+// TestRingAllReduceShape pins what the runner and the lesson text rely on.
+func TestRingAllReduceShape(t *testing.T) {
+	s, ok := Get("ring-allreduce")
+	if !ok {
+		t.Fatal("ring-allreduce is not embedded")
+	}
+	if got, want := s.Engine, "collective"; got != want {
+		t.Errorf("Engine = %q, want %q", got, want)
+	}
+	var knobs []string
+	for _, k := range s.Knobs {
+		knobs = append(knobs, k.Name+"="+k.Default)
+	}
+	if want := []string{"gpus=8", "bytes=268435456", "link=nvlink4", "algo=ring"}; !slices.Equal(knobs, want) {
+		t.Errorf("knobs = %v, want %v", knobs, want)
+	}
+	gpus, _ := s.Knob("gpus")
+	if gpus.Min != 2 || gpus.Max != 64 {
+		t.Errorf("gpus range = %d–%d, want 2–64", gpus.Min, gpus.Max)
+	}
+	type row struct{ id, algo, from, to string }
+	want := []row{
+		{"star", "star", "start", "end"},
+		{"ring", "ring", "start", "start"},
+		{"rs-first", "ring", "round:1", "round:2"},
+		{"reduce-scatter", "ring", "round:2", "phase:all-gather"},
+		{"all-gather", "ring", "phase:all-gather", "end"},
+		{"compare", "ring", "start", "end"},
+	}
+	var got []row
+	for i, st := range s.Steps {
+		cfg := s.StepConfig(s.Defaults(), i+1)
+		got = append(got, row{st.ID, cfg["algo"], st.From, st.To})
+		if wantKey := "step.ring-allreduce." + st.ID + ".title"; st.Title != wantKey {
+			t.Errorf("step %s title = %s, want %s", st.ID, st.Title, wantKey)
+		}
+		if wantKey := "step.ring-allreduce." + st.ID + ".text"; st.Text != wantKey {
+			t.Errorf("step %s text = %s, want %s", st.ID, st.Text, wantKey)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("steps =\n%v\nwant\n%v", got, want)
+	}
+}
+
+// TestScenarioStringsTranslated checks that every key a scenario uses
+// exists in every language (the loader checks English only).
+func TestScenarioStringsTranslated(t *testing.T) {
+	for _, s := range All() {
+		keys := []string{s.Title, s.Summary}
+		for _, k := range s.Knobs {
+			keys = append(keys, k.Label)
+			for _, v := range k.Values {
+				keys = append(keys, k.ValueLabel(v))
+			}
+		}
+		for _, st := range s.Steps {
+			keys = append(keys, st.Title, st.Text)
+			for _, m := range st.Checkpoints {
+				keys = append(keys, "metric."+m)
+			}
+		}
+		for _, lang := range i18n.Langs() {
+			for _, k := range keys {
+				if got := i18n.T(lang, k); strings.HasPrefix(got, "⟦") {
+					t.Errorf("%s: %s: key %s is missing", s.File, lang, k)
+				}
+			}
+		}
+	}
+}
+
+func TestAllReturnsACopy(t *testing.T) {
+	a := All()
+	a[0] = nil
+	if All()[0] == nil {
+		t.Errorf("All() shares its slice with the package")
+	}
+}

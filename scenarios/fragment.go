@@ -1,0 +1,178 @@
+package scenarios
+
+import (
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gpuscope/gpuscope/scenarios/i18n"
+)
+
+// MaxFragment is the longest URL fragment ApplyFragment reads, in bytes
+// (after the leading '#', before percent-decoding).
+const MaxFragment = 2048
+
+// State is everything a reader can set and share in a URL: the lesson, the
+// step (1-based), the language and the knobs.
+type State struct {
+	Scenario string
+	Step     int
+	Lang     string
+	Config   Config
+}
+
+// DefaultState is the first lesson at step 1 in English with its defaults.
+func DefaultState() State {
+	if len(embedded) == 0 {
+		return State{Step: 1, Lang: i18n.Fallback, Config: Config{}}
+	}
+	s := embedded[0]
+	return State{Scenario: s.ID, Step: 1, Lang: i18n.Fallback, Config: s.Defaults()}
+}
+
+// Valid reports whether st names an embedded scenario, a step of it, a
+// known language and a canonical value for each of its knobs (and nothing
+// else).
+func (st State) Valid() bool {
+	s, ok := Get(st.Scenario)
+	if !ok || st.Step < 1 || st.Step > len(s.Steps) || !i18n.Known(st.Lang) || len(st.Config) != len(s.Knobs) {
+		return false
+	}
+	for _, k := range s.Knobs {
+		if v, err := k.Parse(st.Config[k.Name]); err != nil || v != st.Config[k.Name] {
+			return false
+		}
+	}
+	return true
+}
+
+// repair returns a valid state as close to st as possible: an unknown
+// scenario becomes the default state, a bad step 1, a bad language English
+// and a bad knob value its default.
+func (st State) repair() State {
+	s, ok := Get(st.Scenario)
+	if !ok {
+		return DefaultState()
+	}
+	out := State{Scenario: s.ID, Step: st.Step, Lang: st.Lang, Config: s.repair(st.Config)}
+	if out.Step < 1 || out.Step > len(s.Steps) {
+		out.Step = 1
+	}
+	if !i18n.Known(out.Lang) {
+		out.Lang = i18n.Fallback
+	}
+	return out
+}
+
+// ApplyFragment applies a URL fragment such as
+// "#scenario=ring-allreduce&gpus=8&lang=zh&step=3" to prev and returns the
+// new state with one error per bad part. The leading '#' is optional; keys
+// and values are percent-decoded ('+' is a space); for a key given twice
+// the last value counts.
+//
+// The state is kept field by field: a bad value leaves that field as in
+// prev. A scenario different from prev's starts from its step 1 and its
+// defaults before the other keys apply. An unknown key is an error naming
+// the allowed ones. A fragment longer than MaxFragment is ignored whole
+// (one error.fragment_too_long). The result is always a valid state (prev
+// is repaired first if it is not); it never panics.
+func ApplyFragment(prev State, frag string) (State, []*InputError) {
+	st := prev.repair()
+	frag = strings.TrimPrefix(frag, "#")
+	if len(frag) > MaxFragment {
+		return st, []*InputError{inputError("error.fragment_too_long", "fragment", frag,
+			"length", strconv.Itoa(len(frag)), "max", strconv.Itoa(MaxFragment))}
+	}
+	// Decode into key order of first appearance, last value wins.
+	var keys []string
+	values := map[string]string{}
+	for part := range strings.SplitSeq(frag, "&") {
+		if part == "" {
+			continue
+		}
+		k, v, _ := strings.Cut(part, "=")
+		k, v = unescape(k), unescape(v)
+		if _, seen := values[k]; !seen {
+			keys = append(keys, k)
+		}
+		values[k] = v
+	}
+	var errs []*InputError
+	if v, ok := values["scenario"]; ok {
+		if s, found := Get(strings.TrimSpace(v)); !found {
+			errs = append(errs, inputError("error.scenario", "scenario", v, "allowed", strings.Join(IDs(), ", ")))
+		} else if s.ID != st.Scenario {
+			st = State{Scenario: s.ID, Step: 1, Lang: st.Lang, Config: s.Defaults()}
+		}
+	}
+	s, _ := Get(st.Scenario)
+	for _, k := range keys {
+		v := values[k]
+		switch k {
+		case "scenario":
+		case "step":
+			n, err := strconv.Atoi(strings.TrimSpace(v))
+			if err != nil || n < 1 || n > len(s.Steps) {
+				errs = append(errs, inputError("error.step", "step", v, "max", strconv.Itoa(len(s.Steps))))
+				continue
+			}
+			st.Step = n
+		case "lang":
+			l := strings.ToLower(strings.TrimSpace(v))
+			if !i18n.Known(l) {
+				errs = append(errs, inputError("error.lang", "lang", v))
+				continue
+			}
+			st.Lang = l
+		default:
+			if _, ok := s.Knob(k); !ok {
+				allowed := append(slices.Clone(reserved), s.knobNames()...)
+				errs = append(errs, inputError("error.unknown_key", shown(k), v, "allowed", strings.Join(allowed, ", ")))
+				continue
+			}
+			cfg, err := s.Set(st.Config, k, v)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			st.Config = cfg
+		}
+	}
+	return st, errs
+}
+
+// unescape percent-decodes s as a form value; text that does not decode is
+// kept as it is (the value check then reports it).
+func unescape(s string) string {
+	if d, err := url.QueryUnescape(s); err == nil {
+		return d
+	}
+	return s
+}
+
+// EncodeFragment writes st as "scenario=..&step=..&lang=..&" followed by
+// the knobs in the scenario's order (no leading '#'). Values are
+// percent-encoded where needed. Knobs not in the scenario are left out.
+func EncodeFragment(st State) string {
+	var b strings.Builder
+	add := func(k, v string) {
+		if b.Len() > 0 {
+			b.WriteByte('&')
+		}
+		b.WriteString(url.QueryEscape(k))
+		b.WriteByte('=')
+		b.WriteString(url.QueryEscape(v))
+	}
+	add("scenario", st.Scenario)
+	add("step", strconv.Itoa(st.Step))
+	add("lang", st.Lang)
+	if s, ok := Get(st.Scenario); ok {
+		for _, k := range s.Knobs {
+			if v, ok := st.Config[k.Name]; ok {
+				add(k.Name, v)
+			}
+		}
+	}
+	return b.String()
+}

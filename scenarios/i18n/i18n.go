@@ -1,0 +1,258 @@
+package i18n
+
+import (
+	"embed"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+//go:embed en.txt zh.txt
+var files embed.FS
+
+// Fallback is the language used when a requested one is not known.
+const Fallback = "en"
+
+// langs lists the languages in the order a language picker shows them.
+var langs = []string{"en", "zh"}
+
+// entry is one key = value line of a catalogue.
+type entry struct {
+	value string
+	line  int
+}
+
+// catalogue is one parsed language file.
+type catalogue struct {
+	file    string
+	entries map[string]entry
+}
+
+// parseError is a problem in a catalogue file, reported as file:line.
+type parseError struct {
+	file string
+	line int
+	msg  string
+}
+
+func (e *parseError) Error() string { return fmt.Sprintf("%s:%d: %s", e.file, e.line, e.msg) }
+
+// catalogues maps a language to its catalogue. loadErrs holds the problems
+// found while parsing; the tests fail on any of them. A malformed line is
+// skipped, so the rest of the catalogue still works.
+var catalogues, loadErrs = loadAll()
+
+func loadAll() (map[string]*catalogue, []error) {
+	cats := make(map[string]*catalogue, len(langs))
+	var errs []error
+	for _, lang := range langs {
+		name := lang + ".txt"
+		src, err := files.ReadFile(name)
+		if err != nil {
+			errs = append(errs, err)
+			cats[lang] = &catalogue{file: name, entries: map[string]entry{}}
+			continue
+		}
+		c, perrs := parse(name, string(src))
+		cats[lang] = c
+		errs = append(errs, perrs...)
+	}
+	return cats, errs
+}
+
+// parse reads one catalogue. It returns every entry it could read and an
+// error for each malformed line or duplicate key.
+func parse(file, src string) (*catalogue, []error) {
+	c := &catalogue{file: file, entries: map[string]entry{}}
+	var errs []error
+	fail := func(line int, format string, args ...any) {
+		errs = append(errs, &parseError{file: file, line: line, msg: fmt.Sprintf(format, args...)})
+	}
+	for i, raw := range strings.Split(src, "\n") {
+		n := i + 1
+		line := strings.TrimSpace(strings.TrimSuffix(raw, "\r"))
+		if n == 1 {
+			line = strings.TrimPrefix(line, "\uFEFF")
+		}
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		k, v, ok := strings.Cut(line, "=")
+		if !ok {
+			fail(n, "missing '=' (want key = value)")
+			continue
+		}
+		key := strings.TrimSpace(k)
+		if !validKey(key) {
+			fail(n, "bad key %q (letters, digits, '.', '_', '-')", key)
+			continue
+		}
+		value, err := unescape(strings.TrimSpace(v))
+		if err != nil {
+			fail(n, "%s: %v", key, err)
+			continue
+		}
+		if value == "" {
+			fail(n, "%s: empty value", key)
+			continue
+		}
+		if prev, dup := c.entries[key]; dup {
+			fail(n, "duplicate key %s (first on line %d)", key, prev.line)
+			continue
+		}
+		if err := checkBraces(value); err != nil {
+			fail(n, "%s: %v", key, err)
+			continue
+		}
+		c.entries[key] = entry{value: value, line: n}
+	}
+	return c, errs
+}
+
+func validKey(k string) bool {
+	if k == "" {
+		return false
+	}
+	for _, r := range k {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '_', r == '-':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func validName(n string) bool {
+	if n == "" {
+		return false
+	}
+	for _, r := range n {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// unescape turns \n, \s and \\ into a newline, a space and a backslash.
+func unescape(v string) (string, error) {
+	if !strings.Contains(v, `\`) {
+		return v, nil
+	}
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		if v[i] != '\\' {
+			b.WriteByte(v[i])
+			continue
+		}
+		if i+1 == len(v) {
+			return "", fmt.Errorf(`lone '\' at end of value`)
+		}
+		i++
+		switch v[i] {
+		case 'n':
+			b.WriteByte('\n')
+		case 's':
+			b.WriteByte(' ')
+		case '\\':
+			b.WriteByte('\\')
+		default:
+			return "", fmt.Errorf(`unknown escape \%c (allowed \n, \s, \\)`, v[i])
+		}
+	}
+	return b.String(), nil
+}
+
+// checkBraces makes sure every '{' opens a well-formed placeholder and no
+// '}' stands alone.
+func checkBraces(v string) error {
+	for i := 0; i < len(v); i++ {
+		switch v[i] {
+		case '{':
+			j := strings.IndexByte(v[i:], '}')
+			if j < 0 || !validName(v[i+1:i+j]) {
+				return fmt.Errorf("bad placeholder at byte %d (want {name}, name in a-z 0-9 _)", i)
+			}
+			i += j
+		case '}':
+			return fmt.Errorf("'}' without '{' at byte %d", i)
+		}
+	}
+	return nil
+}
+
+// placeholders returns the sorted, distinct names of the {name} placeholders
+// in v.
+func placeholders(v string) []string {
+	var names []string
+	for {
+		i := strings.IndexByte(v, '{')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(v[i:], '}')
+		if j < 0 {
+			break
+		}
+		if name := v[i+1 : i+j]; validName(name) {
+			names = append(names, name)
+		}
+		v = v[i+j+1:]
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// Langs returns the catalogue languages, English first.
+func Langs() []string { return slices.Clone(langs) }
+
+// Known reports whether lang is one of Langs.
+func Known(lang string) bool { return slices.Contains(langs, lang) }
+
+func lookup(lang string) *catalogue {
+	if c, ok := catalogues[lang]; ok {
+		return c
+	}
+	return catalogues[Fallback]
+}
+
+// Has reports whether the catalogue of lang (English if lang is unknown)
+// has key.
+func Has(lang, key string) bool {
+	_, ok := lookup(lang).entries[key]
+	return ok
+}
+
+// Keys returns the keys of lang's catalogue (English if lang is unknown),
+// sorted.
+func Keys(lang string) []string {
+	c := lookup(lang)
+	keys := make([]string, 0, len(c.entries))
+	for k := range c.entries {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// T returns the text of key in lang with its placeholders filled. args are
+// name/value pairs: T("en", "ui.step", "n", "3", "total", "6") gives
+// "Step 3 / 6". A placeholder with no value is left as it is, a trailing
+// unpaired arg is ignored, and values are inserted verbatim (a value that
+// looks like a placeholder is not filled again). An unknown lang falls back
+// to English; an unknown key gives ⟦key⟧.
+func T(lang, key string, args ...string) string {
+	e, ok := lookup(lang).entries[key]
+	if !ok {
+		return "⟦" + key + "⟧"
+	}
+	if len(args) < 2 || !strings.Contains(e.value, "{") {
+		return e.value
+	}
+	pairs := make([]string, 0, len(args)&^1)
+	for i := 0; i+1 < len(args); i += 2 {
+		pairs = append(pairs, "{"+args[i]+"}", args[i+1])
+	}
+	return strings.NewReplacer(pairs...).Replace(e.value)
+}

@@ -1,0 +1,489 @@
+package scenarios
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gpuscope/gpuscope/engine/collective"
+	"github.com/gpuscope/gpuscope/engine/sim"
+	"github.com/gpuscope/gpuscope/scenarios/i18n"
+)
+
+// StepSeconds is how long, in wall-clock seconds at speed 1, a step's window
+// takes to play, whatever its length in simulated time.
+const StepSeconds = 6.0
+
+// Speeds are the playback speeds a reader may choose.
+var Speeds = []float64{0.25, 0.5, 1, 2, 4}
+
+// Player is a lesson being watched: the state a URL fragment describes, the
+// prepared engine runs, a playhead, and play/pause. It is plain Go — the
+// page's wasm code drives it from DOM events and the JS API, and tests drive
+// it directly. Every input that can be wrong returns an *InputError and
+// leaves the player in its last good state.
+type Player struct {
+	st      State
+	les     *Lesson
+	t       sim.Time // playhead on the current step's run
+	playing bool
+	speed   float64
+	errs    []*InputError
+	rev     int // bumped on every change the page must show
+}
+
+// Event names the player reports to the page (and, later, to a parent
+// frame).
+const (
+	EventStep     = "step"
+	EventFinished = "finished"
+)
+
+// NewPlayer starts at the first lesson's first step with its defaults.
+func NewPlayer() (*Player, error) {
+	p := &Player{speed: 1}
+	st := DefaultState()
+	les, err := prepareState(st)
+	if err != nil {
+		return nil, err
+	}
+	p.st, p.les = st, les
+	p.t = p.step().From
+	return p, nil
+}
+
+func prepareState(st State) (*Lesson, error) {
+	s, ok := Get(st.Scenario)
+	if !ok {
+		return nil, fmt.Errorf("scenario %q not found", st.Scenario)
+	}
+	return Prepare(s, st.Config)
+}
+
+// adopt switches to st, re-running the engine when the lesson or its
+// configuration changed, and keeps the playhead's relative position. When
+// the engine rejects the configuration the player keeps its last good
+// state and reports why.
+func (p *Player) adopt(st State) *InputError {
+	les := p.les
+	if st.Scenario != p.st.Scenario || !st.Config.Equal(p.st.Config) {
+		var err error
+		les, err = prepareState(st)
+		if err != nil {
+			return &InputError{Field: "config", Value: EncodeFragment(st), Key: "error.command", Args: []string{"field", "config", "value", "", "detail", err.Error()}}
+		}
+	}
+	stepChanged := st.Step != p.st.Step || st.Scenario != p.st.Scenario
+	frac := 0.0
+	if end := p.run().Time; end > 0 {
+		frac = float64(p.t) / float64(end)
+	}
+	p.st, p.les = st, les
+	if stepChanged {
+		p.t = p.step().From
+	} else {
+		p.t = sim.Time(math.Round(frac * float64(p.run().Time)))
+	}
+	p.rev++
+	return nil
+}
+
+func (p *Player) step() *StepRun          { return &p.les.Steps[p.st.Step-1] }
+func (p *Player) run() *collective.Result { return p.step().Result }
+
+// Rev changes whenever something the page shows has changed.
+func (p *Player) Rev() int { return p.rev }
+
+// State is the player's fragment state (lesson, step, language, knobs).
+func (p *Player) State() State { return p.st }
+
+// Lesson is the prepared lesson.
+func (p *Player) Lesson() *Lesson { return p.les }
+
+// Scenario is the lesson's scenario.
+func (p *Player) Scenario() *Scenario { return p.les.Scenario }
+
+// Playing reports whether the playhead is moving.
+func (p *Player) Playing() bool { return p.playing }
+
+// Speed is the playback speed factor.
+func (p *Player) Speed() float64 { return p.speed }
+
+// Time is the playhead on the current step's run.
+func (p *Player) Time() sim.Time { return p.t }
+
+// Errors are the input errors of the last input that had any.
+func (p *Player) Errors() []*InputError { return p.errs }
+
+// Snapshot is the engine state at the playhead.
+func (p *Player) Snapshot() collective.Snapshot { return p.run().Snapshot(p.t) }
+
+// Run is the engine run the current step shows.
+func (p *Player) Run() *collective.Result { return p.run() }
+
+// Fragment is the URL fragment (without '#') for the current state.
+func (p *Player) Fragment() string { return EncodeFragment(p.st) }
+
+func (p *Player) report(errs []*InputError) {
+	if len(errs) > 0 {
+		p.errs = errs
+		p.rev++
+	}
+}
+
+// ClearErrors forgets the last input errors.
+func (p *Player) ClearErrors() {
+	if len(p.errs) > 0 {
+		p.errs = nil
+		p.rev++
+	}
+}
+
+// ApplyFragment applies a URL fragment, field by field; bad fields keep
+// their last good value and are reported.
+func (p *Player) ApplyFragment(frag string) []*InputError {
+	st, errs := ApplyFragment(p.st, frag)
+	if err := p.adopt(st); err != nil {
+		errs = append(errs, err)
+	}
+	p.report(errs)
+	return errs
+}
+
+// Play starts the playhead. At the end of a step's window it moves on to
+// the next step first; at the end of the last step it replays the step.
+func (p *Player) Play() {
+	if p.t >= p.step().To {
+		if p.st.Step < len(p.les.Steps) {
+			p.Goto(p.st.Step + 1)
+		} else {
+			p.t = p.step().From
+		}
+	}
+	if !p.playing {
+		p.playing = true
+		p.rev++
+	}
+}
+
+// Pause stops the playhead.
+func (p *Player) Pause() {
+	if p.playing {
+		p.playing = false
+		p.rev++
+	}
+}
+
+// Goto moves to step n (1-based) at the start of its window.
+func (p *Player) Goto(n int) *InputError {
+	if n < 1 || n > len(p.les.Steps) {
+		err := inputError("error.step", "step", strconv.Itoa(n), "max", strconv.Itoa(len(p.les.Steps)))
+		p.report([]*InputError{err})
+		return err
+	}
+	st := p.st
+	st.Config = st.Config.Clone()
+	st.Step = n
+	p.adopt(st)
+	p.t = p.step().From
+	return nil
+}
+
+// Step moves delta steps forward (or back), staying within the lesson.
+func (p *Player) Step(delta int) {
+	n := p.st.Step + delta
+	if n < 1 {
+		n = 1
+	}
+	if n > len(p.les.Steps) {
+		n = len(p.les.Steps)
+	}
+	if n != p.st.Step {
+		p.Goto(n)
+	}
+}
+
+// Seek puts the playhead at a fraction (0..1) of the current run.
+func (p *Player) Seek(frac float64) {
+	if math.IsNaN(frac) {
+		return
+	}
+	frac = math.Max(0, math.Min(1, frac))
+	p.t = sim.Time(math.Round(frac * float64(p.run().Time)))
+	p.rev++
+}
+
+// SeekTime puts the playhead at a simulated time on the current run.
+func (p *Player) SeekTime(t sim.Time) {
+	if t < 0 {
+		t = 0
+	}
+	if end := p.run().Time; t > end {
+		t = end
+	}
+	p.t = t
+	p.rev++
+}
+
+// Set changes one setting by its fragment key: a knob of the lesson,
+// "lang", "speed", "step" or "scenario".
+func (p *Player) Set(key, value string) *InputError {
+	if key == "speed" {
+		f, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
+		ok := err == nil
+		if ok {
+			ok = false
+			for _, s := range Speeds {
+				ok = ok || s == f
+			}
+		}
+		if !ok {
+			e := inputError("error.enum", "speed", value, "allowed", "0.25, 0.5, 1, 2, 4")
+			p.report([]*InputError{e})
+			return e
+		}
+		p.speed = f
+		p.rev++
+		return nil
+	}
+	errs := p.ApplyFragment(escapeKV(key) + "=" + escapeKV(value))
+	if len(errs) > 0 {
+		return errs[0]
+	}
+	p.ClearErrors()
+	return nil
+}
+
+func escapeKV(s string) string {
+	r := strings.NewReplacer("%", "%25", "&", "%26", "=", "%3D", "#", "%23")
+	return r.Replace(s)
+}
+
+// Advance moves the playhead by wall seconds of playback (the page passes
+// one fixed tick, 1/60 s) and reports what happened: the step's window
+// ended (the player pauses there so the reader can read) or the lesson
+// finished. A playhead the reader scrubbed outside the window plays on to
+// the end of the run.
+func (p *Player) Advance(wall float64) []string {
+	if !p.playing || !(wall > 0) {
+		return nil
+	}
+	sr := p.step()
+	from, end := sr.From, sr.To
+	if p.t < from || p.t > end {
+		from, end = 0, p.run().Time
+	}
+	rate := float64(end-from) / StepSeconds * p.speed
+	p.t += sim.Time(math.Round(wall * rate))
+	p.rev++
+	if p.t < end {
+		return nil
+	}
+	p.t = end
+	p.playing = false
+	if p.st.Step == len(p.les.Steps) {
+		return []string{EventFinished}
+	}
+	return []string{EventStep}
+}
+
+// ErrorInfo is an input error as the page's state() reports it.
+type ErrorInfo struct {
+	Field   string `json:"field"`
+	Value   string `json:"value"`
+	Message string `json:"message"`
+}
+
+// PlayerState is what the page's window.gpuscope.state() returns (less the
+// page's own perf and ready fields). Its JSON names are a contract.
+type PlayerState struct {
+	Scenario string      `json:"scenario"`
+	Step     int         `json:"step"`
+	Steps    int         `json:"steps"`
+	StepID   string      `json:"step_id"`
+	Playing  bool        `json:"playing"`
+	TimeS    float64     `json:"time_s"`
+	EndS     float64     `json:"end_s"`
+	FromS    float64     `json:"from_s"`
+	ToS      float64     `json:"to_s"`
+	Speed    float64     `json:"speed"`
+	Lang     string      `json:"lang"`
+	Config   Config      `json:"config"`
+	Metrics  Metrics     `json:"metrics"`
+	Error    *string     `json:"error"`
+	Errors   []ErrorInfo `json:"errors"`
+	Fragment string      `json:"fragment"`
+}
+
+// Report returns the player's state for the page.
+func (p *Player) Report() PlayerState {
+	sr := p.step()
+	ps := PlayerState{
+		Scenario: p.st.Scenario,
+		Step:     p.st.Step,
+		Steps:    len(p.les.Steps),
+		StepID:   sr.Step.ID,
+		Playing:  p.playing,
+		TimeS:    p.t.Seconds(),
+		EndS:     p.run().Time.Seconds(),
+		FromS:    sr.From.Seconds(),
+		ToS:      sr.To.Seconds(),
+		Speed:    p.speed,
+		Lang:     p.st.Lang,
+		Config:   p.st.Config.Clone(),
+		Metrics:  p.les.Metrics(p.st.Step),
+		Errors:   []ErrorInfo{},
+		Fragment: p.Fragment(),
+	}
+	if len(p.errs) > 0 {
+		msg := p.ErrorText(p.st.Lang)
+		ps.Error = &msg
+		for _, e := range p.errs {
+			ps.Errors = append(ps.Errors, ErrorInfo{Field: e.Field, Value: e.Value, Message: e.Localize(p.st.Lang)})
+		}
+	}
+	return ps
+}
+
+// ErrorText is the last input errors in one language, one per line.
+func (p *Player) ErrorText(lang string) string {
+	var lines []string
+	for _, e := range p.errs {
+		msg := e.Localize(lang)
+		if v, ok := p.keptValue(e.Field); ok {
+			msg += i18n.T(lang, "error.kept", "field", e.Field, "value", v)
+		}
+		lines = append(lines, msg)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Command runs a command given as JSON, as the page's
+// window.gpuscope.command() and (later) postMessage receive them:
+//
+//	{"type":"play"} {"type":"pause"}
+//	{"type":"step"} or {"type":"step","delta":-1}
+//	{"type":"goto","step":3} or {"type":"goto","time_s":0.0004}
+//	{"type":"set","gpus":16,"lang":"zh"} or {"type":"set","key":"gpus","value":"16"}
+//
+// A malformed command changes nothing and returns an error naming the
+// field and what is allowed.
+func (p *Player) Command(raw []byte) *InputError {
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		return p.cmdErr("command", string(raw), "not a JSON object")
+	}
+	typ, _ := m["type"].(string)
+	switch typ {
+	case "play":
+		p.Play()
+	case "pause":
+		p.Pause()
+	case "step":
+		d := 1
+		if v, ok := m["delta"]; ok {
+			f, ok := v.(float64)
+			if !ok || f != math.Trunc(f) || math.Abs(f) > 1000 {
+				return p.cmdErr("delta", fmt.Sprint(v), "a whole number, e.g. 1 or -1")
+			}
+			d = int(f)
+		}
+		p.Step(d)
+	case "goto":
+		if v, ok := m["time_s"]; ok {
+			f, ok := v.(float64)
+			if !ok || f < 0 || math.IsInf(f, 0) {
+				return p.cmdErr("time_s", fmt.Sprint(v), "a number of seconds ≥ 0")
+			}
+			p.SeekTime(sim.FromSeconds(f))
+			return nil
+		}
+		v, ok := m["step"]
+		f, isNum := v.(float64)
+		if s, isStr := v.(string); isStr {
+			n, err := strconv.Atoi(s)
+			f, isNum = float64(n), err == nil
+		}
+		if !ok || !isNum || f != math.Trunc(f) {
+			return p.cmdErr("step", fmt.Sprint(v), "1–"+strconv.Itoa(len(p.les.Steps)))
+		}
+		if f < 1 || f > float64(len(p.les.Steps)) {
+			return p.Goto(int(math.Max(-1, math.Min(f, 1e6))))
+		}
+		return p.Goto(int(f))
+	case "set":
+		var pairs [][2]string
+		if k, ok := m["key"].(string); ok {
+			pairs = append(pairs, [2]string{k, valueText(m["value"])})
+		} else {
+			for _, k := range sortedKeys(m) {
+				if k != "type" {
+					pairs = append(pairs, [2]string{k, valueText(m[k])})
+				}
+			}
+		}
+		if len(pairs) == 0 {
+			return p.cmdErr("set", string(raw), "at least one setting, e.g. {\"type\":\"set\",\"gpus\":16}")
+		}
+		for _, kv := range pairs {
+			if err := p.Set(kv[0], kv[1]); err != nil {
+				return err
+			}
+		}
+	default:
+		return p.cmdErr("type", fmt.Sprint(m["type"]), "play, pause, step, goto, set")
+	}
+	return nil
+}
+
+func (p *Player) cmdErr(field, value, allowed string) *InputError {
+	e := inputError("error.command_field", field, value, "allowed", allowed)
+	p.report([]*InputError{e})
+	return e
+}
+
+func valueText(v any) string {
+	switch x := v.(type) {
+	case string:
+		return x
+	case float64:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	case bool:
+		return strconv.FormatBool(x)
+	case nil:
+		return ""
+	}
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+func sortedKeys(m map[string]any) []string { return slices.Sorted(maps.Keys(m)) }
+
+// Narration is the current step's title and text in the player's language,
+// with the engine's numbers filled in.
+func (p *Player) Narration() (title, text string) {
+	st := p.step().Step
+	args := p.les.NarrationArgs()
+	return i18n.T(p.st.Lang, st.Title, args...), i18n.T(p.st.Lang, st.Text, args...)
+}
+
+// keptValue is the value a field kept after a bad input, for the error
+// message ("— kept gpus = 8").
+func (p *Player) keptValue(field string) (string, bool) {
+	switch field {
+	case "scenario":
+		return p.st.Scenario, true
+	case "step":
+		return strconv.Itoa(p.st.Step), true
+	case "lang":
+		return p.st.Lang, true
+	case "speed":
+		return strconv.FormatFloat(p.speed, 'f', -1, 64), true
+	}
+	v, ok := p.st.Config[field]
+	return v, ok
+}

@@ -1,0 +1,211 @@
+package scenarios
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+func newPlayer(t *testing.T, frag string) *Player {
+	t.Helper()
+	p, err := NewPlayer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if errs := p.ApplyFragment(frag); len(errs) > 0 {
+		t.Fatalf("ApplyFragment(%q): %v", frag, errs)
+	}
+	return p
+}
+
+func TestPlayerStartsAtTheFirstStep(t *testing.T) {
+	p := newPlayer(t, "")
+	r := p.Report()
+	if r.Scenario != "ring-allreduce" || r.Step != 1 || r.Steps != 6 || r.StepID != "star" || r.Playing || r.Error != nil {
+		t.Errorf("Report() = %+v", r)
+	}
+	if r.Config["gpus"] != "8" || r.Metrics.Algo != "star" || r.Metrics.Ring.Algo != "ring" {
+		t.Errorf("config %v, metrics algo %q ring %q", r.Config, r.Metrics.Algo, r.Metrics.Ring.Algo)
+	}
+}
+
+// Play runs a step's window in StepSeconds of ticks at speed 1, then pauses
+// at its end with a "step" event; the last step ends with "finished".
+func TestPlayerPlaysAStepWindow(t *testing.T) {
+	p := newPlayer(t, "scenario=ring-allreduce&step=3")
+	from, to := p.step().From, p.step().To
+	if p.Time() != from {
+		t.Fatalf("Goto put the playhead at %v, want the window start %v", p.Time(), from)
+	}
+	p.Play()
+	const tick = 1.0 / 60
+	var events []string
+	ticks := 0
+	for p.Playing() && ticks < 10000 {
+		events = append(events, p.Advance(tick)...)
+		ticks++
+	}
+	if want := int(StepSeconds * 60); ticks < want-1 || ticks > want+1 {
+		t.Errorf("the window took %d ticks, want ≈ %d (StepSeconds at 60 TPS)", ticks, want)
+	}
+	if p.Time() != to || len(events) != 1 || events[0] != EventStep {
+		t.Errorf("after playing: time %v (window end %v), events %v; want the end and one step event", p.Time(), to, events)
+	}
+	// Play again at a window's end moves to the next step.
+	p.Play()
+	if p.State().Step != 4 || p.Time() != p.step().From {
+		t.Errorf("Play at the end of step 3: step %d time %v", p.State().Step, p.Time())
+	}
+	// Speed 4 plays four times as fast.
+	p.Set("speed", "4")
+	ticks = 0
+	for p.Playing() && ticks < 10000 {
+		p.Advance(tick)
+		ticks++
+	}
+	if want := int(StepSeconds * 60 / 4); ticks < want-1 || ticks > want+1 {
+		t.Errorf("at 4× the window took %d ticks, want ≈ %d", ticks, want)
+	}
+	p.Goto(6)
+	p.Play()
+	var last []string
+	for p.Playing() {
+		last = p.Advance(tick)
+	}
+	if len(last) != 1 || last[0] != EventFinished {
+		t.Errorf("end of the last step: events %v, want finished", last)
+	}
+}
+
+func TestPlayerKeepsPositionAcrossReruns(t *testing.T) {
+	p := newPlayer(t, "scenario=ring-allreduce&step=6")
+	p.Seek(0.5)
+	if err := p.Set("gpus", "16"); err != nil {
+		t.Fatal(err)
+	}
+	if p.Run().Config.Ranks != 16 {
+		t.Fatalf("after set gpus 16 the run has %d ranks", p.Run().Config.Ranks)
+	}
+	if f := float64(p.Time()) / float64(p.Run().Time); math.Abs(f-0.5) > 1e-9 {
+		t.Errorf("playhead at %.4f of the new run, want 0.5", f)
+	}
+	if !strings.Contains(p.Fragment(), "gpus=16") || !strings.Contains(p.Fragment(), "step=6") {
+		t.Errorf("Fragment() = %q", p.Fragment())
+	}
+}
+
+func TestPlayerBadInputKeepsLastGoodState(t *testing.T) {
+	p := newPlayer(t, "scenario=ring-allreduce&gpus=12&step=2")
+	tests := []struct {
+		name  string
+		apply func() *InputError
+		field string
+	}{
+		{"set gpus abc", func() *InputError { return p.Set("gpus", "abc") }, "gpus"},
+		{"set gpus 100000", func() *InputError { return p.Set("gpus", "100000") }, "gpus"},
+		{"set link", func() *InputError { return p.Set("link", "pcie") }, "link"},
+		{"set speed", func() *InputError { return p.Set("speed", "3") }, "speed"},
+		{"goto 0", func() *InputError { return p.Goto(0) }, "step"},
+		{"command not json", func() *InputError { return p.Command([]byte("{")) }, "command"},
+		{"command type", func() *InputError { return p.Command([]byte(`{"type":"fly"}`)) }, "type"},
+		{"command goto", func() *InputError { return p.Command([]byte(`{"type":"goto","step":99}`)) }, "step"},
+		{"command goto text", func() *InputError { return p.Command([]byte(`{"type":"goto","step":"x"}`)) }, "step"},
+		{"command delta", func() *InputError { return p.Command([]byte(`{"type":"step","delta":0.5}`)) }, "delta"},
+		{"command set", func() *InputError { return p.Command([]byte(`{"type":"set","gpus":"x"}`)) }, "gpus"},
+		{"command set empty", func() *InputError { return p.Command([]byte(`{"type":"set"}`)) }, "set"},
+		{"command time", func() *InputError { return p.Command([]byte(`{"type":"goto","time_s":-1}`)) }, "time_s"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := p.Report()
+			err := tt.apply()
+			if err == nil {
+				t.Fatalf("no error")
+			}
+			if err.Field != tt.field {
+				t.Errorf("error field %q, want %q (%v)", err.Field, tt.field, err)
+			}
+			after := p.Report()
+			if after.Error == nil || !strings.Contains(*after.Error, err.Localize("en")) {
+				t.Errorf("Report().Error = %v, want it to carry %q", after.Error, err.Localize("en"))
+			}
+			if !after.Config.Equal(before.Config) || after.Step != before.Step || after.Speed != before.Speed {
+				t.Errorf("state changed: %v step %d → %v step %d", before.Config, before.Step, after.Config, after.Step)
+			}
+		})
+	}
+	// The message says what was kept, in the reader's language.
+	p.Set("gpus", "abc")
+	if msg := p.ErrorText("en"); !strings.Contains(msg, "kept gpus = 12") {
+		t.Errorf("ErrorText = %q, want it to name the kept value", msg)
+	}
+	if msg := p.ErrorText("zh"); !strings.Contains(msg, "保留 gpus = 12") {
+		t.Errorf("ErrorText(zh) = %q", msg)
+	}
+	// A good input clears the error.
+	if err := p.Set("gpus", "13"); err != nil || p.Report().Error != nil {
+		t.Errorf("good set after a bad one: err %v, state error %v", err, p.Report().Error)
+	}
+}
+
+func TestPlayerCommands(t *testing.T) {
+	p := newPlayer(t, "")
+	cmds := []struct {
+		json  string
+		check func() bool
+	}{
+		{`{"type":"goto","step":4}`, func() bool { return p.State().Step == 4 }},
+		{`{"type":"step"}`, func() bool { return p.State().Step == 5 }},
+		{`{"type":"step","delta":-2}`, func() bool { return p.State().Step == 3 }},
+		{`{"type":"play"}`, func() bool { return p.Playing() }},
+		{`{"type":"pause"}`, func() bool { return !p.Playing() }},
+		{`{"type":"set","gpus":16,"lang":"zh"}`, func() bool { return p.State().Config["gpus"] == "16" && p.State().Lang == "zh" }},
+		{`{"type":"set","key":"bytes","value":"1GiB"}`, func() bool { return p.State().Config["bytes"] == "1073741824" }},
+		{`{"type":"goto","time_s":0}`, func() bool { return p.Time() == 0 }},
+		{`{"type":"goto","step":"2"}`, func() bool { return p.State().Step == 2 }},
+	}
+	for _, c := range cmds {
+		if err := p.Command([]byte(c.json)); err != nil {
+			t.Errorf("Command(%s): %v", c.json, err)
+			continue
+		}
+		if !c.check() {
+			t.Errorf("Command(%s) did not take effect: %+v", c.json, p.State())
+		}
+	}
+}
+
+func TestPlayerNarrationFillsNumbers(t *testing.T) {
+	p := newPlayer(t, "scenario=ring-allreduce&step=1&gpus=8")
+	for _, lang := range []string{"en", "zh"} {
+		p.Set("lang", lang)
+		for n := 1; n <= 6; n++ {
+			p.Goto(n)
+			title, text := p.Narration()
+			if title == "" || text == "" || strings.ContainsAny(title+text, "{}⟦") {
+				t.Errorf("%s step %d: narration %q / %q has a hole", lang, n, title, text)
+			}
+		}
+	}
+}
+
+func FuzzPlayerCommand(f *testing.F) {
+	for _, s := range []string{`{"type":"play"}`, `{"type":"goto","step":3}`, `{"type":"set","gpus":16}`, `{"type":"step","delta":-1}`, `[]`, `null`, `{"type":"goto","time_s":1e308}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, cmd string) {
+		p, err := NewPlayer()
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Command([]byte(cmd))
+		p.Advance(1.0 / 60)
+		r := p.Report()
+		if r.Step < 1 || r.Step > r.Steps || r.TimeS < 0 || r.TimeS > r.EndS || math.IsNaN(r.TimeS) {
+			t.Errorf("Command(%q) left %+v", cmd, r)
+		}
+		if !p.State().Valid() {
+			t.Errorf("Command(%q) left an invalid state %+v", cmd, p.State())
+		}
+	})
+}

@@ -1,0 +1,99 @@
+package scenarios
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files in testdata/")
+
+// Each scenario is also a golden test (STYLE.md §6): run headless at its
+// defaults, the numbers named by its steps' checkpoint: lines are compared
+// with testdata/lessons/ID.golden. Regenerate with go test -update.
+func TestLessonCheckpointsGolden(t *testing.T) {
+	for _, s := range All() {
+		t.Run(s.ID, func(t *testing.T) {
+			les, err := Prepare(s, s.Defaults())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b strings.Builder
+			fmt.Fprintf(&b, "# %s at its defaults: %s\n", s.ID, EncodeFragment(State{Scenario: s.ID, Step: 1, Lang: "en", Config: s.Defaults()}))
+			for i, sr := range les.Steps {
+				m := les.Metrics(i + 1)
+				raw, _ := json.Marshal(m.Metrics)
+				var fields map[string]any
+				dec := json.NewDecoder(strings.NewReader(string(raw)))
+				dec.UseNumber()
+				_ = dec.Decode(&fields)
+				fmt.Fprintf(&b, "step %d %s window %d..%d ps\n", i+1, sr.Step.ID, int64(sr.From), int64(sr.To))
+				for _, c := range sr.Step.Checkpoints {
+					v, ok := fields[c]
+					if !ok {
+						t.Errorf("step %s: checkpoint %q is not a metric", sr.Step.ID, c)
+					}
+					fmt.Fprintf(&b, "  %s = %v\n", c, v)
+				}
+			}
+			lessonGolden(t, s.ID+".golden", b.String())
+		})
+	}
+}
+
+// The ring lesson's numbers against hand-worked arithmetic at several
+// sizes: every step's run agrees with the closed forms within 1%.
+func TestRingLessonNumbers(t *testing.T) {
+	s, _ := Get("ring-allreduce")
+	for _, gpus := range []string{"2", "8", "64"} {
+		for _, link := range []string{"nvlink4", "ib-ndr"} {
+			cfg, _ := s.Set(s.Defaults(), "gpus", gpus)
+			cfg, _ = s.Set(cfg, "link", link)
+			les, err := Prepare(s, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := les.Metrics(6)
+			n := float64(m.Ranks)
+			S := float64(m.Bytes)
+			alpha, bw := 1e-6, 450e9
+			if link == "ib-ndr" {
+				alpha, bw = 5e-6, 50e9
+			}
+			ring := 2 * (n - 1) * (alpha + S/(n*bw))
+			star := 2*alpha + 2*(n-1)*S/bw
+			if e := math.Abs(m.Ring.TimeS-ring) / ring; e > 0.01 {
+				t.Errorf("%s GPUs on %s: ring %g s, want %g", gpus, link, m.Ring.TimeS, ring)
+			}
+			if e := math.Abs(m.Star.TimeS-star) / star; e > 0.01 {
+				t.Errorf("%s GPUs on %s: star %g s, want %g", gpus, link, m.Star.TimeS, star)
+			}
+		}
+	}
+}
+
+func lessonGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "lessons", name)
+	if *update {
+		_ = os.MkdirAll(filepath.Dir(path), 0o755)
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if string(want) != got {
+		_ = os.MkdirAll(filepath.Join("testdata", "failed"), 0o755)
+		_ = os.WriteFile(filepath.Join("testdata", "failed", name), []byte(got), 0o644)
+		t.Errorf("%s differs; the new output is in testdata/failed/%s:\n%s", path, name, got)
+	}
+}

@@ -1,0 +1,538 @@
+package scenarios
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gpuscope/gpuscope/scenarios/i18n"
+)
+
+// Assignment is one "knob=value" of a step's set: line; Value is canonical.
+type Assignment struct{ Knob, Value string }
+
+// Step is one narrated step of a lesson. Title and Text are i18n keys; From
+// and To are marks on the engine trace (see ParseMark); Hide names knobs the
+// page hides during the step; Checkpoints names the metrics a golden test
+// records for it.
+type Step struct {
+	ID, Title, Text string
+	Set             []Assignment
+	From, To        string
+	Hide            []string
+	Checkpoints     []string
+	Line            int
+}
+
+// Scenario is a loaded, checked lesson. Title and Summary are i18n keys;
+// Engine names the engine that runs it; File is the name it was loaded from.
+type Scenario struct {
+	ID, Title, Summary, Engine, File string
+	Knobs                            []Knob
+	Steps                            []Step
+}
+
+// engines are the engine names a scenario may ask for.
+var engines = []string{"collective"}
+
+// reserved are fragment keys a knob may not take as its name.
+var reserved = []string{"scenario", "step", "lang"}
+
+// Load reads and checks a scenario file. file names it in error messages.
+// Every problem found is a *FileError; when there are several, they are
+// joined with errors.Join in line order (use errors.As to get the first).
+func Load(file string, src []byte) (*Scenario, error) {
+	l := &loader{file: file, s: &Scenario{File: file}, seen: map[string]int{}}
+	lines := strings.Split(string(src), "\n")
+	for i, raw := range lines {
+		n := i + 1
+		line := strings.TrimSuffix(raw, "\r")
+		if n == 1 {
+			line = strings.TrimPrefix(line, "\uFEFF")
+		}
+		line = stripComment(line)
+		if line == "" {
+			continue
+		}
+		l.line(n, line)
+	}
+	l.finish()
+	switch len(l.errs) {
+	case 0:
+		return l.s, nil
+	case 1:
+		return nil, l.errs[0]
+	}
+	errs := make([]error, len(l.errs))
+	for i, e := range l.errs {
+		errs[i] = e
+	}
+	return nil, errors.Join(errs...)
+}
+
+// stripComment drops a '#' comment (at the start of the line or after a
+// space) and surrounding spaces.
+func stripComment(line string) string {
+	for i := 0; i < len(line); i++ {
+		if line[i] == '#' && (i == 0 || line[i-1] == ' ' || line[i-1] == '\t') {
+			line = line[:i]
+			break
+		}
+	}
+	return strings.TrimSpace(line)
+}
+
+type loader struct {
+	file string
+	s    *Scenario
+	errs []*FileError
+	seen map[string]int // header directive -> line
+	step *Step          // the step being read, nil in the header
+	// per step: directive -> line, for the single-valued ones
+	stepSeen map[string]int
+}
+
+func (l *loader) fail(line int, field, format string, args ...any) {
+	l.errs = append(l.errs, &FileError{File: l.file, Line: line, Field: field, Msg: fmt.Sprintf(format, args...)})
+}
+
+var (
+	headerDirectives = []string{"scenario", "title", "summary", "engine", "knob"}
+	stepDirectives   = []string{"title", "text", "set", "from", "to", "hide", "checkpoint"}
+)
+
+func (l *loader) line(n int, line string) {
+	name, rest, ok := strings.Cut(line, ":")
+	name, rest = strings.TrimSpace(name), strings.TrimSpace(rest)
+	if !ok || !isIdent(name) {
+		field, _, _ := strings.Cut(line, " ")
+		l.fail(n, field, "not a directive (want name: value)")
+		return
+	}
+	if name == "step" {
+		l.openStep(n, rest)
+		return
+	}
+	if l.step == nil {
+		if !slices.Contains(headerDirectives, name) {
+			if slices.Contains(stepDirectives, name) {
+				l.fail(n, name, "outside a step (put it after a step: line)")
+			} else {
+				l.fail(n, name, "unknown directive (allowed: %s, step)", strings.Join(headerDirectives, ", "))
+			}
+			return
+		}
+		l.header(n, name, rest)
+		return
+	}
+	if !slices.Contains(stepDirectives, name) {
+		if slices.Contains(headerDirectives, name) {
+			l.fail(n, name, "must come before the first step")
+		} else {
+			l.fail(n, name, "unknown directive in a step (allowed: %s)", strings.Join(stepDirectives, ", "))
+		}
+		return
+	}
+	l.stepLine(n, name, rest)
+}
+
+// once checks that a single-valued directive appears once in seen and
+// holds exactly one word.
+func (l *loader) once(seen map[string]int, n int, name, rest string) bool {
+	if first, dup := seen[name]; dup {
+		l.fail(n, name, "given twice (first on line %d)", first)
+		return false
+	}
+	seen[name] = n
+	if rest == "" {
+		l.fail(n, name, "missing value")
+		return false
+	}
+	if strings.ContainsAny(rest, " \t") {
+		l.fail(n, name, "%q: want a single word", rest)
+		return false
+	}
+	return true
+}
+
+// key checks an i18n key.
+func (l *loader) key(n int, field, key string) bool {
+	if !i18n.Has(i18n.Fallback, key) {
+		l.fail(n, field, "unknown i18n key %s (add it to scenarios/i18n/en.txt and zh.txt)", key)
+		return false
+	}
+	return true
+}
+
+func (l *loader) header(n int, name, rest string) {
+	if name == "knob" {
+		l.knob(n, rest)
+		return
+	}
+	if !l.once(l.seen, n, name, rest) {
+		return
+	}
+	switch name {
+	case "scenario":
+		if !isID(rest) {
+			l.fail(n, name, "%q: want lower-case letters, digits and '-'", rest)
+			return
+		}
+		l.s.ID = rest
+	case "title":
+		if l.key(n, name, rest) {
+			l.s.Title = rest
+		}
+	case "summary":
+		if l.key(n, name, rest) {
+			l.s.Summary = rest
+		}
+	case "engine":
+		if !slices.Contains(engines, rest) {
+			l.fail(n, name, "unknown engine %q (known: %s)", rest, strings.Join(engines, ", "))
+			return
+		}
+		l.s.Engine = rest
+	}
+}
+
+func (l *loader) knob(n int, rest string) {
+	f := strings.Fields(rest)
+	if len(f) < 2 {
+		l.fail(n, "knob", "want: knob: NAME KIND option=value ...")
+		return
+	}
+	k := Knob{Name: f[0], Line: n}
+	if !isIdent(k.Name) {
+		l.fail(n, "knob", "%q: a knob name is lower-case letters, digits and '_'", k.Name)
+		return
+	}
+	if slices.Contains(reserved, k.Name) {
+		l.fail(n, "knob", "%s: the name is reserved for the URL fragment", k.Name)
+		return
+	}
+	if prev, ok := l.s.Knob(k.Name); ok {
+		l.fail(n, "knob", "%s: declared twice (first on line %d)", k.Name, prev.Line)
+		return
+	}
+	kind := slices.Index(kindNames, f[1])
+	if kind < 0 {
+		l.fail(n, "knob", "%s: unknown kind %q (allowed: %s)", k.Name, f[1], strings.Join(kindNames, ", "))
+		return
+	}
+	k.Kind = KnobKind(kind)
+	opts := map[string]string{}
+	for _, o := range f[2:] {
+		name, value, ok := strings.Cut(o, "=")
+		allowed := []string{"min", "max", "default", "label"}
+		if k.Kind == KnobEnum {
+			allowed = []string{"values", "default", "label"}
+		}
+		switch {
+		case !ok || value == "":
+			l.fail(n, "knob", "%s: %q: want option=value", k.Name, o)
+			return
+		case !slices.Contains(allowed, name):
+			l.fail(n, "knob", "%s: unknown option %q for a %s knob (allowed: %s)", k.Name, name, k.Kind, strings.Join(allowed, ", "))
+			return
+		case opts[name] != "":
+			l.fail(n, "knob", "%s: option %s given twice", k.Name, name)
+			return
+		}
+		opts[name] = value
+	}
+	var need []string
+	if k.Kind == KnobEnum {
+		need = []string{"values", "default", "label"}
+	} else {
+		need = []string{"min", "max", "default", "label"}
+	}
+	for _, o := range need {
+		if opts[o] == "" {
+			l.fail(n, "knob", "%s: missing option %s=", k.Name, o)
+			return
+		}
+	}
+	if !l.key(n, "knob", opts["label"]) {
+		return
+	}
+	k.Label = opts["label"]
+	switch k.Kind {
+	case KnobInt, KnobBytes:
+		for _, b := range []struct {
+			opt string
+			dst *int64
+		}{{"min", &k.Min}, {"max", &k.Max}} {
+			v, ok := l.bound(k.Kind, opts[b.opt])
+			if !ok {
+				l.fail(n, "knob", "%s: %s=%s is not a %s", k.Name, b.opt, opts[b.opt], map[KnobKind]string{KnobInt: "whole number", KnobBytes: "byte size"}[k.Kind])
+				return
+			}
+			*b.dst = v
+		}
+		if k.Min > k.Max {
+			l.fail(n, "knob", "%s: min=%s is above max=%s", k.Name, opts["min"], opts["max"])
+			return
+		}
+	case KnobEnum:
+		k.Values = strings.Split(opts["values"], ",")
+		for i, v := range k.Values {
+			switch {
+			case !isID(v):
+				l.fail(n, "knob", "%s: value %q: want lower-case letters, digits and '-'", k.Name, v)
+				return
+			case slices.Contains(k.Values[:i], v):
+				l.fail(n, "knob", "%s: value %s listed twice", k.Name, v)
+				return
+			case !i18n.Has(i18n.Fallback, k.ValueLabel(v)):
+				l.fail(n, "knob", "%s: value %s has no label: add the i18n key %s", k.Name, v, k.ValueLabel(v))
+				return
+			}
+		}
+	}
+	def, err := k.Parse(opts["default"])
+	if err != nil {
+		l.fail(n, "knob", "default: %s", err.Error())
+		return
+	}
+	k.Default = def
+	l.s.Knobs = append(l.s.Knobs, k)
+}
+
+func (l *loader) bound(kind KnobKind, text string) (int64, bool) {
+	if kind == KnobBytes {
+		n, ok, overflow := parseBytes(text)
+		return n, ok && !overflow
+	}
+	n, err := strconv.ParseInt(text, 10, 64)
+	return n, err == nil
+}
+
+func (l *loader) openStep(n int, id string) {
+	if !isID(id) {
+		l.fail(n, "step", "%q: a step id is lower-case letters, digits and '-'", id)
+	} else {
+		for _, s := range l.s.Steps {
+			if s.ID == id {
+				l.fail(n, "step", "%s: a step with this id is on line %d", id, s.Line)
+				break
+			}
+		}
+	}
+	l.finishStep()
+	l.s.Steps = append(l.s.Steps, Step{ID: id, Line: n})
+	l.step = &l.s.Steps[len(l.s.Steps)-1]
+	l.stepSeen = map[string]int{}
+}
+
+func (l *loader) stepLine(n int, name, rest string) {
+	st := l.step
+	switch name {
+	case "title", "text", "from", "to":
+		if !l.once(l.stepSeen, n, name, rest) {
+			return
+		}
+		switch name {
+		case "title":
+			if l.key(n, name, rest) {
+				st.Title = rest
+			}
+		case "text":
+			if l.key(n, name, rest) {
+				st.Text = rest
+			}
+		case "from", "to":
+			if _, ok := ParseMark(rest); !ok {
+				l.fail(n, name, "bad mark %q (want start, end, phase:NAME with NAME in %s, round:K with K ≥ 1, or round:last-rs)", rest, strings.Join(Phases, "|"))
+				return
+			}
+			if name == "from" {
+				st.From = rest
+			} else {
+				st.To = rest
+			}
+		}
+	case "set":
+		if rest == "" {
+			l.fail(n, name, "missing knob=value")
+			return
+		}
+		for _, a := range strings.Fields(rest) {
+			knob, value, ok := strings.Cut(a, "=")
+			if !ok {
+				l.fail(n, name, "%q: want knob=value", a)
+				continue
+			}
+			k, ok := l.s.Knob(knob)
+			if !ok {
+				l.fail(n, name, "unknown knob %q (knobs: %s)", knob, strings.Join(l.s.knobNames(), ", "))
+				continue
+			}
+			if slices.ContainsFunc(st.Set, func(x Assignment) bool { return x.Knob == knob }) {
+				l.fail(n, name, "%s set twice in this step", knob)
+				continue
+			}
+			v, err := k.Parse(value)
+			if err != nil {
+				l.fail(n, name, "%s", err.Error())
+				continue
+			}
+			st.Set = append(st.Set, Assignment{Knob: knob, Value: v})
+		}
+	case "hide":
+		if rest == "" {
+			l.fail(n, name, "missing knob name")
+			return
+		}
+		for _, knob := range strings.Fields(rest) {
+			switch {
+			case !slices.ContainsFunc(l.s.Knobs, func(k Knob) bool { return k.Name == knob }):
+				l.fail(n, name, "unknown knob %q (knobs: %s)", knob, strings.Join(l.s.knobNames(), ", "))
+			case slices.Contains(st.Hide, knob):
+				l.fail(n, name, "%s hidden twice in this step", knob)
+			default:
+				st.Hide = append(st.Hide, knob)
+			}
+		}
+	case "checkpoint":
+		if rest == "" {
+			l.fail(n, name, "missing metric names")
+			return
+		}
+		for _, m := range strings.Fields(rest) {
+			switch {
+			case !i18n.Has(i18n.Fallback, "metric."+m):
+				l.fail(n, name, "unknown metric %q (no i18n key metric.%s)", m, m)
+			case slices.Contains(st.Checkpoints, m):
+				l.fail(n, name, "%s listed twice in this step", m)
+			default:
+				st.Checkpoints = append(st.Checkpoints, m)
+			}
+		}
+	}
+}
+
+// finishStep reports the required fields the current step lacks.
+func (l *loader) finishStep() {
+	if l.step == nil {
+		return
+	}
+	for _, f := range []string{"title", "text", "from", "to"} {
+		if _, ok := l.stepSeen[f]; !ok {
+			l.fail(l.step.Line, f, "step %s has no %s:", l.step.ID, f)
+		}
+	}
+}
+
+func (l *loader) finish() {
+	l.finishStep()
+	for _, f := range []string{"scenario", "title", "summary", "engine"} {
+		if _, ok := l.seen[f]; !ok {
+			l.fail(1, f, "missing (every scenario file needs scenario:, title:, summary:, engine:)")
+		}
+	}
+	if len(l.s.Steps) == 0 {
+		l.fail(1, "step", "the scenario has no steps")
+	}
+	slices.SortStableFunc(l.errs, func(a, b *FileError) int { return a.Line - b.Line })
+}
+
+// isIdent: a lower-case letter, then lower-case letters, digits and '_'.
+func isIdent(s string) bool {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// isID: lower-case letters, digits and '-', not starting or ending with '-'.
+func isID(s string) bool {
+	if s == "" || s[0] == '-' || s[len(s)-1] == '-' {
+		return false
+	}
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// Knob returns the knob called name.
+func (s *Scenario) Knob(name string) (Knob, bool) {
+	for _, k := range s.Knobs {
+		if k.Name == name {
+			return k, true
+		}
+	}
+	return Knob{}, false
+}
+
+func (s *Scenario) knobNames() []string {
+	names := make([]string, len(s.Knobs))
+	for i, k := range s.Knobs {
+		names[i] = k.Name
+	}
+	return names
+}
+
+// Defaults returns a new Config holding every knob's default.
+func (s *Scenario) Defaults() Config {
+	c := make(Config, len(s.Knobs))
+	for _, k := range s.Knobs {
+		c[k.Name] = k.Default
+	}
+	return c
+}
+
+// Set returns a copy of cfg with knob name set to text (canonicalised). On
+// error it returns an unchanged copy of cfg: an unknown knob is
+// error.unknown_key, a bad value the knob's own error.
+func (s *Scenario) Set(cfg Config, name, text string) (Config, *InputError) {
+	k, ok := s.Knob(name)
+	if !ok {
+		return cfg.Clone(), inputError("error.unknown_key", name, text, "allowed", strings.Join(s.knobNames(), ", "))
+	}
+	v, err := k.Parse(text)
+	if err != nil {
+		return cfg.Clone(), err
+	}
+	out := cfg.Clone()
+	out[name] = v
+	return out, nil
+}
+
+// StepConfig returns a copy of cfg with the set: assignments of step (1-based)
+// applied; for a step out of range, a plain copy.
+func (s *Scenario) StepConfig(cfg Config, step int) Config {
+	out := cfg.Clone()
+	if step < 1 || step > len(s.Steps) {
+		return out
+	}
+	for _, a := range s.Steps[step-1].Set {
+		out[a.Knob] = a.Value
+	}
+	return out
+}
+
+// repair returns cfg with every knob of s holding a valid canonical value:
+// cfg's own where it parses, the default otherwise. Keys that are not knobs
+// of s are dropped.
+func (s *Scenario) repair(cfg Config) Config {
+	out := make(Config, len(s.Knobs))
+	for _, k := range s.Knobs {
+		v, err := k.Parse(cfg[k.Name])
+		if err != nil || v != cfg[k.Name] {
+			v = k.Default
+		}
+		out[k.Name] = v
+	}
+	return out
+}
