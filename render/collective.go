@@ -1,0 +1,251 @@
+package render
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/gpuscope/gpuscope/engine/collective"
+	"github.com/gpuscope/gpuscope/engine/sim"
+)
+
+// Rect is an axis-aligned rectangle in device pixels.
+type Rect struct{ X, Y, W, H float32 }
+
+// CollectiveView is what a collective picture needs: where to draw, at
+// what scale, and the engine's state at the playhead.
+type CollectiveView struct {
+	Width, Height float32 // the whole canvas
+	Stage         Rect    // the part the picture may use
+	Scale         float32 // device pixel ratio; 1 on a plain screen
+	Theme         Theme
+	Snapshot      collective.Snapshot
+	Total         sim.Time // the run's length, for the clock
+	Link          string   // short link name for the header, e.g. "NVLink 4"
+}
+
+// Collective draws GPUs around a ring (or around a root, for a star),
+// the links between them, the chunks each GPU holds — one bar per slice of
+// its vector, as tall as the number of GPUs whose data it has summed — and
+// the packets in flight.
+func Collective(v CollectiveView) List {
+	sn := v.Snapshot
+	th := v.Theme
+	sc := v.Scale
+	if sc <= 0 {
+		sc = 1
+	}
+	l := List{Width: v.Width, Height: v.Height, Background: th.Background}
+	st := v.Stage
+	if st.W <= 0 || st.H <= 0 || sn.Ranks < 1 {
+		return l
+	}
+	n := sn.Ranks
+
+	// Header: what is running and the clock. Canvas text is notation only
+	// (terms practitioners keep in English, numbers); prose lives in the
+	// page, in both languages.
+	fs := clamp(st.W/48, 12*sc, 22*sc)
+	pad := fs * 0.8
+	title := "Ring AllReduce"
+	if sn.Algo == collective.Star {
+		title = "Star AllReduce"
+	}
+	l.Label(st.X+pad, st.Y+pad, fs, AlignLeft, th.Text, title+" · "+strconv.Itoa(n)+" × GPU · "+v.Link)
+	l.Label(st.X+pad, st.Y+pad+fs*1.4, fs*0.85, AlignLeft, th.Dim, progress(sn))
+	l.Label(st.X+st.W-pad, st.Y+pad, fs, AlignRight, th.Text, "t = "+sn.Time.String())
+	l.Label(st.X+st.W-pad, st.Y+pad+fs*1.4, fs*0.85, AlignRight, th.Dim, "/ "+v.Total.String())
+
+	// Geometry: a circle in the space under the header.
+	top := st.Y + pad + fs*3
+	cx := st.X + st.W/2
+	cy := top + (st.Y+st.H-top)/2
+	others := n
+	if sn.Algo == collective.Star {
+		others = n - 1
+	}
+	// The circle, the boxes on it and the labels under them must fit:
+	// shrink the radius until radius + box/2 + label ≤ half the space.
+	half := 0.5 * minf(st.W, st.Y+st.H-top)
+	boxFor := func(r float32) float32 {
+		b := clamp(2*math.Pi*r/float32(others)*0.62, 8*sc, 120*sc)
+		if sn.Algo == collective.Star {
+			b = clamp(b, 8*sc, r*0.5)
+		}
+		return b
+	}
+	radius := 0.8 * half
+	box := boxFor(radius)
+	for i := 0; i < 4; i++ {
+		lab := clamp(box/5, 10*sc, 16*sc) * 1.4
+		if n > 16 {
+			lab = 0
+		}
+		if over := radius + box/2 + lab - half; over > 0 {
+			radius -= over
+			box = boxFor(radius)
+		}
+	}
+	if radius < 8*sc {
+		radius = 8 * sc
+	}
+	pos := make([][2]float32, n)
+	for i := 0; i < n; i++ {
+		if sn.Algo == collective.Star {
+			if i == 0 {
+				pos[i] = [2]float32{cx, cy}
+				continue
+			}
+			pos[i] = onCircle(cx, cy, radius, i-1, others)
+		} else {
+			pos[i] = onCircle(cx, cy, radius, i, n)
+		}
+	}
+
+	// Which links carry a packet right now, and the root's queue.
+	active := make([]bool, n) // ring: link i→i+1; star: spoke to i
+	queued := 0
+	for _, p := range sn.Packets {
+		if p.Waiting {
+			queued++
+			continue
+		}
+		k := p.Src
+		if sn.Algo == collective.Star && p.Src == 0 {
+			k = p.Dst
+		}
+		active[k] = true
+	}
+
+	// Links under everything else.
+	lw := clamp(box/10, 1.5*sc, 5*sc)
+	for i := 0; i < n; i++ {
+		c := th.Link
+		if active[i] {
+			c = th.LinkActive
+		}
+		if sn.Algo == collective.Star {
+			if i == 0 {
+				continue
+			}
+			if queued > 0 && active[i] {
+				c = th.Hot
+			}
+			l.Segment(pos[0][0], pos[0][1], pos[i][0], pos[i][1], lw, c)
+			continue
+		}
+		j := (i + 1) % n
+		l.Segment(pos[i][0], pos[i][1], pos[j][0], pos[j][1], lw, c)
+	}
+
+	// GPUs with their chunks.
+	for i := 0; i < n; i++ {
+		x, y := pos[i][0]-box/2, pos[i][1]-box/2
+		l.Rect(x, y, box, box, th.GPU)
+		rim := th.Rim
+		rw := clamp(box/24, 1*sc, 3*sc)
+		if sn.Algo == collective.Star && i == 0 && queued > 0 {
+			rim, rw = th.Hot, rw*2
+		}
+		l.Frame(x, y, box, box, rw, rim)
+		drawChunks(&l, th, sn, i, x+rw*1.5, y+rw*1.5, box-rw*3, box-rw*3)
+		if n <= 16 || i == 0 {
+			ls := clamp(box/5, 10*sc, 16*sc)
+			l.Label(pos[i][0], y+box+ls*0.25, ls, AlignCenter, th.Dim, "GPU"+strconv.Itoa(i))
+		}
+	}
+
+	// Packets in flight, on top.
+	ps := clamp(box/4, 4*sc, 18*sc)
+	for _, p := range sn.Packets {
+		if p.Waiting {
+			continue
+		}
+		a, b := pos[p.Src], pos[p.Dst]
+		t := float32(p.Progress)
+		x := a[0] + (b[0]-a[0])*t
+		y := a[1] + (b[1]-a[1])*t
+		l.Rect(x-ps/2, y-ps/2, ps, ps, Chunk(p.Chunk, sn.Chunks))
+		l.Frame(x-ps/2, y-ps/2, ps, ps, clamp(ps/8, 1, 2*sc), th.Text)
+	}
+	if sn.Algo == collective.Star && queued > 0 {
+		// The hot spot: chunks queued for the root's one link.
+		qs := clamp(box/4, 11*sc, 18*sc)
+		l.Label(pos[0][0]+box/2+qs*0.4, pos[0][1]-box/2-qs*1.3, qs, AlignLeft, th.Hot, "×"+strconv.Itoa(queued))
+	}
+	return l
+}
+
+// drawChunks fills a GPU's inner box with one bar per chunk, as tall as
+// the share of GPUs summed into it; when bars would be thinner than a
+// pixel and a half, one bar shows the average instead.
+func drawChunks(l *List, th Theme, sn collective.Snapshot, rank int, x, y, w, h float32) {
+	n, c := sn.Ranks, sn.Chunks
+	if w <= 0 || h <= 0 || len(sn.Contrib) < (rank+1)*c {
+		return
+	}
+	row := sn.Contrib[rank*c : (rank+1)*c]
+	if w/float32(c) < 1.5 {
+		sum := 0
+		for _, k := range row {
+			sum += int(k)
+		}
+		f := float32(sum) / float32(n*c)
+		l.Rect(x, y, w, h, th.Empty)
+		l.Rect(x, y+h*(1-f), w, h*f, th.LinkActive)
+		return
+	}
+	bw := w / float32(c)
+	gap := float32(0)
+	if bw >= 4 {
+		gap = 1
+	}
+	for k := 0; k < c; k++ {
+		bx := x + float32(k)*bw
+		l.Rect(bx, y, bw-gap, h, th.Empty)
+		f := float32(row[k]) / float32(n)
+		l.Rect(bx, y+h*(1-f), bw-gap, h*f, Chunk(k, c))
+	}
+}
+
+func onCircle(cx, cy, r float32, i, n int) [2]float32 {
+	a := -math.Pi/2 + 2*math.Pi*float64(i)/float64(n)
+	return [2]float32{cx + r*float32(math.Cos(a)), cy + r*float32(math.Sin(a))}
+}
+
+func clamp(v, lo, hi float32) float32 {
+	if v < lo {
+		return lo
+	}
+	if v > hi {
+		return hi
+	}
+	return v
+}
+
+func minf(a, b float32) float32 {
+	if a < b {
+		return a
+	}
+	return b
+}
+
+// progress names the phase and round: "Reduce-Scatter 3/7", "AllGather
+// 2/7", "Gather 1/2", "Broadcast 2/2".
+func progress(sn collective.Snapshot) string {
+	n := sn.Ranks
+	switch {
+	case sn.Round == 0:
+		return "t = 0"
+	case sn.Algo == collective.Star && sn.Done:
+		return "AllReduce 2/2"
+	case sn.Algo == collective.Star && sn.Phase == collective.PhaseBroadcast:
+		return "Broadcast 2/2"
+	case sn.Algo == collective.Star:
+		return "Gather 1/2"
+	case sn.Done:
+		return "AllReduce " + strconv.Itoa(2*(n-1)) + "/" + strconv.Itoa(2*(n-1))
+	case sn.Phase == collective.PhaseAllGather:
+		return "AllGather " + strconv.Itoa(sn.Round-(n-1)) + "/" + strconv.Itoa(n-1)
+	}
+	return "Reduce-Scatter " + strconv.Itoa(sn.Round) + "/" + strconv.Itoa(n-1)
+}

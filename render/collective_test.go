@@ -1,0 +1,123 @@
+package render
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gpuscope/gpuscope/engine/collective"
+	"github.com/gpuscope/gpuscope/engine/hw"
+	"github.com/gpuscope/gpuscope/engine/sim"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files in testdata/")
+
+func result(t *testing.T, algo collective.Algo, n int) *collective.Result {
+	t.Helper()
+	l, _ := hw.LinkByID("nvlink4")
+	res, err := collective.Run(collective.Config{Op: collective.AllReduce, Algo: algo, Ranks: n, Bytes: 1 << 20, Link: l, Record: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func view(res *collective.Result, at sim.Time) CollectiveView {
+	return CollectiveView{
+		Width: 800, Height: 600, Stage: Rect{0, 0, 800, 600}, Scale: 1, Theme: Dark,
+		Snapshot: res.Snapshot(at), Total: res.Time, Link: "NVLink 4",
+	}
+}
+
+// The display lists of a few moments, as text: any change to what is drawn
+// shows up as a diff in review. Regenerate with go test -update.
+func TestCollectiveGolden(t *testing.T) {
+	ring := result(t, collective.Ring, 4)
+	star := result(t, collective.Star, 4)
+	ag, _ := ring.Mark("phase:all-gather")
+	tests := []struct {
+		name string
+		v    CollectiveView
+	}{
+		{"ring4_start", view(ring, 0)},
+		{"ring4_mid_round1", view(ring, ring.RoundStart[0]+(ring.RoundStart[1]-ring.RoundStart[0])/2)},
+		{"ring4_allgather", view(ring, ag)},
+		{"ring4_end", view(ring, ring.Time)},
+		{"star4_gather", view(star, star.Time/5)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			golden(t, tt.name+".golden", Collective(tt.v).String())
+		})
+	}
+}
+
+// The picture shows the state: at the start every chunk bar is one GPU
+// tall (1/N of the box); at the end every bar is full.
+func TestCollectiveBarsFollowTheSums(t *testing.T) {
+	res := result(t, collective.Ring, 4)
+	heights := func(at sim.Time) map[float32]int {
+		l := Collective(view(res, at))
+		hs := map[float32]int{}
+		// A bar is the rect drawn right after its empty slot, same x and
+		// width; its height over the slot's is the share summed in.
+		for i := 1; i < len(l.Items); i++ {
+			slot, bar := l.Items[i-1], l.Items[i]
+			if slot.Kind == FillRect && slot.Color == Dark.Empty && bar.Kind == FillRect && bar.X == slot.X && bar.W == slot.W {
+				hs[float32(int(bar.H/slot.H*4+0.5))]++
+			}
+		}
+		return hs
+	}
+	if got := heights(0); got[1] != 16 || len(got) != 1 {
+		t.Errorf("at t=0 bar heights in quarters: %v, want 16 bars of 1/4", got)
+	}
+	if got := heights(res.Time); got[4] != 16 || len(got) != 1 {
+		t.Errorf("at the end bar heights in quarters: %v, want 16 full bars", got)
+	}
+}
+
+func TestCollectiveStarShowsTheQueue(t *testing.T) {
+	star := result(t, collective.Star, 8)
+	l := Collective(view(star, star.Time/5))
+	found := false
+	for _, it := range l.Items {
+		if it.Kind == Text && strings.HasPrefix(it.Text, "×") && it.Color == Dark.Hot {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("star during gather: no queue count drawn in the hot colour:\n%s", l)
+	}
+}
+
+func TestCollectiveEmptyStage(t *testing.T) {
+	res := result(t, collective.Ring, 4)
+	v := view(res, 0)
+	v.Stage = Rect{}
+	if l := Collective(v); len(l.Items) != 0 {
+		t.Errorf("empty stage drew %d items", len(l.Items))
+	}
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if string(want) != got {
+		_ = os.MkdirAll(filepath.Join("testdata", "failed"), 0o755)
+		_ = os.WriteFile(filepath.Join("testdata", "failed", name), []byte(got), 0o644)
+		t.Errorf("%s differs from the golden file; see testdata/failed/%s", path, name)
+	}
+}

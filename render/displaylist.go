@@ -1,0 +1,117 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Color is a non-premultiplied sRGB colour.
+type Color struct{ R, G, B, A uint8 }
+
+// Hex formats c as #rrggbb or #rrggbbaa.
+func (c Color) Hex() string {
+	if c.A == 255 {
+		return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B)
+	}
+	return fmt.Sprintf("#%02x%02x%02x%02x", c.R, c.G, c.B, c.A)
+}
+
+// Kind says what an Item draws.
+type Kind uint8
+
+// Item kinds.
+const (
+	FillRect   Kind = iota // X, Y, W, H
+	StrokeRect             // X, Y, W, H, Width (line width)
+	FillCircle             // X, Y centre, R radius
+	Line                   // X, Y to X2, Y2, Width
+	Text                   // Text at X, Y (top of the line box), Size px, Align
+)
+
+var kindNames = [...]string{"rect", "frame", "circle", "line", "text"}
+
+// Align is the horizontal anchor of a text item.
+type Align uint8
+
+// Alignments.
+const (
+	AlignLeft Align = iota
+	AlignCenter
+	AlignRight
+)
+
+// Item is one drawing operation.
+type Item struct {
+	Kind   Kind
+	X, Y   float32
+	W, H   float32
+	X2, Y2 float32
+	R      float32
+	Width  float32 // stroke width
+	Size   float32 // text size (em) in pixels
+	Align  Align
+	Color  Color
+	Text   string
+}
+
+// List is a display list: items painted in order over a background.
+type List struct {
+	Width, Height float32 // the canvas, device pixels
+	Background    Color
+	Items         []Item
+}
+
+func (l *List) add(it Item) { l.Items = append(l.Items, it) }
+
+// Rect adds a filled rectangle.
+func (l *List) Rect(x, y, w, h float32, c Color) {
+	l.add(Item{Kind: FillRect, X: x, Y: y, W: w, H: h, Color: c})
+}
+
+// Frame adds a rectangle outline of the given stroke width.
+func (l *List) Frame(x, y, w, h, width float32, c Color) {
+	l.add(Item{Kind: StrokeRect, X: x, Y: y, W: w, H: h, Width: width, Color: c})
+}
+
+// Circle adds a filled circle.
+func (l *List) Circle(x, y, r float32, c Color) {
+	l.add(Item{Kind: FillCircle, X: x, Y: y, R: r, Color: c})
+}
+
+// Segment adds a straight line.
+func (l *List) Segment(x1, y1, x2, y2, width float32, c Color) {
+	l.add(Item{Kind: Line, X: x1, Y: y1, X2: x2, Y2: y2, Width: width, Color: c})
+}
+
+// Label adds a line of short Latin text.
+func (l *List) Label(x, y, size float32, a Align, c Color, s string) {
+	l.add(Item{Kind: Text, X: x, Y: y, Size: size, Align: a, Color: c, Text: s})
+}
+
+// String is the golden-file form: one item per line, numbers rounded to
+// a tenth of a pixel.
+func (l List) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "canvas %s %s bg %s\n", num(l.Width), num(l.Height), l.Background.Hex())
+	for _, it := range l.Items {
+		b.WriteString(kindNames[it.Kind])
+		switch it.Kind {
+		case FillRect:
+			fmt.Fprintf(&b, " %s %s %s %s", num(it.X), num(it.Y), num(it.W), num(it.H))
+		case StrokeRect:
+			fmt.Fprintf(&b, " %s %s %s %s w=%s", num(it.X), num(it.Y), num(it.W), num(it.H), num(it.Width))
+		case FillCircle:
+			fmt.Fprintf(&b, " %s %s r=%s", num(it.X), num(it.Y), num(it.R))
+		case Line:
+			fmt.Fprintf(&b, " %s %s -> %s %s w=%s", num(it.X), num(it.Y), num(it.X2), num(it.Y2), num(it.Width))
+		case Text:
+			fmt.Fprintf(&b, " %s %s size=%s align=%d %q", num(it.X), num(it.Y), num(it.Size), it.Align, it.Text)
+		}
+		fmt.Fprintf(&b, " %s\n", it.Color.Hex())
+	}
+	return b.String()
+}
+
+func num(v float32) string {
+	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.1f", v), "0"), ".")
+}
