@@ -1,0 +1,114 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gpuscope/gpuscope/scenarios"
+)
+
+// flagSet is a small parser for --name value and --name=value flags whose
+// values are checked by scenario knobs, so the CLI, the URL fragment and the
+// page report a bad value in the same words.
+type flagSet struct {
+	knobs []scenarios.Knob
+	bools map[string]bool
+	vals  map[string]string
+	args  []string // positional arguments
+}
+
+func newFlagSet(knobs []scenarios.Knob, bools ...string) *flagSet {
+	fs := &flagSet{knobs: knobs, bools: map[string]bool{}, vals: map[string]string{}}
+	for _, b := range bools {
+		fs.bools[b] = false
+	}
+	return fs
+}
+
+func (fs *flagSet) allowed() string {
+	var names []string
+	for _, k := range fs.knobs {
+		names = append(names, "--"+k.Name)
+	}
+	for name := range fs.bools {
+		names = append(names, "--"+name)
+	}
+	return strings.Join(sortStrings(names), ", ")
+}
+
+// parse reads args; the error is one line naming the flag.
+func (fs *flagSet) parse(args []string) error {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			fs.args = append(fs.args, a)
+			continue
+		}
+		name := strings.TrimLeft(a, "-")
+		value, hasValue := "", false
+		if k, v, ok := strings.Cut(name, "="); ok {
+			name, value, hasValue = k, v, true
+		}
+		if _, ok := fs.bools[name]; ok {
+			if hasValue && value != "true" && value != "false" {
+				return fmt.Errorf("--%s: %q is not allowed; allowed true, false", name, value)
+			}
+			fs.bools[name] = !hasValue || value == "true"
+			continue
+		}
+		knob, ok := fs.knob(name)
+		if !ok {
+			return fmt.Errorf("%s: unknown flag; allowed: %s", a, fs.allowed())
+		}
+		if !hasValue {
+			if i+1 >= len(args) {
+				return fmt.Errorf("--%s: missing value; %s", name, describe(knob))
+			}
+			i++
+			value = args[i]
+		}
+		canon, err := knob.Parse(value)
+		if err != nil {
+			return fmt.Errorf("--%s", err.Error())
+		}
+		fs.vals[name] = canon
+	}
+	return nil
+}
+
+func (fs *flagSet) knob(name string) (scenarios.Knob, bool) {
+	for _, k := range fs.knobs {
+		if k.Name == name {
+			return k, true
+		}
+	}
+	return scenarios.Knob{}, false
+}
+
+// value returns the flag's canonical value or its knob's default.
+func (fs *flagSet) value(name string) string {
+	if v, ok := fs.vals[name]; ok {
+		return v
+	}
+	k, _ := fs.knob(name)
+	return k.Default
+}
+
+func describe(k scenarios.Knob) string {
+	switch k.Kind {
+	case scenarios.KnobEnum:
+		return "allowed " + strings.Join(k.Values, ", ")
+	case scenarios.KnobBytes:
+		return fmt.Sprintf("allowed %d–%d bytes (suffixes KB, MB, GB, KiB, MiB, GiB)", k.Min, k.Max)
+	}
+	return fmt.Sprintf("allowed %d–%d", k.Min, k.Max)
+}
+
+func sortStrings(s []string) []string {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+	return s
+}

@@ -1,0 +1,48 @@
+// Command gpuscope is the native command line over the same engine the
+// browser runs: calculators, headless scenario runs, and a static file
+// server for the built site.
+//
+//	gpuscope collective --op allreduce --algo ring --ranks 8 --bytes 256MiB --link nvlink4 [--json]
+//	gpuscope scenario list [--json]
+//	gpuscope scenario run ID [--json] [--KNOB VALUE ...]
+//	gpuscope serve [--addr localhost:8080] [--dir site/dist]
+//
+// Bad flags print one line naming the flag and the allowed values, and exit
+// with status 2.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+const usage = `usage:
+  gpuscope collective --op allreduce --algo ring|star --ranks N --bytes B --link nvlink4|ib-ndr [--json]
+  gpuscope scenario list [--json]
+  gpuscope scenario run ID [--json] [--KNOB VALUE ...]
+  gpuscope serve [--addr HOST:PORT] [--dir DIR]`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) < 1 {
+		fmt.Fprintln(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "collective":
+		return runCollective(args[1:], stdout, stderr)
+	case "scenario":
+		return runScenario(args[1:], stdout, stderr)
+	case "serve":
+		return runServe(args[1:], stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprintln(stdout, usage)
+		return 0
+	}
+	fmt.Fprintf(stderr, "gpuscope: unknown command %q; allowed: collective, scenario, serve\n", args[0])
+	return 2
+}

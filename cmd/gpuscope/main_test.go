@@ -1,0 +1,110 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+)
+
+func runCLI(args ...string) (stdout, stderr string, code int) {
+	var o, e bytes.Buffer
+	code = run(args, &o, &e)
+	return o.String(), e.String(), code
+}
+
+func TestCollectiveJSON(t *testing.T) {
+	out, errOut, code := runCLI("collective", "--op", "allreduce", "--algo", "ring", "--ranks", "8", "--bytes", "256MiB", "--link", "nvlink4", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err)
+	}
+	// The contract's field names, with the hand-worked values of
+	// engine/collective TestRingHandWorked.
+	want := map[string]float64{"time_s": 1.05791e-3, "bytes_sent_per_rank": 469762048, "algbw_GBps": 253.74, "busbw_GBps": 444.05}
+	for k, w := range want {
+		g, ok := m[k].(float64)
+		if !ok || math.Abs(g-w)/w > 1e-4 {
+			t.Errorf("%s = %v, want %v", k, m[k], w)
+		}
+	}
+	// --flag=value works as well as --flag value.
+	out2, _, _ := runCLI("collective", "--algo=ring", "--ranks=8", "--bytes=268435456", "--link=nvlink4", "--json")
+	if out2 != out {
+		t.Errorf("--flag=value output differs:\n%s\nvs\n%s", out2, out)
+	}
+}
+
+func TestCollectiveStarText(t *testing.T) {
+	out, _, code := runCLI("collective", "--algo", "star", "--ranks", "4", "--bytes", "1MB", "--link", "ib-ndr")
+	if code != 0 || !strings.Contains(out, "bytes_sent_per_rank  3000000") {
+		t.Errorf("exit %d, output:\n%s\nwant the root's 3·1 MB", code, out)
+	}
+}
+
+// Bad flags: one line naming the flag and the allowed values, exit 2.
+func TestBadFlags(t *testing.T) {
+	tests := []struct {
+		args     []string
+		mentions []string
+	}{
+		{[]string{"collective", "--ranks", "abc"}, []string{"--ranks", "abc", "2–4096"}},
+		{[]string{"collective", "--ranks", "1"}, []string{"--ranks", "2–4096"}},
+		{[]string{"collective", "--link", "pcie"}, []string{"--link", "ib-ndr, nvlink4"}},
+		{[]string{"collective", "--algo", "tree"}, []string{"--algo", "ring, star"}},
+		{[]string{"collective", "--bytes", "lots"}, []string{"--bytes", "lots"}},
+		{[]string{"collective", "--op", "gather"}, []string{"--op", "allreduce"}},
+		{[]string{"collective", "--nope", "1"}, []string{"--nope", "--ranks"}},
+		{[]string{"collective", "--ranks"}, []string{"--ranks", "missing"}},
+		{[]string{"collective", "--json=maybe"}, []string{"--json", "true, false"}},
+		{[]string{"scenario", "run", "nope"}, []string{"nope", "ring-allreduce"}},
+		{[]string{"scenario", "run", "ring-allreduce", "--gpus", "65"}, []string{"--gpus", "2–64"}},
+		{[]string{"scenario", "fly"}, []string{"fly", "list, run"}},
+		{[]string{"warp"}, []string{"warp", "collective, scenario, serve"}},
+	}
+	for _, tt := range tests {
+		out, errOut, code := runCLI(tt.args...)
+		if code != 2 || out != "" {
+			t.Errorf("%v: exit %d, stdout %q; want 2 and nothing", tt.args, code, out)
+		}
+		if n := strings.Count(strings.TrimSpace(errOut), "\n"); n != 0 {
+			t.Errorf("%v: %d lines of error, want one: %q", tt.args, n+1, errOut)
+		}
+		for _, m := range tt.mentions {
+			if !strings.Contains(errOut, m) {
+				t.Errorf("%v: error %q does not mention %q", tt.args, errOut, m)
+			}
+		}
+	}
+}
+
+func TestScenarioListAndRun(t *testing.T) {
+	out, _, code := runCLI("scenario", "list", "--json")
+	var list []scenarioInfo
+	if code != 0 || json.Unmarshal([]byte(out), &list) != nil || len(list) == 0 || list[0].ID != "ring-allreduce" {
+		t.Fatalf("scenario list --json: exit %d, %s", code, out)
+	}
+	out, errOut, code := runCLI("scenario", "run", "ring-allreduce", "--gpus", "16", "--json")
+	if code != 0 {
+		t.Fatalf("scenario run: exit %d: %s", code, errOut)
+	}
+	var steps []stepReport
+	if err := json.Unmarshal([]byte(out), &steps); err != nil {
+		t.Fatal(err)
+	}
+	if len(steps) != list[0].Steps {
+		t.Fatalf("%d steps reported, want %d", len(steps), list[0].Steps)
+	}
+	for _, s := range steps {
+		if s.Metrics.Ranks != 16 || s.Metrics.Ring.Rounds != 30 {
+			t.Errorf("step %d: ranks %d, ring rounds %d; want 16 and 30", s.Step, s.Metrics.Ranks, s.Metrics.Ring.Rounds)
+		}
+	}
+	if steps[0].Metrics.Algo != "star" || steps[5].Metrics.Algo != "ring" {
+		t.Errorf("step algos %s … %s, want star … ring", steps[0].Metrics.Algo, steps[5].Metrics.Algo)
+	}
+}

@@ -1,0 +1,115 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/gpuscope/gpuscope/scenarios"
+	"github.com/gpuscope/gpuscope/scenarios/i18n"
+)
+
+func runScenario(args []string, stdout, stderr io.Writer) int {
+	if len(args) < 1 {
+		fmt.Fprintln(stderr, "gpuscope scenario: missing subcommand; allowed: list, run")
+		return 2
+	}
+	switch args[0] {
+	case "list":
+		return scenarioList(args[1:], stdout, stderr)
+	case "run":
+		return scenarioRun(args[1:], stdout, stderr)
+	}
+	fmt.Fprintf(stderr, "gpuscope scenario: unknown subcommand %q; allowed: list, run\n", args[0])
+	return 2
+}
+
+type scenarioInfo struct {
+	ID    string   `json:"id"`
+	Title string   `json:"title"`
+	Steps int      `json:"steps"`
+	Knobs []string `json:"knobs"`
+}
+
+func scenarioList(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet(nil, "json")
+	if err := fs.parse(args); err != nil || len(fs.args) > 0 {
+		if err == nil {
+			err = fmt.Errorf("unexpected argument %q", fs.args[0])
+		}
+		fmt.Fprintf(stderr, "gpuscope scenario list: %v\n", err)
+		return 2
+	}
+	var infos []scenarioInfo
+	for _, s := range scenarios.All() {
+		info := scenarioInfo{ID: s.ID, Title: i18n.T("en", s.Title), Steps: len(s.Steps)}
+		for _, k := range s.Knobs {
+			info.Knobs = append(info.Knobs, k.Name)
+		}
+		infos = append(infos, info)
+	}
+	if fs.bools["json"] {
+		return writeJSON(stdout, stderr, infos)
+	}
+	for _, in := range infos {
+		fmt.Fprintf(stdout, "%-16s %d steps  %s\n", in.ID, in.Steps, in.Title)
+	}
+	return 0
+}
+
+type stepReport struct {
+	Step    int               `json:"step"`
+	ID      string            `json:"id"`
+	Title   string            `json:"title"`
+	Config  scenarios.Config  `json:"config"`
+	FromS   float64           `json:"from_s"`
+	ToS     float64           `json:"to_s"`
+	Metrics scenarios.Metrics `json:"metrics"`
+}
+
+func scenarioRun(args []string, stdout, stderr io.Writer) int {
+	if len(args) < 1 || strings.HasPrefix(args[0], "-") {
+		fmt.Fprintf(stderr, "gpuscope scenario run: missing lesson id; allowed: %s\n", strings.Join(scenarios.IDs(), ", "))
+		return 2
+	}
+	s, ok := scenarios.Get(args[0])
+	if !ok {
+		fmt.Fprintf(stderr, "gpuscope scenario run: %q is not a lesson; allowed: %s\n", args[0], strings.Join(scenarios.IDs(), ", "))
+		return 2
+	}
+	fs := newFlagSet(s.Knobs, "json")
+	if err := fs.parse(args[1:]); err != nil {
+		fmt.Fprintf(stderr, "gpuscope scenario run: %v\n", err)
+		return 2
+	}
+	if len(fs.args) > 0 {
+		fmt.Fprintf(stderr, "gpuscope scenario run: unexpected argument %q; allowed flags: %s\n", fs.args[0], fs.allowed())
+		return 2
+	}
+	cfg := s.Defaults()
+	for _, k := range s.Knobs {
+		cfg[k.Name] = fs.value(k.Name)
+	}
+	les, err := scenarios.Prepare(s, cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "gpuscope scenario run: %v\n", err)
+		return 2
+	}
+	var reps []stepReport
+	for i, st := range les.Steps {
+		reps = append(reps, stepReport{
+			Step: i + 1, ID: st.Step.ID, Title: i18n.T("en", st.Step.Title), Config: st.Config,
+			FromS: st.From.Seconds(), ToS: st.To.Seconds(), Metrics: les.Metrics(i + 1),
+		})
+	}
+	if fs.bools["json"] {
+		return writeJSON(stdout, stderr, reps)
+	}
+	for _, r := range reps {
+		m := r.Metrics
+		fmt.Fprintf(stdout, "step %d  %-15s %s\n", r.Step, r.ID, r.Title)
+		fmt.Fprintf(stdout, "  %s on %d GPUs: time_s %.6g  bytes_sent_per_rank %d  algbw_GBps %.2f  busbw_GBps %.2f\n",
+			m.Algo, m.Ranks, m.TimeS, m.BytesSentPerRank, m.AlgBWGBps, m.BusBWGBps)
+	}
+	return 0
+}

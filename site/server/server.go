@@ -1,0 +1,171 @@
+// Package server serves the built static site (site/dist) over HTTP.
+//
+// It is the handler behind `gpuscope serve` and the browser tests. Compared
+// with http.FileServer it fixes the content types that matter for the site
+// (application/wasm, text/javascript), serves a precompressed "X.gz" beside
+// "X" to clients that accept gzip, never lists directories, hides dotfiles,
+// and asks browsers to revalidate every file (the names carry no content
+// hash, so a rebuilt main.wasm must not be served stale from a cache).
+package server
+
+import (
+	"fmt"
+	"mime"
+	"net/http"
+	"os"
+	"path"
+	"strconv"
+	"strings"
+)
+
+// contentTypes overrides the platform's MIME table, which varies between
+// machines and may lack .wasm.
+var contentTypes = map[string]string{
+	".html": "text/html; charset=utf-8",
+	".css":  "text/css; charset=utf-8",
+	".js":   "text/javascript; charset=utf-8",
+	".mjs":  "text/javascript; charset=utf-8",
+	".wasm": "application/wasm",
+	".json": "application/json",
+	".svg":  "image/svg+xml",
+	".png":  "image/png",
+	".jpg":  "image/jpeg",
+	".webp": "image/webp",
+	".ico":  "image/x-icon",
+	".txt":  "text/plain; charset=utf-8",
+	".gz":   "application/gzip",
+}
+
+// UncompressedLengthHeader carries the decoded size of a body sent with
+// Content-Encoding: gzip, so that the page's loader can show real progress.
+const UncompressedLengthHeader = "X-Uncompressed-Length"
+
+// Handler returns an http.Handler serving the files under dir.
+// "/" and any directory serve that directory's index.html.
+func Handler(dir string) http.Handler {
+	return &handler{dir: dir}
+}
+
+type handler struct {
+	dir string
+}
+
+func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		http.Error(w, "405 method not allowed", http.StatusMethodNotAllowed)
+		return
+	}
+	name := path.Clean("/" + r.URL.Path)
+	if hasDotSegment(name) {
+		http.NotFound(w, r)
+		return
+	}
+	name = strings.TrimPrefix(name, "/")
+	if name == "" {
+		name = "."
+	}
+
+	root, err := os.OpenRoot(h.dir)
+	if err != nil {
+		http.Error(w, "500 site directory unavailable", http.StatusInternalServerError)
+		return
+	}
+	defer root.Close()
+
+	fi, err := root.Stat(name)
+	if err == nil && fi.IsDir() {
+		if !strings.HasSuffix(r.URL.Path, "/") {
+			// Redirect so relative URLs in index.html resolve inside the
+			// directory.
+			http.Redirect(w, r, r.URL.Path+"/", http.StatusMovedPermanently)
+			return
+		}
+		name = path.Join(name, "index.html")
+		fi, err = root.Stat(name)
+	}
+	if err != nil || !fi.Mode().IsRegular() {
+		// Missing, unreadable, escaping the root through a symlink, or not
+		// a plain file: all look the same from outside.
+		http.NotFound(w, r)
+		return
+	}
+
+	hdr := w.Header()
+	hdr.Set("Content-Type", contentType(name))
+	hdr.Set("Cache-Control", "no-cache")
+	hdr.Set("X-Content-Type-Options", "nosniff")
+
+	served, servedInfo := name, fi
+	if gz, err := root.Stat(name + ".gz"); err == nil && gz.Mode().IsRegular() && path.Ext(name) != ".gz" {
+		hdr.Add("Vary", "Accept-Encoding")
+		if acceptsGzip(r.Header.Get("Accept-Encoding")) {
+			served, servedInfo = name+".gz", gz
+			hdr.Set("Content-Encoding", "gzip")
+			hdr.Set(UncompressedLengthHeader, strconv.FormatInt(fi.Size(), 10))
+		}
+	}
+	// A weak validator per representation: size and modification time.
+	hdr.Set("ETag", fmt.Sprintf(`W/"%x-%x"`, servedInfo.Size(), servedInfo.ModTime().UnixNano()))
+
+	f, err := root.Open(served)
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	defer f.Close()
+	http.ServeContent(w, r, served, servedInfo.ModTime(), f)
+}
+
+// hasDotSegment reports whether a cleaned URL path names a dotfile or a
+// file inside a dot directory (.git, .well-known, editor backups).
+func hasDotSegment(p string) bool {
+	for _, seg := range strings.Split(p, "/") {
+		if strings.HasPrefix(seg, ".") {
+			return true
+		}
+	}
+	return false
+}
+
+func contentType(name string) string {
+	ext := strings.ToLower(path.Ext(name))
+	if t, ok := contentTypes[ext]; ok {
+		return t
+	}
+	if t := mime.TypeByExtension(ext); t != "" {
+		return t
+	}
+	return "application/octet-stream"
+}
+
+// acceptsGzip reports whether an Accept-Encoding header value admits gzip:
+// "gzip" or "*" listed with a non-zero quality (RFC 9110, section 12.5.3).
+func acceptsGzip(header string) bool {
+	gzipQ, starQ := -1.0, -1.0
+	for _, part := range strings.Split(header, ",") {
+		coding, params, _ := strings.Cut(part, ";")
+		coding = strings.ToLower(strings.TrimSpace(coding))
+		q := 1.0
+		for _, p := range strings.Split(params, ";") {
+			k, v, ok := strings.Cut(strings.TrimSpace(p), "=")
+			if ok && strings.EqualFold(strings.TrimSpace(k), "q") {
+				f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+				if err != nil {
+					f = 0
+				}
+				q = f
+			}
+		}
+		switch coding {
+		case "gzip", "x-gzip":
+			gzipQ = q
+		case "*":
+			starQ = q
+		}
+	}
+	if gzipQ >= 0 {
+		return gzipQ > 0
+	}
+	return starQ > 0
+}

@@ -1,0 +1,229 @@
+package server
+
+import (
+	"bytes"
+	"compress/gzip"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+)
+
+// newSite writes a small site into a temp dir: an index, a script, a wasm
+// file with a gzip copy, a subdirectory and a dotfile.
+func newSite(t *testing.T) (dir string, wasm []byte) {
+	t.Helper()
+	dir = t.TempDir()
+	wasm = bytes.Repeat([]byte("\x00asm\x01\x00\x00\x00"), 512)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	if _, err := zw.Write(wasm); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{
+		"index.html":         []byte("<!doctype html><title>x</title>"),
+		"loader.js":          []byte("console.log(1)"),
+		"style.css":          []byte("body{}"),
+		"main.wasm":          wasm,
+		"main.wasm.gz":       gz.Bytes(),
+		"docs/index.html":    []byte("<p>docs</p>"),
+		".secret":            []byte("no"),
+		"docs/.hidden/x.txt": []byte("no"),
+	}
+	for name, data := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir, wasm
+}
+
+func get(t *testing.T, h http.Handler, method, target string, hdr map[string]string) *httptest.ResponseRecorder {
+	t.Helper()
+	req := httptest.NewRequest(method, target, nil)
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	return rec
+}
+
+func TestHandlerContentTypes(t *testing.T) {
+	dir, _ := newSite(t)
+	h := Handler(dir)
+	tests := []struct {
+		target, wantType string
+	}{
+		{"/", "text/html; charset=utf-8"},
+		{"/index.html", "text/html; charset=utf-8"},
+		{"/loader.js", "text/javascript; charset=utf-8"},
+		{"/style.css", "text/css; charset=utf-8"},
+		{"/main.wasm", "application/wasm"},
+		{"/docs/", "text/html; charset=utf-8"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.target, func(t *testing.T) {
+			rec := get(t, h, http.MethodGet, tt.target, nil)
+			if rec.Code != http.StatusOK {
+				t.Fatalf("GET %s: status %d, want 200", tt.target, rec.Code)
+			}
+			if got := rec.Header().Get("Content-Type"); got != tt.wantType {
+				t.Errorf("GET %s: Content-Type %q, want %q", tt.target, got, tt.wantType)
+			}
+			if got := rec.Header().Get("Cache-Control"); got != "no-cache" {
+				t.Errorf("GET %s: Cache-Control %q, want no-cache", tt.target, got)
+			}
+			if got := rec.Header().Get("X-Content-Type-Options"); got != "nosniff" {
+				t.Errorf("GET %s: X-Content-Type-Options %q, want nosniff", tt.target, got)
+			}
+		})
+	}
+}
+
+func TestHandlerGzip(t *testing.T) {
+	dir, wasm := newSite(t)
+	h := Handler(dir)
+	tests := []struct {
+		acceptEncoding string
+		wantGzip       bool
+	}{
+		{"", false},
+		{"gzip", true},
+		{"gzip, deflate, br, zstd", true},
+		{"br;q=1.0, gzip;q=0.5", true},
+		{"gzip;q=0", false},
+		{"deflate", false},
+		{"*", true},
+		{"*;q=0", false},
+		{"*, gzip;q=0", false},
+		{"GZIP", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.acceptEncoding, func(t *testing.T) {
+			rec := get(t, h, http.MethodGet, "/main.wasm", map[string]string{"Accept-Encoding": tt.acceptEncoding})
+			if rec.Code != http.StatusOK {
+				t.Fatalf("status %d, want 200", rec.Code)
+			}
+			if got := rec.Header().Get("Content-Type"); got != "application/wasm" {
+				t.Errorf("Content-Type %q, want application/wasm", got)
+			}
+			if got := rec.Header().Get("Vary"); got != "Accept-Encoding" {
+				t.Errorf("Vary %q, want Accept-Encoding", got)
+			}
+			body := rec.Body.Bytes()
+			if tt.wantGzip {
+				if got := rec.Header().Get("Content-Encoding"); got != "gzip" {
+					t.Fatalf("Content-Encoding %q, want gzip", got)
+				}
+				if got, want := rec.Header().Get(UncompressedLengthHeader), strconv.Itoa(len(wasm)); got != want {
+					t.Errorf("%s %q, want %q", UncompressedLengthHeader, got, want)
+				}
+				zr, err := gzip.NewReader(bytes.NewReader(body))
+				if err != nil {
+					t.Fatalf("body is not gzip: %v", err)
+				}
+				if body, err = io.ReadAll(zr); err != nil {
+					t.Fatalf("reading gzip body: %v", err)
+				}
+			} else if got := rec.Header().Get("Content-Encoding"); got != "" {
+				t.Errorf("Content-Encoding %q, want none", got)
+			}
+			if !bytes.Equal(body, wasm) {
+				t.Errorf("decoded body differs from main.wasm (%d bytes, want %d)", len(body), len(wasm))
+			}
+		})
+	}
+}
+
+func TestHandlerNoGzipCopy(t *testing.T) {
+	dir, _ := newSite(t)
+	rec := get(t, Handler(dir), http.MethodGet, "/loader.js", map[string]string{"Accept-Encoding": "gzip"})
+	if got := rec.Header().Get("Content-Encoding"); got != "" {
+		t.Errorf("Content-Encoding %q for a file without .gz copy, want none", got)
+	}
+	if got := rec.Header().Get("Vary"); got != "" {
+		t.Errorf("Vary %q for a file without .gz copy, want none", got)
+	}
+}
+
+func TestHandlerNotFound(t *testing.T) {
+	dir, _ := newSite(t)
+	if err := os.Symlink("/etc/passwd", filepath.Join(dir, "escape.txt")); err != nil {
+		t.Fatal(err)
+	}
+	h := Handler(dir)
+	for _, target := range []string{
+		"/nope.html",
+		"/.secret",
+		"/docs/.hidden/x.txt",
+		"/../../etc/passwd",
+		"/escape.txt",
+	} {
+		rec := get(t, h, http.MethodGet, target, nil)
+		if rec.Code != http.StatusNotFound {
+			t.Errorf("GET %s: status %d, want 404", target, rec.Code)
+		}
+	}
+}
+
+func TestHandlerDirectoryRedirect(t *testing.T) {
+	dir, _ := newSite(t)
+	rec := get(t, Handler(dir), http.MethodGet, "/docs", nil)
+	if rec.Code != http.StatusMovedPermanently {
+		t.Fatalf("GET /docs: status %d, want 301", rec.Code)
+	}
+	if got := rec.Header().Get("Location"); got != "/docs/" {
+		t.Errorf("GET /docs: Location %q, want /docs/", got)
+	}
+}
+
+func TestHandlerMethods(t *testing.T) {
+	dir, _ := newSite(t)
+	h := Handler(dir)
+	if rec := get(t, h, http.MethodHead, "/main.wasm", nil); rec.Code != http.StatusOK || rec.Body.Len() != 0 {
+		t.Errorf("HEAD /main.wasm: status %d, body %d bytes; want 200 and empty", rec.Code, rec.Body.Len())
+	}
+	rec := get(t, h, http.MethodPost, "/index.html", nil)
+	if rec.Code != http.StatusMethodNotAllowed {
+		t.Errorf("POST: status %d, want 405", rec.Code)
+	}
+	if got := rec.Header().Get("Allow"); got != "GET, HEAD" {
+		t.Errorf("POST: Allow %q, want %q", got, "GET, HEAD")
+	}
+}
+
+func TestHandlerRevalidation(t *testing.T) {
+	dir, _ := newSite(t)
+	h := Handler(dir)
+	first := get(t, h, http.MethodGet, "/main.wasm", map[string]string{"Accept-Encoding": "gzip"})
+	etag := first.Header().Get("ETag")
+	if etag == "" {
+		t.Fatal("no ETag")
+	}
+	plain := get(t, h, http.MethodGet, "/main.wasm", nil)
+	if plain.Header().Get("ETag") == etag {
+		t.Errorf("gzip and identity representations share ETag %s", etag)
+	}
+	again := get(t, h, http.MethodGet, "/main.wasm", map[string]string{"Accept-Encoding": "gzip", "If-None-Match": etag})
+	if again.Code != http.StatusNotModified {
+		t.Errorf("conditional GET: status %d, want 304", again.Code)
+	}
+}
+
+func TestHandlerMissingDir(t *testing.T) {
+	rec := get(t, Handler(filepath.Join(t.TempDir(), "absent")), http.MethodGet, "/", nil)
+	if rec.Code != http.StatusInternalServerError {
+		t.Errorf("status %d, want 500", rec.Code)
+	}
+}
