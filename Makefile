@@ -1,0 +1,68 @@
+# gpuscope — build, serve and test the simulator.
+#
+#   make serve   build the site into site/dist and serve it on localhost:8080
+#   make build   write the complete static site into site/dist
+#   make test    everything CI checks (installs Chromium/Node.js when root)
+#   make bench   engine benchmarks and the wasm size budget
+#   make clean   remove build and test output
+
+GO        ?= go
+ADDR      ?= localhost:8080
+DIST      := site/dist
+WASM_PKG  ?= ./wasm
+GOROOT    := $(shell $(GO) env GOROOT)
+# Go 1.24 moved wasm_exec.js from misc/wasm to lib/wasm.
+WASM_EXEC := $(firstword $(wildcard $(GOROOT)/lib/wasm/wasm_exec.js $(GOROOT)/misc/wasm/wasm_exec.js))
+WASM_PATH := $(dir $(WASM_EXEC))
+SITE_SRC  := site/index.html site/embed.html site/style.css site/loader.js site/favicon.svg
+# gzip budget for main.wasm, in bytes (3.5 MB, MB = 10^6 bytes).
+WASM_GZ_BUDGET := 3500000
+
+.PHONY: all build serve test bench clean wasm
+
+all: build
+
+build: wasm
+	@mkdir -p $(DIST)
+	cp $(SITE_SRC) $(DIST)/
+	@test -n "$(WASM_EXEC)" || { echo "wasm_exec.js not found under $(GOROOT)/lib/wasm or misc/wasm" >&2; exit 1; }
+	cp $(WASM_EXEC) $(DIST)/wasm_exec.js
+	@echo "built $(DIST)/ (main.wasm $$(wc -c < $(DIST)/main.wasm) bytes, gzip $$(wc -c < $(DIST)/main.wasm.gz) bytes)"
+
+# Always rebuilt: go build is incremental, and make cannot see Go's
+# dependency graph.
+wasm:
+	@mkdir -p $(DIST)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(DIST)/main.wasm $(WASM_PKG)
+	gzip -9 -k -f $(DIST)/main.wasm
+
+serve: build
+	$(GO) run ./cmd/gpuscope serve --addr $(ADDR) --dir $(DIST)
+
+test:
+	@.ci/deps.sh
+	@echo "==> gofmt"
+	@out="$$(gofmt -l .)"; if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
+	@echo "==> go vet"
+	$(GO) vet ./...
+	GOOS=js GOARCH=wasm $(GO) vet $(WASM_PKG)/...
+	@echo "==> go test (native)"
+	$(GO) test ./...
+	@echo "==> go test (wasm, under Node.js)"
+	PATH="$(WASM_PATH):$$PATH" GOOS=js GOARCH=wasm $(GO) test ./engine/... ./scenarios/...
+	@echo "==> build"
+	@$(MAKE) --no-print-directory build
+	@echo "==> browser tests (headless Chromium)"
+	GPUSCOPE_SITE_DIR="$(CURDIR)/$(DIST)" $(GO) test -count=1 ./site/browsertest/...
+	@echo "make test: OK (gofmt, vet, native tests, wasm tests, build, browser tests; screenshots in out/screens/)"
+
+bench: build
+	$(GO) test -run='^$$' -bench=. -benchmem ./engine/...
+	@raw=$$(wc -c < $(DIST)/main.wasm); gz=$$(wc -c < $(DIST)/main.wasm.gz); \
+	 awk -v raw=$$raw -v gz=$$gz -v budget=$(WASM_GZ_BUDGET) 'BEGIN { \
+	   printf "main.wasm: %d bytes raw, %d bytes gzip = %.2f MB of the %.2f MB gzip budget (%.0f%%)\n", \
+	     raw, gz, gz / 1e6, budget / 1e6, 100 * gz / budget; \
+	   if (gz > budget) { print "main.wasm: gzip size over budget" > "/dev/stderr"; exit 1 } }'
+
+clean:
+	rm -rf $(DIST) out site/browsertest/testdata/failed

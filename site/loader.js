@@ -1,0 +1,218 @@
+// gpuscope loader: fetches main.wasm with a progress bar, then starts it.
+//
+// Needs wasm_exec.js (the Go runtime glue) loaded before it; no other
+// dependencies and no inline script, so a strict CSP
+// (script-src 'self' 'wasm-unsafe-eval') is enough.
+//
+// Progress: #loader-bar is a <progress>; without a value it is indeterminate.
+// The server may send the gzip copy of main.wasm, in which case the
+// Content-Length (if any) counts compressed bytes while the stream yields
+// decompressed ones: then the total is unknown unless the server also sends
+// X-Uncompressed-Length (gpuscope serve does), and the bar stays indeterminate.
+//
+// The wasm hides #loader (class "hidden") once it has drawn its first frame.
+// window.gpuscopeLoader reports {phase, loaded, total, error} for tests;
+// phase is "loading", "starting", "running", "exited" or "failed".
+(function () {
+  "use strict";
+
+  var WASM_URL = "main.wasm";
+  var status = { phase: "loading", loaded: 0, total: 0, error: null };
+  window.gpuscopeLoader = status;
+
+  function $(id) { return document.getElementById(id); }
+
+  function mb(n) { return (n / 1e6).toFixed(1); }
+
+  function showProgress(loaded, total) {
+    var bar = $("loader-bar");
+    var text = $("loader-text");
+    if (bar) {
+      if (total > 0) {
+        bar.max = total;
+        bar.value = Math.min(loaded, total);
+      } else {
+        bar.removeAttribute("value"); // indeterminate
+      }
+    }
+    if (text) {
+      // The numbers are not in the catalogue: stop the wasm from
+      // overwriting them with the bare "Loading" label.
+      text.removeAttribute("data-i18n");
+      text.textContent = total > 0
+        ? "Loading gpuscope… " + mb(loaded) + " of " + mb(total) + " MB"
+        : "Loading gpuscope… " + mb(loaded) + " MB";
+    }
+  }
+
+  function fail(message) {
+    status.phase = "failed";
+    status.error = message;
+    var loader = $("loader");
+    var text = $("loader-text");
+    if (loader) {
+      loader.classList.remove("hidden");
+      loader.classList.add("failed");
+      loader.setAttribute("role", "alert");
+    }
+    if (text) {
+      text.setAttribute("data-i18n", "ui.loading_failed");
+      text.textContent = "gpuscope could not start: " + message;
+    }
+    console.error("gpuscope: " + message);
+  }
+
+  function hasWebGL2() {
+    try {
+      var c = document.createElement("canvas");
+      var gl = c.getContext("webgl2");
+      if (!gl) return false;
+      var lose = gl.getExtension("WEBGL_lose_context");
+      if (lose) lose.loseContext();
+      return true;
+    } catch (e) {
+      return false;
+    }
+  }
+
+  function headerInt(resp, name) {
+    var v = resp.headers.get(name);
+    if (v === null || !/^\d+$/.test(v.trim())) return 0;
+    return parseInt(v, 10);
+  }
+
+  // expectedSize returns the decoded size of the body, or 0 when unknown.
+  function expectedSize(resp) {
+    var uncompressed = headerInt(resp, "X-Uncompressed-Length");
+    if (uncompressed > 0) return uncompressed;
+    var enc = (resp.headers.get("Content-Encoding") || "identity").trim().toLowerCase();
+    if (enc !== "identity") return 0; // Content-Length counts encoded bytes
+    return headerInt(resp, "Content-Length");
+  }
+
+  async function readAll(resp) {
+    var total = expectedSize(resp);
+    status.total = total;
+    showProgress(0, total);
+    if (!resp.body || !resp.body.getReader) {
+      var whole = new Uint8Array(await resp.arrayBuffer());
+      status.loaded = whole.length;
+      showProgress(whole.length, total);
+      return whole;
+    }
+    var reader = resp.body.getReader();
+    var chunks = [];
+    var loaded = 0;
+    var pending = false;
+    for (;;) {
+      var r = await reader.read();
+      if (r.done) break;
+      chunks.push(r.value);
+      loaded += r.value.length;
+      status.loaded = loaded;
+      if (total > 0 && loaded > total) {
+        total = 0; // the advertised size was wrong: go indeterminate
+        status.total = 0;
+      }
+      if (!pending) { // at most one DOM update per frame
+        pending = true;
+        requestAnimationFrame(function () {
+          pending = false;
+          showProgress(status.loaded, status.total);
+        });
+      }
+    }
+    showProgress(loaded, total);
+    var bytes = new Uint8Array(loaded);
+    var off = 0;
+    for (var i = 0; i < chunks.length; i++) {
+      bytes.set(chunks[i], off);
+      off += chunks[i].length;
+    }
+    return bytes;
+  }
+
+  async function start() {
+    if (typeof WebAssembly !== "object") {
+      fail("this browser does not support WebAssembly.");
+      return;
+    }
+    if (typeof Go !== "function") {
+      fail("wasm_exec.js did not load.");
+      return;
+    }
+    if (!hasWebGL2()) {
+      fail("this browser has WebGL 2 turned off or unavailable; gpuscope needs it to draw.");
+      return;
+    }
+    var resp;
+    try {
+      resp = await fetch(WASM_URL);
+    } catch (e) {
+      fail("could not fetch " + WASM_URL + " (" + e.message + ").");
+      return;
+    }
+    if (!resp.ok) {
+      fail("fetching " + WASM_URL + " returned HTTP " + resp.status + ".");
+      return;
+    }
+    var bytes;
+    try {
+      bytes = await readAll(resp);
+    } catch (e) {
+      fail("download of " + WASM_URL + " was interrupted (" + e.message + ").");
+      return;
+    }
+
+    status.phase = "starting";
+    var text = $("loader-text");
+    if (text) text.textContent = "Starting gpuscope…";
+
+    var go = new Go();
+    var goExit = go.exit;
+    go.exit = function (code) {
+      if (goExit) goExit.call(go, code);
+      if (code === 0) {
+        status.phase = "exited";
+        return;
+      }
+      var loader = $("loader");
+      if (loader && !loader.classList.contains("hidden")) {
+        fail("the program stopped with exit code " + code + " (see the browser console).");
+        return;
+      }
+      status.phase = "failed";
+      status.error = "exit code " + code;
+      var box = $("error");
+      if (box) {
+        box.setAttribute("data-i18n", "ui.crashed");
+        box.textContent = "gpuscope stopped unexpectedly (exit code " + code +
+          "). Reload the page to start again.";
+      }
+      console.error("gpuscope: the program stopped with exit code " + code);
+    };
+
+    var result;
+    try {
+      result = await WebAssembly.instantiate(bytes, go.importObject);
+    } catch (e) {
+      fail("main.wasm is not a valid WebAssembly module (" + e.message + ").");
+      return;
+    }
+    bytes = null;
+    status.phase = "running";
+    go.run(result.instance).catch(function (e) {
+      fail("the program crashed (" + e.message + ").");
+    });
+  }
+
+  function boot() {
+    start().catch(function (e) { fail(String(e && e.message || e)); });
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", boot);
+  } else {
+    boot();
+  }
+})();
