@@ -1,0 +1,42 @@
+// Package paint draws a render.List on an Ebiten image. It is the only
+// render code that imports Ebiten, and it decides nothing: what to draw, and
+// where, was settled by the builder in package render.
+//
+// Coordinates are device pixels, origin at the top left; colours are
+// non-premultiplied sRGB and are blended in sRGB, as a browser blends CSS
+// colours.
+//
+// Everything is drawn by one small Kage shader, one quad per shape or
+// glyph, so a whole display list (interleaved shapes and labels included)
+// goes to the GPU as one DrawTrianglesShader call, split only every 16,384
+// quads. Shapes (filled and stroked rectangles, filled circles, lines with
+// butt caps, as Ebiten's vector package draws them) are anti-aliased
+// analytically: the shader turns the signed distance from the shape's edge
+// into pixel coverage, so an edge on a pixel boundary is crisp and a 1 px
+// line at a whole coordinate covers two pixels at half strength (put it at
+// .5 to get one). Strokes and shapes narrower than a pixel are drawn one
+// pixel wide with their alpha scaled by the width, so hairlines fade rather
+// than flicker. (Ebiten's vector package with AntiAlias draws into a
+// double-size offscreen that is composited back each time a plain draw,
+// such as a glyph, follows: once per label in our pictures.)
+//
+// Text is drawn with the embedded Go Regular font (golang.org/x/image/font/
+// gofont). Glyphs are rasterised by x/image once per rune, size and
+// quarter-pixel offset into a 1024×1024 atlas (emptied and refilled if it
+// ever fills up); there is one face per whole pixel size, and sizes are
+// clamped to 8..96. A text item's (X, Y) is the top of its line box (the
+// baseline is the font's ascent, 0.945 em rounded to a pixel, below it; the
+// line box is 1.156 em tall) and Align says whether X is the line's left
+// end, centre or right end. The pen moves by the font's fractional
+// advances; each glyph is drawn on whole pixels from the nearest
+// quarter-pixel variant, so labels stay sharp and evenly spaced.
+//
+// A Painter keeps its buffers between frames, so painting a list of the
+// same shape as the previous frame's allocates nothing per item. Draw uses
+// one package Painter and, like all Ebiten drawing, must be called from the
+// game's Draw.
+//
+// The painter builds only for GOOS=js (the simulator runs in the browser):
+// a native Ebiten build needs cgo and X11 headers, and the tag keeps
+// go vet ./... and go test ./... working natively.
+package paint
