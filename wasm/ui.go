@@ -1,0 +1,445 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"strconv"
+	"strings"
+	"syscall/js"
+
+	"honnef.co/go/js/dom/v2"
+
+	"github.com/gpuscope/gpuscope/engine/sim"
+	"github.com/gpuscope/gpuscope/scenarios"
+	"github.com/gpuscope/gpuscope/scenarios/i18n"
+)
+
+// ui is the page around the canvas: the ids of CONTRACTS (index.html and
+// embed.html both have them). Every text it writes comes from the i18n
+// catalogues and goes in as text, never as HTML.
+//
+// Its fields hold no dom types: the app reaches Ebiten as an interface, and
+// a dom type reachable from it would keep all of dom in the binary (see
+// dom.go); elements are looked up by id when needed.
+type ui struct {
+	a       *app
+	scrub   bool // the reader is dragging the timeline
+	knobFor string
+}
+
+func newUI(a *app) *ui {
+	u := &ui{a: a}
+	u.bind()
+	return u
+}
+
+func (u *ui) byID(id string) *dom.BasicHTMLElement { return byID(id) }
+
+// on runs f with the player locked when the element fires typ.
+func (u *ui) on(id, typ string, f func(p *scenarios.Player, el *dom.BasicHTMLElement)) {
+	el := byID(id)
+	if el == nil {
+		return
+	}
+	listen(el.Underlying(), typ, false, func(js.Value) {
+		u.a.mu.Lock()
+		defer u.a.mu.Unlock()
+		f(u.a.player, el)
+	})
+}
+
+func (u *ui) bind() {
+	u.on("btn-prev", "click", func(p *scenarios.Player, _ *dom.BasicHTMLElement) { p.Step(-1) })
+	u.on("btn-next", "click", func(p *scenarios.Player, _ *dom.BasicHTMLElement) { p.Step(1) })
+	u.on("btn-play", "click", func(p *scenarios.Player, _ *dom.BasicHTMLElement) {
+		if p.Playing() {
+			p.Pause()
+		} else {
+			p.Play()
+		}
+	})
+	u.on("speed", "change", func(p *scenarios.Player, el *dom.BasicHTMLElement) { p.Set("speed", value(el)) })
+	u.on("lang", "change", func(p *scenarios.Player, el *dom.BasicHTMLElement) { p.Set("lang", value(el)) })
+	u.on("timeline", "input", func(p *scenarios.Player, el *dom.BasicHTMLElement) {
+		u.scrub = true
+		if f, err := strconv.ParseFloat(value(el), 64); err == nil {
+			p.Seek(f / 1000)
+		}
+	})
+	u.on("timeline", "change", func(*scenarios.Player, *dom.BasicHTMLElement) { u.scrub = false })
+	u.on("error-close", "click", func(p *scenarios.Player, _ *dom.BasicHTMLElement) { p.ClearErrors() })
+
+	// Ebiten's canvas swallows every keydown, Tab included, which would
+	// trap a keyboard user on it: Tab is stopped at the window, in the
+	// capture phase, before it reaches the canvas, so the browser moves
+	// focus as usual.
+	listen(window, "keydown", true, func(e js.Value) {
+		if e.Get("key").String() == "Tab" {
+			e.Call("stopPropagation")
+		}
+	})
+
+	// Keyboard: Space plays or pauses, arrows step, Home and End jump —
+	// unless the reader is typing in a control.
+	listen(document, "keydown", false, func(e js.Value) {
+		if e.Get("ctrlKey").Bool() || e.Get("metaKey").Bool() || e.Get("altKey").Bool() {
+			return
+		}
+		if t := e.Get("target"); t.Truthy() && t.Get("tagName").Type() == js.TypeString {
+			switch t.Get("tagName").String() {
+			case "INPUT", "SELECT", "TEXTAREA", "BUTTON":
+				return
+			}
+		}
+		u.a.mu.Lock()
+		defer u.a.mu.Unlock()
+		p := u.a.player
+		switch e.Get("key").String() {
+		case " ":
+			if p.Playing() {
+				p.Pause()
+			} else {
+				p.Play()
+			}
+		case "ArrowRight", "PageDown":
+			p.Step(1)
+		case "ArrowLeft", "PageUp":
+			p.Step(-1)
+		case "Home":
+			p.Goto(1)
+		case "End":
+			p.Goto(len(p.Lesson().Steps))
+		default:
+			return
+		}
+		e.Call("preventDefault")
+	})
+}
+
+// stageRect is #stage's rectangle in CSS pixels: x, y, width, height.
+func (u *ui) stageRect() [4]float32 {
+	stage := document.Call("getElementById", "stage")
+	if !stage.Truthy() {
+		w, h := u.viewport()
+		return [4]float32{0, 0, float32(w), float32(h)}
+	}
+	r := stage.Call("getBoundingClientRect")
+	f := func(k string) float32 { return float32(r.Get(k).Float()) }
+	return [4]float32{f("x"), f("y"), f("width"), f("height")}
+}
+
+func (u *ui) viewport() (int, int) {
+	return window.Get("innerWidth").Int(), window.Get("innerHeight").Int()
+}
+
+func (u *ui) hideLoader() {
+	if l := u.byID("loader"); l != nil {
+		l.Class().Add("hidden")
+		l.SetAttribute("aria-hidden", "true")
+	}
+}
+
+// dispatch fires a DOM event "gpuscope:NAME" on window, with the state as
+// detail, for pages that listen.
+func (u *ui) dispatch(name string) {
+	ctor := js.Global().Get("CustomEvent")
+	if ctor.IsUndefined() {
+		return
+	}
+	ev := ctor.New("gpuscope:"+name, map[string]any{"detail": name})
+	js.Global().Call("dispatchEvent", ev)
+}
+
+// refresh brings every piece of text and every control up to date with the
+// player. It runs once per change, not per frame.
+func (u *ui) refresh() {
+	p := u.a.player
+	st := p.State()
+	lang := st.Lang
+	t := func(key string, args ...string) string { return i18n.T(lang, key, args...) }
+
+	if lang != u.a.lastLang {
+		u.a.lastLang = lang
+		htmlLang := "en"
+		if lang == "zh" {
+			htmlLang = "zh-Hans"
+		}
+		document.Get("documentElement").Call("setAttribute", "lang", htmlLang)
+		for _, el := range queryAll(document, "[data-i18n]") {
+			el.SetTextContent(t(el.GetAttribute("data-i18n")))
+		}
+		for _, el := range queryAll(document, "[data-i18n-label]") {
+			el.SetAttribute("aria-label", t(el.GetAttribute("data-i18n-label")))
+		}
+		setValue(u.byID("lang"), lang)
+		u.knobFor = "" // relabel the knobs
+	}
+	s := p.Scenario()
+	title := t(s.Title)
+	setText(u.byID("title"), title)
+	document.Set("title", title+" · gpuscope")
+
+	steps := len(p.Lesson().Steps)
+	setText(u.byID("step-label"), t("ui.step", "n", strconv.Itoa(st.Step), "total", strconv.Itoa(steps)))
+	stTitle, stText := p.Narration()
+	if n := u.byID("narration"); n != nil {
+		n.SetInnerHTML("")
+		h := create("strong")
+		h.SetTextContent(stTitle)
+		appendChild(n, h)
+		for _, para := range strings.Split(stText, "\n") {
+			if strings.TrimSpace(para) == "" {
+				continue
+			}
+			pe := create("span")
+			pe.SetAttribute("class", "para")
+			pe.SetTextContent(para)
+			appendChild(n, pe)
+		}
+	}
+
+	if b := u.byID("btn-play"); b != nil {
+		key := "ui.play"
+		if p.Playing() {
+			key = "ui.pause"
+		}
+		b.SetAttribute("data-i18n", key)
+		b.SetTextContent(t(key))
+		b.SetAttribute("aria-pressed", strconv.FormatBool(p.Playing()))
+	}
+	setValue(u.byID("speed"), strconv.FormatFloat(p.Speed(), 'f', -1, 64))
+	setDisabled(u.byID("btn-prev"), st.Step <= 1)
+	setDisabled(u.byID("btn-next"), st.Step >= steps)
+
+	run := p.Run()
+	if tl := byID("timeline"); tl != nil && !u.scrub && run.Time > 0 {
+		setValue(tl, strconv.Itoa(int(1000*float64(p.Time())/float64(run.Time))))
+	}
+	setText(u.byID("time-label"), t("ui.time", "t", p.Time().String()+" / "+run.Time.String()))
+
+	u.refreshKnobs(s, st, lang)
+	u.refreshMetrics(p, lang)
+	u.refreshError(p, lang)
+}
+
+// refreshKnobs builds one labelled control per knob when the lesson, the
+// step's hidden knobs or the language change, and otherwise only updates
+// their values.
+func (u *ui) refreshKnobs(s *scenarios.Scenario, st scenarios.State, lang string) {
+	knobs := byID("knobs")
+	if knobs == nil {
+		return
+	}
+	hidden := map[string]bool{}
+	for _, h := range s.Steps[st.Step-1].Hide {
+		hidden[h] = true
+	}
+	key := s.ID + "|" + lang + "|" + strings.Join(s.Steps[st.Step-1].Hide, ",")
+	if key != u.knobFor {
+		u.knobFor = key
+		knobs.SetInnerHTML("")
+		for _, k := range s.Knobs {
+			if hidden[k.Name] {
+				continue
+			}
+			appendChild(knobs, u.knobControl(k, lang))
+		}
+	}
+	for _, k := range s.Knobs {
+		el := u.byID("knob-" + k.Name)
+		if el == nil {
+			continue
+		}
+		v := st.Config[k.Name]
+		if k.Kind == scenarios.KnobBytes {
+			u.ensureOption(el, v, lang)
+		}
+		setValue(el, v)
+		if out := u.byID("knob-" + k.Name + "-value"); out != nil {
+			out.SetTextContent(knobValueText(k, v, lang))
+		}
+	}
+}
+
+func knobValueText(k scenarios.Knob, v, lang string) string {
+	switch k.Kind {
+	case scenarios.KnobBytes:
+		n, _ := strconv.ParseInt(v, 10, 64)
+		return scenarios.FormatBytes(n)
+	case scenarios.KnobEnum:
+		return i18n.T(lang, k.ValueLabel(v))
+	}
+	return v
+}
+
+// bytePresets are the sizes offered for a bytes knob (a value set from a
+// link or the API that is not among them is added).
+var bytePresets = []int64{1 << 10, 64 << 10, 1 << 20, 16 << 20, 64 << 20, 256 << 20, 1 << 30, 4 << 30}
+
+func (u *ui) knobControl(k scenarios.Knob, lang string) *dom.BasicHTMLElement {
+	wrap := create("div")
+	wrap.SetAttribute("class", "field knob knob-"+k.Name)
+	label := create("label")
+	label.SetAttribute("for", "knob-"+k.Name)
+	label.SetTextContent(i18n.T(lang, k.Label))
+	appendChild(wrap, label)
+	var ctl *dom.BasicHTMLElement
+	switch k.Kind {
+	case scenarios.KnobInt:
+		ctl = create("input")
+		ctl.SetAttribute("type", "range")
+		ctl.SetAttribute("min", strconv.FormatInt(k.Min, 10))
+		ctl.SetAttribute("max", strconv.FormatInt(k.Max, 10))
+		ctl.SetAttribute("step", "1")
+		out := create("output")
+		out.SetID("knob-" + k.Name + "-value")
+		out.SetAttribute("for", "knob-"+k.Name)
+		defer appendChild(wrap, out)
+	case scenarios.KnobBytes:
+		ctl = create("select")
+		for _, n := range bytePresets {
+			if n >= k.Min && n <= k.Max {
+				appendChild(ctl, u.option(strconv.FormatInt(n, 10), scenarios.FormatBytes(n)))
+			}
+		}
+	case scenarios.KnobEnum:
+		ctl = create("select")
+		for _, v := range k.Values {
+			appendChild(ctl, u.option(v, i18n.T(lang, k.ValueLabel(v))))
+		}
+	}
+	ctl.SetID("knob-" + k.Name)
+	ctl.SetAttribute("name", k.Name)
+	name := k.Name
+	evType := "change"
+	if k.Kind == scenarios.KnobInt {
+		evType = "input" // re-run as the slider moves
+	}
+	listen(ctl.Underlying(), evType, false, func(js.Value) {
+		u.a.mu.Lock()
+		defer u.a.mu.Unlock()
+		u.a.player.Set(name, value(ctl))
+	})
+	appendChild(wrap, ctl)
+	return wrap
+}
+
+func (u *ui) option(v, text string) *dom.BasicHTMLElement {
+	o := create("option")
+	o.SetAttribute("value", v)
+	o.SetTextContent(text)
+	return o
+}
+
+func (u *ui) ensureOption(sel *dom.BasicHTMLElement, v, lang string) {
+	for _, o := range queryAll(sel.Underlying(), "option") {
+		if o.GetAttribute("value") == v {
+			return
+		}
+	}
+	n, _ := strconv.ParseInt(v, 10, 64)
+	appendChild(sel, u.option(v, scenarios.FormatBytes(n)))
+}
+
+// refreshMetrics writes the numbers table: each quantity for ring and star,
+// the column of the algorithm on screen marked, and where it comes from.
+func (u *ui) refreshMetrics(p *scenarios.Player, lang string) {
+	metrics := byID("metrics")
+	if metrics == nil {
+		return
+	}
+	m := p.Lesson().Metrics(p.State().Step)
+	t := func(key string) string { return i18n.T(lang, key) }
+	type row struct {
+		key        string
+		ring, star string
+		source     string
+	}
+	secs := func(s float64) string { return sim.FromSeconds(s).String() }
+	gb := func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) + " GB/s" }
+	rows := []row{
+		{"time_s", secs(m.Ring.TimeS), secs(m.Star.TimeS), t("source.ring.time_s") + " · " + t("source.star.time_s")},
+		{"closed_form_time_s", secs(m.Ring.ClosedFormTimeS), secs(m.Star.ClosedFormTimeS), ""},
+		{"bytes_sent_per_rank", humanBytes(m.Ring.BytesSentPerRank), humanBytes(m.Star.BytesSentPerRank), t("source.ring.bytes_sent_per_rank") + " · " + t("source.star.bytes_sent_per_rank")},
+		{"algbw_GBps", gb(m.Ring.AlgBWGBps), gb(m.Star.AlgBWGBps), t("source.algbw")},
+		{"busbw_GBps", gb(m.Ring.BusBWGBps), gb(m.Star.BusBWGBps), t("source.busbw")},
+		{"rounds", strconv.Itoa(m.Ring.Rounds), strconv.Itoa(m.Star.Rounds), ""},
+	}
+	tbl := create("table")
+	head := create("tr")
+	for i, h := range []string{t("ui.metric"), t("metric.ring"), t("metric.star"), t("ui.source")} {
+		th := create("th")
+		th.SetAttribute("scope", "col")
+		th.SetTextContent(h)
+		if (i == 1 && m.Algo == "ring") || (i == 2 && m.Algo == "star") {
+			th.SetAttribute("class", "current")
+		}
+		appendChild(head, th)
+	}
+	thead := create("thead")
+	appendChild(thead, head)
+	appendChild(tbl, thead)
+	body := create("tbody")
+	for _, r := range rows {
+		tr := create("tr")
+		th := create("th")
+		th.SetAttribute("scope", "row")
+		th.SetTextContent(t("metric." + r.key))
+		appendChild(tr, th)
+		for _, c := range []struct{ algo, v string }{{"ring", r.ring}, {"star", r.star}} {
+			td := create("td")
+			td.SetAttribute("data-metric", r.key)
+			td.SetAttribute("data-algo", c.algo)
+			if string(m.Algo) == c.algo {
+				td.SetAttribute("class", "current")
+			}
+			td.SetTextContent(c.v)
+			appendChild(tr, td)
+		}
+		src := create("td")
+		src.SetAttribute("class", "source")
+		src.SetTextContent(r.source)
+		appendChild(tr, src)
+		appendChild(body, tr)
+	}
+	appendChild(tbl, body)
+	metrics.SetInnerHTML("")
+	appendChild(metrics, tbl)
+}
+
+// humanBytes formats a byte count for reading: "448 MiB (469.8 MB)".
+func humanBytes(n int64) string {
+	return scenarios.FormatBytes(n) + " (" + strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + " MB)"
+}
+
+func (u *ui) refreshError(p *scenarios.Player, lang string) {
+	box := byID("error")
+	if box == nil {
+		return
+	}
+	msg := p.ErrorText(lang)
+	box.SetTextContent(msg)
+	if msg == "" {
+		box.Class().Add("hidden")
+	} else {
+		box.Class().Remove("hidden")
+	}
+}
+
+func setText(el *dom.BasicHTMLElement, s string) {
+	if el != nil {
+		el.SetTextContent(s)
+	}
+}
+
+func setValue(el *dom.BasicHTMLElement, v string) {
+	if el != nil && value(el) != v {
+		el.Underlying().Set("value", v)
+	}
+}
+
+func setDisabled(el *dom.BasicHTMLElement, d bool) {
+	if el != nil {
+		el.Underlying().Set("disabled", d)
+	}
+}
