@@ -12,9 +12,20 @@ fi
 if ! command -v node >/dev/null 2>&1; then
 	missing+=(nodejs)
 fi
-if [ ${#missing[@]} -eq 0 ]; then
+# A CJK font, so that the Simplified Chinese screenshots the browser tests
+# save can be read (the tests check text, not glyphs: a warning only).
+optional=()
+if command -v fc-list >/dev/null 2>&1 && [ -z "$(fc-list :lang=zh 2>/dev/null | head -1)" ]; then
+	optional+=(fonts-wqy-microhei)
+fi
+if [ ${#missing[@]} -eq 0 ] && [ ${#optional[@]} -eq 0 ]; then
 	exit 0
 fi
+if [ ${#missing[@]} -eq 0 ] && [ "$(id -u)" -ne 0 ]; then
+	echo "deps: no Chinese font; zh screenshots will show boxes (sudo apt-get install -y ${optional[*]})" >&2
+	exit 0
+fi
+missing+=("${optional[@]}")
 
 if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
 	echo "deps: installing ${missing[*]} with apt-get" >&2
