@@ -4,7 +4,7 @@ import "math"
 
 // Theme holds the colours of a picture. Chunk colours come from Chunk.
 type Theme struct {
-	Background, Panel, Text, Dim   Color
+	Background, Panel, Text, Dim    Color
 	Link, LinkActive, Hot, GPU, Rim Color
 	Empty                           Color
 }
