@@ -27,14 +27,18 @@ type CollectiveView struct {
 // the links between them, the chunks each GPU holds — one bar per slice of
 // its vector, as tall as the number of GPUs whose data it has summed — and
 // the packets in flight.
-func Collective(v CollectiveView) List {
+func Collective(v CollectiveView) List { return AppendCollective(List{}, v) }
+
+// AppendCollective is Collective drawing into dst, reusing its item
+// storage: the page calls it every frame.
+func AppendCollective(dst List, v CollectiveView) List {
 	sn := v.Snapshot
 	th := v.Theme
 	sc := v.Scale
 	if sc <= 0 {
 		sc = 1
 	}
-	l := List{Width: v.Width, Height: v.Height, Background: th.Background}
+	l := List{Width: v.Width, Height: v.Height, Background: th.Background, Items: dst.Items[:0]}
 	st := v.Stage
 	if st.W <= 0 || st.H <= 0 || sn.Ranks < 1 {
 		return l

@@ -121,3 +121,18 @@ func golden(t *testing.T, name, got string) {
 		t.Errorf("%s differs from the golden file; see testdata/failed/%s", path, name)
 	}
 }
+
+// BenchmarkCollective64 builds the largest picture of the first lesson (64
+// GPUs, mid-run) at 1280×800, as the page does every frame.
+func BenchmarkCollective64(b *testing.B) {
+	l, _ := hw.LinkByID("nvlink4")
+	res, _ := collective.Run(collective.Config{Op: collective.AllReduce, Algo: collective.Ring, Ranks: 64, Bytes: 1 << 30, Link: l, Record: true})
+	v := CollectiveView{Width: 1280, Height: 800, Stage: Rect{0, 0, 840, 800}, Scale: 1, Theme: Dark, Total: res.Time, Link: "NVLink 4"}
+	var list List
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		v.Snapshot = res.Snapshot(res.Time * sim.Time(i%100) / 100)
+		list = AppendCollective(list, v)
+	}
+	b.ReportMetric(float64(len(list.Items)), "items")
+}

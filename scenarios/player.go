@@ -95,7 +95,9 @@ func (p *Player) adopt(st State) *InputError {
 func (p *Player) step() *StepRun          { return &p.les.Steps[p.st.Step-1] }
 func (p *Player) run() *collective.Result { return p.step().Result }
 
-// Rev changes whenever something the page shows has changed.
+// Rev changes whenever something the page shows has changed, except the
+// playhead: Time moves every tick while playing, and the page updates its
+// clock cheaply without redrawing narration, knobs and numbers.
 func (p *Player) Rev() int { return p.rev }
 
 // State is the player's fragment state (lesson, step, language, knobs).
@@ -214,7 +216,6 @@ func (p *Player) Seek(frac float64) {
 	}
 	frac = math.Max(0, math.Min(1, frac))
 	p.t = sim.Time(math.Round(frac * float64(p.run().Time)))
-	p.rev++
 }
 
 // SeekTime puts the playhead at a simulated time on the current run.
@@ -226,7 +227,6 @@ func (p *Player) SeekTime(t sim.Time) {
 		t = end
 	}
 	p.t = t
-	p.rev++
 }
 
 // Set changes one setting by its fragment key: a knob of the lesson,
@@ -279,12 +279,12 @@ func (p *Player) Advance(wall float64) []string {
 	}
 	rate := float64(end-from) / StepSeconds * p.speed
 	p.t += sim.Time(math.Round(wall * rate))
-	p.rev++
 	if p.t < end {
 		return nil
 	}
 	p.t = end
 	p.playing = false
+	p.rev++
 	if p.st.Step == len(p.les.Steps) {
 		return []string{EventFinished}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/gpuscope/gpuscope/engine/hw"
+	"github.com/gpuscope/gpuscope/engine/sim"
 	"github.com/gpuscope/gpuscope/render"
 	"github.com/gpuscope/gpuscope/render/paint"
 	"github.com/gpuscope/gpuscope/scenarios"
@@ -22,46 +23,88 @@ type app struct {
 	player *scenarios.Player
 	ui     *ui
 
-	shownRev int    // the player revision the DOM shows
-	frag     string // the fragment we last wrote to the address bar
-	lastLang string
-	lastScn  string
+	shownRev  int      // the player revision the DOM shows
+	shownTime sim.Time // the playhead the clock shows
+	frag      string   // the fragment we last wrote to the address bar
+	lastLang  string
+	lastScn   string
 
-	list  render.List // built by Update, painted by Draw
-	dark  bool
-	dpr   float64 // window.devicePixelRatio, read once per tick
-	drawn bool    // Draw has run at least once
-	ready bool
+	list render.List // built by Update, painted by Draw
+	dark bool
+	dpr  float64 // window.devicePixelRatio, read once per tick
+	// stage is #stage's rectangle, read again only after a resize or a
+	// change of the page's text: reading it forces a layout, which costs
+	// milliseconds per frame on a slow machine.
+	stage      [4]float32
+	stageDirty bool
+	tick       int
+	shown      pictureKey // what the display list was built for
+	dirty      bool       // the display list has not been painted yet
+	drawn      bool       // Draw has run at least once
+	ready      bool
 
 	perf perf
 }
 
-// perf holds running averages of the Go time spent per frame.
+// perf holds the Go time spent per frame, averaged over the last
+// perfWindow frames so that start-up (the first frame compiles shaders and
+// fills the glyph atlas) does not linger in the figures.
 type perf struct {
-	updateMS, drawMS, fps float64
-	lastDraw              time.Time
-	firstFrameMS          float64 // performance.now() when the first frame was drawn
+	update, draw, interval recent
+	lastDraw               time.Time
+	mainMS                 float64 // performance.now() when Go's main began
+	readyMS                float64 // … when newApp had prepared the lesson and the DOM
+	firstFrameMS           float64 // … when the first frame was drawn
 }
 
-func ema(avg, x float64) float64 {
-	if avg == 0 {
-		return x
-	}
-	return avg + 0.05*(x-avg)
+const perfWindow = 120
+
+// recent is a running mean of the last perfWindow samples, in ms.
+type recent struct {
+	v   [perfWindow]float64
+	n   int
+	sum float64
 }
+
+func (w *recent) add(ms float64) {
+	i := w.n % perfWindow
+	w.sum += ms - w.v[i]
+	w.v[i] = ms
+	w.n++
+}
+
+func (w *recent) mean() float64 {
+	k := min(w.n, perfWindow)
+	if k == 0 {
+		return 0
+	}
+	return w.sum / float64(k)
+}
+
+func since(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }
+
+func now() float64 { return js.Global().Get("performance").Call("now").Float() }
 
 func newApp() (*app, error) {
+	mainMS := now()
 	p, err := scenarios.NewPlayer()
 	if err != nil {
 		return nil, err
 	}
-	a := &app{player: p, shownRev: -1, dpr: devicePixelRatio()}
+	a := &app{player: p, shownRev: -1, dpr: devicePixelRatio(), stageDirty: true}
+	a.perf.mainMS = mainMS
 	a.dark = !js.Global().Call("matchMedia", "(prefers-color-scheme: light)").Get("matches").Bool()
 	if h := window.Get("location").Get("hash").String(); h != "" {
 		p.ApplyFragment(h)
 	}
 	a.ui = newUI(a)
 	a.publishAPI()
+	a.perf.readyMS = now()
+	listen(window, "resize", false, func(js.Value) {
+		a.mu.Lock()
+		a.stageDirty = true
+		a.mu.Unlock()
+	})
 	listen(window, "hashchange", false, func(js.Value) {
 		h := window.Get("location").Get("hash").String()
 		a.mu.Lock()
@@ -97,15 +140,44 @@ func (a *app) Update() error {
 	for _, ev := range a.player.Advance(1 / float64(ebiten.TPS())) {
 		a.ui.dispatch(ev)
 	}
+	a.tick++
 	if rev := a.player.Rev(); rev != a.shownRev {
 		a.shownRev = rev
 		a.ui.refresh()
 		a.syncFragment()
+		a.stageDirty = true
+		a.shownTime = a.player.Time()
+	} else if t := a.player.Time(); t != a.shownTime && (a.tick%3 == 0 || !a.player.Playing()) {
+		// The clock at 20 Hz while playing is plenty to read.
+		a.ui.refreshClock()
+		a.shownTime = t
+	}
+	if a.stageDirty {
+		a.stage = a.ui.stageRect()
+		a.stageDirty = false
 	}
 	a.dpr = devicePixelRatio()
-	a.build()
-	a.perf.updateMS = ema(a.perf.updateMS, float64(time.Since(start).Microseconds())/1000)
+	// Rebuild the picture only when something in it can have changed; an
+	// idle lesson on a projector then costs next to nothing.
+	w, h := a.ui.viewport()
+	key := pictureKey{a.player.Rev(), a.player.Time(), a.stage, a.dpr, w, h, a.dark}
+	if key != a.shown {
+		a.shown = key
+		a.build(w, h)
+		a.dirty = true
+	}
+	a.perf.update.add(since(start))
 	return nil
+}
+
+// pictureKey is everything the picture depends on.
+type pictureKey struct {
+	rev   int
+	t     sim.Time
+	stage [4]float32
+	dpr   float64
+	w, h  int
+	dark  bool
 }
 
 // syncFragment writes the state to the address bar so it is always a link
@@ -120,17 +192,16 @@ func (a *app) syncFragment() {
 }
 
 // build makes the display list for the current playhead inside #stage.
-func (a *app) build() {
+func (a *app) build(w, h int) {
 	dpr := float32(a.dpr)
-	r := a.ui.stageRect()
-	w, h := a.ui.viewport()
+	r := a.stage
 	th := render.Dark
 	if !a.dark {
 		th = render.Light
 	}
 	run := a.player.Run()
 	link, _ := hw.LinkByID(run.Config.Link.ID)
-	a.list = render.Collective(render.CollectiveView{
+	a.list = render.AppendCollective(a.list, render.CollectiveView{
 		Width: float32(w) * dpr, Height: float32(h) * dpr,
 		Stage:    render.Rect{X: r[0] * dpr, Y: r[1] * dpr, W: r[2] * dpr, H: r[3] * dpr},
 		Scale:    dpr,
@@ -143,17 +214,19 @@ func (a *app) build() {
 
 // Draw paints what Update built, and nothing else.
 func (a *app) Draw(screen *ebiten.Image) {
+	if !a.dirty {
+		return // the screen is not cleared between frames: it still shows the picture
+	}
+	a.dirty = false
 	start := time.Now()
 	paint.Draw(screen, a.list)
-	a.perf.drawMS = ema(a.perf.drawMS, float64(time.Since(start).Microseconds())/1000)
-	if !a.perf.lastDraw.IsZero() {
-		if dt := start.Sub(a.perf.lastDraw).Seconds(); dt > 0 {
-			a.perf.fps = ema(a.perf.fps, 1/dt)
-		}
+	if a.drawn {
+		a.perf.draw.add(since(start))
+		a.perf.interval.add(float64(start.Sub(a.perf.lastDraw).Microseconds()) / 1000)
 	}
 	a.perf.lastDraw = start
 	if !a.drawn {
-		a.perf.firstFrameMS = js.Global().Get("performance").Call("now").Float()
+		a.perf.firstFrameMS = now()
 	}
 	a.drawn = true
 }
@@ -179,13 +252,18 @@ func (a *app) stateJSON() string {
 		UpdateMS     float64 `json:"update_ms"`
 		DrawMS       float64 `json:"draw_ms"`
 		FPS          float64 `json:"fps"`
+		MainMS       float64 `json:"main_ms"`
+		InitMS       float64 `json:"init_ms"`
 		FirstFrameMS float64 `json:"first_frame_ms"`
 	}
 	out := struct {
 		scenarios.PlayerState
 		Ready bool    `json:"ready"`
 		Perf  perfOut `json:"perf"`
-	}{a.player.Report(), a.ready, perfOut{a.perf.updateMS, a.perf.drawMS, a.perf.fps, a.perf.firstFrameMS}}
+	}{a.player.Report(), a.ready, perfOut{a.perf.update.mean(), a.perf.draw.mean(), 0, a.perf.mainMS, a.perf.readyMS, a.perf.firstFrameMS}}
+	if iv := a.perf.interval.mean(); iv > 0 {
+		out.Perf.FPS = 1000 / iv
+	}
 	b, err := json.Marshal(out)
 	if err != nil {
 		return "{}"

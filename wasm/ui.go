@@ -211,15 +211,21 @@ func (u *ui) refresh() {
 	setDisabled(u.byID("btn-prev"), st.Step <= 1)
 	setDisabled(u.byID("btn-next"), st.Step >= steps)
 
+	u.refreshClock()
+	u.refreshKnobs(s, st, lang)
+	u.refreshMetrics(p, lang)
+	u.refreshError(p, lang)
+}
+
+// refreshClock moves the timeline and the time label to the playhead; it
+// runs every tick while playing, so it touches only those two.
+func (u *ui) refreshClock() {
+	p := u.a.player
 	run := p.Run()
 	if tl := byID("timeline"); tl != nil && !u.scrub && run.Time > 0 {
 		setValue(tl, strconv.Itoa(int(1000*float64(p.Time())/float64(run.Time))))
 	}
-	setText(u.byID("time-label"), t("ui.time", "t", p.Time().String()+" / "+run.Time.String()))
-
-	u.refreshKnobs(s, st, lang)
-	u.refreshMetrics(p, lang)
-	u.refreshError(p, lang)
+	setText(byID("time-label"), i18n.T(p.State().Lang, "ui.time", "t", p.Time().String()+" / "+run.Time.String()))
 }
 
 // refreshKnobs builds one labelled control per knob when the lesson, the
