@@ -57,13 +57,15 @@ test:
 	@echo "make test: OK (gofmt, vet, native tests, wasm tests, build, browser tests; screenshots in out/screens/)"
 
 bench: build bare
+	@mkdir -p out
 	$(GO) test -run='^$$' -bench=. -benchmem ./engine/...
 	@raw=$$(wc -c < $(DIST)/main.wasm); gz=$$(wc -c < $(DIST)/main.wasm.gz); braw=$$(wc -c < $(DIST)/bare/bare.wasm); bgz=$$(wc -c < $(DIST)/bare/bare.wasm.gz); \
 	 awk -v raw=$$raw -v gz=$$gz -v braw=$$braw -v bgz=$$bgz -v budget=$(WASM_GZ_BUDGET) 'BEGIN { \
 	   printf "bare Ebiten: %d bytes raw, %d bytes gzip (%.2f MB)\n", braw, bgz, bgz / 1e6; \
 	   printf "main.wasm: %d bytes raw, %d bytes gzip = %.2f MB of the %.2f MB gzip budget (%.0f%%)%s\n", \
 	     raw, gz, gz / 1e6, budget / 1e6, 100 * gz / budget, (gz > budget ? "  OVER BUDGET" : ""); }'
-	@GPUSCOPE_BENCH=1 GPUSCOPE_SITE_DIR="$(CURDIR)/$(DIST)" $(GO) test -count=1 -run '^TestBenchPage$$' ./site/browsertest/ | grep -v '^ok'
+	@GPUSCOPE_BENCH=1 GPUSCOPE_SITE_DIR="$(CURDIR)/$(DIST)" $(GO) test -count=1 -run '^TestBenchPage$$' ./site/browsertest/ > out/bench-page.log 2>&1 || { cat out/bench-page.log; exit 1; }
+	@cat out/bench-page.txt
 
 # The yardstick for size and time to first frame: a bare Ebiten program,
 # served from site/dist/bare/ during make bench only.

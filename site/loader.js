@@ -75,6 +75,13 @@
     }
   }
 
+  // noWebGL reports a missing WebGL 2 as the reason for a failure.
+  function noWebGL() {
+    if (hasWebGL2()) return false;
+    fail("this browser has WebGL 2 turned off or unavailable; gpuscope needs it to draw.");
+    return true;
+  }
+
   function headerInt(resp, name) {
     var v = resp.headers.get(name);
     if (v === null || !/^\d+$/.test(v.trim())) return 0;
@@ -132,6 +139,60 @@
     return bytes;
   }
 
+  function starting() {
+    status.phase = "starting";
+    var text = $("loader-text");
+    if (text) text.textContent = "Starting gpuscope…";
+  }
+
+  // instantiate compiles main.wasm while it downloads (as a bare
+  // instantiateStreaming would), counting the bytes for the progress bar
+  // on the way; browsers without streams read it whole first.
+  async function instantiate(resp, imports) {
+    var streaming = typeof WebAssembly.instantiateStreaming === "function" &&
+      typeof TransformStream === "function" && resp.body && typeof resp.body.pipeThrough === "function";
+    if (!streaming) {
+      var bytes;
+      try {
+        bytes = await readAll(resp);
+      } catch (e) {
+        e.download = true;
+        throw e;
+      }
+      starting();
+      return WebAssembly.instantiate(bytes, imports);
+    }
+    var total = expectedSize(resp);
+    var loaded = 0;
+    var pending = false;
+    status.total = total;
+    showProgress(0, total);
+    var counted = resp.body.pipeThrough(new TransformStream({
+      transform: function (chunk, ctl) {
+        loaded += chunk.length;
+        status.loaded = loaded;
+        if (total > 0 && loaded > total) {
+          total = 0; // the advertised size was wrong: go indeterminate
+          status.total = 0;
+        }
+        if (!pending) { // at most one DOM update per frame
+          pending = true;
+          requestAnimationFrame(function () {
+            pending = false;
+            if (status.phase === "loading") showProgress(status.loaded, status.total);
+          });
+        }
+        ctl.enqueue(chunk);
+      },
+      flush: function () {
+        showProgress(loaded, total);
+        starting();
+      }
+    }));
+    return WebAssembly.instantiateStreaming(
+      new Response(counted, { headers: { "Content-Type": "application/wasm" } }), imports);
+  }
+
   async function start() {
     if (typeof WebAssembly !== "object") {
       fail("this browser does not support WebAssembly.");
@@ -141,10 +202,8 @@
       fail("wasm_exec.js did not load.");
       return;
     }
-    if (!hasWebGL2()) {
-      fail("this browser has WebGL 2 turned off or unavailable; gpuscope needs it to draw.");
-      return;
-    }
+    // WebGL is not probed up front (a probe context costs a noticeable
+    // part of start-up): when the program fails, noWebGL() explains why.
     var resp;
     try {
       resp = await fetch(WASM_URL);
@@ -156,18 +215,6 @@
       fail("fetching " + WASM_URL + " returned HTTP " + resp.status + ".");
       return;
     }
-    var bytes;
-    try {
-      bytes = await readAll(resp);
-    } catch (e) {
-      fail("download of " + WASM_URL + " was interrupted (" + e.message + ").");
-      return;
-    }
-
-    status.phase = "starting";
-    var text = $("loader-text");
-    if (text) text.textContent = "Starting gpuscope…";
-
     var go = new Go();
     var goExit = go.exit;
     go.exit = function (code) {
@@ -178,6 +225,7 @@
       }
       var loader = $("loader");
       if (loader && !loader.classList.contains("hidden")) {
+        if (noWebGL()) return;
         fail("the program stopped with exit code " + code + " (see the browser console).");
         return;
       }
@@ -194,14 +242,18 @@
 
     var result;
     try {
-      result = await WebAssembly.instantiate(bytes, go.importObject);
+      result = await instantiate(resp, go.importObject);
     } catch (e) {
-      fail("main.wasm is not a valid WebAssembly module (" + e.message + ").");
+      if (e && e.download) {
+        fail("download of " + WASM_URL + " was interrupted (" + e.message + ").");
+      } else {
+        fail("main.wasm is not a valid WebAssembly module (" + (e && e.message || e) + ").");
+      }
       return;
     }
-    bytes = null;
     status.phase = "running";
     go.run(result.instance).catch(function (e) {
+      if (noWebGL()) return;
       fail("the program crashed (" + e.message + ").");
     });
   }
