@@ -67,42 +67,49 @@ func AppendCollective(dst List, v CollectiveView) List {
 	if sn.Algo == collective.Star {
 		others = n - 1
 	}
-	// The circle, the boxes on it and the labels under them must fit:
-	// shrink the radius until radius + box/2 + label ≤ half the space.
-	half := 0.5 * minf(st.W, st.Y+st.H-top)
-	boxFor := func(r float32) float32 {
-		b := clamp(2*math.Pi*r/float32(others)*0.62, 8*sc, 120*sc)
+	// An oval (at most 1.6 times wider than tall, or the reverse) uses a
+	// wide, short stage such as an embed's. The oval, the boxes on it and
+	// the labels under them must fit: shrink the radii until radius +
+	// box/2 (+ label, vertically) ≤ half the space.
+	halfW := 0.5*st.W - pad/2
+	halfH := 0.5*(st.Y+st.H-top) - pad/2
+	aspect := clamp(halfW/maxf(halfH, 1), 1/1.6, 1.6)
+	// Box size: most of the gap between neighbours, evenly spaced along
+	// the oval's perimeter (Ramanujan's approximation).
+	boxFor := func(rx, ry float32) float32 {
+		per := math.Pi * (3*(rx+ry) - float32(math.Sqrt(float64((3*rx+ry)*(rx+3*ry)))))
+		b := clamp(per/float32(others)*0.6, 8*sc, 120*sc)
 		if sn.Algo == collective.Star {
-			b = clamp(b, 8*sc, r*0.5)
+			b = clamp(b, 8*sc, minf(rx, ry)*0.5)
 		}
 		return b
 	}
-	radius := 0.8 * half
-	box := boxFor(radius)
+	ry := 0.8 * minf(halfH, halfW/aspect)
+	rx := ry * aspect
+	box := boxFor(rx, ry)
 	for i := 0; i < 4; i++ {
 		lab := clamp(box/5, 10*sc, 16*sc) * 1.4
 		if n > 16 {
 			lab = 0
 		}
-		if over := radius + box/2 + lab - half; over > 0 {
-			radius -= over
-			box = boxFor(radius)
+		over := maxf(ry+box/2+lab-halfH, (rx+box/2-halfW)/aspect)
+		if over <= 0 {
+			break
 		}
+		ry -= over
+		rx = ry * aspect
+		box = boxFor(rx, ry)
 	}
-	if radius < 8*sc {
-		radius = 8 * sc
+	if ry < 8*sc {
+		ry, rx = 8*sc, 8*sc*aspect
 	}
-	pos := make([][2]float32, n)
-	for i := 0; i < n; i++ {
-		if sn.Algo == collective.Star {
-			if i == 0 {
-				pos[i] = [2]float32{cx, cy}
-				continue
-			}
-			pos[i] = onCircle(cx, cy, radius, i-1, others)
-		} else {
-			pos[i] = onCircle(cx, cy, radius, i, n)
-		}
+	// GPUs evenly spaced along the oval (by length, not by angle, so the
+	// ends of a wide oval are not crowded); a star's root in the middle.
+	var pos [][2]float32
+	if sn.Algo == collective.Star {
+		pos = append([][2]float32{{cx, cy}}, ovalPoints(cx, cy, rx, ry, others)...)
+	} else {
+		pos = ovalPoints(cx, cy, rx, ry, n)
 	}
 
 	// Which links carry a packet right now, and the root's queue.
@@ -211,9 +218,41 @@ func drawChunks(l *List, th Theme, sn collective.Snapshot, rank int, x, y, w, h 
 	}
 }
 
-func onCircle(cx, cy, r float32, i, n int) [2]float32 {
-	a := -math.Pi/2 + 2*math.Pi*float64(i)/float64(n)
-	return [2]float32{cx + r*float32(math.Cos(a)), cy + r*float32(math.Sin(a))}
+// ovalPoints places n points clockwise around an oval, the first at 12
+// o'clock, evenly spaced by arc length (measured on a polygon of 8n
+// sides, at least 256).
+func ovalPoints(cx, cy, rx, ry float32, n int) [][2]float32 {
+	pts := make([][2]float32, n)
+	if n == 0 {
+		return pts
+	}
+	samples := max(256, 8*n)
+	at := func(k int) (float64, float64) {
+		a := -math.Pi/2 + 2*math.Pi*float64(k)/float64(samples)
+		return float64(cx) + float64(rx)*math.Cos(a), float64(cy) + float64(ry)*math.Sin(a)
+	}
+	cum := make([]float64, samples+1)
+	px, py := at(0)
+	for k := 1; k <= samples; k++ {
+		x, y := at(k)
+		cum[k] = cum[k-1] + math.Hypot(x-px, y-py)
+		px, py = x, y
+	}
+	k := 0
+	for i := 0; i < n; i++ {
+		want := cum[samples] * float64(i) / float64(n)
+		for k < samples && cum[k+1] < want {
+			k++
+		}
+		x0, y0 := at(k)
+		x1, y1 := at(k + 1)
+		f := 0.0
+		if d := cum[k+1] - cum[k]; d > 0 {
+			f = (want - cum[k]) / d
+		}
+		pts[i] = [2]float32{float32(x0 + (x1-x0)*f), float32(y0 + (y1-y0)*f)}
+	}
+	return pts
 }
 
 func clamp(v, lo, hi float32) float32 {
@@ -224,6 +263,13 @@ func clamp(v, lo, hi float32) float32 {
 		return hi
 	}
 	return v
+}
+
+func maxf(a, b float32) float32 {
+	if a > b {
+		return a
+	}
+	return b
 }
 
 func minf(a, b float32) float32 {

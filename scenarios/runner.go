@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"strconv"
+	"strings"
 
 	"github.com/gpuscope/gpuscope/engine/collective"
 	"github.com/gpuscope/gpuscope/engine/hw"
@@ -128,16 +129,41 @@ func (les *Lesson) NarrationArgs() []string {
 	star := les.Compare[collective.Star].Metrics()
 	return []string{
 		"gpus", strconv.Itoa(ring.Ranks),
-		"bytes", FormatBytes(ring.Bytes),
+		"bytes", HumanBytes(ring.Bytes),
 		"chunks", strconv.Itoa(ring.Ranks),
 		"rounds", strconv.Itoa(ring.Rounds),
 		"time_ring", sim.FromSeconds(ring.TimeS).String(),
 		"time_star", sim.FromSeconds(star.TimeS).String(),
-		"sent_ring", FormatBytes(ring.BytesSentPerRank),
-		"sent_star", FormatBytes(star.BytesSentPerRank),
+		"sent_ring", HumanBytes(ring.BytesSentPerRank),
+		"sent_star", HumanBytes(star.BytesSentPerRank),
 		"busbw_ring", strconv.FormatFloat(ring.BusBWGBps, 'f', 1, 64) + " GB/s",
 	}
 }
 
 // Equal reports whether two configurations hold the same values.
 func (c Config) Equal(d Config) bool { return maps.Equal(c, d) }
+
+// HumanBytes formats a size for reading, in binary units with three
+// significant digits: "256 MiB", "1.75 GiB", "460 MiB", "12 KiB", "900 B".
+func HumanBytes(n int64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
+	v := float64(n)
+	u := 0
+	for v >= 1024 && u < len(units)-1 {
+		v /= 1024
+		u++
+	}
+	prec := 0
+	switch {
+	case u == 0 || v >= 100:
+	case v >= 10:
+		prec = 1
+	default:
+		prec = 2
+	}
+	s := strconv.FormatFloat(v, 'f', prec, 64)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s + " " + units[u]
+}

@@ -97,3 +97,22 @@ func lessonGolden(t *testing.T, name, got string) {
 		t.Errorf("%s differs; the new output is in testdata/failed/%s:\n%s", path, name, got)
 	}
 }
+
+func TestHumanBytes(t *testing.T) {
+	tests := []struct {
+		n    int64
+		want string
+	}{
+		{900, "900 B"},
+		{12 << 10, "12 KiB"},
+		{256 << 20, "256 MiB"},
+		{1792 << 20, "1.75 GiB"},
+		{460175067, "439 MiB"},
+		{1<<30 + 1, "1 GiB"},
+	}
+	for _, tt := range tests {
+		if got := HumanBytes(tt.n); got != tt.want {
+			t.Errorf("HumanBytes(%d) = %q, want %q", tt.n, got, tt.want)
+		}
+	}
+}

@@ -271,7 +271,7 @@ func knobValueText(k scenarios.Knob, v, lang string) string {
 	switch k.Kind {
 	case scenarios.KnobBytes:
 		n, _ := strconv.ParseInt(v, 10, 64)
-		return scenarios.FormatBytes(n)
+		return scenarios.HumanBytes(n)
 	case scenarios.KnobEnum:
 		return i18n.T(lang, k.ValueLabel(v))
 	}
@@ -305,7 +305,7 @@ func (u *ui) knobControl(k scenarios.Knob, lang string) *dom.BasicHTMLElement {
 		ctl = create("select")
 		for _, n := range bytePresets {
 			if n >= k.Min && n <= k.Max {
-				appendChild(ctl, u.option(strconv.FormatInt(n, 10), scenarios.FormatBytes(n)))
+				appendChild(ctl, u.option(strconv.FormatInt(n, 10), scenarios.HumanBytes(n)))
 			}
 		}
 	case scenarios.KnobEnum:
@@ -344,7 +344,7 @@ func (u *ui) ensureOption(sel *dom.BasicHTMLElement, v, lang string) {
 		}
 	}
 	n, _ := strconv.ParseInt(v, 10, 64)
-	appendChild(sel, u.option(v, scenarios.FormatBytes(n)))
+	appendChild(sel, u.option(v, scenarios.HumanBytes(n)))
 }
 
 // refreshMetrics writes the numbers table: each quantity for ring and star,
@@ -415,7 +415,7 @@ func (u *ui) refreshMetrics(p *scenarios.Player, lang string) {
 
 // humanBytes formats a byte count for reading: "448 MiB (469.8 MB)".
 func humanBytes(n int64) string {
-	return scenarios.FormatBytes(n) + " (" + strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + " MB)"
+	return scenarios.HumanBytes(n) + " (" + strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + " MB)"
 }
 
 func (u *ui) refreshError(p *scenarios.Player, lang string) {

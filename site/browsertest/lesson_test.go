@@ -9,6 +9,7 @@ import (
 	"math"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -26,6 +27,8 @@ type pageState struct {
 	Playing  bool              `json:"playing"`
 	TimeS    float64           `json:"time_s"`
 	EndS     float64           `json:"end_s"`
+	FromS    float64           `json:"from_s"`
+	ToS      float64           `json:"to_s"`
 	Lang     string            `json:"lang"`
 	Config   map[string]string `json:"config"`
 	Metrics  struct {
@@ -104,33 +107,61 @@ func cli(t *testing.T, v any, args ...string) {
 	}
 }
 
-// rims counts, in each of k equal angular sectors around the stage's
+// rims counts, in each of k equal angular sectors around the picture's
 // centre and in a small disc at the centre, the pixels of the GPUs' rim
 // colour (either theme). A ring of k GPUs lights every sector and leaves
-// the centre dark; a star puts its root in the centre.
+// the centre dark; a star puts its root in the centre. The picture may be
+// an oval and sit anywhere in the stage: its centre and radii are taken
+// from the bounding box of the rim pixels, and coordinates are scaled by
+// them so the oval becomes a circle.
 func rims(img image.Image, stage rect, k int) (sectors []int, centre int) {
-	return colourSectors(img, stage, k, color.RGBA{0x76, 0xb9, 0x00, 255}, color.RGBA{0x4a, 0x8a, 0x00, 255})
+	return colourSectors(img, stage, k, rimDark, rimLight)
 }
 
-// hot is rims for the hot-spot colour (render.Dark.Hot, render.Light.Hot).
+var (
+	rimDark  = color.RGBA{0x76, 0xb9, 0x00, 255} // render.Dark.Rim
+	rimLight = color.RGBA{0x4a, 0x8a, 0x00, 255} // render.Light.Rim
+)
+
+// hot is rims for the hot-spot colour (render.Dark.Hot, render.Light.Hot),
+// in the frame the rims define.
 func hot(img image.Image, stage rect, k int) (sectors []int, centre int) {
 	return colourSectors(img, stage, k, color.RGBA{0xf0, 0x5a, 0x3c, 255}, color.RGBA{0xd0, 0x3a, 0x1c, 255})
 }
 
+func isColour(c color.RGBA, cs ...color.RGBA) bool {
+	for _, w := range cs {
+		if near(c.R, w.R, 24) && near(c.G, w.G, 24) && near(c.B, w.B, 24) {
+			return true
+		}
+	}
+	return false
+}
+
 func colourSectors(img image.Image, stage rect, k int, dark, light color.RGBA) (sectors []int, centre int) {
 	sectors = make([]int, k)
-	cx, cy := stage.X+stage.Width/2, stage.Y+stage.Height/2
-	r0 := math.Min(stage.Width, stage.Height) / 12
 	b := stage.image().Intersect(img.Bounds())
+	// The frame: the bounding box of the GPU rims.
+	x0, y0, x1, y1 := b.Max.X, b.Max.Y, b.Min.X, b.Min.Y
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
-			c := pixelAt(img, x, y)
-			if !(near(c.R, dark.R, 24) && near(c.G, dark.G, 24) && near(c.B, dark.B, 24)) &&
-				!(near(c.R, light.R, 24) && near(c.G, light.G, 24) && near(c.B, light.B, 24)) {
+			if isColour(pixelAt(img, x, y), rimDark, rimLight) {
+				x0, y0, x1, y1 = min(x0, x), min(y0, y), max(x1, x), max(y1, y)
+			}
+		}
+	}
+	if x1 <= x0 || y1 <= y0 {
+		return sectors, 0
+	}
+	cx, cy := float64(x0+x1)/2, float64(y0+y1)/2
+	hx, hy := float64(x1-x0)/2, float64(y1-y0)/2
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			if !isColour(pixelAt(img, x, y), dark, light) {
 				continue
 			}
-			dx, dy := float64(x)-cx, float64(y)-cy
-			if math.Hypot(dx, dy) < r0 {
+			dx, dy := (float64(x)-cx)/hx, (float64(y)-cy)/hy
+			if math.Hypot(dx, dy) < 0.25 {
 				centre++
 				continue
 			}
@@ -478,3 +509,5 @@ func TestEmbedPage(t *testing.T) {
 		}
 	}
 }
+
+func ftoa(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
