@@ -2,15 +2,21 @@ package browsertest
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
 
-func TestReadmeShot(t *testing.T) {
-	if os.Getenv("SHOT") == "" {
-		t.Skip()
+// TestReadmeScreenshot regenerates site/screenshot.png, the README's
+// picture (dark theme, 8 GPUs mid reduce-scatter), when
+// GPUSCOPE_README_SHOT=1:
+//
+//	make build && GPUSCOPE_README_SHOT=1 GPUSCOPE_SITE_DIR=$PWD/site/dist go test -run ReadmeScreenshot ./site/browsertest/
+func TestReadmeScreenshot(t *testing.T) {
+	if os.Getenv("GPUSCOPE_README_SHOT") != "1" {
+		t.Skip("set GPUSCOPE_README_SHOT=1 to regenerate site/screenshot.png")
 	}
 	ctx := open(t, "favicon.svg")
 	chromedpRun(t, ctx, emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}),
@@ -19,5 +25,8 @@ func TestReadmeShot(t *testing.T) {
 	s := state(ctx)
 	command(ctx, `{type: "goto", time_s: `+ftoa(s.FromS+0.43*(s.ToS-s.FromS))+`}`)
 	settle(ctx)
-	screenshot(ctx, "readme")
+	png := screenshot(ctx, "readme")
+	if err := os.WriteFile(filepath.Join("..", "screenshot.png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
