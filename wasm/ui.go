@@ -362,18 +362,19 @@ func (u *ui) refreshMetrics(p *scenarios.Player, lang string) {
 		source     string
 	}
 	secs := func(s float64) string { return sim.FromSeconds(s).String() }
+	both := func(ring, star string) string { return t("metric.ring") + ": " + ring + " — " + t("metric.star") + ": " + star }
 	gb := func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) + " GB/s" }
 	rows := []row{
-		{"time_s", secs(m.Ring.TimeS), secs(m.Star.TimeS), t("source.ring.time_s") + " · " + t("source.star.time_s")},
+		{"time_s", secs(m.Ring.TimeS), secs(m.Star.TimeS), both(t("source.ring.time_s"), t("source.star.time_s"))},
 		{"closed_form_time_s", secs(m.Ring.ClosedFormTimeS), secs(m.Star.ClosedFormTimeS), ""},
-		{"bytes_sent_per_rank", humanBytes(m.Ring.BytesSentPerRank), humanBytes(m.Star.BytesSentPerRank), t("source.ring.bytes_sent_per_rank") + " · " + t("source.star.bytes_sent_per_rank")},
+		{"bytes_sent_per_rank", scenarios.HumanBytes(m.Ring.BytesSentPerRank), scenarios.HumanBytes(m.Star.BytesSentPerRank), both(t("source.ring.bytes_sent_per_rank"), t("source.star.bytes_sent_per_rank"))},
 		{"algbw_GBps", gb(m.Ring.AlgBWGBps), gb(m.Star.AlgBWGBps), t("source.algbw")},
 		{"busbw_GBps", gb(m.Ring.BusBWGBps), gb(m.Star.BusBWGBps), t("source.busbw")},
 		{"rounds", strconv.Itoa(m.Ring.Rounds), strconv.Itoa(m.Star.Rounds), ""},
 	}
 	tbl := create("table")
 	head := create("tr")
-	for i, h := range []string{t("ui.metric"), t("metric.ring"), t("metric.star"), t("ui.source")} {
+	for i, h := range []string{t("ui.metric"), t("metric.ring"), t("metric.star")} {
 		th := create("th")
 		th.SetAttribute("scope", "col")
 		th.SetTextContent(h)
@@ -402,20 +403,24 @@ func (u *ui) refreshMetrics(p *scenarios.Player, lang string) {
 			td.SetTextContent(c.v)
 			appendChild(tr, td)
 		}
-		src := create("td")
-		src.SetAttribute("class", "source")
-		src.SetTextContent(r.source)
-		appendChild(tr, src)
 		appendChild(body, tr)
+		// Where the figure comes from, on its own line under the row, so
+		// a narrow panel keeps the numbers readable.
+		if r.source != "" {
+			sr := create("tr")
+			sr.SetAttribute("class", "source-row")
+			td := create("td")
+			td.SetAttribute("colspan", "3")
+			td.SetAttribute("class", "source")
+			td.SetAttribute("data-source", r.key)
+			td.SetTextContent(t("ui.source") + ": " + r.source)
+			appendChild(sr, td)
+			appendChild(body, sr)
+		}
 	}
 	appendChild(tbl, body)
 	metrics.SetInnerHTML("")
 	appendChild(metrics, tbl)
-}
-
-// humanBytes formats a byte count for reading: "448 MiB (469.8 MB)".
-func humanBytes(n int64) string {
-	return scenarios.HumanBytes(n) + " (" + strconv.FormatFloat(float64(n)/1e6, 'f', 1, 64) + " MB)"
 }
 
 func (u *ui) refreshError(p *scenarios.Player, lang string) {
