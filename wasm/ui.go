@@ -362,7 +362,9 @@ func (u *ui) refreshMetrics(p *scenarios.Player, lang string) {
 		source     string
 	}
 	secs := func(s float64) string { return sim.FromSeconds(s).String() }
-	both := func(ring, star string) string { return t("metric.ring") + ": " + ring + " — " + t("metric.star") + ": " + star }
+	both := func(ring, star string) string {
+		return t("metric.ring") + ": " + ring + " — " + t("metric.star") + ": " + star
+	}
 	gb := func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) + " GB/s" }
 	rows := []row{
 		{"time_s", secs(m.Ring.TimeS), secs(m.Star.TimeS), both(t("source.ring.time_s"), t("source.star.time_s"))},
