@@ -1,18 +1,14 @@
 package render
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gpuscope/gpuscope/engine/collective"
 	"github.com/gpuscope/gpuscope/engine/hw"
 	"github.com/gpuscope/gpuscope/engine/sim"
+	"github.com/gpuscope/gpuscope/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files in testdata/")
 
 func result(t *testing.T, algo collective.Algo, n int) *collective.Result {
 	t.Helper()
@@ -49,7 +45,7 @@ func TestCollectiveGolden(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			golden(t, tt.name+".golden", Collective(tt.v).String())
+			golden.Check(t, tt.name+".golden", Collective(tt.v).String())
 		})
 	}
 }
@@ -99,26 +95,6 @@ func TestCollectiveEmptyStage(t *testing.T) {
 	v.Stage = Rect{}
 	if l := Collective(v); len(l.Items) != 0 {
 		t.Errorf("empty stage drew %d items", len(l.Items))
-	}
-}
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if string(want) != got {
-		_ = os.MkdirAll(filepath.Join("testdata", "failed"), 0o755)
-		_ = os.WriteFile(filepath.Join("testdata", "failed", name), []byte(got), 0o644)
-		t.Errorf("%s differs from the golden file; see testdata/failed/%s", path, name)
 	}
 }
 

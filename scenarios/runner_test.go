@@ -2,16 +2,13 @@ package scenarios
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite golden files in testdata/")
+	"github.com/gpuscope/gpuscope/internal/golden"
+)
 
 // Each scenario is also a golden test (STYLE.md §6): run headless at its
 // defaults, the numbers named by its steps' checkpoint: lines are compared
@@ -41,7 +38,7 @@ func TestLessonCheckpointsGolden(t *testing.T) {
 					fmt.Fprintf(&b, "  %s = %v\n", c, v)
 				}
 			}
-			lessonGolden(t, s.ID+".golden", b.String())
+			golden.Check(t, "lessons/"+s.ID+".golden", b.String())
 		})
 	}
 }
@@ -74,27 +71,6 @@ func TestRingLessonNumbers(t *testing.T) {
 				t.Errorf("%s GPUs on %s: star %g s, want %g", gpus, link, m.Star.TimeS, star)
 			}
 		}
-	}
-}
-
-func lessonGolden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", "lessons", name)
-	if *update {
-		_ = os.MkdirAll(filepath.Dir(path), 0o755)
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if string(want) != got {
-		_ = os.MkdirAll(filepath.Join("testdata", "failed"), 0o755)
-		_ = os.WriteFile(filepath.Join("testdata", "failed", name), []byte(got), 0o644)
-		t.Errorf("%s differs; the new output is in testdata/failed/%s:\n%s", path, name, got)
 	}
 }
 

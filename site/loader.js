@@ -97,39 +97,50 @@
     return headerInt(resp, "Content-Length");
   }
 
+  // counter tracks the bytes of resp's body as they arrive and shows them,
+  // at most once per frame.
+  function counter(resp) {
+    status.total = expectedSize(resp);
+    status.loaded = 0;
+    showProgress(0, status.total);
+    var pending = false;
+    return {
+      add: function (n) {
+        status.loaded += n;
+        if (status.total > 0 && status.loaded > status.total) {
+          status.total = 0; // the advertised size was wrong: go indeterminate
+        }
+        if (!pending) {
+          pending = true;
+          requestAnimationFrame(function () {
+            pending = false;
+            if (status.phase === "loading") showProgress(status.loaded, status.total);
+          });
+        }
+      },
+      done: function () { showProgress(status.loaded, status.total); }
+    };
+  }
+
   async function readAll(resp) {
-    var total = expectedSize(resp);
-    status.total = total;
-    showProgress(0, total);
+    var count = counter(resp);
     if (!resp.body || !resp.body.getReader) {
       var whole = new Uint8Array(await resp.arrayBuffer());
-      status.loaded = whole.length;
-      showProgress(whole.length, total);
+      count.add(whole.length);
+      count.done();
       return whole;
     }
     var reader = resp.body.getReader();
     var chunks = [];
     var loaded = 0;
-    var pending = false;
     for (;;) {
       var r = await reader.read();
       if (r.done) break;
       chunks.push(r.value);
       loaded += r.value.length;
-      status.loaded = loaded;
-      if (total > 0 && loaded > total) {
-        total = 0; // the advertised size was wrong: go indeterminate
-        status.total = 0;
-      }
-      if (!pending) { // at most one DOM update per frame
-        pending = true;
-        requestAnimationFrame(function () {
-          pending = false;
-          showProgress(status.loaded, status.total);
-        });
-      }
+      count.add(r.value.length);
     }
-    showProgress(loaded, total);
+    count.done();
     var bytes = new Uint8Array(loaded);
     var off = 0;
     for (var i = 0; i < chunks.length; i++) {
@@ -162,30 +173,14 @@
       starting();
       return WebAssembly.instantiate(bytes, imports);
     }
-    var total = expectedSize(resp);
-    var loaded = 0;
-    var pending = false;
-    status.total = total;
-    showProgress(0, total);
+    var count = counter(resp);
     var counted = resp.body.pipeThrough(new TransformStream({
       transform: function (chunk, ctl) {
-        loaded += chunk.length;
-        status.loaded = loaded;
-        if (total > 0 && loaded > total) {
-          total = 0; // the advertised size was wrong: go indeterminate
-          status.total = 0;
-        }
-        if (!pending) { // at most one DOM update per frame
-          pending = true;
-          requestAnimationFrame(function () {
-            pending = false;
-            if (status.phase === "loading") showProgress(status.loaded, status.total);
-          });
-        }
+        count.add(chunk.length);
         ctl.enqueue(chunk);
       },
       flush: function () {
-        showProgress(loaded, total);
+        count.done();
         starting();
       }
     }));
