@@ -16,6 +16,7 @@ import (
 
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 // pageState is the part of window.gpuscope.state() the tests read.
@@ -511,3 +512,32 @@ func TestEmbedPage(t *testing.T) {
 }
 
 func ftoa(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// Keyboard: with the picture clicked (the canvas has focus) Space plays,
+// → steps, and Tab leaves the canvas instead of being swallowed by it.
+func TestKeyboardOnThePicture(t *testing.T) {
+	ctx := open(t, "index.html#scenario=ring-allreduce&step=2")
+	waitReady(ctx)
+	st := elementRect(ctx, "#stage")
+	chromedpRun(t, ctx, chromedp.MouseClickXY(st.X+st.Width/2, st.Y+st.Height/2))
+	var active string
+	evalJSON(ctx, "document.activeElement.tagName", &active)
+	if active != "CANVAS" {
+		t.Fatalf("after clicking the picture the focus is on %s, want the canvas", active)
+	}
+	chromedpRun(t, ctx, chromedp.KeyEvent(kb.ArrowRight))
+	settle(ctx)
+	if s := state(ctx); s.Step != 3 {
+		t.Errorf("→ on the picture: step %d, want 3", s.Step)
+	}
+	chromedpRun(t, ctx, chromedp.KeyEvent(" "))
+	settle(ctx)
+	if s := state(ctx); !s.Playing {
+		t.Errorf("Space on the picture did not start playing")
+	}
+	chromedpRun(t, ctx, chromedp.KeyEvent(kb.Tab))
+	evalJSON(ctx, "document.activeElement.tagName", &active)
+	if active == "CANVAS" {
+		t.Errorf("Tab left the focus on the canvas: keyboard users are trapped")
+	}
+}
