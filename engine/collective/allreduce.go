@@ -2,6 +2,7 @@ package collective
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -119,15 +120,14 @@ type Result struct {
 	Time sim.Time
 	// SentPerRank is the bytes each rank sent.
 	SentPerRank []int64
-	// Transfers in order of arrival; empty unless Config.Record.
-	Transfers []Transfer
+	// Trace holds every transfer in order of arrival, with the chunk
+	// counts (rank*Chunks+chunk) as its state; nil unless Config.Record.
+	Trace *sim.Trace[Transfer, []int32]
 	// RoundStart[r-1] is when round r's first transfer started.
 	RoundStart []sim.Time
 	// Hash fingerprints the whole schedule (every transfer's endpoints and
 	// times), recorded or not.
 	Hash sim.Hash
-	// snapshots for fast seeking; see trace.go.
-	snaps []snapshotMark
 }
 
 // chunkBytes is the size of chunk c when s bytes are cut into n chunks: the
@@ -181,7 +181,14 @@ func Run(cfg Config) (*Result, error) {
 		r.contrib[i] = 1
 	}
 	if cfg.Record {
-		r.res.Transfers = make([]Transfer, 0, 2*n*(n-1))
+		// Both algorithms move 2n(n−1) chunks; about 32 snapshots of the
+		// n×n chunk counts are kept for seeking.
+		total := 2 * n * (n - 1)
+		r.res.Trace = sim.NewTrace(r.contrib, max(64, total/32), slices.Clone[[]int32], func(c []int32, t Transfer) []int32 {
+			c[int(t.Dst)*n+int(t.Chunk)] = t.Count
+			return c
+		})
+		r.res.Trace.Grow(total)
 	}
 	switch cfg.Algo {
 	case Ring:
@@ -190,9 +197,6 @@ func Run(cfg Config) (*Result, error) {
 	case Star:
 		r.res.Rounds = 2
 		r.star()
-	}
-	if cfg.Record {
-		r.res.buildSnapshots()
 	}
 	return r.res, nil
 }
@@ -245,8 +249,8 @@ func (r *runner) arrive(slot int32) Transfer {
 	if t.Arrive > r.res.Time {
 		r.res.Time = t.Arrive
 	}
-	if r.cfg.Record {
-		r.res.Transfers = append(r.res.Transfers, t)
+	if r.res.Trace != nil {
+		r.res.Trace.Record(t.Arrive, t)
 	}
 	return t
 }

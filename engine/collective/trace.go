@@ -1,44 +1,11 @@
 package collective
 
 import (
-	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/gpuscope/gpuscope/engine/sim"
 )
-
-// snapshotMark is the chunk state after the first Index recorded transfers.
-type snapshotMark struct {
-	Index   int
-	Contrib []int32
-}
-
-// snapshotEvery chooses how many transfers lie between stored snapshots: at
-// most about 32 snapshots are kept, and never fewer than 64 transfers apart.
-func snapshotEvery(transfers int) int {
-	k := transfers / 32
-	if k < 64 {
-		k = 64
-	}
-	return k
-}
-
-func (res *Result) buildSnapshots() {
-	n := res.Config.Ranks
-	cur := make([]int32, n*res.Chunks)
-	for i := range cur {
-		cur[i] = 1
-	}
-	every := snapshotEvery(len(res.Transfers))
-	res.snaps = []snapshotMark{{0, append([]int32(nil), cur...)}}
-	for i, t := range res.Transfers {
-		cur[int(t.Dst)*res.Chunks+int(t.Chunk)] = t.Count
-		if (i+1)%every == 0 {
-			res.snaps = append(res.snaps, snapshotMark{i + 1, append([]int32(nil), cur...)})
-		}
-	}
-}
 
 // Packet is a transfer as seen at one instant.
 type Packet struct {
@@ -75,27 +42,22 @@ type Snapshot struct {
 }
 
 // Snapshot returns the state at time t. It needs a recorded run
-// (Config.Record); without one it returns only the totals at the end.
+// (Config.Record); without one it returns an empty picture of the end.
 func (res *Result) Snapshot(t sim.Time) Snapshot {
 	n := res.Config.Ranks
 	sn := Snapshot{Time: t, Algo: res.Config.Algo, Ranks: n, Chunks: res.Chunks, Sent: make([]int64, n)}
 	if t < 0 {
 		t = 0
 	}
-	tr := res.Transfers
+	if res.Trace == nil {
+		sn.Done = true
+		sn.Time = res.Time
+		return sn
+	}
+	tr := res.Trace.Events()
 	// Arrived: transfers [0, k) have Arrive <= t.
-	k := sort.Search(len(tr), func(i int) bool { return tr[i].Arrive > t })
-	// Restore from the last snapshot at or before k.
-	si := sort.Search(len(res.snaps), func(i int) bool { return res.snaps[i].Index > k }) - 1
-	if si < 0 {
-		si = 0
-	}
-	if len(res.snaps) > 0 {
-		sn.Contrib = append([]int32(nil), res.snaps[si].Contrib...)
-		for _, x := range tr[res.snaps[si].Index:k] {
-			sn.Contrib[int(x.Dst)*res.Chunks+int(x.Chunk)] = x.Count
-		}
-	}
+	k := res.Trace.Count(t)
+	sn.Contrib = res.Trace.StateAt(t)
 	for i := range tr {
 		x := &tr[i]
 		if x.Start <= t {
