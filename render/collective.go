@@ -21,6 +21,15 @@ type CollectiveView struct {
 	Snapshot      collective.Snapshot
 	Total         sim.Time // the run's length, for the clock
 	Link          string   // short link name for the header, e.g. "NVLink 4"
+	// TimeVsN, when set, adds a chart of both algorithms' time against the
+	// number of GPUs in a corner of the stage.
+	TimeVsN []TimeVsN
+}
+
+// TimeVsN is one point of the time-against-GPU-count chart.
+type TimeVsN struct {
+	N          int
+	Ring, Star float64 // seconds
 }
 
 // Collective draws GPUs around a ring (or around a root, for a star),
@@ -59,7 +68,24 @@ func AppendCollective(dst List, v CollectiveView) List {
 	l.Label(st.X+st.W-pad, st.Y+pad, fs, AlignRight, th.Text, "t = "+sn.Time.String())
 	l.Label(st.X+st.W-pad, st.Y+pad+fs*1.4, fs*0.85, AlignRight, th.Dim, "/ "+v.Total.String())
 
-	// Geometry: a circle in the space under the header.
+	// The time-against-N chart takes the right-hand side of a wide stage
+	// or the bottom of a tall one; the GPUs get the rest.
+	var chart Rect
+	if len(v.TimeVsN) > 1 {
+		if st.W >= st.H {
+			cw := clamp(st.W*0.36, 150*sc, 360*sc)
+			chart = Rect{st.X + st.W - cw - pad, st.Y + pad + fs*3, cw, cw * 0.65}
+			chart.Y = st.Y + (st.H-chart.H)/2
+			st.W -= cw + pad
+		} else {
+			ch := clamp(st.H*0.3, 100*sc, 240*sc)
+			cw := minf(st.W-2*pad, ch/0.65)
+			chart = Rect{st.X + (st.W-cw)/2, st.Y + st.H - ch - pad, cw, ch}
+			st.H -= ch + pad
+		}
+	}
+
+	// Geometry: an oval in the space under the header.
 	top := st.Y + pad + fs*3
 	cx := st.X + st.W/2
 	cy := top + (st.Y+st.H-top)/2
@@ -178,6 +204,9 @@ func AppendCollective(dst List, v CollectiveView) List {
 		l.Rect(x-ps/2, y-ps/2, ps, ps, Chunk(p.Chunk, sn.Chunks))
 		l.Frame(x-ps/2, y-ps/2, ps, ps, clamp(ps/8, 1, 2*sc), th.Text)
 	}
+	if chart.W > 0 {
+		drawTimeVsN(&l, th, sc, chart, v.TimeVsN, n)
+	}
 	if sn.Algo == collective.Star && queued > 0 {
 		// The hot spot: chunks queued for the root's one link.
 		qs := clamp(box/4, 11*sc, 18*sc)
@@ -185,6 +214,75 @@ func AppendCollective(dst List, v CollectiveView) List {
 	}
 	return l
 }
+
+// drawTimeVsN draws in r the time of ring and star against the number of
+// GPUs (linear axes, so the star's (N−1)·S/B is a straight line), the
+// current count marked: the star climbs, the ring stays flat.
+func drawTimeVsN(l *List, th Theme, sc float32, r Rect, pts []TimeVsN, cur int) {
+	w, h := r.W, r.H
+	fs := clamp(w/20, 9*sc, 14*sc)
+	x0, y0 := r.X, r.Y
+	l.Rect(x0, y0, w, h, th.Panel)
+	l.Frame(x0, y0, w, h, 1*sc, th.Link)
+	// Plot area inside the margins.
+	px, py := x0+fs*3.2, y0+fs*1.6
+	pw, ph := w-fs*4.2, h-fs*3.6
+	var top float64
+	for _, p := range pts {
+		top = math.Max(top, math.Max(p.Ring, p.Star))
+	}
+	if top <= 0 || pw <= 0 || ph <= 0 {
+		return
+	}
+	lo, hi := float64(pts[0].N), float64(pts[len(pts)-1].N)
+	if hi <= lo {
+		hi = lo + 1
+	}
+	at := func(n int, sec float64) (float32, float32) {
+		fx := (float64(n) - lo) / (hi - lo)
+		return px + pw*float32(fx), py + ph*(1-float32(sec/top))
+	}
+	// Axes, the current count, and the scale.
+	l.Segment(px, py+ph, px+pw, py+ph, 1*sc, th.Dim)
+	l.Segment(px, py, px, py+ph, 1*sc, th.Dim)
+	if cx, _ := at(cur, 0); cx >= px && cx <= px+pw {
+		l.Segment(cx, py, cx, py+ph, 1*sc, th.Dim)
+	}
+	l.Label(px-fs*0.3, py-fs*0.6, fs, AlignRight, th.Dim, secondsLabel(top))
+	l.Label(px-fs*0.3, py+ph-fs*0.6, fs, AlignRight, th.Dim, "0")
+	for i, p := range pts {
+		// The first count and the powers of two from 16 on, so that the
+		// crowded small counts do not overlap.
+		if i == 0 || (p.N >= 16 && p.N&(p.N-1) == 0) {
+			x, _ := at(p.N, 0)
+			l.Label(x, py+ph+fs*0.2, fs, AlignCenter, th.Dim, strconv.Itoa(p.N))
+		}
+	}
+	l.Label(px+pw, py+ph+fs*1.2, fs, AlignRight, th.Dim, "N GPUs")
+	// The two curves, with their names at their ends.
+	for _, c := range []struct {
+		name string
+		col  Color
+		sec  func(TimeVsN) float64
+	}{
+		{"Star", th.Hot, func(p TimeVsN) float64 { return p.Star }},
+		{"Ring", th.LinkActive, func(p TimeVsN) float64 { return p.Ring }},
+	} {
+		var lx, ly float32
+		for i, p := range pts {
+			x, y := at(p.N, c.sec(p))
+			if i > 0 {
+				l.Segment(lx, ly, x, y, 2*sc, c.col)
+			}
+			l.Circle(x, y, 2.5*sc, c.col)
+			lx, ly = x, y
+		}
+		l.Label(lx-fs*0.4, ly-fs*1.3, fs, AlignRight, c.col, c.name)
+	}
+}
+
+// secondsLabel formats a time for an axis: "8.35 ms", "120 µs".
+func secondsLabel(s float64) string { return sim.FromSeconds(s).String() }
 
 // drawChunks fills a GPU's inner box with one bar per chunk, as tall as
 // the share of GPUs summed into it; when bars would be thinner than a

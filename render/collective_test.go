@@ -112,3 +112,37 @@ func BenchmarkCollective64(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(list.Items)), "items")
 }
+
+// The compare step's chart: the star's curve ends far above the ring's,
+// both are drawn, and the picture stays golden.
+func TestCollectiveTimeVsN(t *testing.T) {
+	res := result(t, collective.Ring, 8)
+	v := view(res, res.Time)
+	for _, n := range []int{2, 4, 8, 16, 32, 64} {
+		// Hand-made times of the right shape: ring flat, star ∝ N−1.
+		v.TimeVsN = append(v.TimeVsN, TimeVsN{N: n, Ring: 1e-3 * (2 - 2/float64(n)), Star: 1e-3 * float64(n-1)})
+	}
+	l := Collective(v)
+	golden.Check(t, "ring8_time_vs_n.golden", l.String())
+	var ring, star []Item
+	for _, it := range l.Items {
+		if it.Kind == FillCircle && it.Color == Dark.LinkActive {
+			ring = append(ring, it)
+		}
+		if it.Kind == FillCircle && it.Color == Dark.Hot {
+			star = append(star, it)
+		}
+	}
+	if len(ring) != 6 || len(star) != 6 {
+		t.Fatalf("%d ring points and %d star points, want 6 each", len(ring), len(star))
+	}
+	// Screen y grows downwards: the star's last point is the highest.
+	if star[5].Y >= ring[5].Y || star[5].Y >= star[0].Y {
+		t.Errorf("star ends at y=%v, ring at y=%v, star starts at y=%v: want the star far above both", star[5].Y, ring[5].Y, star[0].Y)
+	}
+	for i := 1; i < 6; i++ {
+		if ring[i].X <= ring[i-1].X {
+			t.Errorf("ring points not left to right: %v then %v", ring[i-1].X, ring[i].X)
+		}
+	}
+}

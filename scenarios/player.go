@@ -124,6 +124,9 @@ func (p *Player) Errors() []*InputError { return p.errs }
 // Snapshot is the engine state at the playhead.
 func (p *Player) Snapshot() collective.Snapshot { return p.run().Snapshot(p.t) }
 
+// StepRun is the current step with its run and window.
+func (p *Player) StepRun() *StepRun { return p.step() }
+
 // Run is the engine run the current step shows.
 func (p *Player) Run() *collective.Result { return p.run() }
 

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -21,6 +22,16 @@ type Lesson struct {
 	// Compare holds the ring and star runs for the configuration, so both
 	// sets of numbers can be shown whatever the step.
 	Compare map[collective.Algo]*collective.Result
+	// Sweep is the time of both algorithms over the range of GPU counts
+	// (powers of two, and the configured count), the same vector and link.
+	Sweep []SweepPoint
+}
+
+// SweepPoint is one GPU count of a lesson's sweep.
+type SweepPoint struct {
+	Ranks     int     `json:"ranks"`
+	RingTimeS float64 `json:"ring_time_s"`
+	StarTimeS float64 `json:"star_time_s"`
 }
 
 // StepRun is one step of a prepared lesson.
@@ -32,11 +43,13 @@ type StepRun struct {
 }
 
 // Metrics are the numbers a page shows for a step: the step's own run under
-// the CLI's JSON names, and the ring and star runs side by side.
+// the CLI's JSON names, the ring and star runs side by side, and the sweep
+// over GPU counts.
 type Metrics struct {
 	collective.Metrics
-	Ring collective.Metrics `json:"ring"`
-	Star collective.Metrics `json:"star"`
+	Ring  collective.Metrics `json:"ring"`
+	Star  collective.Metrics `json:"star"`
+	Sweep []SweepPoint       `json:"sweep"`
 }
 
 // CollectiveConfig maps a collective lesson's knobs onto the engine.
@@ -89,6 +102,11 @@ func Prepare(s *Scenario, cfg Config) (*Lesson, error) {
 		}
 		les.Compare[algo] = r
 	}
+	sweep, err := sweepRanks(s, cfg)
+	if err != nil {
+		return nil, err
+	}
+	les.Sweep = sweep
 	for i, st := range s.Steps {
 		c := s.StepConfig(cfg, i+1)
 		r, err := run(c)
@@ -119,6 +137,7 @@ func (les *Lesson) Metrics(step int) Metrics {
 		Metrics: les.Steps[step-1].Result.Metrics(),
 		Ring:    les.Compare[collective.Ring].Metrics(),
 		Star:    les.Compare[collective.Star].Metrics(),
+		Sweep:   les.Sweep,
 	}
 }
 
@@ -166,4 +185,49 @@ func HumanBytes(n int64) string {
 		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	}
 	return s + " " + units[u]
+}
+
+// sweepRanks times ring and star for every power of two within the gpus
+// knob's range, and for the configured count, on the engine (not the
+// closed form), without recording traces.
+func sweepRanks(s *Scenario, cfg Config) ([]SweepPoint, error) {
+	k, ok := s.Knob("gpus")
+	if !ok {
+		return nil, nil
+	}
+	cur := int(cfg.Int("gpus"))
+	var ns []int
+	for n := 1; n <= int(k.Max); n *= 2 {
+		if n >= int(k.Min) {
+			ns = append(ns, n)
+		}
+	}
+	if !slices.Contains(ns, cur) {
+		ns = append(ns, cur)
+		slices.Sort(ns)
+	}
+	var pts []SweepPoint
+	for _, n := range ns {
+		p := SweepPoint{Ranks: n}
+		for _, algo := range []collective.Algo{collective.Ring, collective.Star} {
+			c := cfg.Clone()
+			c["gpus"], c["algo"] = strconv.Itoa(n), string(algo)
+			cc, err := CollectiveConfig(c)
+			if err != nil {
+				return nil, err
+			}
+			cc.Record = false
+			res, err := collective.Run(cc)
+			if err != nil {
+				return nil, err
+			}
+			if algo == collective.Ring {
+				p.RingTimeS = res.Time.Seconds()
+			} else {
+				p.StarTimeS = res.Time.Seconds()
+			}
+		}
+		pts = append(pts, p)
+	}
+	return pts, nil
 }

@@ -92,3 +92,35 @@ func TestHumanBytes(t *testing.T) {
 		}
 	}
 }
+
+// The sweep: ring time nearly flat in N, star time linear in N−1, on the
+// engine, with the configured count included.
+func TestSweep(t *testing.T) {
+	s, _ := Get("ring-allreduce")
+	cfg, _ := s.Set(s.Defaults(), "gpus", "12")
+	les, err := Prepare(s, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ns []int
+	for _, p := range les.Sweep {
+		ns = append(ns, p.Ranks)
+	}
+	if got, want := fmt.Sprint(ns), "[2 4 8 12 16 32 64]"; got != want {
+		t.Fatalf("sweep ranks %s, want %s", got, want)
+	}
+	first, last := les.Sweep[0], les.Sweep[len(les.Sweep)-1]
+	// Ring: 2(N−1)/N·S/B grows from S/B to ≈ 2S/B (plus latency): under 2.2×.
+	if r := last.RingTimeS / first.RingTimeS; r < 1.5 || r > 2.2 {
+		t.Errorf("ring time 64 vs 2 GPUs: ×%.2f, want between 1.5 and 2.2", r)
+	}
+	// Star: (N−1)·S/B: 63× from 2 to 64 GPUs, within 1%.
+	if r := last.StarTimeS / first.StarTimeS; math.Abs(r-63)/63 > 0.01 {
+		t.Errorf("star time 64 vs 2 GPUs: ×%.2f, want 63", r)
+	}
+	for _, p := range les.Sweep {
+		if p.Ranks == 12 && p.RingTimeS != les.Compare["ring"].Time.Seconds() {
+			t.Errorf("sweep at 12 GPUs: ring %g s, the lesson's run %g s", p.RingTimeS, les.Compare["ring"].Time.Seconds())
+		}
+	}
+}

@@ -22,6 +22,7 @@ type Step struct {
 	Set             []Assignment
 	From, To        string
 	Hide            []string
+	Show            []string // extra views on the picture, e.g. time-vs-n
 	Checkpoints     []string
 	Line            int
 }
@@ -100,7 +101,9 @@ func (l *loader) fail(line int, field, format string, args ...any) {
 
 var (
 	headerDirectives = []string{"scenario", "title", "summary", "engine", "knob"}
-	stepDirectives   = []string{"title", "text", "set", "from", "to", "hide", "checkpoint"}
+	stepDirectives   = []string{"title", "text", "set", "from", "to", "hide", "show", "checkpoint"}
+	// Views a step may add to its picture with show:.
+	views = []string{"time-vs-n"}
 )
 
 func (l *loader) line(n int, line string) {
@@ -395,6 +398,17 @@ func (l *loader) stepLine(n int, name, rest string) {
 			default:
 				st.Hide = append(st.Hide, knob)
 			}
+		}
+	case "show":
+		for _, v := range strings.Fields(rest) {
+			if !slices.Contains(views, v) {
+				l.fail(n, name, "unknown view %q (views: %s)", v, strings.Join(views, ", "))
+				continue
+			}
+			st.Show = append(st.Show, v)
+		}
+		if rest == "" {
+			l.fail(n, name, "missing view name (views: %s)", strings.Join(views, ", "))
 		}
 	case "checkpoint":
 		if rest == "" {

@@ -133,6 +133,8 @@ func TestLoadBad(t *testing.T) {
 		{"round zero", replaceLine(20, "from: round:0"), 20, "from", `bad mark "round:0"`},
 		{"round not a number", replaceLine(20, "from: round:x"), 20, "from", "bad mark"},
 		{"hide unknown knob", replaceLine(15, "hide: colour"), 15, "hide", `unknown knob "colour"`},
+		{"show unknown view", replaceLine(15, "show: pie-chart"), 15, "show", `unknown view "pie-chart"`},
+		{"show nothing", replaceLine(15, "show:"), 15, "show", "missing view name"},
 		{"checkpoint unknown metric", replaceLine(16, "checkpoint: time_s speed"), 16, "checkpoint", `unknown metric "speed"`},
 		{"checkpoint twice", replaceLine(16, "checkpoint: time_s time_s"), 16, "checkpoint", "listed twice"},
 	}

@@ -4,6 +4,7 @@ package main
 
 import (
 	"encoding/json"
+	"slices"
 	"sync"
 	"syscall/js"
 	"time"
@@ -201,8 +202,15 @@ func (a *app) build(w, h int) {
 	}
 	run := a.player.Run()
 	link, _ := hw.LinkByID(run.Config.Link.ID)
+	var chart []render.TimeVsN
+	if slices.Contains(a.player.StepRun().Step.Show, "time-vs-n") {
+		for _, p := range a.player.Lesson().Sweep {
+			chart = append(chart, render.TimeVsN{N: p.Ranks, Ring: p.RingTimeS, Star: p.StarTimeS})
+		}
+	}
 	a.list = render.AppendCollective(a.list, render.CollectiveView{
-		Width: float32(w) * dpr, Height: float32(h) * dpr,
+		TimeVsN: chart,
+		Width:   float32(w) * dpr, Height: float32(h) * dpr,
 		Stage:    render.Rect{X: r[0] * dpr, Y: r[1] * dpr, W: r[2] * dpr, H: r[3] * dpr},
 		Scale:    dpr,
 		Theme:    th,
