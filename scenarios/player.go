@@ -140,7 +140,8 @@ func (p *Player) report(errs []*InputError) {
 	}
 }
 
-// ClearErrors forgets the last input errors.
+// ClearErrors forgets the last input errors. Every input that succeeds
+// does so: the error on screen is always about the latest input.
 func (p *Player) ClearErrors() {
 	if len(p.errs) > 0 {
 		p.errs = nil
@@ -155,6 +156,9 @@ func (p *Player) ApplyFragment(frag string) []*InputError {
 	if err := p.adopt(st); err != nil {
 		errs = append(errs, err)
 	}
+	if len(errs) == 0 {
+		p.ClearErrors()
+	}
 	p.report(errs)
 	return errs
 }
@@ -162,6 +166,7 @@ func (p *Player) ApplyFragment(frag string) []*InputError {
 // Play starts the playhead. At the end of a step's window it moves on to
 // the next step first; at the end of the last step it replays the step.
 func (p *Player) Play() {
+	p.ClearErrors()
 	if p.t >= p.step().To {
 		if p.st.Step < len(p.les.Steps) {
 			p.Goto(p.st.Step + 1)
@@ -177,6 +182,7 @@ func (p *Player) Play() {
 
 // Pause stops the playhead.
 func (p *Player) Pause() {
+	p.ClearErrors()
 	if p.playing {
 		p.playing = false
 		p.rev++
@@ -190,6 +196,7 @@ func (p *Player) Goto(n int) *InputError {
 		p.report([]*InputError{err})
 		return err
 	}
+	p.ClearErrors()
 	st := p.st
 	st.Config = st.Config.Clone()
 	st.Step = n
@@ -250,6 +257,7 @@ func (p *Player) Set(key, value string) *InputError {
 			return e
 		}
 		p.speed = f
+		p.ClearErrors()
 		p.rev++
 		return nil
 	}

@@ -142,9 +142,17 @@ func TestPlayerBadInputKeepsLastGoodState(t *testing.T) {
 	if msg := p.ErrorText("zh"); !strings.Contains(msg, "保留 gpus = 12") {
 		t.Errorf("ErrorText(zh) = %q", msg)
 	}
-	// A good input clears the error.
+	// A good input clears the error: a knob, a command, a fragment.
 	if err := p.Set("gpus", "13"); err != nil || p.Report().Error != nil {
 		t.Errorf("good set after a bad one: err %v, state error %v", err, p.Report().Error)
+	}
+	p.Command([]byte(`{"type":"fly"}`))
+	if p.Command([]byte(`{"type":"play"}`)); p.Report().Error != nil {
+		t.Errorf("play after a bad command left the error %q", *p.Report().Error)
+	}
+	p.ApplyFragment("gpus=x")
+	if p.ApplyFragment("gpus=9"); p.Report().Error != nil {
+		t.Errorf("a good fragment after a bad one left the error %q", *p.Report().Error)
 	}
 }
 

@@ -225,7 +225,16 @@ func (u *ui) refreshClock() {
 	if tl := byID("timeline"); tl != nil && !u.scrub && run.Time > 0 {
 		setValue(tl, strconv.Itoa(int(1000*float64(p.Time())/float64(run.Time))))
 	}
-	setText(byID("time-label"), i18n.T(p.State().Lang, "ui.time", "t", p.Time().String()+" / "+run.Time.String()))
+	lang := p.State().Lang
+	setText(byID("time-label"), i18n.T(lang, "ui.time", "t", p.Time().String()+" / "+run.Time.String()))
+	// The live numbers above the table: elapsed time and bytes sent so far.
+	if live := byID("live"); live != nil {
+		var sent int64
+		for _, b := range p.Snapshot().Sent {
+			sent = max(sent, b)
+		}
+		live.SetTextContent(i18n.T(lang, "ui.live", "t", p.Time().String(), "sent", scenarios.HumanBytes(sent)))
+	}
 }
 
 // refreshKnobs builds one labelled control per knob when the lesson, the
@@ -374,6 +383,10 @@ func (u *ui) refreshMetrics(p *scenarios.Player, lang string) {
 		{"busbw_GBps", gb(m.Ring.BusBWGBps), gb(m.Star.BusBWGBps), t("source.busbw")},
 		{"rounds", strconv.Itoa(m.Ring.Rounds), strconv.Itoa(m.Star.Rounds), ""},
 	}
+	live := create("p")
+	live.SetID("live")
+	live.SetAttribute("class", "live")
+	live.SetAttribute("aria-live", "off")
 	tbl := create("table")
 	head := create("tr")
 	for i, h := range []string{t("ui.metric"), t("metric.ring"), t("metric.star")} {
@@ -422,7 +435,9 @@ func (u *ui) refreshMetrics(p *scenarios.Player, lang string) {
 	}
 	appendChild(tbl, body)
 	metrics.SetInnerHTML("")
+	appendChild(metrics, live)
 	appendChild(metrics, tbl)
+	u.refreshClock()
 }
 
 func (u *ui) refreshError(p *scenarios.Player, lang string) {

@@ -366,10 +366,15 @@ func TestPlayAdvancesTime(t *testing.T) {
 		t.Fatal(*r.Error)
 	}
 	t0 := state(ctx).TimeS
+	live0 := text(ctx, "#live")
 	time.Sleep(1500 * time.Millisecond)
 	s := state(ctx)
 	if s.TimeS <= t0 {
 		t.Errorf("playing for 1.5 s moved time_s from %g to %g", t0, s.TimeS)
+	}
+	// The live line (elapsed time, bytes sent so far) follows the playhead.
+	if live := text(ctx, "#live"); live == live0 || !strings.Contains(live, "MiB") {
+		t.Errorf("#live went from %q to %q while playing; want it to move and count MiB sent", live0, live)
 	}
 	if text(ctx, "#btn-play") == "" {
 		t.Error("play button has no label")
