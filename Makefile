@@ -58,7 +58,7 @@ test:
 
 bench: build bare
 	@mkdir -p out
-	$(GO) test -run='^$$' -bench=. -benchmem ./engine/... ./render/
+	$(GO) test -run='^$$' -bench=. -benchmem ./engine/... ./render/ ./scenarios/
 	@raw=$$(wc -c < $(DIST)/main.wasm); gz=$$(wc -c < $(DIST)/main.wasm.gz); braw=$$(wc -c < $(DIST)/bare/bare.wasm); bgz=$$(wc -c < $(DIST)/bare/bare.wasm.gz); \
 	 awk -v raw=$$raw -v gz=$$gz -v braw=$$braw -v bgz=$$bgz -v budget=$(WASM_GZ_BUDGET) 'BEGIN { \
 	   printf "bare Ebiten: %d bytes raw, %d bytes gzip (%.2f MB)\n", braw, bgz, bgz / 1e6; \

@@ -124,3 +124,15 @@ func TestSweep(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkPrepare64 is what a knob change costs the page at the largest
+// configuration: every step's run, ring and star, and the sweep.
+func BenchmarkPrepare64(b *testing.B) {
+	s, _ := Get("ring-allreduce")
+	cfg, _ := s.Set(s.Defaults(), "gpus", "64")
+	for i := 0; i < b.N; i++ {
+		if _, err := Prepare(s, cfg); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

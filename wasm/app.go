@@ -24,6 +24,8 @@ type app struct {
 	player *scenarios.Player
 	ui     *ui
 
+	pendingKnob map[string]string // knob values set since the last tick
+
 	shownRev  int      // the player revision the DOM shows
 	shownTime sim.Time // the playhead the clock shows
 	frag      string   // the fragment we last wrote to the address bar
@@ -92,7 +94,7 @@ func newApp() (*app, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &app{player: p, shownRev: -1, dpr: devicePixelRatio(), stageDirty: true}
+	a := &app{player: p, shownRev: -1, dpr: devicePixelRatio(), stageDirty: true, pendingKnob: map[string]string{}}
 	a.perf.mainMS = mainMS
 	a.dark = !js.Global().Call("matchMedia", "(prefers-color-scheme: light)").Get("matches").Bool()
 	if h := window.Get("location").Get("hash").String(); h != "" {
@@ -138,6 +140,12 @@ func (a *app) Update() error {
 		js.Global().Get("gpuscope").Set("ready", true)
 		a.ui.dispatch("ready")
 	}
+	for _, k := range a.player.Scenario().Knobs {
+		if v, ok := a.pendingKnob[k.Name]; ok {
+			a.player.Set(k.Name, v)
+		}
+	}
+	clear(a.pendingKnob)
 	for _, ev := range a.player.Advance(1 / float64(ebiten.TPS())) {
 		a.ui.dispatch(ev)
 	}

@@ -333,7 +333,9 @@ func (u *ui) knobControl(k scenarios.Knob, lang string) *dom.BasicHTMLElement {
 	listen(ctl.Underlying(), evType, false, func(js.Value) {
 		u.a.mu.Lock()
 		defer u.a.mu.Unlock()
-		u.a.player.Set(name, value(ctl))
+		// A dragged slider fires many input events a frame; the engine
+		// re-runs once per tick with the latest value (see app.Update).
+		u.a.pendingKnob[name] = value(ctl)
 	})
 	appendChild(wrap, ctl)
 	return wrap
