@@ -6,6 +6,7 @@ require (
 	github.com/chromedp/cdproto v0.0.0-20260714215040-dc233986426f
 	github.com/chromedp/chromedp v0.16.0
 	github.com/hajimehoshi/ebiten/v2 v2.8.8
+	github.com/x448/float16 v0.8.4
 	golang.org/x/image v0.48.0
 	honnef.co/go/js/dom/v2 v2.0.0-20231112215516-51f43a291193
 )

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/gpuscope/gpuscope/scenarios"
@@ -11,14 +13,15 @@ import (
 // values are checked by scenario knobs, so the CLI, the URL fragment and the
 // page report a bad value in the same words.
 type flagSet struct {
-	knobs []scenarios.Knob
-	bools map[string]bool
-	vals  map[string]string
-	args  []string // positional arguments
+	knobs  []scenarios.Knob
+	bools  map[string]bool
+	floats map[string]bool // names of flags that take any real number
+	vals   map[string]string
+	args   []string // positional arguments
 }
 
 func newFlagSet(knobs []scenarios.Knob, bools ...string) *flagSet {
-	fs := &flagSet{knobs: knobs, bools: map[string]bool{}, vals: map[string]string{}}
+	fs := &flagSet{knobs: knobs, bools: map[string]bool{}, floats: map[string]bool{}, vals: map[string]string{}}
 	for _, b := range bools {
 		fs.bools[b] = false
 	}
@@ -31,6 +34,9 @@ func (fs *flagSet) allowed() string {
 		names = append(names, "--"+k.Name)
 	}
 	for name := range fs.bools {
+		names = append(names, "--"+name)
+	}
+	for name := range fs.floats {
 		names = append(names, "--"+name)
 	}
 	return strings.Join(sortStrings(names), ", ")
@@ -54,6 +60,20 @@ func (fs *flagSet) parse(args []string) error {
 				return fmt.Errorf("--%s: %q is not allowed; allowed true, false", name, value)
 			}
 			fs.bools[name] = !hasValue || value == "true"
+			continue
+		}
+		if fs.floats[name] {
+			if !hasValue {
+				if i+1 >= len(args) {
+					return fmt.Errorf("--%s: missing value; allowed: a number such as 70000, 1e-8, -0.5, inf or nan", name)
+				}
+				i++
+				value = args[i]
+			}
+			if _, err := strconv.ParseFloat(strings.TrimSpace(value), 64); err != nil && !errors.Is(err, strconv.ErrRange) {
+				return fmt.Errorf("--%s: %q is not a number; allowed: a number such as 70000, 1e-8, -0.5, inf or nan", name, value)
+			}
+			fs.vals[name] = strings.TrimSpace(value)
 			continue
 		}
 		knob, ok := fs.knob(name)

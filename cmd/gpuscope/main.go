@@ -3,6 +3,7 @@
 // server for the built site.
 //
 //	gpuscope collective --op allreduce --algo ring --ranks 8 --bytes 256MiB --link nvlink4 [--json]
+//	gpuscope numfmt --format fp32|fp16|bf16|fp8-e4m3|fp8-e5m2 --value X [--json]
 //	gpuscope scenario list [--json]
 //	gpuscope scenario run ID [--json] [--KNOB VALUE ...]
 //	gpuscope serve [--addr localhost:8080] [--dir site/dist]
@@ -19,6 +20,7 @@ import (
 
 const usage = `usage:
   gpuscope collective --op allreduce --algo ring|star --ranks N --bytes B --link nvlink4|ib-ndr [--json]
+  gpuscope numfmt --format fp32|fp16|bf16|fp8-e4m3|fp8-e5m2 --value X [--json]
   gpuscope scenario list [--json]
   gpuscope scenario run ID [--json] [--KNOB VALUE ...]
   gpuscope serve [--addr HOST:PORT] [--dir DIR]`
@@ -35,6 +37,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "collective":
 		return runCollective(args[1:], stdout, stderr)
+	case "numfmt":
+		return runNumfmt(args[1:], stdout, stderr)
 	case "scenario":
 		return runScenario(args[1:], stdout, stderr)
 	case "serve":
@@ -43,6 +47,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, usage)
 		return 0
 	}
-	fmt.Fprintf(stderr, "gpuscope: unknown command %q; allowed: collective, scenario, serve\n", args[0])
+	fmt.Fprintf(stderr, "gpuscope: unknown command %q; allowed: collective, numfmt, scenario, serve\n", args[0])
 	return 2
 }

@@ -64,7 +64,7 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"scenario", "run", "nope"}, []string{"nope", "ring-allreduce"}},
 		{[]string{"scenario", "run", "ring-allreduce", "--gpus", "65"}, []string{"--gpus", "2–64"}},
 		{[]string{"scenario", "fly"}, []string{"fly", "list, run"}},
-		{[]string{"warp"}, []string{"warp", "collective, scenario, serve"}},
+		{[]string{"warp"}, []string{"warp", "collective, numfmt, scenario, serve"}},
 	}
 	for _, tt := range tests {
 		out, errOut, code := runCLI(tt.args...)
@@ -106,5 +106,39 @@ func TestScenarioListAndRun(t *testing.T) {
 	}
 	if steps[0].Metrics.Algo != "star" || steps[5].Metrics.Algo != "ring" {
 		t.Errorf("step algos %s … %s, want star … ring", steps[0].Metrics.Algo, steps[5].Metrics.Algo)
+	}
+}
+
+func TestNumfmt(t *testing.T) {
+	tests := []struct {
+		format, value string
+		want          map[string]any
+	}{
+		{"fp16", "70000", map[string]any{"stored": "Inf", "bits": "0 11111 0000000000", "max": 65504.0, "relative_error": "Inf"}},
+		{"bf16", "70000", map[string]any{"stored": 70144.0, "exponent": 143.0, "mantissa": 9.0}},
+		{"fp8-e4m3", "1000", map[string]any{"stored": "NaN", "max": 448.0}},
+		{"fp8-e5m2", "57344", map[string]any{"stored": 57344.0, "relative_error": 0.0}},
+		{"fp32", "nan", map[string]any{"stored": "NaN"}},
+		{"fp16", "-1e-9", map[string]any{"stored": 0.0, "sign": 1.0}},
+	}
+	for _, tt := range tests {
+		out, errOut, code := runCLI("numfmt", "--format", tt.format, "--value", tt.value, "--json")
+		if code != 0 {
+			t.Fatalf("numfmt %s %s: exit %d: %s", tt.format, tt.value, code, errOut)
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(out), &m); err != nil {
+			t.Fatal(err)
+		}
+		for k, w := range tt.want {
+			if m[k] != w {
+				t.Errorf("numfmt %s %s: %s = %v, want %v", tt.format, tt.value, k, m[k], w)
+			}
+		}
+	}
+	for _, args := range [][]string{{"numfmt", "--format", "fp12", "--value", "1"}, {"numfmt", "--value", "one"}, {"numfmt", "--format", "fp16"}} {
+		if _, errOut, code := runCLI(args...); code != 2 || !strings.Contains(errOut, "--") {
+			t.Errorf("%v: exit %d, %q; want 2 and the flag named", args, code, errOut)
+		}
 	}
 }
