@@ -54,7 +54,7 @@ func TestBadFlags(t *testing.T) {
 	}{
 		{[]string{"collective", "--ranks", "abc"}, []string{"--ranks", "abc", "2–4096"}},
 		{[]string{"collective", "--ranks", "1"}, []string{"--ranks", "2–4096"}},
-		{[]string{"collective", "--link", "pcie"}, []string{"--link", "ib-ndr, nvlink4"}},
+		{[]string{"collective", "--link", "pcie"}, []string{"--link", "ib-ndr, nvlink3, nvlink4"}},
 		{[]string{"collective", "--algo", "tree"}, []string{"--algo", "ring, star"}},
 		{[]string{"collective", "--bytes", "lots"}, []string{"--bytes", "lots"}},
 		{[]string{"collective", "--op", "gather"}, []string{"--op", "allreduce"}},
@@ -64,7 +64,7 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"scenario", "run", "nope"}, []string{"nope", "ring-allreduce"}},
 		{[]string{"scenario", "run", "ring-allreduce", "--gpus", "65"}, []string{"--gpus", "2–64"}},
 		{[]string{"scenario", "fly"}, []string{"fly", "list, run"}},
-		{[]string{"warp"}, []string{"warp", "collective, numfmt, scenario, serve"}},
+		{[]string{"warp"}, []string{"warp", "collective, numfmt, roofline, scenario, serve"}},
 	}
 	for _, tt := range tests {
 		out, errOut, code := runCLI(tt.args...)
@@ -140,5 +140,23 @@ func TestNumfmt(t *testing.T) {
 		if _, errOut, code := runCLI(args...); code != 2 || !strings.Contains(errOut, "--") {
 			t.Errorf("%v: exit %d, %q; want 2 and the flag named", args, code, errOut)
 		}
+	}
+}
+
+func TestRoofline(t *testing.T) {
+	out, errOut, code := runCLI("roofline", "--gpu", "h200", "--dtype", "bf16", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var m map[string]float64
+	json.Unmarshal([]byte(out), &m)
+	if m["peak_tflops"] != 989.4 || m["hbm_TBps"] != 4.8 || math.Abs(m["ridge_flop_per_byte"]-206.125) > 1e-9 {
+		t.Errorf("roofline h200 bf16 = %v", m)
+	}
+	if _, errOut, code := runCLI("roofline", "--gpu", "a100", "--dtype", "fp8"); code != 2 || !strings.Contains(errOut, "--dtype") || !strings.Contains(errOut, "bf16") {
+		t.Errorf("a100 fp8: exit %d, %q; want 2 naming --dtype and the allowed dtypes", code, errOut)
+	}
+	if _, errOut, code := runCLI("roofline", "--gpu", "v100"); code != 2 || !strings.Contains(errOut, "h100") {
+		t.Errorf("v100: exit %d, %q", code, errOut)
 	}
 }

@@ -18,6 +18,15 @@ type Link struct {
 
 var links = []Link{
 	{
+		ID:        "nvlink3",
+		Name:      "NVLink 3",
+		Bandwidth: 300e9,
+		Latency:   1 * sim.Microsecond,
+		// A100 SXM4: 12 NVLink 3 links, 600 GB/s bidirectional per GPU
+		// (NVIDIA A100 datasheet), so 300 GB/s each way.
+		Source: "NVIDIA A100 datasheet: 600 GB/s bidirectional per GPU; ~1 µs per message",
+	},
+	{
 		ID:        "nvlink4",
 		Name:      "NVLink 4",
 		Bandwidth: 450e9,

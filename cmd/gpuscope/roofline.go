@@ -1,0 +1,53 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/gpuscope/gpuscope/engine/hw"
+	"github.com/gpuscope/gpuscope/engine/kernel"
+	"github.com/gpuscope/gpuscope/scenarios"
+)
+
+func dtypeIDs() []string {
+	ids := make([]string, len(hw.Dtypes))
+	for i, d := range hw.Dtypes {
+		ids[i] = string(d)
+	}
+	return ids
+}
+
+func runRoofline(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet([]scenarios.Knob{
+		{Name: "gpu", Kind: scenarios.KnobEnum, Values: hw.GPUIDs(), Default: "h100"},
+		{Name: "dtype", Kind: scenarios.KnobEnum, Values: dtypeIDs(), Default: "bf16"},
+	}, "json")
+	if err := fs.parse(args); err != nil {
+		fmt.Fprintf(stderr, "gpuscope roofline: %v\n", err)
+		return 2
+	}
+	if len(fs.args) > 0 {
+		fmt.Fprintf(stderr, "gpuscope roofline: unexpected argument %q; allowed flags: %s\n", fs.args[0], fs.allowed())
+		return 2
+	}
+	g, _ := hw.GPUByID(fs.value("gpu"))
+	r, err := kernel.NewRoofline(g, hw.Dtype(fs.value("dtype")))
+	if err != nil {
+		var have []string
+		for _, d := range hw.Dtypes {
+			if _, ok := g.PeakFLOPS(d); ok {
+				have = append(have, string(d))
+			}
+		}
+		fmt.Fprintf(stderr, "gpuscope roofline: --dtype: %s has no %s unit; allowed for it: %s\n", g.Name, fs.value("dtype"), strings.Join(have, ", "))
+		return 2
+	}
+	m := r.Metrics()
+	if fs.bools["json"] {
+		return writeJSON(stdout, stderr, m)
+	}
+	fmt.Fprintf(stdout, "%s, %s: peak %.1f TFLOP/s, HBM %.3f TB/s\n", g.Name, m.Dtype, m.PeakTFLOPS, m.HBMTBps)
+	fmt.Fprintf(stdout, "  ridge_flop_per_byte  %.1f  (peak ÷ bandwidth: below it a kernel is memory-bound)\n", m.RidgeFLOPPerByte)
+	return 0
+}

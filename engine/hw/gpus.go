@@ -1,0 +1,124 @@
+package hw
+
+import "sort"
+
+// Dtype names a number format a GPU computes in.
+type Dtype string
+
+// Dtypes with a peak rate in the catalog. FP32 is the CUDA cores' rate;
+// TF32, FP16, BF16 and FP8 are the tensor cores' dense (no sparsity) rates.
+const (
+	FP32 Dtype = "fp32"
+	TF32 Dtype = "tf32"
+	FP16 Dtype = "fp16"
+	BF16 Dtype = "bf16"
+	FP8  Dtype = "fp8"
+)
+
+// Dtypes lists the dtypes in catalog order.
+var Dtypes = []Dtype{FP32, TF32, FP16, BF16, FP8}
+
+// GPU is one accelerator model.
+type GPU struct {
+	ID      string   // stable id for URLs and CLI flags
+	Aliases []string // other accepted ids
+	Name    string   // short Latin name for labels
+
+	SMs               int
+	TensorCores       int
+	CUDACores         int     // FP32 lanes: 64 per SM on A100, 128 on H100 and H200
+	BoostClockHz      float64 // the clock the peak rates assume
+	WarpSchedulers    int     // per SM
+	MaxWarpsPerSM     int
+	MaxBlocksPerSM    int
+	RegistersPerSM    int // 32-bit registers
+	SharedMemPerSM    int // bytes, maximum carve-out
+	SharedMemPerBlock int // bytes, maximum a block may use
+	L2Bytes           int64
+
+	HBMBytes     int64   // capacity as published (GB = 10^9 bytes)
+	HBMBandwidth float64 // bytes per second
+
+	// Peak dense throughput per dtype, FLOP per second; absent when the
+	// GPU has no such unit (A100 has no FP8).
+	Peak map[Dtype]float64
+
+	Link   string // the NVLink generation inside a node (a Link id)
+	Source string
+}
+
+// PeakFLOPS is the peak rate for a dtype; ok is false when the GPU has
+// none.
+func (g GPU) PeakFLOPS(d Dtype) (float64, bool) {
+	v, ok := g.Peak[d]
+	return v, ok && v > 0
+}
+
+var gpus = []GPU{
+	{
+		ID: "a100-80gb", Aliases: []string{"a100"}, Name: "A100 80GB",
+		SMs: 108, TensorCores: 432, CUDACores: 6912, BoostClockHz: 1.41e9,
+		WarpSchedulers: 4, MaxWarpsPerSM: 64, MaxBlocksPerSM: 32,
+		RegistersPerSM: 65536, SharedMemPerSM: 164 << 10, SharedMemPerBlock: 163 << 10,
+		L2Bytes:  40e6,
+		HBMBytes: 80e9, HBMBandwidth: 2.039e12,
+		Peak: map[Dtype]float64{FP32: 19.5e12, TF32: 156e12, FP16: 312e12, BF16: 312e12},
+		Link: "nvlink3",
+		// NVIDIA A100 Tensor Core GPU datasheet (SXM4 80GB) and the
+		// Ampere architecture whitepaper: 108 SMs × 64 FP32 lanes, 4
+		// tensor cores per SM, 164 KB shared memory per SM.
+		Source: "NVIDIA A100 datasheet (SXM4 80GB); NVIDIA Ampere GA100 whitepaper",
+	},
+	{
+		ID: "h100", Aliases: []string{"h100-sxm"}, Name: "H100 SXM",
+		SMs: 132, TensorCores: 528, CUDACores: 16896, BoostClockHz: 1.83e9,
+		WarpSchedulers: 4, MaxWarpsPerSM: 64, MaxBlocksPerSM: 32,
+		RegistersPerSM: 65536, SharedMemPerSM: 228 << 10, SharedMemPerBlock: 227 << 10,
+		L2Bytes:  50e6,
+		HBMBytes: 80e9, HBMBandwidth: 3.35e12,
+		// 528 tensor cores × 1024 dense BF16 FLOP/clock × 1.83 GHz =
+		// 989.4 TFLOP/s; FP8 doubles it.
+		Peak: map[Dtype]float64{FP32: 66.9e12, TF32: 494.7e12, FP16: 989.4e12, BF16: 989.4e12, FP8: 1978.9e12},
+		Link: "nvlink4",
+		// The seed's "14,592 CUDA cores" is the H100 PCIe (114 SMs × 128);
+		// the SXM part has 132 × 128 = 16,896.
+		Source: "NVIDIA H100 datasheet (SXM5); NVIDIA Hopper architecture whitepaper",
+	},
+	{
+		ID: "h200", Aliases: []string{"h200-sxm"}, Name: "H200 SXM",
+		SMs: 132, TensorCores: 528, CUDACores: 16896, BoostClockHz: 1.83e9,
+		WarpSchedulers: 4, MaxWarpsPerSM: 64, MaxBlocksPerSM: 32,
+		RegistersPerSM: 65536, SharedMemPerSM: 228 << 10, SharedMemPerBlock: 227 << 10,
+		L2Bytes:  50e6,
+		HBMBytes: 141e9, HBMBandwidth: 4.8e12,
+		Peak:   map[Dtype]float64{FP32: 66.9e12, TF32: 494.7e12, FP16: 989.4e12, BF16: 989.4e12, FP8: 1978.9e12},
+		Link:   "nvlink4",
+		Source: "NVIDIA H200 datasheet (SXM): H100's compute with 141 GB HBM3e at 4.8 TB/s",
+	},
+}
+
+// GPUByID finds a GPU by its id or an alias.
+func GPUByID(id string) (GPU, bool) {
+	for _, g := range gpus {
+		if g.ID == id {
+			return g, true
+		}
+		for _, a := range g.Aliases {
+			if a == id {
+				return g, true
+			}
+		}
+	}
+	return GPU{}, false
+}
+
+// GPUIDs lists the GPUs' ids and aliases, sorted.
+func GPUIDs() []string {
+	var ids []string
+	for _, g := range gpus {
+		ids = append(ids, g.ID)
+		ids = append(ids, g.Aliases...)
+	}
+	sort.Strings(ids)
+	return ids
+}

@@ -1,0 +1,53 @@
+package hw
+
+import (
+	"math"
+	"testing"
+)
+
+func TestGPUCatalog(t *testing.T) {
+	tests := []struct {
+		id        string
+		sms       int
+		bf16, hbm float64
+		l2        int64
+		smem      int
+	}{
+		// ../shared/reference/published-figures.md, Hardware table.
+		{"a100-80gb", 108, 312e12, 2.039e12, 40e6, 164 << 10},
+		{"h100", 132, 989.4e12, 3.35e12, 50e6, 228 << 10},
+		{"h200", 132, 989.4e12, 4.8e12, 50e6, 228 << 10},
+	}
+	for _, tt := range tests {
+		g, ok := GPUByID(tt.id)
+		if !ok {
+			t.Fatalf("GPUByID(%q) not found", tt.id)
+		}
+		bf16, _ := g.PeakFLOPS(BF16)
+		if g.SMs != tt.sms || bf16 != tt.bf16 || g.HBMBandwidth != tt.hbm || g.L2Bytes != tt.l2 || g.SharedMemPerSM != tt.smem {
+			t.Errorf("%s = %d SMs, %g BF16, %g B/s, L2 %d, smem %d; want %d, %g, %g, %d, %d",
+				tt.id, g.SMs, bf16, g.HBMBandwidth, g.L2Bytes, g.SharedMemPerSM, tt.sms, tt.bf16, tt.hbm, tt.l2, tt.smem)
+		}
+		if g.Source == "" {
+			t.Errorf("%s has no source", tt.id)
+		}
+		if _, ok := LinkByID(g.Link); !ok {
+			t.Errorf("%s: NVLink %q not in the link catalog", tt.id, g.Link)
+		}
+	}
+	// The peak check: H100's 528 tensor cores × 1024 FLOP/clock × 1.83 GHz.
+	h, _ := GPUByID("h100")
+	if got := float64(h.TensorCores) * 1024 * h.BoostClockHz; math.Abs(got-989.4e12)/989.4e12 > 1e-3 {
+		t.Errorf("528 × 1024 × 1.83 GHz = %g, want 989.4e12", got)
+	}
+	if _, ok := h.PeakFLOPS(FP8); !ok {
+		t.Error("H100 has no FP8 rate")
+	}
+	a, _ := GPUByID("a100") // alias
+	if _, ok := a.PeakFLOPS(FP8); ok || a.ID != "a100-80gb" {
+		t.Errorf("a100: id %q, FP8 present %v; want a100-80gb without FP8", a.ID, ok)
+	}
+	if _, ok := GPUByID("b300"); ok {
+		t.Error("GPUByID(b300) found something")
+	}
+}
