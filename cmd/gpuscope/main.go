@@ -4,6 +4,7 @@
 //
 //	gpuscope collective --op allreduce --algo ring --ranks 8 --bytes 256MiB --link nvlink4 [--json]
 //	gpuscope numfmt --format fp32|fp16|bf16|fp8-e4m3|fp8-e5m2 --value X [--json]
+//	gpuscope gemm --m M --n N --k K --dtype bf16 --gpu h100 --kernel naive|smem-tiled|tensor-tiled [--tile 128x128x64] [--json]
 //	gpuscope roofline --gpu a100-80gb|h100|h200 --dtype fp32|tf32|fp16|bf16|fp8 [--json]
 //	gpuscope scenario list [--json]
 //	gpuscope scenario run ID [--json] [--KNOB VALUE ...]
@@ -22,6 +23,7 @@ import (
 const usage = `usage:
   gpuscope collective --op allreduce --algo ring|star --ranks N --bytes B --link nvlink4|ib-ndr [--json]
   gpuscope numfmt --format fp32|fp16|bf16|fp8-e4m3|fp8-e5m2 --value X [--json]
+  gpuscope gemm --m M --n N --k K --dtype bf16 --gpu h100 --kernel naive|smem-tiled|tensor-tiled [--tile 128x128x64] [--json]
   gpuscope roofline --gpu a100-80gb|h100|h200 --dtype fp32|tf32|fp16|bf16|fp8 [--json]
   gpuscope scenario list [--json]
   gpuscope scenario run ID [--json] [--KNOB VALUE ...]
@@ -41,6 +43,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runCollective(args[1:], stdout, stderr)
 	case "numfmt":
 		return runNumfmt(args[1:], stdout, stderr)
+	case "gemm":
+		return runGEMM(args[1:], stdout, stderr)
 	case "roofline":
 		return runRoofline(args[1:], stdout, stderr)
 	case "scenario":
@@ -51,6 +55,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, usage)
 		return 0
 	}
-	fmt.Fprintf(stderr, "gpuscope: unknown command %q; allowed: collective, numfmt, roofline, scenario, serve\n", args[0])
+	fmt.Fprintf(stderr, "gpuscope: unknown command %q; allowed: collective, gemm, numfmt, roofline, scenario, serve\n", args[0])
 	return 2
 }

@@ -64,7 +64,7 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"scenario", "run", "nope"}, []string{"nope", "ring-allreduce"}},
 		{[]string{"scenario", "run", "ring-allreduce", "--gpus", "65"}, []string{"--gpus", "2–64"}},
 		{[]string{"scenario", "fly"}, []string{"fly", "list, run"}},
-		{[]string{"warp"}, []string{"warp", "collective, numfmt, roofline, scenario, serve"}},
+		{[]string{"warp"}, []string{"warp", "collective, gemm, numfmt, roofline, scenario, serve"}},
 	}
 	for _, tt := range tests {
 		out, errOut, code := runCLI(tt.args...)
@@ -158,5 +158,34 @@ func TestRoofline(t *testing.T) {
 	}
 	if _, errOut, code := runCLI("roofline", "--gpu", "v100"); code != 2 || !strings.Contains(errOut, "h100") {
 		t.Errorf("v100: exit %d, %q", code, errOut)
+	}
+}
+
+func TestGEMMCommand(t *testing.T) {
+	out, errOut, code := runCLI("gemm", "--m", "8192", "--n", "8192", "--k", "8192", "--dtype", "bf16", "--gpu", "h200", "--kernel", "tensor-tiled", "--tile", "128x128x64", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var m map[string]any
+	json.Unmarshal([]byte(out), &m)
+	for _, k := range []string{"time_s", "tflops", "hbm_bytes", "smem_bytes", "flops", "intensity_flop_per_byte", "bound", "utilization"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("gemm --json lacks %q: %s", k, out)
+		}
+	}
+	if tf := m["tflops"].(float64); math.Abs(tf-788)/788 > 0.1 || m["bound"] != "compute" {
+		t.Errorf("tflops %v bound %v", tf, m["bound"])
+	}
+	out, _, _ = runCLI("gemm", "--m", "1024", "--n", "1024", "--k", "1024", "--kernel", "naive", "--json")
+	json.Unmarshal([]byte(out), &m)
+	if m["bound"] != "memory" || m["flops"].(float64) != 2*1024*1024*1024 {
+		t.Errorf("naive 1024³: %v", m)
+	}
+	for _, args := range [][]string{
+		{"gemm", "--tile", "abc"}, {"gemm", "--kernel", "magic"}, {"gemm", "--gpu", "a100", "--dtype", "fp8"}, {"gemm", "--m", "0"},
+	} {
+		if _, errOut, code := runCLI(args...); code != 2 || !strings.Contains(errOut, "--") {
+			t.Errorf("%v: exit %d, %q; want 2 and the flag named", args, code, errOut)
+		}
 	}
 }
