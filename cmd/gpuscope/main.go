@@ -4,6 +4,7 @@
 //
 //	gpuscope collective --op allreduce --algo ring --ranks 8 --bytes 256MiB --link nvlink4 [--json]
 //	gpuscope numfmt --format fp32|fp16|bf16|fp8-e4m3|fp8-e5m2 --value X [--json]
+//	gpuscope attention --seq N --head-dim d --heads H --batch B --gpu G --impl standard|flash [--json]
 //	gpuscope gemm --m M --n N --k K --dtype bf16 --gpu h100 --kernel naive|smem-tiled|tensor-tiled [--tile 128x128x64] [--json]
 //	gpuscope roofline --gpu a100-80gb|h100|h200 --dtype fp32|tf32|fp16|bf16|fp8 [--json]
 //	gpuscope scenario list [--json]
@@ -23,6 +24,7 @@ import (
 const usage = `usage:
   gpuscope collective --op allreduce --algo ring|star --ranks N --bytes B --link nvlink4|ib-ndr [--json]
   gpuscope numfmt --format fp32|fp16|bf16|fp8-e4m3|fp8-e5m2 --value X [--json]
+  gpuscope attention --seq N --head-dim d --heads H --batch B --gpu G --impl standard|flash [--json]
   gpuscope gemm --m M --n N --k K --dtype bf16 --gpu h100 --kernel naive|smem-tiled|tensor-tiled [--tile 128x128x64] [--json]
   gpuscope roofline --gpu a100-80gb|h100|h200 --dtype fp32|tf32|fp16|bf16|fp8 [--json]
   gpuscope scenario list [--json]
@@ -43,6 +45,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runCollective(args[1:], stdout, stderr)
 	case "numfmt":
 		return runNumfmt(args[1:], stdout, stderr)
+	case "attention":
+		return runAttention(args[1:], stdout, stderr)
 	case "gemm":
 		return runGEMM(args[1:], stdout, stderr)
 	case "roofline":
@@ -55,6 +59,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, usage)
 		return 0
 	}
-	fmt.Fprintf(stderr, "gpuscope: unknown command %q; allowed: collective, gemm, numfmt, roofline, scenario, serve\n", args[0])
+	fmt.Fprintf(stderr, "gpuscope: unknown command %q; allowed: attention, collective, gemm, numfmt, roofline, scenario, serve\n", args[0])
 	return 2
 }

@@ -64,7 +64,7 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"scenario", "run", "nope"}, []string{"nope", "ring-allreduce"}},
 		{[]string{"scenario", "run", "ring-allreduce", "--gpus", "65"}, []string{"--gpus", "2–64"}},
 		{[]string{"scenario", "fly"}, []string{"fly", "list, run"}},
-		{[]string{"warp"}, []string{"warp", "collective, gemm, numfmt, roofline, scenario, serve"}},
+		{[]string{"warp"}, []string{"warp", "attention, collective, gemm, numfmt, roofline, scenario, serve"}},
 	}
 	for _, tt := range tests {
 		out, errOut, code := runCLI(tt.args...)
@@ -187,5 +187,25 @@ func TestGEMMCommand(t *testing.T) {
 		if _, errOut, code := runCLI(args...); code != 2 || !strings.Contains(errOut, "--") {
 			t.Errorf("%v: exit %d, %q; want 2 and the flag named", args, code, errOut)
 		}
+	}
+}
+
+func TestAttentionCommand(t *testing.T) {
+	var std, flash map[string]any
+	out, errOut, code := runCLI("attention", "--seq", "2048", "--head-dim", "128", "--heads", "96", "--batch", "1024", "--gpu", "a100", "--impl", "standard", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	json.Unmarshal([]byte(out), &std)
+	out, _, _ = runCLI("attention", "--seq", "2048", "--head-dim", "128", "--heads", "96", "--batch", "1024", "--gpu", "a100", "--impl", "flash", "--json")
+	json.Unmarshal([]byte(out), &flash)
+	if std["score_bytes"].(float64) != 824633720832 {
+		t.Errorf("score_bytes %v, want 1024·96·2048²·2", std["score_bytes"])
+	}
+	if flash["hbm_bytes"].(float64) >= std["hbm_bytes"].(float64)/4 || flash["time_s"].(float64) >= std["time_s"].(float64) {
+		t.Errorf("flash %v vs standard %v: want less traffic and time", flash, std)
+	}
+	if _, errOut, code := runCLI("attention", "--impl", "fast"); code != 2 || !strings.Contains(errOut, "--impl") {
+		t.Errorf("--impl fast: exit %d, %q", code, errOut)
 	}
 }

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/gpuscope/gpuscope/engine/hw"
+	"github.com/gpuscope/gpuscope/engine/kernel"
+	"github.com/gpuscope/gpuscope/scenarios"
+)
+
+func runAttention(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet([]scenarios.Knob{
+		{Name: "seq", Kind: scenarios.KnobInt, Min: 1, Max: 1 << 22, Default: "2048"},
+		{Name: "head-dim", Kind: scenarios.KnobInt, Min: 1, Max: 1024, Default: "128"},
+		{Name: "heads", Kind: scenarios.KnobInt, Min: 1, Max: 1024, Default: "96"},
+		{Name: "batch", Kind: scenarios.KnobInt, Min: 1, Max: 1 << 16, Default: "1"},
+		{Name: "gpu", Kind: scenarios.KnobEnum, Values: hw.GPUIDs(), Default: "h100"},
+		{Name: "dtype", Kind: scenarios.KnobEnum, Values: dtypeIDs(), Default: "bf16"},
+		{Name: "impl", Kind: scenarios.KnobEnum, Values: []string{string(kernel.StandardAttention), string(kernel.FlashAttention)}, Default: string(kernel.FlashAttention)},
+	}, "json")
+	if err := fs.parse(args); err != nil {
+		fmt.Fprintf(stderr, "gpuscope attention: %v\n", err)
+		return 2
+	}
+	if len(fs.args) > 0 {
+		fmt.Fprintf(stderr, "gpuscope attention: unexpected argument %q; allowed flags: %s\n", fs.args[0], fs.allowed())
+		return 2
+	}
+	atoi := func(name string) int { v, _ := strconv.Atoi(fs.value(name)); return v }
+	g, _ := hw.GPUByID(fs.value("gpu"))
+	r, err := kernel.Attention(kernel.AttentionConfig{
+		Batch: atoi("batch"), Heads: atoi("heads"), Seq: atoi("seq"), HeadDim: atoi("head-dim"),
+		Dtype: hw.Dtype(fs.value("dtype")), GPU: g, Impl: kernel.AttentionImpl(fs.value("impl")),
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "gpuscope attention: --%v\n", err)
+		return 2
+	}
+	m := r.Metrics()
+	if fs.bools["json"] {
+		return writeJSON(stdout, stderr, m)
+	}
+	fmt.Fprintf(stdout, "%s attention, batch %d × %d heads, seq %d, head dim %d, %s on %s\n",
+		fs.value("impl"), atoi("batch"), atoi("heads"), atoi("seq"), atoi("head-dim"), fs.value("dtype"), g.Name)
+	fmt.Fprintf(stdout, "  hbm_bytes    %.4g\n  score_bytes  %.4g  (B·H·N²·bytes: the N×N scores, if written out)\n", m.HBMBytes, m.ScoreBytes)
+	fmt.Fprintf(stdout, "  time_s       %.4g  (%s-bound)\n", m.TimeS, m.Bound)
+	return 0
+}

@@ -1,0 +1,207 @@
+package kernel
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gpuscope/gpuscope/engine/hw"
+)
+
+// AttentionImpl is how attention is computed.
+type AttentionImpl string
+
+// Implementations.
+const (
+	// StandardAttention materialises S = QKᵀ and P = softmax(S) in HBM:
+	// one kernel writes S, softmax reads S and writes P, the next matmul
+	// reads P.
+	StandardAttention AttentionImpl = "standard"
+	// FlashAttention streams blocks of K and V past blocks of Q held in
+	// shared memory with an online softmax; S and P never reach HBM
+	// (Dao et al., arXiv 2205.14135; the FlashAttention-2 loop order).
+	FlashAttention AttentionImpl = "flash"
+)
+
+// AttentionConfig is one attention layer's forward pass.
+type AttentionConfig struct {
+	Batch, Heads, Seq, HeadDim int
+	Dtype                      hw.Dtype
+	GPU                        hw.GPU
+	Impl                       AttentionImpl
+	// BlockQ is FlashAttention's block of query rows (0: 128).
+	BlockQ int
+}
+
+// AttentionResult are the counts and time of one attention forward pass.
+type AttentionResult struct {
+	Config     AttentionConfig
+	FLOPs      float64 // the two matrix products, 4·B·H·N²·d
+	HBMBytes   float64
+	ScoreBytes float64 // one N×N score matrix per batch element and head: B·H·N²·bytes
+	// KVInL2 reports whether FlashAttention's re-reads of K and V are
+	// served by L2 (the heads in flight fit in half of it).
+	KVInL2   bool
+	ComputeS float64
+	MemoryS  float64
+	TimeS    float64
+}
+
+// Attention counts HBM traffic and times one attention forward pass.
+//
+// Standard: read Q, K (2·N·d), write S (N²), read S and write P for the
+// softmax (2·N²), read P and V (N² + N·d), write O (N·d): 4·N² + 4·N·d
+// elements per head — Θ(N·d + N²).
+//
+// FlashAttention: each block of Br query rows reads all of K and V, so
+// HBM sees 2·N·d (Q in, O out) + 2·N²·d/Br (K, V per block) elements per
+// head — Θ(N²·d²/M) for an SRAM of M elements, the paper's bound — unless
+// K and V of the heads in flight fit in L2, where the re-reads stay: then
+// 4·N·d, linear in N.
+func Attention(c AttentionConfig) (AttentionResult, error) {
+	r := AttentionResult{Config: c}
+	if c.Batch < 1 || c.Heads < 1 || c.Seq < 1 || c.HeadDim < 1 || c.Seq > 1<<22 || c.HeadDim > 1024 {
+		return r, fmt.Errorf("batch, heads, seq, head-dim: %d, %d, %d, %d; each ≥ 1, seq ≤ 4194304, head-dim ≤ 1024", c.Batch, c.Heads, c.Seq, c.HeadDim)
+	}
+	b, ok := bytesOf(c.Dtype)
+	if !ok {
+		return r, fmt.Errorf("dtype: %q; allowed fp32, tf32, fp16, bf16, fp8", c.Dtype)
+	}
+	peak, ok := c.GPU.PeakFLOPS(c.Dtype)
+	if !ok {
+		return r, fmt.Errorf("dtype: %s has no %s unit", c.GPU.Name, c.Dtype)
+	}
+	heads := float64(c.Batch) * float64(c.Heads)
+	N, d, B := float64(c.Seq), float64(c.HeadDim), float64(b)
+	r.FLOPs = heads * 4 * N * N * d
+	r.ScoreBytes = heads * N * N * B
+	g := c.GPU
+	switch c.Impl {
+	case StandardAttention:
+		r.HBMBytes = heads * (4*N*N + 4*N*d) * B
+	case FlashAttention:
+		br := c.BlockQ
+		if br == 0 {
+			br = 128
+		}
+		if br < 16 || br > 1024 {
+			return r, fmt.Errorf("block-q: %d; allowed 16–1024", br)
+		}
+		// One block a SM; blocks are scheduled head by head, so the heads
+		// in flight are the SMs' blocks divided by a head's blocks.
+		blocksPerHead := math.Ceil(N / float64(br))
+		inFlight := math.Max(1, math.Min(heads, math.Ceil(float64(g.SMs)/blocksPerHead)))
+		r.KVInL2 = inFlight*2*N*d*B <= float64(g.L2Bytes)/2
+		if r.KVInL2 {
+			r.HBMBytes = heads * 4 * N * d * B
+		} else {
+			r.HBMBytes = heads * (2*N*d + 2*N*N*d/float64(br)) * B
+		}
+	default:
+		return r, fmt.Errorf("impl: %q; allowed standard, flash", c.Impl)
+	}
+	r.ComputeS = r.FLOPs / (peak * TensorEfficiency)
+	r.MemoryS = r.HBMBytes / g.HBMBandwidth
+	r.TimeS = math.Max(r.ComputeS, r.MemoryS)
+	return r, nil
+}
+
+// AttentionMetrics are the numbers of gpuscope attention.
+type AttentionMetrics struct {
+	HBMBytes   float64 `json:"hbm_bytes"`
+	TimeS      float64 `json:"time_s"`
+	ScoreBytes float64 `json:"score_bytes"`
+	FLOPs      float64 `json:"flops"`
+	Bound      string  `json:"bound"`
+	KVInL2     bool    `json:"kv_in_l2"`
+}
+
+// Metrics reports the result under the CLI's names.
+func (r AttentionResult) Metrics() AttentionMetrics {
+	m := AttentionMetrics{HBMBytes: r.HBMBytes, TimeS: r.TimeS, ScoreBytes: r.ScoreBytes, FLOPs: r.FLOPs, Bound: "compute", KVInL2: r.KVInL2}
+	if r.MemoryS > r.ComputeS {
+		m.Bound = "memory"
+	}
+	return m
+}
+
+// AttentionReference computes softmax(Q·Kᵀ/√d)·V directly, materialising
+// the N×N scores: rows of Q, K, V and the result are d long.
+func AttentionReference(q, k, v [][]float64) [][]float64 {
+	n, d := len(q), len(q[0])
+	scale := 1 / math.Sqrt(float64(d))
+	out := make([][]float64, n)
+	s := make([]float64, len(k))
+	for i := 0; i < n; i++ {
+		m := math.Inf(-1)
+		for j := range k {
+			s[j] = dot(q[i], k[j]) * scale
+			m = math.Max(m, s[j])
+		}
+		var sum float64
+		for j := range s {
+			s[j] = math.Exp(s[j] - m)
+			sum += s[j]
+		}
+		out[i] = make([]float64, d)
+		for j := range v {
+			for c := 0; c < d; c++ {
+				out[i][c] += s[j] / sum * v[j][c]
+			}
+		}
+	}
+	return out
+}
+
+// AttentionTiled computes the same result as FlashAttention does: blocks
+// of br query rows against blocks of bc keys, keeping only a running
+// maximum, a running sum and an output accumulator per row — no N×N
+// matrix exists at any time.
+func AttentionTiled(q, k, v [][]float64, br, bc int) [][]float64 {
+	n, d := len(q), len(q[0])
+	scale := 1 / math.Sqrt(float64(d))
+	out := make([][]float64, n)
+	for i0 := 0; i0 < n; i0 += br {
+		for i := i0; i < min(i0+br, n); i++ {
+			m, l := math.Inf(-1), 0.0
+			acc := make([]float64, d)
+			for j0 := 0; j0 < len(k); j0 += bc {
+				// This block's scores for row i, and its maximum.
+				blockMax := math.Inf(-1)
+				sc := make([]float64, 0, bc)
+				for j := j0; j < min(j0+bc, len(k)); j++ {
+					x := dot(q[i], k[j]) * scale
+					sc = append(sc, x)
+					blockMax = math.Max(blockMax, x)
+				}
+				// Rescale what was accumulated under the old maximum.
+				mNew := math.Max(m, blockMax)
+				corr := math.Exp(m - mNew)
+				l *= corr
+				for c := range acc {
+					acc[c] *= corr
+				}
+				for jj, x := range sc {
+					p := math.Exp(x - mNew)
+					l += p
+					for c := range acc {
+						acc[c] += p * v[j0+jj][c]
+					}
+				}
+				m = mNew
+			}
+			for c := range acc {
+				acc[c] /= l
+			}
+			out[i] = acc
+		}
+	}
+	return out
+}
+
+func dot(a, b []float64) float64 {
+	var s float64
+	for i := range a {
+		s += float64(a[i] * b[i])
+	}
+	return s
+}
