@@ -12,7 +12,7 @@ func RingAllReduceSeconds(n int, s int64, alpha, bw float64) float64 {
 		return 0
 	}
 	rounds := float64(2 * (n - 1))
-	return rounds * (alpha + float64(s)/(float64(n)*bw))
+	return rounds * (alpha + float64(s)/float64(float64(n)*bw))
 }
 
 // StarAllReduceSeconds is the naive star (parameter server) all-reduce: the
@@ -22,7 +22,7 @@ func StarAllReduceSeconds(n int, s int64, alpha, bw float64) float64 {
 	if n < 2 {
 		return 0
 	}
-	return 2*alpha + 2*float64(n-1)*float64(s)/bw
+	return float64(2*alpha) + float64(2*float64(n-1)*float64(s)/bw)
 }
 
 // RingBytesSentPerRank is what each rank sends in a ring all-reduce:

@@ -145,7 +145,7 @@ func AttentionReference(q, k, v [][]float64) [][]float64 {
 		out[i] = make([]float64, d)
 		for j := range v {
 			for c := 0; c < d; c++ {
-				out[i][c] += s[j] / sum * v[j][c]
+				out[i][c] += float64(s[j] / sum * v[j][c])
 			}
 		}
 	}
@@ -184,7 +184,7 @@ func AttentionTiled(q, k, v [][]float64, br, bc int) [][]float64 {
 					p := math.Exp(x - mNew)
 					l += p
 					for c := range acc {
-						acc[c] += p * v[j0+jj][c]
+						acc[c] += float64(p * v[j0+jj][c])
 					}
 				}
 				m = mNew
