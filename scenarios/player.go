@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gpuscope/gpuscope/engine/collective"
 	"github.com/gpuscope/gpuscope/engine/sim"
 	"github.com/gpuscope/gpuscope/scenarios/i18n"
 )
@@ -79,21 +78,21 @@ func (p *Player) adopt(st State) *InputError {
 	}
 	stepChanged := st.Step != p.st.Step || st.Scenario != p.st.Scenario
 	frac := 0.0
-	if end := p.run().Time; end > 0 {
+	if end := p.run().End(); end > 0 {
 		frac = float64(p.t) / float64(end)
 	}
 	p.st, p.les = st, les
 	if stepChanged {
 		p.t = p.step().From
 	} else {
-		p.t = sim.Time(math.Round(frac * float64(p.run().Time)))
+		p.t = sim.Time(math.Round(frac * float64(p.run().End())))
 	}
 	p.rev++
 	return nil
 }
 
-func (p *Player) step() *StepRun          { return &p.les.Steps[p.st.Step-1] }
-func (p *Player) run() *collective.Result { return p.step().Result }
+func (p *Player) step() *StepRun { return &p.les.Steps[p.st.Step-1] }
+func (p *Player) run() Run       { return p.step().Run }
 
 // Rev changes whenever something the page shows has changed, except the
 // playhead: Time moves every tick while playing, and the page updates its
@@ -121,14 +120,11 @@ func (p *Player) Time() sim.Time { return p.t }
 // Errors are the input errors of the last input that had any.
 func (p *Player) Errors() []*InputError { return p.errs }
 
-// Snapshot is the engine state at the playhead.
-func (p *Player) Snapshot() collective.Snapshot { return p.run().Snapshot(p.t) }
-
 // StepRun is the current step with its run and window.
 func (p *Player) StepRun() *StepRun { return p.step() }
 
 // Run is the engine run the current step shows.
-func (p *Player) Run() *collective.Result { return p.run() }
+func (p *Player) Run() Run { return p.run() }
 
 // Fragment is the URL fragment (without '#') for the current state.
 func (p *Player) Fragment() string { return EncodeFragment(p.st) }
@@ -225,7 +221,7 @@ func (p *Player) Seek(frac float64) {
 		return
 	}
 	frac = math.Max(0, math.Min(1, frac))
-	p.t = sim.Time(math.Round(frac * float64(p.run().Time)))
+	p.t = sim.Time(math.Round(frac * float64(p.run().End())))
 }
 
 // SeekTime puts the playhead at a simulated time on the current run.
@@ -233,7 +229,7 @@ func (p *Player) SeekTime(t sim.Time) {
 	if t < 0 {
 		t = 0
 	}
-	if end := p.run().Time; t > end {
+	if end := p.run().End(); t > end {
 		t = end
 	}
 	p.t = t
@@ -286,7 +282,7 @@ func (p *Player) Advance(wall float64) []string {
 	sr := p.step()
 	from, end := sr.From, sr.To
 	if p.t < from || p.t > end {
-		from, end = 0, p.run().Time
+		from, end = 0, p.run().End()
 	}
 	rate := float64(end-from) / StepSeconds * p.speed
 	p.t += sim.Time(math.Round(wall * rate))
@@ -324,7 +320,7 @@ type PlayerState struct {
 	Speed    float64     `json:"speed"`
 	Lang     string      `json:"lang"`
 	Config   Config      `json:"config"`
-	Metrics  Metrics     `json:"metrics"`
+	Metrics  any         `json:"metrics"`
 	Error    *string     `json:"error"`
 	Errors   []ErrorInfo `json:"errors"`
 	Fragment string      `json:"fragment"`
@@ -340,7 +336,7 @@ func (p *Player) Report() PlayerState {
 		StepID:   sr.Step.ID,
 		Playing:  p.playing,
 		TimeS:    p.t.Seconds(),
-		EndS:     p.run().Time.Seconds(),
+		EndS:     p.run().End().Seconds(),
 		FromS:    sr.From.Seconds(),
 		ToS:      sr.To.Seconds(),
 		Speed:    p.speed,

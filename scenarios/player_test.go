@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"github.com/gpuscope/gpuscope/engine/collective"
 	"math"
 	"strings"
 	"testing"
@@ -24,8 +25,9 @@ func TestPlayerStartsAtTheFirstStep(t *testing.T) {
 	if r.Scenario != "ring-allreduce" || r.Step != 1 || r.Steps != 6 || r.StepID != "star" || r.Playing || r.Error != nil {
 		t.Errorf("Report() = %+v", r)
 	}
-	if r.Config["gpus"] != "8" || r.Metrics.Algo != "star" || r.Metrics.Ring.Algo != "ring" {
-		t.Errorf("config %v, metrics algo %q ring %q", r.Config, r.Metrics.Algo, r.Metrics.Ring.Algo)
+	m := r.Metrics.(CollectiveMetrics)
+	if r.Config["gpus"] != "8" || m.Algo != "star" || m.Ring.Algo != "ring" {
+		t.Errorf("config %v, metrics algo %q ring %q", r.Config, m.Algo, m.Ring.Algo)
 	}
 }
 
@@ -83,10 +85,10 @@ func TestPlayerKeepsPositionAcrossReruns(t *testing.T) {
 	if err := p.Set("gpus", "16"); err != nil {
 		t.Fatal(err)
 	}
-	if p.Run().Config.Ranks != 16 {
-		t.Fatalf("after set gpus 16 the run has %d ranks", p.Run().Config.Ranks)
+	if r := p.Run().(*collective.Result); r.Config.Ranks != 16 {
+		t.Fatalf("after set gpus 16 the run has %d ranks", r.Config.Ranks)
 	}
-	if f := float64(p.Time()) / float64(p.Run().Time); math.Abs(f-0.5) > 1e-9 {
+	if f := float64(p.Time()) / float64(p.Run().End()); math.Abs(f-0.5) > 1e-9 {
 		t.Errorf("playhead at %.4f of the new run, want 0.5", f)
 	}
 	if !strings.Contains(p.Fragment(), "gpus=16") || !strings.Contains(p.Fragment(), "step=6") {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"github.com/gpuscope/gpuscope/engine/collective"
 	"github.com/gpuscope/gpuscope/engine/hw"
 	"github.com/gpuscope/gpuscope/engine/sim"
 	"github.com/gpuscope/gpuscope/render"
@@ -208,24 +209,30 @@ func (a *app) build(w, h int) {
 	if !a.dark {
 		th = render.Light
 	}
-	run := a.player.Run()
-	link, _ := hw.LinkByID(run.Config.Link.ID)
-	var chart []render.TimeVsN
-	if slices.Contains(a.player.StepRun().Step.Show, "time-vs-n") {
-		for _, p := range a.player.Lesson().Sweep {
-			chart = append(chart, render.TimeVsN{N: p.Ranks, Ring: p.RingTimeS, Star: p.StarTimeS})
+	stage := render.Rect{X: r[0] * dpr, Y: r[1] * dpr, W: r[2] * dpr, H: r[3] * dpr}
+	switch run := a.player.Run().(type) {
+	case *collective.Result:
+		var chart []render.TimeVsN
+		if cl, ok := a.player.Lesson().Collective(); ok && slices.Contains(a.player.StepRun().Step.Show, "time-vs-n") {
+			for _, p := range cl.Sweep {
+				chart = append(chart, render.TimeVsN{N: p.Ranks, Ring: p.RingTimeS, Star: p.StarTimeS})
+			}
 		}
+		link, _ := hw.LinkByID(run.Config.Link.ID)
+		a.list = render.AppendCollective(a.list, render.CollectiveView{
+			Width: float32(w) * dpr, Height: float32(h) * dpr,
+			Stage:    stage,
+			Scale:    dpr,
+			Theme:    th,
+			Snapshot: run.Snapshot(a.player.Time()),
+			Total:    run.Time,
+			Link:     link.Name,
+			TimeVsN:  chart,
+		})
+	default:
+		// A lesson whose picture is not drawn yet: an empty stage.
+		a.list = render.List{Width: float32(w) * dpr, Height: float32(h) * dpr, Background: th.Background, Items: a.list.Items[:0]}
 	}
-	a.list = render.AppendCollective(a.list, render.CollectiveView{
-		TimeVsN: chart,
-		Width:   float32(w) * dpr, Height: float32(h) * dpr,
-		Stage:    render.Rect{X: r[0] * dpr, Y: r[1] * dpr, W: r[2] * dpr, H: r[3] * dpr},
-		Scale:    dpr,
-		Theme:    th,
-		Snapshot: a.player.Snapshot(),
-		Total:    run.Time,
-		Link:     link.Name,
-	})
 }
 
 // Draw paints what Update built, and nothing else.

@@ -9,7 +9,6 @@ import (
 
 	"honnef.co/go/js/dom/v2"
 
-	"github.com/gpuscope/gpuscope/engine/sim"
 	"github.com/gpuscope/gpuscope/scenarios"
 	"github.com/gpuscope/gpuscope/scenarios/i18n"
 )
@@ -221,19 +220,16 @@ func (u *ui) refresh() {
 // runs every tick while playing, so it touches only those two.
 func (u *ui) refreshClock() {
 	p := u.a.player
-	run := p.Run()
-	if tl := byID("timeline"); tl != nil && !u.scrub && run.Time > 0 {
-		setValue(tl, strconv.Itoa(int(1000*float64(p.Time())/float64(run.Time))))
+	end := p.Run().End()
+	if tl := byID("timeline"); tl != nil && !u.scrub && end > 0 {
+		setValue(tl, strconv.Itoa(int(1000*float64(p.Time())/float64(end))))
 	}
 	lang := p.State().Lang
-	setText(byID("time-label"), i18n.T(lang, "ui.time", "t", p.Time().String()+" / "+run.Time.String()))
-	// The live numbers above the table: elapsed time and bytes sent so far.
+	setText(byID("time-label"), i18n.T(lang, "ui.time", "t", p.Time().String()+" / "+end.String()))
+	// The live numbers above the table (for a collective: the elapsed time
+	// and the bytes sent so far).
 	if live := byID("live"); live != nil {
-		var sent int64
-		for _, b := range p.Snapshot().Sent {
-			sent = max(sent, b)
-		}
-		live.SetTextContent(i18n.T(lang, "ui.live", "t", p.Time().String(), "sent", scenarios.HumanBytes(sent)))
+		live.SetTextContent(p.Lesson().Live(p.State().Step, p.Time(), lang))
 	}
 }
 
@@ -358,44 +354,27 @@ func (u *ui) ensureOption(sel *dom.BasicHTMLElement, v, lang string) {
 	appendChild(sel, u.option(v, scenarios.HumanBytes(n)))
 }
 
-// refreshMetrics writes the numbers table: each quantity for ring and star,
-// the column of the algorithm on screen marked, and where it comes from.
+// refreshMetrics writes the lesson's numbers table (built in scenarios, in
+// the reader's language): the column on screen marked, each quantity's
+// source on its own line under its row, so a narrow panel keeps the
+// numbers readable.
 func (u *ui) refreshMetrics(p *scenarios.Player, lang string) {
 	metrics := byID("metrics")
 	if metrics == nil {
 		return
 	}
-	m := p.Lesson().Metrics(p.State().Step)
-	t := func(key string) string { return i18n.T(lang, key) }
-	type row struct {
-		key        string
-		ring, star string
-		source     string
-	}
-	secs := func(s float64) string { return sim.FromSeconds(s).String() }
-	both := func(ring, star string) string {
-		return t("metric.ring") + ": " + ring + " — " + t("metric.star") + ": " + star
-	}
-	gb := func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) + " GB/s" }
-	rows := []row{
-		{"time_s", secs(m.Ring.TimeS), secs(m.Star.TimeS), both(t("source.ring.time_s"), t("source.star.time_s"))},
-		{"closed_form_time_s", secs(m.Ring.ClosedFormTimeS), secs(m.Star.ClosedFormTimeS), ""},
-		{"bytes_sent_per_rank", scenarios.HumanBytes(m.Ring.BytesSentPerRank), scenarios.HumanBytes(m.Star.BytesSentPerRank), both(t("source.ring.bytes_sent_per_rank"), t("source.star.bytes_sent_per_rank"))},
-		{"algbw_GBps", gb(m.Ring.AlgBWGBps), gb(m.Star.AlgBWGBps), t("source.algbw")},
-		{"busbw_GBps", gb(m.Ring.BusBWGBps), gb(m.Star.BusBWGBps), t("source.busbw")},
-		{"rounds", strconv.Itoa(m.Ring.Rounds), strconv.Itoa(m.Star.Rounds), ""},
-	}
+	tb := p.Lesson().Table(p.State().Step, lang)
 	live := create("p")
 	live.SetID("live")
 	live.SetAttribute("class", "live")
 	live.SetAttribute("aria-live", "off")
 	tbl := create("table")
 	head := create("tr")
-	for i, h := range []string{t("ui.metric"), t("metric.ring"), t("metric.star")} {
+	for i, h := range tb.Columns {
 		th := create("th")
 		th.SetAttribute("scope", "col")
 		th.SetTextContent(h)
-		if (i == 1 && m.Algo == "ring") || (i == 2 && m.Algo == "star") {
+		if i > 0 && i <= len(tb.ColumnKeys) && tb.ColumnKeys[i-1] == tb.Current {
 			th.SetAttribute("class", "current")
 		}
 		appendChild(head, th)
@@ -404,33 +383,33 @@ func (u *ui) refreshMetrics(p *scenarios.Player, lang string) {
 	appendChild(thead, head)
 	appendChild(tbl, thead)
 	body := create("tbody")
-	for _, r := range rows {
+	for _, r := range tb.Rows {
 		tr := create("tr")
 		th := create("th")
 		th.SetAttribute("scope", "row")
-		th.SetTextContent(t("metric." + r.key))
+		th.SetTextContent(r.Label)
 		appendChild(tr, th)
-		for _, c := range []struct{ algo, v string }{{"ring", r.ring}, {"star", r.star}} {
+		for i, v := range r.Cells {
 			td := create("td")
-			td.SetAttribute("data-metric", r.key)
-			td.SetAttribute("data-algo", c.algo)
-			if string(m.Algo) == c.algo {
-				td.SetAttribute("class", "current")
+			td.SetAttribute("data-metric", r.Key)
+			if i < len(tb.ColumnKeys) {
+				td.SetAttribute("data-col", tb.ColumnKeys[i])
+				if tb.ColumnKeys[i] == tb.Current {
+					td.SetAttribute("class", "current")
+				}
 			}
-			td.SetTextContent(c.v)
+			td.SetTextContent(v)
 			appendChild(tr, td)
 		}
 		appendChild(body, tr)
-		// Where the figure comes from, on its own line under the row, so
-		// a narrow panel keeps the numbers readable.
-		if r.source != "" {
+		if r.Source != "" {
 			sr := create("tr")
 			sr.SetAttribute("class", "source-row")
 			td := create("td")
-			td.SetAttribute("colspan", "3")
+			td.SetAttribute("colspan", strconv.Itoa(len(tb.Columns)))
 			td.SetAttribute("class", "source")
-			td.SetAttribute("data-source", r.key)
-			td.SetTextContent(t("ui.source") + ": " + r.source)
+			td.SetAttribute("data-source", r.Key)
+			td.SetTextContent(i18n.T(lang, "ui.source") + ": " + r.Source)
 			appendChild(sr, td)
 			appendChild(body, sr)
 		}

@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/gpuscope/gpuscope/scenarios"
 )
 
 func runCLI(args ...string) (stdout, stderr string, code int) {
@@ -92,7 +94,10 @@ func TestScenarioListAndRun(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("scenario run: exit %d: %s", code, errOut)
 	}
-	var steps []stepReport
+	var steps []struct {
+		Step    int                         `json:"step"`
+		Metrics scenarios.CollectiveMetrics `json:"metrics"`
+	}
 	if err := json.Unmarshal([]byte(out), &steps); err != nil {
 		t.Fatal(err)
 	}

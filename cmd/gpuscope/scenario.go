@@ -58,13 +58,13 @@ func scenarioList(args []string, stdout, stderr io.Writer) int {
 }
 
 type stepReport struct {
-	Step    int               `json:"step"`
-	ID      string            `json:"id"`
-	Title   string            `json:"title"`
-	Config  scenarios.Config  `json:"config"`
-	FromS   float64           `json:"from_s"`
-	ToS     float64           `json:"to_s"`
-	Metrics scenarios.Metrics `json:"metrics"`
+	Step    int              `json:"step"`
+	ID      string           `json:"id"`
+	Title   string           `json:"title"`
+	Config  scenarios.Config `json:"config"`
+	FromS   float64          `json:"from_s"`
+	ToS     float64          `json:"to_s"`
+	Metrics any              `json:"metrics"`
 }
 
 func scenarioRun(args []string, stdout, stderr io.Writer) int {
@@ -105,11 +105,13 @@ func scenarioRun(args []string, stdout, stderr io.Writer) int {
 	if fs.bools["json"] {
 		return writeJSON(stdout, stderr, reps)
 	}
-	for _, r := range reps {
-		m := r.Metrics
+	for i, r := range reps {
 		fmt.Fprintf(stdout, "step %d  %-15s %s\n", r.Step, r.ID, r.Title)
-		fmt.Fprintf(stdout, "  %s on %d GPUs: time_s %.6g  bytes_sent_per_rank %d  algbw_GBps %.2f  busbw_GBps %.2f\n",
-			m.Algo, m.Ranks, m.TimeS, m.BytesSentPerRank, m.AlgBWGBps, m.BusBWGBps)
+		tb := les.Table(i+1, "en")
+		fmt.Fprintf(stdout, "  %-34s %s\n", "", strings.Join(tb.Columns[1:], "  |  "))
+		for _, row := range tb.Rows {
+			fmt.Fprintf(stdout, "  %-34s %s\n", row.Label, strings.Join(row.Cells, "  |  "))
+		}
 	}
 	return 0
 }

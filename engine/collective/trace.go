@@ -35,8 +35,8 @@ type Snapshot struct {
 	// Phase its phase.
 	Round int
 	Phase Phase
-	// Sent[rank] is the bytes rank has sent so far (counted when a
-	// transfer starts).
+	// Sent[rank] is the bytes rank has sent so far (a transfer's bytes
+	// leave at the link's rate).
 	Sent []int64
 	Done bool
 }
@@ -60,8 +60,15 @@ func (res *Result) Snapshot(t sim.Time) Snapshot {
 	sn.Contrib = res.Trace.StateAt(t)
 	for i := range tr {
 		x := &tr[i]
-		if x.Start <= t {
-			sn.Sent[x.Src] += x.Bytes
+		if x.Start < t {
+			// Bytes leave at the link's rate while it sends: the
+			// serialisation time is Arrive − latency − Start.
+			ser := x.Arrive - res.Config.Link.Latency - x.Start
+			if done := t - x.Start; ser <= 0 || done >= ser {
+				sn.Sent[x.Src] += x.Bytes
+			} else {
+				sn.Sent[x.Src] += int64(float64(x.Bytes) * float64(done) / float64(ser))
+			}
 		}
 		if i < k || x.Request > t {
 			continue
@@ -152,3 +159,6 @@ func (res *Result) Mark(name string) (sim.Time, bool) {
 	}
 	return 0, false
 }
+
+// End is when the last byte arrived: the length of the run's time line.
+func (res *Result) End() sim.Time { return res.Time }

@@ -235,7 +235,7 @@ func TestRingLessonSteps(t *testing.T) {
 			t.Errorf("step %d (%s): metrics.algo = %q, want %q", n, s.StepID, s.Metrics.Algo, wantAlgo)
 		}
 		// The numbers table shows the engine's figures.
-		cell := text(ctx, `#metrics td[data-metric="rounds"][data-algo="ring"]`)
+		cell := text(ctx, `#metrics td[data-metric="rounds"][data-col="ring"]`)
 		if cell != "14" {
 			t.Errorf("step %d: rounds cell for ring = %q, want 14", n, cell)
 		}

@@ -10,21 +10,22 @@ import (
 	"github.com/gpuscope/gpuscope/engine/collective"
 	"github.com/gpuscope/gpuscope/engine/hw"
 	"github.com/gpuscope/gpuscope/engine/sim"
+	"github.com/gpuscope/gpuscope/scenarios/i18n"
 )
 
-// Lesson is a scenario prepared for one configuration: every step's engine
-// run, recorded, with the step's window on the trace. It is what the page
-// plays and what `gpuscope scenario run` prints.
-type Lesson struct {
-	Scenario *Scenario
-	Config   Config
-	Steps    []StepRun
-	// Compare holds the ring and star runs for the configuration, so both
-	// sets of numbers can be shown whatever the step.
+// CollectiveLesson is what a collective lesson adds to its steps: the ring
+// and star runs for the configuration, so both sets of numbers can be shown
+// whatever the step, and both times over the range of GPU counts.
+type CollectiveLesson struct {
 	Compare map[collective.Algo]*collective.Result
-	// Sweep is the time of both algorithms over the range of GPU counts
-	// (powers of two, and the configured count), the same vector and link.
-	Sweep []SweepPoint
+	Sweep   []SweepPoint
+}
+
+// Collective returns the collective part of a lesson; ok is false for a
+// lesson of another engine.
+func (les *Lesson) Collective() (*CollectiveLesson, bool) {
+	c, ok := les.engine.(*CollectiveLesson)
+	return c, ok
 }
 
 // SweepPoint is one GPU count of a lesson's sweep.
@@ -34,18 +35,10 @@ type SweepPoint struct {
 	StarTimeS float64 `json:"star_time_s"`
 }
 
-// StepRun is one step of a prepared lesson.
-type StepRun struct {
-	Step     Step
-	Config   Config // the lesson's configuration with the step's set: lines applied
-	Result   *collective.Result
-	From, To sim.Time // the window the step plays, on Result's time line
-}
-
-// Metrics are the numbers a page shows for a step: the step's own run under
-// the CLI's JSON names, the ring and star runs side by side, and the sweep
-// over GPU counts.
-type Metrics struct {
+// CollectiveMetrics are the numbers a page shows for a step of a
+// collective lesson: the step's own run under the CLI's JSON names, the
+// ring and star runs side by side, and the sweep over GPU counts.
+type CollectiveMetrics struct {
 	collective.Metrics
 	Ring  collective.Metrics `json:"ring"`
 	Star  collective.Metrics `json:"star"`
@@ -69,14 +62,12 @@ func CollectiveConfig(cfg Config) (collective.Config, error) {
 	return c, c.Validate()
 }
 
-// Prepare runs the engine for every step of s under cfg. Runs that share a
-// configuration are shared. It returns an error, not a panic, for a
-// configuration the engine rejects.
-func Prepare(s *Scenario, cfg Config) (*Lesson, error) {
-	if s.Engine != "collective" {
-		return nil, fmt.Errorf("scenario %s: engine %q has no runner", s.ID, s.Engine)
-	}
-	les := &Lesson{Scenario: s, Config: cfg.Clone(), Compare: map[collective.Algo]*collective.Result{}}
+// prepareCollective runs a collective lesson: the ring and the star for
+// the configuration, the sweep, and every step's run (runs that share a
+// configuration are shared).
+func prepareCollective(s *Scenario, cfg Config) (*Lesson, error) {
+	cl := &CollectiveLesson{Compare: map[collective.Algo]*collective.Result{}}
+	les := &Lesson{Scenario: s, Config: cfg.Clone(), engine: cl}
 	cache := map[collective.Config]*collective.Result{}
 	run := func(c Config) (*collective.Result, error) {
 		cc, err := CollectiveConfig(c)
@@ -100,52 +91,31 @@ func Prepare(s *Scenario, cfg Config) (*Lesson, error) {
 		if err != nil {
 			return nil, err
 		}
-		les.Compare[algo] = r
+		cl.Compare[algo] = r
 	}
 	sweep, err := sweepRanks(s, cfg)
 	if err != nil {
 		return nil, err
 	}
-	les.Sweep = sweep
-	for i, st := range s.Steps {
-		c := s.StepConfig(cfg, i+1)
-		r, err := run(c)
-		if err != nil {
-			return nil, err
-		}
-		from, ok1 := r.Mark(st.From)
-		to, ok2 := r.Mark(st.To)
-		if !ok1 || !ok2 {
-			// A mark this run lacks (say round:5 with 2 GPUs) clamps to
-			// the whole run rather than failing the lesson.
-			from, to = 0, r.Time
-		}
-		if to < from {
-			to = from
-		}
-		les.Steps = append(les.Steps, StepRun{Step: st, Config: c, Result: r, From: from, To: to})
+	cl.Sweep = sweep
+	if err := les.stepWindows(func(c Config) (Run, error) { return run(c) }); err != nil {
+		return nil, err
 	}
 	return les, nil
 }
 
-// Metrics returns the numbers shown during step (1-based).
-func (les *Lesson) Metrics(step int) Metrics {
-	if step < 1 || step > len(les.Steps) {
-		step = 1
-	}
-	return Metrics{
-		Metrics: les.Steps[step-1].Result.Metrics(),
-		Ring:    les.Compare[collective.Ring].Metrics(),
-		Star:    les.Compare[collective.Star].Metrics(),
-		Sweep:   les.Sweep,
+func (cl *CollectiveLesson) metrics(les *Lesson, step int) any {
+	return CollectiveMetrics{
+		Metrics: les.Steps[step-1].Run.(*collective.Result).Metrics(),
+		Ring:    cl.Compare[collective.Ring].Metrics(),
+		Star:    cl.Compare[collective.Star].Metrics(),
+		Sweep:   cl.Sweep,
 	}
 }
 
-// NarrationArgs are the numbers a step's narration may quote, by
-// placeholder name, formatted for reading.
-func (les *Lesson) NarrationArgs() []string {
-	ring := les.Compare[collective.Ring].Metrics()
-	star := les.Compare[collective.Star].Metrics()
+func (cl *CollectiveLesson) narration(les *Lesson) []string {
+	ring := cl.Compare[collective.Ring].Metrics()
+	star := cl.Compare[collective.Star].Metrics()
 	return []string{
 		"gpus", strconv.Itoa(ring.Ranks),
 		"bytes", HumanBytes(ring.Bytes),
@@ -157,6 +127,43 @@ func (les *Lesson) NarrationArgs() []string {
 		"sent_star", HumanBytes(star.BytesSentPerRank),
 		"busbw_ring", strconv.FormatFloat(ring.BusBWGBps, 'f', 1, 64) + " GB/s",
 	}
+}
+
+// table is ring and star side by side, the step's algorithm marked, each
+// quantity with where it comes from.
+func (cl *CollectiveLesson) table(les *Lesson, step int, lang string) Table {
+	t := func(key string) string { return i18n.T(lang, key) }
+	ring := cl.Compare[collective.Ring].Metrics()
+	star := cl.Compare[collective.Star].Metrics()
+	secs := func(s float64) string { return sim.FromSeconds(s).String() }
+	gb := func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) + " GB/s" }
+	both := func(r, s string) string { return t("metric.ring") + ": " + r + " — " + t("metric.star") + ": " + s }
+	row := func(key, r, s, src string) TableRow {
+		return TableRow{Key: key, Label: t("metric." + key), Cells: []string{r, s}, Source: src}
+	}
+	return Table{
+		Columns:    []string{t("ui.metric"), t("metric.ring"), t("metric.star")},
+		ColumnKeys: []string{string(collective.Ring), string(collective.Star)},
+		Current:    string(les.Steps[step-1].Run.(*collective.Result).Config.Algo),
+		Rows: []TableRow{
+			row("time_s", secs(ring.TimeS), secs(star.TimeS), both(t("source.ring.time_s"), t("source.star.time_s"))),
+			row("closed_form_time_s", secs(ring.ClosedFormTimeS), secs(star.ClosedFormTimeS), ""),
+			row("bytes_sent_per_rank", HumanBytes(ring.BytesSentPerRank), HumanBytes(star.BytesSentPerRank), both(t("source.ring.bytes_sent_per_rank"), t("source.star.bytes_sent_per_rank"))),
+			row("algbw_GBps", gb(ring.AlgBWGBps), gb(star.AlgBWGBps), t("source.algbw")),
+			row("busbw_GBps", gb(ring.BusBWGBps), gb(star.BusBWGBps), t("source.busbw")),
+			row("rounds", strconv.Itoa(ring.Rounds), strconv.Itoa(star.Rounds), ""),
+		},
+	}
+}
+
+// live is the elapsed time and the bytes the busiest GPU has sent so far.
+func (cl *CollectiveLesson) live(les *Lesson, step int, t sim.Time, lang string) string {
+	res := les.Steps[step-1].Run.(*collective.Result)
+	var sent int64
+	for _, b := range res.Snapshot(t).Sent {
+		sent = max(sent, b)
+	}
+	return i18n.T(lang, "ui.live", "t", t.String(), "sent", HumanBytes(sent))
 }
 
 // Equal reports whether two configurations hold the same values.

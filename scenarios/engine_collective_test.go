@@ -23,7 +23,7 @@ func TestLessonCheckpointsGolden(t *testing.T) {
 			var b strings.Builder
 			fmt.Fprintf(&b, "# %s at its defaults: %s\n", s.ID, EncodeFragment(State{Scenario: s.ID, Step: 1, Lang: "en", Config: s.Defaults()}))
 			for i, sr := range les.Steps {
-				m := les.Metrics(i + 1)
+				m := les.Metrics(i + 1).(CollectiveMetrics)
 				raw, _ := json.Marshal(m.Metrics)
 				var fields map[string]any
 				dec := json.NewDecoder(strings.NewReader(string(raw)))
@@ -55,7 +55,7 @@ func TestRingLessonNumbers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			m := les.Metrics(6)
+			m := les.Metrics(6).(CollectiveMetrics)
 			n := float64(m.Ranks)
 			S := float64(m.Bytes)
 			alpha, bw := 1e-6, 450e9
@@ -102,14 +102,15 @@ func TestSweep(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	cl, _ := les.Collective()
 	var ns []int
-	for _, p := range les.Sweep {
+	for _, p := range cl.Sweep {
 		ns = append(ns, p.Ranks)
 	}
 	if got, want := fmt.Sprint(ns), "[2 4 8 12 16 32 64]"; got != want {
 		t.Fatalf("sweep ranks %s, want %s", got, want)
 	}
-	first, last := les.Sweep[0], les.Sweep[len(les.Sweep)-1]
+	first, last := cl.Sweep[0], cl.Sweep[len(cl.Sweep)-1]
 	// Ring: 2(N−1)/N·S/B grows from S/B to ≈ 2S/B (plus latency): under 2.2×.
 	if r := last.RingTimeS / first.RingTimeS; r < 1.5 || r > 2.2 {
 		t.Errorf("ring time 64 vs 2 GPUs: ×%.2f, want between 1.5 and 2.2", r)
@@ -118,9 +119,9 @@ func TestSweep(t *testing.T) {
 	if r := last.StarTimeS / first.StarTimeS; math.Abs(r-63)/63 > 0.01 {
 		t.Errorf("star time 64 vs 2 GPUs: ×%.2f, want 63", r)
 	}
-	for _, p := range les.Sweep {
-		if p.Ranks == 12 && p.RingTimeS != les.Compare["ring"].Time.Seconds() {
-			t.Errorf("sweep at 12 GPUs: ring %g s, the lesson's run %g s", p.RingTimeS, les.Compare["ring"].Time.Seconds())
+	for _, p := range cl.Sweep {
+		if p.Ranks == 12 && p.RingTimeS != cl.Compare["ring"].Time.Seconds() {
+			t.Errorf("sweep at 12 GPUs: ring %g s, the lesson's run %g s", p.RingTimeS, cl.Compare["ring"].Time.Seconds())
 		}
 	}
 }
@@ -134,5 +135,45 @@ func BenchmarkPrepare64(b *testing.B) {
 		if _, err := Prepare(s, cfg); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// The numbers table and the live line the page shows, now plain Go.
+func TestCollectiveTableAndLive(t *testing.T) {
+	s, _ := Get("ring-allreduce")
+	les, err := Prepare(s, s.Defaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := les.Table(1, "en")
+	if len(tb.Columns) != 3 || fmt.Sprint(tb.ColumnKeys) != "[ring star]" || tb.Current != "star" {
+		t.Errorf("step 1 table: columns %v keys %v current %q", tb.Columns, tb.ColumnKeys, tb.Current)
+	}
+	if tb6 := les.Table(6, "en"); tb6.Current != "ring" {
+		t.Errorf("step 6 current column %q, want ring", tb6.Current)
+	}
+	rows := map[string]TableRow{}
+	for _, r := range tb.Rows {
+		if len(r.Cells) != 2 || r.Label == "" || strings.Contains(r.Label, "⟦") {
+			t.Errorf("row %+v", r)
+		}
+		rows[r.Key] = r
+	}
+	if got := rows["bytes_sent_per_rank"].Cells; got[0] != "448 MiB" || got[1] != "1.75 GiB" {
+		t.Errorf("bytes sent cells %v, want 448 MiB and 1.75 GiB", got)
+	}
+	if rows["rounds"].Cells[0] != "14" || rows["time_s"].Source == "" {
+		t.Errorf("rounds %v, time source %q", rows["rounds"].Cells, rows["time_s"].Source)
+	}
+	if zh := les.Table(1, "zh"); zh.Columns[1] == tb.Columns[1] && zh.Rows[0].Label == tb.Rows[0].Label {
+		t.Errorf("the zh table reads as the en one: %v", zh.Columns)
+	}
+	// Live: nothing sent at t = 0; at the end the busiest GPU (the star's
+	// root) has sent (N−1)·S.
+	if l := les.Live(1, 0, "en"); !strings.Contains(l, "0 B") {
+		t.Errorf("live at 0: %q", l)
+	}
+	if l := les.Live(1, les.Steps[0].Run.End(), "en"); !strings.Contains(l, "1.75 GiB") {
+		t.Errorf("live at the end of the star: %q", l)
 	}
 }

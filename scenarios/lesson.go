@@ -1,0 +1,130 @@
+package scenarios
+
+import (
+	"fmt"
+
+	"github.com/gpuscope/gpuscope/engine/sim"
+)
+
+// Run is one engine run a step plays: a time line from 0 to End with named
+// marks (see ParseMark). A lesson without a time line (a calculator, a
+// chart) has End 0 and every mark at 0.
+type Run interface {
+	End() sim.Time
+	Mark(name string) (sim.Time, bool)
+}
+
+// Lesson is a scenario prepared for one configuration: every step's engine
+// run with the step's window on its time line. It is what the page plays
+// and what `gpuscope scenario run` prints.
+type Lesson struct {
+	Scenario *Scenario
+	Config   Config
+	Steps    []StepRun
+	engine   lessonEngine
+}
+
+// StepRun is one step of a prepared lesson.
+type StepRun struct {
+	Step     Step
+	Config   Config // the lesson's configuration with the step's set: lines applied
+	Run      Run
+	From, To sim.Time // the window the step plays, on Run's time line
+}
+
+// lessonEngine is what one kind of engine adds to a prepared lesson: the
+// numbers, the narration's placeholders and the table the page shows.
+// Each engine implements it in its own file (engine_collective.go, …).
+type lessonEngine interface {
+	// metrics are the numbers of a step (1-based), with the JSON names
+	// of the matching CLI command.
+	metrics(les *Lesson, step int) any
+	// narration are the name/value pairs a step's text may quote.
+	narration(les *Lesson) []string
+	// table is the numbers table of a step in a language.
+	table(les *Lesson, step int, lang string) Table
+	// live is a line of numbers at time t of a step ("" for none).
+	live(les *Lesson, step int, t sim.Time, lang string) string
+}
+
+// Table is a numbers table: columns (the first labels the rows), rows of
+// cells, and where each row's figure comes from.
+type Table struct {
+	Columns []string
+	// ColumnKeys name the value columns for data attributes and tests
+	// (e.g. "ring", "star"); Current is the key of the column on screen.
+	ColumnKeys []string
+	Current    string
+	Rows       []TableRow
+}
+
+// TableRow is one quantity.
+type TableRow struct {
+	Key    string // the metric's JSON name
+	Label  string
+	Cells  []string // one per ColumnKeys
+	Source string   // "" when there is nothing to add
+}
+
+// preparers run the steps of each engine's lessons.
+var preparers = map[string]func(s *Scenario, cfg Config) (*Lesson, error){
+	"collective": prepareCollective,
+}
+
+// Prepare runs the engine for every step of s under cfg. It returns an
+// error, not a panic, for a configuration the engine rejects.
+func Prepare(s *Scenario, cfg Config) (*Lesson, error) {
+	prep, ok := preparers[s.Engine]
+	if !ok {
+		return nil, fmt.Errorf("scenario %s: engine %q has no runner", s.ID, s.Engine)
+	}
+	return prep(s, cfg)
+}
+
+// stepWindows fills the steps of les with runs from run (which may share
+// them) and their windows. A mark a run lacks (say round:5 with 2 GPUs)
+// plays the whole run rather than failing the lesson.
+func (les *Lesson) stepWindows(run func(Config) (Run, error)) error {
+	for i, st := range les.Scenario.Steps {
+		c := les.Scenario.StepConfig(les.Config, i+1)
+		r, err := run(c)
+		if err != nil {
+			return err
+		}
+		from, ok1 := r.Mark(st.From)
+		to, ok2 := r.Mark(st.To)
+		if !ok1 || !ok2 {
+			from, to = 0, r.End()
+		}
+		if to < from {
+			to = from
+		}
+		les.Steps = append(les.Steps, StepRun{Step: st, Config: c, Run: r, From: from, To: to})
+	}
+	return nil
+}
+
+func clampStep(les *Lesson, step int) int {
+	if step < 1 || step > len(les.Steps) {
+		return 1
+	}
+	return step
+}
+
+// Metrics returns the numbers shown during step (1-based), under the CLI's
+// JSON names.
+func (les *Lesson) Metrics(step int) any { return les.engine.metrics(les, clampStep(les, step)) }
+
+// NarrationArgs are the numbers a step's narration may quote, by
+// placeholder name, formatted for reading.
+func (les *Lesson) NarrationArgs() []string { return les.engine.narration(les) }
+
+// Table is the numbers table of a step in a language.
+func (les *Lesson) Table(step int, lang string) Table {
+	return les.engine.table(les, clampStep(les, step), lang)
+}
+
+// Live is a line of numbers at time t of a step, in a language.
+func (les *Lesson) Live(step int, t sim.Time, lang string) string {
+	return les.engine.live(les, clampStep(les, step), t, lang)
+}
