@@ -1,7 +1,9 @@
 package scenarios
 
 import (
+	"errors"
 	"maps"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -13,9 +15,10 @@ const (
 	KnobInt   KnobKind = iota // a whole number in [Min, Max]
 	KnobBytes                 // a whole number of bytes in [Min, Max], suffixes accepted
 	KnobEnum                  // one of Values
+	KnobFloat                 // a finite real number in [FMin, FMax]
 )
 
-var kindNames = []string{"int", "bytes", "enum"}
+var kindNames = []string{"int", "bytes", "enum", "float"}
 
 func (k KnobKind) String() string {
 	if k >= 0 && int(k) < len(kindNames) {
@@ -27,13 +30,14 @@ func (k KnobKind) String() string {
 // Knob is a setting a reader can move. Default is in canonical form (for
 // bytes, the plain integer). Label is an i18n key.
 type Knob struct {
-	Name     string
-	Kind     KnobKind
-	Min, Max int64 // int and bytes knobs
-	Values   []string
-	Default  string
-	Label    string
-	Line     int // where the knob is declared in its scenario file
+	Name       string
+	Kind       KnobKind
+	Min, Max   int64   // int and bytes knobs
+	FMin, FMax float64 // float knobs
+	Values     []string
+	Default    string
+	Label      string
+	Line       int // where the knob is declared in its scenario file
 }
 
 // ValueLabel is the i18n key of an enum value's label: "link.nvlink4" for
@@ -64,6 +68,15 @@ func (k Knob) Parse(text string) (canonical string, err *InputError) {
 			return "", k.rangeError("error.range", t)
 		}
 		return strconv.FormatInt(n, 10), nil
+	case KnobFloat:
+		f, perr := strconv.ParseFloat(t, 64)
+		if perr != nil && !errors.Is(perr, strconv.ErrRange) || math.IsNaN(f) {
+			return "", inputError("error.float", k.Name, text, "min", fmtFloat(k.FMin), "max", fmtFloat(k.FMax))
+		}
+		if perr != nil || f < k.FMin || f > k.FMax {
+			return "", inputError("error.range", k.Name, t, "min", fmtFloat(k.FMin), "max", fmtFloat(k.FMax))
+		}
+		return fmtFloat(f), nil
 	case KnobEnum:
 		for _, v := range k.Values {
 			if strings.EqualFold(t, v) {
@@ -73,6 +86,14 @@ func (k Knob) Parse(text string) (canonical string, err *InputError) {
 		return "", inputError("error.enum", k.Name, text, "allowed", strings.Join(k.Values, ", "))
 	}
 	return "", inputError("error.enum", k.Name, text, "allowed", "")
+}
+
+func fmtFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// Float returns a float knob's value (0 when absent or not a number).
+func (c Config) Float(name string) float64 {
+	f, _ := strconv.ParseFloat(c[name], 64)
+	return f
 }
 
 // rangeError is the error for a bad int or bytes value, naming the allowed

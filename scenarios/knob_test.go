@@ -209,3 +209,20 @@ func TestKnobValueLabel(t *testing.T) {
 		t.Errorf("ValueLabel = %v, want %v", got, want)
 	}
 }
+
+func TestFloatKnob(t *testing.T) {
+	k := Knob{Name: "value", Kind: KnobFloat, FMin: -1e6, FMax: 1e6}
+	for in, want := range map[string]string{"70000": "70000", " 1e-8 ": "1e-08", "-0.5": "-0.5", "65504.0": "65504"} {
+		if got, err := k.Parse(in); err != nil || got != want {
+			t.Errorf("Parse(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for in, key := range map[string]string{"abc": "error.float", "nan": "error.float", "1e7": "error.range", "inf": "error.range", "": "error.float"} {
+		if _, err := k.Parse(in); err == nil || err.Key != key || err.Field != "value" {
+			t.Errorf("Parse(%q) error %v, want %s on value", in, err, key)
+		}
+	}
+	if got := (Config{"value": "2.5"}).Float("value"); got != 2.5 {
+		t.Errorf("Config.Float = %g", got)
+	}
+}

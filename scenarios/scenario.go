@@ -3,6 +3,7 @@ package scenarios
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -263,6 +264,22 @@ func (l *loader) knob(n int, rest string) {
 	}
 	k.Label = opts["label"]
 	switch k.Kind {
+	case KnobFloat:
+		for _, b := range []struct {
+			opt string
+			dst *float64
+		}{{"min", &k.FMin}, {"max", &k.FMax}} {
+			v, err := strconv.ParseFloat(opts[b.opt], 64)
+			if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+				l.fail(n, "knob", "%s: %s=%s is not a finite number", k.Name, b.opt, opts[b.opt])
+				return
+			}
+			*b.dst = v
+		}
+		if k.FMin > k.FMax {
+			l.fail(n, "knob", "%s: min=%s is above max=%s", k.Name, opts["min"], opts["max"])
+			return
+		}
 	case KnobInt, KnobBytes:
 		for _, b := range []struct {
 			opt string
