@@ -69,6 +69,7 @@ type TableRow struct {
 // preparers run the steps of each engine's lessons.
 var preparers = map[string]func(s *Scenario, cfg Config) (*Lesson, error){
 	"collective": prepareCollective,
+	"numfmt":     prepareNumfmt,
 }
 
 // Prepare runs the engine for every step of s under cfg. It returns an

@@ -37,7 +37,7 @@ type Scenario struct {
 }
 
 // engines are the engine names a scenario may ask for.
-var engines = []string{"collective"}
+var engines = []string{"collective", "numfmt"}
 
 // reserved are fragment keys a knob may not take as its name.
 var reserved = []string{"scenario", "step", "lang"}
@@ -104,7 +104,7 @@ var (
 	headerDirectives = []string{"scenario", "title", "summary", "engine", "knob"}
 	stepDirectives   = []string{"title", "text", "set", "from", "to", "hide", "show", "checkpoint"}
 	// Views a step may add to its picture with show:.
-	views = []string{"time-vs-n"}
+	views = []string{"time-vs-n", "training"}
 )
 
 func (l *loader) line(n int, line string) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gpuscope/gpuscope/engine/collective"
 	"github.com/gpuscope/gpuscope/engine/hw"
+	"github.com/gpuscope/gpuscope/engine/numfmt"
 	"github.com/gpuscope/gpuscope/engine/sim"
 	"github.com/gpuscope/gpuscope/render"
 	"github.com/gpuscope/gpuscope/render/paint"
@@ -229,6 +230,8 @@ func (a *app) build(w, h int) {
 			Link:     link.Name,
 			TimeVsN:  chart,
 		})
+	case *scenarios.TrainingRun:
+		a.list = render.AppendNumfmt(a.list, numfmtView(a.player, run, th, float32(w)*dpr, float32(h)*dpr, stage, dpr))
 	default:
 		// A lesson whose picture is not drawn yet: an empty stage.
 		a.list = render.List{Width: float32(w) * dpr, Height: float32(h) * dpr, Background: th.Background, Items: a.list.Items[:0]}
@@ -292,4 +295,32 @@ func (a *app) stateJSON() string {
 		return "{}"
 	}
 	return string(b)
+}
+
+// numfmtView is the number-formats picture: the step's value in every
+// format, and the toy training run when the step shows it.
+func numfmtView(p *scenarios.Player, run *scenarios.TrainingRun, th render.Theme, w, h float32, stage render.Rect, dpr float32) render.NumfmtView {
+	cfg := p.StepRun().Config
+	x := cfg.Float("value")
+	v := render.NumfmtView{Width: w, Height: h, Stage: stage, Scale: dpr, Theme: th}
+	for _, f := range numfmt.Formats {
+		v.Rows = append(v.Rows, render.FormatRow{
+			Name: f.Name, ExpBits: f.ExpBits, Bits: f.BitString(f.Encode(x)),
+			Stored: scenarios.NumText(f.Round(x)), Current: f.ID == cfg["format"],
+		})
+	}
+	if slices.Contains(p.StepRun().Step.Show, "training") {
+		names := map[string]string{"fp16": "FP16", "bf16": "BF16", "fp16-scaled": "FP16 + loss scaling"}
+		for i, tv := range run.Variants {
+			c := render.LossCurve{Name: names[tv.ID], Colour: i}
+			for _, s := range tv.Steps {
+				c.Loss = append(c.Loss, s.Loss)
+			}
+			v.Curves = append(v.Curves, c)
+		}
+		v.Steps = len(run.Variants[0].Steps)
+		v.Upto = run.StepAt(p.Time())
+		v.Spike = scenarios.TrainingSpike
+	}
+	return v
 }

@@ -313,6 +313,12 @@ func (u *ui) knobControl(k scenarios.Knob, lang string) *dom.BasicHTMLElement {
 				appendChild(ctl, u.option(strconv.FormatInt(n, 10), scenarios.HumanBytes(n)))
 			}
 		}
+	case scenarios.KnobFloat:
+		ctl = create("input")
+		ctl.SetAttribute("type", "text")
+		ctl.SetAttribute("inputmode", "decimal")
+		ctl.SetAttribute("spellcheck", "false")
+		ctl.SetAttribute("autocomplete", "off")
 	case scenarios.KnobEnum:
 		ctl = create("select")
 		for _, v := range k.Values {

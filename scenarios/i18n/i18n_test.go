@@ -107,24 +107,8 @@ func TestErrorPlaceholders(t *testing.T) {
 	}
 }
 
-// TestStepTextPlaceholders keeps lesson texts to the values the runner
-// fills in.
-func TestStepTextPlaceholders(t *testing.T) {
-	allowed := []string{"gpus", "bytes", "chunks", "rounds", "time_ring", "time_star", "sent_ring", "sent_star", "busbw_ring"}
-	for _, lang := range langs {
-		c := catalogues[lang]
-		for k, e := range c.entries {
-			if !strings.HasPrefix(k, "step.") && !strings.HasPrefix(k, "lesson.") {
-				continue
-			}
-			for _, p := range placeholders(e.value) {
-				if !slices.Contains(allowed, p) {
-					t.Errorf("%s:%d: %s: placeholder {%s} is not one the runner fills (%v)", c.file, e.line, k, p, allowed)
-				}
-			}
-		}
-	}
-}
+// Lesson texts' placeholders are checked against what each lesson's engine
+// fills in by scenarios' TestNarrationFillsEveryPlaceholder.
 
 // TestChineseKeepsTerms checks that the Chinese text does not translate
 // the terms practitioners write in English (GLOSSARY.md).
