@@ -61,7 +61,7 @@ func TestApplyFragment(t *testing.T) {
 		{"bad link", DefaultState(), "link=pcie",
 			DefaultState(), []string{"link: “pcie” is not one of nvlink4, ib-ndr"}},
 		{"bad scenario", with(3, "en", "gpus", "4"), "scenario=nope&gpus=6",
-			with(3, "en", "gpus", "6"), []string{"scenario: “nope” is not a lesson; available: ring-allreduce, number-formats"}},
+			with(3, "en", "gpus", "6"), []string{"scenario: “nope” is not a lesson; available: " + strings.Join(IDs(), ", ")}},
 		{"bad step", with(3, "en"), "step=7",
 			with(3, "en"), []string{"step: “7” is not a step of this lesson; allowed 1–6"}},
 		{"step zero", with(3, "en"), "step=0",

@@ -70,6 +70,7 @@ type TableRow struct {
 var preparers = map[string]func(s *Scenario, cfg Config) (*Lesson, error){
 	"collective": prepareCollective,
 	"numfmt":     prepareNumfmt,
+	"roofline":   prepareRoofline,
 }
 
 // Prepare runs the engine for every step of s under cfg. It returns an

@@ -232,6 +232,14 @@ func (a *app) build(w, h int) {
 		})
 	case *scenarios.TrainingRun:
 		a.list = render.AppendNumfmt(a.list, numfmtView(a.player, run, th, float32(w)*dpr, float32(h)*dpr, stage, dpr))
+	case *scenarios.RooflineRun:
+		v := render.RooflineView{Width: float32(w) * dpr, Height: float32(h) * dpr, Stage: stage, Scale: dpr, Theme: th, Intensity: run.Intensity}
+		for _, id := range scenarios.RooflineGPUs {
+			if roof, ok := run.Roofs[id]; ok {
+				v.Roofs = append(v.Roofs, render.Roof{Name: roof.GPU.Name, Peak: roof.Peak, BW: roof.BW, Current: id == run.GPU})
+			}
+		}
+		a.list = render.AppendRoofline(a.list, v)
 	default:
 		// A lesson whose picture is not drawn yet: an empty stage.
 		a.list = render.List{Width: float32(w) * dpr, Height: float32(h) * dpr, Background: th.Background, Items: a.list.Items[:0]}
