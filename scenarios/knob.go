@@ -90,6 +90,9 @@ func (k Knob) Parse(text string) (canonical string, err *InputError) {
 
 func fmtFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
+// IntOf is Int as an int.
+func (c Config) IntOf(name string) int { return int(c.Int(name)) }
+
 // Float returns a float knob's value (0 when absent or not a number).
 func (c Config) Float(name string) float64 {
 	f, _ := strconv.ParseFloat(c[name], 64)

@@ -71,6 +71,7 @@ var preparers = map[string]func(s *Scenario, cfg Config) (*Lesson, error){
 	"collective": prepareCollective,
 	"numfmt":     prepareNumfmt,
 	"roofline":   prepareRoofline,
+	"attention":  prepareAttention,
 }
 
 // Prepare runs the engine for every step of s under cfg. It returns an

@@ -240,6 +240,12 @@ func (a *app) build(w, h int) {
 			}
 		}
 		a.list = render.AppendRoofline(a.list, v)
+	case *scenarios.AttentionRun:
+		v := render.AttentionView{Width: float32(w) * dpr, Height: float32(h) * dpr, Stage: stage, Scale: dpr, Theme: th, Seq: run.Standard.Config.Seq}
+		for _, p := range run.Sweep {
+			v.Points = append(v.Points, render.AttentionPoint{Seq: p.Seq, Standard: p.StandardHBMBytes, Flash: p.FlashHBMBytes})
+		}
+		a.list = render.AppendAttention(a.list, v)
 	default:
 		// A lesson whose picture is not drawn yet: an empty stage.
 		a.list = render.List{Width: float32(w) * dpr, Height: float32(h) * dpr, Background: th.Background, Items: a.list.Items[:0]}

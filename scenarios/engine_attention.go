@@ -1,0 +1,194 @@
+package scenarios
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/gpuscope/gpuscope/engine/hw"
+	"github.com/gpuscope/gpuscope/engine/kernel"
+	"github.com/gpuscope/gpuscope/engine/sim"
+	"github.com/gpuscope/gpuscope/scenarios/i18n"
+)
+
+// AttentionRun is a flash-attention lesson step: both implementations for
+// the step's shape, and their HBM traffic over sequence lengths. It has no
+// time line.
+type AttentionRun struct {
+	Standard, Flash kernel.AttentionResult
+	Sweep           []AttentionPoint
+}
+
+// AttentionPoint is one sequence length of the sweep.
+type AttentionPoint struct {
+	Seq              int     `json:"seq"`
+	StandardHBMBytes float64 `json:"standard_hbm_bytes"`
+	FlashHBMBytes    float64 `json:"flash_hbm_bytes"`
+}
+
+// End is 0: nothing plays.
+func (r *AttentionRun) End() sim.Time { return 0 }
+
+// Mark puts every mark at 0.
+func (r *AttentionRun) Mark(string) (sim.Time, bool) { return 0, true }
+
+// AttentionLesson is the flash-attention lesson's engine part. MaxAbsDiff
+// is the largest difference between FlashAttention's tiled online softmax
+// and the direct formula on a small random case, computed once.
+type AttentionLesson struct {
+	MaxAbsDiff float64
+}
+
+// AttentionLessonMetrics are a step's numbers: FlashAttention's under
+// gpuscope attention's names, both implementations side by side, the
+// speed-up, the sweep, and the check that both give the same output.
+type AttentionLessonMetrics struct {
+	kernel.AttentionMetrics
+	Standard   kernel.AttentionMetrics `json:"standard"`
+	Flash      kernel.AttentionMetrics `json:"flash"`
+	Speedup    float64                 `json:"speedup"`
+	Sweep      []AttentionPoint        `json:"sweep"`
+	MaxAbsDiff float64                 `json:"max_abs_difference"`
+}
+
+func attentionConfig(c Config, impl kernel.AttentionImpl, seq int) (kernel.AttentionConfig, error) {
+	g, _ := hw.GPUByID(c["gpu"])
+	return kernel.AttentionConfig{
+		Batch: int(c.Int("batch")), Heads: int(c.Int("heads")), Seq: seq, HeadDim: int(c.Int("head_dim")),
+		Dtype: hw.BF16, GPU: g, Impl: impl,
+	}, nil
+}
+
+func attentionRun(c Config) (*AttentionRun, error) {
+	r := &AttentionRun{}
+	for _, impl := range []kernel.AttentionImpl{kernel.StandardAttention, kernel.FlashAttention} {
+		ac, _ := attentionConfig(c, impl, int(c.Int("seq")))
+		res, err := kernel.Attention(ac)
+		if err != nil {
+			return nil, err
+		}
+		if impl == kernel.StandardAttention {
+			r.Standard = res
+		} else {
+			r.Flash = res
+		}
+	}
+	for seq := 256; seq <= 65536; seq *= 2 {
+		p := AttentionPoint{Seq: seq}
+		for _, impl := range []kernel.AttentionImpl{kernel.StandardAttention, kernel.FlashAttention} {
+			ac, _ := attentionConfig(c, impl, seq)
+			res, err := kernel.Attention(ac)
+			if err != nil {
+				return nil, err
+			}
+			if impl == kernel.StandardAttention {
+				p.StandardHBMBytes = res.HBMBytes
+			} else {
+				p.FlashHBMBytes = res.HBMBytes
+			}
+		}
+		r.Sweep = append(r.Sweep, p)
+	}
+	return r, nil
+}
+
+// attentionCheck runs FlashAttention's tiling and the direct formula on a
+// small random case and returns the largest difference.
+func attentionCheck() float64 {
+	rng := sim.NewRNG(11)
+	mk := func(n, d int) [][]float64 {
+		m := make([][]float64, n)
+		for i := range m {
+			m[i] = make([]float64, d)
+			for j := range m[i] {
+				m[i][j] = 4*rng.Float64() - 2
+			}
+		}
+		return m
+	}
+	q, k, v := mk(64, 16), mk(64, 16), mk(64, 16)
+	ref, tiled := kernel.AttentionReference(q, k, v), kernel.AttentionTiled(q, k, v, 16, 16)
+	var worst float64
+	for i := range ref {
+		for j := range ref[i] {
+			worst = math.Max(worst, math.Abs(ref[i][j]-tiled[i][j]))
+		}
+	}
+	return worst
+}
+
+func prepareAttention(s *Scenario, cfg Config) (*Lesson, error) {
+	les := &Lesson{Scenario: s, Config: cfg.Clone(), engine: &AttentionLesson{MaxAbsDiff: attentionCheck()}}
+	if err := les.stepWindows(func(c Config) (Run, error) { return attentionRun(c) }); err != nil {
+		return nil, err
+	}
+	return les, nil
+}
+
+func (al *AttentionLesson) metrics(les *Lesson, step int) any {
+	r := les.Steps[step-1].Run.(*AttentionRun)
+	m := AttentionLessonMetrics{
+		AttentionMetrics: r.Flash.Metrics(), Standard: r.Standard.Metrics(), Flash: r.Flash.Metrics(),
+		Sweep: r.Sweep, MaxAbsDiff: al.MaxAbsDiff,
+	}
+	if r.Flash.TimeS > 0 {
+		m.Speedup = r.Standard.TimeS / r.Flash.TimeS
+	}
+	return m
+}
+
+func (al *AttentionLesson) narration(les *Lesson) []string {
+	r, err := attentionRun(les.Config)
+	if err != nil {
+		return nil
+	}
+	gpt3 := les.Config.Clone()
+	gpt3["batch"], gpt3["heads"], gpt3["seq"] = "1024", "96", "2048"
+	g3, _ := attentionConfig(gpt3, kernel.StandardAttention, 2048)
+	g3r, _ := kernel.Attention(g3)
+	return []string{
+		"seq", strconv.Itoa(les.Config.IntOf("seq")),
+		"score_bytes", gb(r.Standard.ScoreBytes),
+		"gpt3_score_bytes", gb(g3r.ScoreBytes),
+		"standard_bytes", gb(r.Standard.HBMBytes),
+		"flash_bytes", gb(r.Flash.HBMBytes),
+		"speedup", strconv.FormatFloat(r.Standard.TimeS/r.Flash.TimeS, 'f', 1, 64),
+		"max_diff", strconv.FormatFloat(al.MaxAbsDiff, 'e', 1, 64),
+	}
+}
+
+// gb formats bytes with a decimal SI prefix, three significant digits:
+// "805 MB", "2.21 GB", "825 GB".
+func gb(b float64) string {
+	units := []string{"B", "kB", "MB", "GB", "TB", "PB"}
+	u := 0
+	for b >= 1000 && u < len(units)-1 {
+		b /= 1000
+		u++
+	}
+	return strconv.FormatFloat(b, 'g', 3, 64) + " " + units[u]
+}
+
+func (al *AttentionLesson) table(les *Lesson, step int, lang string) Table {
+	t := func(key string) string { return i18n.T(lang, key) }
+	r := les.Steps[step-1].Run.(*AttentionRun)
+	secs := func(s float64) string { return sim.FromSeconds(s).String() }
+	row := func(key, a, b string) TableRow {
+		return TableRow{Key: key, Label: t("metric." + key), Cells: []string{a, b}, Source: t("source.attention." + key)}
+	}
+	s, f := r.Standard, r.Flash
+	bound := func(x kernel.AttentionResult) string { return t("bound." + x.Metrics().Bound) }
+	return Table{
+		Columns:    []string{t("ui.metric"), t("impl.standard"), t("impl.flash")},
+		ColumnKeys: []string{"standard", "flash"},
+		Current:    "flash",
+		Rows: []TableRow{
+			row("hbm_bytes", gb(s.HBMBytes), gb(f.HBMBytes)),
+			row("score_bytes", gb(s.ScoreBytes), t("attention.never_written")),
+			row("time_s", secs(s.TimeS), secs(f.TimeS)),
+			row("bound", bound(s), bound(f)),
+			row("max_abs_difference", "—", strconv.FormatFloat(al.MaxAbsDiff, 'e', 1, 64)),
+		},
+	}
+}
+
+func (al *AttentionLesson) live(*Lesson, int, sim.Time, string) string { return "" }
