@@ -18,7 +18,18 @@ import (
 // whatever the step, and both times over the range of GPU counts.
 type CollectiveLesson struct {
 	Compare map[collective.Algo]*collective.Result
-	Sweep   []SweepPoint
+	sweep   []SweepPoint
+	swept   func() ([]SweepPoint, error)
+}
+
+// Sweep is both algorithms' time over the range of GPU counts, computed
+// on first use (the lesson opens without it: it costs a dozen runs).
+func (cl *CollectiveLesson) Sweep() []SweepPoint {
+	if cl.sweep == nil && cl.swept != nil {
+		cl.sweep, _ = cl.swept()
+		cl.swept = nil
+	}
+	return cl.sweep
 }
 
 // Collective returns the collective part of a lesson; ok is false for a
@@ -93,11 +104,8 @@ func prepareCollective(s *Scenario, cfg Config) (*Lesson, error) {
 		}
 		cl.Compare[algo] = r
 	}
-	sweep, err := sweepRanks(s, cfg)
-	if err != nil {
-		return nil, err
-	}
-	cl.Sweep = sweep
+	cfgCopy := cfg.Clone()
+	cl.swept = func() ([]SweepPoint, error) { return sweepRanks(s, cfgCopy) }
 	if err := les.stepWindows(func(c Config) (Run, error) { return run(c) }); err != nil {
 		return nil, err
 	}
@@ -109,7 +117,7 @@ func (cl *CollectiveLesson) metrics(les *Lesson, step int) any {
 		Metrics: les.Steps[step-1].Run.(*collective.Result).Metrics(),
 		Ring:    cl.Compare[collective.Ring].Metrics(),
 		Star:    cl.Compare[collective.Star].Metrics(),
-		Sweep:   cl.Sweep,
+		Sweep:   cl.Sweep(),
 	}
 }
 

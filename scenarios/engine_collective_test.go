@@ -103,13 +103,14 @@ func TestSweep(t *testing.T) {
 	}
 	cl, _ := les.Collective()
 	var ns []int
-	for _, p := range cl.Sweep {
+	for _, p := range cl.Sweep() {
 		ns = append(ns, p.Ranks)
 	}
 	if got, want := fmt.Sprint(ns), "[2 4 8 12 16 32 64]"; got != want {
 		t.Fatalf("sweep ranks %s, want %s", got, want)
 	}
-	first, last := cl.Sweep[0], cl.Sweep[len(cl.Sweep)-1]
+	sw := cl.Sweep()
+	first, last := sw[0], sw[len(sw)-1]
 	// Ring: 2(N−1)/N·S/B grows from S/B to ≈ 2S/B (plus latency): under 2.2×.
 	if r := last.RingTimeS / first.RingTimeS; r < 1.5 || r > 2.2 {
 		t.Errorf("ring time 64 vs 2 GPUs: ×%.2f, want between 1.5 and 2.2", r)
@@ -118,7 +119,7 @@ func TestSweep(t *testing.T) {
 	if r := last.StarTimeS / first.StarTimeS; math.Abs(r-63)/63 > 0.01 {
 		t.Errorf("star time 64 vs 2 GPUs: ×%.2f, want 63", r)
 	}
-	for _, p := range cl.Sweep {
+	for _, p := range cl.Sweep() {
 		if p.Ranks == 12 && p.RingTimeS != cl.Compare["ring"].Time.Seconds() {
 			t.Errorf("sweep at 12 GPUs: ring %g s, the lesson's run %g s", p.RingTimeS, cl.Compare["ring"].Time.Seconds())
 		}

@@ -44,15 +44,31 @@ const (
 
 // NewPlayer starts at the first lesson's first step with its defaults.
 func NewPlayer() (*Player, error) {
+	p, _, err := NewPlayerAt("")
+	return p, err
+}
+
+// NewPlayerAt starts at the state a URL fragment describes, preparing the
+// lesson once; the fragment's errors are reported as after
+// ApplyFragment, and a configuration the engine refuses falls back to the
+// lesson's defaults.
+func NewPlayerAt(frag string) (*Player, []*InputError, error) {
 	p := &Player{speed: 1}
-	st := DefaultState()
-	les, err := prepareState(st)
-	if err != nil {
-		return nil, err
+	st, errs := ApplyFragment(DefaultState(), frag)
+	les, perr := prepareState(st)
+	if perr != nil {
+		s, _ := Get(st.Scenario)
+		st.Config = s.Defaults()
+		var err error
+		if les, err = prepareState(st); err != nil {
+			return nil, nil, err
+		}
+		errs = append(errs, &InputError{Field: "config", Key: "error.command", Args: []string{"field", "config", "value", "", "detail", perr.Error()}})
 	}
 	p.st, p.les = st, les
 	p.t = p.step().From
-	return p, nil
+	p.report(errs)
+	return p, errs, nil
 }
 
 func prepareState(st State) (*Lesson, error) {

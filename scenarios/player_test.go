@@ -223,3 +223,23 @@ func FuzzPlayerCommand(f *testing.F) {
 		}
 	})
 }
+
+func TestNewPlayerAt(t *testing.T) {
+	p, errs, err := NewPlayerAt("#scenario=ring-allreduce&gpus=16&step=3&lang=zh")
+	if err != nil || len(errs) != 0 {
+		t.Fatal(err, errs)
+	}
+	if st := p.State(); st.Step != 3 || st.Lang != "zh" || st.Config["gpus"] != "16" || p.Run().(*collective.Result).Config.Ranks != 16 {
+		t.Errorf("state %+v", st)
+	}
+	// Bad fields are reported and the rest applies.
+	p, errs, _ = NewPlayerAt("scenario=ring-allreduce&gpus=abc&step=2")
+	if len(errs) != 1 || p.State().Step != 2 || p.Report().Error == nil {
+		t.Errorf("errors %v, step %d", errs, p.State().Step)
+	}
+	// An engine refusal (FP8 on an A100) falls back to the defaults, said.
+	p, errs, err = NewPlayerAt("scenario=roofline&gpu=a100-80gb&dtype=fp8")
+	if err != nil || len(errs) != 1 || p.State().Config["dtype"] != "bf16" {
+		t.Errorf("A100 FP8 start: err %v, errors %v, config %v", err, errs, p.State().Config)
+	}
+}

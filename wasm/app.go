@@ -60,6 +60,8 @@ type perf struct {
 	mainMS                 float64 // performance.now() when Go's main began
 	readyMS                float64 // … when newApp had prepared the lesson and the DOM
 	firstFrameMS           float64 // … when the first frame was drawn
+	firstUpdateMS          float64 // … when the first Update began (Ebiten is up)
+	firstDrawMS            float64 // Go time of the first Draw (shader, glyphs)
 }
 
 const perfWindow = 120
@@ -92,16 +94,14 @@ func now() float64 { return js.Global().Get("performance").Call("now").Float() }
 
 func newApp() (*app, error) {
 	mainMS := now()
-	p, err := scenarios.NewPlayer()
+	// Prepare the lesson the address names, once.
+	p, _, err := scenarios.NewPlayerAt(window.Get("location").Get("hash").String())
 	if err != nil {
 		return nil, err
 	}
 	a := &app{player: p, shownRev: -1, dpr: devicePixelRatio(), stageDirty: true, pendingKnob: map[string]string{}}
 	a.perf.mainMS = mainMS
 	a.dark = !js.Global().Call("matchMedia", "(prefers-color-scheme: light)").Get("matches").Bool()
-	if h := window.Get("location").Get("hash").String(); h != "" {
-		p.ApplyFragment(h)
-	}
 	a.ui = newUI(a)
 	a.publishAPI()
 	a.perf.readyMS = now()
@@ -134,6 +134,9 @@ func trimHash(h string) string {
 // simulation: each tick is 1/TPS seconds of playback.
 func (a *app) Update() error {
 	start := time.Now()
+	if a.perf.firstUpdateMS == 0 {
+		a.perf.firstUpdateMS = now()
+	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.drawn && !a.ready {
@@ -152,7 +155,9 @@ func (a *app) Update() error {
 		a.ui.dispatch(ev)
 	}
 	a.tick++
-	if rev := a.player.Rev(); rev != a.shownRev {
+	// The picture comes first: the page's text is written from the tick
+	// after the first frame (and before ready is reported to scripts).
+	if rev := a.player.Rev(); rev != a.shownRev && a.drawn {
 		a.shownRev = rev
 		a.ui.refresh()
 		a.syncFragment()
@@ -215,7 +220,7 @@ func (a *app) build(w, h int) {
 	case *collective.Result:
 		var chart []render.TimeVsN
 		if cl, ok := a.player.Lesson().Collective(); ok && slices.Contains(a.player.StepRun().Step.Show, "time-vs-n") {
-			for _, p := range cl.Sweep {
+			for _, p := range cl.Sweep() {
 				chart = append(chart, render.TimeVsN{N: p.Ranks, Ring: p.RingTimeS, Star: p.StarTimeS})
 			}
 		}
@@ -267,6 +272,7 @@ func (a *app) Draw(screen *ebiten.Image) {
 	a.perf.lastDraw = start
 	if !a.drawn {
 		a.perf.firstFrameMS = now()
+		a.perf.firstDrawMS = since(start)
 	}
 	a.drawn = true
 }
@@ -295,12 +301,14 @@ func (a *app) stateJSON() string {
 		MainMS       float64 `json:"main_ms"`
 		InitMS       float64 `json:"init_ms"`
 		FirstFrameMS float64 `json:"first_frame_ms"`
+		FirstUpdate  float64 `json:"first_update_ms"`
+		FirstDraw    float64 `json:"first_draw_ms"`
 	}
 	out := struct {
 		scenarios.PlayerState
 		Ready bool    `json:"ready"`
 		Perf  perfOut `json:"perf"`
-	}{a.player.Report(), a.ready, perfOut{a.perf.update.mean(), a.perf.draw.mean(), 0, a.perf.mainMS, a.perf.readyMS, a.perf.firstFrameMS}}
+	}{a.player.Report(), a.ready, perfOut{a.perf.update.mean(), a.perf.draw.mean(), 0, a.perf.mainMS, a.perf.readyMS, a.perf.firstFrameMS, a.perf.firstUpdateMS, a.perf.firstDrawMS}}
 	if iv := a.perf.interval.mean(); iv > 0 {
 		out.Perf.FPS = 1000 / iv
 	}

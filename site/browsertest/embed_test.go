@@ -37,7 +37,7 @@ func TestReadmeIframeSnippet(t *testing.T) {
 	}))
 	defer host.Close()
 
-	ctx := open(t, "favicon.svg")
+	ctx := openBlank(t)
 	chromedpRun(t, ctx, chromedp.Navigate(host.URL+"/post.html"))
 	ifr := elementRect(ctx, "iframe")
 	if ifr.Width < 780 || ifr.Height < 480 {

@@ -454,3 +454,13 @@ func elementRect(ctx context.Context, selector string) rect {
 	  return {X: b.x, Y: b.y, Width: b.width, Height: b.height}; })()`, &r)
 	return r
 }
+
+// openBlank opens a tab on a small static file of the site (not a page
+// that starts the simulator), for tests that navigate elsewhere next. The
+// browser may ask for /favicon.ico there; that 404 is not the test's.
+func openBlank(t *testing.T) context.Context {
+	t.Helper()
+	ctx := open(t, "favicon.svg")
+	allowConsoleErrors(ctx, "favicon.ico")
+	return ctx
+}

@@ -18,7 +18,7 @@ func TestReadmeScreenshot(t *testing.T) {
 	if os.Getenv("GPUSCOPE_README_SHOT") != "1" {
 		t.Skip("set GPUSCOPE_README_SHOT=1 to regenerate site/screenshot.png")
 	}
-	ctx := open(t, "favicon.svg")
+	ctx := openBlank(t)
 	chromedpRun(t, ctx, emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}),
 		chromedp.Navigate(baseURL+"index.html#scenario=ring-allreduce&gpus=8&step=4"))
 	waitReady(ctx)
