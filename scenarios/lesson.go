@@ -72,6 +72,7 @@ var preparers = map[string]func(s *Scenario, cfg Config) (*Lesson, error){
 	"numfmt":     prepareNumfmt,
 	"roofline":   prepareRoofline,
 	"attention":  prepareAttention,
+	"fused":      prepareFused,
 }
 
 // Prepare runs the engine for every step of s under cfg. It returns an

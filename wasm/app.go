@@ -251,6 +251,15 @@ func (a *app) build(w, h int) {
 			v.Points = append(v.Points, render.AttentionPoint{Seq: p.Seq, Standard: p.StandardHBMBytes, Flash: p.FlashHBMBytes})
 		}
 		a.list = render.AppendAttention(a.list, v)
+	case *scenarios.FusedRun:
+		v := render.FusedView{Width: float32(w) * dpr, Height: float32(h) * dpr, Stage: stage, Scale: dpr, Theme: th}
+		for _, k := range run.Unfused.Kernels {
+			v.Unfused = append(v.Unfused, render.KernelBlock{Ops: k.Ops, Bytes: k.HBMBytes, TimeS: k.TimeS})
+		}
+		for _, k := range run.Fused.Kernels {
+			v.Fused = append(v.Fused, render.KernelBlock{Ops: k.Ops, Bytes: k.HBMBytes, TimeS: k.TimeS})
+		}
+		a.list = render.AppendFused(a.list, v)
 	default:
 		// A lesson whose picture is not drawn yet: an empty stage.
 		a.list = render.List{Width: float32(w) * dpr, Height: float32(h) * dpr, Background: th.Background, Items: a.list.Items[:0]}

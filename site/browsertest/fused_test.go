@@ -1,0 +1,52 @@
+package browsertest
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"testing"
+)
+
+// The fused-kernels lesson: 13 bytes an element unfused, 5 fused (BF16),
+// the time in proportion, and the picture drawn.
+func TestFusedKernelsLesson(t *testing.T) {
+	ctx := open(t, "index.html#scenario=fused-kernels&tokens=8192&hidden=4096")
+	waitReady(ctx)
+	var st struct {
+		Steps   int `json:"steps"`
+		Metrics struct {
+			Elements float64 `json:"elements"`
+			Unfused  struct {
+				Kernels  int     `json:"kernels"`
+				HBMBytes float64 `json:"hbm_bytes"`
+				TimeS    float64 `json:"time_s"`
+			} `json:"unfused"`
+			Fused struct {
+				Kernels  int     `json:"kernels"`
+				HBMBytes float64 `json:"hbm_bytes"`
+				TimeS    float64 `json:"time_s"`
+			} `json:"fused"`
+			Speedup float64 `json:"speedup"`
+		} `json:"metrics"`
+	}
+	evalJSON(ctx, "window.gpuscope.state()", &st)
+	m := st.Metrics
+	n := 8192.0 * 4096
+	if m.Elements != n || m.Unfused.HBMBytes != 13*n || m.Fused.HBMBytes != 5*n || m.Unfused.Kernels != 3 || m.Fused.Kernels != 1 {
+		t.Errorf("metrics %+v; want %g elements, 13 and 5 bytes each, 3 and 1 kernels", m, n)
+	}
+	// Hand-worked: bytes ÷ 3.35 TB/s + 4 µs a launch.
+	if want := 13*n/3.35e12 + 3*4e-6; math.Abs(m.Unfused.TimeS-want)/want > 1e-9 {
+		t.Errorf("unfused time %g, want %g", m.Unfused.TimeS, want)
+	}
+	for i := 1; i <= st.Steps; i++ {
+		command(ctx, fmt.Sprintf(`{type: "goto", step: %d}`, i))
+		settle(ctx)
+		img := decodePNG(t, screenshot(ctx, fmt.Sprintf("fused-step%d", i)))
+		rim := countPixels(img, elementRect(ctx, "#stage").image(), color.RGBA{0x4a, 0x8a, 0x00, 255}, 20) +
+			countPixels(img, elementRect(ctx, "#stage").image(), color.RGBA{0x76, 0xb9, 0x00, 255}, 20)
+		if rim < 500 {
+			t.Errorf("step %d: %d pixels of kernel blocks, want the blocks drawn", i, rim)
+		}
+	}
+}
