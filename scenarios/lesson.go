@@ -73,6 +73,7 @@ var preparers = map[string]func(s *Scenario, cfg Config) (*Lesson, error){
 	"roofline":   prepareRoofline,
 	"attention":  prepareAttention,
 	"fused":      prepareFused,
+	"launch":     prepareLaunch,
 }
 
 // Prepare runs the engine for every step of s under cfg. It returns an

@@ -260,6 +260,15 @@ func (a *app) build(w, h int) {
 			v.Fused = append(v.Fused, render.KernelBlock{Ops: k.Ops, Bytes: k.HBMBytes, TimeS: k.TimeS})
 		}
 		a.list = render.AppendFused(a.list, v)
+	case *scenarios.LaunchRun:
+		l := run.Launch
+		a.list = render.AppendLaunch(a.list, render.LaunchView{
+			Width: float32(w) * dpr, Height: float32(h) * dpr, Stage: stage, Scale: dpr, Theme: th,
+			GPU: l.Config.GPU.Name, SMs: l.Config.GPU.SMs, MaxWarps: l.Config.GPU.MaxWarpsPerSM,
+			Blocks: l.Config.Blocks, BlocksPerSM: l.BlocksPerSM, WarpsPerBlock: l.WarpsPerBlock,
+			Wave: run.WaveAt(a.player.Time()), Waves: l.Waves,
+			Taken: run.Divergence.Taken, CostA: run.Divergence.CostA, CostB: run.Divergence.CostB,
+		})
 	default:
 		// A lesson whose picture is not drawn yet: an empty stage.
 		a.list = render.List{Width: float32(w) * dpr, Height: float32(h) * dpr, Background: th.Background, Items: a.list.Items[:0]}

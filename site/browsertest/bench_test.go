@@ -52,11 +52,22 @@ func TestBenchPage(t *testing.T) {
 
 	var marks struct{ Main, Init, Update, Draw, First float64 }
 	evalJSON(ctx, `(() => { const p = window.gpuscope.state().perf; return {Main: p.main_ms, Init: p.init_ms, Update: p.first_update_ms, Draw: p.first_draw_ms, First: p.first_frame_ms}; })()`, &marks)
+	// The busiest silicon view: 132 SMs with every warp drawn, playing.
+	sctx := open(t, "index.html#scenario=simt-launch&step=6&blocks=100000")
+	waitReady(sctx)
+	time.Sleep(2 * time.Second)
+	command(sctx, `{type: "set", speed: 0.25}`)
+	command(sctx, `{type: "play"}`)
+	time.Sleep(5 * time.Second)
+	sst := state(sctx)
+
 	report := fmt.Sprintf("start-up of the 64-GPU tab: Go main at %.0f ms, lesson and DOM ready at %.0f ms, Ebiten's first Update at %.0f ms, first frame at %.0f ms (its Draw %.0f ms)\n", marks.Main, marks.Init, marks.Update, marks.First, marks.Draw) + fmt.Sprintf(
 		"first frame (navigation → first frame drawn, median of %d): gpuscope %.0f ms, bare Ebiten %.0f ms, ratio %.2f (budget ≤ 1.50)%s\n"+
 			"per frame at 64 GPUs (Go time, running averages): update %.2f ms + draw %.2f ms = %.2f ms (budget ≤ 4 ms)%s; %.0f fps in SwiftShader\n",
 		runs, mo, mb, mo/mb, over(mo/mb > 1.5),
-		st.Perf.UpdateMS, st.Perf.DrawMS, st.Perf.UpdateMS+st.Perf.DrawMS, over(st.Perf.UpdateMS+st.Perf.DrawMS > 4), st.Perf.FPS)
+		st.Perf.UpdateMS, st.Perf.DrawMS, st.Perf.UpdateMS+st.Perf.DrawMS, over(st.Perf.UpdateMS+st.Perf.DrawMS > 4), st.Perf.FPS) +
+		fmt.Sprintf("per frame in simt-launch (132 SMs, every warp drawn): update %.2f ms + draw %.2f ms = %.2f ms (budget ≤ 4 ms)%s\n",
+			sst.Perf.UpdateMS, sst.Perf.DrawMS, sst.Perf.UpdateMS+sst.Perf.DrawMS, over(sst.Perf.UpdateMS+sst.Perf.DrawMS > 4))
 	fmt.Print(report)
 	_ = os.MkdirAll(filepath.Join("..", "..", "out"), 0o755)
 	_ = os.WriteFile(filepath.Join("..", "..", "out", "bench-page.txt"), []byte(report), 0o644)
