@@ -74,6 +74,7 @@ var preparers = map[string]func(s *Scenario, cfg Config) (*Lesson, error){
 	"attention":  prepareAttention,
 	"fused":      prepareFused,
 	"launch":     prepareLaunch,
+	"memwall":    prepareMemwall,
 }
 
 // Prepare runs the engine for every step of s under cfg. It returns an

@@ -4,6 +4,7 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"slices"
 	"sync"
 	"syscall/js"
@@ -269,6 +270,19 @@ func (a *app) build(w, h int) {
 			Wave: run.WaveAt(a.player.Time()), Waves: l.Waves,
 			Taken: run.Divergence.Taken, CostA: run.Divergence.CostA, CostB: run.Divergence.CostB,
 		})
+	case *scenarios.MemwallRun:
+		names := map[string]string{"naive": "naive", "smem16": "16×16", "smem32": "32×32", "tensor": "tensor"}
+		tiles := map[string]int{"naive": 0, "smem16": 16, "smem32": 32, "tensor": 128}
+		v := render.MemwallView{Width: float32(w) * dpr, Height: float32(h) * dpr, Stage: stage, Scale: dpr, Theme: th, Steps: scenarios.MemwallKSteps}
+		for _, k := range scenarios.MemwallKernels {
+			m := run.Results[k].Metrics()
+			v.Bars = append(v.Bars, render.MemwallBar{Name: names[k], Bytes: m.HBMBytes, TFLOPS: m.TFLOPS, Current: k == run.Kernel, Tile: tiles[k]})
+		}
+		v.PeakTFLOPS = run.Current().Peak / 1e12
+		ms := float64(a.player.Time()) / float64(sim.Millisecond)
+		v.Step = min(int(ms), scenarios.MemwallKSteps)
+		v.Progress = ms - math.Floor(ms)
+		a.list = render.AppendMemwall(a.list, v)
 	default:
 		// A lesson whose picture is not drawn yet: an empty stage.
 		a.list = render.List{Width: float32(w) * dpr, Height: float32(h) * dpr, Background: th.Background, Items: a.list.Items[:0]}
