@@ -12,7 +12,7 @@ func TestEmbeddedLoad(t *testing.T) {
 	if loadErr != nil {
 		t.Fatalf("embedded scenarios:\n%v", loadErr)
 	}
-	if got, want := IDs(), []string{"ring-allreduce", "simt-launch", "memory-wall", "roofline", "fused-kernels", "flash-attention", "number-formats"}; !slices.Equal(got, want) {
+	if got, want := IDs(), []string{"ring-allreduce", "cpu-vs-gpu", "simt-launch", "memory-wall", "roofline", "fused-kernels", "flash-attention", "number-formats"}; !slices.Equal(got, want) {
 		t.Errorf("IDs() = %v, want %v", got, want)
 	}
 	for i, s := range All() {

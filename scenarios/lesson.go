@@ -75,6 +75,7 @@ var preparers = map[string]func(s *Scenario, cfg Config) (*Lesson, error){
 	"fused":      prepareFused,
 	"launch":     prepareLaunch,
 	"memwall":    prepareMemwall,
+	"cpugpu":     prepareCPUGPU,
 }
 
 // Prepare runs the engine for every step of s under cfg. It returns an

@@ -37,7 +37,7 @@ type Scenario struct {
 }
 
 // engines are the engine names a scenario may ask for.
-var engines = []string{"collective", "numfmt", "roofline", "attention", "fused", "launch", "memwall"}
+var engines = []string{"collective", "numfmt", "roofline", "attention", "fused", "launch", "memwall", "cpugpu"}
 
 // reserved are fragment keys a knob may not take as its name.
 var reserved = []string{"scenario", "step", "lang"}

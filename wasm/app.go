@@ -283,6 +283,13 @@ func (a *app) build(w, h int) {
 		v.Step = min(int(ms), scenarios.MemwallKSteps)
 		v.Progress = ms - math.Floor(ms)
 		a.list = render.AppendMemwall(a.list, v)
+	case *scenarios.CPUGPURun:
+		cpu, gpu := run.Done(a.player.Time())
+		a.list = render.AppendCPUGPU(a.list, render.CPUGPUView{
+			Width: float32(w) * dpr, Height: float32(h) * dpr, Stage: stage, Scale: dpr, Theme: th,
+			CPUName: run.CPU.Name, GPUName: run.GPU.Name, CPUCores: run.CPU.Cores, GPUSMs: run.GPU.SMs, GPUCores: run.GPU.CUDACores,
+			CPUDone: cpu, GPUDone: gpu, Highlight: a.player.StepRun().Step.ID == "independent",
+		})
 	default:
 		// A lesson whose picture is not drawn yet: an empty stage.
 		a.list = render.List{Width: float32(w) * dpr, Height: float32(h) * dpr, Background: th.Background, Items: a.list.Items[:0]}

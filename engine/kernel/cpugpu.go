@@ -1,0 +1,48 @@
+package kernel
+
+import (
+	"fmt"
+
+	"github.com/gpuscope/gpuscope/engine/hw"
+)
+
+// CPUvsGPU compares one CPU and one GPU computing the same C = A×B of
+// n×n×n in FP32 (BF16 on the tensor cores): latency — how long one worker
+// takes for one element of C, a dot product of n multiply-adds, one per
+// clock — against throughput — how long the whole product takes with
+// every worker busy at its peak (an upper bound: memory ignored, as the
+// memory-wall lesson shows it should not be).
+type CPUvsGPU struct {
+	N                 int
+	CPU               hw.CPU
+	GPU               hw.GPU
+	CPUElementS       float64 // one core, one element: n FMAs at the CPU clock
+	GPUElementS       float64 // one CUDA core, one element: n FMAs at the GPU clock
+	CPUTotalS         float64 // 2n³ ÷ the CPU's FP32 peak
+	GPUTotalS         float64 // 2n³ ÷ the GPU's FP32 (CUDA-core) peak
+	TensorTotalS      float64 // 2n³ ÷ the GPU's BF16 tensor peak
+	CPUWorkers        int     // cores
+	GPUWorkers        int     // CUDA cores
+	ElementsAtOnceCPU int     // cores × FP32 SIMD lanes per core
+}
+
+// CompareCPUGPU works the comparison out.
+func CompareCPUGPU(n int, c hw.CPU, g hw.GPU) (CPUvsGPU, error) {
+	if n < 1 || n > 1<<16 {
+		return CPUvsGPU{}, fmt.Errorf("size: %d; allowed 1–65536", n)
+	}
+	flops := 2 * float64(n) * float64(n) * float64(n)
+	fp32, _ := g.PeakFLOPS(hw.FP32)
+	bf16, _ := g.PeakFLOPS(hw.BF16)
+	return CPUvsGPU{
+		N: n, CPU: c, GPU: g,
+		CPUElementS:       float64(n) / c.ClockHz,
+		GPUElementS:       float64(n) / g.BoostClockHz,
+		CPUTotalS:         flops / c.PeakFLOPS(),
+		GPUTotalS:         flops / fp32,
+		TensorTotalS:      flops / bf16,
+		CPUWorkers:        c.Cores,
+		GPUWorkers:        g.CUDACores,
+		ElementsAtOnceCPU: c.Cores * int(c.FLOPPerCycle/2),
+	}, nil
+}

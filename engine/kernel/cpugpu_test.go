@@ -1,0 +1,35 @@
+package kernel
+
+import (
+	"math"
+	"testing"
+
+	"github.com/gpuscope/gpuscope/engine/hw"
+)
+
+// One element is faster on a CPU core (3.5 GHz against 1.83), the whole
+// product far faster on the GPU: 2n³ over 7.17 TFLOP/s against 66.9 (CUDA
+// cores) and 989.4 (tensor cores).
+func TestCPUvsGPU(t *testing.T) {
+	g, _ := hw.GPUByID("h100")
+	r, err := CompareCPUGPU(4096, hw.ServerCPU, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(r.CPUElementS-4096/3.5e9) > 1e-15 || math.Abs(r.GPUElementS-4096/1.83e9) > 1e-15 || r.CPUElementS >= r.GPUElementS {
+		t.Errorf("per element: CPU %g s, GPU %g s; want the CPU faster", r.CPUElementS, r.GPUElementS)
+	}
+	flops := 2 * math.Pow(4096, 3)
+	if math.Abs(r.CPUTotalS-flops/(64*3.5e9*32)) > 1e-12 || math.Abs(r.GPUTotalS-flops/66.9e12) > 1e-12 {
+		t.Errorf("totals: CPU %g, GPU %g", r.CPUTotalS, r.GPUTotalS)
+	}
+	if ratio := r.CPUTotalS / r.GPUTotalS; ratio < 9 || ratio > 10 {
+		t.Errorf("the GPU's CUDA cores beat the CPU ×%.1f, want ≈ 9.3", ratio)
+	}
+	if r.GPUWorkers != 16896 || r.ElementsAtOnceCPU != 1024 {
+		t.Errorf("workers: GPU %d, CPU lanes %d", r.GPUWorkers, r.ElementsAtOnceCPU)
+	}
+	if _, err := CompareCPUGPU(0, hw.ServerCPU, g); err == nil {
+		t.Error("size 0 accepted")
+	}
+}

@@ -1,0 +1,129 @@
+package scenarios
+
+import (
+	"strconv"
+
+	"github.com/gpuscope/gpuscope/engine/hw"
+	"github.com/gpuscope/gpuscope/engine/kernel"
+	"github.com/gpuscope/gpuscope/engine/sim"
+	"github.com/gpuscope/gpuscope/scenarios/i18n"
+)
+
+// CPUGPURun is a cpu-vs-gpu step: the comparison, with a time line as long
+// as the CPU takes for the whole product, over which both fill C.
+type CPUGPURun struct {
+	kernel.CPUvsGPU
+}
+
+// End is the CPU's total time.
+func (r *CPUGPURun) End() sim.Time { return sim.FromSeconds(r.CPUTotalS) }
+
+// Mark knows start and end.
+func (r *CPUGPURun) Mark(name string) (sim.Time, bool) {
+	switch name {
+	case "start":
+		return 0, true
+	case "end":
+		return r.End(), true
+	}
+	return 0, false
+}
+
+// Done is the share of C each side has finished at time t.
+func (r *CPUGPURun) Done(t sim.Time) (cpu, gpu float64) {
+	s := t.Seconds()
+	return min(1, s/r.CPUTotalS), min(1, s/r.GPUTotalS)
+}
+
+// CPUGPULesson is the cpu-vs-gpu lesson's engine part.
+type CPUGPULesson struct{}
+
+// CPUGPUMetrics are a step's numbers.
+type CPUGPUMetrics struct {
+	Size         int     `json:"size"`
+	CPUElementS  float64 `json:"cpu_element_s"`
+	GPUElementS  float64 `json:"gpu_element_s"`
+	CPUTotalS    float64 `json:"cpu_total_s"`
+	GPUTotalS    float64 `json:"gpu_total_s"`
+	TensorTotalS float64 `json:"tensor_total_s"`
+	CPUWorkers   int     `json:"cpu_cores"`
+	GPUWorkers   int     `json:"gpu_cuda_cores"`
+	Speedup      float64 `json:"speedup"`
+}
+
+func cpugpuRun(c Config) (*CPUGPURun, error) {
+	g, _ := hw.GPUByID(c["gpu"])
+	r, err := kernel.CompareCPUGPU(c.IntOf("size"), hw.ServerCPU, g)
+	if err != nil {
+		return nil, err
+	}
+	return &CPUGPURun{r}, nil
+}
+
+func prepareCPUGPU(s *Scenario, cfg Config) (*Lesson, error) {
+	les := &Lesson{Scenario: s, Config: cfg.Clone(), engine: CPUGPULesson{}}
+	if err := les.stepWindows(func(c Config) (Run, error) { return cpugpuRun(c) }); err != nil {
+		return nil, err
+	}
+	return les, nil
+}
+
+func cpugpuMetrics(r *CPUGPURun) CPUGPUMetrics {
+	return CPUGPUMetrics{
+		Size: r.N, CPUElementS: r.CPUElementS, GPUElementS: r.GPUElementS, CPUTotalS: r.CPUTotalS,
+		GPUTotalS: r.GPUTotalS, TensorTotalS: r.TensorTotalS, CPUWorkers: r.CPUWorkers, GPUWorkers: r.GPUWorkers,
+		Speedup: r.CPUTotalS / r.GPUTotalS,
+	}
+}
+
+func (CPUGPULesson) metrics(les *Lesson, step int) any {
+	return cpugpuMetrics(les.Steps[step-1].Run.(*CPUGPURun))
+}
+
+func (CPUGPULesson) narration(les *Lesson) []string {
+	r, err := cpugpuRun(les.Config)
+	if err != nil {
+		return nil
+	}
+	m := cpugpuMetrics(r)
+	secs := func(s float64) string { return sim.FromSeconds(s).String() }
+	return []string{
+		"size", strconv.Itoa(m.Size),
+		"cpu_cores", strconv.Itoa(m.CPUWorkers),
+		"gpu_cores", strconv.Itoa(m.GPUWorkers),
+		"cpu_element", secs(m.CPUElementS),
+		"gpu_element", secs(m.GPUElementS),
+		"cpu_total", secs(m.CPUTotalS),
+		"gpu_total", secs(m.GPUTotalS),
+		"tensor_total", secs(m.TensorTotalS),
+		"speedup", strconv.FormatFloat(m.Speedup, 'f', 0, 64),
+		"tensor_speedup", strconv.FormatFloat(m.CPUTotalS/m.TensorTotalS, 'f', 0, 64),
+	}
+}
+
+func (CPUGPULesson) table(les *Lesson, step int, lang string) Table {
+	t := func(key string) string { return i18n.T(lang, key) }
+	m := cpugpuMetrics(les.Steps[step-1].Run.(*CPUGPURun))
+	secs := func(s float64) string { return sim.FromSeconds(s).String() }
+	row := func(key, a, b string) TableRow {
+		return TableRow{Key: key, Label: t("metric." + key), Cells: []string{a, b}, Source: t("source.cpugpu." + key)}
+	}
+	g, _ := hw.GPUByID(les.Steps[step-1].Config["gpu"])
+	return Table{
+		Columns:    []string{t("ui.metric"), hw.ServerCPU.Name, g.Name},
+		ColumnKeys: []string{"cpu", "gpu"},
+		Current:    "gpu",
+		Rows: []TableRow{
+			row("workers", strconv.Itoa(m.CPUWorkers), strconv.Itoa(m.GPUWorkers)),
+			row("element_s", secs(m.CPUElementS), secs(m.GPUElementS)),
+			row("total_s", secs(m.CPUTotalS), secs(m.GPUTotalS)+" ("+t("cpugpu.tensor")+" "+secs(m.TensorTotalS)+")"),
+		},
+	}
+}
+
+func (CPUGPULesson) live(les *Lesson, step int, t sim.Time, lang string) string {
+	r := les.Steps[step-1].Run.(*CPUGPURun)
+	cpu, gpu := r.Done(t)
+	pct := func(f float64) string { return strconv.FormatFloat(100*f, 'f', 0, 64) + "%" }
+	return i18n.T(lang, "ui.live_cpugpu", "t", t.String(), "cpu", pct(cpu), "gpu", pct(gpu))
+}
