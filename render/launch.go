@@ -63,20 +63,29 @@ func AppendLaunch(dst List, v LaunchView) List {
 		x := st.X + pad + float32(i%cols)*cell
 		y := gridTop + float32(i/cols)*cell
 		l.Rect(x, y, box, box, th.GPU)
-		// Warp slots: MaxWarps bars across the box.
+		// Warp slots: MaxWarps bars across the box. Where a bar would be
+		// under two pixels wide a block's warps are drawn as one bar
+		// (the same area; 8× fewer items for the busiest view).
 		bw := box / float32(v.MaxWarps)
+		perWarp := bw >= 2*sc
 		warp := 0
 		for j := 0; j < v.BlocksPerSM; j++ {
 			b := first + j*v.SMs + i
-			for w := 0; w < v.WarpsPerBlock; w++ {
-				if warp >= v.MaxWarps {
-					break
-				}
-				if b < v.Blocks && v.Wave <= v.Waves {
-					l.Rect(x+float32(warp)*bw, y+box*0.1, maxf(bw-0.5*sc, 0.5*sc), box*0.8, Chunk(j, max(v.BlocksPerSM, 2)))
-				}
-				warp++
+			n := min(v.WarpsPerBlock, v.MaxWarps-warp)
+			if n <= 0 {
+				break
 			}
+			if b < v.Blocks && v.Wave <= v.Waves {
+				col := Chunk(j, max(v.BlocksPerSM, 2))
+				if perWarp {
+					for k := 0; k < n; k++ {
+						l.Rect(x+float32(warp+k)*bw, y+box*0.1, bw-0.5*sc, box*0.8, col)
+					}
+				} else {
+					l.Rect(x+float32(warp)*bw, y+box*0.1, float32(n)*bw-0.5*sc, box*0.8, col)
+				}
+			}
+			warp += n
 		}
 		l.Frame(x, y, box, box, 1*sc, th.Rim)
 	}

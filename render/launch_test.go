@@ -19,14 +19,20 @@ func launchView(wave int) LaunchView {
 func TestLaunchPicture(t *testing.T) {
 	l1 := AppendLaunch(List{}, launchView(1))
 	golden.Check(t, "launch_wave1.golden", l1.String())
+	// At 800×600 a warp slot is under 2 px, so each block is one bar as
+	// wide as its 8 warps: count warps by width.
 	warps := func(l List) int {
-		n := 0
+		var w float32
+		box := float32(0)
 		for _, it := range l.Items {
-			if it.Kind == FillRect && it.H > 10 && it.W < 3 && it.Color != Dark.Empty {
-				n++
+			if it.Kind == FillRect && it.Color == Dark.GPU {
+				box = it.W
+			}
+			if it.Kind == FillRect && box > 0 && it.H == box*0.8 && it.Color != Dark.GPU {
+				w += it.W + 0.5
 			}
 		}
-		return n
+		return int(w/(box/64) + 0.5)
 	}
 	if got := warps(l1); got != 132*4*8 {
 		t.Errorf("wave 1: %d warps drawn, want 4224", got)

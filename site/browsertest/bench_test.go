@@ -66,7 +66,7 @@ func TestBenchPage(t *testing.T) {
 			"per frame at 64 GPUs (Go time, running averages): update %.2f ms + draw %.2f ms = %.2f ms (budget ≤ 4 ms)%s; %.0f fps in SwiftShader\n",
 		runs, mo, mb, mo/mb, over(mo/mb > 1.5),
 		st.Perf.UpdateMS, st.Perf.DrawMS, st.Perf.UpdateMS+st.Perf.DrawMS, over(st.Perf.UpdateMS+st.Perf.DrawMS > 4), st.Perf.FPS) +
-		fmt.Sprintf("per frame in simt-launch (132 SMs, every warp drawn): update %.2f ms + draw %.2f ms = %.2f ms (budget ≤ 4 ms)%s\n",
+		fmt.Sprintf("per frame in simt-launch (132 SMs, every resident block drawn): update %.2f ms + draw %.2f ms = %.2f ms (budget ≤ 4 ms)%s\n",
 			sst.Perf.UpdateMS, sst.Perf.DrawMS, sst.Perf.UpdateMS+sst.Perf.DrawMS, over(sst.Perf.UpdateMS+sst.Perf.DrawMS > 4))
 	fmt.Print(report)
 	_ = os.MkdirAll(filepath.Join("..", "..", "out"), 0o755)
