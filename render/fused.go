@@ -21,6 +21,9 @@ type FusedView struct {
 	Scale          float32
 	Theme          Theme
 	Unfused, Fused []KernelBlock
+	// Time is the playhead, seconds: what lies after it is drawn faint.
+	// A negative Time draws everything as done.
+	Time float64
 }
 
 // AppendFused draws both ways of running the chain on one time axis: a
@@ -74,7 +77,16 @@ func AppendFused(dst List, v FusedView) List {
 			if len(row.ks) == 1 {
 				col = th.Rim
 			}
-			l.Rect(x, y, kw-2*sc, blockH, col)
+			if v.Time >= 0 {
+				// The part not yet run, faint; the part done, solid.
+				playX := x0 + w*float32(min(v.Time, tmax)/tmax)
+				l.Rect(x, y, kw-2*sc, blockH, withAlpha(col, 70))
+				if done := minf(playX, x+kw-2*sc) - x; done > 0 {
+					l.Rect(x, y, done, blockH, col)
+				}
+			} else {
+				l.Rect(x, y, kw-2*sc, blockH, col)
+			}
 			name := strings.Join(k.Ops, "+")
 			if len(k.Ops) > 1 {
 				name = "LN+GeLU+Drop"
@@ -87,6 +99,10 @@ func AppendFused(dst List, v FusedView) List {
 			x += kw
 		}
 		l.Label(x0+w, y+blockH*2.2, fs*0.85, AlignRight, th.Dim, bytesLabel(row.b)+" · "+secsLabel(row.t))
+	}
+	if v.Time >= 0 {
+		px := x0 + w*float32(min(v.Time, tmax)/tmax)
+		l.Segment(px, st.Y+pad*0.5, px, st.Y+st.H-pad*0.5, 1.5*sc, th.Text)
 	}
 	return l
 }

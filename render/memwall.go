@@ -71,6 +71,13 @@ func AppendMemwall(dst List, v MemwallView) List {
 		l.Label(st.X+pad, lv.y+bandH/2-fs/2, fs, AlignLeft, th.Dim, lv.name)
 	}
 	hbmY, sramY, smY := levels[0].y+bandH, levels[1].y, levels[2].y
+	// The SMs busy for the share of the peak the kernel reaches, waiting
+	// the rest of the time.
+	if v.PeakTFLOPS > 0 {
+		busy := float32(math.Min(1, cur.TFLOPS/v.PeakTFLOPS))
+		l.Rect(x0, smY, maxf(w*busy, 1*sc), bandH, th.Rim)
+		l.Label(x0+w-fs*0.3, smY+bandH/2-fs*0.45, fs*0.9, AlignRight, th.Text, "busy "+strconv.FormatFloat(100*float64(busy), 'g', 2, 64)+"%")
+	}
 	p := float32(math.Max(0, math.Min(1, v.Progress)))
 	ps := clamp(bandH*0.35, 4*sc, 14*sc)
 	if cur.Tile == 0 {

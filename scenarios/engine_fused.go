@@ -10,17 +10,26 @@ import (
 )
 
 // FusedRun is a fused-kernels lesson step: LayerNorm → GeLU → Dropout over
-// the step's activations, unfused and fused. It has no time line.
+// the step's activations, unfused and fused, on a time line as long as the
+// unfused chain takes: the fused kernel is done well before.
 type FusedRun struct {
 	Unfused, Fused kernel.ElementwiseResult
 	GPU            hw.GPU
 }
 
-// End is 0: nothing plays.
-func (r *FusedRun) End() sim.Time { return 0 }
+// End is when the three unfused kernels are done.
+func (r *FusedRun) End() sim.Time { return sim.FromSeconds(r.Unfused.TimeS) }
 
-// Mark puts every mark at 0.
-func (r *FusedRun) Mark(string) (sim.Time, bool) { return 0, true }
+// Mark knows start and end.
+func (r *FusedRun) Mark(name string) (sim.Time, bool) {
+	switch name {
+	case "start":
+		return 0, true
+	case "end":
+		return r.End(), true
+	}
+	return 0, false
+}
 
 // FusedLesson is the fused-kernels lesson's engine part.
 type FusedLesson struct{}
@@ -128,4 +137,11 @@ func (FusedLesson) table(les *Lesson, step int, lang string) Table {
 	}
 }
 
-func (FusedLesson) live(*Lesson, int, sim.Time, string) string { return "" }
+// live says how far each side has got at the playhead.
+func (FusedLesson) live(les *Lesson, step int, t sim.Time, lang string) string {
+	r := les.Steps[step-1].Run.(*FusedRun)
+	pct := func(total float64) string {
+		return strconv.FormatFloat(100*min(1, t.Seconds()/total), 'f', 0, 64) + "%"
+	}
+	return i18n.T(lang, "ui.live_fused", "t", t.String(), "unfused", pct(r.Unfused.TimeS), "fused", pct(r.Fused.TimeS))
+}

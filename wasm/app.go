@@ -253,7 +253,10 @@ func (a *app) build(w, h int) {
 		}
 		a.list = render.AppendAttention(a.list, v)
 	case *scenarios.FusedRun:
-		v := render.FusedView{Width: float32(w) * dpr, Height: float32(h) * dpr, Stage: stage, Scale: dpr, Theme: th}
+		v := render.FusedView{Width: float32(w) * dpr, Height: float32(h) * dpr, Stage: stage, Scale: dpr, Theme: th, Time: a.player.Time().Seconds()}
+		if sr := a.player.StepRun(); sr.From == sr.To {
+			v.Time = -1 // a still step shows both runs whole
+		}
 		for _, k := range run.Unfused.Kernels {
 			v.Unfused = append(v.Unfused, render.KernelBlock{Ops: k.Ops, Bytes: k.HBMBytes, TimeS: k.TimeS})
 		}

@@ -38,6 +38,11 @@ type GPU struct {
 
 	HBMBytes     int64   // capacity as published (GB = 10^9 bytes)
 	HBMBandwidth float64 // bytes per second
+	// HBMLatency is a load's round trip to HBM on a cache miss, roughly:
+	// several hundred cycles, as pointer-chasing microbenchmarks of these
+	// parts measure (order of 500–700 ns). An approximation for teaching,
+	// not a datasheet figure.
+	HBMLatency float64 // seconds
 
 	// Peak dense throughput per dtype, FLOP per second; absent when the
 	// GPU has no such unit (A100 has no FP8).
@@ -61,7 +66,7 @@ var gpus = []GPU{
 		WarpSchedulers: 4, MaxWarpsPerSM: 64, MaxBlocksPerSM: 32,
 		RegistersPerSM: 65536, SharedMemPerSM: 164 << 10, SharedMemPerBlock: 163 << 10,
 		L2Bytes:  40e6,
-		HBMBytes: 80e9, HBMBandwidth: 2.039e12,
+		HBMBytes: 80e9, HBMBandwidth: 2.039e12, HBMLatency: 600e-9,
 		Peak: map[Dtype]float64{FP32: 19.5e12, TF32: 156e12, FP16: 312e12, BF16: 312e12},
 		Link: "nvlink3",
 		// NVIDIA A100 Tensor Core GPU datasheet (SXM4 80GB) and the
@@ -75,7 +80,7 @@ var gpus = []GPU{
 		WarpSchedulers: 4, MaxWarpsPerSM: 64, MaxBlocksPerSM: 32,
 		RegistersPerSM: 65536, SharedMemPerSM: 228 << 10, SharedMemPerBlock: 227 << 10,
 		L2Bytes:  50e6,
-		HBMBytes: 80e9, HBMBandwidth: 3.35e12,
+		HBMBytes: 80e9, HBMBandwidth: 3.35e12, HBMLatency: 550e-9,
 		// 528 tensor cores × 1024 dense BF16 FLOP/clock × 1.83 GHz =
 		// 989.4 TFLOP/s; FP8 doubles it.
 		Peak: map[Dtype]float64{FP32: 66.9e12, TF32: 494.7e12, FP16: 989.4e12, BF16: 989.4e12, FP8: 1978.9e12},
@@ -90,7 +95,7 @@ var gpus = []GPU{
 		WarpSchedulers: 4, MaxWarpsPerSM: 64, MaxBlocksPerSM: 32,
 		RegistersPerSM: 65536, SharedMemPerSM: 228 << 10, SharedMemPerBlock: 227 << 10,
 		L2Bytes:  50e6,
-		HBMBytes: 141e9, HBMBandwidth: 4.8e12,
+		HBMBytes: 141e9, HBMBandwidth: 4.8e12, HBMLatency: 550e-9,
 		Peak:   map[Dtype]float64{FP32: 66.9e12, TF32: 494.7e12, FP16: 989.4e12, BF16: 989.4e12, FP8: 1978.9e12},
 		Link:   "nvlink4",
 		Source: "NVIDIA H200 datasheet (SXM): H100's compute with 141 GB HBM3e at 4.8 TB/s",

@@ -31,6 +31,10 @@ func TestGPUCatalog(t *testing.T) {
 		if g.Source == "" {
 			t.Errorf("%s has no source", tt.id)
 		}
+		// HBM latency: several hundred cycles at the boost clock.
+		if cycles := g.HBMLatency * g.BoostClockHz; cycles < 300 || cycles > 1500 {
+			t.Errorf("%s HBM latency %g s = %.0f cycles, want several hundred", tt.id, g.HBMLatency, cycles)
+		}
 		if _, ok := LinkByID(g.Link); !ok {
 			t.Errorf("%s: NVLink %q not in the link catalog", tt.id, g.Link)
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -39,8 +40,16 @@ func TestFusedKernelsLesson(t *testing.T) {
 	if want := 13*n/3.35e12 + 3*4e-6; math.Abs(m.Unfused.TimeS-want)/want > 1e-9 {
 		t.Errorf("unfused time %g, want %g", m.Unfused.TimeS, want)
 	}
+	// Part-way: the fused kernel is done, the three are not.
+	command(ctx, `{type: "goto", step: 1}`)
+	command(ctx, fmt.Sprintf(`{type: "goto", time_s: %g}`, m.Fused.TimeS*1.1))
+	settle(ctx)
+	if live := text(ctx, "#live"); !strings.Contains(live, "fused kernel 100%") || strings.Contains(live, "kernels 100%") {
+		t.Errorf("at 1.1× the fused time: %q; want the fused kernel done and the three not", live)
+	}
 	for i := 1; i <= st.Steps; i++ {
 		command(ctx, fmt.Sprintf(`{type: "goto", step: %d}`, i))
+		command(ctx, `{type: "goto", time_s: 1}`) // the end of the run: both sides done
 		settle(ctx)
 		img := decodePNG(t, screenshot(ctx, fmt.Sprintf("fused-step%d", i)))
 		rim := countPixels(img, elementRect(ctx, "#stage").image(), color.RGBA{0x4a, 0x8a, 0x00, 255}, 20) +
