@@ -25,11 +25,25 @@ type AttentionPoint struct {
 	FlashHBMBytes    float64 `json:"flash_hbm_bytes"`
 }
 
-// End is 0: nothing plays.
-func (r *AttentionRun) End() sim.Time { return 0 }
+// End is the sweep's length (see SweepTime); steps without it stay at 0.
+func (r *AttentionRun) End() sim.Time { return SweepTime }
 
-// Mark puts every mark at 0.
-func (r *AttentionRun) Mark(string) (sim.Time, bool) { return 0, true }
+// Mark knows start and end.
+func (r *AttentionRun) Mark(name string) (sim.Time, bool) {
+	switch name {
+	case "start":
+		return 0, true
+	case "end":
+		return SweepTime, true
+	}
+	return 0, false
+}
+
+// SweepSeq is the sequence length a sweep shows at time t: 256 to 65,536,
+// evenly on a log scale.
+func SweepSeq(t sim.Time) int {
+	return int(math.Round(math.Pow(2, 8+8*float64(t)/float64(SweepTime))))
+}
 
 // AttentionLesson is the flash-attention lesson's engine part. MaxAbsDiff
 // is the largest difference between FlashAttention's tiled online softmax

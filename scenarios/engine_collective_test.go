@@ -177,3 +177,12 @@ func TestCollectiveTableAndLive(t *testing.T) {
 		t.Errorf("live at the end of the star: %q", l)
 	}
 }
+
+func TestSweeps(t *testing.T) {
+	if a, b := SweepIntensity(0), SweepIntensity(SweepTime); math.Abs(a-0.01) > 1e-12 || math.Abs(b-1e4) > 1e-6 {
+		t.Errorf("intensity sweep %g … %g, want 0.01 … 10000", a, b)
+	}
+	if a, b := SweepSeq(0), SweepSeq(SweepTime); a != 256 || b != 65536 {
+		t.Errorf("sequence sweep %d … %d, want 256 … 65536", a, b)
+	}
+}

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/gpuscope/gpuscope/engine/hw"
@@ -22,11 +23,28 @@ type RooflineRun struct {
 	Intensity float64
 }
 
-// End is 0: nothing plays.
-func (r *RooflineRun) End() sim.Time { return 0 }
+// SweepTime is the length of the sweep a step with show: sweep plays.
+const SweepTime = 10 * sim.Millisecond
 
-// Mark puts every mark at 0.
-func (r *RooflineRun) Mark(string) (sim.Time, bool) { return 0, true }
+// End is the sweep's length; steps without the sweep stay at 0.
+func (r *RooflineRun) End() sim.Time { return SweepTime }
+
+// Mark knows start and end.
+func (r *RooflineRun) Mark(name string) (sim.Time, bool) {
+	switch name {
+	case "start":
+		return 0, true
+	case "end":
+		return SweepTime, true
+	}
+	return 0, false
+}
+
+// SweepIntensity is the intensity a sweep shows at time t: from 0.01 to
+// 10,000 FLOP/byte, evenly on a log scale.
+func SweepIntensity(t sim.Time) float64 {
+	return math.Pow(10, -2+6*float64(t)/float64(SweepTime))
+}
 
 // Current is the roofline of the step's GPU.
 func (r *RooflineRun) Current() kernel.Roofline { return r.Roofs[r.GPU] }

@@ -104,7 +104,7 @@ var (
 	headerDirectives = []string{"scenario", "title", "summary", "engine", "knob"}
 	stepDirectives   = []string{"title", "text", "set", "from", "to", "hide", "show", "checkpoint"}
 	// Views a step may add to its picture with show:.
-	views = []string{"time-vs-n", "training"}
+	views = []string{"time-vs-n", "training", "sweep"}
 )
 
 func (l *loader) line(n int, line string) {

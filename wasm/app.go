@@ -240,6 +240,9 @@ func (a *app) build(w, h int) {
 		a.list = render.AppendNumfmt(a.list, numfmtView(a.player, run, th, float32(w)*dpr, float32(h)*dpr, stage, dpr))
 	case *scenarios.RooflineRun:
 		v := render.RooflineView{Width: float32(w) * dpr, Height: float32(h) * dpr, Stage: stage, Scale: dpr, Theme: th, Intensity: run.Intensity}
+		if slices.Contains(a.player.StepRun().Step.Show, "sweep") && a.player.Time() > 0 {
+			v.Intensity = scenarios.SweepIntensity(a.player.Time())
+		}
 		for _, id := range scenarios.RooflineGPUs {
 			if roof, ok := run.Roofs[id]; ok {
 				v.Roofs = append(v.Roofs, render.Roof{Name: roof.GPU.Name, Peak: roof.Peak, BW: roof.BW, Current: id == run.GPU})
@@ -248,6 +251,9 @@ func (a *app) build(w, h int) {
 		a.list = render.AppendRoofline(a.list, v)
 	case *scenarios.AttentionRun:
 		v := render.AttentionView{Width: float32(w) * dpr, Height: float32(h) * dpr, Stage: stage, Scale: dpr, Theme: th, Seq: run.Standard.Config.Seq}
+		if slices.Contains(a.player.StepRun().Step.Show, "sweep") && a.player.Time() > 0 {
+			v.Seq = scenarios.SweepSeq(a.player.Time())
+		}
 		for _, p := range run.Sweep {
 			v.Points = append(v.Points, render.AttentionPoint{Seq: p.Seq, Standard: p.StandardHBMBytes, Flash: p.FlashHBMBytes})
 		}

@@ -221,10 +221,11 @@ func (u *ui) refresh() {
 func (u *ui) refreshClock() {
 	p := u.a.player
 	end := p.Run().End()
-	// A lesson without a time line (a chart, a calculator) hides the
+	// A step without a time line (a chart, a still picture) hides the
 	// timeline rather than showing "0 ps / 0 ps".
+	sr := p.StepRun()
 	if f := document.Call("querySelector", ".field-timeline"); f.Truthy() {
-		f.Get("classList").Call("toggle", "hidden", end == 0)
+		f.Get("classList").Call("toggle", "hidden", end == 0 || sr.From == sr.To)
 	}
 	if tl := byID("timeline"); tl != nil && !u.scrub && end > 0 {
 		setValue(tl, strconv.Itoa(int(1000*float64(p.Time())/float64(end))))
