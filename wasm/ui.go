@@ -59,6 +59,7 @@ func (u *ui) bind() {
 	})
 	u.on("speed", "change", func(p *scenarios.Player, el *dom.BasicHTMLElement) { p.Set("speed", value(el)) })
 	u.on("lang", "change", func(p *scenarios.Player, el *dom.BasicHTMLElement) { p.Set("lang", value(el)) })
+	u.on("lesson", "change", func(p *scenarios.Player, el *dom.BasicHTMLElement) { p.Set("scenario", value(el)) })
 	u.on("timeline", "input", func(p *scenarios.Player, el *dom.BasicHTMLElement) {
 		u.scrub = true
 		if f, err := strconv.ParseFloat(value(el), 64); err == nil {
@@ -172,8 +173,17 @@ func (u *ui) refresh() {
 		}
 		setValue(u.byID("lang"), lang)
 		u.knobFor = "" // relabel the knobs
+		// The lesson picker, in the curriculum's order, titled in the
+		// reader's language.
+		if sel := byID("lesson"); sel != nil {
+			sel.SetInnerHTML("")
+			for _, s := range scenarios.All() {
+				appendChild(sel, u.option(s.ID, t(s.Title)))
+			}
+		}
 	}
 	s := p.Scenario()
+	setValue(byID("lesson"), s.ID)
 	title := t(s.Title)
 	setText(u.byID("title"), title)
 	document.Set("title", title+" · gpuscope")

@@ -546,3 +546,23 @@ func TestKeyboardOnThePicture(t *testing.T) {
 		t.Errorf("Tab left the focus on the canvas: keyboard users are trapped")
 	}
 }
+
+// The lesson picker lists every lesson and switches to the one chosen.
+func TestLessonPicker(t *testing.T) {
+	ctx := open(t, "index.html")
+	waitReady(ctx)
+	settle(ctx)
+	var ids []string
+	evalJSON(ctx, `[...document.querySelectorAll("#lesson option")].map(o => o.value)`, &ids)
+	var want []string
+	evalJSON(ctx, "window.gpuscope.scenarios()", &want)
+	if strings.Join(ids, ",") != strings.Join(want, ",") || len(ids) < 8 {
+		t.Fatalf("picker lists %v, want %v", ids, want)
+	}
+	chromedpRun(t, ctx, chromedp.SetValue("#lesson", "memory-wall", chromedp.ByQuery),
+		chromedp.Evaluate(`document.getElementById("lesson").dispatchEvent(new Event("change")) && true`, nil))
+	settle(ctx)
+	if s := state(ctx); s.Scenario != "memory-wall" || s.Step != 1 || !strings.Contains(currentHash(ctx), "scenario=memory-wall") {
+		t.Errorf("after picking memory-wall: %s step %d, hash %q", s.Scenario, s.Step, currentHash(ctx))
+	}
+}
