@@ -1,0 +1,10 @@
+// Package model describes transformer language models: their shapes,
+// parameter counts and training FLOPs, with presets for published models.
+//
+// Units: parameters and FLOPs are counts (float64 to hold 10^15 and
+// beyond); sizes of tensors are elements. Formulas cite their source:
+// Megatron-LM's parameter and FLOP counts (Narayanan et al., arXiv
+// 2104.04473; Korthikanti et al., arXiv 2205.05198) for GPT-style models
+// with biases and learned positions, and the architecture papers for
+// Llama's grouped-query attention, SwiGLU and untied embeddings.
+package model
