@@ -204,7 +204,13 @@ func TestNarrationFillsEveryPlaceholder(t *testing.T) {
 }
 
 func FuzzPlayerCommand(f *testing.F) {
-	for _, s := range []string{`{"type":"play"}`, `{"type":"goto","step":3}`, `{"type":"set","gpus":16}`, `{"type":"step","delta":-1}`, `[]`, `null`, `{"type":"goto","time_s":1e308}`} {
+	for _, s := range []string{
+		`{"type":"set","scenario":"number-formats","value":"1e308"}`,
+		`{"type":"set","scenario":"simt-launch","smem":"227KiB","threads":"1024","registers":"255"}`,
+		`{"type":"set","scenario":"roofline","gpu":"a100-80gb","dtype":"fp8"}`,
+		`{"type":"set","scenario":"flash-attention","seq":"65536","heads":"128","batch":"1024"}`,
+		`{"type":"set","scenario":"memory-wall","size":"16384","kernel":"naive"}`,
+		`{"type":"play"}`, `{"type":"goto","step":3}`, `{"type":"set","gpus":16}`, `{"type":"step","delta":-1}`, `[]`, `null`, `{"type":"goto","time_s":1e308}`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, cmd string) {
