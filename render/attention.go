@@ -26,11 +26,7 @@ type AttentionView struct {
 // FlashAttention's (N² against N), the reader's N marked with both values.
 func AppendAttention(dst List, v AttentionView) List {
 	th := v.Theme
-	sc := v.Scale
-	if sc <= 0 {
-		sc = 1
-	}
-	l := List{Width: v.Width, Height: v.Height, Background: th.Background, Items: dst.Items[:0]}
+	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
 	st := v.Stage
 	if st.W <= 0 || st.H <= 0 || len(v.Points) < 2 {
 		return l

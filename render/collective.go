@@ -43,11 +43,7 @@ func Collective(v CollectiveView) List { return AppendCollective(List{}, v) }
 func AppendCollective(dst List, v CollectiveView) List {
 	sn := v.Snapshot
 	th := v.Theme
-	sc := v.Scale
-	if sc <= 0 {
-		sc = 1
-	}
-	l := List{Width: v.Width, Height: v.Height, Background: th.Background, Items: dst.Items[:0]}
+	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
 	st := v.Stage
 	if st.W <= 0 || st.H <= 0 || sn.Ranks < 1 {
 		return l

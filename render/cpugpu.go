@@ -23,11 +23,7 @@ const cGrid = 24
 // its copy of C filling up as the work is done.
 func AppendCPUGPU(dst List, v CPUGPUView) List {
 	th := v.Theme
-	sc := v.Scale
-	if sc <= 0 {
-		sc = 1
-	}
-	l := List{Width: v.Width, Height: v.Height, Background: th.Background, Items: dst.Items[:0]}
+	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
 	st := v.Stage
 	if st.W <= 0 || st.H <= 0 {
 		return l

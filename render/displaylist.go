@@ -115,3 +115,12 @@ func (l List) String() string {
 func num(v float32) string {
 	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.1f", v), "0"), ".")
 }
+
+// canvas starts a builder's display list over dst's storage: the canvas
+// size and background, and the scale with its default of 1.
+func canvas(dst List, width, height, scale float32, th Theme) (List, float32) {
+	if scale <= 0 {
+		scale = 1
+	}
+	return List{Width: width, Height: height, Background: th.Background, Items: dst.Items[:0]}, scale
+}

@@ -32,11 +32,7 @@ type FusedView struct {
 // fused kernel is visibly shorter in both.
 func AppendFused(dst List, v FusedView) List {
 	th := v.Theme
-	sc := v.Scale
-	if sc <= 0 {
-		sc = 1
-	}
-	l := List{Width: v.Width, Height: v.Height, Background: th.Background, Items: dst.Items[:0]}
+	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
 	st := v.Stage
 	if st.W <= 0 || st.H <= 0 || len(v.Unfused) == 0 || len(v.Fused) == 0 {
 		return l

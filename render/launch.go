@@ -30,11 +30,7 @@ type LaunchView struct {
 // others masked — with the issue slots it costs.
 func AppendLaunch(dst List, v LaunchView) List {
 	th := v.Theme
-	sc := v.Scale
-	if sc <= 0 {
-		sc = 1
-	}
-	l := List{Width: v.Width, Height: v.Height, Background: th.Background, Items: dst.Items[:0]}
+	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
 	st := v.Stage
 	if st.W <= 0 || st.H <= 0 || v.SMs < 1 || v.MaxWarps < 1 {
 		return l

@@ -35,11 +35,7 @@ type MemwallView struct {
 // and TFLOP/s as bars on log scales against the peak.
 func AppendMemwall(dst List, v MemwallView) List {
 	th := v.Theme
-	sc := v.Scale
-	if sc <= 0 {
-		sc = 1
-	}
-	l := List{Width: v.Width, Height: v.Height, Background: th.Background, Items: dst.Items[:0]}
+	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
 	st := v.Stage
 	if st.W <= 0 || st.H <= 0 || len(v.Bars) == 0 {
 		return l

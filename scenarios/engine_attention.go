@@ -29,15 +29,7 @@ type AttentionPoint struct {
 func (r *AttentionRun) End() sim.Time { return SweepTime }
 
 // Mark knows start and end.
-func (r *AttentionRun) Mark(name string) (sim.Time, bool) {
-	switch name {
-	case "start":
-		return 0, true
-	case "end":
-		return SweepTime, true
-	}
-	return 0, false
-}
+func (r *AttentionRun) Mark(name string) (sim.Time, bool) { return startEnd(name, SweepTime) }
 
 // SweepSeq is the sequence length a sweep shows at time t: 256 to 65,536,
 // evenly on a log scale.
@@ -130,13 +122,7 @@ func attentionCheck() float64 {
 	return worst
 }
 
-func prepareAttention(s *Scenario, cfg Config) (*Lesson, error) {
-	les := &Lesson{Scenario: s, Config: cfg.Clone(), engine: &AttentionLesson{MaxAbsDiff: attentionCheck()}}
-	if err := les.stepWindows(func(c Config) (Run, error) { return attentionRun(c) }); err != nil {
-		return nil, err
-	}
-	return les, nil
-}
+var prepareAttention = prepareWith(func() lessonEngine { return &AttentionLesson{MaxAbsDiff: attentionCheck()} }, func(c Config) (Run, error) { return attentionRun(c) })
 
 func (al *AttentionLesson) metrics(les *Lesson, step int) any {
 	r := les.Steps[step-1].Run.(*AttentionRun)

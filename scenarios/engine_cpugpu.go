@@ -19,15 +19,7 @@ type CPUGPURun struct {
 func (r *CPUGPURun) End() sim.Time { return sim.FromSeconds(r.CPUTotalS) }
 
 // Mark knows start and end.
-func (r *CPUGPURun) Mark(name string) (sim.Time, bool) {
-	switch name {
-	case "start":
-		return 0, true
-	case "end":
-		return r.End(), true
-	}
-	return 0, false
-}
+func (r *CPUGPURun) Mark(name string) (sim.Time, bool) { return startEnd(name, r.End()) }
 
 // Done is the share of C each side has finished at time t.
 func (r *CPUGPURun) Done(t sim.Time) (cpu, gpu float64) {
@@ -60,13 +52,7 @@ func cpugpuRun(c Config) (*CPUGPURun, error) {
 	return &CPUGPURun{r}, nil
 }
 
-func prepareCPUGPU(s *Scenario, cfg Config) (*Lesson, error) {
-	les := &Lesson{Scenario: s, Config: cfg.Clone(), engine: CPUGPULesson{}}
-	if err := les.stepWindows(func(c Config) (Run, error) { return cpugpuRun(c) }); err != nil {
-		return nil, err
-	}
-	return les, nil
-}
+var prepareCPUGPU = prepareWith(func() lessonEngine { return CPUGPULesson{} }, func(c Config) (Run, error) { return cpugpuRun(c) })
 
 func cpugpuMetrics(r *CPUGPURun) CPUGPUMetrics {
 	return CPUGPUMetrics{

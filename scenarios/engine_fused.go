@@ -21,15 +21,7 @@ type FusedRun struct {
 func (r *FusedRun) End() sim.Time { return sim.FromSeconds(r.Unfused.TimeS) }
 
 // Mark knows start and end.
-func (r *FusedRun) Mark(name string) (sim.Time, bool) {
-	switch name {
-	case "start":
-		return 0, true
-	case "end":
-		return r.End(), true
-	}
-	return 0, false
-}
+func (r *FusedRun) Mark(name string) (sim.Time, bool) { return startEnd(name, r.End()) }
 
 // FusedLesson is the fused-kernels lesson's engine part.
 type FusedLesson struct{}
@@ -75,13 +67,7 @@ func fusedRun(c Config) (*FusedRun, error) {
 	return &FusedRun{Unfused: un, Fused: fu, GPU: g}, nil
 }
 
-func prepareFused(s *Scenario, cfg Config) (*Lesson, error) {
-	les := &Lesson{Scenario: s, Config: cfg.Clone(), engine: FusedLesson{}}
-	if err := les.stepWindows(func(c Config) (Run, error) { return fusedRun(c) }); err != nil {
-		return nil, err
-	}
-	return les, nil
-}
+var prepareFused = prepareWith(func() lessonEngine { return FusedLesson{} }, func(c Config) (Run, error) { return fusedRun(c) })
 
 func (FusedLesson) metrics(les *Lesson, step int) any {
 	r := les.Steps[step-1].Run.(*FusedRun)

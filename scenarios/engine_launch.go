@@ -73,13 +73,7 @@ func launchRun(c Config) (*LaunchRun, error) {
 	return &LaunchRun{Launch: l, Divergence: kernel.Divergence{Taken: c.IntOf("taken"), CostA: 10, CostB: 30}}, nil
 }
 
-func prepareLaunch(s *Scenario, cfg Config) (*Lesson, error) {
-	les := &Lesson{Scenario: s, Config: cfg.Clone(), engine: LaunchLesson{}}
-	if err := les.stepWindows(func(c Config) (Run, error) { return launchRun(c) }); err != nil {
-		return nil, err
-	}
-	return les, nil
-}
+var prepareLaunch = prepareWith(func() lessonEngine { return LaunchLesson{} }, func(c Config) (Run, error) { return launchRun(c) })
 
 func launchMetrics(r *LaunchRun) LaunchMetrics {
 	l := r.Launch

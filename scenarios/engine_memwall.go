@@ -28,15 +28,7 @@ type MemwallRun struct {
 func (r *MemwallRun) End() sim.Time { return MemwallKSteps * sim.Millisecond }
 
 // Mark knows start and end.
-func (r *MemwallRun) Mark(name string) (sim.Time, bool) {
-	switch name {
-	case "start":
-		return 0, true
-	case "end":
-		return r.End(), true
-	}
-	return 0, false
-}
+func (r *MemwallRun) Mark(name string) (sim.Time, bool) { return startEnd(name, r.End()) }
 
 // Current is the step's kernel's result.
 func (r *MemwallRun) Current() kernel.GEMMResult { return r.Results[r.Kernel] }
@@ -81,13 +73,7 @@ func memwallRun(c Config) (*MemwallRun, error) {
 	return r, nil
 }
 
-func prepareMemwall(s *Scenario, cfg Config) (*Lesson, error) {
-	les := &Lesson{Scenario: s, Config: cfg.Clone(), engine: MemwallLesson{}}
-	if err := les.stepWindows(func(c Config) (Run, error) { return memwallRun(c) }); err != nil {
-		return nil, err
-	}
-	return les, nil
-}
+var prepareMemwall = prepareWith(func() lessonEngine { return MemwallLesson{} }, func(c Config) (Run, error) { return memwallRun(c) })
 
 func (MemwallLesson) metrics(les *Lesson, step int) any {
 	r := les.Steps[step-1].Run.(*MemwallRun)

@@ -30,15 +30,7 @@ const SweepTime = 10 * sim.Millisecond
 func (r *RooflineRun) End() sim.Time { return SweepTime }
 
 // Mark knows start and end.
-func (r *RooflineRun) Mark(name string) (sim.Time, bool) {
-	switch name {
-	case "start":
-		return 0, true
-	case "end":
-		return SweepTime, true
-	}
-	return 0, false
-}
+func (r *RooflineRun) Mark(name string) (sim.Time, bool) { return startEnd(name, SweepTime) }
 
 // SweepIntensity is the intensity a sweep shows at time t: from 0.01 to
 // 10,000 FLOP/byte, evenly on a log scale.
@@ -82,13 +74,7 @@ func rooflineRun(c Config) (*RooflineRun, error) {
 	return r, nil
 }
 
-func prepareRoofline(s *Scenario, cfg Config) (*Lesson, error) {
-	les := &Lesson{Scenario: s, Config: cfg.Clone(), engine: RooflineLesson{}}
-	if err := les.stepWindows(func(c Config) (Run, error) { return rooflineRun(c) }); err != nil {
-		return nil, err
-	}
-	return les, nil
-}
+var prepareRoofline = prepareWith(func() lessonEngine { return RooflineLesson{} }, func(c Config) (Run, error) { return rooflineRun(c) })
 
 func (RooflineLesson) metrics(les *Lesson, step int) any {
 	r := les.Steps[step-1].Run.(*RooflineRun)

@@ -135,3 +135,27 @@ func (les *Lesson) Table(step int, lang string) Table {
 func (les *Lesson) Live(step int, t sim.Time, lang string) string {
 	return les.engine.live(les, clampStep(les, step), t, lang)
 }
+
+// startEnd is Mark for runs whose only marks are "start" (0) and "end".
+func startEnd(name string, end sim.Time) (sim.Time, bool) {
+	switch name {
+	case "start":
+		return 0, true
+	case "end":
+		return end, true
+	}
+	return 0, false
+}
+
+// prepareWith is the preparer of an engine whose steps each need one run
+// of their configuration and nothing lesson-wide beyond the engine part
+// newEngine makes.
+func prepareWith(newEngine func() lessonEngine, run func(Config) (Run, error)) func(*Scenario, Config) (*Lesson, error) {
+	return func(s *Scenario, cfg Config) (*Lesson, error) {
+		les := &Lesson{Scenario: s, Config: cfg.Clone(), engine: newEngine()}
+		if err := les.stepWindows(run); err != nil {
+			return nil, err
+		}
+		return les, nil
+	}
+}
