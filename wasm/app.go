@@ -102,7 +102,15 @@ func newApp() (*app, error) {
 	}
 	a := &app{player: p, shownRev: -1, dpr: devicePixelRatio(), stageDirty: true, pendingKnob: map[string]string{}}
 	a.perf.mainMS = mainMS
-	a.dark = !js.Global().Call("matchMedia", "(prefers-color-scheme: light)").Get("matches").Bool()
+	light := js.Global().Call("matchMedia", "(prefers-color-scheme: light)")
+	a.dark = !light.Get("matches").Bool()
+	// Follow the reader's system theme when it changes (the picture's
+	// colours match the page's CSS, which follows it too).
+	listen(light, "change", false, func(e js.Value) {
+		a.mu.Lock()
+		a.dark = !e.Get("matches").Bool()
+		a.mu.Unlock()
+	})
 	a.ui = newUI(a)
 	a.publishAPI()
 	a.perf.readyMS = now()

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -564,5 +565,28 @@ func TestLessonPicker(t *testing.T) {
 	settle(ctx)
 	if s := state(ctx); s.Scenario != "memory-wall" || s.Step != 1 || !strings.Contains(currentHash(ctx), "scenario=memory-wall") {
 		t.Errorf("after picking memory-wall: %s step %d, hash %q", s.Scenario, s.Step, currentHash(ctx))
+	}
+}
+
+// The picture follows the reader's colour scheme, also when it changes
+// while the page is open.
+func TestThemeFollowsSystem(t *testing.T) {
+	ctx := open(t, "index.html#scenario=ring-allreduce&step=2")
+	waitReady(ctx)
+	setScheme := func(s string) {
+		chromedpRun(t, ctx, emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: s}}))
+		settle(ctx)
+	}
+	bg := func() color.RGBA {
+		img := decodePNG(t, screenshot(ctx, "theme"))
+		st := elementRect(ctx, "#stage")
+		return pixelAt(img, int(st.X+st.Width/2), int(st.Y+st.Height/2))
+	}
+	setScheme("dark")
+	dark := bg()
+	setScheme("light")
+	light := bg()
+	if int(dark.R)+int(dark.G)+int(dark.B) > 200 || int(light.R)+int(light.G)+int(light.B) < 600 {
+		t.Errorf("stage centre: dark scheme %v, light scheme %v; want a dark and a light background", dark, light)
 	}
 }
