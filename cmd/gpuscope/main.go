@@ -5,6 +5,7 @@
 //	gpuscope collective --op allreduce --algo ring --ranks 8 --bytes 256MiB --link nvlink4 [--json]
 //	gpuscope numfmt --format fp32|fp16|bf16|fp8-e4m3|fp8-e5m2 --value X [--json]
 //	gpuscope attention --seq N --head-dim d --heads H --batch B --gpu G --impl standard|flash [--json]
+//	gpuscope faults --gpus N --mtbf-gpu-hours H --checkpoint-every-s C --checkpoint-cost-s W --restart-cost-s R --days D --seed S [--json]
 //	gpuscope gemm --m M --n N --k K --dtype bf16 --gpu h100 --kernel naive|smem-tiled|tensor-tiled [--tile 128x128x64] [--json]
 //	gpuscope roofline --gpu a100-80gb|h100|h200 --dtype fp32|tf32|fp16|bf16|fp8 [--json]
 //	gpuscope scenario list [--json]
@@ -25,6 +26,7 @@ const usage = `usage:
   gpuscope collective --op allreduce --algo ring|star --ranks N --bytes B --link nvlink4|ib-ndr [--json]
   gpuscope numfmt --format fp32|fp16|bf16|fp8-e4m3|fp8-e5m2 --value X [--json]
   gpuscope attention --seq N --head-dim d --heads H --batch B --gpu G --impl standard|flash [--json]
+  gpuscope faults --gpus N --mtbf-gpu-hours H --checkpoint-every-s C --checkpoint-cost-s W --restart-cost-s R --days D --seed S [--json]
   gpuscope gemm --m M --n N --k K --dtype bf16 --gpu h100 --kernel naive|smem-tiled|tensor-tiled [--tile 128x128x64] [--json]
   gpuscope roofline --gpu a100-80gb|h100|h200 --dtype fp32|tf32|fp16|bf16|fp8 [--json]
   gpuscope scenario list [--json]
@@ -47,6 +49,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runNumfmt(args[1:], stdout, stderr)
 	case "attention":
 		return runAttention(args[1:], stdout, stderr)
+	case "faults":
+		return runFaults(args[1:], stdout, stderr)
 	case "gemm":
 		return runGEMM(args[1:], stdout, stderr)
 	case "roofline":
@@ -59,6 +63,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, usage)
 		return 0
 	}
-	fmt.Fprintf(stderr, "gpuscope: unknown command %q; allowed: attention, collective, gemm, numfmt, roofline, scenario, serve\n", args[0])
+	fmt.Fprintf(stderr, "gpuscope: unknown command %q; allowed: attention, collective, faults, gemm, numfmt, roofline, scenario, serve\n", args[0])
 	return 2
 }

@@ -66,7 +66,7 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"scenario", "run", "nope"}, []string{"nope", "ring-allreduce"}},
 		{[]string{"scenario", "run", "ring-allreduce", "--gpus", "65"}, []string{"--gpus", "2–64"}},
 		{[]string{"scenario", "fly"}, []string{"fly", "list, run"}},
-		{[]string{"warp"}, []string{"warp", "attention, collective, gemm, numfmt, roofline, scenario, serve"}},
+		{[]string{"warp"}, []string{"warp", "attention, collective, faults, gemm, numfmt, roofline, scenario, serve"}},
 	}
 	for _, tt := range tests {
 		out, errOut, code := runCLI(tt.args...)
@@ -212,5 +212,30 @@ func TestAttentionCommand(t *testing.T) {
 	}
 	if _, errOut, code := runCLI("attention", "--impl", "fast"); code != 2 || !strings.Contains(errOut, "--impl") {
 		t.Errorf("--impl fast: exit %d, %q", code, errOut)
+	}
+}
+
+func TestFaultsCommand(t *testing.T) {
+	out, errOut, code := runCLI("faults", "--gpus", "10000", "--mtbf-gpu-hours", "90000", "--checkpoint-every-s", "300",
+		"--checkpoint-cost-s", "30", "--restart-cost-s", "600", "--days", "30", "--seed", "3", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var m map[string]float64
+	json.Unmarshal([]byte(out), &m)
+	// A failure every 9 h over 30 days: about 80; Young's √(2·30·32400) = 1394 s.
+	if m["failures"] < 50 || m["failures"] > 115 || m["goodput"] <= 0.5 || m["goodput"] >= 1 || math.Abs(m["young_interval_s"]-1394.3) > 1 {
+		t.Errorf("faults: %v", m)
+	}
+	for _, k := range []string{"failures", "lost_work_s", "goodput", "optimal_interval_s"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("faults --json lacks %q", k)
+		}
+	}
+	if _, errOut, code := runCLI("faults", "--days", "-1"); code != 2 || !strings.Contains(errOut, "--days") {
+		t.Errorf("--days -1: exit %d, %q", code, errOut)
+	}
+	if _, errOut, code := runCLI("faults", "--mtbf-gpu-hours", "lots"); code != 2 || !strings.Contains(errOut, "--mtbf-gpu-hours") {
+		t.Errorf("--mtbf-gpu-hours lots: exit %d, %q", code, errOut)
 	}
 }

@@ -1,0 +1,165 @@
+package faults
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gpuscope/gpuscope/engine/sim"
+)
+
+// Config is one job.
+type Config struct {
+	GPUs            int
+	MTBFGPUHours    float64 // per GPU
+	CheckpointEvery float64 // seconds of progress between checkpoints
+	CheckpointCost  float64 // seconds to write one
+	RestartCost     float64 // seconds to reload and re-warm after a failure
+	Days            float64
+	Seed            uint64
+}
+
+// Validate names the first field out of range.
+func (c Config) Validate() error {
+	switch {
+	case c.GPUs < 1 || c.GPUs > 1<<24:
+		return fmt.Errorf("gpus: %d; allowed 1–16777216", c.GPUs)
+	case !(c.MTBFGPUHours > 0) || math.IsInf(c.MTBFGPUHours, 0):
+		return fmt.Errorf("mtbf-gpu-hours: %g; must be a positive number", c.MTBFGPUHours)
+	case !(c.CheckpointEvery > 0) || math.IsInf(c.CheckpointEvery, 0):
+		return fmt.Errorf("checkpoint-every-s: %g; must be a positive number", c.CheckpointEvery)
+	case !(c.CheckpointCost >= 0) || math.IsInf(c.CheckpointCost, 0):
+		return fmt.Errorf("checkpoint-cost-s: %g; must be 0 or more", c.CheckpointCost)
+	case !(c.RestartCost >= 0) || math.IsInf(c.RestartCost, 0):
+		return fmt.Errorf("restart-cost-s: %g; must be 0 or more", c.RestartCost)
+	case !(c.Days > 0) || c.Days > 3650:
+		return fmt.Errorf("days: %g; allowed above 0, up to 3650", c.Days)
+	}
+	return nil
+}
+
+// ClusterMTBF is the cluster's mean time between failures, seconds: the
+// per-GPU MTBF divided by the number of GPUs.
+func (c Config) ClusterMTBF() float64 { return c.MTBFGPUHours * 3600 / float64(c.GPUs) }
+
+// Result is how the job went.
+type Result struct {
+	Config   Config
+	Failures int
+	// LostWork is the progress thrown away at failures (work since the
+	// last checkpoint), seconds.
+	LostWork float64
+	// Useful is the progress kept at the end, seconds.
+	Useful float64
+	// CheckpointTime and RestartTime are the wall time spent writing
+	// checkpoints and restarting.
+	CheckpointTime, RestartTime float64
+	// FailureTimes are the failures' wall times, for the picture.
+	FailureTimes []float64
+}
+
+// Goodput is the share of wall time that became kept progress.
+func (r Result) Goodput() float64 { return r.Useful / (r.Config.Days * 86400) }
+
+// Run simulates the job over Days of wall time.
+func Run(c Config) (Result, error) {
+	if err := c.Validate(); err != nil {
+		return Result{}, err
+	}
+	rng := sim.NewRNG(c.Seed)
+	mtbf := c.ClusterMTBF()
+	next := func(now float64) float64 { return now - mtbf*math.Log(1-rng.Float64()) }
+	end := c.Days * 86400
+	r := Result{Config: c}
+	now, fail := 0.0, 0.0
+	fail = next(0)
+	var sinceCkpt float64 // progress since the last checkpoint
+	for now < end {
+		// Compute until the next checkpoint is due, the end, or a failure.
+		work := c.CheckpointEvery - sinceCkpt
+		stop := math.Min(now+work, end)
+		// <=: a failure that interrupted a checkpoint's write arrives here
+		// with no work left to do before it.
+		if fail <= stop {
+			sinceCkpt += fail - now
+			r.Failures++
+			r.FailureTimes = append(r.FailureTimes, fail)
+			r.LostWork += sinceCkpt
+			sinceCkpt = 0
+			now = fail
+			// Restart; a failure during the restart restarts it again.
+			for {
+				fail = next(now)
+				if fail >= now+c.RestartCost || now+c.RestartCost >= end {
+					break
+				}
+				r.Failures++
+				r.FailureTimes = append(r.FailureTimes, fail)
+				r.RestartTime += fail - now
+				now = fail
+			}
+			d := math.Min(c.RestartCost, end-now)
+			r.RestartTime += d
+			now += d
+			continue
+		}
+		sinceCkpt += stop - now
+		now = stop
+		if now >= end {
+			break
+		}
+		// Write the checkpoint; a failure while writing loses it.
+		wstop := math.Min(now+c.CheckpointCost, end)
+		if fail < wstop {
+			r.CheckpointTime += fail - now
+			now = fail
+			continue // the loop's failure branch handles it next
+		}
+		r.CheckpointTime += wstop - now
+		now = wstop
+		if now < end {
+			r.Useful += sinceCkpt
+			sinceCkpt = 0
+		}
+	}
+	// Work since the last checkpoint at the end is kept: the job stops
+	// cleanly (it would checkpoint before stopping).
+	r.Useful += sinceCkpt
+	return r, nil
+}
+
+// YoungInterval is Young's optimal checkpoint interval √(2·C·M) for a
+// checkpoint cost C and a mean time between failures M (seconds).
+func YoungInterval(cost, mtbf float64) float64 { return math.Sqrt(2 * cost * mtbf) }
+
+// DalyInterval is Daly's higher-order refinement, for C < 2M:
+// √(2CM)·[1 + ⅓·√(C/(2M)) + C/(18M)] − C; M otherwise.
+func DalyInterval(cost, mtbf float64) float64 {
+	if cost >= 2*mtbf {
+		return mtbf
+	}
+	return math.Sqrt(2*cost*mtbf)*(1+math.Sqrt(cost/(2*mtbf))/3+cost/(18*mtbf)) - cost
+}
+
+// Metrics are the numbers of gpuscope faults (the lesson uses the same).
+type Metrics struct {
+	GPUs             int     `json:"gpus"`
+	ClusterMTBFS     float64 `json:"cluster_mtbf_s"`
+	Failures         int     `json:"failures"`
+	LostWorkS        float64 `json:"lost_work_s"`
+	Goodput          float64 `json:"goodput"`
+	OptimalIntervalS float64 `json:"optimal_interval_s"`
+	YoungIntervalS   float64 `json:"young_interval_s"`
+	CheckpointTimeS  float64 `json:"checkpoint_time_s"`
+	RestartTimeS     float64 `json:"restart_time_s"`
+	CheckpointEveryS float64 `json:"checkpoint_every_s"`
+}
+
+// Metrics reports the run; the optimal interval is Daly's.
+func (r Result) Metrics() Metrics {
+	c := r.Config
+	return Metrics{
+		GPUs: c.GPUs, ClusterMTBFS: c.ClusterMTBF(), Failures: r.Failures, LostWorkS: r.LostWork, Goodput: r.Goodput(),
+		OptimalIntervalS: DalyInterval(c.CheckpointCost, c.ClusterMTBF()), YoungIntervalS: YoungInterval(c.CheckpointCost, c.ClusterMTBF()),
+		CheckpointTimeS: r.CheckpointTime, RestartTimeS: r.RestartTime, CheckpointEveryS: c.CheckpointEvery,
+	}
+}

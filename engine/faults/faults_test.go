@@ -1,0 +1,129 @@
+package faults
+
+import (
+	"math"
+	"testing"
+)
+
+// Llama 3's 54 days on 16,384 H100s: 419 unexpected interruptions, one
+// every ≈ 3.1 h. The per-GPU MTBF that gives that rate is 54·24/419 ×
+// 16,384 ≈ 50,680 h; simulated over many seeds the failures average 419.
+func TestLlama3RecordInDistribution(t *testing.T) {
+	perGPU := 54 * 24.0 / 419 * 16384
+	var total float64
+	const seeds = 40
+	for s := uint64(1); s <= seeds; s++ {
+		r, err := Run(Config{GPUs: 16384, MTBFGPUHours: perGPU, CheckpointEvery: 1800, CheckpointCost: 60, RestartCost: 600, Days: 54, Seed: s})
+		if err != nil {
+			t.Fatal(err)
+		}
+		total += float64(r.Failures)
+	}
+	// The mean of 40 Poisson(419) draws has a standard deviation of 3.2.
+	if mean := total / seeds; math.Abs(mean-419) > 13 {
+		t.Errorf("mean failures over %d seeds: %.1f, want 419 ± 13", seeds, mean)
+	}
+	c := Config{GPUs: 16384, MTBFGPUHours: perGPU}
+	if h := c.ClusterMTBF() / 3600; math.Abs(h-3.093) > 0.01 {
+		t.Errorf("cluster MTBF %.3f h, want 3.093", h)
+	}
+}
+
+// Without failures the job only pays for its checkpoints: goodput is
+// C/(C+W).
+func TestNoFailures(t *testing.T) {
+	r, _ := Run(Config{GPUs: 1, MTBFGPUHours: 1e12, CheckpointEvery: 300, CheckpointCost: 30, RestartCost: 600, Days: 1, Seed: 1})
+	if r.Failures != 0 || math.Abs(r.Goodput()-300.0/330) > 1e-3 {
+		t.Errorf("failures %d, goodput %.5f; want 0 and %.5f", r.Failures, r.Goodput(), 300.0/330)
+	}
+}
+
+// The books balance: kept progress, lost progress, checkpoints and
+// restarts add up to the wall time.
+func TestTimeAccounting(t *testing.T) {
+	for s := uint64(1); s <= 20; s++ {
+		c := Config{GPUs: 10000, MTBFGPUHours: 90000, CheckpointEvery: 300, CheckpointCost: 20, RestartCost: 900, Days: 7, Seed: s}
+		r, err := Run(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := r.Useful + r.LostWork + r.CheckpointTime + r.RestartTime
+		if math.Abs(sum-c.Days*86400) > 1e-6 {
+			t.Fatalf("seed %d: %g s accounted, want %g", s, sum, c.Days*86400)
+		}
+		if r.Goodput() <= 0 || r.Goodput() >= 1 {
+			t.Errorf("seed %d: goodput %g", s, r.Goodput())
+		}
+	}
+}
+
+// The seed's 10,000 GPUs failing every ~9 h: Young's interval √(2CM) for a
+// 30 s checkpoint is √(2·30·32,400) ≈ 1,394 s; a sweep of intervals peaks
+// near it.
+func TestOptimalInterval(t *testing.T) {
+	c := Config{GPUs: 10000, MTBFGPUHours: 90000, CheckpointCost: 30, RestartCost: 600, Days: 60}
+	m := c.ClusterMTBF()
+	if math.Abs(m-32400) > 1e-9 || math.Abs(YoungInterval(30, m)-math.Sqrt(2*30*32400)) > 1e-9 {
+		t.Fatalf("MTBF %g, Young %g", m, YoungInterval(30, m))
+	}
+	best, bestGoodput := 0.0, 0.0
+	for _, every := range []float64{60, 200, 500, 1000, 1400, 2000, 4000, 10000, 30000} {
+		var g float64
+		for s := uint64(1); s <= 10; s++ {
+			c.CheckpointEvery, c.Seed = every, s
+			r, _ := Run(c)
+			g += r.Goodput() / 10
+		}
+		if g > bestGoodput {
+			best, bestGoodput = every, g
+		}
+	}
+	if best < 500 || best > 4000 {
+		t.Errorf("best interval of the sweep %g s, want near Young's 1394", best)
+	}
+	if d := DalyInterval(30, m); d < 1300 || d > 1450 {
+		t.Errorf("Daly %g, want ≈ Young's 1394 for C ≪ M", d)
+	}
+}
+
+func TestDeterministicAndValidated(t *testing.T) {
+	c := Config{GPUs: 2048, MTBFGPUHours: 50000, CheckpointEvery: 600, CheckpointCost: 40, RestartCost: 300, Days: 10, Seed: 7}
+	a, _ := Run(c)
+	b, _ := Run(c)
+	if a.Failures != b.Failures || a.LostWork != b.LostWork || a.Useful != b.Useful {
+		t.Errorf("two runs of one seed differ: %+v vs %+v", a.Metrics(), b.Metrics())
+	}
+	for _, bad := range []Config{{GPUs: 0, MTBFGPUHours: 1, CheckpointEvery: 1, Days: 1}, {GPUs: 1, MTBFGPUHours: 0, CheckpointEvery: 1, Days: 1},
+		{GPUs: 1, MTBFGPUHours: 1, CheckpointEvery: 0, Days: 1}, {GPUs: 1, MTBFGPUHours: 1, CheckpointEvery: 1, Days: 0}} {
+		if _, err := Run(bad); err == nil {
+			t.Errorf("Run(%+v) accepted", bad)
+		}
+	}
+}
+
+// Budget (issue 6): 30 simulated days of a 16,384-GPU job in ≤ 100 ms.
+func BenchmarkRun30Days16k(b *testing.B) {
+	c := Config{GPUs: 16384, MTBFGPUHours: 50680, CheckpointEvery: 300, CheckpointCost: 30, RestartCost: 600, Days: 30, Seed: 1}
+	for i := 0; i < b.N; i++ {
+		Run(c)
+	}
+}
+
+// Any valid configuration finishes with its wall time accounted for.
+func FuzzRun(f *testing.F) {
+	f.Add(uint16(100), 1000.0, 60.0, 5.0, 30.0, 1.0, uint64(1))
+	f.Add(uint16(1), 0.001, 1.0, 0.0, 0.0, 0.5, uint64(2))
+	f.Fuzz(func(t *testing.T, gpus uint16, mtbf, every, cost, restart, days float64, seed uint64) {
+		c := Config{GPUs: int(gpus), MTBFGPUHours: mtbf, CheckpointEvery: every, CheckpointCost: cost, RestartCost: restart, Days: days, Seed: seed}
+		if c.Validate() != nil || days > 2 || every < 1 || c.ClusterMTBF() < 1 {
+			return // keep each run short
+		}
+		r, err := Run(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum := r.Useful + r.LostWork + r.CheckpointTime + r.RestartTime; math.Abs(sum-days*86400) > 1e-6*days*86400+1e-6 {
+			t.Errorf("%+v: %g s accounted of %g", c, sum, days*86400)
+		}
+	})
+}
