@@ -97,32 +97,9 @@ func attentionRun(c Config) (*AttentionRun, error) {
 	return r, nil
 }
 
-// attentionCheck runs FlashAttention's tiling and the direct formula on a
-// small random case and returns the largest difference.
-func attentionCheck() float64 {
-	rng := sim.NewRNG(11)
-	mk := func(n, d int) [][]float64 {
-		m := make([][]float64, n)
-		for i := range m {
-			m[i] = make([]float64, d)
-			for j := range m[i] {
-				m[i][j] = 4*rng.Float64() - 2
-			}
-		}
-		return m
-	}
-	q, k, v := mk(64, 16), mk(64, 16), mk(64, 16)
-	ref, tiled := kernel.AttentionReference(q, k, v), kernel.AttentionTiled(q, k, v, 16, 16)
-	var worst float64
-	for i := range ref {
-		for j := range ref[i] {
-			worst = math.Max(worst, math.Abs(ref[i][j]-tiled[i][j]))
-		}
-	}
-	return worst
-}
-
-var prepareAttention = prepareWith(func() lessonEngine { return &AttentionLesson{MaxAbsDiff: attentionCheck()} }, func(c Config) (Run, error) { return attentionRun(c) })
+var prepareAttention = prepareWith(func() lessonEngine {
+	return &AttentionLesson{MaxAbsDiff: kernel.AttentionTilingError(11, 64, 64, 16, 16, 16)}
+}, func(c Config) (Run, error) { return attentionRun(c) })
 
 func (al *AttentionLesson) metrics(les *Lesson, step int) any {
 	r := les.Steps[step-1].Run.(*AttentionRun)

@@ -1,6 +1,9 @@
 package hw
 
-import "sort"
+import (
+	"maps"
+	"sort"
+)
 
 // Dtype names a number format a GPU computes in.
 type Dtype string
@@ -74,32 +77,34 @@ var gpus = []GPU{
 		// tensor cores per SM, 164 KB shared memory per SM.
 		Source: "NVIDIA A100 datasheet (SXM4 80GB); NVIDIA Ampere GA100 whitepaper",
 	},
-	{
-		ID: "h100", Aliases: []string{"h100-sxm"}, Name: "H100 SXM",
-		SMs: 132, TensorCores: 528, CUDACores: 16896, BoostClockHz: 1.83e9,
-		WarpSchedulers: 4, MaxWarpsPerSM: 64, MaxBlocksPerSM: 32,
-		RegistersPerSM: 65536, SharedMemPerSM: 228 << 10, SharedMemPerBlock: 227 << 10,
-		L2Bytes:  50e6,
-		HBMBytes: 80e9, HBMBandwidth: 3.35e12, HBMLatency: 550e-9,
-		// 528 tensor cores × 1024 dense BF16 FLOP/clock × 1.83 GHz =
-		// 989.4 TFLOP/s; FP8 doubles it.
-		Peak: map[Dtype]float64{FP32: 66.9e12, TF32: 494.7e12, FP16: 989.4e12, BF16: 989.4e12, FP8: 1978.9e12},
-		Link: "nvlink4",
-		// The seed's "14,592 CUDA cores" is the H100 PCIe (114 SMs × 128);
-		// the SXM part has 132 × 128 = 16,896.
-		Source: "NVIDIA H100 datasheet (SXM5); NVIDIA Hopper architecture whitepaper",
-	},
-	{
-		ID: "h200", Aliases: []string{"h200-sxm"}, Name: "H200 SXM",
-		SMs: 132, TensorCores: 528, CUDACores: 16896, BoostClockHz: 1.83e9,
-		WarpSchedulers: 4, MaxWarpsPerSM: 64, MaxBlocksPerSM: 32,
-		RegistersPerSM: 65536, SharedMemPerSM: 228 << 10, SharedMemPerBlock: 227 << 10,
-		L2Bytes:  50e6,
-		HBMBytes: 141e9, HBMBandwidth: 4.8e12, HBMLatency: 550e-9,
-		Peak:   map[Dtype]float64{FP32: 66.9e12, TF32: 494.7e12, FP16: 989.4e12, BF16: 989.4e12, FP8: 1978.9e12},
-		Link:   "nvlink4",
-		Source: "NVIDIA H200 datasheet (SXM): H100's compute with 141 GB HBM3e at 4.8 TB/s",
-	},
+	h100,
+	h200(),
+}
+
+var h100 = GPU{
+	ID: "h100", Aliases: []string{"h100-sxm"}, Name: "H100 SXM",
+	SMs: 132, TensorCores: 528, CUDACores: 16896, BoostClockHz: 1.83e9,
+	WarpSchedulers: 4, MaxWarpsPerSM: 64, MaxBlocksPerSM: 32,
+	RegistersPerSM: 65536, SharedMemPerSM: 228 << 10, SharedMemPerBlock: 227 << 10,
+	L2Bytes:  50e6,
+	HBMBytes: 80e9, HBMBandwidth: 3.35e12, HBMLatency: 550e-9,
+	// 528 tensor cores × 1024 dense BF16 FLOP/clock × 1.83 GHz =
+	// 989.4 TFLOP/s; FP8 doubles it.
+	Peak: map[Dtype]float64{FP32: 66.9e12, TF32: 494.7e12, FP16: 989.4e12, BF16: 989.4e12, FP8: 1978.9e12},
+	Link: "nvlink4",
+	// The seed's "14,592 CUDA cores" is the H100 PCIe (114 SMs × 128);
+	// the SXM part has 132 × 128 = 16,896.
+	Source: "NVIDIA H100 datasheet (SXM5); NVIDIA Hopper architecture whitepaper",
+}
+
+// h200 is the H100 with HBM3e: the same compute, 141 GB at 4.8 TB/s.
+func h200() GPU {
+	g := h100
+	g.ID, g.Aliases, g.Name = "h200", []string{"h200-sxm"}, "H200 SXM"
+	g.HBMBytes, g.HBMBandwidth = 141e9, 4.8e12
+	g.Peak = maps.Clone(h100.Peak)
+	g.Source = "NVIDIA H200 datasheet (SXM): H100's compute with 141 GB HBM3e at 4.8 TB/s"
+	return g
 }
 
 // GPUByID finds a GPU by its id or an alias.

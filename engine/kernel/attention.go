@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/gpuscope/gpuscope/engine/hw"
+	"github.com/gpuscope/gpuscope/engine/sim"
 )
 
 // AttentionImpl is how attention is computed.
@@ -204,4 +205,31 @@ func dot(a, b []float64) float64 {
 		s += float64(a[i] * b[i])
 	}
 	return s
+}
+
+// AttentionTilingError runs AttentionTiled (blocks of br queries by bc
+// keys) and AttentionReference on random q (nq×d), k and v (nk×d) with
+// entries in [−2, 2) from seed, and returns the largest difference: how
+// far FlashAttention's online softmax is from the direct formula.
+func AttentionTilingError(seed uint64, nq, nk, d, br, bc int) float64 {
+	rng := sim.NewRNG(seed)
+	mk := func(n int) [][]float64 {
+		m := make([][]float64, n)
+		for i := range m {
+			m[i] = make([]float64, d)
+			for j := range m[i] {
+				m[i][j] = float64(4*rng.Float64()) - 2
+			}
+		}
+		return m
+	}
+	q, k, v := mk(nq), mk(nk), mk(nk)
+	ref, tiled := AttentionReference(q, k, v), AttentionTiled(q, k, v, br, bc)
+	var worst float64
+	for i := range ref {
+		for j := range ref[i] {
+			worst = math.Max(worst, math.Abs(ref[i][j]-tiled[i][j]))
+		}
+	}
+	return worst
 }

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/gpuscope/gpuscope/engine/hw"
-	"github.com/gpuscope/gpuscope/engine/sim"
 )
 
 func attn(t *testing.T, impl AttentionImpl, n int) AttentionResult {
@@ -63,27 +62,9 @@ func TestGPT3ScoreBytes(t *testing.T) {
 // FlashAttention's tiled online softmax gives the same output as the
 // direct formula (to rounding).
 func TestAttentionTiledMatchesReference(t *testing.T) {
-	rng := sim.NewRNG(3)
-	mk := func(n, d int) [][]float64 {
-		m := make([][]float64, n)
-		for i := range m {
-			m[i] = make([]float64, d)
-			for j := range m[i] {
-				m[i][j] = 4*rng.Float64() - 2
-			}
-		}
-		return m
-	}
-	q, k, v := mk(37, 16), mk(53, 16), mk(53, 16)
-	want := AttentionReference(q, k, v)
 	for _, blk := range [][2]int{{8, 8}, {16, 5}, {37, 53}, {1, 1}} {
-		got := AttentionTiled(q, k, v, blk[0], blk[1])
-		for i := range want {
-			for c := range want[i] {
-				if math.Abs(got[i][c]-want[i][c]) > 1e-12 {
-					t.Fatalf("blocks %v: out[%d][%d] = %.15g, want %.15g", blk, i, c, got[i][c], want[i][c])
-				}
-			}
+		if e := AttentionTilingError(3, 37, 53, 16, blk[0], blk[1]); e > 1e-12 {
+			t.Errorf("blocks %v: largest difference %g, want ≤ 1e-12", blk, e)
 		}
 	}
 }
