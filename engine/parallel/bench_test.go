@@ -1,0 +1,36 @@
+package parallel
+
+import (
+	"testing"
+
+	"github.com/gpuscope/gpuscope/engine/hw"
+	"github.com/gpuscope/gpuscope/engine/model"
+)
+
+func llama405(tb testing.TB) Config {
+	m, _ := model.Preset("llama3-405b")
+	h100, _ := hw.GPUByID("h100")
+	return Config{Model: m, Cluster: DefaultCluster(h100, 16384), Plan: Plan{TP: 8, PP: 16, DP: 128, Interleave: 4, SP: true,
+		ZeRO: 1, Recompute: RecomputeFull, Flash: true, MicroBatch: 1, GlobalBatch: 2048, Schedule: Interleaved, BytesPerParam: 16, Dtype: hw.BF16, Overlap: true}}
+}
+
+// One plan: the budget is 50 µs (issue 4).
+func BenchmarkEvaluate(b *testing.B) {
+	c := llama405(b)
+	for b.Loop() {
+		if _, err := Evaluate(c); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// The full search for Llama 3 405B on 16,384 H100s: the browser budget is
+// 1 s.
+func BenchmarkSearch405B(b *testing.B) {
+	c := llama405(b)
+	for b.Loop() {
+		if _, err := Search(SearchOptions{Model: c.Model, Cluster: c.Cluster, GlobalBatch: 2048, BytesPerParam: 16, Dtype: hw.BF16, Flash: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,487 @@
+package parallel
+
+import (
+	"math"
+	"sync"
+
+	"github.com/gpuscope/gpuscope/engine/hw"
+	"github.com/gpuscope/gpuscope/engine/kernel"
+	"github.com/gpuscope/gpuscope/engine/model"
+)
+
+// Evaluate computes a plan's parameters, FLOPs, memory per GPU and step
+// time. It returns Validate's error for an inconsistent plan.
+//
+// The step-time model is built from mechanisms, not fitted to any row:
+//
+//   - compute: every matrix product of a layer, forward and backward
+//     (dX = dY·Wᵀ and dW = Xᵀ·dY), timed by the silicon layer's tiled
+//     tensor-core GEMM model (kernel.GEMM: waves, tails and HBM traffic by
+//     shape); the attention core by kernel.Attention (standard or flash);
+//     LayerNorms, activations, dropout and residual adds as HBM traffic at
+//     MemoryEfficiency of the bandwidth;
+//   - tensor parallelism: 2 all-reduces forward and 2 backward per layer
+//     and micro-batch (all-gather + reduce-scatter with sequence
+//     parallelism, the same bytes), 2 more with full recomputation, on
+//     NVLink inside a node or hierarchically when TP spans nodes; on the
+//     critical path, as in Megatron-LM;
+//   - pipeline: one send of b·s·h/t activations per boundary (Megatron's
+//     scatter/gather), as many on the critical path as the schedule puts
+//     there (PipelineSends); the bubble (p−1)/(v·m) of the ideal time;
+//   - data parallelism: ring all-reduce (reduce-scatter + all-gather with
+//     ZeRO), hierarchical over NVLink and one NIC per GPU, bucketed behind
+//     the last micro-batch's backward when Overlap is on (all but the last
+//     bucket can hide); ZeRO-3 gathers weights for every micro-batch;
+//   - the optimizer: Adam over the GPU's shard as HBM traffic.
+//
+// Collective times are α-β closed forms with each link's Efficiency.
+func Evaluate(c Config) (Result, error) {
+	if err := c.Validate(); err != nil {
+		return Result{Config: c}, err
+	}
+	m, p, cl := c.Model, c.Plan, c.Cluster
+	r := Result{Config: c, Params: m.Params()}
+	cl.GPU = sustained(cl.GPU)
+	mbs := p.GlobalBatch / (p.DP * p.MicroBatch)
+	r.MicroBatches = mbs
+	tokens := float64(p.GlobalBatch) * float64(m.Seq)
+	r.ModelFLOPs, r.HardwareFLOPs = StepFLOPs(m, p.GlobalBatch, p.Recompute)
+
+	t, pp, v, dp := p.TP, p.PP, p.Interleave, p.DP
+	midLayers, endLayers, _ := stageLayers(m.Layers, pp, v)
+	g := cl.GPU
+	gradBytes := 2.0
+	if p.BytesPerParam == 18 {
+		gradBytes = 4
+	}
+
+	// One layer's parameters on one GPU: matrices split over TP (K and V
+	// replicated when there are fewer KV heads than TP ranks), norms and
+	// the row-parallel biases replicated.
+	h, f := float64(m.Hidden), float64(m.FFNSize)
+	d := float64(m.HeadDim())
+	T := float64(t)
+	kvGPU := math.Max(float64(m.KVHeads)/T, 1) * d
+	layerParams := 2*h*h/T + 2*h*kvGPU
+	ffnMats := 2.0
+	if m.FFN == model.SwiGLU {
+		ffnMats = 3
+	}
+	layerParams += ffnMats * h * f / T
+	if m.Biases {
+		layerParams += h/T + 2*kvGPU + f/T + 2*h + 4*h
+	} else {
+		layerParams += 2 * h
+	}
+	embedParams := float64(m.Vocab) * h / T // vocabulary-parallel
+	if m.LearnedPositions {
+		embedParams += float64(m.Seq) * h
+	}
+
+	cost := layerCost(m, p, cl)
+
+	// The last stage's output layer: logits GEMM (and its backward), the
+	// cross-entropy over b·s × V/t FP32 logits.
+	n := float64(p.MicroBatch) * float64(m.Seq)
+	headFwd := gemm(g, p.Dtype, n, float64(m.Vocab)/T, h) + n*float64(m.Vocab)/T*4*2/(g.HBMBandwidth*MemoryEfficiency)
+	headBwd := gemm(g, p.Dtype, n, h, float64(m.Vocab)/T) + gemm(g, p.Dtype, h, float64(m.Vocab)/T, n) + n*float64(m.Vocab)/T*4*2/(g.HBMBandwidth*MemoryEfficiency)
+
+	r.StageParams = make([]float64, pp)
+	r.StageForward = make([]float64, pp)
+	r.StageBackward = make([]float64, pp)
+	r.StageTP = make([]float64, pp)
+	r.StageMemory = make([]Memory, pp)
+	worst := -1
+	for st := 0; st < pp; st++ {
+		layers := midLayers
+		if st == 0 || st == pp-1 {
+			layers = endLayers
+		}
+		params := float64(layers) * layerParams
+		L := float64(layers)
+		fwd, bwd, tp := L*cost.fwd, L*cost.bwd, L*(cost.tpFwd+cost.tpBwd)
+		if st == 0 {
+			params += embedParams
+		}
+		if st == pp-1 {
+			params += h // final norm
+			if !m.Tied || pp > 1 {
+				// Untied output layer, or the tied embedding's copy on the
+				// last stage (Megatron-LM keeps one and syncs its gradient).
+				params += float64(m.Vocab) * h / T
+			}
+			fwd += headFwd
+			bwd += headBwd
+		}
+		r.StageParams[st] = params
+		r.StageForward[st], r.StageBackward[st], r.StageTP[st] = fwd, bwd, tp
+
+		mem := Memory{Stage: st, Layers: layers, Capacity: float64(g.HBMBytes)}
+		mem.Weights, mem.Gradients, mem.Optimizer = 2*params, gradBytes*params, 12*params
+		D := float64(dp)
+		if p.ZeRO >= 1 {
+			mem.Optimizer /= D
+		}
+		if p.ZeRO >= 2 {
+			mem.Gradients /= D
+		}
+		if p.ZeRO >= 3 {
+			mem.Weights /= D
+		}
+		mem.InFlight = InFlight(p.Schedule, pp, mbs, v, st)
+		act := ActivationBytes(m, m.Seq, p.MicroBatch, t, p.SP, p.Flash, p.Recompute)
+		layersPerChunk := float64(layers) / float64(v)
+		mem.Activations = float64(mem.InFlight) * layersPerChunk * act
+		if p.Recompute == RecomputeFull {
+			// The layer being recomputed holds its full activations.
+			mem.Activations += ActivationBytes(m, m.Seq, p.MicroBatch, t, p.SP, p.Flash, RecomputeNone)
+		}
+		if st == pp-1 {
+			// FP32 logits for the cross-entropy of the micro-batch in
+			// flight (Korthikanti et al., 4·s·b·V/t).
+			mem.Activations += 4 * n * float64(m.Vocab) / T
+		}
+		// Buffers: the all-gathered input of a TP layer with sequence
+		// parallelism (and its gradient); ZeRO-3 prefetches the next
+		// layer's full weights while one is in use.
+		if t > 1 {
+			mem.Buffers += 2 * n * h * 2
+		}
+		if p.ZeRO == 3 {
+			mem.Buffers += 2 * 2 * layerParams
+		}
+		mem.Total = mem.Weights + mem.Gradients + mem.Optimizer + mem.Activations + mem.Buffers
+		mem.Fits = mem.Total <= mem.Capacity
+		if !mem.Fits {
+			mem.Over = mem.Total - mem.Capacity
+		}
+		r.StageMemory[st] = mem
+		if worst < 0 || mem.Total > r.StageMemory[worst].Total {
+			worst = st
+		}
+	}
+	r.Memory = r.StageMemory[worst]
+
+	// The critical stage sets the pace of the steady state.
+	crit := 0
+	for st := range pp {
+		if r.StageForward[st]+r.StageBackward[st]+r.StageTP[st] > r.StageForward[crit]+r.StageBackward[crit]+r.StageTP[crit] {
+			crit = st
+		}
+	}
+	slot := r.StageForward[crit] + r.StageBackward[crit] + r.StageTP[crit]
+	M := float64(mbs)
+	tm := &r.Time
+	tm.Compute = M * (r.StageForward[crit] + r.StageBackward[crit])
+	tm.TPComm = M * r.StageTP[crit]
+	r.BubbleFraction = BubbleFraction(pp, mbs, v)
+	tm.Bubble = float64(pp-1) / float64(v) * slot
+
+	// Pipeline sends on the critical path.
+	if pp > 1 {
+		link := cl.Inter
+		if t*dp < cl.GPUsPerNode {
+			link = cl.Intra // neighbouring stages share a node
+		}
+		bytes := n * h * 2 / T
+		r.P2P = link.Latency.Seconds() + bytes/(link.Bandwidth*link.Efficiency)
+		tm.PPComm = PipelineSends(p.Schedule, pp, mbs, v) * r.P2P
+	}
+
+	// Data parallelism over the stage with the most parameters.
+	maxParams := 0.0
+	for _, sp := range r.StageParams {
+		maxParams = math.Max(maxParams, sp)
+	}
+	var perStep, perMicro float64
+	if dp > 1 {
+		k := 1 // DP ranks in one node: they are t ranks apart
+		if t < cl.GPUsPerNode {
+			k = min(dp, cl.GPUsPerNode/t)
+		}
+		ar := func(bytes float64) float64 { return hierAllReduce(bytes, dp, k, cl.Intra, cl.Inter) }
+		grads, weights := maxParams*gradBytes, maxParams*2
+		switch p.ZeRO {
+		case 0:
+			perStep = ar(grads)
+		case 1:
+			perStep = ar(grads)/2 + ar(weights)/2 // reduce-scatter gradients, all-gather weights
+		case 2:
+			perMicro = ar(grads) / 2
+			perStep = ar(weights) / 2
+		case 3:
+			perMicro = ar(weights) + ar(grads)/2 // gather weights forward and backward, reduce-scatter gradients
+		}
+	}
+	tm.DPComm = perStep + M*perMicro
+	if p.Overlap {
+		buckets := math.Max(1, math.Ceil(maxParams/BucketParams))
+		bwdLast := r.StageBackward[crit]
+		tm.DPHidden = math.Min(perStep*(1-1/buckets), bwdLast)
+		if perMicro > 0 {
+			layers := float64(max(1, r.StageMemory[crit].Layers))
+			window := r.StageForward[crit] + r.StageBackward[crit]
+			tm.DPHidden += M * math.Min(perMicro*(1-1/layers), window)
+		}
+	}
+	tm.Exposed = tm.TPComm + tm.PPComm + tm.DPComm - tm.DPHidden
+
+	// Adam: read FP32 master weights, momentum, variance and the
+	// gradient; write the three and the 16-bit weights.
+	shard := maxParams
+	if p.ZeRO >= 1 {
+		shard /= float64(dp)
+	}
+	tm.Optimizer = shard * (12 + gradBytes + 12 + 2) / (g.HBMBandwidth * MemoryEfficiency)
+	tm.Step = tm.Compute + tm.Bubble + tm.Exposed + tm.Optimizer
+
+	// Utilisation is quoted against the datasheet's 16-bit peak.
+	peak, _ := c.Cluster.GPU.PeakFLOPS(hw.BF16)
+	if p.Dtype == hw.FP16 {
+		peak, _ = c.Cluster.GPU.PeakFLOPS(hw.FP16)
+	}
+	gpus := float64(cl.GPUs)
+	r.TokensPerS = tokens / tm.Step
+	r.TFLOPSPerGPU = r.HardwareFLOPs / tm.Step / gpus / 1e12
+	r.MFU = r.ModelFLOPs / tm.Step / gpus / peak
+	r.HFU = r.HardwareFLOPs / tm.Step / gpus / peak
+	return r, nil
+}
+
+// StepFLOPs are a step's model FLOPs (forward and backward, 3× the
+// forward's matrix products) and hardware FLOPs (plus the forward passes
+// recomputation repeats). Per token and layer the forward does 2 FLOPs
+// per weight of every matrix and 4·s·h in the attention products; the
+// output layer 2·h·V. For GPT shapes this is exactly Korthikanti et al.'s
+// 72·B·L·s·h²·(1 + s/(6h) + V/(12·h·L)) and, with full recomputation,
+// Megatron's 96·B·s·L·h²·(1 + s/(6h) + V/(16·L·h)).
+func StepFLOPs(m model.Transformer, batch int, rc Recompute) (modelFLOPs, hardwareFLOPs float64) {
+	h, f, s := float64(m.Hidden), float64(m.FFNSize), float64(m.Seq)
+	kv := float64(m.KVHeads * m.HeadDim())
+	ffn := 2 * h * f
+	if m.FFN == model.SwiGLU {
+		ffn = 3 * h * f
+	}
+	mats := 2*h*h + 2*h*kv + ffn
+	tokens := float64(batch) * s
+	L := float64(m.Layers)
+	layerFwd := 2*mats + 4*s*h
+	modelFLOPs = 3 * tokens * (L*layerFwd + 2*h*float64(m.Vocab))
+	hardwareFLOPs = modelFLOPs
+	switch rc {
+	case RecomputeFull:
+		hardwareFLOPs += tokens * L * layerFwd
+	case RecomputeSelective:
+		hardwareFLOPs += tokens * L * 4 * s * h
+	}
+	return modelFLOPs, hardwareFLOPs
+}
+
+// costs of one layer and one micro-batch on one GPU, seconds.
+type costs struct {
+	fwd, bwd     float64 // compute, backward including recomputation
+	tpFwd, tpBwd float64 // tensor-parallel collectives
+}
+
+func layerCost(m model.Transformer, p Plan, cl Cluster) costs {
+	g, dt := cl.GPU, p.Dtype
+	h, f := float64(m.Hidden), float64(m.FFNSize)
+	T := float64(p.TP)
+	kvGPU := math.Max(float64(m.KVHeads)/T, 1) * float64(m.HeadDim()) // K, V replicated when fewer KV heads than ranks
+	n := float64(p.MicroBatch) * float64(m.Seq)
+	mem := func(bytes float64) float64 { return bytes / (g.HBMBandwidth * MemoryEfficiency) }
+
+	// The layer's products: M×N×K forward; backward dX (M×K, inner N) and
+	// dW (K×N, inner M).
+	type mm struct{ n, k float64 }
+	ffnOut := 1.0
+	if m.FFN == model.SwiGLU {
+		ffnOut = 2 // gate and up in one product
+	}
+	mats := [...]mm{
+		{h/T + 2*kvGPU, h},  // Q, K, V (column parallel)
+		{h, h / T},          // output projection (row parallel)
+		{ffnOut * f / T, h}, // up (and gate)
+		{h, f / T},          // down
+	}
+	var fwd, bwd float64
+	for _, x := range mats {
+		fwd += gemm(g, dt, n, x.n, x.k)
+		bwd += gemm(g, dt, n, x.k, x.n) + gemm(g, dt, x.k, x.n, n)
+	}
+	// The attention core.
+	impl := kernel.StandardAttention
+	back := AttentionBackward
+	if p.Flash {
+		impl, back = kernel.FlashAttention, FlashAttentionBackward
+	}
+	att, err := kernel.Attention(kernel.AttentionConfig{Batch: p.MicroBatch, Heads: m.Heads / p.TP, Seq: m.Seq,
+		HeadDim: m.HeadDim(), Dtype: attDtype(dt), GPU: g, Impl: impl})
+	attn := att.TimeS
+	if err != nil {
+		attn = 4 * n * float64(m.Seq) * h / T / (peakOf(g, dt) * kernel.TensorEfficiency)
+	}
+	fwd += attn
+	bwd += back * attn
+	// Memory-bound elementwise work: two LayerNorms (read, write), two
+	// bias-dropout-residual adds (read two, write one, a mask), the FFN's
+	// activation; standard attention's dropout on the scores. Backward
+	// moves about twice the forward's bytes.
+	local := n * h * 2
+	if p.SP {
+		local /= T
+	}
+	elem := 2*2*local + 2*3.5*local
+	if m.FFN == model.SwiGLU {
+		elem += 3 * n * f / T * 2
+	} else {
+		elem += 2 * n * f / T * 2
+	}
+	if !p.Flash {
+		elem += float64(p.MicroBatch) * float64(m.Heads) / T * float64(m.Seq) * float64(m.Seq) * 5
+	}
+	fwd += mem(elem)
+	bwd += 2 * mem(elem)
+
+	var c costs
+	c.fwd = fwd
+	c.bwd = bwd
+	switch p.Recompute {
+	case RecomputeFull:
+		c.bwd += fwd
+	case RecomputeSelective:
+		c.bwd += attn
+		if !p.Flash {
+			c.bwd += mem(float64(p.MicroBatch) * float64(m.Heads) / T * float64(m.Seq) * float64(m.Seq) * 5)
+		}
+	}
+	if p.TP > 1 {
+		k := min(p.TP, cl.GPUsPerNode)
+		ar := hierAllReduce(n*h*2, p.TP, k, cl.Intra, cl.Inter)
+		c.tpFwd = 2 * ar
+		c.tpBwd = 2 * ar
+		if p.Recompute == RecomputeFull {
+			c.tpBwd += 2 * ar
+		}
+	}
+	return c
+}
+
+// sustained is the GPU at SustainedClock: its tensor-core and CUDA-core
+// peaks and its clock scaled, HBM unchanged.
+func sustained(g hw.GPU) hw.GPU {
+	s := g
+	s.BoostClockHz *= SustainedClock
+	s.Peak = make(map[hw.Dtype]float64, len(g.Peak))
+	for d, v := range g.Peak {
+		s.Peak[d] = v * SustainedClock
+	}
+	return s
+}
+
+func attDtype(d hw.Dtype) hw.Dtype {
+	if d == hw.FP8 {
+		return hw.BF16 // attention stays in 16 bits
+	}
+	return d
+}
+
+func peakOf(g hw.GPU, d hw.Dtype) float64 {
+	p, _ := g.PeakFLOPS(d)
+	return p
+}
+
+// gemm is the silicon layer's time for an M×N×K product; a shape beyond
+// its range falls back to the peak at kernel.TensorEfficiency.
+func gemm(g hw.GPU, d hw.Dtype, M, N, K float64) float64 {
+	mi, ni, ki := int(math.Round(M)), int(math.Round(N)), int(math.Round(K))
+	r, err := kernel.GEMM(kernel.GEMMConfig{M: max(mi, 1), N: max(ni, 1), K: max(ki, 1), Dtype: d, GPU: g, Kernel: kernel.TensorTiled})
+	if err != nil {
+		return 2 * M * N * K / (peakOf(g, d) * kernel.TensorEfficiency)
+	}
+	return r.TimeS
+}
+
+// ring collectives in α-β form, at the link's protocol efficiency.
+func ringAllReduce(n int, bytes float64, l hw.Link) float64 {
+	if n < 2 {
+		return 0
+	}
+	N := float64(n)
+	return 2 * (N - 1) * (l.Latency.Seconds() + bytes/(N*l.Bandwidth*l.Efficiency))
+}
+
+// hierAllReduce all-reduces bytes over n ranks, k of them in each node:
+// reduce-scatter inside the node, all-reduce of each 1/k shard across
+// nodes (every GPU on its own NIC at once), all-gather inside the node.
+// With k = 1 it is a ring across nodes; with one node, a ring on NVLink.
+func hierAllReduce(bytes float64, n, k int, intra, inter hw.Link) float64 {
+	if n < 2 {
+		return 0
+	}
+	k = max(1, min(k, n))
+	nodes := n / k
+	switch {
+	case nodes <= 1:
+		return ringAllReduce(n, bytes, intra)
+	case k == 1:
+		return ringAllReduce(nodes, bytes, inter)
+	}
+	// Reduce-scatter and all-gather inside the node are each half a ring
+	// all-reduce.
+	return ringAllReduce(k, bytes, intra) + ringAllReduce(nodes, bytes/float64(k), inter)
+}
+
+// InFlight is how many micro-batches (chunk-micro-batches when
+// interleaved) stage st holds activations for at its peak: all m for
+// GPipe; p − st for 1F1B (its warm-up forwards plus one); Megatron-LM's
+// interleaved warm-up 2·(p − st − 1) + (v − 1)·p, plus one. On the first
+// stage the interleaved count is L·(1 + (p−1)/(p·v)) layers' worth, the
+// factor Korthikanti et al. give for the interleaved schedule.
+func InFlight(s Schedule, p, m, v, st int) int {
+	switch s {
+	case GPipe:
+		return m
+	case Interleaved:
+		return min(m*v, 2*(p-st-1)+(v-1)*p+1)
+	}
+	return min(m, p-st)
+}
+
+// PipelineSends is how many sends lie on a schedule's critical path when
+// every stage takes the same time (a backward twice a forward): the
+// difference BuildTimeline finds between a run with sends and one
+// without, in units of one send. GPipe's fill and drain cross p−1
+// boundaries each way (2·(p−1)); interleaved, 2·(p·v − 1); 1F1B's steady
+// state alternates one forward and one backward, so a stage waits for its
+// neighbour's send on nearly every micro-batch (≈ 2·(1 − 1/p)·m). Counts
+// are cached by schedule and shape.
+func PipelineSends(s Schedule, p, m, v int) float64 {
+	if p < 2 || m < 1 || v < 1 {
+		return 0
+	}
+	key := sendsKey{s, p, m, v}
+	if n, ok := sendsCache.Load(key); ok {
+		return n.(float64)
+	}
+	f, b := make([]float64, p), make([]float64, p)
+	for i := range f {
+		f[i], b[i] = 1, 2
+	}
+	const unit = 1.0 / 1024 // exact in binary
+	a, err1 := BuildTimeline(s, p, m, v, f, b, 0)
+	c, err2 := BuildTimeline(s, p, m, v, f, b, unit)
+	n := 0.0
+	if err1 == nil && err2 == nil {
+		n = math.Round((c.Length - a.Length) / unit)
+	}
+	sendsCache.Store(key, n)
+	return n
+}
+
+var sendsCache sync.Map
+
+type sendsKey struct {
+	s       Schedule
+	p, m, v int
+}

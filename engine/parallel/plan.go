@@ -1,0 +1,291 @@
+package parallel
+
+import (
+	"fmt"
+
+	"github.com/gpuscope/gpuscope/engine/hw"
+	"github.com/gpuscope/gpuscope/engine/model"
+)
+
+// Schedule is a pipeline schedule.
+type Schedule string
+
+// Pipeline schedules (Huang et al. 2019; Narayanan et al. 2021).
+const (
+	GPipe       Schedule = "gpipe"       // all forwards, then all backwards
+	OneFOneB    Schedule = "1f1b"        // one forward, one backward in the steady state
+	Interleaved Schedule = "interleaved" // 1F1B over v model chunks per stage
+)
+
+// Cluster is where a plan runs: a GPU type, how many, how many share a
+// node (on NVLink), and the link between nodes (one NIC per GPU).
+type Cluster struct {
+	GPU         hw.GPU
+	GPUs        int
+	GPUsPerNode int
+	Intra       hw.Link // inside a node
+	Inter       hw.Link // between nodes, per GPU
+}
+
+// DefaultCluster is the issue's default for a GPU type: A100 → NVLink 3
+// inside nodes of 8 and one InfiniBand HDR 200G NIC per GPU (DGX A100);
+// H100 and H200 → NVLink 4 and NDR 400G (DGX H100).
+func DefaultCluster(g hw.GPU, gpus int) Cluster {
+	intra, _ := hw.LinkByID(g.Link)
+	inter, _ := hw.LinkByID("ib-ndr")
+	if g.Link == "nvlink3" {
+		inter, _ = hw.LinkByID("ib-hdr")
+	}
+	return Cluster{GPU: g, GPUs: gpus, GPUsPerNode: 8, Intra: intra, Inter: inter}
+}
+
+// Plan is how a model is split over a cluster and trained.
+type Plan struct {
+	TP, PP, DP int
+	Interleave int  // v, model chunks per pipeline stage (1 unless Schedule is interleaved)
+	SP         bool // sequence parallelism in the TP group (Korthikanti et al.)
+	ZeRO       int  // 0–3
+	Recompute  Recompute
+	Flash      bool
+	MicroBatch int // b, sequences per micro-batch
+	// GlobalBatch is the sequences per optimizer step: micro-batch × DP ×
+	// micro-batches.
+	GlobalBatch   int
+	Schedule      Schedule
+	BytesPerParam int      // 16 or 18 (FP32 gradients, Megatron-LM)
+	Dtype         hw.Dtype // bf16, fp16 or fp8 for the matrix products
+	// Overlap hides data-parallel communication behind the backward pass
+	// (bucketed, as PyTorch DDP and Megatron-LM do).
+	Overlap bool
+}
+
+// DefaultPlan is a plain data-parallel plan over n GPUs.
+func DefaultPlan(n int) Plan {
+	return Plan{TP: 1, PP: 1, DP: n, Interleave: 1, Recompute: RecomputeNone, Flash: true, MicroBatch: 1,
+		GlobalBatch: n, Schedule: OneFOneB, BytesPerParam: 16, Dtype: hw.BF16, Overlap: true}
+}
+
+// Stated assumptions of the step-time model, each a constant with its
+// source, so the page can show them.
+const (
+	// MemoryEfficiency is the share of HBM bandwidth an elementwise kernel
+	// sustains: a device-to-device copy on an H200 moves 4.3 of 4.8 TB/s
+	// (published-figures.md).
+	MemoryEfficiency = 0.9
+	// BucketParams is the data-parallel gradient bucket, in parameters
+	// (Megatron-LM's default of 40M): communication of a bucket starts as
+	// soon as its gradients are ready, so all but the last bucket can
+	// hide behind the rest of the backward pass.
+	BucketParams = 40e6
+	// SustainedClock is the clock a GPU holds through hours of training,
+	// relative to the boost clock its peak assumes: every SM's tensor
+	// cores busy at the board's power limit pull the clock down (A100 and
+	// H100 settle near 85% of boost under such load), below what a short
+	// GEMM measurement — the silicon layer's TensorEfficiency — sees. It
+	// scales the tensor cores' and shared memory's rates, not HBM's.
+	SustainedClock = 0.85
+	// AttentionBackward is the backward pass of the attention core in
+	// units of its forward: twice the products; FlashAttention also
+	// recomputes the scores (2.5×, Dao et al.).
+	AttentionBackward      = 2.0
+	FlashAttentionBackward = 2.5
+)
+
+// Config is a model, a plan and a cluster.
+type Config struct {
+	Model   model.Transformer
+	Plan    Plan
+	Cluster Cluster
+}
+
+// Validate refuses an inconsistent plan with a message naming the
+// constraint.
+func (c Config) Validate() error {
+	m, p, cl := c.Model, c.Plan, c.Cluster
+	if err := m.Validate(); err != nil {
+		return err
+	}
+	switch {
+	case cl.GPUs < 1 || cl.GPUs > 1<<24:
+		return fmt.Errorf("gpus: %d; allowed 1–16777216", cl.GPUs)
+	case cl.GPUsPerNode < 1 || cl.GPUsPerNode > 256:
+		return fmt.Errorf("gpus-per-node: %d; allowed 1–256", cl.GPUsPerNode)
+	case cl.GPU.SMs == 0:
+		return fmt.Errorf("gpu: missing; allowed %v", hw.GPUIDs())
+	case cl.Intra.Bandwidth <= 0 || cl.Inter.Bandwidth <= 0:
+		return fmt.Errorf("link: missing; allowed %v", hw.LinkIDs())
+	case p.TP < 1 || p.PP < 1 || p.DP < 1:
+		return fmt.Errorf("tp, pp, dp: %d, %d, %d; each at least 1", p.TP, p.PP, p.DP)
+	case p.TP*p.PP*p.DP != cl.GPUs:
+		return fmt.Errorf("tp × pp × dp: %d × %d × %d = %d; must equal gpus %d", p.TP, p.PP, p.DP, p.TP*p.PP*p.DP, cl.GPUs)
+	case m.Heads%p.TP != 0:
+		return fmt.Errorf("tp: %d does not divide heads %d", p.TP, m.Heads)
+	case p.Interleave < 1:
+		return fmt.Errorf("interleave: %d; at least 1", p.Interleave)
+	case p.Schedule != GPipe && p.Schedule != OneFOneB && p.Schedule != Interleaved:
+		return fmt.Errorf("schedule: %q; allowed gpipe, 1f1b, interleaved", p.Schedule)
+	case p.Interleave > 1 && p.Schedule != Interleaved:
+		return fmt.Errorf("interleave: %d needs --schedule interleaved (schedule is %s)", p.Interleave, p.Schedule)
+	case p.Schedule == Interleaved && (p.PP < 2 || p.Interleave < 2):
+		return fmt.Errorf("schedule: interleaved needs pp ≥ 2 and interleave ≥ 2 (pp %d, interleave %d)", p.PP, p.Interleave)
+	case p.ZeRO < 0 || p.ZeRO > 3:
+		return fmt.Errorf("zero: %d; allowed 0, 1, 2, 3", p.ZeRO)
+	case p.ZeRO >= 2 && p.PP > 1:
+		return fmt.Errorf("zero: %d with pp %d; stages 2 and 3 partition gradients that a pipeline accumulates over micro-batches — DeepSpeed and Megatron-LM allow only ZeRO-1 with pipeline parallelism", p.ZeRO, p.PP)
+	case p.Recompute != RecomputeNone && p.Recompute != RecomputeSelective && p.Recompute != RecomputeFull:
+		return fmt.Errorf("recompute: %q; allowed none, selective, full", p.Recompute)
+	case p.BytesPerParam != 16 && p.BytesPerParam != 18:
+		return fmt.Errorf("bytes-per-param: %d; allowed 16, 18", p.BytesPerParam)
+	case p.MicroBatch < 1 || p.MicroBatch > 1<<16:
+		return fmt.Errorf("micro-batch: %d; allowed 1–65536", p.MicroBatch)
+	case p.GlobalBatch < 1 || p.GlobalBatch > 1<<24:
+		return fmt.Errorf("global-batch: %d; allowed 1–16777216", p.GlobalBatch)
+	case p.GlobalBatch%(p.DP*p.MicroBatch) != 0:
+		return fmt.Errorf("global-batch: %d not divisible by dp × micro-batch = %d × %d", p.GlobalBatch, p.DP, p.MicroBatch)
+	}
+	if _, _, err := stageLayers(m.Layers, p.PP, p.Interleave); err != nil {
+		return err
+	}
+	if p.Schedule == Interleaved {
+		if mb := p.GlobalBatch / (p.DP * p.MicroBatch); mb%p.PP != 0 {
+			return fmt.Errorf("micro-batches: %d must be a multiple of pp %d for the interleaved schedule (Megatron-LM's condition)", mb, p.PP)
+		}
+	}
+	switch p.Dtype {
+	case hw.BF16, hw.FP16, hw.FP8:
+		if _, ok := cl.GPU.PeakFLOPS(p.Dtype); !ok {
+			return fmt.Errorf("dtype: %s has no %s tensor cores; allowed bf16, fp16", cl.GPU.Name, p.Dtype)
+		}
+	default:
+		return fmt.Errorf("dtype: %q; allowed bf16, fp16, fp8", p.Dtype)
+	}
+	return nil
+}
+
+// stageLayers splits L layers over p stages of v chunks: L/(p·v) layers a
+// chunk when it divides; otherwise, as Llama 3 did for 126 layers on 16
+// stages (arXiv 2407.21783, §3.3.2), the embedding and the output layer
+// each count as one layer, so the first and last stages hold one
+// transformer layer fewer: (L + 2) must divide by p·v. It returns the
+// layers on a middle stage and on the first (= last) stage.
+func stageLayers(L, p, v int) (mid, ends int, err error) {
+	pv := p * v
+	switch {
+	case L%pv == 0:
+		return L / p, L / p, nil
+	case p > 1 && (L+2)%pv == 0:
+		return (L + 2) / p, (L+2)/p - 1, nil
+	}
+	return 0, 0, fmt.Errorf("layers: %d not divisible by pp × interleave = %d × %d (nor is layers + 2, Llama 3's balancing that counts the embedding and output layers as one layer each)", L, p, v)
+}
+
+// Memory is one GPU's bytes.
+type Memory struct {
+	Weights     float64 `json:"weights_bytes"`
+	Gradients   float64 `json:"gradients_bytes"`
+	Optimizer   float64 `json:"optimizer_bytes"`
+	Activations float64 `json:"activations_bytes"`
+	Buffers     float64 `json:"buffers_bytes"`
+	Total       float64 `json:"total_bytes"`
+	Capacity    float64 `json:"capacity_bytes"`
+	Fits        bool    `json:"fits"`
+	Over        float64 `json:"over_bytes"` // how much does not fit (0 when it fits)
+	Stage       int     `json:"stage"`      // the pipeline stage this GPU is in
+	// InFlight is the micro-batches (chunk-micro-batches, interleaved)
+	// whose activations the stage holds at its peak.
+	InFlight int `json:"in_flight"`
+	Layers   int `json:"layers"` // transformer layers on the stage
+}
+
+// Time is one optimizer step's time on the critical path.
+// Step = Compute + Bubble + ExposedComm + Optimizer.
+type Time struct {
+	Step      float64 `json:"step_s"`
+	Compute   float64 `json:"compute_s"`      // forward, backward and recomputation of the slowest stage
+	TPComm    float64 `json:"tp_comm_s"`      // tensor-parallel collectives (not overlapped)
+	PPComm    float64 `json:"pp_comm_s"`      // pipeline sends on the critical path
+	DPComm    float64 `json:"dp_comm_s"`      // data-parallel / ZeRO collectives, hidden or not
+	DPHidden  float64 `json:"dp_hidden_s"`    // the part of DPComm hidden behind compute
+	Bubble    float64 `json:"bubble_s"`       // pipeline fill and drain
+	Exposed   float64 `json:"exposed_comm_s"` // TPComm + PPComm + DPComm − DPHidden
+	Optimizer float64 `json:"optimizer_s"`    // the Adam update of this GPU's shard
+}
+
+// Result is a plan's evaluation.
+type Result struct {
+	Config Config
+	// Params is the model's parameter count; StageParams a GPU's share
+	// on each stage (before ZeRO partitioning).
+	Params      float64
+	StageParams []float64
+	// ModelFLOPs are the training FLOPs of a step without
+	// recomputation; HardwareFLOPs add what recomputation repeats.
+	ModelFLOPs, HardwareFLOPs float64
+	MicroBatches              int
+	Memory                    Memory   // the GPU with the most bytes
+	StageMemory               []Memory // one per pipeline stage
+	Time                      Time
+	BubbleFraction            float64 // (p−1)/(v·m) of the ideal time
+	// Per micro-batch on the critical stage: forward, backward (with
+	// recomputation) and TP communication, seconds — the blocks of the
+	// pipeline timeline.
+	StageForward, StageBackward, StageTP []float64
+	P2P                                  float64 // one pipeline send, seconds
+	TokensPerS                           float64
+	TFLOPSPerGPU, MFU, HFU               float64
+}
+
+// layerShape is what one layer's costs are computed from.
+type layerShape struct {
+	n               float64 // tokens in a micro-batch, b·s
+	h, f, kv        float64 // hidden, FFN size, K/V width (kv heads × head dim)
+	s, a, t         float64
+	swiglu          bool
+	sp, flash       bool
+	rc              Recompute
+	heads, headsGPU int
+}
+
+// ActivationBytes is one layer's stored activations for a micro-batch,
+// per GPU: Korthikanti et al.'s derivation (their §4.1) generalised to
+// grouped-query attention and any FFN: attention 11·sbh (Q, K, V, the
+// inputs of the two products, the projection input, a dropout mask) +
+// 5·a·s²·b (softmax output, its dropout mask and output), MLP 19·sbh,
+// two LayerNorms 4·sbh. With f = 4h, GeLU and K, V as wide as Q it is
+// exactly their Table 2 (ActivationBytesPerLayer). FlashAttention keeps
+// no s×s tensor (only the softmax statistics, 4·a·s·b bytes).
+func ActivationBytes(m model.Transformer, s, b, t int, sp, flash bool, rc Recompute) float64 {
+	S, B, H, T := float64(s), float64(b), float64(m.Hidden), float64(t)
+	A := float64(m.Heads)
+	kv := float64(m.KVHeads * m.HeadDim())
+	f := float64(m.FFNSize)
+	sbh := S * B * H
+	div := 1.0
+	if sp {
+		div = T
+	}
+	if rc == RecomputeFull {
+		return 2 * sbh / div
+	}
+	// Replicated across the TP group unless sequence parallel: the
+	// inputs of attention and MLP (2 + 2), their dropout masks (1 + 1),
+	// the LayerNorms (4).
+	outside := 10 * sbh / div
+	// Split over the TP group: Q (2), K and V (2 each, kv wide), the
+	// projection input (2); the MLP's activation inputs and the down
+	// projection's input.
+	inAttn := (4 + 4*kv/H) * sbh
+	inMLP := 4 * f / H * sbh // GeLU: its input and the down projection's input, 2 bytes each
+	if m.FFN == model.SwiGLU {
+		inMLP = 6 * f / H * sbh // gate and up outputs, and the down projection's input
+	}
+	bytes := outside + (inAttn+inMLP)/T
+	if rc == RecomputeNone {
+		if flash {
+			bytes += 4 * A * S * B / T
+		} else {
+			bytes += 5 * A * S * S * B / T
+		}
+	}
+	return bytes
+}

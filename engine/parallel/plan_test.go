@@ -1,0 +1,430 @@
+package parallel
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/gpuscope/gpuscope/engine/hw"
+	"github.com/gpuscope/gpuscope/engine/model"
+)
+
+func gpu(t testing.TB, id string) hw.GPU {
+	g, ok := hw.GPUByID(id)
+	if !ok {
+		t.Fatalf("no GPU %s", id)
+	}
+	return g
+}
+
+// gpt is a Megatron GPT shape: V 51,200, s 2048, FFN 4h.
+func gpt(L, h, a int) model.Transformer {
+	return model.Transformer{ID: "gpt", Layers: L, Hidden: h, Heads: a, KVHeads: a, Seq: 2048, Vocab: 51200,
+		FFNSize: 4 * h, FFN: model.GeLU, Biases: true, LearnedPositions: true, Tied: true}
+}
+
+func within(got, want, tol float64) bool { return math.Abs(got-want) <= tol*math.Abs(want) }
+
+// StepFLOPs reproduces Korthikanti et al.'s 72-form and Megatron's 96-form
+// for GPT shapes exactly (to rounding).
+func TestStepFLOPsPublishedForms(t *testing.T) {
+	for _, id := range []string{"gpt3-175b", "seed-100b", "megatron-1t"} {
+		m, _ := model.Preset(id)
+		for _, B := range []int{1, 1536} {
+			mf, hf := StepFLOPs(m, B, RecomputeFull)
+			if want := m.ModelFLOPs(B, false); !within(mf, want, 1e-12) {
+				t.Errorf("%s B=%d: model FLOPs %g, want %g", id, B, mf, want)
+			}
+			if want := m.ModelFLOPs(B, true); !within(hf, want, 1e-12) {
+				t.Errorf("%s B=%d: hardware FLOPs with full recomputation %g, want %g", id, B, hf, want)
+			}
+		}
+	}
+	// The 22B configuration: 1.143e15 FLOPs an iteration, by hand:
+	// 72·4·48·2048·6144²·(1 + 2048/36864 + 51200/(12·6144·48)).
+	m := gpt(48, 6144, 64)
+	mf, _ := StepFLOPs(m, 4, RecomputeNone)
+	hand := 72.0 * 4 * 48 * 2048 * 6144 * 6144 * (1 + 2048.0/36864 + 51200.0/(12*6144*48))
+	if !within(mf, hand, 1e-12) || !within(mf, 1.143e15, 0.001) {
+		t.Errorf("22B model FLOPs %g, hand %g, want ≈ 1.143e15", mf, hand)
+	}
+}
+
+// The generalised activation count is Korthikanti's Table 2 for GPT
+// shapes (f = 4h, MHA), row by row.
+func TestActivationBytesGeneralisesTable2(t *testing.T) {
+	m := gpt(96, 12288, 96)
+	for _, tp := range []int{1, 8} {
+		for _, sp := range []bool{false, true} {
+			for _, rc := range []Recompute{RecomputeNone, RecomputeSelective, RecomputeFull} {
+				if tp == 1 && sp {
+					continue
+				}
+				got := ActivationBytes(m, 2048, 2, tp, sp, false, rc)
+				want := ActivationBytesPerLayer(2048, 2, 12288, 96, tp, sp, rc)
+				if rc == RecomputeFull && !sp {
+					want = 2 * 2048 * 2 * 12288
+				}
+				if !within(got, want, 1e-12) {
+					t.Errorf("tp %d sp %v %s: %g, want %g", tp, sp, rc, got, want)
+				}
+			}
+		}
+	}
+	// FlashAttention keeps no s×s tensor: at GPT-3's shape it saves the
+	// 5·a·s/h term (80 of 114 sbh units without TP).
+	std := ActivationBytes(m, 2048, 1, 1, false, false, RecomputeNone)
+	fl := ActivationBytes(m, 2048, 1, 1, false, true, RecomputeNone)
+	if r := std / fl; r < 3 || r > 3.5 {
+		t.Errorf("standard/flash activation ratio %.2f, want ≈ 114/34", r)
+	}
+}
+
+// Korthikanti et al.'s 22B run on 8 A100s (TP 8, b = B = 4): 1.42 s with
+// full recomputation, 1.10 s with sequence parallelism and selective
+// recomputation, MFU 41.5% — each within 10%.
+func Test22BPublishedIterationTimes(t *testing.T) {
+	m := gpt(48, 6144, 64)
+	a100 := gpu(t, "a100-80gb")
+	run := func(sp bool, rc Recompute) Result {
+		p := Plan{TP: 8, PP: 1, DP: 1, Interleave: 1, SP: sp, Recompute: rc, MicroBatch: 4, GlobalBatch: 4,
+			Schedule: OneFOneB, BytesPerParam: 18, Dtype: hw.BF16, Overlap: true}
+		r, err := Evaluate(Config{Model: m, Plan: p, Cluster: DefaultCluster(a100, 8)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	full := run(false, RecomputeFull)
+	sel := run(true, RecomputeSelective)
+	t.Logf("full %.3f s (published 1.42), SP+selective %.3f s (1.10), MFU %.3f (0.415)", full.Time.Step, sel.Time.Step, sel.MFU)
+	if !within(full.Time.Step, 1.42, 0.10) {
+		t.Errorf("full recomputation: %.3f s, want 1.42 s ± 10%%", full.Time.Step)
+	}
+	if !within(sel.Time.Step, 1.10, 0.10) {
+		t.Errorf("SP + selective: %.3f s, want 1.10 s ± 10%%", sel.Time.Step)
+	}
+	if !within(sel.MFU, 0.415, 0.10) {
+		t.Errorf("MFU %.3f, want 0.415 ± 10%%", sel.MFU)
+	}
+	// Recomputation costs time, saves memory.
+	if full.Memory.Activations >= sel.Memory.Activations || full.HFU <= full.MFU {
+		t.Errorf("full recomputation: activations %g vs %g, HFU %g vs MFU %g", full.Memory.Activations, sel.Memory.Activations, full.HFU, full.MFU)
+	}
+	// The sum of the parts is the step.
+	for _, r := range []Result{full, sel} {
+		tm := r.Time
+		if !within(tm.Step, tm.Compute+tm.Bubble+tm.Exposed+tm.Optimizer, 1e-12) {
+			t.Errorf("step %g ≠ parts", tm.Step)
+		}
+	}
+}
+
+// Narayanan et al.'s Table 1 rows (A100, full recomputation, V 51,200,
+// s 2048): TFLOP/s per GPU by their 96-form within 15%, for the best
+// micro-batch and interleaving the engine finds for the row's TP, PP and
+// GPUs.
+func TestMegatronThroughputRows(t *testing.T) {
+	a100 := gpu(t, "a100-80gb")
+	rows := []struct {
+		a, h, L, tp, pp, gpus, batch int
+		tflops                       float64
+	}{
+		{24, 2304, 24, 1, 1, 32, 512, 137},
+		{48, 6144, 40, 8, 1, 256, 1024, 135},
+		{96, 12288, 80, 8, 8, 1536, 2304, 148},
+	}
+	for _, row := range rows {
+		m := gpt(row.L, row.h, row.a)
+		dp := row.gpus / (row.tp * row.pp)
+		best := 0.0
+		for _, b := range []int{1, 2, 4, 8} {
+			for _, v := range []int{1, 2, 4} {
+				sched := OneFOneB
+				if v > 1 {
+					sched = Interleaved
+				}
+				p := Plan{TP: row.tp, PP: row.pp, DP: dp, Interleave: v, Recompute: RecomputeFull, MicroBatch: b, GlobalBatch: row.batch,
+					Schedule: sched, BytesPerParam: 18, Dtype: hw.BF16, Overlap: true}
+				r, err := Evaluate(Config{Model: m, Plan: p, Cluster: DefaultCluster(a100, row.gpus)})
+				if err != nil || !r.Memory.Fits {
+					continue
+				}
+				B, L, s, h, V := float64(row.batch), float64(row.L), 2048.0, float64(row.h), 51200.0
+				tf := 96 * B * s * L * h * h * (1 + s/(6*h) + V/(16*L*h)) / r.Time.Step / float64(row.gpus) / 1e12
+				if !within(tf, r.TFLOPSPerGPU, 1e-9) {
+					t.Errorf("tflops_per_gpu %g ≠ Megatron's count %g", r.TFLOPSPerGPU, tf)
+				}
+				best = max(best, tf)
+			}
+		}
+		t.Logf("h %d TP %d PP %d: %.1f TFLOP/s per GPU (published %.0f)", row.h, row.tp, row.pp, best, row.tflops)
+		if !within(best, row.tflops, 0.15) {
+			t.Errorf("h %d: %.1f TFLOP/s per GPU, want %.0f ± 15%%", row.h, best, row.tflops)
+		}
+	}
+}
+
+// The pipeline timeline's length is the closed form: (m + p − 1)·(f + b)
+// for GPipe and 1F1B, a bubble of (p−1)/(v·m) of the ideal time when
+// interleaved; its peak in-flight micro-batches per stage are InFlight's.
+func TestTimelineAgreesWithClosedForms(t *testing.T) {
+	for _, c := range []struct {
+		s       Schedule
+		p, m, v int
+	}{
+		{GPipe, 4, 8, 1}, {OneFOneB, 4, 8, 1}, {OneFOneB, 4, 4, 1}, {OneFOneB, 8, 64, 1}, {OneFOneB, 4, 2, 1},
+		{Interleaved, 4, 8, 2}, {Interleaved, 4, 8, 4}, {Interleaved, 4, 4, 2}, {Interleaved, 8, 16, 3}, {GPipe, 1, 5, 1},
+	} {
+		f, b := make([]float64, c.p), make([]float64, c.p)
+		for i := range f {
+			f[i], b[i] = 1.5, 3
+		}
+		tl, err := BuildTimeline(c.s, c.p, c.m, c.v, f, b, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := tl.Bubble/tl.Ideal, BubbleFraction(c.p, c.m, c.v); !within(got, want, 1e-12) && !(want == 0 && got == 0) {
+			t.Errorf("%v: bubble %g of ideal, closed form %g", c, got, want)
+		}
+		if c.v == 1 {
+			if want := float64(c.m+c.p-1) * 4.5; !within(tl.Length, want, 1e-12) {
+				t.Errorf("%v: length %g, want (m+p−1)(f+b) = %g", c, tl.Length, want)
+			}
+		}
+		for st := range c.p {
+			if got, want := tl.PeakInFlight[st], InFlight(c.s, c.p, c.m, c.v, st); got != want {
+				t.Errorf("%v stage %d: %d in flight, InFlight says %d", c, st, got, want)
+			}
+		}
+		// Every micro-batch runs forward and backward once on every
+		// virtual stage, never two blocks at once on a stage.
+		count := map[[3]int]int{}
+		last := make([]float64, c.p)
+		for _, bl := range tl.Blocks {
+			if bl.Start < last[bl.Stage]-1e-12 {
+				t.Fatalf("%v: stage %d overlaps itself at %g", c, bl.Stage, bl.Start)
+			}
+			last[bl.Stage] = bl.End
+			k := 0
+			if bl.Kind == Backward {
+				k = 1
+			}
+			count[[3]int{bl.Chunk*c.p + bl.Stage, bl.MicroBatch, k}]++
+		}
+		if len(count) != 2*c.p*c.v*c.m {
+			t.Errorf("%v: %d distinct blocks, want %d", c, len(count), 2*c.p*c.v*c.m)
+		}
+	}
+	// The 1F1B first stage holds p micro-batches, GPipe all m: the
+	// schedule-aware memory. Interleaving: L·(1 + (p−1)/(p·v)) layers'
+	// worth on the first stage (Korthikanti et al.'s factor).
+	if got := InFlight(Interleaved, 4, 8, 2, 0); float64(got)/2 != 4*(1+3.0/8) {
+		t.Errorf("interleaved first stage holds %d chunks, want %g layers' worth ×2", got, 4*(1+3.0/8))
+	}
+	// With sends, the schedule's critical path gains PipelineSends of
+	// them: 2(p−1) for GPipe.
+	f := []float64{1, 1, 1, 1}
+	b := []float64{2, 2, 2, 2}
+	a, _ := BuildTimeline(GPipe, 4, 8, 1, f, b, 0)
+	c, _ := BuildTimeline(GPipe, 4, 8, 1, f, b, 0.25)
+	if got := c.Length - a.Length; got != 6*0.25 || PipelineSends(GPipe, 4, 8, 1) != 6 {
+		t.Errorf("GPipe sends on the critical path: %g s, PipelineSends %g; want 6 sends", got, PipelineSends(GPipe, 4, 8, 1))
+	}
+	if _, err := BuildTimeline(Interleaved, 4, 6, 2, f, b, 0); err == nil || !strings.Contains(err.Error(), "micro-batches") {
+		t.Errorf("interleaved with m = 6, p = 4: %v", err)
+	}
+}
+
+// Inconsistent plans are refused with the constraint named.
+func TestValidateNamesTheConstraint(t *testing.T) {
+	good := llama405(t)
+	if err := good.Validate(); err != nil {
+		t.Fatalf("Meta's plan refused: %v", err)
+	}
+	tests := []struct {
+		edit    func(*Config)
+		mention string
+	}{
+		{func(c *Config) { c.Plan.DP = 100 }, "tp × pp × dp"},
+		{func(c *Config) { c.Plan.TP, c.Plan.DP = 3, 128*8/3 }, "tp"},
+		{func(c *Config) { c.Plan.TP, c.Plan.PP, c.Plan.DP = 8, 5, 0 }, "tp, pp, dp"},
+		{func(c *Config) { c.Plan.PP, c.Plan.DP, c.Plan.Interleave = 4, 512, 3 }, "layers"},
+		{func(c *Config) { c.Plan.GlobalBatch = 1000 }, "global-batch"},
+		{func(c *Config) { c.Plan.GlobalBatch = 128 * 8 }, "micro-batches"},
+		{func(c *Config) { c.Plan.ZeRO = 3 }, "zero"},
+		{func(c *Config) { c.Plan.Recompute = "some" }, "recompute"},
+		{func(c *Config) { c.Plan.Schedule = "zigzag" }, "schedule"},
+		{func(c *Config) { c.Plan.Schedule = OneFOneB }, "interleave"},
+		{func(c *Config) { c.Plan.BytesPerParam = 12 }, "bytes-per-param"},
+		{func(c *Config) { c.Plan.Dtype = hw.FP8; c.Cluster.GPU = gpu(t, "a100") }, "dtype"},
+		{func(c *Config) { c.Cluster.GPUsPerNode = 0 }, "gpus-per-node"},
+	}
+	for i, tt := range tests {
+		c := llama405(t)
+		tt.edit(&c)
+		_, err := Evaluate(c)
+		if err == nil || !strings.HasPrefix(err.Error(), tt.mention) {
+			t.Errorf("case %d: %v; want an error starting %q", i, err, tt.mention)
+		}
+	}
+	// Llama 3's balancing: 126 layers on 16 stages, the ends one fewer.
+	mid, ends, err := stageLayers(126, 16, 1)
+	if err != nil || mid != 8 || ends != 7 {
+		t.Errorf("126 layers on 16 stages: %d, %d, %v; want 8 and 7", mid, ends, err)
+	}
+}
+
+// Memory per GPU follows ZeRO's formulas for the model states and
+// shrinks with each stage; the over-capacity flag and its size.
+func TestPlanMemory(t *testing.T) {
+	m, _ := model.Preset("llama2-70b")
+	h100 := gpu(t, "h100")
+	var prev float64
+	for zero := 0; zero <= 3; zero++ {
+		p := DefaultPlan(64)
+		p.TP, p.DP, p.ZeRO, p.GlobalBatch, p.Recompute = 8, 8, zero, 64, RecomputeFull
+		r, err := Evaluate(Config{Model: m, Plan: p, Cluster: DefaultCluster(h100, 64)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		psi := r.StageParams[0]
+		states, _ := ZeROStates(psi, 8, zero, 16)
+		mem := r.Memory
+		if !within(mem.Weights+mem.Gradients+mem.Optimizer, states.Total(), 1e-12) {
+			t.Errorf("zero %d: states %g, ZeROStates %g", zero, mem.Weights+mem.Gradients+mem.Optimizer, states.Total())
+		}
+		if zero > 0 && mem.Total >= prev {
+			t.Errorf("zero %d: %g bytes, not below stage %d's %g", zero, mem.Total, zero-1, prev)
+		}
+		prev = mem.Total
+		if !within(mem.Total, mem.Weights+mem.Gradients+mem.Optimizer+mem.Activations+mem.Buffers, 1e-12) {
+			t.Error("total is not the sum of its parts")
+		}
+	}
+	// 70B on one GPU does not fit, and says by how much.
+	p := DefaultPlan(1)
+	r, err := Evaluate(Config{Model: m, Plan: p, Cluster: DefaultCluster(h100, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Memory.Fits || !within(r.Memory.Over, r.Memory.Total-80e9, 1e-12) || r.Memory.Total < 16*69e9 {
+		t.Errorf("70B on one H100: fits %v, total %g, over %g", r.Memory.Fits, r.Memory.Total, r.Memory.Over)
+	}
+}
+
+// The seeds' worked numbers.
+func TestSeedWorkedNumbers(t *testing.T) {
+	m, _ := model.Preset("seed-100b")
+	psi := m.Params()
+	if !within(psi, 100e9, 0.02) {
+		t.Fatalf("seed-100b has %g parameters", psi)
+	}
+	// 100B: 400 GB in FP32, 200 GB in BF16, 400 GB of Adam moments in
+	// BF16 → 600 GB; with 200–500 GB of activations, 800 GB–1.1 TB →
+	// 10–15 H100s of 80 GB (the seed rounds the top up to 1.2 TB).
+	w, opt := SeedStateBytes(100e9)
+	if 4*100e9 != 400e9 || w != 200e9 || opt != 400e9 || w+opt != 600e9 {
+		t.Errorf("seed state: weights %g, optimizer %g", w, opt)
+	}
+	if CardsNeeded(800e9, 80e9) != 10 || CardsNeeded(1.2e12, 80e9) != 15 || CardsNeeded(600e9, 80e9) != 8 {
+		t.Errorf("cards: %d, %d, %d; want 10, 15, 8", CardsNeeded(800e9, 80e9), CardsNeeded(1.2e12, 80e9), CardsNeeded(600e9, 80e9))
+	}
+	// DP at 100B: 200 GB of BF16 gradients over 900 GB/s ≈ 0.22 s,
+	// against ≈ 300 ms of compute.
+	if s := NaiveSyncSeconds(200e9, 900e9); !within(s, 0.222, 0.01) {
+		t.Errorf("naive sync %g s", s)
+	}
+	// The budget 300 + 200 + (0–100) ms with TP's 50 ms overlapped:
+	// 500–600 ms, compute 50–60%; 20% faster compute → 8–10% faster step.
+	for _, bubble := range []float64{0, 0.1} {
+		b := SeedBudget(bubble)
+		step, faster := b.Step(), b.Faster(1.2).Step()
+		if step < 0.5-1e-9 || step > 0.6+1e-9 {
+			t.Errorf("bubble %g: step %g", bubble, step)
+		}
+		if gain := 1 - faster/step; gain < 0.08 || gain > 0.10+1e-9 {
+			t.Errorf("bubble %g: 20%% faster compute gains %.3f of the step, want ≈ 10%%", bubble, gain)
+		}
+	}
+	// 175B on 512 H100s, TP 8 × PP 8 × DP 8: 16 bytes × 175B ÷ 64 =
+	// 43.75 GB of model states a GPU.
+	g, _ := model.Preset("gpt3-175b")
+	h100 := gpu(t, "h100")
+	p := Plan{TP: 8, PP: 8, DP: 8, Interleave: 1, SP: true, Recompute: RecomputeSelective, Flash: true, MicroBatch: 1, GlobalBatch: 512,
+		Schedule: OneFOneB, BytesPerParam: 16, Dtype: hw.BF16, Overlap: true}
+	r, err := Evaluate(Config{Model: g, Plan: p, Cluster: DefaultCluster(h100, 512)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	states := 0.0
+	for _, sp := range r.StageParams {
+		states += sp * 16
+	}
+	// Averaged over the stages (the ends also hold the embedding).
+	if avg := states / 8; !within(avg, 43.75e9, 0.03) {
+		t.Errorf("175B TP8 PP8: %.4g bytes of model states a GPU on average, want ≈ 43.75 GB", avg)
+	}
+	if r.MicroBatches != 64 || BubbleFraction(8, 64, 1) != 7.0/64 {
+		t.Errorf("micro-batches %d", r.MicroBatches)
+	}
+}
+
+// Llama 3 405B on 16,384 H100s: the search lists Meta's plan (TP 8, PP 16,
+// DP 128) among the best that fit, and walks the tree to 3D parallelism.
+func TestSearchLlama3(t *testing.T) {
+	c := llama405(t)
+	sr, err := Search(SearchOptions{Model: c.Model, Cluster: c.Cluster, GlobalBatch: 2048, BytesPerParam: 16, Dtype: hw.BF16, Flash: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sr.Fitting == 0 || sr.Fitting > sr.Evaluated || len(sr.Plans) != sr.Fitting {
+		t.Fatalf("evaluated %d, fitting %d, listed %d", sr.Evaluated, sr.Fitting, len(sr.Plans))
+	}
+	rank := -1
+	for i, r := range sr.Plans {
+		if i > 0 && r.Time.Step < sr.Plans[i-1].Time.Step {
+			t.Fatal("plans not sorted by step time")
+		}
+		if !r.Memory.Fits {
+			t.Fatal("a plan that does not fit is listed")
+		}
+		p := r.Config.Plan
+		if rank < 0 && p.TP == 8 && p.PP == 16 && p.DP == 128 {
+			rank = i
+		}
+	}
+	t.Logf("%d plans evaluated, %d fit; Meta's TP 8 PP 16 DP 128 ranks %d (%.2f s vs best %.2f s)", sr.Evaluated, sr.Fitting, rank+1, sr.Plans[max(rank, 0)].Time.Step, sr.Plans[0].Time.Step)
+	if rank < 0 || rank >= 50 {
+		t.Errorf("Meta's plan ranks %d; want within the 50 best", rank+1)
+	}
+	if sr.Decision.Branch != "tp-pp-dp" || len(sr.Decision.Steps) != 3 || sr.Decision.Steps[0].Answer {
+		t.Errorf("decision %+v", sr.Decision)
+	}
+	// A model that fits one GPU takes the first branch.
+	small := gpt(24, 2304, 24)
+	if d := Decide(small, c.Cluster, 16); d.Branch != "dp" || !d.Steps[0].Answer {
+		t.Errorf("1.7B: %+v", d)
+	}
+	// 18.4B (294 GB of model states) fits a node of 8 H100s with TP 8;
+	// Llama 2 70B (1.1 TB) does not, and needs a pipeline too.
+	if d := Decide(gpt(40, 6144, 48), c.Cluster, 16); d.Branch != "tp-dp" {
+		t.Errorf("18.4B: %+v", d)
+	}
+	l70, _ := model.Preset("llama2-70b")
+	if d := Decide(l70, c.Cluster, 16); d.Branch != "tp-pp-dp" || d.Steps[1].Answer {
+		t.Errorf("70B: %+v", d)
+	}
+}
+
+// Same configuration, same numbers: no map order or time leaks in.
+func TestEvaluateDeterministic(t *testing.T) {
+	c := llama405(t)
+	a, _ := Evaluate(c)
+	for range 3 {
+		b, _ := Evaluate(c)
+		if a.Time != b.Time || a.Memory != b.Memory {
+			t.Fatal("Evaluate is not deterministic")
+		}
+	}
+}

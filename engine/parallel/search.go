@@ -1,0 +1,224 @@
+package parallel
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/gpuscope/gpuscope/engine/hw"
+	"github.com/gpuscope/gpuscope/engine/model"
+)
+
+// SearchOptions fix what a search does not vary: the model, the cluster,
+// the global batch and the byte accounting.
+type SearchOptions struct {
+	Model         model.Transformer
+	Cluster       Cluster
+	GlobalBatch   int
+	BytesPerParam int
+	Dtype         hw.Dtype
+	Flash         bool
+	// MaxMicroBatch bounds the micro-batch sizes tried (0: 16).
+	MaxMicroBatch int
+}
+
+// SearchResult lists the plans that fit, fastest first.
+type SearchResult struct {
+	Plans     []Result
+	Evaluated int // plans evaluated (all valid)
+	Fitting   int
+	Decision  Decision
+}
+
+// Search enumerates every valid plan — TP dividing the heads, PP the
+// layers (or layers + 2), DP the rest and the global batch; the 1F1B
+// schedule, or interleaved with v chunks; ZeRO 0–3 without PP, 0–1 with;
+// no, selective or full recomputation; micro-batches up to MaxMicroBatch;
+// sequence parallelism whenever TP > 1 — evaluates each, discards those
+// that do not fit, and ranks the rest by step time (ties by smaller TP,
+// then PP, then the order of enumeration). It also walks the seeds'
+// decision tree.
+func Search(o SearchOptions) (SearchResult, error) {
+	var sr SearchResult
+	m, cl := o.Model, o.Cluster
+	if err := m.Validate(); err != nil {
+		return sr, err
+	}
+	if o.GlobalBatch < 1 {
+		return sr, fmt.Errorf("global-batch: %d; at least 1", o.GlobalBatch)
+	}
+	maxMB := o.MaxMicroBatch
+	if maxMB == 0 {
+		maxMB = 16
+	}
+	base := Plan{BytesPerParam: o.BytesPerParam, Dtype: o.Dtype, Flash: o.Flash, Overlap: true, GlobalBatch: o.GlobalBatch}
+	// Validate the fixed parts once, with a plan that is otherwise sound.
+	probe := base
+	probe.TP, probe.PP, probe.DP, probe.Interleave, probe.MicroBatch, probe.Recompute, probe.Schedule = 1, 1, cl.GPUs, 1, 1, RecomputeNone, OneFOneB
+	probe.GlobalBatch = cl.GPUs
+	if err := (Config{Model: m, Plan: probe, Cluster: cl}).Validate(); err != nil {
+		return sr, err
+	}
+	n := cl.GPUs
+	for tp := 1; tp <= n; tp++ {
+		if n%tp != 0 || m.Heads%tp != 0 {
+			continue
+		}
+		for pp := 1; pp <= n/tp && pp <= m.Layers; pp++ {
+			if (n/tp)%pp != 0 {
+				continue
+			}
+			dp := n / (tp * pp)
+			if o.GlobalBatch%dp != 0 {
+				continue
+			}
+			for v := 1; v <= 8; v++ {
+				if v > 1 && pp == 1 {
+					break
+				}
+				mid, ends, err := stageLayers(m.Layers, pp, v)
+				if err != nil || ends < v {
+					continue
+				}
+				_ = mid
+				sched := OneFOneB
+				if v > 1 {
+					sched = Interleaved
+				}
+				perReplica := o.GlobalBatch / dp
+				for mb := 1; mb <= maxMB && mb <= perReplica; mb++ {
+					if perReplica%mb != 0 {
+						continue
+					}
+					if v > 1 && (perReplica/mb)%pp != 0 {
+						continue
+					}
+					for zero := 0; zero <= 3; zero++ {
+						if zero >= 2 && pp > 1 {
+							break
+						}
+						if zero > 0 && dp == 1 {
+							break
+						}
+						for _, rc := range []Recompute{RecomputeNone, RecomputeSelective, RecomputeFull} {
+							p := base
+							p.TP, p.PP, p.DP, p.Interleave, p.Schedule = tp, pp, dp, v, sched
+							p.SP = tp > 1
+							p.ZeRO, p.Recompute, p.MicroBatch = zero, rc, mb
+							r, err := Evaluate(Config{Model: m, Plan: p, Cluster: cl})
+							if err != nil {
+								continue
+							}
+							sr.Evaluated++
+							if !r.Memory.Fits {
+								continue
+							}
+							r.StageMemory = nil // the list is long; Evaluate the chosen plan again for it
+							sr.Plans = append(sr.Plans, r)
+						}
+					}
+				}
+			}
+		}
+	}
+	sr.Fitting = len(sr.Plans)
+	sort.SliceStable(sr.Plans, func(i, j int) bool {
+		a, b := sr.Plans[i], sr.Plans[j]
+		if a.Time.Step != b.Time.Step {
+			return a.Time.Step < b.Time.Step
+		}
+		if a.Config.Plan.TP != b.Config.Plan.TP {
+			return a.Config.Plan.TP < b.Config.Plan.TP
+		}
+		return a.Config.Plan.PP < b.Config.Plan.PP
+	})
+	sr.Decision = Decide(m, cl, o.BytesPerParam)
+	return sr, nil
+}
+
+// DecisionStep is one question of the decision tree, answered.
+type DecisionStep struct {
+	ID       string  `json:"id"` // fits-one-gpu, fits-one-node, fits-tp-pp
+	Question string  `json:"question"`
+	Answer   bool    `json:"answer"`
+	Need     float64 `json:"need_bytes"` // bytes a GPU would hold on this branch
+	Have     float64 `json:"have_bytes"` // its capacity
+	Detail   string  `json:"detail"`
+}
+
+// Decision is the branch of the seeds' decision tree a model and cluster
+// take: fits one GPU → data parallel; fits one node → TP inside the node,
+// DP across; else TP 4–8 inside + PP across + DP.
+type Decision struct {
+	Branch string         `json:"branch"` // dp, tp-dp, tp-pp-dp
+	Advice string         `json:"advice"`
+	Steps  []DecisionStep `json:"steps"`
+}
+
+// Decide walks the seeds' decision tree (001: "模型能放进一张 GPU 吗？…")
+// with this model's bytes: model states at bytesPerParam plus the
+// activations of one sequence with full recomputation, on one GPU, on
+// one node's TP group, and over TP inside a node and PP across.
+func Decide(m model.Transformer, cl Cluster, bytesPerParam int) Decision {
+	var d Decision
+	if bytesPerParam != 18 {
+		bytesPerParam = 16
+	}
+	capacity := float64(cl.GPU.HBMBytes)
+	need := func(tp, pp int) float64 {
+		p := Plan{TP: tp, PP: pp, DP: 1, Interleave: 1, SP: tp > 1, Recompute: RecomputeFull, Flash: true, MicroBatch: 1,
+			GlobalBatch: pp, Schedule: OneFOneB, BytesPerParam: bytesPerParam, Dtype: hw.BF16}
+		c := cl
+		c.GPUs = tp * pp
+		r, err := Evaluate(Config{Model: m, Plan: p, Cluster: c})
+		if err != nil {
+			return -1
+		}
+		return r.Memory.Total
+	}
+	gb := func(b float64) string { return fmt.Sprintf("%.1f GB", b/1e9) }
+	one := need(1, 1)
+	step := DecisionStep{ID: "fits-one-gpu", Question: "Does the model fit one GPU?", Need: one, Have: capacity, Answer: one >= 0 && one <= capacity}
+	step.Detail = fmt.Sprintf("%d bytes × %.3g parameters + activations = %s on one %s of %s", bytesPerParam, m.Params(), gb(one), cl.GPU.Name, gb(capacity))
+	d.Steps = append(d.Steps, step)
+	if step.Answer {
+		d.Branch, d.Advice = "dp", "Data parallel: every GPU holds the whole model; one all-reduce of the gradients a step."
+		return d
+	}
+	// One node: the largest TP that divides the heads and fits the node.
+	tp := 1
+	for t := 2; t <= cl.GPUsPerNode; t *= 2 {
+		if m.Heads%t == 0 {
+			tp = t
+		}
+	}
+	node := need(tp, 1)
+	step = DecisionStep{ID: "fits-one-node", Question: fmt.Sprintf("Does it fit one node (%d GPUs)?", cl.GPUsPerNode), Need: node, Have: capacity, Answer: node >= 0 && node <= capacity}
+	step.Detail = fmt.Sprintf("split %d ways by tensor parallelism on NVLink: %s a GPU of %s", tp, gb(node), gb(capacity))
+	d.Steps = append(d.Steps, step)
+	if step.Answer {
+		d.Branch, d.Advice = "tp-dp", fmt.Sprintf("Tensor parallel inside each node (TP %d on NVLink), data parallel across nodes.", tp)
+		return d
+	}
+	// TP inside, PP across: the fewest stages that fit.
+	pp, best := 0, 0.0
+	for p := 2; p <= m.Layers && p*tp <= max(cl.GPUs, tp*2); p++ {
+		if _, _, err := stageLayers(m.Layers, p, 1); err != nil {
+			continue
+		}
+		if b := need(tp, p); b >= 0 && b <= capacity {
+			pp, best = p, b
+			break
+		}
+	}
+	step = DecisionStep{ID: "fits-tp-pp", Question: "Tensor parallel inside a node, pipeline across nodes?", Need: best, Have: capacity, Answer: pp > 0}
+	if pp > 0 {
+		step.Detail = fmt.Sprintf("TP %d × PP %d: %s a GPU of %s; data parallel over the remaining GPUs", tp, pp, gb(best), gb(capacity))
+		d.Advice = fmt.Sprintf("TP %d inside each node, PP %d across nodes, DP over the rest (3D parallelism); ZeRO-1 shards the optimizer states across DP.", tp, pp)
+	} else {
+		step.Detail = fmt.Sprintf("no pipeline depth up to %d fits with TP %d on %d GPUs", m.Layers, tp, cl.GPUs)
+		d.Advice = "Even TP inside the node and PP across every node do not fit: add GPUs, shard states with ZeRO-3, or use a smaller model."
+	}
+	d.Steps = append(d.Steps, step)
+	d.Branch = "tp-pp-dp"
+	return d
+}
