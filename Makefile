@@ -59,6 +59,8 @@ test:
 bench: build bare
 	@mkdir -p out
 	$(GO) test -run='^$$' -bench=. -benchmem ./engine/... ./render/ ./scenarios/
+	@echo "plan search as WebAssembly under Node.js (the browser budget is 1 s):"
+	PATH="$(WASM_PATH):$$PATH" GOOS=js GOARCH=wasm $(GO) test -run='^$$' -bench='Search405B' -benchtime=3x ./engine/parallel/
 	@raw=$$(wc -c < $(DIST)/main.wasm); gz=$$(wc -c < $(DIST)/main.wasm.gz); braw=$$(wc -c < $(DIST)/bare/bare.wasm); bgz=$$(wc -c < $(DIST)/bare/bare.wasm.gz); \
 	 awk -v raw=$$raw -v gz=$$gz -v braw=$$braw -v bgz=$$bgz -v budget=$(WASM_GZ_BUDGET) 'BEGIN { \
 	   printf "bare Ebiten: %d bytes raw, %d bytes gzip (%.2f MB)\n", braw, bgz, bgz / 1e6; \

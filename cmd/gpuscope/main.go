@@ -7,6 +7,7 @@
 //	gpuscope attention --seq N --head-dim d --heads H --batch B --gpu G --impl standard|flash [--json]
 //	gpuscope faults --gpus N --mtbf-gpu-hours H --checkpoint-every-s C --checkpoint-cost-s W --restart-cost-s R --days D --seed S [--json]
 //	gpuscope gemm --m M --n N --k K --dtype bf16 --gpu h100 --kernel naive|smem-tiled|tensor-tiled [--tile 128x128x64] [--json]
+//	gpuscope plan --model PRESET --gpus N --tp T --pp P [--dp D] [--zero Z] [--recompute none|selective|full] [--search] [--json]
 //	gpuscope roofline --gpu a100-80gb|h100|h200 --dtype fp32|tf32|fp16|bf16|fp8 [--json]
 //	gpuscope scenario list [--json]
 //	gpuscope scenario run ID [--json] [--KNOB VALUE ...]
@@ -28,6 +29,10 @@ const usage = `usage:
   gpuscope attention --seq N --head-dim d --heads H --batch B --gpu G --impl standard|flash [--json]
   gpuscope faults --gpus N --mtbf-gpu-hours H --checkpoint-every-s C --checkpoint-cost-s W --restart-cost-s R --days D --seed S [--json]
   gpuscope gemm --m M --n N --k K --dtype bf16 --gpu h100 --kernel naive|smem-tiled|tensor-tiled [--tile 128x128x64] [--json]
+  gpuscope plan (--model PRESET | --hf-config FILE | --layers L --hidden H --heads A --seq S --vocab V [--ffn F] | --params N)
+                [--gpus N --tp T --pp P --dp D --interleave V --sp --zero 0-3 --recompute none|selective|full --flash
+                 --micro-batch B --global-batch G --gpu a100-80gb|h100|h200 --gpus-per-node 8 --bytes-per-param 16|18
+                 --schedule gpipe|1f1b|interleaved --dtype bf16|fp16|fp8] [--search [--top K]] [--json]
   gpuscope roofline --gpu a100-80gb|h100|h200 --dtype fp32|tf32|fp16|bf16|fp8 [--json]
   gpuscope scenario list [--json]
   gpuscope scenario run ID [--json] [--KNOB VALUE ...]
@@ -53,6 +58,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runFaults(args[1:], stdout, stderr)
 	case "gemm":
 		return runGEMM(args[1:], stdout, stderr)
+	case "plan":
+		return runPlan(args[1:], stdout, stderr)
 	case "roofline":
 		return runRoofline(args[1:], stdout, stderr)
 	case "scenario":
@@ -63,6 +70,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, usage)
 		return 0
 	}
-	fmt.Fprintf(stderr, "gpuscope: unknown command %q; allowed: attention, collective, faults, gemm, numfmt, roofline, scenario, serve\n", args[0])
+	fmt.Fprintf(stderr, "gpuscope: unknown command %q; allowed: attention, collective, faults, gemm, numfmt, plan, roofline, scenario, serve\n", args[0])
 	return 2
 }

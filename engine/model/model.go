@@ -33,7 +33,10 @@ type Transformer struct {
 	// embeddings have no parameters (Llama).
 	LearnedPositions bool
 	// Tied embeddings share the input embedding with the output layer.
-	Tied   bool
+	Tied bool
+	// Batch is the published global batch in sequences (0: unknown), the
+	// planner's default.
+	Batch  int
 	Source string
 }
 
@@ -130,20 +133,20 @@ func (m Transformer) ModelFLOPs(batch int, recompute bool) float64 {
 
 var presets = []Transformer{
 	{ID: "gpt3-175b", Name: "GPT-3 175B", Layers: 96, Hidden: 12288, Heads: 96, KVHeads: 96, Seq: 2048, Vocab: 51200,
-		FFNSize: 4 * 12288, FFN: GeLU, Biases: true, LearnedPositions: true, Tied: true,
-		Source: "Brown et al. 2020 (arXiv 2005.14165), Table 2.1; vocabulary padded to 51,200 as Megatron-LM does"},
+		FFNSize: 4 * 12288, FFN: GeLU, Biases: true, LearnedPositions: true, Tied: true, Batch: 1536,
+		Source: "Brown et al. 2020 (arXiv 2005.14165), Table 2.1 (3.2M-token batch; 1,536 sequences as Megatron-LM runs it); vocabulary padded to 51,200 as Megatron-LM does"},
 	{ID: "seed-100b", Name: "100B (the seed's)", Layers: 80, Hidden: 10240, Heads: 80, KVHeads: 80, Seq: 2048, Vocab: 51200,
-		FFNSize: 4 * 10240, FFN: GeLU, Biases: true, LearnedPositions: true, Tied: true,
+		FFNSize: 4 * 10240, FFN: GeLU, Biases: true, LearnedPositions: true, Tied: true, Batch: 1024,
 		Source: "a GPT-style model of 100B parameters (12·L·h² with L = 80, h = 10240) for the seed's worked numbers"},
 	{ID: "megatron-1t", Name: "Megatron 1T", Layers: 128, Hidden: 25600, Heads: 160, KVHeads: 160, Seq: 2048, Vocab: 51200,
-		FFNSize: 4 * 25600, FFN: GeLU, Biases: true, LearnedPositions: true, Tied: true,
-		Source: "Narayanan et al. 2021 (arXiv 2104.04473), Table 1: 1008B, 160 heads, h 25600, 128 layers"},
+		FFNSize: 4 * 25600, FFN: GeLU, Biases: true, LearnedPositions: true, Tied: true, Batch: 3072,
+		Source: "Narayanan et al. 2021 (arXiv 2104.04473), Table 1: 1008B, 160 heads, h 25600, 128 layers, batch 3072"},
 	{ID: "llama2-70b", Name: "Llama 2 70B", Layers: 80, Hidden: 8192, Heads: 64, KVHeads: 8, Seq: 4096, Vocab: 32000,
-		FFNSize: 28672, FFN: SwiGLU,
-		Source: "Touvron et al. 2023 (arXiv 2307.09288) and its released config.json"},
+		FFNSize: 28672, FFN: SwiGLU, Batch: 1024,
+		Source: "Touvron et al. 2023 (arXiv 2307.09288; 4M-token batches of 4,096) and its released config.json"},
 	{ID: "llama3-405b", Name: "Llama 3 405B", Layers: 126, Hidden: 16384, Heads: 128, KVHeads: 8, Seq: 8192, Vocab: 128256,
-		FFNSize: 53248, FFN: SwiGLU,
-		Source: "Llama 3 herd of models (arXiv 2407.21783), Table 3, and its released config.json"},
+		FFNSize: 53248, FFN: SwiGLU, Batch: 2048,
+		Source: "Llama 3 herd of models (arXiv 2407.21783), Table 3 (16M-token batches of 8,192), and its released config.json"},
 }
 
 // Preset returns a published model by id.

@@ -1,0 +1,304 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/gpuscope/gpuscope/engine/hw"
+	"github.com/gpuscope/gpuscope/engine/model"
+	"github.com/gpuscope/gpuscope/engine/parallel"
+	"github.com/gpuscope/gpuscope/scenarios"
+)
+
+// planKnobs are gpuscope plan's valued flags. Model-shape flags override
+// a preset's fields.
+func planKnobs() []scenarios.Knob {
+	n := func(name string, lo, hi int64, def string) scenarios.Knob {
+		return scenarios.Knob{Name: name, Kind: scenarios.KnobInt, Min: lo, Max: hi, Default: def}
+	}
+	links := hw.LinkIDs()
+	return []scenarios.Knob{
+		{Name: "model", Kind: scenarios.KnobEnum, Values: model.PresetIDs()},
+		n("layers", 1, 1000, ""), n("hidden", 1, 1<<20, ""), n("heads", 1, 1<<16, ""), n("kv-heads", 1, 1<<16, ""),
+		n("seq", 1, 1<<24, ""), n("vocab", 1, 1<<24, ""), n("ffn", 1, 1<<22, ""),
+		{Name: "ffn-kind", Kind: scenarios.KnobEnum, Values: []string{string(model.GeLU), string(model.SwiGLU)}},
+		{Name: "params", Kind: scenarios.KnobFloat, FMin: 1, FMax: 1e16},
+		n("gpus", 1, 1<<24, ""), n("tp", 1, 1<<16, "1"), n("pp", 1, 1<<16, "1"), n("dp", 1, 1<<24, ""),
+		n("interleave", 1, 64, "1"), n("zero", 0, 3, "0"), n("micro-batch", 1, 1<<16, "1"), n("global-batch", 1, 1<<24, ""),
+		n("gpus-per-node", 1, 256, "8"), n("top", 0, 1<<20, "50"),
+		{Name: "recompute", Kind: scenarios.KnobEnum, Values: []string{"none", "selective", "full"}, Default: "selective"},
+		{Name: "schedule", Kind: scenarios.KnobEnum, Values: []string{"gpipe", "1f1b", "interleaved"}},
+		{Name: "gpu", Kind: scenarios.KnobEnum, Values: hw.GPUIDs(), Default: "h100"},
+		{Name: "intra", Kind: scenarios.KnobEnum, Values: links},
+		{Name: "inter", Kind: scenarios.KnobEnum, Values: links},
+		{Name: "bytes-per-param", Kind: scenarios.KnobEnum, Values: []string{"16", "18"}, Default: "16"},
+		{Name: "dtype", Kind: scenarios.KnobEnum, Values: []string{"bf16", "fp16", "fp8"}, Default: "bf16"},
+	}
+}
+
+// statesOnly is gpuscope plan --params N: model-state memory alone.
+type statesOnly struct {
+	Params        float64         `json:"params"`
+	GPU           string          `json:"gpu"`
+	TP            int             `json:"tp"`
+	PP            int             `json:"pp"`
+	DP            int             `json:"dp"`
+	ZeRO          int             `json:"zero"`
+	BytesPerParam int             `json:"bytes_per_param"`
+	Memory        parallel.Memory `json:"memory"`
+}
+
+func runPlan(args []string, stdout, stderr io.Writer) int {
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "gpuscope plan: "+format+"\n", a...)
+		return 2
+	}
+	// --hf-config takes a file name: read it before the knob parser.
+	var hfPath string
+	var rest []string
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--hf-config" || a == "-hf-config":
+			if i+1 >= len(args) {
+				return fail("--hf-config: missing value; allowed: a config.json file")
+			}
+			hfPath = args[i+1]
+			i++
+		case strings.HasPrefix(a, "--hf-config="):
+			hfPath = strings.TrimPrefix(a, "--hf-config=")
+		default:
+			rest = append(rest, a)
+		}
+	}
+	fs := newFlagSet(planKnobs(), "json", "search", "sp", "flash", "overlap")
+	if err := fs.parse(rest); err != nil {
+		return fail("%v", err)
+	}
+	if len(fs.args) > 0 {
+		return fail("unexpected argument %q; allowed flags: %s", fs.args[0], fs.allowed())
+	}
+	given := func(name string) bool {
+		_, ok := fs.vals[name]
+		for _, a := range rest {
+			if a == "--"+name || strings.HasPrefix(a, "--"+name+"=") {
+				ok = true
+			}
+		}
+		return ok
+	}
+	atoi := func(name string) int { v, _ := strconv.Atoi(fs.value(name)); return v }
+	boolOr := func(name string, def bool) bool {
+		if given(name) {
+			return fs.bools[name]
+		}
+		return def
+	}
+	g, _ := hw.GPUByID(fs.value("gpu"))
+	tp, pp := atoi("tp"), atoi("pp")
+
+	// The model: a preset, a config.json or sizes; or --params alone.
+	var m model.Transformer
+	haveModel := false
+	switch {
+	case given("model") && hfPath != "":
+		return fail("--model and --hf-config: give one")
+	case given("model"):
+		m, _ = model.Preset(fs.value("model"))
+		haveModel = true
+	case hfPath != "":
+		data, err := os.ReadFile(hfPath)
+		if err != nil {
+			return fail("--hf-config: %v", err)
+		}
+		seq := 0
+		if given("seq") {
+			seq = atoi("seq")
+		}
+		if m, err = model.FromHFConfig(data, seq); err != nil {
+			return fail("--hf-config: %v", err)
+		}
+		haveModel = true
+	case given("layers") || given("hidden") || given("heads"):
+		for _, f := range []string{"layers", "hidden", "heads", "seq", "vocab"} {
+			if !given(f) {
+				return fail("--%s: missing; a model from sizes needs --layers, --hidden, --heads, --seq and --vocab (or --model PRESET)", f)
+			}
+		}
+		m = model.Transformer{ID: "custom", Name: "custom", FFN: model.GeLU, Biases: true, LearnedPositions: true, Tied: true}
+		m.FFNSize = 4 * atoi("hidden")
+		haveModel = true
+	}
+	if haveModel {
+		set := func(name string, dst *int) {
+			if given(name) {
+				*dst = atoi(name)
+			}
+		}
+		set("layers", &m.Layers)
+		set("hidden", &m.Hidden)
+		set("heads", &m.Heads)
+		set("seq", &m.Seq)
+		set("vocab", &m.Vocab)
+		set("ffn", &m.FFNSize)
+		if given("heads") && !given("kv-heads") && m.ID == "custom" {
+			m.KVHeads = m.Heads
+		}
+		set("kv-heads", &m.KVHeads)
+		if given("ffn-kind") {
+			m.FFN = model.FFN(fs.value("ffn-kind"))
+			m.Biases = m.FFN == model.GeLU
+		}
+		if err := m.Validate(); err != nil {
+			return fail("--%v", err)
+		}
+	}
+
+	gpus := 0
+	switch {
+	case given("gpus"):
+		gpus = atoi("gpus")
+	case given("dp"):
+		gpus = tp * pp * atoi("dp")
+	default:
+		gpus = tp * pp
+	}
+	dp := 0
+	if given("dp") {
+		dp = atoi("dp")
+	} else if gpus%(tp*pp) == 0 {
+		dp = gpus / (tp * pp)
+	} else {
+		return fail("--gpus: %d not divisible by tp × pp = %d × %d", gpus, tp, pp)
+	}
+	bpp := atoi("bytes-per-param")
+
+	if !haveModel {
+		if !given("params") {
+			return fail("missing model; allowed: --model %s, --hf-config FILE, --layers/--hidden/--heads/--seq/--vocab, or --params N", strings.Join(model.PresetIDs(), "|"))
+		}
+		if fs.bools["search"] {
+			return fail("--search: needs a model shape (--model, --hf-config or sizes), not --params alone")
+		}
+		if tp*pp*dp != gpus {
+			return fail("tp × pp × dp: %d × %d × %d = %d; must equal gpus %d", tp, pp, dp, tp*pp*dp, gpus)
+		}
+		psi, _ := strconv.ParseFloat(fs.value("params"), 64)
+		st, err := parallel.ZeROStates(psi/float64(tp*pp), dp, atoi("zero"), bpp)
+		if err != nil {
+			return fail("--%v", err)
+		}
+		mem := parallel.Memory{Weights: st.Weights, Gradients: st.Gradients, Optimizer: st.Optimizer, Total: st.Total(), Capacity: float64(g.HBMBytes)}
+		mem.Fits = mem.Total <= mem.Capacity
+		if !mem.Fits {
+			mem.Over = mem.Total - mem.Capacity
+		}
+		out := statesOnly{Params: psi, GPU: g.ID, TP: tp, PP: pp, DP: dp, ZeRO: atoi("zero"), BytesPerParam: bpp, Memory: mem}
+		if fs.bools["json"] {
+			return writeJSON(stdout, stderr, out)
+		}
+		fmt.Fprintf(stdout, "%.4g parameters, %d bytes each, over TP %d × PP %d, ZeRO-%d across DP %d, on %s:\n", psi, bpp, tp, pp, out.ZeRO, dp, g.Name)
+		writeMemory(stdout, mem)
+		return 0
+	}
+
+	cl := parallel.DefaultCluster(g, gpus)
+	cl.GPUsPerNode = atoi("gpus-per-node")
+	if given("intra") {
+		cl.Intra, _ = hw.LinkByID(fs.value("intra"))
+	}
+	if given("inter") {
+		cl.Inter, _ = hw.LinkByID(fs.value("inter"))
+	}
+	mb := atoi("micro-batch")
+	gb := 0
+	switch {
+	case given("global-batch"):
+		gb = atoi("global-batch")
+	case fs.bools["search"] && m.Batch > 0:
+		gb = m.Batch
+	case fs.bools["search"]:
+		gb = gpus
+	default:
+		// Enough micro-batches to keep a pipeline's bubble near a quarter.
+		gb = dp * mb * max(1, 4*pp)
+		if m.Batch > 0 && m.Batch%(dp*mb) == 0 {
+			gb = m.Batch
+		}
+	}
+	dtype := hw.Dtype(fs.value("dtype"))
+	flash := boolOr("flash", true)
+
+	if fs.bools["search"] {
+		sr, err := parallel.Search(parallel.SearchOptions{Model: m, Cluster: cl, GlobalBatch: gb, BytesPerParam: bpp, Dtype: dtype, Flash: flash})
+		if err != nil {
+			return fail("--%v", err)
+		}
+		out := sr.Metrics(atoi("top"))
+		if fs.bools["json"] {
+			return writeJSON(stdout, stderr, out)
+		}
+		fmt.Fprintf(stdout, "%s on %d × %s, global batch %d: %d plans evaluated, %d fit\n", m.ID, gpus, g.Name, gb, sr.Evaluated, sr.Fitting)
+		fmt.Fprintf(stdout, "decision: %s — %s\n", sr.Decision.Branch, sr.Decision.Advice)
+		for _, s := range sr.Decision.Steps {
+			fmt.Fprintf(stdout, "  %-55s %-3s %s\n", s.Question, map[bool]string{true: "yes", false: "no"}[s.Answer], s.Detail)
+		}
+		fmt.Fprintf(stdout, "%4s %4s %4s %5s %3s %4s %-9s %3s %9s %9s %6s %6s\n", "rank", "tp", "pp", "dp", "v", "zero", "recompute", "mb", "step_s", "mem_GB", "mfu", "bubble")
+		for i, p := range out.Plans {
+			fmt.Fprintf(stdout, "%4d %4d %4d %5d %3d %4d %-9s %3d %9.3f %9.1f %6.3f %6.3f\n", i+1, p.TP, p.PP, p.DP, p.Interleave, p.ZeRO, p.Recompute, p.MicroBatch, p.Time.Step, p.Memory.Total/1e9, p.MFU, p.BubbleFraction)
+		}
+		return 0
+	}
+
+	v := atoi("interleave")
+	sched := parallel.OneFOneB
+	if v > 1 {
+		sched = parallel.Interleaved
+	}
+	if given("schedule") {
+		sched = parallel.Schedule(fs.value("schedule"))
+	}
+	plan := parallel.Plan{TP: tp, PP: pp, DP: dp, Interleave: v, SP: boolOr("sp", tp > 1), ZeRO: atoi("zero"),
+		Recompute: parallel.Recompute(fs.value("recompute")), Flash: flash, MicroBatch: mb, GlobalBatch: gb,
+		Schedule: sched, BytesPerParam: bpp, Dtype: dtype, Overlap: boolOr("overlap", true)}
+	r, err := parallel.Evaluate(parallel.Config{Model: m, Plan: plan, Cluster: cl})
+	if err != nil {
+		return fail("--%v", err)
+	}
+	out := r.Metrics()
+	if fs.bools["json"] {
+		return writeJSON(stdout, stderr, out)
+	}
+	fmt.Fprintf(stdout, "%s (%.4g parameters) on %d × %s: TP %d × PP %d × DP %d, %s schedule, %d micro-batches of %d\n",
+		m.ID, r.Params, gpus, g.Name, tp, pp, dp, sched, r.MicroBatches, mb)
+	fmt.Fprintf(stdout, "memory per GPU (stage %d of %d):\n", r.Memory.Stage, pp)
+	writeMemory(stdout, r.Memory)
+	tm := r.Time
+	fmt.Fprintf(stdout, "time per step:\n")
+	for _, row := range []struct {
+		name string
+		v    float64
+	}{{"step_s", tm.Step}, {"compute_s", tm.Compute}, {"tp_comm_s", tm.TPComm}, {"pp_comm_s", tm.PPComm}, {"dp_comm_s", tm.DPComm},
+		{"dp_hidden_s", tm.DPHidden}, {"bubble_s", tm.Bubble}, {"exposed_comm_s", tm.Exposed}, {"optimizer_s", tm.Optimizer}} {
+		fmt.Fprintf(stdout, "  %-16s %.4f\n", row.name, row.v)
+	}
+	fmt.Fprintf(stdout, "  %-16s %.4f   (p−1)/(v·m)\n", "bubble_fraction", r.BubbleFraction)
+	fmt.Fprintf(stdout, "  %-16s %.1f\n  %-16s %.3f\n  %-16s %.3f\n", "tflops_per_gpu", r.TFLOPSPerGPU, "mfu", r.MFU, "hfu", r.HFU)
+	return 0
+}
+
+func writeMemory(w io.Writer, m parallel.Memory) {
+	for _, row := range []struct {
+		name string
+		v    float64
+	}{{"weights", m.Weights}, {"gradients", m.Gradients}, {"optimizer", m.Optimizer}, {"activations", m.Activations}, {"buffers", m.Buffers}, {"total", m.Total}} {
+		fmt.Fprintf(w, "  %-16s %8.2f GB\n", row.name, row.v/1e9)
+	}
+	if m.Fits {
+		fmt.Fprintf(w, "  fits %.0f GB\n", m.Capacity/1e9)
+	} else {
+		fmt.Fprintf(w, "  does NOT fit %.0f GB: %.2f GB over\n", m.Capacity/1e9, m.Over/1e9)
+	}
+}

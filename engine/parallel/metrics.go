@@ -1,0 +1,76 @@
+package parallel
+
+// Metrics are a plan's numbers under the names of gpuscope plan --json
+// (the page's state().metrics uses the same).
+type Metrics struct {
+	Model                string   `json:"model"`
+	Params               float64  `json:"params"`
+	ModelFLOPsPerStep    float64  `json:"model_flops_per_step"`
+	HardwareFLOPsPerStep float64  `json:"hardware_flops_per_step"`
+	GPU                  string   `json:"gpu"`
+	GPUs                 int      `json:"gpus"`
+	GPUsPerNode          int      `json:"gpus_per_node"`
+	Intra                string   `json:"intra"`
+	Inter                string   `json:"inter"`
+	TP                   int      `json:"tp"`
+	PP                   int      `json:"pp"`
+	DP                   int      `json:"dp"`
+	Interleave           int      `json:"interleave"`
+	SP                   bool     `json:"sp"`
+	ZeRO                 int      `json:"zero"`
+	Recompute            string   `json:"recompute"`
+	Flash                bool     `json:"flash"`
+	MicroBatch           int      `json:"micro_batch"`
+	GlobalBatch          int      `json:"global_batch"`
+	MicroBatches         int      `json:"micro_batches"`
+	GradAccumSteps       int      `json:"grad_accum_steps"`
+	Schedule             string   `json:"schedule"`
+	BytesPerParam        int      `json:"bytes_per_param"`
+	Dtype                string   `json:"dtype"`
+	Memory               Memory   `json:"memory"`
+	MemoryPerStage       []Memory `json:"memory_per_stage,omitempty"`
+	Time                 Time     `json:"time"`
+	BubbleFraction       float64  `json:"bubble_fraction"`
+	TokensPerS           float64  `json:"tokens_per_s"`
+	TFLOPSPerGPU         float64  `json:"tflops_per_gpu"` // hardware FLOPs (with recomputation), as Megatron-LM reports
+	MFU                  float64  `json:"mfu"`
+	HFU                  float64  `json:"hfu"`
+}
+
+// Metrics reports the plan. Memory is the fullest GPU's; MemoryPerStage
+// lists every stage when the result kept them.
+func (r Result) Metrics() Metrics {
+	c := r.Config
+	p := c.Plan
+	return Metrics{
+		Model: c.Model.ID, Params: r.Params, ModelFLOPsPerStep: r.ModelFLOPs, HardwareFLOPsPerStep: r.HardwareFLOPs,
+		GPU: c.Cluster.GPU.ID, GPUs: c.Cluster.GPUs, GPUsPerNode: c.Cluster.GPUsPerNode, Intra: c.Cluster.Intra.ID, Inter: c.Cluster.Inter.ID,
+		TP: p.TP, PP: p.PP, DP: p.DP, Interleave: p.Interleave, SP: p.SP, ZeRO: p.ZeRO, Recompute: string(p.Recompute), Flash: p.Flash,
+		MicroBatch: p.MicroBatch, GlobalBatch: p.GlobalBatch, MicroBatches: r.MicroBatches, GradAccumSteps: r.MicroBatches,
+		Schedule: string(p.Schedule), BytesPerParam: p.BytesPerParam, Dtype: string(p.Dtype),
+		Memory: r.Memory, MemoryPerStage: r.StageMemory, Time: r.Time, BubbleFraction: r.BubbleFraction,
+		TokensPerS: r.TokensPerS, TFLOPSPerGPU: r.TFLOPSPerGPU, MFU: r.MFU, HFU: r.HFU,
+	}
+}
+
+// SearchMetrics are gpuscope plan --search --json: the fitting plans best
+// first (at most top of them), the counts, and the decision tree.
+type SearchMetrics struct {
+	Plans     []Metrics `json:"plans"`
+	Evaluated int       `json:"evaluated"`
+	Fitting   int       `json:"fitting"`
+	Decision  Decision  `json:"decision"`
+}
+
+// Metrics reports the search, the first top plans (all when top ≤ 0).
+func (s SearchResult) Metrics(top int) SearchMetrics {
+	n := len(s.Plans)
+	if top > 0 && top < n {
+		n = top
+	}
+	out := SearchMetrics{Plans: make([]Metrics, n), Evaluated: s.Evaluated, Fitting: s.Fitting, Decision: s.Decision}
+	for i := range n {
+		out.Plans[i] = s.Plans[i].Metrics()
+	}
+	return out
+}
