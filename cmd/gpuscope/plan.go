@@ -191,10 +191,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 			return fail("--%v", err)
 		}
 		mem := parallel.Memory{Weights: st.Weights, Gradients: st.Gradients, Optimizer: st.Optimizer, Total: st.Total(), Capacity: float64(g.HBMBytes)}
-		mem.Fits = mem.Total <= mem.Capacity
-		if !mem.Fits {
-			mem.Over = mem.Total - mem.Capacity
-		}
+		mem.Check()
 		out := statesOnly{Params: psi, GPU: g.ID, TP: tp, PP: pp, DP: dp, ZeRO: atoi("zero"), BytesPerParam: bpp, Memory: mem}
 		if fs.bools["json"] {
 			return writeJSON(stdout, stderr, out)
@@ -297,8 +294,8 @@ func writeMemory(w io.Writer, m parallel.Memory) {
 		fmt.Fprintf(w, "  %-16s %8.2f GB\n", row.name, row.v/1e9)
 	}
 	if m.Fits {
-		fmt.Fprintf(w, "  fits %.0f GB\n", m.Capacity/1e9)
+		fmt.Fprintf(w, "  fits: %.1f GB usable of %.0f GB\n", m.Usable/1e9, m.Capacity/1e9)
 	} else {
-		fmt.Fprintf(w, "  does NOT fit %.0f GB: %.2f GB over\n", m.Capacity/1e9, m.Over/1e9)
+		fmt.Fprintf(w, "  does NOT fit: %.2f GB over the %.1f GB usable of %.0f GB\n", m.Over/1e9, m.Usable/1e9, m.Capacity/1e9)
 	}
 }

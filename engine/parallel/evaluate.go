@@ -151,10 +151,7 @@ func Evaluate(c Config) (Result, error) {
 			mem.Buffers += 2 * 2 * layerParams
 		}
 		mem.Total = mem.Weights + mem.Gradients + mem.Optimizer + mem.Activations + mem.Buffers
-		mem.Fits = mem.Total <= mem.Capacity
-		if !mem.Fits {
-			mem.Over = mem.Total - mem.Capacity
-		}
+		mem.Check()
 		r.StageMemory[st] = mem
 		if worst < 0 || mem.Total > r.StageMemory[worst].Total {
 			worst = st

@@ -84,6 +84,13 @@ const (
 	// GEMM measurement — the silicon layer's TensorEfficiency — sees. It
 	// scales the tensor cores' and shared memory's rates, not HBM's.
 	SustainedClock = 0.85
+	// ContextBytes is HBM a training process holds besides its tensors:
+	// the CUDA context, cuBLAS workspaces and NCCL's channel buffers
+	// (1–3 GB in practice).
+	ContextBytes = 2e9
+	// AllocatorSlack is the share of HBM the caching allocator cannot
+	// pack (fragmentation between blocks of different sizes).
+	AllocatorSlack = 0.05
 	// AttentionBackward is the backward pass of the attention core in
 	// units of its forward: twice the products; FlashAttention also
 	// recomputes the scores (2.5×, Dao et al.).
@@ -179,6 +186,22 @@ func stageLayers(L, p, v int) (mid, ends int, err error) {
 	return 0, 0, fmt.Errorf("layers: %d not divisible by pp × interleave = %d × %d (nor is layers + 2, Llama 3's balancing that counts the embedding and output layers as one layer each)", L, p, v)
 }
 
+// Usable is what a training job can fill of capacity bytes of HBM:
+// capacity × (1 − AllocatorSlack) − ContextBytes (74 GB of an 80 GB H100).
+func Usable(capacity float64) float64 {
+	return max(0, capacity*(1-AllocatorSlack)-ContextBytes)
+}
+
+// Check sets Usable, Fits and Over from Total and Capacity.
+func (m *Memory) Check() {
+	m.Usable = Usable(m.Capacity)
+	m.Fits = m.Total <= m.Usable
+	m.Over = 0
+	if !m.Fits {
+		m.Over = m.Total - m.Usable
+	}
+}
+
 // Memory is one GPU's bytes.
 type Memory struct {
 	Weights     float64 `json:"weights_bytes"`
@@ -187,10 +210,11 @@ type Memory struct {
 	Activations float64 `json:"activations_bytes"`
 	Buffers     float64 `json:"buffers_bytes"`
 	Total       float64 `json:"total_bytes"`
-	Capacity    float64 `json:"capacity_bytes"`
-	Fits        bool    `json:"fits"`
-	Over        float64 `json:"over_bytes"` // how much does not fit (0 when it fits)
-	Stage       int     `json:"stage"`      // the pipeline stage this GPU is in
+	Capacity    float64 `json:"capacity_bytes"` // the GPU's HBM
+	Usable      float64 `json:"usable_bytes"`   // what a training job can fill: Usable(Capacity)
+	Fits        bool    `json:"fits"`           // Total ≤ Usable
+	Over        float64 `json:"over_bytes"`     // Total − Usable when it does not fit, else 0
+	Stage       int     `json:"stage"`          // the pipeline stage this GPU is in
 	// InFlight is the micro-batches (chunk-micro-batches, interleaved)
 	// whose activations the stage holds at its peak.
 	InFlight int `json:"in_flight"`

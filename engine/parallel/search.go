@@ -141,7 +141,7 @@ type DecisionStep struct {
 	Question string  `json:"question"`
 	Answer   bool    `json:"answer"`
 	Need     float64 `json:"need_bytes"` // bytes a GPU would hold on this branch
-	Have     float64 `json:"have_bytes"` // its capacity
+	Have     float64 `json:"have_bytes"` // what it can use (Usable)
 	Detail   string  `json:"detail"`
 }
 
@@ -163,7 +163,7 @@ func Decide(m model.Transformer, cl Cluster, bytesPerParam int) Decision {
 	if bytesPerParam != 18 {
 		bytesPerParam = 16
 	}
-	capacity := float64(cl.GPU.HBMBytes)
+	capacity := Usable(float64(cl.GPU.HBMBytes))
 	need := func(tp, pp int) float64 {
 		p := Plan{TP: tp, PP: pp, DP: 1, Interleave: 1, SP: tp > 1, Recompute: RecomputeFull, Flash: true, MicroBatch: 1,
 			GlobalBatch: pp, Schedule: OneFOneB, BytesPerParam: bytesPerParam, Dtype: hw.BF16}
