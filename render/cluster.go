@@ -1,0 +1,556 @@
+package render
+
+import (
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// The cluster picture's geometry, in units of a GPU square's side s.
+const (
+	clPitch    = 1.3  // GPU squares' pitch inside a node
+	clNodePad  = 0.35 // node edge to its GPUs
+	clBarGap   = 0.3  // last GPU row to the NVLink bar
+	clBarH     = 0.35 // the NVLink bar's thickness
+	clColGap   = 0.6  // between node columns
+	clRowGap   = 1.1  // between node rows: the row's IB bus runs in it
+	clSpineGap = 0.8  // last node column to the spine
+	clSpineW   = 0.5  // the spine strip
+	clMargin   = 0.3  // round the grid, for the outlines of groups spanning nodes
+)
+
+// clNodeW and clNodeH are a node box's size in s for gc × gr GPUs.
+func clNodeW(gc int) float32 { return float32(gc)*clPitch - (clPitch - 1) + 2*clNodePad }
+func clNodeH(gr int) float32 {
+	return float32(gr)*clPitch - (clPitch - 1) + 2*clNodePad + clBarGap + clBarH
+}
+
+// clusterGeom places nodes and GPUs: nc node columns of gc × gr GPUs,
+// GPU side s, origin (x0, y0).
+type clusterGeom struct {
+	g, nc, gc, gr  int
+	s, x0, y0      float32
+	nodeW, nodeH   float32 // pixels
+	spineX, spineW float32
+}
+
+func (c *clusterGeom) node(n int) (x, y float32) {
+	return c.x0 + float32(n%c.nc)*(c.nodeW+clColGap*c.s), c.y0 + float32(n/c.nc)*(c.nodeH+clRowGap*c.s)
+}
+
+// gpu is the top-left corner of GPU r's square.
+func (c *clusterGeom) gpu(r int) (x, y float32) {
+	nx, ny := c.node(r / c.g)
+	k := r % c.g
+	return nx + (clNodePad+float32(k%c.gc)*clPitch)*c.s, ny + (clNodePad+float32(k/c.gc)*clPitch)*c.s
+}
+
+// barY is the centre line of node n's NVLink bar.
+func (c *clusterGeom) barY(n int) float32 {
+	_, ny := c.node(n)
+	return ny + c.nodeH - (clNodePad+clBarH/2)*c.s
+}
+
+// busY is the IB bus under node n's row.
+func (c *clusterGeom) busY(n int) float32 {
+	_, ny := c.node(n)
+	return ny + c.nodeH + clRowGap*c.s/2
+}
+
+// ibPath is the route of an InfiniBand transfer from node a to node b:
+// down to a's row bus, clAlong it (through the spine when b is in another
+// row), and up into b.
+func (c *clusterGeom) ibPath(a, b int, p *[6][2]float32) int {
+	ax, ay := c.node(a)
+	bx, by := c.node(b)
+	ax += c.nodeW / 2
+	bx += c.nodeW / 2
+	p[0] = [2]float32{ax, ay + c.nodeH}
+	p[1] = [2]float32{ax, c.busY(a)}
+	if a/c.nc == b/c.nc {
+		p[2] = [2]float32{bx, c.busY(b)}
+		p[3] = [2]float32{bx, by + c.nodeH}
+		return 4
+	}
+	sx := c.spineX + c.spineW/2
+	p[2] = [2]float32{sx, c.busY(a)}
+	p[3] = [2]float32{sx, c.busY(b)}
+	p[4] = [2]float32{bx, c.busY(b)}
+	p[5] = [2]float32{bx, by + c.nodeH}
+	return 6
+}
+
+// clAlong is the point a fraction t of the way clAlong the polyline p[:k].
+func clAlong(p *[6][2]float32, k int, t float32) (float32, float32) {
+	var total float32
+	var seg [5]float32
+	for i := 1; i < k; i++ {
+		seg[i-1] = clAbs(p[i][0]-p[i-1][0]) + clAbs(p[i][1]-p[i-1][1]) // axis-aligned
+		total += seg[i-1]
+	}
+	d := clamp(t, 0, 1) * total
+	for i := 1; i < k; i++ {
+		if d <= seg[i-1] || i == k-1 {
+			f := float32(0)
+			if seg[i-1] > 0 {
+				f = minf(d/seg[i-1], 1)
+			}
+			return p[i-1][0] + (p[i][0]-p[i-1][0])*f, p[i-1][1] + (p[i][1]-p[i-1][1])*f
+		}
+		d -= seg[i-1]
+	}
+	return p[0][0], p[0][1]
+}
+
+func clAbs(v float32) float32 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+// AppendCluster draws the cluster's nodes as boxes of GPU squares, each
+// GPU coloured by its TP group, pipeline stage or data-parallel replica
+// (Megatron's rank order), the TP groups outlined (clDashed, in the hot
+// colour, where a group spans nodes), the NVLink bar inside each node and
+// the InfiniBand lines from every node to its row's bus and the spine; and
+// the active collective's packets on the links it uses. A ring step moves
+// the same bytes on every hop, so when a collective crosses nodes the
+// NVLink hops arrive early (by the ratio of the two links' speeds) and the
+// IB hops take the whole step; the legend races the two links.
+func AppendCluster(dst List, v ClusterView) List {
+	th := v.Theme
+	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
+	st := v.Stage
+	G := v.GPUsPerNode
+	if st.W <= 0 || st.H <= 0 || v.Nodes < 1 || G < 1 {
+		return l
+	}
+	n := v.Nodes * G
+	tp, pp, dp := max(v.TP, 1), max(v.PP, 1), max(v.DP, 1)
+	prog := clamp(float32(v.Progress), 0, 1)
+
+	fs := clamp(minf(st.W, st.H)/45, 10*sc, 18*sc)
+	pad := fs * 0.8
+
+	// Header: the configuration and the active collective; under it the
+	// colour key and the warning when a TP group leaves its node.
+	spans := false
+	if tp > 1 {
+		for a := 0; a < n; a += tp {
+			if a/G != (min(a+tp, n)-1)/G {
+				spans = true
+				break
+			}
+		}
+	}
+	l.Label(st.X+pad, st.Y+pad, fs, AlignLeft, th.Text, clusterTitle(v.Nodes, G, tp, pp, dp))
+	if a := clActiveName(v.Active); a != "" {
+		l.Label(st.X+st.W-pad, st.Y+pad, fs, AlignRight, th.LinkActive, a)
+	}
+	l.Label(st.X+pad, st.Y+pad+fs*1.35, fs*0.9, AlignLeft, th.Dim, clColourKey(v.ColourBy))
+	if spans {
+		l.Label(st.X+st.W-pad, st.Y+pad+fs*1.35, fs*0.9, AlignRight, th.Hot, "TP spans nodes")
+	}
+	top := st.Y + pad + fs*2.9
+
+	// Legend at the bottom: one line, or two on a narrow stage.
+	intra, inter := v.IntraLabel, v.InterLabel
+	if intra == "" {
+		intra = "NVLink"
+	}
+	if inter == "" {
+		inter = "InfiniBand"
+	}
+	lane := fs * 3
+	entry := func(s string) float32 { return lane + fs*0.5 + clTextW(s, fs*0.9) + fs*1.5 }
+	legendLines := 1
+	if entry(intra)+entry(inter) > st.W-2*pad {
+		legendLines = 2
+	}
+	legendY := st.Y + st.H - pad - float32(legendLines)*fs*1.4
+	bottom := legendY - fs*0.6
+
+	// The grid: the node columns and GPU rows per node that give the
+	// largest GPU squares.
+	var c clusterGeom
+	c.g = G
+	availW, availH := st.W-2*pad, bottom-top
+	if availW <= 0 || availH <= 0 {
+		return l
+	}
+	// Fewer GPU rows a node (one, best) unless more rows give squares
+	// clearly larger: packets on a node's bar between GPUs of one column
+	// would overlap.
+	for _, gc := range [...]int{G, G / 2, G / 4} {
+		if gc < 1 || G%gc != 0 || (gc != G && G/gc > 4) {
+			continue
+		}
+		gr := G / gc
+		for nc := 1; nc <= v.Nodes; nc++ {
+			nr := (v.Nodes + nc - 1) / nc
+			wu := float32(nc)*clNodeW(gc) + float32(nc-1)*clColGap + clSpineGap + clSpineW + 2*clMargin
+			hu := float32(nr)*(clNodeH(gr)+clRowGap) + 2*clMargin
+			s := minf(minf(availW/wu, availH/hu), 48*sc)
+			if (gc == c.gc && s > c.s) || (gc != c.gc && s > c.s*1.3) {
+				c.s, c.nc, c.gc, c.gr = s, nc, gc, gr
+			}
+		}
+	}
+	s := c.s
+	nr := (v.Nodes + c.nc - 1) / c.nc
+	c.nodeW, c.nodeH = clNodeW(c.gc)*s, clNodeH(c.gr)*s
+	gridW := (float32(c.nc)*clNodeW(c.gc) + float32(c.nc-1)*clColGap + clSpineGap + clSpineW) * s
+	gridH := float32(nr) * (clNodeH(c.gr) + clRowGap) * s
+	c.x0 = st.X + (st.W-gridW)/2
+	c.y0 = top + (availH-gridH)/2
+	c.spineX = c.x0 + gridW - clSpineW*s
+	c.spineW = clSpineW * s
+
+	// InfiniBand: the spine, a bus under each row, a line down from each
+	// node.
+	ibW := clamp(0.07*s, 1*sc, 2.5*sc)
+	l.Rect(c.spineX, c.y0, c.spineW, gridH-clRowGap*s/2+ibW, th.Link)
+	for r := 0; r < nr; r++ {
+		first := r * c.nc
+		x, _ := c.node(first)
+		y := c.busY(first)
+		l.Segment(x+c.nodeW/2, y, c.spineX, y, ibW, th.Link)
+	}
+	for k := 0; k < v.Nodes; k++ {
+		x, y := c.node(k)
+		l.Segment(x+c.nodeW/2, y+c.nodeH, x+c.nodeW/2, c.busY(k), ibW, th.Link)
+	}
+
+	// The active collective's hops: a ring inside each TP group and each
+	// DP replica set; PP sends from a stage to the next.
+	next := func(r int) int {
+		switch v.Active {
+		case "tp":
+			k := r % tp
+			return r - k + (k+1)%tp
+		case "dp":
+			k := (r / tp) % dp
+			return r + tp*((k+1)%dp-k)
+		case "pp":
+			if r/(tp*dp) < pp-1 {
+				return r + tp*dp
+			}
+		}
+		return -1
+	}
+	active := v.Active == "tp" || v.Active == "dp" || v.Active == "pp"
+	// Lit links: NVLink bars of nodes with a hop inside, IB routes of node
+	// pairs with a hop between (each pair once).
+	var litBar [16]uint64
+	var seen [64]uint64
+	var path [6][2]float32
+	anyIB := false
+	lastA, lastB := -1, -1
+	newPair := func(a, b int) bool {
+		if v.Nodes <= 64 {
+			k := a*64 + b
+			if seen[k/64]&(1<<(k%64)) != 0 {
+				return false
+			}
+			seen[k/64] |= 1 << (k % 64)
+			return true
+		}
+		if a == lastA && b == lastB {
+			return false
+		}
+		lastA, lastB = a, b
+		return true
+	}
+	litW := clamp(0.1*s, 1.5*sc, 3*sc)
+	if active {
+		for r := 0; r < n; r++ {
+			b := next(r)
+			if b < 0 || b >= n || b == r {
+				continue
+			}
+			na, nb := r/G, b/G
+			if na == nb {
+				if na < 16*64 {
+					litBar[na/64] |= 1 << (na % 64)
+				}
+				continue
+			}
+			anyIB = true
+			if !newPair(na, nb) {
+				continue
+			}
+			k := c.ibPath(na, nb, &path)
+			for i := 1; i < k; i++ {
+				l.Segment(path[i-1][0], path[i-1][1], path[i][0], path[i][1], litW, th.LinkActive)
+			}
+		}
+	}
+
+	// Nodes: a panel, its GPUs coloured by group, its NVLink bar.
+	groups, key := clGroups(v.ColourBy, n, tp, pp, dp)
+	stride := clGoldenStride(groups)
+	lastIdx, col := -1, Color{}
+	for k := 0; k < v.Nodes; k++ {
+		x, y := c.node(k)
+		l.Rect(x, y, c.nodeW, c.nodeH, th.Panel)
+		l.Frame(x, y, c.nodeW, c.nodeH, 1*sc, th.Link)
+		for i := 0; i < G; i++ {
+			r := k*G + i
+			idx := key(r)
+			if idx != lastIdx {
+				lastIdx, col = idx, Chunk((idx*stride)%groups, groups)
+			}
+			gx, gy := c.gpu(r)
+			l.Rect(gx, gy, s, s, col)
+		}
+		bc := th.Rim
+		if k < 16*64 && litBar[k/64]&(1<<(k%64)) != 0 {
+			bc = th.LinkActive
+		}
+		l.Rect(x+clNodePad*s, c.barY(k)-clBarH*s/2, c.nodeW-2*clNodePad*s, clBarH*s, bc)
+	}
+
+	// TP groups: an outline round the GPUs of a group inside one node
+	// (per GPU row when it covers part of two rows); a clDashed outline in
+	// the hot colour round the nodes of a group that spans nodes.
+	if tp > 1 {
+		ow := clamp(0.08*s, 1*sc, 3*sc)
+		o := 0.1 * s
+		o2 := 0.22 * s
+		dash := maxf(0.8*s, 4*sc)
+		for a := 0; a < n; a += tp {
+			b := min(a+tp, n) - 1
+			na, nb := a/G, b/G
+			if na == nb {
+				la, lb := a%G, b%G
+				ra, rb := la/c.gc, lb/c.gc
+				if ra == rb || (la%c.gc == 0 && lb%c.gc == c.gc-1) {
+					x, y := c.gpu(a)
+					cols := lb - la + 1
+					if ra != rb {
+						cols = c.gc
+					}
+					w := (float32(cols)*clPitch - (clPitch - 1)) * s
+					h := (float32(rb-ra+1)*clPitch - (clPitch - 1)) * s
+					l.Frame(x-o, y-o, w+2*o, h+2*o, ow, th.Rim)
+					continue
+				}
+				for row := ra; row <= rb; row++ {
+					c0, c1 := 0, c.gc-1
+					if row == ra {
+						c0 = la % c.gc
+					}
+					if row == rb {
+						c1 = lb % c.gc
+					}
+					x, y := c.gpu(na*G + row*c.gc + c0)
+					w := (float32(c1-c0+1)*clPitch - (clPitch - 1)) * s
+					l.Frame(x-o, y-o, w+2*o, s+2*o, ow, th.Rim)
+				}
+				continue
+			}
+			// Runs of the group's nodes clAlong each grid row.
+			for k := na; k <= nb; {
+				end := min(nb, (k/c.nc+1)*c.nc-1)
+				x, y := c.node(k)
+				x2, _ := c.node(end)
+				clDashedFrame(&l, x-o2, y-o2, x2+c.nodeW-x+2*o2, c.nodeH+2*o2, dash, dash*0.6, ow, th.Hot)
+				k = end + 1
+			}
+		}
+	}
+
+	// Packets: NVLink hops move clAlong the node's bar, IB hops clAlong the
+	// route between the nodes (one packet per node pair).
+	if active {
+		tIB := prog
+		tNV := prog
+		ratio := clLinkRatio(intra, inter)
+		if anyIB {
+			tNV = minf(1, prog*ratio)
+		}
+		rp := clamp(0.2*s, 1.5*sc, 6*sc)
+		seen = [64]uint64{}
+		lastA, lastB = -1, -1
+		for r := 0; r < n; r++ {
+			b := next(r)
+			if b < 0 || b >= n || b == r {
+				continue
+			}
+			na, nb := r/G, b/G
+			if na == nb {
+				xa, _ := c.gpu(r)
+				xb, _ := c.gpu(b)
+				l.Circle(xa+s/2+(xb-xa)*tNV, c.barY(na), rp, th.Text)
+				continue
+			}
+			if !newPair(na, nb) {
+				continue
+			}
+			k := c.ibPath(na, nb, &path)
+			x, y := clAlong(&path, k, tIB)
+			l.Circle(x, y, rp*0.85, withAlpha(th.Text, 200))
+		}
+	}
+
+	// Legend: a lane per link; while a collective runs, a packet races
+	// clAlong each, the NVLink one faster by the ratio of the speeds.
+	lx, ly := st.X+pad, legendY
+	for i, e := range [2]string{intra, inter} {
+		if i == 1 && legendLines == 2 {
+			lx, ly = st.X+pad, ly+fs*1.4
+		}
+		cy := ly + fs*0.55
+		if i == 0 {
+			l.Rect(lx, cy-fs*0.2, lane, fs*0.4, th.Rim)
+		} else {
+			l.Segment(lx, cy, lx+lane, cy, 1*sc, th.Dim)
+		}
+		if active {
+			t, c := prog, withAlpha(th.Text, 200)
+			if i == 0 {
+				t, c = minf(1, prog*clLinkRatio(intra, inter)), th.Text
+			}
+			l.Circle(lx+lane*t, cy, fs*0.3, c)
+		}
+		l.Label(lx+lane+fs*0.5, ly, fs*0.9, AlignLeft, th.Text, e)
+		lx += entry(e)
+	}
+	return l
+}
+
+// clDashedFrame draws a rectangle's outline as dashes.
+func clDashedFrame(l *List, x, y, w, h, dash, gap, width float32, c Color) {
+	clDashed(l, x, y, x+w, y, dash, gap, width, c)
+	clDashed(l, x+w, y, x+w, y+h, dash, gap, width, c)
+	clDashed(l, x+w, y+h, x, y+h, dash, gap, width, c)
+	clDashed(l, x, y+h, x, y, dash, gap, width, c)
+}
+
+// clDashed draws an axis-aligned line as dashes.
+func clDashed(l *List, x1, y1, x2, y2, dash, gap, width float32, c Color) {
+	length := clAbs(x2-x1) + clAbs(y2-y1)
+	if length <= 0 || dash <= 0 {
+		return
+	}
+	ux, uy := (x2-x1)/length, (y2-y1)/length
+	for t := float32(0); t < length; t += dash + gap {
+		e := minf(t+dash, length)
+		l.Segment(x1+ux*t, y1+uy*t, x1+ux*e, y1+uy*e, width, c)
+	}
+}
+
+// clGroups is the number of colour groups and each rank's group.
+func clGroups(by string, n, tp, pp, dp int) (int, func(int) int) {
+	switch by {
+	case "pp":
+		return pp, func(r int) int { return (r / (tp * dp)) % pp }
+	case "dp":
+		return dp, func(r int) int { return (r / tp) % dp }
+	}
+	return max(1, (n+tp-1)/tp), func(r int) int { return r / tp }
+}
+
+// clGoldenStride is a step coprime with n near n/φ², so that neighbouring
+// groups' hues (Chunk of the permuted index) lie far apart; 1 for up to 8
+// groups, whose hues are far apart already.
+func clGoldenStride(n int) int {
+	if n <= 8 {
+		return 1
+	}
+	k0 := int(float32(n)*0.382 + 0.5)
+	for d := 0; d < n; d++ {
+		for _, k := range [2]int{k0 + d, k0 - d} {
+			if k > 1 && k < n && clGcd(k, n) == 1 {
+				return k
+			}
+		}
+	}
+	return 1
+}
+
+func clGcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+func clColourKey(by string) string {
+	switch by {
+	case "pp":
+		return "colour: PP stage"
+	case "dp":
+		return "colour: DP replica"
+	}
+	return "colour: TP group"
+}
+
+func clActiveName(a string) string {
+	switch a {
+	case "tp":
+		return "TP all-reduce"
+	case "pp":
+		return "PP send"
+	case "dp":
+		return "DP all-reduce"
+	}
+	return ""
+}
+
+// clTextW estimates the width of s at size fs (the painter's font averages
+// a little over half an em per character).
+func clTextW(s string, fs float32) float32 {
+	return float32(utf8.RuneCountInString(s)) * fs * 0.56
+}
+
+// clLinkRatio is how many times faster the intra-node link is than the
+// inter-node one, read from their labels' "… GB/s" (9 by default: NVLink
+// 4 at 450 GB/s a direction against a 400 Gb/s NIC's 50 GB/s).
+func clLinkRatio(intra, inter string) float32 {
+	a, b := clGBps(intra), clGBps(inter)
+	if a <= 0 || b <= 0 {
+		return 9
+	}
+	return clamp(float32(a/b), 1, 50)
+}
+
+// clGBps is the number before "GB/s" in s, or 0.
+func clGBps(s string) float64 {
+	i := strings.Index(s, "GB/s")
+	if i < 0 {
+		return 0
+	}
+	j := strings.TrimRight(s[:i], " ")
+	k := len(j)
+	for k > 0 && (j[k-1] >= '0' && j[k-1] <= '9' || j[k-1] == '.') {
+		k--
+	}
+	f, err := strconv.ParseFloat(j[k:], 64)
+	if err != nil {
+		return 0
+	}
+	return f
+}
+
+// The title is built once per configuration, not every frame.
+var clusterTitleCache struct {
+	sync.Mutex
+	key [5]int
+	s   string
+}
+
+func clusterTitle(nodes, g, tp, pp, dp int) string {
+	key := [5]int{nodes, g, tp, pp, dp}
+	c := &clusterTitleCache
+	c.Lock()
+	defer c.Unlock()
+	if c.s == "" || c.key != key {
+		c.key = key
+		c.s = strconv.Itoa(nodes) + " nodes × " + strconv.Itoa(g) + " GPUs · TP " + strconv.Itoa(tp) +
+			" PP " + strconv.Itoa(pp) + " DP " + strconv.Itoa(dp)
+	}
+	return c.s
+}

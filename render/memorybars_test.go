@@ -1,0 +1,232 @@
+package render
+
+import (
+	"cmp"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gpuscope/gpuscope/internal/golden"
+)
+
+// gpuMemory is one GPU's segments, in GB.
+func gpuMemory(label string, weights, grads, opt, act, buf float64) MemoryBar {
+	return MemoryBar{Label: label, Segments: []MemorySegment{
+		{"weights", weights * 1e9}, {"gradients", grads * 1e9}, {"optimizer", opt * 1e9},
+		{"activations", act * 1e9}, {"buffers", buf * 1e9},
+	}}
+}
+
+// ZeRO stages of a 7B model on an 80 GB GPU: plain data parallelism is
+// 12.3 GB over what a job can use, ZeRO-1 (current) fits.
+func zeroView() MemoryBarsView {
+	bars := []MemoryBar{
+		gpuMemory("DP", 14, 14, 42, 14.3, 2),
+		gpuMemory("ZeRO-1", 14, 14, 5.25, 14.3, 2),
+		gpuMemory("ZeRO-2", 14, 1.75, 5.25, 14.3, 2),
+		gpuMemory("ZeRO-3", 1.75, 1.75, 5.25, 14.3, 2),
+	}
+	bars[1].Current = true
+	return MemoryBarsView{Width: 800, Height: 500, Stage: Rect{0, 0, 800, 500}, Scale: 1, Theme: Dark, Bars: bars, Capacity: 80e9, Usable: 74e9}
+}
+
+func texts(l List) map[string]Item {
+	m := map[string]Item{}
+	for _, it := range l.Items {
+		if it.Kind == Text {
+			m[it.Text] = it
+		}
+	}
+	return m
+}
+
+// The bar over the usable line has its excess in Hot, as tall as the
+// excess, and says by how much; the current bar is outlined; segments
+// stack bottom-up in their colours, as tall as their bytes; the capacity
+// and usable lines are labelled.
+func TestMemoryBarsPicture(t *testing.T) {
+	v := zeroView()
+	l := AppendMemoryBars(List{}, v)
+	golden.Check(t, "memorybars.golden", l.String())
+	tx := texts(l)
+	for _, s := range []string{"80 GB", "usable 74 GB", "86.3 GB", "37.3 GB", "weights", "buffers", "DP", "ZeRO-3"} {
+		if _, ok := tx[s]; !ok {
+			t.Errorf("no label %q", s)
+		}
+	}
+	over, ok := tx["+12.3 GB over"]
+	if !ok || over.Color != Dark.Hot {
+		t.Fatalf("over label: %+v", over)
+	}
+	var hot []Item
+	var segs []Item // the first bar's
+	for _, it := range l.Items {
+		if veil := Dark.Hot; it.Kind == FillRect && it.Color == (Color{veil.R, veil.G, veil.B, overVeil}) {
+			hot = append(hot, it)
+		}
+		if it.Kind == FillRect && it.X < 250 && it.Y > 50 && it.Color != Dark.Hot && it.Color.A == 255 && it.W > 20 {
+			segs = append(segs, it)
+		}
+	}
+	if len(hot) != 1 || math.Abs(float64(hot[0].X+hot[0].W/2-over.X)) > 0.5 {
+		t.Fatalf("hot rects %v, want one under the over label at x %.1f", hot, over.X)
+	}
+	// The first bar's segments; pixels a GB from its weights (14 GB).
+	if len(segs) != 5 || segs[0].Color != memoryColour("weights", Dark) || segs[3].Color != memoryColour("activations", Dark) || segs[4].Color != memoryColour("buffers", Dark) {
+		t.Fatalf("first bar's segments: %v", segs)
+	}
+	pxPerGB := segs[0].H / 14
+	if math.Abs(float64(hot[0].H-12.3*pxPerGB)) > 0.5 {
+		t.Errorf("hot part %.1f px, want 12.3 GB = %.1f", hot[0].H, 12.3*pxPerGB)
+	}
+	// Bottom-up: each segment ends where the next begins; above the usable
+	// line (74 GB) the segments go on under the Hot veil.
+	for i := 1; i < len(segs); i++ {
+		if math.Abs(float64(segs[i].Y+segs[i].H-segs[i-1].Y)) > 0.01 {
+			t.Errorf("segment %d ends at %.1f, the one under it starts at %.1f", i, segs[i].Y+segs[i].H, segs[i-1].Y)
+		}
+	}
+	if math.Abs(float64(segs[1].H-14*pxPerGB)) > 0.1 || math.Abs(float64(segs[2].H-42*pxPerGB)) > 0.1 {
+		t.Errorf("gradients %.1f px and optimizer %.1f px, want 14 and 42 GB", segs[1].H, segs[2].H)
+	}
+	// The whole bar is drawn in its colours (activations 14.3 GB, buffers
+	// 2 GB); the veil covers from the usable line (74 GB) to its top.
+	if math.Abs(float64(segs[3].H-14.3*pxPerGB)) > 0.1 || math.Abs(float64(segs[4].H-2*pxPerGB)) > 0.1 {
+		t.Errorf("activations %.1f px, buffers %.1f px, want 14.3 and 2 GB", segs[3].H, segs[4].H)
+	}
+	if top := segs[4].Y; math.Abs(float64(top-hot[0].Y)) > 0.01 {
+		t.Errorf("the veil starts at %.1f, the bar's top is %.1f", hot[0].Y, top)
+	}
+	// The current bar (ZeRO-1) is outlined and nothing else is.
+	var frames []Item
+	for _, it := range l.Items {
+		if it.Kind == StrokeRect && it.Color == Dark.Text {
+			frames = append(frames, it)
+		}
+	}
+	cur := tx["ZeRO-1"]
+	if len(frames) != 1 || math.Abs(float64(frames[0].X+frames[0].W/2-cur.X)) > 0.5 {
+		t.Errorf("frames %v, want one around ZeRO-1 at x %.1f", frames, cur.X)
+	}
+	// Capacity solid, usable dashed.
+	solid, dashes := 0, 0
+	for _, it := range l.Items {
+		if it.Kind == Line && it.Color == Dark.Text && it.Y == it.Y2 {
+			if it.X2-it.X > 400 {
+				solid++
+			} else {
+				dashes++
+			}
+		}
+	}
+	if solid != 1 || dashes < 20 {
+		t.Errorf("%d capacity lines and %d dashes", solid, dashes)
+	}
+}
+
+// A bar taller than a fixed axis is cut at the top of the plot and still
+// says how far over it is; with no usable line, Capacity is the limit.
+func TestMemoryBarsClipped(t *testing.T) {
+	v := zeroView()
+	v.Bars[0] = gpuMemory("DP", 14, 14, 84, 30, 2)
+	v.Usable, v.Max = 0, 100e9
+	l := AppendMemoryBars(List{}, v)
+	plotTop := float32(math.Inf(1))
+	for _, it := range l.Items {
+		if it.Kind == Line && it.Color == Dark.Panel {
+			plotTop = minf(plotTop, it.Y)
+		}
+	}
+	for _, it := range l.Items {
+		if it.Kind == FillRect && it.Y < plotTop-0.01 && it.H > 20 {
+			t.Errorf("a bar above the plot's top %.1f: %+v", plotTop, it)
+		}
+	}
+	if _, ok := texts(l)["+64 GB over"]; !ok {
+		t.Error("no \"+64 GB over\" label on the clipped bar")
+	}
+}
+
+// Many bars get narrower and keep every k-th label, none overlapping;
+// the current one keeps its label.
+func TestMemoryBarsMany(t *testing.T) {
+	v := zeroView()
+	v.Bars = nil
+	for i := range 64 {
+		b := gpuMemory("GPU "+strconv.Itoa(i), 14, 1.75, 5.25, float64(i), 2)
+		b.Current = i == 37
+		v.Bars = append(v.Bars, b)
+	}
+	l := AppendMemoryBars(List{}, v)
+	var under []Item
+	for _, it := range l.Items {
+		if it.Kind == Text && len(it.Text) > 4 && it.Text[:4] == "GPU " {
+			under = append(under, it)
+		}
+	}
+	if len(under) < 4 || len(under) >= 64 {
+		t.Fatalf("%d bar labels for 64 bars", len(under))
+	}
+	found := false
+	for i, it := range under {
+		found = found || it.Text == "GPU 37"
+		if i > 0 {
+			gap := it.X - under[i-1].X
+			if w := (textWidth(it.Text, it.Size) + textWidth(under[i-1].Text, it.Size)) / 2; gap < w {
+				t.Errorf("%q and %q %.1f px apart, narrower than the labels (%.1f)", under[i-1].Text, it.Text, gap, w)
+			}
+		}
+	}
+	if !found {
+		t.Error("the current bar lost its label")
+	}
+	// Above the bars: totals and, past GPU 51, excesses, one row that
+	// does not overlap, the current bar's total kept.
+	var above []Item
+	overs := 0
+	for _, it := range l.Items {
+		if it.Kind == Text && it.Align == AlignCenter && strings.Contains(it.Text, "GB") {
+			above = append(above, it)
+			if strings.HasSuffix(it.Text, "over") && it.Color == Dark.Hot {
+				overs++
+			}
+		}
+	}
+	slices.SortFunc(above, func(a, b Item) int { return cmp.Compare(a.X, b.X) })
+	if len(above) < 4 || overs == 0 || !slices.ContainsFunc(above, func(it Item) bool { return it.Text == "60 GB" && it.Color == Dark.Text }) {
+		t.Errorf("labels above the bars: %d, %d of them over; want the current one's (60 GB)", len(above), overs)
+	}
+	for i := 1; i < len(above); i++ {
+		a, b := above[i-1], above[i]
+		if b.X-a.X < (textWidth(a.Text, a.Size)+textWidth(b.Text, b.Size))/2 {
+			t.Errorf("%q and %q overlap", a.Text, b.Text)
+		}
+	}
+}
+
+// Nothing to draw is the background only; zero bytes and a Light theme
+// draw without trouble.
+func TestMemoryBarsEmpty(t *testing.T) {
+	v := zeroView()
+	v.Bars = nil
+	if l := AppendMemoryBars(List{}, v); len(l.Items) != 0 || l.Width != 800 {
+		t.Errorf("no bars: %d items", len(l.Items))
+	}
+	v.Bars, v.Capacity, v.Usable = []MemoryBar{{Label: "GPU 0"}}, 0, 0
+	if l := AppendMemoryBars(List{}, v); len(l.Items) != 0 {
+		t.Errorf("zero bytes on no axis: %d items", len(l.Items))
+	}
+	v = zeroView()
+	v.Theme = Light
+	l := AppendMemoryBars(List{}, v)
+	if l.Background != Light.Background || len(l.Items) < 20 {
+		t.Errorf("Light: background %v, %d items", l.Background, len(l.Items))
+	}
+	for _, it := range l.Items {
+		if it.Color == Dark.Text || it.Color == Dark.Hot {
+			t.Fatalf("a Dark colour in the Light picture: %+v", it)
+		}
+	}
+}

@@ -1,0 +1,165 @@
+package render
+
+// The strategy layer's pictures (issue 5). Each view is plain data — the
+// lesson code fills it from engine/parallel — and each builder is a pure
+// function to a display list, golden-tested like the others. Canvas text
+// is short Latin only (numbers, ids such as "TP 8", "GPU 3"); narration
+// in both languages lives in the HTML around the canvas.
+
+// MemorySegment is one part of a stacked memory bar.
+type MemorySegment struct {
+	Key   string  // weights, gradients, optimizer, activations, buffers
+	Bytes float64 // ≥ 0
+}
+
+// MemoryBar is one GPU's (or stage's, or configuration's) bytes.
+type MemoryBar struct {
+	Label    string // under the bar, e.g. "GPU 0", "stage 3", "ZeRO-2"
+	Segments []MemorySegment
+	Current  bool // drawn emphasised (the configuration on screen)
+}
+
+// MemoryBarsView is stacked bars against the GPU's capacity.
+type MemoryBarsView struct {
+	Width, Height float32
+	Stage         Rect
+	Scale         float32
+	Theme         Theme
+	Bars          []MemoryBar
+	Capacity      float64 // HBM bytes: a solid line across the bars
+	Usable        float64 // what a job can fill: a dashed line (0: none)
+	// Scale of the bars' axis in bytes (0: the larger of the tallest bar
+	// and Capacity, with headroom).
+	Max float64
+}
+
+// BlockKind of a pipeline timeline block.
+type BlockKind uint8
+
+// Timeline block kinds.
+const (
+	BlockForward   BlockKind = iota // a forward pass of one (chunk of a) micro-batch
+	BlockBackward                   // its backward pass
+	BlockRecompute                  // the part of a backward that recomputes the forward (hatched)
+	BlockComm                       // communication on the critical path (TP, PP sends)
+	BlockDPComm                     // a data-parallel all-reduce bucket, on its own lane under the stage
+	BlockOptimizer                  // the optimizer step
+)
+
+// TimelineBlock is one interval on a stage's row.
+type TimelineBlock struct {
+	Stage      int
+	Kind       BlockKind
+	MicroBatch int // shown as its number inside the block when wide enough; −1 for none
+	Chunk      int // interleaved chunk (shade of the colour), else 0
+	Start, End float64
+	Hidden     bool // a DPComm block overlapped by compute (drawn lighter) rather than exposed
+}
+
+// Timeline is one schedule's run: stages as rows.
+type Timeline struct {
+	Label  string // e.g. "1F1B  p=4 m=8", drawn at the left above the rows
+	Stages int
+	Blocks []TimelineBlock
+	Length float64 // seconds: the row's right end
+	// Memory over time per stage (optional): activation bytes held after
+	// each block, as (time, bytes) steps, drawn as a small area chart
+	// under the rows (stage 0 the most prominent).
+	Memory [][]MemoryPoint
+}
+
+// MemoryPoint is a value from time T on.
+type MemoryPoint struct {
+	T     float64
+	Bytes float64
+}
+
+// PipelineView is one or more timelines on one time axis (so GPipe, 1F1B
+// and interleaved compare at a glance). Gaps on a row between 0 and the
+// row's last block are bubbles: filled grey.
+type PipelineView struct {
+	Width, Height float32
+	Stage         Rect
+	Scale         float32
+	Theme         Theme
+	Timelines     []Timeline
+	// Time is the playhead in seconds: blocks after it are drawn faint;
+	// negative draws everything as done.
+	Time float64
+	// Span is the time axis' length (0: the longest timeline's Length).
+	Span float64
+}
+
+// ClusterView is the cluster's GPUs in nodes and what each belongs to.
+type ClusterView struct {
+	Width, Height float32
+	Stage         Rect
+	Scale         float32
+	Theme         Theme
+	Nodes         int // nodes of GPUsPerNode GPUs
+	GPUsPerNode   int
+	TP, PP, DP    int // rank r: tp = r % TP, dp = (r / TP) % DP, pp = r / (TP·DP) (Megatron's order)
+	// Colour GPUs by "tp" (their TP group), "pp" (their stage) or "dp"
+	// (their replica).
+	ColourBy string
+	// Active collective, drawn on the links it uses: "tp" (inside each TP
+	// group, on NVLink when the group is in one node), "pp" (stage to
+	// stage), "dp" (across replicas), "" none. Progress 0…1 moves packets.
+	Active   string
+	Progress float64
+	// Link names and speeds for the legend, e.g. "NVLink 4 450 GB/s".
+	IntraLabel, InterLabel string
+}
+
+// TPMatrixView is tensor parallelism inside one MLP: X·A split by columns
+// into X·A1 | X·A2, GeLU, then by rows Y1·B1 + Y2·B2 = Z, joined by an
+// all-reduce. Matrices are small with readable numbers.
+type TPMatrixView struct {
+	Width, Height float32
+	Stage         Rect
+	Scale         float32
+	Theme         Theme
+	X             [][]float64 // b×h
+	A1, A2        [][]float64 // h×(f/2) each: A split by columns
+	Y1, Y2        [][]float64 // b×(f/2): GeLU(X·Ai)
+	B1, B2        [][]float64 // (f/2)×h: B split by rows
+	Z1, Z2, Z     [][]float64 // b×h: partial products and their sum
+	// Phase 0…4: 0 the split, 1 the column-parallel products, 2 GeLU, 3
+	// the row-parallel products, 4 the all-reduce Z = Z1 + Z2.
+	Phase int
+}
+
+// PlanRow is one ranked plan of the search.
+type PlanRow struct {
+	Label    string  // "TP 8 PP 16 DP 128 v4 Z1 full b1"
+	Step     float64 // seconds
+	Parts    []TimePart
+	Memory   float64 // bytes on the fullest GPU
+	Selected bool
+}
+
+// TimePart is a slice of a step: compute, tp, pp, dp, bubble, optimizer.
+type TimePart struct {
+	Key     string
+	Seconds float64
+}
+
+// DecisionNode is one question of the decision tree.
+type DecisionNode struct {
+	Question string // short Latin, e.g. "fits 1 GPU?"
+	Answer   bool
+	Taken    bool // on the path the model takes
+}
+
+// PlannerView is the decision tree with its branch lit and the ranked
+// plans with their step-time breakdown and memory.
+type PlannerView struct {
+	Width, Height float32
+	Stage         Rect
+	Scale         float32
+	Theme         Theme
+	Tree          []DecisionNode
+	Branch        string // dp, tp-dp, tp-pp-dp: the leaf lit
+	Plans         []PlanRow
+	Usable        float64 // bytes, for the memory column's scale
+}
