@@ -451,8 +451,9 @@ func InFlight(s Schedule, p, m, v, st int) int {
 // without, in units of one send. GPipe's fill and drain cross p−1
 // boundaries each way (2·(p−1)); interleaved, 2·(p·v − 1); 1F1B's steady
 // state alternates one forward and one backward, so a stage waits for its
-// neighbour's send on nearly every micro-batch (≈ 2·(1 − 1/p)·m). Counts
-// are cached by schedule and shape.
+// neighbour's send on nearly every micro-batch (≈ 2·(1 − 1/p)·m + 2·(p − 2),
+// the form used beyond maxSendsBlocks). Counts are cached by schedule and
+// shape.
 func PipelineSends(s Schedule, p, m, v int) float64 {
 	if p < 2 || m < 1 || v < 1 {
 		return 0
@@ -460,6 +461,18 @@ func PipelineSends(s Schedule, p, m, v int) float64 {
 	key := sendsKey{s, p, m, v}
 	if n, ok := sendsCache.Load(key); ok {
 		return n.(float64)
+	}
+	if p*m*v > maxSendsBlocks {
+		// Too long a schedule to run for a count: the closed forms the
+		// short schedules follow.
+		P, M := float64(p), float64(m)
+		switch s {
+		case GPipe:
+			return 2 * (P - 1)
+		case Interleaved:
+			return 2 * (P*float64(v) - 1)
+		}
+		return math.Round(2*(1-1/P)*M + 2*(P-2))
 	}
 	f, b := make([]float64, p), make([]float64, p)
 	for i := range f {
@@ -477,6 +490,9 @@ func PipelineSends(s Schedule, p, m, v int) float64 {
 }
 
 var sendsCache sync.Map
+
+// maxSendsBlocks bounds the schedules PipelineSends runs (p·m·v).
+const maxSendsBlocks = 4096
 
 type sendsKey struct {
 	s       Schedule

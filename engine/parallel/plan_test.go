@@ -428,3 +428,42 @@ func TestEvaluateDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// Splitting A by columns and B by rows gives the same Z as one GPU:
+// GeLU applies to each column half on its own, and the row halves' partial
+// products add up.
+func TestTPExampleEqualsOneGPU(t *testing.T) {
+	e := NewTPExample()
+	for i := range e.Z {
+		for j := range e.Z[i] {
+			if d := math.Abs(e.Z[i][j] - e.Direct[i][j]); d > 1e-12 {
+				t.Errorf("Z[%d][%d] = %g, one GPU %g", i, j, e.Z[i][j], e.Direct[i][j])
+			}
+		}
+	}
+	// And splitting B by columns instead would not: GeLU(X·A1)·B's columns
+	// need all of GeLU(X·A).
+	if len(e.A1[0])+len(e.A2[0]) != len(e.A[0]) || len(e.B1)+len(e.B2) != len(e.B) {
+		t.Error("halves do not cover the matrices")
+	}
+	if math.Abs(GeLU(1)-0.841192) > 1e-5 || GeLU(0) != 0 {
+		t.Errorf("GeLU(1) = %g", GeLU(1))
+	}
+}
+
+// Beyond the schedules PipelineSends runs, its closed form stays within a
+// send of the run.
+func TestPipelineSendsClosedFormBeyondTheLimit(t *testing.T) {
+	for _, c := range []struct{ p, m int }{{4, 1200}, {3, 1500}, {8, 600}} {
+		f, b := make([]float64, c.p), make([]float64, c.p)
+		for i := range f {
+			f[i], b[i] = 1, 2
+		}
+		a, _ := BuildTimeline(OneFOneB, c.p, c.m, 1, f, b, 0)
+		d, _ := BuildTimeline(OneFOneB, c.p, c.m, 1, f, b, 1.0/1024)
+		run := math.Round((d.Length - a.Length) * 1024)
+		if got := PipelineSends(OneFOneB, c.p, c.m, 1); math.Abs(got-run) > 1+0.002*run {
+			t.Errorf("p %d m %d: closed form %g sends, schedule %g", c.p, c.m, got, run)
+		}
+	}
+}
