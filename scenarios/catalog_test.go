@@ -12,7 +12,9 @@ func TestEmbeddedLoad(t *testing.T) {
 	if loadErr != nil {
 		t.Fatalf("embedded scenarios:\n%v", loadErr)
 	}
-	if got, want := IDs(), []string{"ring-allreduce", "cpu-vs-gpu", "simt-launch", "memory-wall", "roofline", "fused-kernels", "flash-attention", "number-formats"}; !slices.Equal(got, want) {
+	if got, want := IDs(), []string{"ring-allreduce", "cpu-vs-gpu", "simt-launch", "memory-wall", "roofline", "fused-kernels", "flash-attention", "number-formats",
+		"memory-budget", "data-parallel", "tensor-parallel", "pipeline-parallel", "3d-parallel", "zero-stages",
+		"activation-checkpointing", "gradient-accumulation", "overlap", "strategy-planner"}; !slices.Equal(got, want) {
 		t.Errorf("IDs() = %v, want %v", got, want)
 	}
 	for i, s := range All() {
@@ -81,7 +83,9 @@ func TestScenarioStringsTranslated(t *testing.T) {
 		for _, k := range s.Knobs {
 			keys = append(keys, k.Label)
 			for _, v := range k.Values {
-				keys = append(keys, k.ValueLabel(v))
+				if !NumericValue(v) {
+					keys = append(keys, k.ValueLabel(v))
+				}
 			}
 		}
 		for _, st := range s.Steps {

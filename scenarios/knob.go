@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/gpuscope/gpuscope/scenarios/i18n"
 )
 
 // KnobKind is the type of value a knob takes.
@@ -43,6 +45,29 @@ type Knob struct {
 // ValueLabel is the i18n key of an enum value's label: "link.nvlink4" for
 // value nvlink4 of knob link.
 func (k Knob) ValueLabel(value string) string { return k.Name + "." + value }
+
+// NumericValue reports whether an enum value is a plain number ("8"),
+// which is its own label in every language and needs no i18n key.
+func NumericValue(value string) bool {
+	if value == "" {
+		return false
+	}
+	for _, r := range value {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// ValueText is how an enum value reads in lang: its label, or the number
+// itself.
+func (k Knob) ValueText(lang, value string) string {
+	if NumericValue(value) {
+		return value
+	}
+	return i18n.T(lang, k.ValueLabel(value))
+}
 
 // Parse checks text as a value of k and returns its canonical form: the
 // plain decimal integer for int and bytes knobs, the listed spelling for an

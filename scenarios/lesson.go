@@ -76,6 +76,7 @@ var preparers = map[string]func(s *Scenario, cfg Config) (*Lesson, error){
 	"launch":     prepareLaunch,
 	"memwall":    prepareMemwall,
 	"cpugpu":     prepareCPUGPU,
+	"plan":       preparePlan,
 }
 
 // Prepare runs the engine for every step of s under cfg. It returns an
@@ -125,6 +126,21 @@ func (les *Lesson) Metrics(step int) any { return les.engine.metrics(les, clampS
 // NarrationArgs are the numbers a step's narration may quote, by
 // placeholder name, formatted for reading.
 func (les *Lesson) NarrationArgs() []string { return les.engine.narration(les) }
+
+// stepNarrator is an engine whose narration depends on the step: its
+// numbers come from the step's own configuration.
+type stepNarrator interface {
+	stepNarration(les *Lesson, step int) []string
+}
+
+// StepNarrationArgs are the numbers step (1-based) may quote: the step's
+// own where the engine has them, else the lesson's.
+func (les *Lesson) StepNarrationArgs(step int) []string {
+	if sn, ok := les.engine.(stepNarrator); ok {
+		return sn.stepNarration(les, clampStep(les, step))
+	}
+	return les.NarrationArgs()
+}
 
 // Table is the numbers table of a step in a language.
 func (les *Lesson) Table(step int, lang string) Table {

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/gpuscope/gpuscope/engine/model"
 	"maps"
 	"math"
 	"slices"
@@ -89,7 +90,8 @@ func (p *Player) adopt(st State) *InputError {
 		var err error
 		les, err = prepareState(st)
 		if err != nil {
-			return &InputError{Field: "config", Value: EncodeFragment(st), Key: "error.command", Args: []string{"field", "config", "value", "", "detail", err.Error()}}
+			field := engineField(st.Scenario, err)
+			return &InputError{Field: field, Value: st.Config[field], Key: "error.command", Args: []string{"field", field, "value", "", "detail", err.Error()}}
 		}
 	}
 	stepChanged := st.Step != p.st.Step || st.Scenario != p.st.Scenario
@@ -105,6 +107,20 @@ func (p *Player) adopt(st State) *InputError {
 	}
 	p.rev++
 	return nil
+}
+
+// engineField is the knob an engine's error names ("tp: 3 does not divide
+// heads 64" → tp; CLI spellings with '-' match knobs with '_'), else
+// "config".
+func engineField(scenario string, err error) string {
+	name, _, ok := strings.Cut(err.Error(), ":")
+	if s, found := Get(scenario); ok && found {
+		name = strings.ReplaceAll(strings.TrimSpace(name), "-", "_")
+		if _, isKnob := s.Knob(name); isKnob {
+			return name
+		}
+	}
+	return "config"
 }
 
 func (p *Player) step() *StepRun { return &p.les.Steps[p.st.Step-1] }
@@ -457,9 +473,39 @@ func (p *Player) Command(raw []byte) *InputError {
 				return err
 			}
 		}
+	case "hf-config":
+		text, _ := m["json"].(string)
+		return p.HFConfig(text)
 	default:
-		return p.cmdErr("type", fmt.Sprint(m["type"]), "play, pause, step, goto, set")
+		return p.cmdErr("type", fmt.Sprint(m["type"]), "play, pause, step, goto, set, hf-config")
 	}
+	return nil
+}
+
+// HFConfig sets the lesson's model to a pasted Hugging Face config.json:
+// model=custom and its sizes (layers, hidden, heads, kv_heads, ffn, vocab,
+// ffn_kind), keeping the lesson's sequence length. A config that does not
+// parse, or a lesson without a model of the reader's own, changes nothing
+// and reports why.
+func (p *Player) HFConfig(text string) *InputError {
+	s := p.les.Scenario
+	if k, ok := s.Knob("model"); !ok || !slices.Contains(k.Values, "custom") {
+		e := inputError("error.command_field", "hf_config", "", "allowed", "a lesson with a model of your own (strategy-planner)")
+		p.report([]*InputError{e})
+		return e
+	}
+	m, err := model.FromHFConfig([]byte(text), p.st.Config.IntOf("seq"))
+	if err != nil {
+		e := inputError("error.command", "hf_config", shown(text), "detail", err.Error())
+		p.report([]*InputError{e})
+		return e
+	}
+	frag := fmt.Sprintf("model=custom&layers=%d&hidden=%d&heads=%d&kv_heads=%d&ffn=%d&vocab=%d&ffn_kind=%s",
+		m.Layers, m.Hidden, m.Heads, m.KVHeads, m.FFNSize, m.Vocab, m.FFN)
+	if errs := p.ApplyFragment(frag); len(errs) > 0 {
+		return errs[0]
+	}
+	p.ClearErrors()
 	return nil
 }
 
@@ -490,7 +536,7 @@ func sortedKeys(m map[string]any) []string { return slices.Sorted(maps.Keys(m)) 
 // with the engine's numbers filled in.
 func (p *Player) Narration() (title, text string) {
 	st := p.step().Step
-	args := p.les.NarrationArgs()
+	args := p.les.StepNarrationArgs(p.st.Step)
 	return i18n.T(p.st.Lang, st.Title, args...), i18n.T(p.st.Lang, st.Text, args...)
 }
 

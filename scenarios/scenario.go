@@ -37,7 +37,7 @@ type Scenario struct {
 }
 
 // engines are the engine names a scenario may ask for.
-var engines = []string{"collective", "numfmt", "roofline", "attention", "fused", "launch", "memwall", "cpugpu"}
+var engines = []string{"collective", "numfmt", "roofline", "attention", "fused", "launch", "memwall", "cpugpu", "plan"}
 
 // reserved are fragment keys a knob may not take as its name.
 var reserved = []string{"scenario", "step", "lang"}
@@ -104,7 +104,7 @@ var (
 	headerDirectives = []string{"scenario", "title", "summary", "engine", "knob"}
 	stepDirectives   = []string{"title", "text", "set", "from", "to", "hide", "show", "checkpoint"}
 	// Views a step may add to its picture with show:.
-	views = []string{"time-vs-n", "training", "sweep"}
+	views = append([]string{"time-vs-n", "training", "sweep"}, append(planViews, clusterModes...)...)
 )
 
 func (l *loader) line(n int, line string) {
@@ -306,7 +306,7 @@ func (l *loader) knob(n int, rest string) {
 			case slices.Contains(k.Values[:i], v):
 				l.fail(n, "knob", "%s: value %s listed twice", k.Name, v)
 				return
-			case !i18n.Has(i18n.Fallback, k.ValueLabel(v)):
+			case !NumericValue(v) && !i18n.Has(i18n.Fallback, k.ValueLabel(v)):
 				l.fail(n, "knob", "%s: value %s has no label: add the i18n key %s", k.Name, v, k.ValueLabel(v))
 				return
 			}

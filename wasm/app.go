@@ -36,8 +36,11 @@ type app struct {
 	lastScn   string
 
 	list render.List // built by Update, painted by Draw
-	dark bool
-	dpr  float64 // window.devicePixelRatio, read once per tick
+	// scratch holds a second picture before it joins list (a time line
+	// beside memory bars).
+	scratch render.List
+	dark    bool
+	dpr     float64 // window.devicePixelRatio, read once per tick
 	// stage is #stage's rectangle, read again only after a resize or a
 	// change of the page's text: reading it forces a layout, which costs
 	// milliseconds per frame on a slow machine.
@@ -307,6 +310,14 @@ func (a *app) build(w, h int) {
 			CPUName: run.CPU.Name, GPUName: run.GPU.Name, CPUCores: run.CPU.Cores, GPUSMs: run.GPU.SMs, GPUCores: run.GPU.CUDACores,
 			CPUDone: cpu, GPUDone: gpu, Highlight: a.player.StepRun().Step.ID == "independent",
 		})
+	case *scenarios.PlanRun:
+		f := planFrame{w: float32(w) * dpr, h: float32(h) * dpr, stage: stage, scale: dpr, th: th, t: a.player.Time().Seconds(), frac: 1}
+		if sr := a.player.StepRun(); sr.To > sr.From {
+			f.frac = float64(a.player.Time()-sr.From) / float64(sr.To-sr.From)
+		} else {
+			f.t = -1
+		}
+		a.buildPlan(run, f)
 	default:
 		// A lesson whose picture is not drawn yet: an empty stage.
 		a.list = render.List{Width: float32(w) * dpr, Height: float32(h) * dpr, Background: th.Background, Items: a.list.Items[:0]}

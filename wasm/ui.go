@@ -3,6 +3,7 @@
 package main
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"syscall/js"
@@ -67,6 +68,7 @@ func (u *ui) bind() {
 		}
 	})
 	u.on("timeline", "change", func(*scenarios.Player, *dom.BasicHTMLElement) { u.scrub = false })
+	u.on("btn-hf", "click", func(p *scenarios.Player, _ *dom.BasicHTMLElement) { p.HFConfig(value(byID("hf-config"))) })
 	u.on("error-close", "click", func(p *scenarios.Player, _ *dom.BasicHTMLElement) { p.ClearErrors() })
 
 	// Ebiten's canvas swallows every keydown, Tab included, which would
@@ -220,6 +222,16 @@ func (u *ui) refresh() {
 	setDisabled(u.byID("btn-prev"), st.Step <= 1)
 	setDisabled(u.byID("btn-next"), st.Step >= steps)
 
+	// A lesson with a model of the reader's own takes a pasted config.json.
+	if hf := byID("hf-panel"); hf != nil {
+		k, ok := s.Knob("model")
+		if ok && slices.Contains(k.Values, "custom") {
+			hf.RemoveAttribute("hidden")
+		} else {
+			hf.SetAttribute("hidden", "")
+		}
+	}
+
 	u.refreshClock()
 	u.refreshKnobs(s, st, lang)
 	u.refreshMetrics(p, lang)
@@ -294,7 +306,7 @@ func knobValueText(k scenarios.Knob, v, lang string) string {
 		n, _ := strconv.ParseInt(v, 10, 64)
 		return scenarios.HumanBytes(n)
 	case scenarios.KnobEnum:
-		return i18n.T(lang, k.ValueLabel(v))
+		return k.ValueText(lang, v)
 	}
 	return v
 }
@@ -338,7 +350,7 @@ func (u *ui) knobControl(k scenarios.Knob, lang string) *dom.BasicHTMLElement {
 	case scenarios.KnobEnum:
 		ctl = create("select")
 		for _, v := range k.Values {
-			appendChild(ctl, u.option(v, i18n.T(lang, k.ValueLabel(v))))
+			appendChild(ctl, u.option(v, k.ValueText(lang, v)))
 		}
 	}
 	ctl.SetID("knob-" + k.Name)

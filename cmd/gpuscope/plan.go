@@ -148,8 +148,13 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		}
 		set("kv-heads", &m.KVHeads)
 		if given("ffn-kind") {
+			// GPT style (biases, learned positions, tied embeddings) with
+			// GeLU; Llama style without them with SwiGLU.
 			m.FFN = model.FFN(fs.value("ffn-kind"))
-			m.Biases = m.FFN == model.GeLU
+			if m.ID == "custom" {
+				gpt := m.FFN == model.GeLU
+				m.Biases, m.LearnedPositions, m.Tied = gpt, gpt, gpt
+			}
 		}
 		if err := m.Validate(); err != nil {
 			return fail("--%v", err)

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gpuscope/gpuscope/scenarios"
 )
 
 func planJSON(t *testing.T, args ...string) map[string]any {
@@ -161,6 +163,44 @@ func TestPlanBadInput(t *testing.T) {
 		for _, m := range tt.mentions {
 			if !strings.Contains(errOut, m) {
 				t.Errorf("%v: error %q does not mention %q", tt.args, errOut, m)
+			}
+		}
+	}
+}
+
+// Every number of a strategy lesson can be reproduced with the CLI: each
+// step's configuration, run as the gpuscope plan command the page shows,
+// prints the same numbers.
+func TestStrategyLessonsMatchCLI(t *testing.T) {
+	for _, id := range []string{"memory-budget", "data-parallel", "tensor-parallel", "pipeline-parallel", "3d-parallel",
+		"zero-stages", "activation-checkpointing", "gradient-accumulation", "overlap", "strategy-planner"} {
+		s, ok := scenarios.Get(id)
+		if !ok {
+			t.Fatalf("no lesson %s", id)
+		}
+		les, err := scenarios.Prepare(s, s.Defaults())
+		if err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		for i := range les.Steps {
+			pm := les.Metrics(i + 1).(scenarios.PlanMetrics)
+			args := append(strings.Fields(strings.TrimPrefix(pm.Command, "gpuscope ")), "--json")
+			out, errOut, code := runCLI(args...)
+			if code != 0 {
+				t.Fatalf("%s step %d: %s: exit %d: %s", id, i+1, pm.Command, code, errOut)
+			}
+			var cli map[string]any
+			if err := json.Unmarshal([]byte(out), &cli); err != nil {
+				t.Fatal(err)
+			}
+			if got, want := num(t, cli, "time", "step_s"), pm.Time.Step; got != want {
+				t.Errorf("%s step %d: CLI step_s %v, lesson %v", id, i+1, got, want)
+			}
+			if got, want := num(t, cli, "memory", "total_bytes"), pm.Memory.Total; got != want {
+				t.Errorf("%s step %d: CLI total_bytes %v, lesson %v", id, i+1, got, want)
+			}
+			if got, want := num(t, cli, "params"), pm.Params; got != want {
+				t.Errorf("%s step %d: CLI params %v, lesson %v", id, i+1, got, want)
 			}
 		}
 	}

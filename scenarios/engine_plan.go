@@ -1,0 +1,573 @@
+package scenarios
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gpuscope/gpuscope/engine/hw"
+	"github.com/gpuscope/gpuscope/engine/model"
+	"github.com/gpuscope/gpuscope/engine/parallel"
+	"github.com/gpuscope/gpuscope/engine/sim"
+	"github.com/gpuscope/gpuscope/scenarios/i18n"
+)
+
+// The strategy lessons (issue 5) share one engine, "plan": a step is a
+// parallel plan evaluated by engine/parallel, and the picture a step shows
+// is named by its show: line.
+
+// Plan views: the picture of a strategy step.
+const (
+	ViewMemory    = "memory"    // stacked memory bars per pipeline stage against the GPU's capacity
+	ViewTimeline  = "timeline"  // the step's pipeline schedule, block by block, with memory over time
+	ViewSchedules = "schedules" // GPipe, 1F1B and interleaved for the same p and m
+	ViewCluster   = "cluster"   // the GPUs in nodes, grouped by TP, PP or DP, collectives on links
+	ViewTPMatrix  = "tp-matrix" // one MLP split over two GPUs with real small matrices
+	ViewZeRO      = "zero"      // memory bars for ZeRO stages 0–3 side by side
+	ViewRecompute = "recompute" // timelines and memory with no, selective and full recomputation
+	ViewAccum     = "accumulation"
+	ViewPlanner   = "planner" // the decision tree and the ranked plans
+	ViewBudget    = "budget"  // the seed's step budget and Amdahl's law
+	ViewSeed      = "seed-memory"
+)
+
+var planViews = []string{ViewMemory, ViewTimeline, ViewSchedules, ViewCluster, ViewTPMatrix, ViewZeRO, ViewRecompute,
+	ViewAccum, ViewPlanner, ViewBudget, ViewSeed}
+
+// Cluster colourings and collectives a cluster step may show.
+var clusterModes = []string{"tp", "pp", "dp"}
+
+// PlanTimeline is one schedule drawn by a timeline step.
+type PlanTimeline struct {
+	Label    string
+	Result   parallel.Result
+	Timeline parallel.Timeline
+	// ActBytes is what one chunk-micro-batch's activations take on a
+	// stage (for the memory-over-time chart).
+	ActBytes []float64
+}
+
+// PlanBar is one labelled memory bar.
+type PlanBar struct {
+	Label  string
+	Memory parallel.Memory
+}
+
+// PlanRun is a strategy lesson step.
+type PlanRun struct {
+	Config    parallel.Config
+	Result    parallel.Result
+	View      string
+	ColourBy  string // cluster view: tp, pp or dp
+	Timelines []PlanTimeline
+	Bars      []PlanBar
+	Search    *parallel.SearchResult
+	Selected  int // the planner's chosen plan, 0-based
+	Budget    []parallel.Budget
+	end       sim.Time
+}
+
+// End is the length of the step's picture: a timeline's length, else a
+// second for the animation of collectives or of the matrix phases.
+func (r *PlanRun) End() sim.Time { return r.end }
+
+// Mark knows start and end.
+func (r *PlanRun) Mark(name string) (sim.Time, bool) { return startEnd(name, r.end) }
+
+// PlanConfig turns a strategy lesson's knobs into an engine configuration.
+// Knobs a lesson does not declare take these defaults: model seed-100b,
+// gpu h100, tp = pp = 1, dp the rest of gpus, 1F1B (interleaved when
+// interleave > 1), ZeRO 0, selective recomputation, micro-batch 1, as many
+// micro-batches as 4·pp, sequence parallelism with TP, FlashAttention,
+// overlap on, 16 bytes a parameter.
+func PlanConfig(c Config) (parallel.Config, error) {
+	str := func(name, def string) string {
+		if v, ok := c[name]; ok && v != "" {
+			return v
+		}
+		return def
+	}
+	num := func(name string, def int) int {
+		if _, ok := c[name]; ok {
+			return c.IntOf(name)
+		}
+		return def
+	}
+	var m model.Transformer
+	if id := str("model", "seed-100b"); id == "custom" {
+		m = model.Transformer{ID: "custom", Name: "custom", Layers: num("layers", 32), Hidden: num("hidden", 4096),
+			Heads: num("heads", 32), KVHeads: num("kv_heads", num("heads", 32)), Seq: num("seq", 4096), Vocab: num("vocab", 32000),
+			FFNSize: num("ffn", 11008), FFN: model.FFN(str("ffn_kind", "swiglu"))}
+		gpt := m.FFN == model.GeLU // GPT style: biases, learned positions, tied embeddings
+		m.Biases, m.LearnedPositions, m.Tied = gpt, gpt, gpt
+	} else {
+		p, ok := model.Preset(id)
+		if !ok {
+			return parallel.Config{}, fmt.Errorf("model: %q; allowed %s, custom", id, strings.Join(model.PresetIDs(), ", "))
+		}
+		m = p
+		if s := num("seq", 0); s > 0 {
+			m.Seq = s
+		}
+	}
+	g, ok := hw.GPUByID(str("gpu", "h100"))
+	if !ok {
+		return parallel.Config{}, fmt.Errorf("gpu: %q; allowed %s", c["gpu"], strings.Join(hw.GPUIDs(), ", "))
+	}
+	tp, pp := num("tp", 1), num("pp", 1)
+	gpus := num("gpus", tp*pp)
+	if tp < 1 || pp < 1 || gpus%(tp*pp) != 0 {
+		return parallel.Config{}, fmt.Errorf("gpus: %d not divisible by tp × pp = %d × %d", gpus, tp, pp)
+	}
+	dp := gpus / (tp * pp)
+	cl := parallel.DefaultCluster(g, gpus)
+	if v := num("gpus_per_node", 0); v > 0 {
+		cl.GPUsPerNode = v
+	}
+	if id := str("inter", ""); id != "" {
+		if l, ok := hw.LinkByID(id); ok {
+			cl.Inter = l
+		}
+	}
+	v := num("interleave", 1)
+	sched := parallel.OneFOneB
+	if v > 1 {
+		sched = parallel.Interleaved
+	}
+	if s := str("schedule", ""); s != "" {
+		sched = parallel.Schedule(s)
+	}
+	mb := num("micro_batch", 1)
+	mbs := num("micro_batches", max(1, 4*pp))
+	on := func(name string, def bool) bool {
+		switch str(name, "") {
+		case "on":
+			return true
+		case "off":
+			return false
+		}
+		return def
+	}
+	plan := parallel.Plan{TP: tp, PP: pp, DP: dp, Interleave: v, SP: on("sp", tp > 1), ZeRO: num("zero", 0),
+		Recompute: parallel.Recompute(str("recompute", "selective")), Flash: on("flash", true), MicroBatch: mb,
+		GlobalBatch: mb * dp * mbs, Schedule: sched, BytesPerParam: num("bytes_per_param", 16), Dtype: hw.BF16,
+		Overlap: on("overlap", true)}
+	pc := parallel.Config{Model: m, Plan: plan, Cluster: cl}
+	return pc, pc.Validate()
+}
+
+// planView is the step's picture: the first plan view its show: line
+// names, else the timeline.
+func planView(st Step) string {
+	for _, v := range st.Show {
+		if slices.Contains(planViews, v) {
+			return v
+		}
+	}
+	return ViewTimeline
+}
+
+func planColour(st Step) string {
+	for _, v := range st.Show {
+		if slices.Contains(clusterModes, v) {
+			return v
+		}
+	}
+	return "tp"
+}
+
+// timelineOf runs a result's schedule and records a chunk-micro-batch's
+// activation bytes per stage.
+func timelineOf(label string, r parallel.Result) (PlanTimeline, error) {
+	tl, err := r.Timeline()
+	if err != nil {
+		return PlanTimeline{}, err
+	}
+	pt := PlanTimeline{Label: label, Result: r, Timeline: tl}
+	for _, m := range r.StageMemory {
+		per := 0.0
+		if m.InFlight > 0 {
+			per = m.Activations / float64(m.InFlight)
+		}
+		pt.ActBytes = append(pt.ActBytes, per)
+	}
+	return pt, nil
+}
+
+func planRun(st Step, c Config, search func(parallel.Config) (*parallel.SearchResult, error)) (*PlanRun, error) {
+	pc, err := PlanConfig(c)
+	if err != nil {
+		return nil, err
+	}
+	res, err := parallel.Evaluate(pc)
+	if err != nil {
+		return nil, err
+	}
+	r := &PlanRun{Config: pc, Result: res, View: planView(st), ColourBy: planColour(st), end: sim.Second}
+	p := pc.Plan
+	switch r.View {
+	case ViewTimeline:
+		t, err := timelineOf(string(p.Schedule), res)
+		if err != nil {
+			return nil, err
+		}
+		r.Timelines = []PlanTimeline{t}
+	case ViewSchedules:
+		for _, s := range []struct {
+			sched parallel.Schedule
+			v     int
+		}{{parallel.GPipe, 1}, {parallel.OneFOneB, 1}, {parallel.Interleaved, max(2, p.Interleave)}} {
+			q := pc
+			q.Plan.Schedule, q.Plan.Interleave = s.sched, s.v
+			rr, err := parallel.Evaluate(q)
+			if err != nil {
+				continue // interleaving may not divide this model's layers or m: shown without it
+			}
+			label := string(s.sched)
+			if s.v > 1 {
+				label += " v=" + strconv.Itoa(s.v)
+			}
+			t, err := timelineOf(label, rr)
+			if err != nil {
+				continue
+			}
+			r.Timelines = append(r.Timelines, t)
+		}
+	case ViewRecompute:
+		for _, rc := range []parallel.Recompute{parallel.RecomputeNone, parallel.RecomputeSelective, parallel.RecomputeFull} {
+			q := pc
+			q.Plan.Recompute = rc
+			rr, err := parallel.Evaluate(q)
+			if err != nil {
+				return nil, err
+			}
+			t, err := timelineOf(string(rc), rr)
+			if err != nil {
+				return nil, err
+			}
+			r.Timelines = append(r.Timelines, t)
+			r.Bars = append(r.Bars, PlanBar{Label: string(rc), Memory: rr.Memory})
+		}
+	case ViewZeRO:
+		for z := 0; z <= 3; z++ {
+			q := pc
+			q.Plan.ZeRO = z
+			rr, err := parallel.Evaluate(q)
+			if err != nil {
+				continue // ZeRO 2 and 3 with a pipeline are refused
+			}
+			r.Bars = append(r.Bars, PlanBar{Label: "ZeRO-" + strconv.Itoa(z), Memory: rr.Memory})
+		}
+	case ViewAccum:
+		for _, m := range []int{1, 2, 4, 8} {
+			q := pc
+			q.Plan.GlobalBatch = p.MicroBatch * p.DP * m
+			rr, err := parallel.Evaluate(q)
+			if err != nil {
+				return nil, err
+			}
+			r.Bars = append(r.Bars, PlanBar{Label: "m=" + strconv.Itoa(m), Memory: rr.Memory})
+		}
+		t, err := timelineOf("m="+strconv.Itoa(res.MicroBatches), res)
+		if err != nil {
+			return nil, err
+		}
+		r.Timelines = []PlanTimeline{t}
+	case ViewMemory:
+		for i, m := range res.StageMemory {
+			r.Bars = append(r.Bars, PlanBar{Label: "stage " + strconv.Itoa(i), Memory: m})
+		}
+	case ViewSeed:
+		psi := pc.Model.Params()
+		w, opt := parallel.SeedStateBytes(psi)
+		act := res.Memory.Activations * float64(p.TP*p.PP) // what the activations would be on one GPU
+		bar := func(label string, weights, grads, optim, acts float64) PlanBar {
+			m := parallel.Memory{Weights: weights, Gradients: grads, Optimizer: optim, Activations: acts, Capacity: float64(pc.Cluster.GPU.HBMBytes)}
+			m.Total = weights + grads + optim + acts
+			m.Check()
+			return PlanBar{Label: label, Memory: m}
+		}
+		states, _ := parallel.ZeROStates(psi, 1, 0, p.BytesPerParam)
+		r.Bars = []PlanBar{
+			bar("fp32", 4*psi, 0, 0, 0),
+			bar("bf16", w, 0, 0, 0),
+			bar("+Adam", w, 0, opt, 0),
+			bar("+act", w, 0, opt, act),
+			bar("mixed", states.Weights, states.Gradients, states.Optimizer, act),
+		}
+	case ViewPlanner:
+		sr, err := search(pc)
+		if err != nil {
+			return nil, err
+		}
+		r.Search = sr
+		r.Selected = min(max(0, c.IntOf("rank")-1), max(0, len(sr.Plans)-1))
+	case ViewBudget:
+		b := parallel.SeedBudget(0.05)
+		r.Budget = []parallel.Budget{b, b.Faster(1.2)}
+	}
+	if len(r.Timelines) > 0 {
+		longest := 0.0
+		for _, t := range r.Timelines {
+			longest = max(longest, t.Timeline.Length)
+		}
+		r.end = sim.FromSeconds(longest)
+	}
+	return r, nil
+}
+
+// PlanLesson is the strategy lessons' engine part.
+type PlanLesson struct{}
+
+func preparePlan(s *Scenario, cfg Config) (*Lesson, error) {
+	les := &Lesson{Scenario: s, Config: cfg.Clone(), engine: PlanLesson{}}
+	// A search is the slow part (a fraction of a second in the browser):
+	// run it once per model, cluster and batch.
+	searches := map[string]*parallel.SearchResult{}
+	search := func(pc parallel.Config) (*parallel.SearchResult, error) {
+		key := fmt.Sprintf("%+v|%s|%d|%d|%d|%d", pc.Model, pc.Cluster.GPU.ID, pc.Cluster.GPUs, pc.Plan.GlobalBatch, pc.Plan.BytesPerParam, pc.Cluster.GPUsPerNode)
+		if sr, ok := searches[key]; ok {
+			return sr, nil
+		}
+		sr, err := parallel.Search(parallel.SearchOptions{Model: pc.Model, Cluster: pc.Cluster, GlobalBatch: pc.Plan.GlobalBatch,
+			BytesPerParam: pc.Plan.BytesPerParam, Dtype: pc.Plan.Dtype, Flash: pc.Plan.Flash})
+		if err != nil {
+			return nil, err
+		}
+		searches[key] = &sr
+		return &sr, nil
+	}
+	for i, st := range s.Steps {
+		c := s.StepConfig(cfg, i+1)
+		r, err := planRun(st, c, search)
+		if err != nil {
+			return nil, err
+		}
+		from, ok1 := r.Mark(st.From)
+		to, ok2 := r.Mark(st.To)
+		if !ok1 || !ok2 {
+			from, to = 0, r.End()
+		}
+		les.Steps = append(les.Steps, StepRun{Step: st, Config: c, Run: r, From: from, To: to})
+	}
+	return les, nil
+}
+
+// PlanCommand is the gpuscope plan command line that prints a
+// configuration's numbers natively.
+func PlanCommand(pc parallel.Config) []string {
+	m, p, cl := pc.Model, pc.Plan, pc.Cluster
+	args := []string{"plan"}
+	if m.ID == "custom" {
+		args = append(args, "--layers", strconv.Itoa(m.Layers), "--hidden", strconv.Itoa(m.Hidden), "--heads", strconv.Itoa(m.Heads),
+			"--kv-heads", strconv.Itoa(m.KVHeads), "--ffn", strconv.Itoa(m.FFNSize), "--ffn-kind", string(m.FFN),
+			"--vocab", strconv.Itoa(m.Vocab), "--seq", strconv.Itoa(m.Seq))
+	} else {
+		args = append(args, "--model", m.ID)
+		if pre, _ := model.Preset(m.ID); pre.Seq != m.Seq {
+			args = append(args, "--seq", strconv.Itoa(m.Seq))
+		}
+	}
+	b := strconv.FormatBool
+	args = append(args, "--gpu", cl.GPU.ID, "--gpus", strconv.Itoa(cl.GPUs), "--gpus-per-node", strconv.Itoa(cl.GPUsPerNode),
+		"--inter", cl.Inter.ID,
+		"--tp", strconv.Itoa(p.TP), "--pp", strconv.Itoa(p.PP), "--interleave", strconv.Itoa(p.Interleave),
+		"--schedule", string(p.Schedule), "--zero", strconv.Itoa(p.ZeRO), "--recompute", string(p.Recompute),
+		"--micro-batch", strconv.Itoa(p.MicroBatch), "--global-batch", strconv.Itoa(p.GlobalBatch),
+		"--sp="+b(p.SP), "--flash="+b(p.Flash), "--overlap="+b(p.Overlap), "--bytes-per-param", strconv.Itoa(p.BytesPerParam))
+	return args
+}
+
+// PlanMetrics are a step's numbers: gpuscope plan --json's for the step's
+// configuration, and what the step's picture compares.
+type PlanMetrics struct {
+	parallel.Metrics
+	Command string                  `json:"command"` // the CLI line that prints the same numbers
+	Compare []PlanCompare           `json:"compare,omitempty"`
+	Search  *parallel.SearchMetrics `json:"search,omitempty"`
+	Budget  []BudgetMetrics         `json:"budget,omitempty"`
+}
+
+// PlanCompare is one of the configurations a step compares.
+type PlanCompare struct {
+	Label          string          `json:"label"`
+	Memory         parallel.Memory `json:"memory"`
+	StepS          float64         `json:"step_s,omitempty"`
+	BubbleFraction float64         `json:"bubble_fraction,omitempty"`
+	TimelineS      float64         `json:"timeline_s,omitempty"`
+}
+
+// BudgetMetrics is the seed's step budget.
+type BudgetMetrics struct {
+	ComputeS float64 `json:"compute_s"`
+	DPSyncS  float64 `json:"dp_sync_s"`
+	TPCommS  float64 `json:"tp_comm_s"`
+	BubbleS  float64 `json:"bubble_s"`
+	StepS    float64 `json:"step_s"`
+}
+
+func (PlanLesson) metrics(les *Lesson, step int) any {
+	r := les.Steps[step-1].Run.(*PlanRun)
+	m := PlanMetrics{Metrics: r.Result.Metrics(), Command: "gpuscope " + strings.Join(PlanCommand(r.Config), " ")}
+	for _, t := range r.Timelines {
+		m.Compare = append(m.Compare, PlanCompare{Label: t.Label, Memory: t.Result.Memory, StepS: t.Result.Time.Step,
+			BubbleFraction: t.Result.BubbleFraction, TimelineS: t.Timeline.Length})
+	}
+	if len(r.Timelines) == 0 {
+		for _, b := range r.Bars {
+			m.Compare = append(m.Compare, PlanCompare{Label: b.Label, Memory: b.Memory})
+		}
+	}
+	if r.Search != nil {
+		sm := r.Search.Metrics(20)
+		m.Search = &sm
+	}
+	for _, b := range r.Budget {
+		m.Budget = append(m.Budget, BudgetMetrics{ComputeS: b.Compute, DPSyncS: b.DPSync, TPCommS: b.TPComm, BubbleS: b.Bubble, StepS: b.Step()})
+	}
+	return m
+}
+
+// GB formats bytes in decimal gigabytes, as the published figures do.
+func GB(b float64) string {
+	switch {
+	case b >= 1e12:
+		return strconv.FormatFloat(b/1e12, 'f', 2, 64) + " TB"
+	case b >= 100e9:
+		return strconv.FormatFloat(b/1e9, 'f', 0, 64) + " GB"
+	}
+	return strconv.FormatFloat(b/1e9, 'f', 1, 64) + " GB"
+}
+
+// Seconds formats a duration for reading: "1.42 s", "312 ms", "45 µs".
+func Seconds(s float64) string {
+	switch {
+	case s >= 10:
+		return strconv.FormatFloat(s, 'f', 1, 64) + " s"
+	case s >= 1:
+		return strconv.FormatFloat(s, 'f', 2, 64) + " s"
+	case s >= 1e-3:
+		return strconv.FormatFloat(s*1e3, 'f', 0, 64) + " ms"
+	}
+	return strconv.FormatFloat(s*1e6, 'f', 0, 64) + " µs"
+}
+
+func pct(f float64) string { return strconv.FormatFloat(100*f, 'f', 1, 64) + "%" }
+
+func (PlanLesson) narration(les *Lesson) []string {
+	return planNarration(les.Steps[0].Run.(*PlanRun))
+}
+
+func (PlanLesson) stepNarration(les *Lesson, step int) []string {
+	return planNarration(les.Steps[step-1].Run.(*PlanRun))
+}
+
+// planNarration are the numbers a strategy step's text may quote, from the
+// step's configuration (the knobs with the step's set: lines).
+func planNarration(r *PlanRun) []string {
+	res, pc := r.Result, r.Config
+	p := pc.Plan
+	psi := res.Params
+	w, opt := parallel.SeedStateBytes(psi)
+	st, _ := parallel.ZeROStates(psi, 1, 0, p.BytesPerParam)
+	usable := parallel.Usable(float64(pc.Cluster.GPU.HBMBytes))
+	out := []string{
+		"model", pc.Model.Name,
+		"params", strconv.FormatFloat(psi/1e9, 'f', 1, 64) + "B",
+		"gpu", pc.Cluster.GPU.Name,
+		"hbm", GB(float64(pc.Cluster.GPU.HBMBytes)),
+		"usable", GB(usable),
+		"gpus", strconv.Itoa(pc.Cluster.GPUs),
+		"tp", strconv.Itoa(p.TP), "pp", strconv.Itoa(p.PP), "dp", strconv.Itoa(p.DP),
+		"v", strconv.Itoa(p.Interleave),
+		"m", strconv.Itoa(res.MicroBatches), "b", strconv.Itoa(p.MicroBatch),
+		"global_batch", strconv.Itoa(p.GlobalBatch),
+		"zero", strconv.Itoa(p.ZeRO),
+		"fp32", GB(4 * psi), "bf16", GB(w), "adam", GB(opt), "seed_states", GB(w + opt),
+		"states16", GB(st.Total()), "bpp", strconv.Itoa(p.BytesPerParam),
+		"per_gpu", GB(res.Memory.Total), "activations", GB(res.Memory.Activations),
+		"step", Seconds(res.Time.Step), "compute", Seconds(res.Time.Compute), "tp_comm", Seconds(res.Time.TPComm),
+		"dp_comm", Seconds(res.Time.DPComm), "dp_hidden", Seconds(res.Time.DPHidden), "bubble", Seconds(res.Time.Bubble),
+		"exposed", Seconds(res.Time.Exposed),
+		"bubble_fraction", pct(res.BubbleFraction),
+		"bubble_share", pct(float64(p.PP-1) / float64(res.MicroBatches*p.Interleave+p.PP-1)),
+		"mfu", pct(res.MFU),
+		"cards_low", strconv.Itoa(parallel.CardsNeeded(800e9, 80e9)), "cards_high", strconv.Itoa(parallel.CardsNeeded(1.2e12, 80e9)),
+		"naive_sync", Seconds(parallel.NaiveSyncSeconds(2*psi, 900e9)),
+		"grads", GB(2 * psi),
+		"shard", GB(2 * psi / float64(p.TP*p.PP)), "shard16", GB(16 * psi / float64(p.TP*p.PP)),
+	}
+	fits := "fits"
+	if !res.Memory.Fits {
+		fits = "over"
+	}
+	out = append(out, "fits", fits, "over", GB(res.Memory.Over))
+	z, _ := parallel.ZeROStates(psi, max(2, p.DP), 3, p.BytesPerParam)
+	out = append(out, "zero3", GB(z.Total()))
+	b := parallel.SeedBudget(0.05)
+	out = append(out, "budget_step", Seconds(b.Step()), "budget_faster", Seconds(b.Faster(1.2).Step()),
+		"amdahl", pct(1-b.Faster(1.2).Step()/b.Step()))
+	return out
+}
+
+func (PlanLesson) table(les *Lesson, step int, lang string) Table {
+	t := func(key string) string { return i18n.T(lang, key) }
+	r := les.Steps[step-1].Run.(*PlanRun)
+	res := r.Result
+	tb := Table{Columns: []string{t("ui.metric"), t("ui.value")}, ColumnKeys: []string{"plan"}, Current: "plan"}
+	row := func(key, v string) TableRow {
+		src := ""
+		if i18n.Has(lang, "source.plan."+key) || i18n.Has(i18n.Fallback, "source.plan."+key) {
+			src = t("source.plan." + key)
+		}
+		return TableRow{Key: key, Label: t("metric." + key), Cells: []string{v}, Source: src}
+	}
+	mem := res.Memory
+	fits := t("plan.fits")
+	if !mem.Fits {
+		fits = i18n.T(lang, "plan.over", "over", GB(mem.Over))
+	}
+	tm := res.Time
+	tb.Rows = []TableRow{
+		row("params", strconv.FormatFloat(res.Params/1e9, 'f', 1, 64)+"B"),
+		row("plan", fmt.Sprintf("TP %d × PP %d × DP %d", res.Config.Plan.TP, res.Config.Plan.PP, res.Config.Plan.DP)),
+		row("weights_bytes", GB(mem.Weights)),
+		row("gradients_bytes", GB(mem.Gradients)),
+		row("optimizer_bytes", GB(mem.Optimizer)),
+		row("activations_bytes", GB(mem.Activations)),
+		row("total_bytes", GB(mem.Total)+" / "+GB(mem.Usable)),
+		row("fits", fits),
+		row("step_s", Seconds(tm.Step)),
+		row("compute_s", Seconds(tm.Compute)),
+		row("tp_comm_s", Seconds(tm.TPComm)),
+		row("pp_comm_s", Seconds(tm.PPComm)),
+		row("dp_comm_s", Seconds(tm.DPComm)+" ("+i18n.T(lang, "plan.hidden", "hidden", Seconds(tm.DPHidden))+")"),
+		row("bubble_s", Seconds(tm.Bubble)),
+		row("bubble_fraction", pct(res.BubbleFraction)),
+		row("mfu", pct(res.MFU)),
+		row("command", "gpuscope "+strings.Join(PlanCommand(r.Config), " ")),
+	}
+	if r.View == ViewBudget && len(r.Budget) == 2 {
+		tb.Rows = append(tb.Rows, row("budget_step_s", Seconds(r.Budget[0].Step())+" → "+Seconds(r.Budget[1].Step())))
+	}
+	return tb
+}
+
+// live is where the playhead is on a timeline step.
+func (PlanLesson) live(les *Lesson, step int, at sim.Time, lang string) string {
+	r := les.Steps[step-1].Run.(*PlanRun)
+	if len(r.Timelines) == 0 {
+		return ""
+	}
+	tl := r.Timelines[0].Timeline
+	s := at.Seconds()
+	done := 0
+	for _, b := range tl.Blocks {
+		if b.Kind == parallel.Backward && b.End <= s {
+			done++
+		}
+	}
+	total := tl.Micro * tl.Stages * tl.Chunks
+	return i18n.T(lang, "ui.live_plan", "t", Seconds(s), "done", strconv.Itoa(done), "total", strconv.Itoa(total))
+}

@@ -1,0 +1,203 @@
+package scenarios
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+func planLesson(t *testing.T, id string, set ...string) *Lesson {
+	t.Helper()
+	s, ok := Get(id)
+	if !ok {
+		t.Fatalf("no lesson %s", id)
+	}
+	cfg := s.Defaults()
+	for i := 0; i+1 < len(set); i += 2 {
+		cfg[set[i]] = set[i+1]
+	}
+	les, err := Prepare(s, cfg)
+	if err != nil {
+		t.Fatalf("%s: %v", id, err)
+	}
+	return les
+}
+
+func planMetrics(les *Lesson, step int) PlanMetrics { return les.Metrics(step).(PlanMetrics) }
+
+// Pipeline: (p−1)/m of the ideal time with p = 4: 3 with one batch, 0.75
+// with four micro-batches; the schedules side by side: the same bubble for
+// GPipe and 1F1B, GPipe holding more activations, interleaving less bubble.
+func TestPipelineLessonNumbers(t *testing.T) {
+	les := planLesson(t, "pipeline-parallel")
+	if got := planMetrics(les, 1).BubbleFraction; got != 3 {
+		t.Errorf("m = 1: bubble %g of ideal, want (4−1)/1 = 3", got)
+	}
+	if got := planMetrics(les, 2).BubbleFraction; got != 0.75 {
+		t.Errorf("m = 4: bubble %g, want 0.75", got)
+	}
+	cmp := planMetrics(les, 3).Compare
+	if len(cmp) != 3 {
+		t.Fatalf("schedules step compares %d schedules", len(cmp))
+	}
+	gpipe, ofob, inter := cmp[0], cmp[1], cmp[2]
+	if gpipe.BubbleFraction != ofob.BubbleFraction || inter.BubbleFraction >= ofob.BubbleFraction {
+		t.Errorf("bubbles: gpipe %g, 1f1b %g, interleaved %g", gpipe.BubbleFraction, ofob.BubbleFraction, inter.BubbleFraction)
+	}
+	if gpipe.Memory.Activations <= ofob.Memory.Activations {
+		t.Errorf("GPipe activations %g not above 1F1B's %g", gpipe.Memory.Activations, ofob.Memory.Activations)
+	}
+	// The drawn time line agrees with the closed form.
+	r := les.Steps[2].Run.(*PlanRun)
+	tl := r.Timelines[1].Timeline
+	if got, want := tl.Bubble/tl.Ideal, ofob.BubbleFraction; math.Abs(got-want) > 0.02*want {
+		t.Errorf("1F1B time line bubble %g of ideal, closed form %g (sends on the critical path aside)", got, want)
+	}
+}
+
+// ZeRO: bars shrink stage by stage to 16Ψ/N of model states; stage 3
+// moves more bytes.
+func TestZeROLessonNumbers(t *testing.T) {
+	les := planLesson(t, "zero-stages")
+	cmp := planMetrics(les, 1).Compare
+	if len(cmp) != 4 {
+		t.Fatalf("%d bars", len(cmp))
+	}
+	for i := 1; i < 4; i++ {
+		if cmp[i].Memory.Total >= cmp[i-1].Memory.Total {
+			t.Errorf("ZeRO-%d %g not below ZeRO-%d %g", i, cmp[i].Memory.Total, i-1, cmp[i-1].Memory.Total)
+		}
+	}
+	z3 := cmp[3].Memory
+	psi := planMetrics(les, 1).Params
+	if got, want := z3.Weights+z3.Gradients+z3.Optimizer, 16*psi/64; math.Abs(got-want) > 1e-6*want {
+		t.Errorf("ZeRO-3 model states %g, want 16Ψ/64 = %g", got, want)
+	}
+	if planMetrics(les, 3).Time.DPComm <= planMetrics(les, 1).Time.DPComm {
+		t.Error("ZeRO-3 does not move more bytes than plain data parallelism")
+	}
+}
+
+// Recomputation: memory none > selective > full; full costs about a third
+// more compute.
+func TestRecomputeLessonNumbers(t *testing.T) {
+	les := planLesson(t, "activation-checkpointing")
+	cmp := planMetrics(les, 1).Compare
+	none, sel, full := cmp[0], cmp[1], cmp[2]
+	if !(none.Memory.Activations > sel.Memory.Activations && sel.Memory.Activations > full.Memory.Activations) {
+		t.Errorf("activations: none %g, selective %g, full %g", none.Memory.Activations, sel.Memory.Activations, full.Memory.Activations)
+	}
+	if r := full.StepS / none.StepS; r < 1.15 || r > 1.45 {
+		t.Errorf("full recomputation makes the step ×%.2f, want ≈ 1.3", r)
+	}
+}
+
+// Gradient accumulation: memory flat across m, time per update grows.
+func TestAccumulationLessonNumbers(t *testing.T) {
+	les := planLesson(t, "gradient-accumulation")
+	cmp := planMetrics(les, 2).Compare
+	for _, c := range cmp[1:] {
+		if c.Memory.Total != cmp[0].Memory.Total {
+			t.Errorf("%s: %g bytes, m=1 %g: memory should stay flat", c.Label, c.Memory.Total, cmp[0].Memory.Total)
+		}
+	}
+	one, four := planMetrics(les, 1), planMetrics(les, 2)
+	if four.MicroBatches != 4 || four.GlobalBatch != 4*one.GlobalBatch {
+		t.Errorf("m %d, batch %d vs %d", four.MicroBatches, four.GlobalBatch, one.GlobalBatch)
+	}
+	// Compute grows with the micro-batches; the optimizer update, once a
+	// step, does not (and at 128 tokens it is the larger part).
+	if r := four.Time.Compute / one.Time.Compute; math.Abs(r-4) > 1e-9 {
+		t.Errorf("four micro-batches compute ×%.2f of one", r)
+	}
+	if four.Time.Optimizer != one.Time.Optimizer || four.Time.Step <= one.Time.Step {
+		t.Errorf("optimizer %g vs %g, step %g vs %g", four.Time.Optimizer, one.Time.Optimizer, four.Time.Step, one.Time.Step)
+	}
+}
+
+// Overlap hides part of the all-reduce.
+func TestOverlapLessonNumbers(t *testing.T) {
+	les := planLesson(t, "overlap")
+	off, on := planMetrics(les, 1), planMetrics(les, 2)
+	if off.Time.DPHidden != 0 || on.Time.DPHidden <= 0 || on.Time.Step >= off.Time.Step {
+		t.Errorf("off: hidden %g step %g; on: hidden %g step %g", off.Time.DPHidden, off.Time.Step, on.Time.DPHidden, on.Time.Step)
+	}
+	if share := on.Time.DPHidden / on.Time.DPComm; share < 0.5 || share > 1 {
+		t.Errorf("%.0f%% of the all-reduce hidden, want 50–80%% or more", 100*share)
+	}
+}
+
+// TP across nodes: each layer's TP all-reduce takes longer than inside a
+// node although each GPU computes half as much.
+func TestTensorParallelLessonNumbers(t *testing.T) {
+	les := planLesson(t, "tensor-parallel")
+	in, across := planMetrics(les, 3), planMetrics(les, 4)
+	if in.TP != 8 || across.TP != 16 {
+		t.Fatalf("tp %d, %d", in.TP, across.TP)
+	}
+	perGPU := func(m PlanMetrics) float64 { return m.Time.TPComm / float64(m.MicroBatches) }
+	if perGPU(across) <= perGPU(in) || across.Time.Compute >= in.Time.Compute {
+		t.Errorf("TP 16: comm %g compute %g; TP 8: comm %g compute %g", perGPU(across), across.Time.Compute, perGPU(in), in.Time.Compute)
+	}
+}
+
+// The seed's memory budget: 4, 2 and 4 more bytes a parameter.
+func TestMemoryBudgetLessonNumbers(t *testing.T) {
+	les := planLesson(t, "memory-budget")
+	m := planMetrics(les, 1)
+	bars := m.Compare
+	psi := m.Params
+	if bars[0].Memory.Total != 4*psi || bars[1].Memory.Total != 2*psi || bars[2].Memory.Total != 6*psi {
+		t.Errorf("fp32 %g, bf16 %g, +adam %g for %g parameters", bars[0].Memory.Total, bars[1].Memory.Total, bars[2].Memory.Total, psi)
+	}
+	if bars[0].Memory.Fits || !strings.Contains(les.Table(1, "en").Rows[0].Cells[0], "B") {
+		t.Error("400 GB of weights should not fit an H100")
+	}
+	split := planMetrics(les, 4)
+	if !split.Memory.Fits {
+		t.Errorf("TP 8 × PP 4: %g bytes do not fit", split.Memory.Total)
+	}
+}
+
+// The planner: a search whose best plan fits, a decision, the budget with
+// Amdahl's ≈ 10%; a pasted config.json makes the model the reader's own.
+func TestPlannerLesson(t *testing.T) {
+	les := planLesson(t, "strategy-planner")
+	m := planMetrics(les, 1)
+	if m.Search == nil || len(m.Search.Plans) == 0 || !m.Search.Plans[0].Memory.Fits || m.Search.Decision.Branch == "" {
+		t.Fatalf("search: %+v", m.Search)
+	}
+	b := planMetrics(les, 3).Budget
+	if len(b) != 2 || b[0].StepS != 0.55 || math.Abs(1-b[1].StepS/b[0].StepS-0.0909) > 0.001 {
+		t.Errorf("budget %+v", b)
+	}
+	p, errs, err := NewPlayerAt("scenario=strategy-planner&gpus=64")
+	if err != nil || len(errs) > 0 {
+		t.Fatal(err, errs)
+	}
+	cfg := `{"model_type":"llama","num_hidden_layers":32,"hidden_size":4096,"num_attention_heads":32,"num_key_value_heads":8,"intermediate_size":14336,"vocab_size":128256,"hidden_act":"silu","max_position_embeddings":8192}`
+	if e := p.HFConfig(cfg); e != nil {
+		t.Fatalf("HFConfig: %v", e)
+	}
+	c := p.State().Config
+	if c["model"] != "custom" || c["layers"] != "32" || c["kv_heads"] != "8" || c["ffn"] != "14336" || c["vocab"] != "128256" {
+		t.Errorf("config after paste: %v", c)
+	}
+	pm := p.Lesson().Metrics(1).(PlanMetrics)
+	if math.Abs(pm.Params-8.03e9)/8.03e9 > 0.01 {
+		t.Errorf("Llama-3-8B-shaped config: %g parameters, want ≈ 8.03B", pm.Params)
+	}
+	// A broken paste changes nothing and says what is wrong.
+	before := p.State().Config.Clone()
+	if e := p.HFConfig(`{"hidden_size": 4096}`); e == nil || e.Field != "hf_config" || !strings.Contains(e.Error(), "num_hidden_layers") {
+		t.Errorf("bad config: %v", e)
+	}
+	if !p.State().Config.Equal(before) {
+		t.Error("a bad paste changed the configuration")
+	}
+	// An engine refusal names the knob.
+	p2, _, _ := NewPlayerAt("scenario=pipeline-parallel")
+	if e := p2.Set("interleave", "3"); e == nil || e.Field != "interleave" {
+		t.Errorf("interleave 3 with 96 layers over 4 stages of 8 micro-batches: %v", e)
+	}
+}

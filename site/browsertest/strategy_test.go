@@ -1,0 +1,184 @@
+package browsertest
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+)
+
+type planState struct {
+	Step    int    `json:"step"`
+	Steps   int    `json:"steps"`
+	StepID  string `json:"step_id"`
+	Metrics struct {
+		Command string  `json:"command"`
+		Params  float64 `json:"params"`
+		TP      int     `json:"tp"`
+		PP      int     `json:"pp"`
+		Bubble  float64 `json:"bubble_fraction"`
+		Memory  struct {
+			Total float64 `json:"total_bytes"`
+			Fits  bool    `json:"fits"`
+		} `json:"memory"`
+		Time struct {
+			Step float64 `json:"step_s"`
+		} `json:"time"`
+	} `json:"metrics"`
+	Config map[string]string `json:"config"`
+	Error  *string           `json:"error"`
+}
+
+type planCLI struct {
+	Params float64 `json:"params"`
+	Memory struct {
+		Total float64 `json:"total_bytes"`
+	} `json:"memory"`
+	Time struct {
+		Step float64 `json:"step_s"`
+	} `json:"time"`
+}
+
+var strategyLessons = []string{"memory-budget", "data-parallel", "tensor-parallel", "pipeline-parallel", "3d-parallel",
+	"zero-stages", "activation-checkpointing", "gradient-accumulation", "overlap", "strategy-planner"}
+
+// drawn counts the stage's pixels that differ from its background (the
+// top-left corner's colour): a picture, not an empty canvas.
+func drawn(img image.Image, stage image.Rectangle) int {
+	bg := pixelAt(img, stage.Min.X+2, stage.Min.Y+2)
+	n := 0
+	for y := stage.Min.Y; y < stage.Max.Y; y += 2 {
+		for x := stage.Min.X; x < stage.Max.X; x += 2 {
+			if c := pixelAt(img, x, y); !near(c.R, bg.R, 12) || !near(c.G, bg.G, 12) || !near(c.B, bg.B, 12) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// Every strategy lesson, step by step: the page's numbers are what the
+// gpuscope plan command it shows prints, and each step draws a picture.
+func TestStrategyLessons(t *testing.T) {
+	for _, id := range strategyLessons {
+		t.Run(id, func(t *testing.T) {
+			ctx := open(t, "index.html#scenario="+id)
+			waitReady(ctx)
+			var st planState
+			evalJSON(ctx, "window.gpuscope.state()", &st)
+			if st.Steps < 3 {
+				t.Fatalf("%s: %d steps", id, st.Steps)
+			}
+			for n := 1; n <= st.Steps; n++ {
+				command(ctx, fmt.Sprintf(`{type: "goto", step: %d}`, n))
+				command(ctx, `{type: "play"}`)
+				settle(ctx)
+				evalJSON(ctx, "window.gpuscope.state()", &st)
+				if st.Error != nil {
+					t.Errorf("step %d: error %s", n, *st.Error)
+				}
+				args := strings.Fields(strings.TrimPrefix(st.Metrics.Command, "gpuscope "))
+				if len(args) < 3 || args[0] != "plan" {
+					t.Fatalf("step %d: command %q", n, st.Metrics.Command)
+				}
+				var want planCLI
+				cli(t, &want, append(args, "--json")...)
+				if st.Metrics.Time.Step != want.Time.Step || st.Metrics.Memory.Total != want.Memory.Total || st.Metrics.Params != want.Params {
+					t.Errorf("step %d: page step %g s, %g bytes, %g params; CLI %+v", n, st.Metrics.Time.Step, st.Metrics.Memory.Total, st.Metrics.Params, want)
+				}
+				img := decodePNG(t, screenshot(ctx, fmt.Sprintf("%s-step%d-%s", id, n, st.StepID)))
+				if px := drawn(img, elementRect(ctx, "#stage").image()); px < 2000 {
+					t.Errorf("step %d (%s): %d pixels drawn on the stage, want a picture", n, st.StepID, px)
+				}
+				if row := text(ctx, `#metrics [data-metric="command"]`); !strings.Contains(row, "gpuscope plan") {
+					t.Errorf("step %d: the numbers do not show the CLI line", n)
+				}
+			}
+		})
+	}
+}
+
+// The pipeline lesson's picture: grey bubbles fill most of the time line
+// with one micro-batch and a much smaller share with four.
+func TestPipelineBubblesDrawn(t *testing.T) {
+	ctx := open(t, "index.html#scenario=pipeline-parallel&step=1")
+	waitReady(ctx)
+	grey := func(step int) (float64, float64) {
+		command(ctx, fmt.Sprintf(`{type: "goto", step: %d}`, step))
+		command(ctx, `{type: "goto", time_s: 1000}`)
+		settle(ctx)
+		var st planState
+		evalJSON(ctx, "window.gpuscope.state()", &st)
+		img := decodePNG(t, screenshot(ctx, fmt.Sprintf("pipeline-bubbles-m%d", step)))
+		stage := elementRect(ctx, "#stage").image()
+		// th.Empty in either theme: the bubbles' colour.
+		n := countPixels(img, stage, color.RGBA{0x33, 0x3d, 0x4d, 255}, 6) + countPixels(img, stage, color.RGBA{0xd4, 0xda, 0xe2, 255}, 6)
+		return float64(n), st.Metrics.Bubble
+	}
+	g1, b1 := grey(1)
+	g4, b4 := grey(2)
+	if b1 != 3 || b4 != 0.75 {
+		t.Fatalf("bubble fractions %g and %g, want 3 and 0.75", b1, b4)
+	}
+	if g1 < 2000 || g4 > 0.7*g1 {
+		t.Errorf("grey bubble pixels: %g with m = 1, %g with m = 4; want many, then far fewer", g1, g4)
+	}
+}
+
+// A Hugging Face config.json pasted on the planner page becomes the model
+// planned; a broken one is refused with the field named.
+func TestPlannerPastedConfig(t *testing.T) {
+	ctx := open(t, "index.html#scenario=strategy-planner&gpus=64")
+	waitReady(ctx)
+	cfg := `{"model_type":"llama","num_hidden_layers":32,"hidden_size":4096,"num_attention_heads":32,"num_key_value_heads":8,"intermediate_size":14336,"vocab_size":128256,"hidden_act":"silu"}`
+	paste := func(s string) {
+		chromedpRun(t, ctx, chromedp.Evaluate(`document.getElementById("hf-panel").open = true`, nil),
+			chromedp.SetValue("#hf-config", s, chromedp.ByQuery), chromedp.Click("#btn-hf", chromedp.ByQuery))
+		settle(ctx)
+	}
+	paste(cfg)
+	var st planState
+	evalJSON(ctx, "window.gpuscope.state()", &st)
+	if st.Config["model"] != "custom" || st.Config["kv_heads"] != "8" || st.Metrics.Params < 7.9e9 || st.Metrics.Params > 8.2e9 {
+		t.Fatalf("after the paste: config %v, params %g", st.Config, st.Metrics.Params)
+	}
+	if !strings.Contains(currentHash(ctx), "model=custom") || !strings.Contains(currentHash(ctx), "hidden=4096") {
+		t.Errorf("the link does not carry the pasted model: %s", currentHash(ctx))
+	}
+	paste(`{"hidden_size": 4096`)
+	evalJSON(ctx, "window.gpuscope.state()", &st)
+	if st.Error == nil || !strings.Contains(*st.Error, "config.json") || st.Config["hidden"] != "4096" {
+		t.Errorf("broken paste: error %v, config %v", st.Error, st.Config)
+	}
+	if el := text(ctx, "#error"); !strings.Contains(el, "config.json") {
+		t.Errorf("the page shows %q, not the reason", el)
+	}
+}
+
+// Screenshots of every strategy lesson for a person to look at: Chinese in
+// the light theme on a phone, English in the dark theme on a 1920 px
+// screen (out/screens/strategy-*).
+func TestStrategyScreenshots(t *testing.T) {
+	for _, v := range []struct {
+		scheme, lang string
+		w, h         int64
+	}{{"light", "zh", 375, 812}, {"dark", "en", 1920, 1080}} {
+		ctx := openSized(t, "favicon.svg", v.w, v.h)
+		allowConsoleErrors(ctx, "favicon.ico")
+		chromedpRun(t, ctx, emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: v.scheme}}))
+		for _, id := range strategyLessons {
+			chromedpRun(t, ctx, chromedp.Navigate(baseURL+"index.html#scenario="+id+"&lang="+v.lang+"&step=2"))
+			waitReady(ctx)
+			command(ctx, `{type: "goto", time_s: 1000}`)
+			settle(ctx)
+			img := decodePNG(t, screenshot(ctx, fmt.Sprintf("strategy-%s-%s-%s-%d", id, v.lang, v.scheme, v.w)))
+			if px := drawn(img, elementRect(ctx, "#stage").image()); px < 500 {
+				t.Errorf("%s %s %s %d px: %d pixels drawn", id, v.lang, v.scheme, v.w, px)
+			}
+		}
+	}
+}
