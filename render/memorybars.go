@@ -32,7 +32,7 @@ func memoryColour(key string, th Theme) Color {
 }
 
 // overVeil is the alpha of the Hot veil over bytes above the line.
-const overVeil = 150
+const overVeil = 110
 
 // AppendMemoryBars draws one stacked bar per GPU (or stage, or
 // configuration), its segments bottom-up in the order given, against a

@@ -64,6 +64,7 @@ type PlanRun struct {
 	Bars      []PlanBar
 	Search    *parallel.SearchResult
 	Selected  int // the planner's chosen plan, 0-based
+	Rank      int // the planner lesson's rank knob (1-based), 0 elsewhere
 	Budget    []parallel.Budget
 	end       sim.Time
 }
@@ -200,11 +201,22 @@ func planRun(st Step, c Config, search func(parallel.Config) (*parallel.SearchRe
 	if err != nil {
 		return nil, err
 	}
+	view := planView(st)
+	if _, chosen := c["rank"]; chosen && view != ViewPlanner && view != ViewBudget {
+		// The planner's other views show the plan the reader chose.
+		sr, err := search(pc)
+		if err != nil {
+			return nil, err
+		}
+		if len(sr.Plans) > 0 {
+			pc = sr.Plans[min(max(0, c.IntOf("rank")-1), len(sr.Plans)-1)].Config
+		}
+	}
 	res, err := parallel.Evaluate(pc)
 	if err != nil {
 		return nil, err
 	}
-	r := &PlanRun{Config: pc, Result: res, View: planView(st), ColourBy: planColour(st), end: sim.Second}
+	r := &PlanRun{Config: pc, Result: res, View: view, ColourBy: planColour(st), end: sim.Second, Rank: c.IntOf("rank")}
 	p := pc.Plan
 	switch r.View {
 	case ViewTimeline:
@@ -484,6 +496,7 @@ func planNarration(r *PlanRun) []string {
 		"m", strconv.Itoa(res.MicroBatches), "b", strconv.Itoa(p.MicroBatch),
 		"global_batch", strconv.Itoa(p.GlobalBatch),
 		"zero", strconv.Itoa(p.ZeRO),
+		"rank", strconv.Itoa(r.Rank),
 		"fp32", GB(4 * psi), "bf16", GB(w), "adam", GB(opt), "seed_states", GB(w + opt),
 		"states16", GB(st.Total()), "bpp", strconv.Itoa(p.BytesPerParam),
 		"per_gpu", GB(res.Memory.Total), "activations", GB(res.Memory.Activations),

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -167,7 +168,7 @@ func TestPlannerLesson(t *testing.T) {
 	if m.Search == nil || len(m.Search.Plans) == 0 || !m.Search.Plans[0].Memory.Fits || m.Search.Decision.Branch == "" {
 		t.Fatalf("search: %+v", m.Search)
 	}
-	b := planMetrics(les, 3).Budget
+	b := planMetrics(les, 5).Budget
 	if len(b) != 2 || b[0].StepS != 0.55 || math.Abs(1-b[1].StepS/b[0].StepS-0.0909) > 0.001 {
 		t.Errorf("budget %+v", b)
 	}
@@ -199,5 +200,106 @@ func TestPlannerLesson(t *testing.T) {
 	p2, _, _ := NewPlayerAt("scenario=pipeline-parallel")
 	if e := p2.Set("interleave", "3"); e == nil || e.Field != "interleave" {
 		t.Errorf("interleave 3 with 96 layers over 4 stages of 8 micro-batches: %v", e)
+	}
+}
+
+// Every strategy lesson asks at least one question; each is worded from
+// the live configuration in both languages, offers distinct choices, and
+// its answer follows the knobs.
+func TestStrategyQuestions(t *testing.T) {
+	for _, id := range []string{"memory-budget", "data-parallel", "tensor-parallel", "pipeline-parallel", "3d-parallel",
+		"zero-stages", "activation-checkpointing", "gradient-accumulation", "overlap", "strategy-planner"} {
+		les := planLesson(t, id)
+		asked := 0
+		for step := 1; step <= len(les.Steps); step++ {
+			for _, lang := range []string{"en", "zh"} {
+				q, ok := les.Question(step, lang)
+				if !ok {
+					if les.Steps[step-1].Step.Predict != "" {
+						t.Errorf("%s step %d: question %q has no wording", id, step, les.Steps[step-1].Step.Predict)
+					}
+					continue
+				}
+				asked++
+				for _, s := range append([]string{q.Prompt, q.Reveal}, q.Choices...) {
+					if strings.ContainsAny(s, "{⟦") || s == "" {
+						t.Errorf("%s step %d %s: hole in %q", id, step, lang, s)
+					}
+				}
+				seen := map[string]bool{}
+				for _, c := range q.Choices {
+					if seen[c] {
+						t.Errorf("%s step %d: choice %q twice in %v", id, step, c, q.Choices)
+					}
+					seen[c] = true
+				}
+				if q.Answer < 0 || q.Answer >= len(q.Choices) || len(q.Choices) < 3 || !strings.Contains(q.Reveal, q.Choices[q.Answer]) {
+					t.Errorf("%s step %d: answer %d of %v, reveal %q", id, step, q.Answer, q.Choices, q.Reveal)
+				}
+			}
+		}
+		if asked == 0 {
+			t.Errorf("%s asks nothing", id)
+		}
+	}
+	// The pipeline's question reads p: (p − 1)/4 with p = 8 is 175%.
+	les := planLesson(t, "pipeline-parallel", "pp", "8")
+	if q, _ := les.Question(1, "en"); q.Choices[q.Answer] != "175.0%" || !strings.Contains(q.Prompt, "p = 8") {
+		t.Errorf("p = 8: %q, answer %q", q.Prompt, q.Choices[q.Answer])
+	}
+}
+
+// The player keeps the reader's answer for the step and configuration it
+// was given under, and reveals the answer only then.
+func TestPlayerAnswers(t *testing.T) {
+	p, _, err := NewPlayerAt("scenario=pipeline-parallel&step=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := p.Report().Question
+	if q == nil || q.Answered || q.Reveal != "" || q.Answer != -1 {
+		t.Fatalf("before answering: %+v", q)
+	}
+	right, _ := p.les.Question(1, "en")
+	wrong := (right.Answer + 1) % len(right.Choices)
+	if e := p.Command([]byte(`{"type":"answer","choice":` + strconv.Itoa(wrong) + `}`)); e != nil {
+		t.Fatal(e)
+	}
+	q = p.Report().Question
+	if !q.Answered || q.Correct || q.Choice != wrong || q.Answer != right.Answer || q.Reveal == "" {
+		t.Errorf("after a wrong answer: %+v", q)
+	}
+	// A knob change asks again.
+	if e := p.Set("pp", "8"); e != nil {
+		t.Fatal(e)
+	}
+	if q = p.Report().Question; q.Answered {
+		t.Error("the answer survived a change of p")
+	}
+	for _, bad := range []string{`{"type":"answer"}`, `{"type":"answer","choice":9}`, `{"type":"answer","choice":1.5}`} {
+		if e := p.Command([]byte(bad)); e == nil || e.Field != "choice" {
+			t.Errorf("%s: %v", bad, e)
+		}
+	}
+	p.Goto(2) // no question on this step
+	if p.Report().Question != nil {
+		t.Error("step 2 reports a question")
+	}
+	if e := p.Command([]byte(`{"type":"answer","choice":0}`)); e == nil {
+		t.Error("answering a step without a question was accepted")
+	}
+}
+
+// The planner's other views show the plan the reader ranks: rank 2's
+// memory and time line are the search's second plan.
+func TestPlannerChosenPlan(t *testing.T) {
+	les := planLesson(t, "strategy-planner", "rank", "2")
+	sr := planMetrics(les, 1).Search
+	second := sr.Plans[1]
+	for _, step := range []int{3, 4} {
+		m := planMetrics(les, step)
+		if m.TP != second.TP || m.PP != second.PP || m.DP != second.DP || m.ZeRO != second.ZeRO || m.Time.Step != second.Time.Step {
+			t.Errorf("step %d shows TP %d PP %d DP %d ZeRO %d %g s; rank 2 is %+v", step, m.TP, m.PP, m.DP, m.ZeRO, m.Time.Step, second)
+		}
 	}
 }

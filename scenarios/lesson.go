@@ -175,3 +175,31 @@ func prepareWith(newEngine func() lessonEngine, run func(Config) (Run, error)) f
 		return les, nil
 	}
 }
+
+// Question is a step's prediction question in the reader's language
+// (predict: in a scenario file): the engine words it from the live
+// configuration and computes the answer, so it stays right when knobs
+// change.
+type Question struct {
+	ID      string   `json:"id"`
+	Prompt  string   `json:"prompt"`
+	Choices []string `json:"choices"`
+	Answer  int      `json:"-"` // index into Choices
+	Reveal  string   `json:"-"` // the answer, explained, once the reader has chosen
+}
+
+// questioner is an engine whose lessons ask questions.
+type questioner interface {
+	question(les *Lesson, step int, id, lang string) (Question, bool)
+}
+
+// Question is the question of step (1-based), if it asks one.
+func (les *Lesson) Question(step int, lang string) (Question, bool) {
+	step = clampStep(les, step)
+	id := les.Steps[step-1].Step.Predict
+	q, ok := les.engine.(questioner)
+	if id == "" || !ok {
+		return Question{}, false
+	}
+	return q.question(les, step, id, lang)
+}

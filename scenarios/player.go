@@ -34,6 +34,14 @@ type Player struct {
 	speed   float64
 	errs    []*InputError
 	rev     int // bumped on every change the page must show
+	// answers are the reader's choices by step, for the configuration
+	// they were given under (a knob change asks again).
+	answers map[int]answer
+}
+
+type answer struct {
+	choice int
+	config string
 }
 
 // Event names the player reports to the page (and, later, to a parent
@@ -356,6 +364,51 @@ type PlayerState struct {
 	Error    *string     `json:"error"`
 	Errors   []ErrorInfo `json:"errors"`
 	Fragment string      `json:"fragment"`
+	// Question is the step's prediction question, null when it asks
+	// none; its answer and the numbers wait until the reader has chosen.
+	Question *QuestionState `json:"question"`
+}
+
+// QuestionState is a step's question as the page shows it.
+type QuestionState struct {
+	Question
+	Answered bool   `json:"answered"`
+	Choice   int    `json:"choice"`  // the reader's, −1 before
+	Correct  bool   `json:"correct"` // once answered
+	Answer   int    `json:"answer"`  // the right choice, −1 before answering
+	Reveal   string `json:"reveal"`  // "" before answering
+}
+
+// Question is the current step's question with the reader's answer.
+func (p *Player) Question() (*QuestionState, bool) {
+	q, ok := p.les.Question(p.st.Step, p.st.Lang)
+	if !ok {
+		return nil, false
+	}
+	qs := &QuestionState{Question: q, Choice: -1, Answer: -1}
+	if a, ok := p.answers[p.st.Step]; ok && a.config == EncodeFragment(State{Scenario: p.st.Scenario, Step: p.st.Step, Config: p.st.Config}) {
+		qs.Answered, qs.Choice, qs.Correct, qs.Answer, qs.Reveal = true, a.choice, a.choice == q.Answer, q.Answer, q.Reveal
+	}
+	return qs, true
+}
+
+// Answer records the reader's choice (0-based) for the current step's
+// question.
+func (p *Player) Answer(choice int) *InputError {
+	q, ok := p.les.Question(p.st.Step, p.st.Lang)
+	if !ok {
+		return p.cmdErr("choice", strconv.Itoa(choice), "a step that asks a question")
+	}
+	if choice < 0 || choice >= len(q.Choices) {
+		return p.cmdErr("choice", strconv.Itoa(choice), fmt.Sprintf("0–%d", len(q.Choices)-1))
+	}
+	if p.answers == nil {
+		p.answers = map[int]answer{}
+	}
+	p.answers[p.st.Step] = answer{choice, EncodeFragment(State{Scenario: p.st.Scenario, Step: p.st.Step, Config: p.st.Config})}
+	p.rev++
+	p.ClearErrors()
+	return nil
 }
 
 // Report returns the player's state for the page.
@@ -377,6 +430,9 @@ func (p *Player) Report() PlayerState {
 		Metrics:  p.les.Metrics(p.st.Step),
 		Errors:   []ErrorInfo{},
 		Fragment: p.Fragment(),
+	}
+	if q, ok := p.Question(); ok {
+		ps.Question = q
 	}
 	if len(p.errs) > 0 {
 		msg := p.ErrorText(p.st.Lang)
@@ -473,11 +529,17 @@ func (p *Player) Command(raw []byte) *InputError {
 				return err
 			}
 		}
+	case "answer":
+		f, ok := m["choice"].(float64)
+		if !ok || f != math.Trunc(f) {
+			return p.cmdErr("choice", fmt.Sprint(m["choice"]), "the number of a choice, from 0")
+		}
+		return p.Answer(int(f))
 	case "hf-config":
 		text, _ := m["json"].(string)
 		return p.HFConfig(text)
 	default:
-		return p.cmdErr("type", fmt.Sprint(m["type"]), "play, pause, step, goto, set, hf-config")
+		return p.cmdErr("type", fmt.Sprint(m["type"]), "play, pause, step, goto, set, answer, hf-config")
 	}
 	return nil
 }

@@ -25,7 +25,10 @@ type Step struct {
 	Hide            []string
 	Show            []string // extra views on the picture, e.g. time-vs-n
 	Checkpoints     []string
-	Line            int
+	// Predict names the question the step asks before it shows the
+	// answer (the engine words it and computes the answer).
+	Predict string
+	Line    int
 }
 
 // Scenario is a loaded, checked lesson. Title and Summary are i18n keys;
@@ -102,7 +105,7 @@ func (l *loader) fail(line int, field, format string, args ...any) {
 
 var (
 	headerDirectives = []string{"scenario", "title", "summary", "engine", "knob"}
-	stepDirectives   = []string{"title", "text", "set", "from", "to", "hide", "show", "checkpoint"}
+	stepDirectives   = []string{"title", "text", "set", "from", "to", "hide", "show", "checkpoint", "predict"}
 	// Views a step may add to its picture with show:.
 	views = append([]string{"time-vs-n", "training", "sweep"}, append(planViews, clusterModes...)...)
 )
@@ -426,6 +429,15 @@ func (l *loader) stepLine(n int, name, rest string) {
 		}
 		if rest == "" {
 			l.fail(n, name, "missing view name (views: %s)", strings.Join(views, ", "))
+		}
+	case "predict":
+		switch {
+		case !isID(rest):
+			l.fail(n, name, "want one question id (lower-case letters, digits and '-'), got %q", rest)
+		case st.Predict != "":
+			l.fail(n, name, "a step asks one question")
+		default:
+			st.Predict = rest
 		}
 	case "checkpoint":
 		if rest == "" {

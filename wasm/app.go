@@ -312,6 +312,9 @@ func (a *app) build(w, h int) {
 		})
 	case *scenarios.PlanRun:
 		f := planFrame{w: float32(w) * dpr, h: float32(h) * dpr, stage: stage, scale: dpr, th: th, t: a.player.Time().Seconds(), frac: 1}
+		if q, ok := a.player.Question(); ok && !q.Answered {
+			f.conceal = true
+		}
 		if sr := a.player.StepRun(); sr.To > sr.From {
 			f.frac = float64(a.player.Time()-sr.From) / float64(sr.To-sr.From)
 		} else {

@@ -24,6 +24,9 @@ type planFrame struct {
 	th    render.Theme
 	t     float64 // the playhead, seconds; −1 all done
 	frac  float64 // the playhead as a share of the step's window
+	// conceal: the step's question is not answered yet, so a picture that
+	// compares configurations shows only the first (the answer waits).
+	conceal bool
 }
 
 func (a *app) buildPlan(run *scenarios.PlanRun, f planFrame) {
@@ -59,7 +62,11 @@ func memoryView(run *scenarios.PlanRun, f planFrame, stage render.Rect) render.M
 	v := render.MemoryBarsView{Width: f.w, Height: f.h, Stage: stage, Scale: f.scale, Theme: f.th}
 	cur := run.Result.Memory
 	v.Capacity, v.Usable = cur.Capacity, cur.Usable
-	for _, b := range run.Bars {
+	bars := run.Bars
+	if f.conceal && len(bars) > 1 && run.View != scenarios.ViewMemory && run.View != scenarios.ViewSeed {
+		bars = bars[:1]
+	}
+	for _, b := range bars {
 		m := b.Memory
 		if v.Capacity == 0 {
 			v.Capacity, v.Usable = m.Capacity, m.Usable
@@ -88,7 +95,11 @@ func memoryView(run *scenarios.PlanRun, f planFrame, stage render.Rect) render.M
 // and the activation memory over time.
 func pipelineView(run *scenarios.PlanRun, f planFrame, stage render.Rect) render.PipelineView {
 	v := render.PipelineView{Width: f.w, Height: f.h, Stage: stage, Scale: f.scale, Theme: f.th, Time: f.t}
-	for _, pt := range run.Timelines {
+	tls := run.Timelines
+	if f.conceal && len(tls) > 1 {
+		tls = tls[:1]
+	}
+	for _, pt := range tls {
 		tl := pt.Timeline
 		res := pt.Result
 		out := render.Timeline{Label: fmt.Sprintf("%s  p=%d m=%d", pt.Label, tl.Stages, tl.Micro), Stages: tl.Stages, Length: tl.Length}
@@ -197,7 +208,11 @@ func tpView(f planFrame) render.TPMatrixView {
 func plannerView(run *scenarios.PlanRun, f planFrame) render.PlannerView {
 	v := render.PlannerView{Width: f.w, Height: f.h, Stage: f.stage, Scale: f.scale, Theme: f.th, Usable: run.Result.Memory.Usable}
 	if run.View == scenarios.ViewBudget {
-		for i, b := range run.Budget {
+		budget := run.Budget
+		if f.conceal && len(budget) > 1 {
+			budget = budget[:1]
+		}
+		for i, b := range budget {
 			label := "seed step"
 			if i > 0 {
 				label = "compute x1.2"

@@ -68,6 +68,23 @@ func (u *ui) bind() {
 		}
 	})
 	u.on("timeline", "change", func(*scenarios.Player, *dom.BasicHTMLElement) { u.scrub = false })
+	// The question's choices are rebuilt on every refresh: one listener
+	// on their container reads the button's data-choice.
+	if pr := byID("predict"); pr != nil {
+		listen(pr.Underlying(), "click", false, func(e js.Value) {
+			t := e.Get("target")
+			if !t.Truthy() || t.Get("dataset").Get("choice").Type() != js.TypeString {
+				return
+			}
+			n, err := strconv.Atoi(t.Get("dataset").Get("choice").String())
+			if err != nil {
+				return
+			}
+			u.a.mu.Lock()
+			defer u.a.mu.Unlock()
+			u.a.player.Answer(n)
+		})
+	}
 	u.on("btn-hf", "click", func(p *scenarios.Player, _ *dom.BasicHTMLElement) { p.HFConfig(value(byID("hf-config"))) })
 	u.on("error-close", "click", func(p *scenarios.Player, _ *dom.BasicHTMLElement) { p.ClearErrors() })
 
@@ -234,6 +251,7 @@ func (u *ui) refresh() {
 
 	u.refreshClock()
 	u.refreshKnobs(s, st, lang)
+	u.refreshQuestion(p, lang)
 	u.refreshMetrics(p, lang)
 	u.refreshError(p, lang)
 }
@@ -392,9 +410,75 @@ func (u *ui) ensureOption(sel *dom.BasicHTMLElement, v, lang string) {
 // the reader's language): the column on screen marked, each quantity's
 // source on its own line under its row, so a narrow panel keeps the
 // numbers readable.
+// refreshQuestion shows the step's prediction question: the prompt and a
+// button per choice; once answered, the choice marked, right or not, and
+// the answer explained.
+func (u *ui) refreshQuestion(p *scenarios.Player, lang string) {
+	box := byID("predict")
+	if box == nil {
+		return
+	}
+	q, ok := p.Question()
+	if !ok {
+		box.SetAttribute("hidden", "")
+		box.SetInnerHTML("")
+		return
+	}
+	box.RemoveAttribute("hidden")
+	box.SetInnerHTML("")
+	head := create("strong")
+	head.SetTextContent(i18n.T(lang, "ui.predict"))
+	appendChild(box, head)
+	prompt := create("p")
+	prompt.SetID("predict-prompt")
+	prompt.SetTextContent(q.Prompt)
+	appendChild(box, prompt)
+	row := create("div")
+	row.SetAttribute("class", "choices")
+	for i, c := range q.Choices {
+		b := create("button")
+		b.SetAttribute("type", "button")
+		b.SetAttribute("data-choice", strconv.Itoa(i))
+		b.SetTextContent(c)
+		cls := "choice"
+		if q.Answered {
+			b.SetAttribute("aria-pressed", strconv.FormatBool(i == q.Choice))
+			switch {
+			case i == q.Answer:
+				cls += " right"
+			case i == q.Choice:
+				cls += " wrong"
+			}
+		}
+		b.SetAttribute("class", cls)
+		appendChild(row, b)
+	}
+	appendChild(box, row)
+	if q.Answered {
+		res := create("p")
+		res.SetAttribute("class", "reveal")
+		res.SetAttribute("role", "status")
+		verdict := i18n.T(lang, "ui.predict_wrong")
+		if q.Correct {
+			verdict = i18n.T(lang, "ui.predict_right")
+		}
+		res.SetTextContent(verdict + " " + q.Reveal)
+		appendChild(box, res)
+	}
+}
+
 func (u *ui) refreshMetrics(p *scenarios.Player, lang string) {
 	metrics := byID("metrics")
 	if metrics == nil {
+		return
+	}
+	// The numbers wait for the reader's prediction.
+	if q, ok := p.Question(); ok && !q.Answered {
+		metrics.SetInnerHTML("")
+		lock := create("p")
+		lock.SetAttribute("class", "locked")
+		lock.SetTextContent(i18n.T(lang, "ui.predict_locked"))
+		appendChild(metrics, lock)
 		return
 	}
 	tb := p.Lesson().Table(p.State().Step, lang)

@@ -29,8 +29,16 @@ type planState struct {
 			Step float64 `json:"step_s"`
 		} `json:"time"`
 	} `json:"metrics"`
-	Config map[string]string `json:"config"`
-	Error  *string           `json:"error"`
+	Config   map[string]string `json:"config"`
+	Error    *string           `json:"error"`
+	Question *struct {
+		Prompt   string   `json:"prompt"`
+		Choices  []string `json:"choices"`
+		Answered bool     `json:"answered"`
+		Correct  bool     `json:"correct"`
+		Answer   int      `json:"answer"`
+		Reveal   string   `json:"reveal"`
+	} `json:"question"`
 }
 
 type planCLI struct {
@@ -73,9 +81,15 @@ func TestStrategyLessons(t *testing.T) {
 			if st.Steps < 3 {
 				t.Fatalf("%s: %d steps", id, st.Steps)
 			}
+			asked := 0
+			defer func() {
+				if asked == 0 {
+					t.Errorf("%s asked the reader nothing", id)
+				}
+			}()
 			for n := 1; n <= st.Steps; n++ {
 				command(ctx, fmt.Sprintf(`{type: "goto", step: %d}`, n))
-				command(ctx, `{type: "play"}`)
+				command(ctx, `{type: "goto", time_s: 1000}`) // the picture at the end of its run
 				settle(ctx)
 				evalJSON(ctx, "window.gpuscope.state()", &st)
 				if st.Error != nil {
@@ -93,6 +107,20 @@ func TestStrategyLessons(t *testing.T) {
 				img := decodePNG(t, screenshot(ctx, fmt.Sprintf("%s-step%d-%s", id, n, st.StepID)))
 				if px := drawn(img, elementRect(ctx, "#stage").image()); px < 2000 {
 					t.Errorf("step %d (%s): %d pixels drawn on the stage, want a picture", n, st.StepID, px)
+				}
+				if q := st.Question; q != nil {
+					// Predict, then observe: the numbers wait for an answer,
+					// given here by clicking the last choice.
+					asked++
+					if q.Answered || !strings.Contains(text(ctx, "#predict"), q.Prompt) || text(ctx, "#metrics table") != "" {
+						t.Errorf("step %d: question %+v shown as %q with the numbers %q", n, q, text(ctx, "#predict"), text(ctx, "#metrics"))
+					}
+					chromedpRun(t, ctx, chromedp.Click(fmt.Sprintf(`#predict button[data-choice="%d"]`, len(q.Choices)-1), chromedp.ByQuery))
+					settle(ctx)
+					evalJSON(ctx, "window.gpuscope.state()", &st)
+					if q := st.Question; q == nil || !q.Answered || q.Correct != (q.Answer == len(q.Choices)-1) || !strings.Contains(text(ctx, "#predict"), q.Reveal) {
+						t.Errorf("step %d: after clicking: %+v, page %q", n, q, text(ctx, "#predict"))
+					}
 				}
 				if row := text(ctx, `#metrics [data-metric="command"]`); !strings.Contains(row, "gpuscope plan") {
 					t.Errorf("step %d: the numbers do not show the CLI line", n)
@@ -180,5 +208,27 @@ func TestStrategyScreenshots(t *testing.T) {
 				t.Errorf("%s %s %s %d px: %d pixels drawn", id, v.lang, v.scheme, v.w, px)
 			}
 		}
+	}
+}
+
+// Predict, then observe: before the reader answers, the ZeRO picture shows
+// only plain data parallelism and the numbers wait; after a click, the
+// other stages' bars and the table appear.
+func TestPredictWaitsForTheAnswer(t *testing.T) {
+	ctx := open(t, "index.html#scenario=zero-stages&step=1")
+	waitReady(ctx)
+	settle(ctx)
+	before := drawn(decodePNG(t, screenshot(ctx, "predict-before")), elementRect(ctx, "#stage").image())
+	if text(ctx, "#metrics table") != "" || !strings.Contains(text(ctx, "#metrics"), "Answer the question") {
+		t.Errorf("numbers before answering: %q", text(ctx, "#metrics"))
+	}
+	chromedpRun(t, ctx, chromedp.Click(`#predict button[data-choice="0"]`, chromedp.ByQuery))
+	settle(ctx)
+	after := drawn(decodePNG(t, screenshot(ctx, "predict-after")), elementRect(ctx, "#stage").image())
+	if after < before+500 {
+		t.Errorf("stage pixels %d before answering, %d after: the other stages' bars should appear", before, after)
+	}
+	if text(ctx, "#metrics table") == "" || !strings.Contains(text(ctx, "#predict"), "16Ψ") {
+		t.Errorf("after answering: numbers %q, predict %q", text(ctx, "#metrics"), text(ctx, "#predict"))
 	}
 }
