@@ -83,6 +83,17 @@ func (r *PlanRun) Mark(name string) (sim.Time, bool) { return startEnd(name, r.e
 // micro-batches as 4·pp, sequence parallelism with TP, FlashAttention,
 // overlap on, 16 bytes a parameter.
 func PlanConfig(c Config) (parallel.Config, error) {
+	pc, err := planConfig(c)
+	if err != nil {
+		return pc, err
+	}
+	return pc, pc.Validate()
+}
+
+// planConfig is PlanConfig without the plan's own checks: the planner
+// needs only its model, cluster and global batch (global_batch), and
+// takes its plan from the search.
+func planConfig(c Config) (parallel.Config, error) {
 	str := func(name, def string) string {
 		if v, ok := c[name]; ok && v != "" {
 			return v
@@ -97,8 +108,12 @@ func PlanConfig(c Config) (parallel.Config, error) {
 	}
 	var m model.Transformer
 	if id := str("model", "seed-100b"); id == "custom" {
+		if num("seq", 4096) == 0 {
+			c = c.Clone()
+			c["seq"] = "4096" // a model of one's own trains on 4,096 tokens unless told
+		}
 		m = model.Transformer{ID: "custom", Name: "custom", Layers: num("layers", 32), Hidden: num("hidden", 4096),
-			Heads: num("heads", 32), KVHeads: num("kv_heads", num("heads", 32)), Seq: num("seq", 4096), Vocab: num("vocab", 32000),
+			Heads: num("heads", 32), KVHeads: num("kv_heads", num("heads", 32)), Seq: max(1, num("seq", 4096)), Vocab: num("vocab", 32000),
 			FFNSize: num("ffn", 11008), FFN: model.FFN(str("ffn_kind", "swiglu"))}
 		gpt := m.FFN == model.GeLU // GPT style: biases, learned positions, tied embeddings
 		m.Biases, m.LearnedPositions, m.Tied = gpt, gpt, gpt
@@ -108,7 +123,7 @@ func PlanConfig(c Config) (parallel.Config, error) {
 			return parallel.Config{}, fmt.Errorf("model: %q; allowed %s, custom", id, strings.Join(model.PresetIDs(), ", "))
 		}
 		m = p
-		if s := num("seq", 0); s > 0 {
+		if s := num("seq", 0); s > 0 { // 0: the preset's own
 			m.Seq = s
 		}
 	}
@@ -118,10 +133,13 @@ func PlanConfig(c Config) (parallel.Config, error) {
 	}
 	tp, pp := num("tp", 1), num("pp", 1)
 	gpus := num("gpus", tp*pp)
-	if tp < 1 || pp < 1 || gpus%(tp*pp) != 0 {
+	if tp < 1 || pp < 1 || gpus < 1 {
+		return parallel.Config{}, fmt.Errorf("tp, pp, gpus: %d, %d, %d; each at least 1", tp, pp, gpus)
+	}
+	if _, planner := c["rank"]; !planner && gpus%(tp*pp) != 0 {
 		return parallel.Config{}, fmt.Errorf("gpus: %d not divisible by tp × pp = %d × %d", gpus, tp, pp)
 	}
-	dp := gpus / (tp * pp)
+	dp := max(1, gpus/(tp*pp))
 	cl := parallel.DefaultCluster(g, gpus)
 	if v := num("gpus_per_node", 0); v > 0 {
 		cl.GPUsPerNode = v
@@ -154,8 +172,10 @@ func PlanConfig(c Config) (parallel.Config, error) {
 		Recompute: parallel.Recompute(str("recompute", "selective")), Flash: on("flash", true), MicroBatch: mb,
 		GlobalBatch: mb * dp * mbs, Schedule: sched, BytesPerParam: num("bytes_per_param", 16), Dtype: hw.BF16,
 		Overlap: on("overlap", true)}
-	pc := parallel.Config{Model: m, Plan: plan, Cluster: cl}
-	return pc, pc.Validate()
+	if gb := num("global_batch", 0); gb > 0 {
+		plan.GlobalBatch = gb
+	}
+	return parallel.Config{Model: m, Plan: plan, Cluster: cl}, nil
 }
 
 // planView is the step's picture: the first plan view its show: line
@@ -197,20 +217,24 @@ func timelineOf(label string, r parallel.Result) (PlanTimeline, error) {
 }
 
 func planRun(st Step, c Config, search func(parallel.Config) (*parallel.SearchResult, error)) (*PlanRun, error) {
-	pc, err := PlanConfig(c)
-	if err != nil {
-		return nil, err
-	}
 	view := planView(st)
-	if _, chosen := c["rank"]; chosen && view != ViewPlanner && view != ViewBudget {
-		// The planner's other views show the plan the reader chose.
+	var pc parallel.Config
+	var err error
+	if _, planner := c["rank"]; planner {
+		// The planner: every view shows the plan the reader ranks.
+		if pc, err = planConfig(c); err != nil {
+			return nil, err
+		}
 		sr, err := search(pc)
 		if err != nil {
 			return nil, err
 		}
-		if len(sr.Plans) > 0 {
-			pc = sr.Plans[min(max(0, c.IntOf("rank")-1), len(sr.Plans)-1)].Config
+		if len(sr.Plans) == 0 {
+			return nil, fmt.Errorf("gpus: no plan for %s fits %d × %s with a global batch of %d; add GPUs or pick a smaller model", pc.Model.Name, pc.Cluster.GPUs, pc.Cluster.GPU.Name, pc.Plan.GlobalBatch)
 		}
+		pc = sr.Plans[min(max(0, c.IntOf("rank")-1), len(sr.Plans)-1)].Config
+	} else if pc, err = PlanConfig(c); err != nil {
+		return nil, err
 	}
 	res, err := parallel.Evaluate(pc)
 	if err != nil {

@@ -556,14 +556,18 @@ func (p *Player) HFConfig(text string) *InputError {
 		p.report([]*InputError{e})
 		return e
 	}
-	m, err := model.FromHFConfig([]byte(text), p.st.Config.IntOf("seq"))
+	seq := p.st.Config.IntOf("seq")
+	if seq <= 0 {
+		seq = 4096 // not the config's max_position_embeddings: that is inference's reach, not a training length
+	}
+	m, err := model.FromHFConfig([]byte(text), seq)
 	if err != nil {
 		e := inputError("error.command", "hf_config", shown(text), "detail", err.Error())
 		p.report([]*InputError{e})
 		return e
 	}
-	frag := fmt.Sprintf("model=custom&layers=%d&hidden=%d&heads=%d&kv_heads=%d&ffn=%d&vocab=%d&ffn_kind=%s",
-		m.Layers, m.Hidden, m.Heads, m.KVHeads, m.FFNSize, m.Vocab, m.FFN)
+	frag := fmt.Sprintf("model=custom&layers=%d&hidden=%d&heads=%d&kv_heads=%d&ffn=%d&vocab=%d&ffn_kind=%s&seq=%d",
+		m.Layers, m.Hidden, m.Heads, m.KVHeads, m.FFNSize, m.Vocab, m.FFN, m.Seq)
 	if errs := p.ApplyFragment(frag); len(errs) > 0 {
 		return errs[0]
 	}

@@ -110,11 +110,37 @@ func pipelineView(run *scenarios.PlanRun, f planFrame, stage render.Rect) render
 		case parallel.RecomputeSelective:
 			recompute = 0.03
 		}
+		// Each block ends with its tensor-parallel all-reduces, drawn as
+		// communication: their share of the stage's forward and backward.
+		tpF, tpB := make([]float64, tl.Stages), make([]float64, tl.Stages)
+		share := 0.5
+		if res.Config.Plan.Recompute == parallel.RecomputeFull {
+			share = 1.0 / 3
+		}
+		for st := range min(tl.Stages, len(res.StageTP)) {
+			if f := res.StageForward[st] + res.StageTP[st]*share; f > 0 {
+				tpF[st] = res.StageTP[st] * share / f
+			}
+			if b := res.StageBackward[st] + res.StageTP[st]*(1-share); b > 0 {
+				tpB[st] = res.StageTP[st] * (1 - share) / b
+			}
+		}
+		withTP := func(b parallel.Block, kind render.BlockKind, start float64, frac float64) {
+			cut := b.End - (b.End-b.Start)*frac
+			mb := b.MicroBatch
+			if kind == render.BlockRecompute {
+				mb = -1
+			}
+			out.Blocks = append(out.Blocks, render.TimelineBlock{Stage: b.Stage, Kind: kind, MicroBatch: mb, Chunk: b.Chunk, Start: start, End: cut})
+			if frac > 0.01 {
+				out.Blocks = append(out.Blocks, render.TimelineBlock{Stage: b.Stage, Kind: render.BlockComm, MicroBatch: -1, Start: cut, End: b.End})
+			}
+		}
 		lastB := make([]float64, tl.Stages)
 		for _, b := range tl.Blocks {
 			switch b.Kind {
 			case parallel.Forward:
-				out.Blocks = append(out.Blocks, render.TimelineBlock{Stage: b.Stage, Kind: render.BlockForward, MicroBatch: b.MicroBatch, Chunk: b.Chunk, Start: b.Start, End: b.End})
+				withTP(b, render.BlockForward, b.Start, tpF[b.Stage])
 			case parallel.Backward:
 				split := b.Start + (b.End-b.Start)*recompute
 				if recompute > 0.1 {
@@ -122,7 +148,7 @@ func pipelineView(run *scenarios.PlanRun, f planFrame, stage render.Rect) render
 				} else {
 					split = b.Start
 				}
-				out.Blocks = append(out.Blocks, render.TimelineBlock{Stage: b.Stage, Kind: render.BlockBackward, MicroBatch: b.MicroBatch, Chunk: b.Chunk, Start: split, End: b.End})
+				withTP(b, render.BlockBackward, split, tpB[b.Stage])
 				lastB[b.Stage] = max(lastB[b.Stage], b.End)
 			default:
 				out.Blocks = append(out.Blocks, render.TimelineBlock{Stage: b.Stage, Kind: render.BlockComm, MicroBatch: -1, Start: b.Start, End: b.End})

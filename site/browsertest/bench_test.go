@@ -77,7 +77,7 @@ func TestBenchPage(t *testing.T) {
 		return ms
 	}
 	replan := timed(cctx, `{type: "set", micro_batches: 16}`)
-	pctx := open(t, "index.html#scenario=strategy-planner&model=llama3-405b&gpus=8192&micro_batches=16")
+	pctx := open(t, "index.html#scenario=strategy-planner&model=llama3-405b&gpus=8192&global_batch=2048")
 	waitReady(pctx)
 	search := timed(pctx, `{type: "set", gpus: 16384}`)
 	var fitting struct {

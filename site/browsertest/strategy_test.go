@@ -187,14 +187,14 @@ func TestPlannerPastedConfig(t *testing.T) {
 	}
 }
 
-// Screenshots of every strategy lesson for a person to look at: Chinese in
-// the light theme on a phone, English in the dark theme on a 1920 px
-// screen (out/screens/strategy-*).
+// Screenshots of every strategy lesson for a person to look at, in both
+// languages and both themes, on a phone (375 px) and a 1920 px screen
+// (out/screens/strategy-*).
 func TestStrategyScreenshots(t *testing.T) {
 	for _, v := range []struct {
 		scheme, lang string
 		w, h         int64
-	}{{"light", "zh", 375, 812}, {"dark", "en", 1920, 1080}} {
+	}{{"light", "zh", 375, 812}, {"dark", "en", 1920, 1080}, {"dark", "zh", 1920, 1080}, {"light", "en", 375, 812}} {
 		ctx := openSized(t, "favicon.svg", v.w, v.h)
 		allowConsoleErrors(ctx, "favicon.ico")
 		chromedpRun(t, ctx, emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: v.scheme}}))
