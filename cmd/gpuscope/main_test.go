@@ -56,7 +56,7 @@ func TestBadFlags(t *testing.T) {
 	}{
 		{[]string{"collective", "--ranks", "abc"}, []string{"--ranks", "abc", "2–4096"}},
 		{[]string{"collective", "--ranks", "1"}, []string{"--ranks", "2–4096"}},
-		{[]string{"collective", "--link", "pcie"}, []string{"--link", "ib-hdr, ib-ndr, nvlink3, nvlink4"}},
+		{[]string{"collective", "--link", "pcie"}, []string{"--link", "ib-hdr, ib-ndr, ib-xdr, nvlink3, nvlink4, nvlink5, pcie5, roce-400"}},
 		{[]string{"collective", "--algo", "tree"}, []string{"--algo", "ring, star"}},
 		{[]string{"collective", "--bytes", "lots"}, []string{"--bytes", "lots"}},
 		{[]string{"collective", "--op", "gather"}, []string{"--op", "allreduce"}},

@@ -50,6 +50,30 @@ var links = []Link{
 		Source: "NVIDIA H100 datasheet: 900 GB/s bidirectional per GPU; ~1 µs per message",
 	},
 	{
+		ID:        "nvlink5",
+		Name:      "NVLink 5",
+		Bandwidth: 900e9,
+		Latency:   1 * sim.Microsecond,
+		// Assumed like NVLink 4's: no published nccl-tests figure in our
+		// references.
+		Efficiency: 0.82,
+		// Blackwell (B200/GB200): 18 NVLink 5 links, 1.8 TB/s
+		// bidirectional per GPU, so 900 GB/s each way.
+		Source: "NVIDIA Blackwell datasheet: 1.8 TB/s bidirectional NVLink per GPU; ~1 µs per message",
+	},
+	{
+		ID:        "pcie5",
+		Name:      "PCIe 5.0 x16",
+		Bandwidth: 64e9,
+		Latency:   2 * sim.Microsecond,
+		// PCIe's transaction-layer headers and flow control leave about
+		// 80% of the raw rate to data.
+		Efficiency: 0.8,
+		// 32 GT/s × 16 lanes × 128b/130b ≈ 63 GB/s each way; GPUs
+		// without NVLink talk through the PCIe switch or the host.
+		Source: "PCI-SIG PCIe 5.0: 32 GT/s per lane, x16 ≈ 64 GB/s each way",
+	},
+	{
 		ID:        "ib-hdr",
 		Name:      "IB HDR 200G",
 		Bandwidth: 25e9,
@@ -72,6 +96,26 @@ var links = []Link{
 		// latency ~5 µs as the seed article teaches (switch hops are
 		// sub-microsecond; software and the NIC add the rest).
 		Source: "NVIDIA ConnectX-7 NDR: 400 Gb/s = 50 GB/s per port each way; ~5 µs per message",
+	},
+	{
+		ID:         "ib-xdr",
+		Name:       "IB XDR 800G",
+		Bandwidth:  100e9,
+		Latency:    5 * sim.Microsecond,
+		Efficiency: 0.9,
+		// InfiniBand XDR: 800 Gb/s per port = 100 GB/s each way
+		// (ConnectX-8 / Quantum-X800).
+		Source: "NVIDIA Quantum-X800 / ConnectX-8: 800 Gb/s = 100 GB/s per port each way; ~5 µs per message",
+	},
+	{
+		ID:        "roce-400",
+		Name:      "RoCE 400G",
+		Bandwidth: 50e9,
+		Latency:   7 * sim.Microsecond,
+		// Ethernet with RDMA: the same 400 Gb/s as NDR; a little more
+		// latency and header overhead through Ethernet switches.
+		Efficiency: 0.85,
+		Source:     "400 GbE RoCEv2 NIC (e.g. ConnectX-7 in Ethernet mode): 50 GB/s each way; ~7 µs per message",
 	},
 }
 
