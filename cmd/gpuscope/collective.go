@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/gpuscope/gpuscope/engine/collective"
 	"github.com/gpuscope/gpuscope/engine/hw"
@@ -11,16 +12,35 @@ import (
 	"github.com/gpuscope/gpuscope/scenarios"
 )
 
+func idsOf[T ~string](xs []T) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = string(x)
+	}
+	return out
+}
+
 var collectiveKnobs = []scenarios.Knob{
-	{Name: "op", Kind: scenarios.KnobEnum, Values: []string{string(collective.AllReduce)}, Default: string(collective.AllReduce)},
-	{Name: "algo", Kind: scenarios.KnobEnum, Values: []string{string(collective.Ring), string(collective.Star)}, Default: string(collective.Ring)},
-	{Name: "ranks", Kind: scenarios.KnobInt, Min: collective.MinRanks, Max: collective.MaxRanks, Default: "8"},
+	{Name: "op", Kind: scenarios.KnobEnum, Values: idsOf(collective.Ops), Default: string(collective.AllReduce)},
+	{Name: "algo", Kind: scenarios.KnobEnum, Values: idsOf(collective.Algos), Default: string(collective.Ring)},
+	{Name: "ranks", Kind: scenarios.KnobInt, Min: collective.MinRanks, Max: 1 << 20, Default: "8"},
 	{Name: "bytes", Kind: scenarios.KnobBytes, Min: collective.MinBytes, Max: collective.MaxBytes, Default: "268435456"},
 	{Name: "link", Kind: scenarios.KnobEnum, Values: hw.LinkIDs(), Default: "nvlink4"},
+	{Name: "gpus-per-node", Kind: scenarios.KnobInt, Min: 1, Max: 256, Default: "8"},
+	{Name: "topology", Kind: scenarios.KnobEnum, Values: []string{"single-node", "fat-tree"}, Default: "fat-tree"},
+	{Name: "intra", Kind: scenarios.KnobEnum, Values: []string{"nvlink3", "nvlink4", "nvlink5", "pcie5"}, Default: "nvlink4"},
+	{Name: "inter", Kind: scenarios.KnobEnum, Values: []string{"ib-hdr", "ib-ndr", "ib-xdr", "roce-400"}, Default: "ib-ndr"},
 }
+
+// fabricFlags are the flags of issue 6's collective: any of them (or an
+// operation or algorithm the packet engine does not run, or more ranks than
+// it takes) selects the fabric model instead of the first lesson's
+// packet-level run.
+var fabricFlags = []string{"gpus-per-node", "topology", "oversubscription", "intra", "inter"}
 
 func runCollective(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet(collectiveKnobs, "json")
+	fs.floats["oversubscription"] = true
 	if err := fs.parse(args); err != nil {
 		fmt.Fprintf(stderr, "gpuscope collective: %v\n", err)
 		return 2
@@ -28,6 +48,18 @@ func runCollective(args []string, stdout, stderr io.Writer) int {
 	if len(fs.args) > 0 {
 		fmt.Fprintf(stderr, "gpuscope collective: unexpected argument %q; allowed flags: %s\n", fs.args[0], fs.allowed())
 		return 2
+	}
+	fabric := fs.value("op") != string(collective.AllReduce) || (fs.value("algo") != string(collective.Ring) && fs.value("algo") != string(collective.Star))
+	if n, _ := strconv.Atoi(fs.value("ranks")); n > collective.MaxRanks {
+		fabric = true
+	}
+	for _, f := range fabricFlags {
+		if _, ok := fs.vals[f]; ok {
+			fabric = true
+		}
+	}
+	if fabric {
+		return runFabric(fs, stdout, stderr)
 	}
 	cfg := scenarios.Config{
 		"algo":  fs.value("algo"),
@@ -66,5 +98,105 @@ func writeJSON(stdout, stderr io.Writer, v any) int {
 		fmt.Fprintf(stderr, "gpuscope: %v\n", err)
 		return 1
 	}
+	return 0
+}
+
+// FabricMetrics are gpuscope collective's numbers on a cluster's fabric
+// (issue 6): the contract's time_s, algbw_GBps, busbw_GBps,
+// bytes_sent_per_rank and max_link_utilization, with the configuration.
+type FabricMetrics struct {
+	Op                 string  `json:"op"`
+	Algo               string  `json:"algo"`
+	Ranks              int     `json:"ranks"`
+	GPUsPerNode        int     `json:"gpus_per_node"`
+	Nodes              int     `json:"nodes"`
+	Bytes              int64   `json:"bytes"`
+	Topology           string  `json:"topology"`
+	Oversubscription   float64 `json:"oversubscription"`
+	Intra              string  `json:"intra"`
+	Inter              string  `json:"inter"`
+	TimeS              float64 `json:"time_s"`
+	AlgBWGBps          float64 `json:"algbw_GBps"`
+	BusBWGBps          float64 `json:"busbw_GBps"`
+	BytesSentPerRank   float64 `json:"bytes_sent_per_rank"`
+	MaxLinkUtilization float64 `json:"max_link_utilization"`
+	ClosedFormTimeS    float64 `json:"closed_form_time_s"`
+	LatencyS           float64 `json:"latency_s"`   // the α part of the closed form
+	BandwidthS         float64 `json:"bandwidth_s"` // the β part
+	Model              string  `json:"model"`       // how time_s was found
+}
+
+func runFabric(fs *flagSet, stdout, stderr io.Writer) int {
+	fail := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "gpuscope collective: "+format+"\n", a...)
+		return 2
+	}
+	n, _ := strconv.Atoi(fs.value("ranks"))
+	k, _ := strconv.Atoi(fs.value("gpus-per-node"))
+	b, _ := strconv.ParseInt(fs.value("bytes"), 10, 64)
+	topology := fs.value("topology")
+	intra, _ := hw.LinkByID(fs.value("intra"))
+	inter, _ := hw.LinkByID(fs.value("inter"))
+	if _, ok := fs.vals["intra"]; !ok {
+		if l, given := fs.vals["link"]; given && (l == "nvlink3" || l == "nvlink4") {
+			intra, _ = hw.LinkByID(l) // the first lesson's --link shorthand
+		}
+	}
+	over := 1.0
+	if v, ok := fs.vals["oversubscription"]; ok {
+		over, _ = strconv.ParseFloat(v, 64)
+		if !(over >= 1 && over <= 64) {
+			return fail("--oversubscription: %s; allowed 1–64 (1 = non-blocking, 2 = 2:1)", v)
+		}
+		if topology != "fat-tree" {
+			return fail("--oversubscription: only with --topology fat-tree")
+		}
+	}
+	if topology == "single-node" {
+		if _, given := fs.vals["gpus-per-node"]; given && k < n {
+			return fail("--gpus-per-node: %d with --topology single-node; one node holds all %d ranks", k, n)
+		}
+		k = n
+	}
+	op, algo := collective.Op(fs.value("op")), collective.Algo(fs.value("algo"))
+	f, err := collective.ClosedForm(op, algo, n, k, float64(b), intra, inter)
+	if err != nil {
+		return fail("--%v", err)
+	}
+	m := FabricMetrics{
+		Op: string(op), Algo: string(algo), Ranks: n, GPUsPerNode: k, Nodes: (n + k - 1) / k, Bytes: b,
+		Topology: topology, Oversubscription: over, Intra: intra.ID, Inter: inter.ID,
+		TimeS: f.Seconds, BytesSentPerRank: f.SentPerRank, ClosedFormTimeS: f.Seconds,
+		LatencyS: f.Latency, BandwidthS: f.Bandwidth, Model: "closed-form",
+	}
+	if f.Seconds > 0 {
+		m.AlgBWGBps = float64(b) / f.Seconds / 1e9
+		m.BusBWGBps = m.AlgBWGBps * collective.BusFactor(op, n)
+		// The busiest link sends for the bandwidth part of the time, at its
+		// protocol efficiency.
+		l := inter
+		if m.Nodes == 1 {
+			l = intra
+		}
+		e := l.Efficiency
+		if algo == collective.NVLS {
+			e = collective.NVLSEfficiency
+		}
+		m.MaxLinkUtilization = f.Bandwidth / f.Seconds * e
+	}
+	if fs.bools["json"] {
+		return writeJSON(stdout, stderr, m)
+	}
+	where := fmt.Sprintf("%d nodes of %d", m.Nodes, k)
+	if m.Nodes == 1 {
+		where = "one node"
+	}
+	fmt.Fprintf(stdout, "%s %s: %d ranks on %s × %s, %s inside, %s across (%s)\n", m.Algo, m.Op, n, where,
+		scenarios.FormatBytes(b), intra.Name, inter.Name, topology)
+	fmt.Fprintf(stdout, "  time_s                %.6g  (%s: α %s + β %s)\n", m.TimeS, sim.FromSeconds(m.TimeS), sim.FromSeconds(f.Latency), sim.FromSeconds(f.Bandwidth))
+	fmt.Fprintf(stdout, "  algbw_GBps            %.2f\n", m.AlgBWGBps)
+	fmt.Fprintf(stdout, "  busbw_GBps            %.2f\n", m.BusBWGBps)
+	fmt.Fprintf(stdout, "  bytes_sent_per_rank   %.0f\n", m.BytesSentPerRank)
+	fmt.Fprintf(stdout, "  max_link_utilization  %.3f\n", m.MaxLinkUtilization)
 	return 0
 }

@@ -54,10 +54,15 @@ func TestBadFlags(t *testing.T) {
 		args     []string
 		mentions []string
 	}{
-		{[]string{"collective", "--ranks", "abc"}, []string{"--ranks", "abc", "2–4096"}},
-		{[]string{"collective", "--ranks", "1"}, []string{"--ranks", "2–4096"}},
+		{[]string{"collective", "--ranks", "abc"}, []string{"--ranks", "abc", "2–1048576"}},
+		{[]string{"collective", "--ranks", "1"}, []string{"--ranks", "2–1048576"}},
 		{[]string{"collective", "--link", "pcie"}, []string{"--link", "ib-hdr, ib-ndr, ib-xdr, nvlink3, nvlink4, nvlink5, pcie5, roce-400"}},
-		{[]string{"collective", "--algo", "tree"}, []string{"--algo", "ring, star"}},
+		{[]string{"collective", "--algo", "butterfly"}, []string{"--algo", "ring, tree, hierarchical, star, nvls"}},
+		{[]string{"collective", "--algo", "nvls", "--ranks", "16"}, []string{"algo", "nvls", "one NVSwitch"}},
+		{[]string{"collective", "--op", "broadcast", "--algo", "hierarchical"}, []string{"algo", "broadcast", "ring, tree"}},
+		{[]string{"collective", "--oversubscription", "0.5"}, []string{"--oversubscription", "1–64"}},
+		{[]string{"collective", "--topology", "torus"}, []string{"--topology", "single-node, fat-tree"}},
+		{[]string{"collective", "--inter", "nvlink4"}, []string{"--inter", "ib-hdr, ib-ndr, ib-xdr, roce-400"}},
 		{[]string{"collective", "--bytes", "lots"}, []string{"--bytes", "lots"}},
 		{[]string{"collective", "--op", "gather"}, []string{"--op", "allreduce"}},
 		{[]string{"collective", "--nope", "1"}, []string{"--nope", "--ranks"}},
@@ -237,5 +242,50 @@ func TestFaultsCommand(t *testing.T) {
 	}
 	if _, errOut, code := runCLI("faults", "--mtbf-gpu-hours", "lots"); code != 2 || !strings.Contains(errOut, "--mtbf-gpu-hours") {
 		t.Errorf("--mtbf-gpu-hours lots: exit %d, %q", code, errOut)
+	}
+}
+
+// Issue 6's collective: the contract's fields for every operation, the
+// nccl-tests figures on 8 H100s, and the --link shorthand unchanged.
+func TestCollectiveFabricJSON(t *testing.T) {
+	get := func(args ...string) map[string]any {
+		t.Helper()
+		out, errOut, code := runCLI(append([]string{"collective", "--json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(out), &m); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range []string{"time_s", "algbw_GBps", "busbw_GBps", "bytes_sent_per_rank", "max_link_utilization"} {
+			if v, ok := m[f].(float64); !ok || !(v >= 0) {
+				t.Errorf("%v: %s = %v", args, f, m[f])
+			}
+		}
+		if u := m["max_link_utilization"].(float64); u > 1 {
+			t.Errorf("%v: a link above 100%%: %g", args, u)
+		}
+		return m
+	}
+	ring := get("--op", "allreduce", "--algo", "ring", "--ranks", "8", "--gpus-per-node", "8", "--bytes", "1GB", "--topology", "single-node", "--intra", "nvlink4")
+	nvls := get("--op", "allreduce", "--algo", "nvls", "--ranks", "8", "--bytes", "1GB", "--topology", "single-node")
+	if b := ring["busbw_GBps"].(float64); math.Abs(b-370)/370 > 0.03 {
+		t.Errorf("ring busbw %g, want ≈ 370", b)
+	}
+	if b := nvls["busbw_GBps"].(float64); math.Abs(b-480)/480 > 0.03 {
+		t.Errorf("NVLS busbw %g, want ≈ 480", b)
+	}
+	for _, op := range []string{"reducescatter", "allgather", "broadcast", "alltoall"} {
+		get("--op", op, "--ranks", "64", "--bytes", "256MiB", "--inter", "ib-xdr")
+	}
+	big := get("--op", "allreduce", "--algo", "hierarchical", "--ranks", "16384", "--bytes", "1GB", "--topology", "fat-tree", "--oversubscription", "2")
+	if big["nodes"].(float64) != 2048 {
+		t.Errorf("16,384 ranks in %v nodes", big["nodes"])
+	}
+	// The first lesson's form still runs the packet engine.
+	old := get("--ranks", "8", "--bytes", "256MiB", "--link", "nvlink4")
+	if _, ok := old["rounds"]; !ok {
+		t.Error("--link without fabric flags no longer runs the packet-level engine")
 	}
 }

@@ -20,6 +20,9 @@ type Metrics struct {
 	// configuration, seconds.
 	ClosedFormTimeS float64 `json:"closed_form_time_s"`
 	Rounds          int     `json:"rounds"`
+	// MaxLinkUtilization is the busiest port's share of the run spent
+	// sending: its bytes ÷ (bandwidth × time).
+	MaxLinkUtilization float64 `json:"max_link_utilization"`
 }
 
 // Metrics computes the reader-facing numbers of a run.
@@ -40,6 +43,7 @@ func (res *Result) Metrics() Metrics {
 		}
 	}
 	if m.TimeS > 0 {
+		m.MaxLinkUtilization = float64(m.BytesSentPerRank) / (c.Link.Bandwidth * m.TimeS)
 		m.AlgBWGBps = float64(c.Bytes) / m.TimeS / 1e9
 		m.BusBWGBps = float64(m.AlgBWGBps * BusBandwidthFactor(c.Ranks))
 	}
