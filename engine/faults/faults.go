@@ -16,6 +16,9 @@ type Config struct {
 	RestartCost     float64 // seconds to reload and re-warm after a failure
 	Days            float64
 	Seed            uint64
+	// Record keeps the job's progress over time and its checkpoints'
+	// times, for the picture.
+	Record bool
 }
 
 // Validate names the first field out of range.
@@ -55,7 +58,16 @@ type Result struct {
 	CheckpointTime, RestartTime float64
 	// FailureTimes are the failures' wall times, for the picture.
 	FailureTimes []float64
+	// With Config.Record: CheckpointTimes are when checkpoints finished,
+	// and Trace the job's progress (kept plus not yet checkpointed) at
+	// every change of slope — a sawtooth that falls back to the last
+	// checkpoint at each failure.
+	CheckpointTimes []float64
+	Trace           []TracePoint
 }
+
+// TracePoint is the job's progress at a wall time, seconds.
+type TracePoint struct{ Wall, Progress float64 }
 
 // Goodput is the share of wall time that became kept progress.
 func (r Result) Goodput() float64 { return r.Useful / (r.Config.Days * 86400) }
@@ -73,6 +85,12 @@ func Run(c Config) (Result, error) {
 	now, fail := 0.0, 0.0
 	fail = next(0)
 	var sinceCkpt float64 // progress since the last checkpoint
+	rec := func(at float64) {
+		if c.Record {
+			r.Trace = append(r.Trace, TracePoint{at, r.Useful + sinceCkpt})
+		}
+	}
+	rec(0)
 	for now < end {
 		// Compute until the next checkpoint is due, the end, or a failure.
 		work := c.CheckpointEvery - sinceCkpt
@@ -81,11 +99,13 @@ func Run(c Config) (Result, error) {
 		// with no work left to do before it.
 		if fail <= stop {
 			sinceCkpt += fail - now
+			rec(fail)
 			r.Failures++
 			r.FailureTimes = append(r.FailureTimes, fail)
 			r.LostWork += sinceCkpt
 			sinceCkpt = 0
 			now = fail
+			rec(now)
 			// Restart; a failure during the restart restarts it again.
 			for {
 				fail = next(now)
@@ -100,10 +120,12 @@ func Run(c Config) (Result, error) {
 			d := math.Min(c.RestartCost, end-now)
 			r.RestartTime += d
 			now += d
+			rec(now)
 			continue
 		}
 		sinceCkpt += stop - now
 		now = stop
+		rec(now)
 		if now >= end {
 			break
 		}
@@ -119,7 +141,11 @@ func Run(c Config) (Result, error) {
 		if now < end {
 			r.Useful += sinceCkpt
 			sinceCkpt = 0
+			if c.Record {
+				r.CheckpointTimes = append(r.CheckpointTimes, now)
+			}
 		}
+		rec(now)
 	}
 	// Work since the last checkpoint at the end is kept: the job stops
 	// cleanly (it would checkpoint before stopping).

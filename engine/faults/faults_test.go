@@ -2,6 +2,7 @@ package faults
 
 import (
 	"math"
+	"slices"
 	"testing"
 )
 
@@ -126,4 +127,49 @@ func FuzzRun(f *testing.F) {
 			t.Errorf("%+v: %g s accounted of %g", c, sum, days*86400)
 		}
 	})
+}
+
+// The recorded trace is the sawtooth the picture draws: progress never
+// runs ahead of wall time, drops only at failures (back to the last
+// checkpoint), ends at the useful work; recording changes no number.
+func TestTraceSawtooth(t *testing.T) {
+	c := Config{GPUs: 16384, MTBFGPUHours: 50680, CheckpointEvery: 1800, CheckpointCost: 60, RestartCost: 600, Days: 10, Seed: 3}
+	plain, _ := Run(c)
+	c.Record = true
+	r, err := Run(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Failures != plain.Failures || r.Useful != plain.Useful || r.LostWork != plain.LostWork {
+		t.Fatalf("recording changed the run: %+v vs %+v", r.Metrics(), plain.Metrics())
+	}
+	drops := 0
+	for i, p := range r.Trace {
+		if p.Progress > p.Wall+1e-6 {
+			t.Fatalf("point %d: progress %g ahead of wall %g", i, p.Progress, p.Wall)
+		}
+		if i > 0 {
+			prev := r.Trace[i-1]
+			if p.Wall < prev.Wall {
+				t.Fatalf("point %d: time runs backwards", i)
+			}
+			if p.Progress < prev.Progress-1e-9 {
+				drops++
+				if !slices.Contains(r.FailureTimes, p.Wall) {
+					t.Errorf("point %d: a drop at %g that is no failure", i, p.Wall)
+				}
+			}
+		}
+	}
+	// A failure during a restart (or right after a checkpoint) has
+	// nothing left to lose.
+	if drops == 0 || drops > len(r.FailureTimes) {
+		t.Errorf("%d drops, %d failures", drops, len(r.FailureTimes))
+	}
+	if last := r.Trace[len(r.Trace)-1]; math.Abs(last.Progress-r.Useful) > 1e-6 {
+		t.Errorf("trace ends at %g, useful work %g", last.Progress, r.Useful)
+	}
+	if len(r.CheckpointTimes) < 100 {
+		t.Errorf("%d checkpoints in 10 days every 30 min", len(r.CheckpointTimes))
+	}
 }
