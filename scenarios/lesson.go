@@ -77,6 +77,8 @@ var preparers = map[string]func(s *Scenario, cfg Config) (*Lesson, error){
 	"memwall":    prepareMemwall,
 	"cpugpu":     prepareCPUGPU,
 	"plan":       preparePlan,
+	"fabric":     prepareFabric,
+	"faults":     prepareFaults,
 }
 
 // Prepare runs the engine for every step of s under cfg. It returns an

@@ -133,3 +133,41 @@ func (PlanLesson) question(les *Lesson, step int, id, lang string) (Question, bo
 	q.Reveal = i18n.T(lang, "predict."+id+".reveal", append(args, "answer", q.Choices[q.Answer])...)
 	return q, true
 }
+
+func (FabricLesson) question(les *Lesson, step int, id, lang string) (Question, bool) {
+	r := les.Steps[step-1].Run.(*FabricRun)
+	args := fabricNarration(r)
+	q := Question{ID: id}
+	switch id {
+	case "ib-slowdown":
+		q.Choices, q.Answer = numberChoices(r.InterS/r.IntraS, func(v float64) string { return "×" + strconv.FormatFloat(v, 'f', 1, 64) })
+	case "fastest":
+		best := r.Fastest()
+		for i, a := range FabricAlgos {
+			q.Choices = append(q.Choices, i18n.T(lang, "algo."+string(a)))
+			if a == best {
+				q.Answer = i
+			}
+		}
+	default:
+		return q, false
+	}
+	q.Prompt = i18n.T(lang, "predict."+id, args...)
+	q.Reveal = i18n.T(lang, "predict."+id+".reveal", append(args, "answer", q.Choices[q.Answer])...)
+	return q, true
+}
+
+func (FaultLesson) question(les *Lesson, step int, id, lang string) (Question, bool) {
+	r := les.Steps[step-1].Run.(*FaultRun)
+	if id != "failures" {
+		return Question{}, false
+	}
+	c := r.Result.Config
+	expected := c.Days * 86400 / c.ClusterMTBF()
+	q := Question{ID: id}
+	q.Choices, q.Answer = numberChoices(expected, func(v float64) string { return strconv.FormatFloat(math.Round(v), 'f', 0, 64) })
+	args := faultNarration(r)
+	q.Prompt = i18n.T(lang, "predict."+id, args...)
+	q.Reveal = i18n.T(lang, "predict."+id+".reveal", append(args, "answer", q.Choices[q.Answer])...)
+	return q, true
+}

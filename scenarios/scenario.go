@@ -40,7 +40,7 @@ type Scenario struct {
 }
 
 // engines are the engine names a scenario may ask for.
-var engines = []string{"collective", "numfmt", "roofline", "attention", "fused", "launch", "memwall", "cpugpu", "plan"}
+var engines = []string{"collective", "numfmt", "roofline", "attention", "fused", "launch", "memwall", "cpugpu", "plan", "fabric", "faults"}
 
 // reserved are fragment keys a knob may not take as its name.
 var reserved = []string{"scenario", "step", "lang"}
@@ -107,7 +107,7 @@ var (
 	headerDirectives = []string{"scenario", "title", "summary", "engine", "knob"}
 	stepDirectives   = []string{"title", "text", "set", "from", "to", "hide", "show", "checkpoint", "predict"}
 	// Views a step may add to its picture with show:.
-	views = append([]string{"time-vs-n", "training", "sweep"}, append(planViews, clusterModes...)...)
+	views = append(append([]string{"time-vs-n", "training", "sweep"}, append(planViews, clusterModes...)...), fabricViews...)
 )
 
 func (l *loader) line(n int, line string) {

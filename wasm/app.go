@@ -310,7 +310,7 @@ func (a *app) build(w, h int) {
 			CPUName: run.CPU.Name, GPUName: run.GPU.Name, CPUCores: run.CPU.Cores, GPUSMs: run.GPU.SMs, GPUCores: run.GPU.CUDACores,
 			CPUDone: cpu, GPUDone: gpu, Highlight: a.player.StepRun().Step.ID == "independent",
 		})
-	case *scenarios.PlanRun:
+	case *scenarios.PlanRun, *scenarios.FabricRun, *scenarios.FaultRun:
 		f := planFrame{w: float32(w) * dpr, h: float32(h) * dpr, stage: stage, scale: dpr, th: th, t: a.player.Time().Seconds(), frac: 1}
 		if q, ok := a.player.Question(); ok && !q.Answered {
 			f.conceal = true
@@ -320,7 +320,14 @@ func (a *app) build(w, h int) {
 		} else {
 			f.t = -1
 		}
-		a.buildPlan(run, f)
+		switch run := run.(type) {
+		case *scenarios.PlanRun:
+			a.buildPlan(run, f)
+		case *scenarios.FabricRun:
+			a.buildFabric(run, f)
+		case *scenarios.FaultRun:
+			a.buildFaults(run, f)
+		}
 	default:
 		// A lesson whose picture is not drawn yet: an empty stage.
 		a.list = render.List{Width: float32(w) * dpr, Height: float32(h) * dpr, Background: th.Background, Items: a.list.Items[:0]}

@@ -205,3 +205,52 @@ func TestStrategyLessonsMatchCLI(t *testing.T) {
 		}
 	}
 }
+
+// The infrastructure lessons' numbers are the CLI's: each step's command
+// prints the time the page shows.
+func TestInfraLessonsMatchCLI(t *testing.T) {
+	run := func(cmd string) map[string]any {
+		t.Helper()
+		out, errOut, code := runCLI(strings.Fields(strings.TrimPrefix(cmd, "gpuscope "))...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", cmd, code, errOut)
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(out), &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	for _, id := range []string{"nvlink-vs-ib", "collectives-at-scale"} {
+		s, _ := scenarios.Get(id)
+		les, err := scenarios.Prepare(s, s.Defaults())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range les.Steps {
+			m := les.Metrics(i + 1).(scenarios.FabricMetrics)
+			cli := run(m.Command)
+			if m.CommandIntra != "" {
+				if got := num(t, cli, "time_s"); got != m.InterTimeS {
+					t.Errorf("%s step %d: CLI %g s, page %g s over the network", id, i+1, got, m.InterTimeS)
+				}
+				if got := num(t, run(m.CommandIntra), "time_s"); got != m.IntraTimeS {
+					t.Errorf("%s step %d: CLI %g s, page %g s over NVLink", id, i+1, got, m.IntraTimeS)
+				}
+				continue
+			}
+			if got, want := num(t, cli, "time_s"), m.Algos[m.Fastest].TimeS; got != want {
+				t.Errorf("%s step %d: CLI %g s, page %g s", id, i+1, got, want)
+			}
+		}
+	}
+	s, _ := scenarios.Get("fault-tolerance")
+	les, _ := scenarios.Prepare(s, s.Defaults())
+	for i := range les.Steps {
+		m := les.Metrics(i + 1).(scenarios.FaultLessonMetrics)
+		cli := run(m.Command)
+		if num(t, cli, "failures") != float64(m.Failures) || num(t, cli, "goodput") != m.Goodput {
+			t.Errorf("fault-tolerance step %d: CLI %v, page %d failures %g goodput", i+1, cli, m.Failures, m.Goodput)
+		}
+	}
+}

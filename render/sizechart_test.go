@@ -1,0 +1,247 @@
+package render
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/gpuscope/gpuscope/internal/golden"
+)
+
+// sizeView charts an all-reduce on 64 GPUs (5 µs a hop, 50 GB/s) at
+// every decade from 1 KB to 10 GB: the ring pays 2(N−1) latencies, the
+// tree 2·log2 N, but the tree moves the whole buffer twice, so the ring
+// wins from about a gigabyte.
+func sizeView() SizeChartView {
+	const n, alpha, bw = 64.0, 5e-6, 50e9
+	var sizes, ring, tree, hier []float64
+	for e := 3; e <= 10; e++ {
+		s := math.Pow(10, float64(e))
+		sizes = append(sizes, s)
+		ring = append(ring, 2*(n-1)*alpha+2*(n-1)/n*s/bw)
+		tree = append(tree, 2*math.Log2(n)*alpha+2*s/bw)
+		hier = append(hier, 30*alpha+2.2*s/bw)
+	}
+	return SizeChartView{
+		Width: 800, Height: 500, Stage: Rect{0, 0, 800, 500}, Scale: 1, Theme: Dark,
+		Series: []SizeSeries{
+			{Label: "ring", Bytes: sizes, Values: ring},
+			{Label: "tree", Bytes: sizes, Values: tree},
+			{Label: "hierarchical", Bytes: sizes, Values: hier},
+		},
+		YLabel: "s", Current: 64e6, Highlight: "tree",
+	}
+}
+
+func TestSizeChartGolden(t *testing.T) {
+	golden.Check(t, "sizechart.golden", AppendSizeChart(List{}, sizeView()).String())
+}
+
+// sizeVertices is the x of each vertex of series i's polyline, in order
+// (the legend's swatch left out: it sits above the plot).
+func sizeVertices(t *testing.T, l List, i int, plotTop float32) []float32 {
+	t.Helper()
+	var xs []float32
+	for _, it := range l.Items {
+		if it.Kind != Line || it.Color != sizePalette[i] || it.Y < plotTop || it.Y2 < plotTop {
+			continue
+		}
+		if len(xs) > 0 && xs[len(xs)-1] != it.X {
+			t.Fatalf("series %d: segment from %v does not start where the last ended (%v)", i, it.X, xs[len(xs)-1])
+		}
+		if len(xs) == 0 {
+			xs = append(xs, it.X)
+		}
+		xs = append(xs, it.X2)
+	}
+	return xs
+}
+
+// crossovers is the x of each crossover marker and its label.
+func crossovers(l List) (xs []float32, labels []string) {
+	for i, it := range l.Items {
+		if it.Kind == Text && strings.HasPrefix(it.Text, "crossover ") {
+			m := l.Items[i-1]
+			if m.Kind != FillCircle || m.X != it.X {
+				panic("crossover label without its marker")
+			}
+			xs = append(xs, m.X)
+			labels = append(labels, it.Text)
+		}
+	}
+	return xs, labels
+}
+
+// The marker sits between the two sample sizes where ring and tree swap
+// order, and nowhere else.
+func TestSizeChartCrossover(t *testing.T) {
+	v := sizeView()
+	v.Series = v.Series[:2]
+	l := AppendSizeChart(List{}, v)
+	flip := -1
+	r, tr := v.Series[0].Values, v.Series[1].Values
+	for k := 1; k < len(r); k++ {
+		if (r[k-1] > tr[k-1]) != (r[k] > tr[k]) {
+			if flip >= 0 {
+				t.Fatal("fixture: more than one flip")
+			}
+			flip = k - 1
+		}
+	}
+	if flip < 0 {
+		t.Fatal("fixture: no flip")
+	}
+	vx := sizeVertices(t, l, 0, 3*12.5)
+	if len(vx) != len(r) {
+		t.Fatalf("%d ring vertices, want %d", len(vx), len(r))
+	}
+	xs, labels := crossovers(l)
+	if len(xs) != 1 {
+		t.Fatalf("crossovers %v, want one", labels)
+	}
+	if !(xs[0] > vx[flip] && xs[0] < vx[flip+1]) {
+		t.Errorf("crossover at x %v, want between %v and %v (%s and %s)", xs[0], vx[flip], vx[flip+1],
+			sizeBytes(v.Series[0].Bytes[flip]), sizeBytes(v.Series[0].Bytes[flip+1]))
+	}
+	// Where the curves meet, straight on log-log axes between samples.
+	k := flip
+	d0 := math.Log10(r[k]) - math.Log10(tr[k])
+	d1 := math.Log10(r[k+1]) - math.Log10(tr[k+1])
+	at := math.Pow(10, math.Log10(v.Series[0].Bytes[k])+d0/(d0-d1))
+	if want := "crossover " + sizeBytes(at); labels[0] != want {
+		t.Errorf("label %q, want %q", labels[0], want)
+	}
+
+	// Curves that touch without passing, or never meet: no crossover.
+	touch := []float64{2, 1, 2, 3}
+	above := []float64{3, 1, 3, 4}
+	b := []float64{1e3, 1e4, 1e5, 1e6}
+	v.Series = []SizeSeries{{Label: "a", Bytes: b, Values: touch}, {Label: "b", Bytes: b, Values: above}}
+	if xs, labels := crossovers(AppendSizeChart(List{}, v)); len(xs) != 0 {
+		t.Errorf("touching curves: crossovers %v", labels)
+	}
+	// Touching at a sample and passing: one crossover, at that sample.
+	v.Series[1].Values = []float64{3, 1, 1, 2}
+	if xs, labels := crossovers(AppendSizeChart(List{}, v)); len(xs) != 1 || labels[0] != "crossover 10 KB" {
+		t.Errorf("crossing at a shared sample: crossovers %v, want [crossover 10 KB]", labels)
+	}
+}
+
+// Points a log axis cannot show are skipped, and a polyline never goes
+// back: its vertices are strictly increasing in x.
+func TestSizeChartMonotone(t *testing.T) {
+	v := sizeView()
+	v.Series = []SizeSeries{
+		{Label: "messy", Bytes: []float64{1e3, 1e4, 5e3, 0, 1e5, -1, 1e6, 1e7, 1e8}, Values: []float64{1, 2, 3, 4, 0, 5, -2, 6, math.Inf(1)}},
+		v.Series[0],
+	}
+	l := AppendSizeChart(List{}, v)
+	xs := sizeVertices(t, l, 0, 3*12.5)
+	if len(xs) != 3 { // 1 KB → 10 KB → 10 MB: 5 KB goes back, the rest cannot sit on log axes
+		t.Fatalf("messy series vertices %v, want 3", xs)
+	}
+	for i := 1; i < len(xs); i++ {
+		if xs[i] <= xs[i-1] {
+			t.Errorf("vertex %d at x %v after %v", i, xs[i], xs[i-1])
+		}
+	}
+	if rx := sizeVertices(t, l, 1, 3*12.5); len(rx) != len(v.Series[1].Bytes) {
+		t.Errorf("ring: %d vertices, want %d", len(rx), len(v.Series[1].Bytes))
+	}
+}
+
+// The highlighted series is drawn thicker than every other line in a
+// series colour, and last.
+func TestSizeChartHighlight(t *testing.T) {
+	for _, h := range []string{"ring", "tree", "hierarchical"} {
+		v := sizeView()
+		v.Highlight = h
+		hi := -1
+		for i, s := range v.Series {
+			if s.Label == h {
+				hi = i
+			}
+		}
+		l := AppendSizeChart(List{}, v)
+		var wh, wo float32
+		lastSeries := -1
+		for _, it := range l.Items {
+			for i := range v.Series {
+				if it.Kind == Line && it.Color == sizePalette[i] && it.Y > 3*12.5 {
+					lastSeries = i
+					if i == hi {
+						wh = maxf(wh, it.Width)
+					} else {
+						wo = maxf(wo, it.Width)
+					}
+				}
+			}
+		}
+		if !(wh > wo) {
+			t.Errorf("highlight %s: width %v, others up to %v", h, wh, wo)
+		}
+		if lastSeries != hi {
+			t.Errorf("highlight %s: drawn before series %d", h, lastSeries)
+		}
+	}
+}
+
+// The current size: a dot on every curve, at the line's x.
+func TestSizeChartCurrent(t *testing.T) {
+	v := sizeView()
+	l := AppendSizeChart(List{}, v)
+	var lineX float32 = -1
+	dots := 0
+	for _, it := range l.Items {
+		if it.Kind == Text && it.Text == "64 MB" {
+			lineX = it.X
+		}
+	}
+	for _, it := range l.Items {
+		if it.Kind == FillCircle && it.R == 4 && it.X == lineX {
+			dots++
+		}
+	}
+	if lineX < 0 || dots != len(v.Series) {
+		t.Errorf("current at x %v with %d dots, want %d", lineX, dots, len(v.Series))
+	}
+}
+
+// Empty series, single points, zero and negative values: no panic; a
+// lone point is a dot.
+func TestSizeChartDegenerate(t *testing.T) {
+	base := sizeView()
+	cases := [][]SizeSeries{
+		nil,
+		{{Label: "empty"}},
+		{{Label: "one", Bytes: []float64{1e6}, Values: []float64{1e-3}}},
+		{{Label: "zeros", Bytes: []float64{0, 1e3, 1e4}, Values: []float64{0, 0, -1}}},
+		{{Label: "short", Bytes: []float64{1e3, 1e4, 1e5}, Values: []float64{1}}},
+		{{Label: "nan", Bytes: []float64{math.NaN(), 1e4}, Values: []float64{1, math.NaN()}}, {Label: "one", Bytes: []float64{1e4}, Values: []float64{2}}},
+	}
+	for i, c := range cases {
+		v := base
+		v.Series = c
+		l := AppendSizeChart(List{}, v)
+		if i == 2 {
+			found := false
+			for _, it := range l.Items {
+				found = found || (it.Kind == FillCircle && it.Color == sizePalette[0] && it.R < 4)
+			}
+			if !found {
+				t.Error("a single point draws no dot")
+			}
+		}
+	}
+	v := base
+	v.Stage = Rect{0, 0, 20, 20}
+	_ = AppendSizeChart(List{}, v)
+}
+
+func TestSizeChartAllocs(t *testing.T) {
+	v := sizeView()
+	l := AppendSizeChart(List{}, v)
+	if n := testing.AllocsPerRun(20, func() { l = AppendSizeChart(l, v) }); n > 40 {
+		t.Errorf("%v allocations a frame, want at most 40 (labels)", n)
+	}
+}

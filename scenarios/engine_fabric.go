@@ -1,0 +1,301 @@
+package scenarios
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gpuscope/gpuscope/engine/collective"
+	"github.com/gpuscope/gpuscope/engine/hw"
+	"github.com/gpuscope/gpuscope/engine/sim"
+	"github.com/gpuscope/gpuscope/scenarios/i18n"
+)
+
+// The infrastructure lessons on links and collectives at scale (issue 6)
+// share the engine "fabric": a step is a transfer or a collective on a
+// cluster, costed by engine/collective's closed forms.
+
+// Fabric views.
+const (
+	ViewRace  = "race"  // one transfer on NVLink and on InfiniBand
+	ViewSizes = "sizes" // time against message size for ring, tree, hierarchical
+)
+
+var fabricViews = []string{ViewRace, ViewSizes}
+
+// FabricAlgos are the all-reduce algorithms the size chart compares.
+var FabricAlgos = []collective.Algo{collective.Ring, collective.Tree, collective.Hierarchical}
+
+// SizePoint is one message size's times by algorithm.
+type SizePoint struct {
+	Bytes   float64            `json:"bytes"`
+	Seconds map[string]float64 `json:"seconds"`
+}
+
+// FabricRun is a fabric step.
+type FabricRun struct {
+	View         string
+	Bytes        float64
+	Ranks        int
+	GPUsPerNode  int
+	Intra, Inter hw.Link
+	// Race: the same transfer on each link, seconds.
+	IntraS, InterS float64
+	// Sizes: every algorithm at the step's size, and the sweep.
+	Forms     map[collective.Algo]collective.Form
+	Sweep     []SizePoint
+	Crossover float64 // bytes where tree and ring take the same time (0: none)
+	end       sim.Time
+}
+
+// End is the race's slowest lane, or a second.
+func (r *FabricRun) End() sim.Time { return r.end }
+
+// Mark knows start and end.
+func (r *FabricRun) Mark(name string) (sim.Time, bool) { return startEnd(name, r.end) }
+
+// Fastest is the algorithm with the least time at the step's size.
+func (r *FabricRun) Fastest() collective.Algo {
+	best := collective.Algo("")
+	for _, a := range FabricAlgos {
+		f, ok := r.Forms[a]
+		if ok && (best == "" || f.Seconds < r.Forms[best].Seconds) {
+			best = a
+		}
+	}
+	return best
+}
+
+func fabricRun(st Step, c Config) (*FabricRun, error) {
+	get := func(name, def string) string {
+		if v, ok := c[name]; ok && v != "" {
+			return v
+		}
+		return def
+	}
+	intra, ok := hw.LinkByID(get("intra", "nvlink4"))
+	if !ok {
+		return nil, fmt.Errorf("intra: %q; allowed %s", c["intra"], strings.Join(hw.LinkIDs(), ", "))
+	}
+	inter, ok := hw.LinkByID(get("inter", "ib-ndr"))
+	if !ok {
+		return nil, fmt.Errorf("inter: %q; allowed %s", c["inter"], strings.Join(hw.LinkIDs(), ", "))
+	}
+	n, _ := strconv.Atoi(get("ranks", "1024"))
+	k, _ := strconv.Atoi(get("gpus_per_node", "8"))
+	r := &FabricRun{View: ViewSizes, Bytes: float64(c.Int("bytes")), Ranks: n, GPUsPerNode: k, Intra: intra, Inter: inter,
+		Forms: map[collective.Algo]collective.Form{}, end: sim.Second}
+	for _, v := range st.Show {
+		if slices.Contains(fabricViews, v) {
+			r.View = v
+			break
+		}
+	}
+	if r.Bytes <= 0 {
+		return nil, fmt.Errorf("bytes: %g; at least 1", r.Bytes)
+	}
+	// The race: a point-to-point transfer, α + S/B on each link at its
+	// protocol efficiency (gpuscope collective's two-rank broadcast).
+	for _, lane := range []struct {
+		dst *float64
+		k   int // 2 GPUs a node: NVLink; 1: InfiniBand
+	}{{&r.IntraS, 2}, {&r.InterS, 1}} {
+		f, err := collective.ClosedForm(collective.Broadcast, collective.Ring, 2, lane.k, r.Bytes, intra, inter)
+		if err != nil {
+			return nil, err
+		}
+		*lane.dst = f.Seconds
+	}
+	if r.View == ViewRace {
+		r.end = sim.FromSeconds(max(r.IntraS, r.InterS))
+		return r, nil
+	}
+	for _, a := range FabricAlgos {
+		f, err := collective.ClosedForm(collective.AllReduce, a, n, k, r.Bytes, intra, inter)
+		if err != nil {
+			return nil, err
+		}
+		r.Forms[a] = f
+	}
+	for e := 3.0; e <= 10.5; e += 0.25 { // 1 KB … 16 GB
+		b := math.Pow(10, e)
+		p := SizePoint{Bytes: b, Seconds: map[string]float64{}}
+		for _, a := range FabricAlgos {
+			f, _ := collective.ClosedForm(collective.AllReduce, a, n, k, b, intra, inter)
+			p.Seconds[string(a)] = f.Seconds
+		}
+		r.Sweep = append(r.Sweep, p)
+	}
+	r.Crossover = collective.Crossover(n, k, intra, inter)
+	return r, nil
+}
+
+// FabricLesson is the fabric lessons' engine part.
+type FabricLesson struct{}
+
+var prepareFabric = func(s *Scenario, cfg Config) (*Lesson, error) {
+	les := &Lesson{Scenario: s, Config: cfg.Clone(), engine: FabricLesson{}}
+	for i, st := range s.Steps {
+		c := s.StepConfig(cfg, i+1)
+		r, err := fabricRun(st, c)
+		if err != nil {
+			return nil, err
+		}
+		from, ok1 := r.Mark(st.From)
+		to, ok2 := r.Mark(st.To)
+		if !ok1 || !ok2 {
+			from, to = 0, r.End()
+		}
+		les.Steps = append(les.Steps, StepRun{Step: st, Config: c, Run: r, From: from, To: to})
+	}
+	return les, nil
+}
+
+// FabricMetrics are a fabric step's numbers: the race's two times and
+// their ratio, or every algorithm's all-reduce at the step's size (under
+// gpuscope collective's names) with the sweep and the crossover.
+type FabricMetrics struct {
+	Bytes       float64 `json:"bytes"`
+	Ranks       int     `json:"ranks"`
+	GPUsPerNode int     `json:"gpus_per_node"`
+	Intra       string  `json:"intra"`
+	Inter       string  `json:"inter"`
+	// The race.
+	IntraTimeS     float64 `json:"intra_time_s"`
+	InterTimeS     float64 `json:"inter_time_s"`
+	Slowdown       float64 `json:"slowdown"`        // inter ÷ intra for this transfer
+	BandwidthRatio float64 `json:"bandwidth_ratio"` // NVLink both ways ÷ the NIC one way, the seed's 18×
+	// The collectives.
+	Algos      map[string]FabricAlgo `json:"algos,omitempty"`
+	Fastest    string                `json:"fastest,omitempty"`
+	CrossoverB float64               `json:"crossover_bytes,omitempty"`
+	Sweep      []SizePoint           `json:"sweep,omitempty"`
+	// Command prints the step's numbers natively (the race's network
+	// lane); CommandIntra the race's NVLink lane.
+	Command      string `json:"command"`
+	CommandIntra string `json:"command_intra,omitempty"`
+}
+
+// FabricAlgo is one algorithm's all-reduce.
+type FabricAlgo struct {
+	TimeS            float64 `json:"time_s"`
+	AlgBWGBps        float64 `json:"algbw_GBps"`
+	BusBWGBps        float64 `json:"busbw_GBps"`
+	BytesSentPerRank float64 `json:"bytes_sent_per_rank"`
+}
+
+func (FabricLesson) metrics(les *Lesson, step int) any {
+	r := les.Steps[step-1].Run.(*FabricRun)
+	m := FabricMetrics{Bytes: r.Bytes, Ranks: r.Ranks, GPUsPerNode: r.GPUsPerNode, Intra: r.Intra.ID, Inter: r.Inter.ID,
+		IntraTimeS: r.IntraS, InterTimeS: r.InterS, BandwidthRatio: 2 * r.Intra.Bandwidth / r.Inter.Bandwidth}
+	if r.IntraS > 0 {
+		m.Slowdown = r.InterS / r.IntraS
+	}
+	if r.View == ViewSizes {
+		m.Algos = map[string]FabricAlgo{}
+		for a, f := range r.Forms {
+			fa := FabricAlgo{TimeS: f.Seconds, BytesSentPerRank: f.SentPerRank}
+			if f.Seconds > 0 {
+				fa.AlgBWGBps = r.Bytes / f.Seconds / 1e9
+				fa.BusBWGBps = fa.AlgBWGBps * collective.BusFactor(collective.AllReduce, r.Ranks)
+			}
+			m.Algos[string(a)] = fa
+		}
+		m.Fastest = string(r.Fastest())
+		m.CrossoverB = r.Crossover
+		m.Sweep = r.Sweep
+		m.Command = fmt.Sprintf("gpuscope collective --op allreduce --algo %s --ranks %d --gpus-per-node %d --bytes %.0f --intra %s --inter %s --json",
+			m.Fastest, r.Ranks, r.GPUsPerNode, r.Bytes, r.Intra.ID, r.Inter.ID)
+	} else {
+		m.Command = fmt.Sprintf("gpuscope collective --op broadcast --algo ring --ranks 2 --gpus-per-node 1 --bytes %.0f --inter %s --json", r.Bytes, r.Inter.ID)
+		m.CommandIntra = fmt.Sprintf("gpuscope collective --op broadcast --algo ring --ranks 2 --gpus-per-node 2 --bytes %.0f --intra %s --json", r.Bytes, r.Intra.ID)
+	}
+	return m
+}
+
+// SizeText formats a message size in decimal units: "64 KB", "1.3 GB".
+func SizeText(b float64) string {
+	switch {
+	case b >= 1e9:
+		return strconv.FormatFloat(b/1e9, 'g', 3, 64) + " GB"
+	case b >= 1e6:
+		return strconv.FormatFloat(b/1e6, 'g', 3, 64) + " MB"
+	case b >= 1e3:
+		return strconv.FormatFloat(b/1e3, 'g', 3, 64) + " KB"
+	}
+	return strconv.FormatFloat(b, 'f', 0, 64) + " B"
+}
+
+func fabricNarration(r *FabricRun) []string {
+	x := func(v float64) string { return "×" + strconv.FormatFloat(v, 'f', 1, 64) }
+	out := []string{
+		"bytes", SizeText(r.Bytes),
+		"intra", r.Intra.Name, "inter", r.Inter.Name,
+		"intra_bw", strconv.FormatFloat(r.Intra.Bandwidth/1e9, 'f', 0, 64) + " GB/s",
+		"intra_bw2", strconv.FormatFloat(2*r.Intra.Bandwidth/1e9, 'f', 0, 64) + " GB/s",
+		"inter_bw", strconv.FormatFloat(r.Inter.Bandwidth/1e9, 'f', 0, 64) + " GB/s",
+		"intra_lat", r.Intra.Latency.String(), "inter_lat", r.Inter.Latency.String(),
+		"intra_time", Seconds(r.IntraS), "inter_time", Seconds(r.InterS),
+		"slowdown", x(r.InterS / r.IntraS), "ratio", x(2 * r.Intra.Bandwidth / r.Inter.Bandwidth),
+		"ranks", strconv.Itoa(r.Ranks), "gpus_per_node", strconv.Itoa(r.GPUsPerNode),
+		"nodes", strconv.Itoa((r.Ranks + r.GPUsPerNode - 1) / r.GPUsPerNode),
+		"crossover", SizeText(r.Crossover),
+	}
+	for _, a := range FabricAlgos {
+		if f, ok := r.Forms[a]; ok {
+			out = append(out, "t_"+string(a), Seconds(f.Seconds))
+		}
+	}
+	if f := r.Fastest(); f != "" {
+		out = append(out, "fastest", string(f))
+	}
+	return out
+}
+
+func (FabricLesson) narration(les *Lesson) []string {
+	return fabricNarration(les.Steps[0].Run.(*FabricRun))
+}
+
+func (FabricLesson) stepNarration(les *Lesson, step int) []string {
+	return fabricNarration(les.Steps[step-1].Run.(*FabricRun))
+}
+
+func (FabricLesson) table(les *Lesson, step int, lang string) Table {
+	t := func(key string) string { return i18n.T(lang, key) }
+	r := les.Steps[step-1].Run.(*FabricRun)
+	row := func(key string, cells ...string) TableRow {
+		src := ""
+		if i18n.Has(i18n.Fallback, "source.fabric."+key) {
+			src = t("source.fabric." + key)
+		}
+		return TableRow{Key: key, Label: t("metric." + key), Cells: cells, Source: src}
+	}
+	if r.View == ViewRace {
+		return Table{Columns: []string{t("ui.metric"), r.Intra.Name, r.Inter.Name}, ColumnKeys: []string{"intra", "inter"}, Current: "intra",
+			Rows: []TableRow{
+				row("bandwidth_each_way", strconv.FormatFloat(r.Intra.Bandwidth/1e9, 'f', 0, 64)+" GB/s", strconv.FormatFloat(r.Inter.Bandwidth/1e9, 'f', 0, 64)+" GB/s"),
+				row("latency", r.Intra.Latency.String(), r.Inter.Latency.String()),
+				row("transfer_time", Seconds(r.IntraS), Seconds(r.InterS)),
+			}}
+	}
+	tb := Table{Columns: []string{t("ui.metric")}, Current: string(r.Fastest())}
+	var times, busbw, sent []string
+	for _, a := range FabricAlgos {
+		f := r.Forms[a]
+		tb.Columns = append(tb.Columns, t("algo."+string(a)))
+		tb.ColumnKeys = append(tb.ColumnKeys, string(a))
+		times = append(times, Seconds(f.Seconds))
+		bw := 0.0
+		if f.Seconds > 0 {
+			bw = r.Bytes / f.Seconds / 1e9 * collective.BusFactor(collective.AllReduce, r.Ranks)
+		}
+		busbw = append(busbw, strconv.FormatFloat(bw, 'f', 1, 64)+" GB/s")
+		sent = append(sent, SizeText(f.SentPerRank))
+	}
+	tb.Rows = []TableRow{row("time_s", times...), row("busbw_GBps", busbw...), row("bytes_sent_per_rank", sent...)}
+	return tb
+}
+
+func (FabricLesson) live(*Lesson, int, sim.Time, string) string { return "" }

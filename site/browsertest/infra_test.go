@@ -1,0 +1,81 @@
+package browsertest
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+type infraState struct {
+	Step     int    `json:"step"`
+	Steps    int    `json:"steps"`
+	StepID   string `json:"step_id"`
+	Metrics  map[string]any
+	Error    *string `json:"error"`
+	Question *struct {
+		Prompt   string   `json:"prompt"`
+		Choices  []string `json:"choices"`
+		Answered bool     `json:"answered"`
+	} `json:"question"`
+}
+
+// The infrastructure lessons, step by step: each step's numbers are what
+// the CLI command it carries prints, the picture is drawn, and the
+// prediction question gates the numbers.
+func TestInfraLessons(t *testing.T) {
+	for _, id := range []string{"nvlink-vs-ib", "collectives-at-scale", "fault-tolerance"} {
+		t.Run(id, func(t *testing.T) {
+			ctx := open(t, "index.html#scenario="+id)
+			waitReady(ctx)
+			var st infraState
+			evalJSON(ctx, "window.gpuscope.state()", &st)
+			asked := 0
+			for n := 1; n <= st.Steps; n++ {
+				command(ctx, fmt.Sprintf(`{type: "goto", step: %d}`, n))
+				command(ctx, `{type: "goto", time_s: 1e9}`)
+				settle(ctx)
+				evalJSON(ctx, "window.gpuscope.state()", &st)
+				if st.Error != nil {
+					t.Errorf("step %d: %s", n, *st.Error)
+				}
+				if q := st.Question; q != nil && !q.Answered {
+					asked++
+					if text(ctx, "#metrics table") != "" {
+						t.Errorf("step %d: numbers shown before the answer", n)
+					}
+					chromedpRun(t, ctx, chromedp.Click(`#predict button[data-choice="0"]`, chromedp.ByQuery))
+					settle(ctx)
+				}
+				cmd, _ := st.Metrics["command"].(string)
+				args := strings.Fields(strings.TrimPrefix(cmd, "gpuscope "))
+				var cliOut map[string]any
+				cli(t, &cliOut, args...)
+				switch id {
+				case "fault-tolerance":
+					if cliOut["failures"] != st.Metrics["failures"] || cliOut["goodput"] != st.Metrics["goodput"] {
+						t.Errorf("step %d: CLI %v/%v, page %v/%v", n, cliOut["failures"], cliOut["goodput"], st.Metrics["failures"], st.Metrics["goodput"])
+					}
+				case "nvlink-vs-ib":
+					if cliOut["time_s"] != st.Metrics["inter_time_s"] {
+						t.Errorf("step %d: CLI %v, page %v", n, cliOut["time_s"], st.Metrics["inter_time_s"])
+					}
+				default:
+					algos, _ := st.Metrics["algos"].(map[string]any)
+					fastest, _ := st.Metrics["fastest"].(string)
+					if a, _ := algos[fastest].(map[string]any); a == nil || cliOut["time_s"] != a["time_s"] {
+						t.Errorf("step %d: CLI %v, page %v", n, cliOut["time_s"], algos[fastest])
+					}
+				}
+				img := decodePNG(t, screenshot(ctx, fmt.Sprintf("%s-step%d-%s", id, n, st.StepID)))
+				if px := drawn(img, elementRect(ctx, "#stage").image()); px < 2000 {
+					t.Errorf("step %d: %d pixels drawn", n, px)
+				}
+			}
+			if asked == 0 {
+				t.Errorf("%s asked nothing", id)
+			}
+		})
+	}
+}
