@@ -123,7 +123,7 @@ type FabricMetrics struct {
 	ClosedFormTimeS    float64 `json:"closed_form_time_s"`
 	LatencyS           float64 `json:"latency_s"`   // the α part of the closed form
 	BandwidthS         float64 `json:"bandwidth_s"` // the β part
-	Model              string  `json:"model"`       // how time_s was found
+	Model              string  `json:"model"`       // how time_s was found: "flow" (links shared, contention) or "closed-form"
 }
 
 func runFabric(fs *flagSet, stdout, stderr io.Writer) int {
@@ -184,6 +184,15 @@ func runFabric(fs *flagSet, stdout, stderr io.Writer) int {
 		}
 		m.MaxLinkUtilization = f.Bandwidth / f.Seconds * e
 	}
+	// On a topology, the algorithms with a flow schedule run as flows
+	// sharing links, so contention counts; the others keep the closed form.
+	if tp, err := collective.FabricTopology(topology, n, k, intra, inter, over); err == nil {
+		if run, err := collective.RunOnFabric(tp, op, algo, n, float64(b)); err == nil && run.Seconds > 0 {
+			m.TimeS, m.BytesSentPerRank, m.MaxLinkUtilization, m.Model = run.Seconds, run.SentPerRank, run.MaxUtilization, "flow"
+			m.AlgBWGBps = float64(b) / run.Seconds / 1e9
+			m.BusBWGBps = m.AlgBWGBps * collective.BusFactor(op, n)
+		}
+	}
 	if fs.bools["json"] {
 		return writeJSON(stdout, stderr, m)
 	}
@@ -198,5 +207,6 @@ func runFabric(fs *flagSet, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "  busbw_GBps            %.2f\n", m.BusBWGBps)
 	fmt.Fprintf(stdout, "  bytes_sent_per_rank   %.0f\n", m.BytesSentPerRank)
 	fmt.Fprintf(stdout, "  max_link_utilization  %.3f\n", m.MaxLinkUtilization)
+	fmt.Fprintf(stdout, "  model                 %s (closed form %s)\n", m.Model, sim.FromSeconds(m.ClosedFormTimeS))
 	return 0
 }

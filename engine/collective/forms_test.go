@@ -127,3 +127,77 @@ func TestClosedFormRefuses(t *testing.T) {
 		}
 	}
 }
+
+// Without contention the flow-level run agrees with the closed form: a
+// ring all-reduce on one NVSwitch, and a ring over nodes one GPU each
+// (every step crosses one NIC).
+func TestFabricAgreesWithClosedForm(t *testing.T) {
+	nv, ib := hwLink(t, "nvlink4"), hwLink(t, "ib-ndr")
+	for _, c := range []struct {
+		kind string
+		n, k int
+	}{{"single-node", 8, 8}, {"fat-tree", 16, 1}} {
+		tp, err := FabricTopology(c.kind, c.n, c.k, nv, ib, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, op := range []Op{AllReduce, ReduceScatter, AllGather} {
+			run, err := RunOnFabric(tp, op, Ring, c.n, 1e9)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, _ := ClosedForm(op, Ring, c.n, c.k, 1e9, nv, ib)
+			if d := math.Abs(run.Seconds-f.Seconds) / f.Seconds; d > 1e-6 {
+				t.Errorf("%s %s: flows %g s, closed form %g s", c.kind, op, run.Seconds, f.Seconds)
+			}
+			if run.MaxUtilization > 1 || run.MaxUtilization < 0.9 {
+				t.Errorf("%s %s: max utilisation %g", c.kind, op, run.MaxUtilization)
+			}
+		}
+	}
+}
+
+// Contention: an all-to-all across leaves of a 2:1 fat tree takes longer
+// than on a non-blocking one; no link ever carries more than its share.
+func TestFabricContention(t *testing.T) {
+	nv, ib := hwLink(t, "nvlink4"), hwLink(t, "ib-ndr")
+	var times [2]float64
+	for i, over := range []float64{1, 2} {
+		// 128 nodes of one GPU: four leaves of 32, three quarters of the
+		// traffic over the spine — more than a 2:1 uplink carries.
+		tp, err := FabricTopology("fat-tree", 128, 1, nv, ib, over)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := RunOnFabric(tp, AllToAll, Ring, 128, 128e6)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.MaxUtilization > 1 {
+			t.Errorf("oversubscription %g: a link at %g", over, r.MaxUtilization)
+		}
+		times[i] = r.Seconds
+	}
+	if times[1] < 1.3*times[0] {
+		t.Errorf("all-to-all on 128 GPUs: non-blocking %g s, 2:1 %g s; want the oversubscribed spine to slow it", times[0], times[1])
+	}
+}
+
+// The benchmark: a ring all-reduce of 1 GB across 16,384 GPUs,
+// aggregated per link, in ≤ 100 ms natively.
+func BenchmarkRingAllReduce16384Fabric(b *testing.B) {
+	nv, _ := hw.LinkByID("nvlink4")
+	ib, _ := hw.LinkByID("ib-ndr")
+	tp, err := FabricTopology("fat-tree", 16384, 8, nv, ib, 2)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, err := RunOnFabric(tp, AllReduce, Hierarchical, 16384, 1e9); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := RunOnFabric(tp, AllReduce, Ring, 16384, 1e9); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
