@@ -315,10 +315,10 @@ func (a *app) build(w, h int) {
 		if q, ok := a.player.Question(); ok && !q.Answered {
 			f.conceal = true
 		}
-		if sr := a.player.StepRun(); sr.To > sr.From {
+		if sr := a.player.StepRun(); sr.To > sr.From && a.player.Time() < sr.To {
 			f.frac = float64(a.player.Time()-sr.From) / float64(sr.To-sr.From)
 		} else {
-			f.t = -1
+			f.t = -1 // a still step, or the end of the window: everything done
 		}
 		switch run := run.(type) {
 		case *scenarios.PlanRun:
