@@ -21,6 +21,11 @@ type CollectiveView struct {
 	Snapshot      collective.Snapshot
 	Total         sim.Time // the run's length, for the clock
 	Link          string   // short link name for the header, e.g. "NVLink 4"
+	// Nodes > 1 splits the GPUs into that many nodes of consecutive GPUs:
+	// ring links between nodes (InterLink, e.g. "IB NDR") are drawn thin
+	// and hot, the slow hops every round waits for.
+	Nodes     int
+	InterLink string
 	// TimeVsN, when set, adds a chart of both algorithms' time against the
 	// number of GPUs in a corner of the stage.
 	TimeVsN []TimeVsN
@@ -59,7 +64,11 @@ func AppendCollective(dst List, v CollectiveView) List {
 	if sn.Algo == collective.Star {
 		title = "Star AllReduce"
 	}
-	l.Label(st.X+pad, st.Y+pad, fs, AlignLeft, th.Text, title+" · "+strconv.Itoa(n)+" × GPU · "+v.Link)
+	header := title + " · " + strconv.Itoa(n) + " × GPU · " + v.Link
+	if v.Nodes > 1 {
+		header += " · " + strconv.Itoa(v.Nodes) + " nodes, " + v.InterLink + " between"
+	}
+	l.Label(st.X+pad, st.Y+pad, fs, AlignLeft, th.Text, header)
 	l.Label(st.X+pad, st.Y+pad+fs*1.4, fs*0.85, AlignLeft, th.Dim, progress(sn))
 	l.Label(st.X+st.W-pad, st.Y+pad, fs, AlignRight, th.Text, "t = "+sn.Time.String())
 	l.Label(st.X+st.W-pad, st.Y+pad+fs*1.4, fs*0.85, AlignRight, th.Dim, "/ "+v.Total.String())
@@ -167,6 +176,25 @@ func AppendCollective(dst List, v CollectiveView) List {
 			continue
 		}
 		j := (i + 1) % n
+		if v.Nodes > 1 && n%v.Nodes == 0 && i/(n/v.Nodes) != j/(n/v.Nodes) {
+			// Between nodes: a thin hot line with its link's name.
+			c = th.Hot
+			if !active[i] {
+				c.A = 150
+			}
+			l.Segment(pos[i][0], pos[i][1], pos[j][0], pos[j][1], maxf(lw*0.4, 1*sc), c)
+			if n <= 32 {
+				// Outside the oval, clear of the boxes.
+				mx, my := (pos[i][0]+pos[j][0])/2, (pos[i][1]+pos[j][1])/2
+				dx, dy := mx-cx, my-cy
+				if d := float32(math.Hypot(float64(dx), float64(dy))); d > 0 {
+					mx += dx / d * (box*0.6 + fs*1.2)
+					my += dy / d * (box*0.6 + fs*0.8)
+				}
+				l.Label(mx, my-fs*0.35, fs*0.7, AlignCenter, th.Hot, v.InterLink)
+			}
+			continue
+		}
 		l.Segment(pos[i][0], pos[i][1], pos[j][0], pos[j][1], lw, c)
 	}
 

@@ -146,3 +146,25 @@ func TestCollectiveTimeVsN(t *testing.T) {
 		}
 	}
 }
+
+// Grown to several nodes: the ring's hops between nodes are drawn thin and
+// hot with their link's name, the others as before.
+func TestCollectiveAcrossNodes(t *testing.T) {
+	nv, _ := hw.LinkByID("nvlink4")
+	ib, _ := hw.LinkByID("ib-ndr")
+	res, err := collective.Run(collective.Config{Op: collective.AllReduce, Algo: collective.Ring, Ranks: 16, Bytes: 1 << 20, Link: nv, Nodes: 4, Inter: ib, Record: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := AppendCollective(List{}, CollectiveView{Width: 800, Height: 600, Stage: Rect{0, 0, 800, 600}, Scale: 1, Theme: Dark,
+		Snapshot: res.Snapshot(0), Total: res.Time, Link: "NVLink 4", Nodes: 4, InterLink: ib.Name})
+	labels := 0
+	for _, it := range l.Items {
+		if it.Kind == Text && it.Text == ib.Name {
+			labels++
+		}
+	}
+	if labels != 4 {
+		t.Errorf("%d %q labels, want one per hop between the 4 nodes", labels, ib.Name)
+	}
+}

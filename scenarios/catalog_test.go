@@ -44,7 +44,7 @@ func TestRingAllReduceShape(t *testing.T) {
 	for _, k := range s.Knobs {
 		knobs = append(knobs, k.Name+"="+k.Default)
 	}
-	if want := []string{"gpus=8", "bytes=268435456", "link=nvlink4", "algo=ring"}; !slices.Equal(knobs, want) {
+	if want := []string{"gpus=8", "bytes=268435456", "link=nvlink4", "algo=ring", "nodes=1"}; !slices.Equal(knobs, want) {
 		t.Errorf("knobs = %v, want %v", knobs, want)
 	}
 	gpus, _ := s.Knob("gpus")

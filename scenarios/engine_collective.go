@@ -70,6 +70,16 @@ func CollectiveConfig(cfg Config) (collective.Config, error) {
 		Link:   l,
 		Record: true,
 	}
+	// Grown to several nodes: the link knob is inside a node, InfiniBand
+	// NDR (or the inter knob) between them.
+	if nodes := int(cfg.Int("nodes")); nodes > 1 {
+		inter := cfg["inter"]
+		if inter == "" {
+			inter = "ib-ndr"
+		}
+		c.Nodes = nodes
+		c.Inter, _ = hw.LinkByID(inter)
+	}
 	return c, c.Validate()
 }
 
@@ -222,7 +232,11 @@ func sweepRanks(s *Scenario, cfg Config) ([]SweepPoint, error) {
 		slices.Sort(ns)
 	}
 	var pts []SweepPoint
+	nodes := max(1, int(cfg.Int("nodes")))
 	for _, n := range ns {
+		if n%nodes != 0 || n < 2*nodes && nodes > 1 {
+			continue // a node count that does not split n GPUs evenly
+		}
 		p := SweepPoint{Ranks: n}
 		for _, algo := range []collective.Algo{collective.Ring, collective.Star} {
 			c := cfg.Clone()

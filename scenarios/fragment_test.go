@@ -14,7 +14,7 @@ func TestDefaultState(t *testing.T) {
 	if !st.Valid() {
 		t.Errorf("DefaultState() is not Valid")
 	}
-	if got, want := EncodeFragment(st), "scenario=ring-allreduce&step=1&lang=en&gpus=8&bytes=268435456&link=nvlink4&algo=ring"; got != want {
+	if got, want := EncodeFragment(st), "scenario=ring-allreduce&step=1&lang=en&gpus=8&bytes=268435456&link=nvlink4&algo=ring&nodes=1"; got != want {
 		t.Errorf("EncodeFragment(DefaultState()) = %q, want %q", got, want)
 	}
 }
@@ -71,7 +71,7 @@ func TestApplyFragment(t *testing.T) {
 		{"bad lang", with(1, "zh"), "lang=fr",
 			with(1, "zh"), []string{"lang: “fr” is not a language; allowed en, zh"}},
 		{"unknown key", DefaultState(), "colour=red&gpus=4",
-			with(1, "en", "gpus", "4"), []string{"colour: unknown setting; allowed: scenario, step, lang, gpus, bytes, link, algo"}},
+			with(1, "en", "gpus", "4"), []string{"colour: unknown setting; allowed: scenario, step, lang, gpus, bytes, link, algo, nodes"}},
 		{"key without value", DefaultState(), "gpus",
 			DefaultState(), []string{"gpus: “” is not a whole number; allowed 2–64"}},
 		{"bad escape kept raw", DefaultState(), "gpus=%zz",
@@ -79,7 +79,7 @@ func TestApplyFragment(t *testing.T) {
 		{"errors in order", DefaultState(), "step=9&zz=1&gpus=1",
 			DefaultState(), []string{
 				"step: “9” is not a step of this lesson; allowed 1–6",
-				"zz: unknown setting; allowed: scenario, step, lang, gpus, bytes, link, algo",
+				"zz: unknown setting; allowed: scenario, step, lang, gpus, bytes, link, algo, nodes",
 				"gpus: 1 is out of range; allowed 2–64",
 			}},
 		{"too long", with(2, "zh"), long,
@@ -133,7 +133,7 @@ func TestEncodeFragment(t *testing.T) {
 		st   State
 		want string
 	}{
-		{with(3, "zh", "gpus", "16", "algo", "star"), "scenario=ring-allreduce&step=3&lang=zh&gpus=16&bytes=268435456&link=nvlink4&algo=star"},
+		{with(3, "zh", "gpus", "16", "algo", "star"), "scenario=ring-allreduce&step=3&lang=zh&gpus=16&bytes=268435456&link=nvlink4&algo=star&nodes=1"},
 		{State{Scenario: "a b&c", Step: 2, Lang: "en", Config: Config{"x": "1"}}, "scenario=a+b%26c&step=2&lang=en"},
 	}
 	for _, tt := range tests {

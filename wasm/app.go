@@ -237,8 +237,14 @@ func (a *app) build(w, h int) {
 			}
 		}
 		link, _ := hw.LinkByID(run.Config.Link.ID)
+		inter := ""
+		if run.Config.Nodes > 1 {
+			inter = run.Config.Inter.Name
+		}
 		a.list = render.AppendCollective(a.list, render.CollectiveView{
-			Width: float32(w) * dpr, Height: float32(h) * dpr,
+			Nodes:     run.Config.Nodes,
+			InterLink: inter,
+			Width:     float32(w) * dpr, Height: float32(h) * dpr,
 			Stage:    stage,
 			Scale:    dpr,
 			Theme:    th,

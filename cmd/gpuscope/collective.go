@@ -30,6 +30,7 @@ var collectiveKnobs = []scenarios.Knob{
 	{Name: "topology", Kind: scenarios.KnobEnum, Values: []string{"single-node", "fat-tree"}, Default: "fat-tree"},
 	{Name: "intra", Kind: scenarios.KnobEnum, Values: []string{"nvlink3", "nvlink4", "nvlink5", "pcie5"}, Default: "nvlink4"},
 	{Name: "inter", Kind: scenarios.KnobEnum, Values: []string{"ib-hdr", "ib-ndr", "ib-xdr", "roce-400"}, Default: "ib-ndr"},
+	{Name: "nodes", Kind: scenarios.KnobInt, Min: 1, Max: collective.MaxRanks, Default: "1"},
 }
 
 // fabricFlags are the flags of issue 6's collective: any of them (or an
@@ -58,6 +59,11 @@ func runCollective(args []string, stdout, stderr io.Writer) int {
 			fabric = true
 		}
 	}
+	// --nodes is the ring lesson grown to several nodes: the packet-level
+	// engine, --link inside a node and --inter between nodes.
+	if _, ok := fs.vals["nodes"]; ok && onlyPacketFlags(fs) {
+		fabric = false
+	}
 	if fabric {
 		return runFabric(fs, stdout, stderr)
 	}
@@ -66,6 +72,8 @@ func runCollective(args []string, stdout, stderr io.Writer) int {
 		"gpus":  fs.value("ranks"),
 		"bytes": fs.value("bytes"),
 		"link":  fs.value("link"),
+		"nodes": fs.value("nodes"),
+		"inter": fs.value("inter"),
 	}
 	cc, err := scenarios.CollectiveConfig(cfg)
 	if err != nil {
@@ -82,7 +90,11 @@ func runCollective(args []string, stdout, stderr io.Writer) int {
 	if fs.bools["json"] {
 		return writeJSON(stdout, stderr, m)
 	}
-	fmt.Fprintf(stdout, "%s %s: %d ranks × %s on %s\n", m.Algo, m.Op, m.Ranks, scenarios.FormatBytes(m.Bytes), cc.Link.Name)
+	on := cc.Link.Name
+	if cc.Nodes > 1 {
+		on += fmt.Sprintf(" inside %d nodes, %s between them", cc.Nodes, cc.Inter.Name)
+	}
+	fmt.Fprintf(stdout, "%s %s: %d ranks × %s on %s\n", m.Algo, m.Op, m.Ranks, scenarios.FormatBytes(m.Bytes), on)
 	fmt.Fprintf(stdout, "  time_s               %.6g  (%s; closed form %s)\n", m.TimeS, sim.FromSeconds(m.TimeS), sim.FromSeconds(m.ClosedFormTimeS))
 	fmt.Fprintf(stdout, "  bytes_sent_per_rank  %d  (%s)\n", m.BytesSentPerRank, scenarios.FormatBytes(m.BytesSentPerRank))
 	fmt.Fprintf(stdout, "  algbw_GBps           %.2f\n", m.AlgBWGBps)
@@ -124,6 +136,21 @@ type FabricMetrics struct {
 	LatencyS           float64 `json:"latency_s"`   // the α part of the closed form
 	BandwidthS         float64 `json:"bandwidth_s"` // the β part
 	Model              string  `json:"model"`       // how time_s was found: "flow" (links shared, contention) or "closed-form"
+}
+
+// onlyPacketFlags: the flags given are the packet engine's (op, algo,
+// ranks, bytes, link, nodes, inter) and the run fits it.
+func onlyPacketFlags(fs *flagSet) bool {
+	for name := range fs.vals {
+		switch name {
+		case "op", "algo", "ranks", "bytes", "link", "nodes", "inter":
+		default:
+			return false
+		}
+	}
+	n, _ := strconv.Atoi(fs.value("ranks"))
+	a := fs.value("algo")
+	return fs.value("op") == string(collective.AllReduce) && (a == string(collective.Ring) || a == string(collective.Star)) && n <= collective.MaxRanks
 }
 
 func runFabric(fs *flagSet, stdout, stderr io.Writer) int {

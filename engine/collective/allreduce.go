@@ -42,6 +42,11 @@ type Config struct {
 	Ranks int
 	Bytes int64 // size of each rank's vector
 	Link  hw.Link
+	// Nodes splits the ranks into that many nodes of Ranks/Nodes
+	// consecutive ranks (0 or 1: one node). Inside a node transfers use
+	// Link; between nodes, Inter (the ring lesson grown to many nodes).
+	Nodes int
+	Inter hw.Link
 	// Record keeps every transfer in the trace so that any moment can be
 	// drawn again. Without it only the totals are kept.
 	Record bool
@@ -72,6 +77,12 @@ func (c Config) Validate() error {
 	}
 	if c.Link.Bandwidth <= 0 || c.Link.Latency < 0 {
 		return &ConfigError{"link", c.Link.ID, strings.Join(hw.LinkIDs(), ", ")}
+	}
+	if c.Nodes < 0 || c.Nodes > c.Ranks || c.Nodes > 1 && c.Ranks%c.Nodes != 0 {
+		return &ConfigError{"nodes", strconv.Itoa(c.Nodes), fmt.Sprintf("1–%d, dividing the %d GPUs evenly", c.Ranks, c.Ranks)}
+	}
+	if c.Nodes > 1 && (c.Inter.Bandwidth <= 0 || c.Inter.Latency < 0) {
+		return &ConfigError{"inter", c.Inter.ID, strings.Join(hw.LinkIDs(), ", ")}
 	}
 	return nil
 }
@@ -201,6 +212,18 @@ func Run(cfg Config) (*Result, error) {
 	return r.res, nil
 }
 
+// linkOf is the link between two ranks: Inter when they sit in
+// different nodes.
+func (r *runner) linkOf(src, dst int32) hw.Link {
+	if k := r.cfg.Nodes; k > 1 {
+		per := int32(r.n / k)
+		if src/per != dst/per {
+			return r.cfg.Inter
+		}
+	}
+	return r.cfg.Link
+}
+
 // send asks for the link from src to dst at time now and schedules the
 // arrival.
 func (r *runner) send(now sim.Time, t Transfer) {
@@ -212,11 +235,12 @@ func (r *runner) send(now sim.Time, t Transfer) {
 	if f := r.rx[t.Dst].free; f > start {
 		start = f
 	}
-	busy := start + sim.TransferTime(t.Bytes, r.cfg.Link.Bandwidth)
+	link := r.linkOf(t.Src, t.Dst)
+	busy := start + sim.TransferTime(t.Bytes, link.Bandwidth)
 	r.tx[t.Src].free = busy
 	r.rx[t.Dst].free = busy
 	t.Start = start
-	t.Arrive = busy + r.cfg.Link.Latency
+	t.Arrive = busy + link.Latency
 	r.res.SentPerRank[t.Src] += t.Bytes
 	if rs := r.res.RoundStart; int(t.Round) > len(rs) {
 		r.res.RoundStart = append(rs, start)

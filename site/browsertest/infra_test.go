@@ -79,3 +79,43 @@ func TestInfraLessons(t *testing.T) {
 		})
 	}
 }
+
+// The ring grown to several nodes: the page's numbers are the CLI's with
+// --nodes, about nine times the one-node time, and the hops between nodes
+// are drawn.
+func TestRingAcrossNodes(t *testing.T) {
+	ctx := open(t, "index.html#scenario=ring-allreduce&step=6&gpus=32&nodes=4")
+	waitReady(ctx)
+	command(ctx, `{type: "goto", time_s: 1e9}`)
+	settle(ctx)
+	var st struct {
+		Metrics struct {
+			TimeS float64 `json:"time_s"`
+			Nodes int     `json:"nodes"`
+			Inter string  `json:"inter"`
+		} `json:"metrics"`
+		Error *string `json:"error"`
+	}
+	evalJSON(ctx, "window.gpuscope.state()", &st)
+	if st.Error != nil || st.Metrics.Nodes != 4 || st.Metrics.Inter != "ib-ndr" {
+		t.Fatalf("state %+v", st)
+	}
+	var want struct {
+		TimeS float64 `json:"time_s"`
+	}
+	cli(t, &want, "collective", "--algo", "ring", "--ranks", "32", "--nodes", "4", "--bytes", "268435456", "--link", "nvlink4", "--json")
+	if want.TimeS != st.Metrics.TimeS {
+		t.Errorf("page %g s, CLI %g s", st.Metrics.TimeS, want.TimeS)
+	}
+	img := decodePNG(t, screenshot(ctx, "ring-across-nodes"))
+	if px := drawn(img, elementRect(ctx, "#stage").image()); px < 2000 {
+		t.Errorf("%d pixels drawn", px)
+	}
+	// A node count that does not divide the GPUs is refused, naming nodes.
+	command(ctx, `{type: "set", nodes: 8, gpus: 12}`)
+	settle(ctx)
+	evalJSON(ctx, "window.gpuscope.state()", &st)
+	if st.Error == nil || !strings.Contains(*st.Error, "nodes") {
+		t.Errorf("12 GPUs in 8 nodes: error %v", st.Error)
+	}
+}
