@@ -21,9 +21,16 @@ import (
 const (
 	ViewRace  = "race"  // one transfer on NVLink and on InfiniBand
 	ViewSizes = "sizes" // time against message size for ring, tree, hierarchical
+	// ViewContention races an all-to-all over ContentionGPUs GPUs, one a
+	// node on four leaves, on a non-blocking fat tree and on a 2:1 one.
+	ViewContention = "contention"
 )
 
-var fabricViews = []string{ViewRace, ViewSizes}
+var fabricViews = []string{ViewRace, ViewSizes, ViewContention}
+
+// ContentionGPUs is the contention step's cluster: 128 nodes of one GPU,
+// four leaves of 32, so three quarters of an all-to-all crosses the spine.
+const ContentionGPUs = 128
 
 // FabricAlgos are the all-reduce algorithms the size chart compares.
 var FabricAlgos = []collective.Algo{collective.Ring, collective.Tree, collective.Hierarchical}
@@ -47,7 +54,10 @@ type FabricRun struct {
 	Forms     map[collective.Algo]collective.Form
 	Sweep     []SizePoint
 	Crossover float64 // bytes where tree and ring take the same time (0: none)
-	end       sim.Time
+	// Contention: the all-to-all's time and busiest link on a 1:1 and a
+	// 2:1 fat tree.
+	Contention [2]collective.FabricResult
+	end        sim.Time
 }
 
 // End is the race's slowest lane, or a second.
@@ -112,6 +122,21 @@ func fabricRun(st Step, c Config) (*FabricRun, error) {
 		r.end = sim.FromSeconds(max(r.IntraS, r.InterS))
 		return r, nil
 	}
+	if r.View == ViewContention {
+		for i, over := range []float64{1, 2} {
+			tp, err := collective.FabricTopology("fat-tree", ContentionGPUs, 1, intra, inter, over)
+			if err != nil {
+				return nil, err
+			}
+			res, err := collective.RunOnFabric(tp, collective.AllToAll, collective.Ring, ContentionGPUs, r.Bytes)
+			if err != nil {
+				return nil, err
+			}
+			r.Contention[i] = res
+		}
+		r.end = sim.FromSeconds(r.Contention[1].Seconds)
+		return r, nil
+	}
 	for _, a := range FabricAlgos {
 		f, err := collective.ClosedForm(collective.AllReduce, a, n, k, r.Bytes, intra, inter)
 		if err != nil {
@@ -167,6 +192,10 @@ type FabricMetrics struct {
 	InterTimeS     float64 `json:"inter_time_s"`
 	Slowdown       float64 `json:"slowdown"`        // inter ÷ intra for this transfer
 	BandwidthRatio float64 `json:"bandwidth_ratio"` // NVLink both ways ÷ the NIC one way, the seed's 18×
+	// Contention: an all-to-all on a non-blocking and a 2:1 fat tree.
+	AllToAllNonBlockingS float64 `json:"alltoall_1to1_s,omitempty"`
+	AllToAllOversubS     float64 `json:"alltoall_2to1_s,omitempty"`
+	MaxLinkUtilization   float64 `json:"max_link_utilization,omitempty"`
 	// The collectives.
 	Algos      map[string]FabricAlgo `json:"algos,omitempty"`
 	Fastest    string                `json:"fastest,omitempty"`
@@ -192,6 +221,13 @@ func (FabricLesson) metrics(les *Lesson, step int) any {
 		IntraTimeS: r.IntraS, InterTimeS: r.InterS, BandwidthRatio: 2 * r.Intra.Bandwidth / r.Inter.Bandwidth}
 	if r.IntraS > 0 {
 		m.Slowdown = r.InterS / r.IntraS
+	}
+	if r.View == ViewContention {
+		m.AllToAllNonBlockingS, m.AllToAllOversubS = r.Contention[0].Seconds, r.Contention[1].Seconds
+		m.MaxLinkUtilization = r.Contention[1].MaxUtilization
+		m.Ranks, m.GPUsPerNode = ContentionGPUs, 1
+		m.Command = fmt.Sprintf("gpuscope collective --op alltoall --ranks %d --gpus-per-node 1 --bytes %.0f --topology fat-tree --oversubscription 2 --inter %s --json", ContentionGPUs, r.Bytes, r.Inter.ID)
+		return m
 	}
 	if r.View == ViewSizes {
 		m.Algos = map[string]FabricAlgo{}
@@ -242,6 +278,11 @@ func fabricNarration(r *FabricRun) []string {
 		"ranks", strconv.Itoa(r.Ranks), "gpus_per_node", strconv.Itoa(r.GPUsPerNode),
 		"nodes", strconv.Itoa((r.Ranks + r.GPUsPerNode - 1) / r.GPUsPerNode),
 		"crossover", SizeText(r.Crossover),
+		"a2a_1", Seconds(r.Contention[0].Seconds), "a2a_2", Seconds(r.Contention[1].Seconds),
+		"contention_gpus", strconv.Itoa(ContentionGPUs),
+	}
+	if r.Contention[0].Seconds > 0 {
+		out = append(out, "a2a_ratio", x(r.Contention[1].Seconds/r.Contention[0].Seconds))
 	}
 	for _, a := range FabricAlgos {
 		if f, ok := r.Forms[a]; ok {
@@ -278,6 +319,14 @@ func (FabricLesson) table(les *Lesson, step int, lang string) Table {
 				row("bandwidth_each_way", strconv.FormatFloat(r.Intra.Bandwidth/1e9, 'f', 0, 64)+" GB/s", strconv.FormatFloat(r.Inter.Bandwidth/1e9, 'f', 0, 64)+" GB/s"),
 				row("latency", r.Intra.Latency.String(), r.Inter.Latency.String()),
 				row("transfer_time", Seconds(r.IntraS), Seconds(r.InterS)),
+			}}
+	}
+	if r.View == ViewContention {
+		c := r.Contention
+		return Table{Columns: []string{t("ui.metric"), "1:1", "2:1"}, ColumnKeys: []string{"1to1", "2to1"}, Current: "2to1",
+			Rows: []TableRow{
+				row("time_s", Seconds(c[0].Seconds), Seconds(c[1].Seconds)),
+				row("max_link_utilization", pct(c[0].MaxUtilization), pct(c[1].MaxUtilization)),
 			}}
 	}
 	tb := Table{Columns: []string{t("ui.metric")}, Current: string(r.Fastest())}

@@ -93,3 +93,18 @@ func planOrFabric(t *testing.T, id string) *Lesson {
 	}
 	return les
 }
+
+// Contention: the all-to-all over four leaves takes longer on a 2:1 fat
+// tree than on a non-blocking one; no link above 100%.
+func TestContentionLessonNumbers(t *testing.T) {
+	les := planOrFabric(t, "collectives-at-scale")
+	var m FabricMetrics
+	for i := range les.Steps {
+		if les.Steps[i].Step.ID == "contention" {
+			m = les.Metrics(i + 1).(FabricMetrics)
+		}
+	}
+	if m.AllToAllNonBlockingS <= 0 || m.AllToAllOversubS < 1.3*m.AllToAllNonBlockingS || m.MaxLinkUtilization > 1 {
+		t.Errorf("all-to-all: 1:1 %g s, 2:1 %g s, busiest link %g", m.AllToAllNonBlockingS, m.AllToAllOversubS, m.MaxLinkUtilization)
+	}
+}

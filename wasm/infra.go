@@ -23,6 +23,21 @@ func (a *app) buildFabric(run *scenarios.FabricRun, f planFrame) {
 			}})
 		return
 	}
+	if run.View == scenarios.ViewContention {
+		lane := func(name string, r float64) render.RaceLane {
+			bw := 0.0
+			if r > 0 {
+				bw = run.Bytes / r
+			}
+			return render.RaceLane{Label: name, Bandwidth: bw, Seconds: r}
+		}
+		a.list = render.AppendRace(a.list, render.RaceView{Width: f.w, Height: f.h, Stage: f.stage, Scale: f.scale, Theme: f.th,
+			Bytes: run.Bytes, Time: f.t, Lanes: []render.RaceLane{
+				lane("fat tree 1:1", run.Contention[0].Seconds),
+				lane("fat tree 2:1", run.Contention[1].Seconds),
+			}})
+		return
+	}
 	v := render.SizeChartView{Width: f.w, Height: f.h, Stage: f.stage, Scale: f.scale, Theme: f.th, YLabel: "s", Current: run.Bytes}
 	if !f.conceal {
 		v.Highlight = string(run.Fastest())

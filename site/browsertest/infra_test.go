@@ -61,6 +61,18 @@ func TestInfraLessons(t *testing.T) {
 					if cliOut["time_s"] != st.Metrics["inter_time_s"] {
 						t.Errorf("step %d: CLI %v, page %v", n, cliOut["time_s"], st.Metrics["inter_time_s"])
 					}
+				case "collectives-at-scale":
+					if v, ok := st.Metrics["alltoall_2to1_s"]; ok {
+						if cliOut["time_s"] != v {
+							t.Errorf("step %d: CLI %v, page %v", n, cliOut["time_s"], v)
+						}
+						break
+					}
+					algos, _ := st.Metrics["algos"].(map[string]any)
+					fastest, _ := st.Metrics["fastest"].(string)
+					if a, _ := algos[fastest].(map[string]any); a == nil || cliOut["time_s"] != a["time_s"] {
+						t.Errorf("step %d: CLI %v, page %v", n, cliOut["time_s"], algos[fastest])
+					}
 				default:
 					algos, _ := st.Metrics["algos"].(map[string]any)
 					fastest, _ := st.Metrics["fastest"].(string)
