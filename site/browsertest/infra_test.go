@@ -36,6 +36,7 @@ func TestInfraLessons(t *testing.T) {
 				command(ctx, fmt.Sprintf(`{type: "goto", step: %d}`, n))
 				command(ctx, `{type: "goto", time_s: 1e9}`)
 				settle(ctx)
+				st = infraState{} // a map decoded into keeps the last step's keys
 				evalJSON(ctx, "window.gpuscope.state()", &st)
 				if st.Error != nil {
 					t.Errorf("step %d: %s", n, *st.Error)
