@@ -46,8 +46,8 @@ func FabricTopology(kind string, n, gpusPerNode int, intra, inter hw.Link, overs
 const MaxFabricFlows = 1 << 18
 
 // RunOnFabric runs op by algo for n ranks (GPUs 0…n−1 of t, node by
-// node) on the topology. Ring, hierarchical and all-to-all run as flows;
-// the others (tree, star, NVLS, broadcast) have no flow schedule here and
+// node) on the topology. Ring, hierarchical, ring broadcast and all-to-all
+// run as flows; the others (tree, star, NVLS) have no flow schedule here and
 // return an error naming the algorithm, for the caller to fall back on
 // the closed form.
 func RunOnFabric(t *topo.Topology, op Op, algo Algo, n int, bytes float64) (FabricResult, error) {
@@ -128,8 +128,27 @@ func RunOnFabric(t *topo.Topology, op Op, algo Algo, n int, bytes float64) (Fabr
 		}
 		steps = []topo.RepeatedStep{st}
 		res.Steps, res.SentPerRank = 1, (N-1)/N*bytes
+	case op == Broadcast && algo == Ring:
+		// A pipelined chain 0 → 1 → … → n−1: every hop carries the whole
+		// message at once (chunks pipelined), and the first chunk pays
+		// each hop's latency on its way down the chain.
+		var st topo.RepeatedStep
+		st.Times = 1
+		var fill float64
+		for i := 0; i+1 < n; i++ {
+			st.Flows = append(st.Flows, topo.Flow{Src: i, Dst: i + 1, Bytes: bytes, ID: uint64(i)})
+			if i > 0 {
+				fill += t.PathLatency(i, i+1, uint64(i)).Seconds()
+			}
+		}
+		sr, err := topo.Steps(t, []topo.RepeatedStep{st})
+		if err != nil {
+			return FabricResult{}, err
+		}
+		return FabricResult{Seconds: sr.Time + fill, SentPerRank: bytes, MaxUtilization: sr.MaxUtilization * sr.Time / (sr.Time + fill),
+			Steps: 1, Simulated: sr.Simulated}, nil
 	default:
-		return FabricResult{}, fmt.Errorf("algo: %s %s has no flow schedule (ring and hierarchical all-reduce, reduce-scatter and all-gather, and all-to-all do)", algo, op)
+		return FabricResult{}, fmt.Errorf("algo: %s %s has no flow schedule (ring and hierarchical all-reduce, reduce-scatter and all-gather, ring broadcast and all-to-all do)", algo, op)
 	}
 	sr, err := topo.Steps(t, steps)
 	if err != nil {

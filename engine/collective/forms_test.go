@@ -141,7 +141,7 @@ func TestFabricAgreesWithClosedForm(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, op := range []Op{AllReduce, ReduceScatter, AllGather} {
+		for _, op := range []Op{AllReduce, ReduceScatter, AllGather, Broadcast} {
 			run, err := RunOnFabric(tp, op, Ring, c.n, 1e9)
 			if err != nil {
 				t.Fatal(err)
