@@ -104,8 +104,8 @@ func AppendTPMatrix(dst List, v TPMatrixView) List {
 	minCell := maxf(26*sc, float32(chars)*0.56*10*sc+4*sc)
 	maxCell := 56 * sc
 	gapW := float32(0.5)    // between blocks, in cells
-	capH := float32(1.3)    // caption rows above and below a line, in cells
-	lineGap := float32(0.3) // between lines, in cells
+	capH := float32(1.0)    // caption rows above and below a line, in cells
+	lineGap := float32(0.2) // between lines, in cells
 
 	// Lines: the break points (before an operator) that give the largest
 	// cells, up to three lines.
