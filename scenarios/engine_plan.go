@@ -585,6 +585,23 @@ func (PlanLesson) table(les *Lesson, step int, lang string) Table {
 		row("mfu", pct(res.MFU)),
 		row("command", "gpuscope "+strings.Join(PlanCommand(r.Config), " ")),
 	}
+	if r.View == ViewPlanner && r.Search != nil {
+		// The ranked plans first, each a button that shows it.
+		var ranked []TableRow
+		for i, pl := range r.Search.Plans {
+			if i >= 10 {
+				break
+			}
+			q := pl.Config.Plan
+			ranked = append(ranked, TableRow{
+				Key:    "rank_" + strconv.Itoa(i+1),
+				Label:  fmt.Sprintf("%d. TP%d PP%d DP%d v%d Z%d %s b%d", i+1, q.TP, q.PP, q.DP, q.Interleave, q.ZeRO, q.Recompute, q.MicroBatch),
+				Cells:  []string{Seconds(pl.Time.Step) + " · " + GB(pl.Memory.Total)},
+				Action: &Assignment{Knob: "rank", Value: strconv.Itoa(i + 1)},
+			})
+		}
+		tb.Rows = append(ranked, tb.Rows...)
+	}
 	if r.View == ViewBudget && len(r.Budget) == 2 {
 		tb.Rows = append(tb.Rows, row("budget_step_s", Seconds(r.Budget[0].Step())+" → "+Seconds(r.Budget[1].Step())))
 	}

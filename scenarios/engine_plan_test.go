@@ -303,3 +303,22 @@ func TestPlannerChosenPlan(t *testing.T) {
 		}
 	}
 }
+
+// The planner's numbers list the ranked plans, each row a button that sets
+// rank to its number.
+func TestPlannerTableRanks(t *testing.T) {
+	les := planLesson(t, "strategy-planner")
+	tb := les.Table(2, "en")
+	n := 0
+	for _, r := range tb.Rows {
+		if r.Action != nil {
+			n++
+			if r.Action.Knob != "rank" || r.Action.Value != strconv.Itoa(n) || r.Key != "rank_"+strconv.Itoa(n) {
+				t.Errorf("row %d: %+v", n, r)
+			}
+		}
+	}
+	if n == 0 || n > 10 {
+		t.Errorf("%d ranked rows", n)
+	}
+}

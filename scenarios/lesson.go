@@ -64,6 +64,9 @@ type TableRow struct {
 	Label  string
 	Cells  []string // one per ColumnKeys
 	Source string   // "" when there is nothing to add
+	// Action, when set, makes the row's label a button that sets a knob
+	// (the planner's ranked plans: rank = N shows that plan).
+	Action *Assignment
 }
 
 // preparers run the steps of each engine's lessons.

@@ -85,6 +85,20 @@ func (u *ui) bind() {
 			u.a.player.Answer(n)
 		})
 	}
+	// Table rows that set a knob (the planner's plans): one listener on
+	// the numbers, reading the button's data.
+	if mt := byID("metrics"); mt != nil {
+		listen(mt.Underlying(), "click", false, func(e js.Value) {
+			t := e.Get("target")
+			if !t.Truthy() || t.Get("dataset").Get("knob").Type() != js.TypeString {
+				return
+			}
+			knob, val := t.Get("dataset").Get("knob").String(), t.Get("dataset").Get("value").String()
+			u.a.mu.Lock()
+			defer u.a.mu.Unlock()
+			u.a.player.Set(knob, val)
+		})
+	}
 	u.on("btn-hf", "click", func(p *scenarios.Player, _ *dom.BasicHTMLElement) { p.HFConfig(value(byID("hf-config"))) })
 	u.on("error-close", "click", func(p *scenarios.Player, _ *dom.BasicHTMLElement) { p.ClearErrors() })
 
@@ -505,7 +519,19 @@ func (u *ui) refreshMetrics(p *scenarios.Player, lang string) {
 		tr := create("tr")
 		th := create("th")
 		th.SetAttribute("scope", "row")
-		th.SetTextContent(r.Label)
+		if a := r.Action; a != nil {
+			// A row that shows something when chosen: its label is a button.
+			b := create("button")
+			b.SetAttribute("type", "button")
+			b.SetAttribute("class", "row-action")
+			b.SetAttribute("data-knob", a.Knob)
+			b.SetAttribute("data-value", a.Value)
+			b.SetAttribute("aria-pressed", strconv.FormatBool(p.State().Config[a.Knob] == a.Value))
+			b.SetTextContent(r.Label)
+			appendChild(th, b)
+		} else {
+			th.SetTextContent(r.Label)
+		}
 		appendChild(tr, th)
 		for i, v := range r.Cells {
 			td := create("td")

@@ -232,3 +232,35 @@ func TestPredictWaitsForTheAnswer(t *testing.T) {
 		t.Errorf("after answering: numbers %q, predict %q", text(ctx, "#metrics"), text(ctx, "#predict"))
 	}
 }
+
+// Clicking a plan in the planner's list shows it: rank follows the click
+// and the numbers become that plan's.
+func TestPlannerClickAPlan(t *testing.T) {
+	ctx := open(t, "index.html#scenario=strategy-planner&step=2&gpus=64")
+	waitReady(ctx)
+	settle(ctx)
+	chromedpRun(t, ctx, chromedp.Click(`#metrics button[data-knob="rank"][data-value="2"]`, chromedp.ByQuery))
+	settle(ctx)
+	var st struct {
+		Config  map[string]string `json:"config"`
+		Metrics struct {
+			TP, PP, DP int
+			Search     struct {
+				Plans []struct{ TP, PP, DP int } `json:"plans"`
+			} `json:"search"`
+		} `json:"metrics"`
+	}
+	evalJSON(ctx, "window.gpuscope.state()", &st)
+	plans := st.Metrics.Search.Plans
+	if st.Config["rank"] != "2" || len(plans) < 2 {
+		t.Fatalf("after the click: rank %q, %d plans", st.Config["rank"], len(plans))
+	}
+	if p := plans[1]; st.Metrics.TP != p.TP || st.Metrics.PP != p.PP || st.Metrics.DP != p.DP {
+		t.Errorf("shown TP %d PP %d DP %d, rank 2 is %+v", st.Metrics.TP, st.Metrics.PP, st.Metrics.DP, p)
+	}
+	var pressed string
+	evalJSON(ctx, `document.querySelector('#metrics button[data-value="2"]').getAttribute("aria-pressed")`, &pressed)
+	if pressed != "true" {
+		t.Errorf("the chosen plan's button is not marked (aria-pressed %q)", pressed)
+	}
+}
