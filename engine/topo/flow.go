@@ -572,8 +572,15 @@ func (p *problem) canonical() []uint64 {
 	return key
 }
 
-// linkHeap is a binary min-heap of links by fair share, ties by link id.
-type linkHeap struct{ items []heapItem }
+// minHeap is a binary min-heap by T's less: links by fair share (heapItem)
+// and flow classes by next completion (dueItem).
+type minHeap[T interface{ less(T) bool }] struct{ items []T }
+
+// linkHeap orders links by fair share, ties by link id.
+type linkHeap = minHeap[heapItem]
+
+// dueHeap orders classes by next completion time, ties by class.
+type dueHeap = minHeap[dueItem]
 
 type heapItem struct {
 	share float64
@@ -594,57 +601,6 @@ func (a heapItem) less(b heapItem) bool {
 	return a.link < b.link
 }
 
-func (h *linkHeap) init() {
-	for i := len(h.items)/2 - 1; i >= 0; i-- {
-		h.down(i)
-	}
-}
-
-func (h *linkHeap) push(it heapItem) {
-	h.items = append(h.items, it)
-	i := len(h.items) - 1
-	for i > 0 {
-		parent := (i - 1) / 2
-		if !h.items[i].less(h.items[parent]) {
-			break
-		}
-		h.items[i], h.items[parent] = h.items[parent], h.items[i]
-		i = parent
-	}
-}
-
-func (h *linkHeap) pop() heapItem {
-	top := h.items[0]
-	n := len(h.items) - 1
-	h.items[0] = h.items[n]
-	h.items = h.items[:n]
-	h.down(0)
-	return top
-}
-
-func (h *linkHeap) down(i int) {
-	n := len(h.items)
-	for {
-		l := 2*i + 1
-		if l >= n {
-			return
-		}
-		m := l
-		if r := l + 1; r < n && h.items[r].less(h.items[l]) {
-			m = r
-		}
-		if !h.items[m].less(h.items[i]) {
-			return
-		}
-		h.items[i], h.items[m] = h.items[m], h.items[i]
-		i = m
-	}
-}
-
-// dueHeap is a binary min-heap of classes by next completion time, ties by
-// class.
-type dueHeap struct{ items []dueItem }
-
 type dueItem struct {
 	at    float64
 	class int32
@@ -657,13 +613,13 @@ func (a dueItem) less(b dueItem) bool {
 	return a.class < b.class
 }
 
-func (h *dueHeap) init() {
+func (h *minHeap[T]) init() {
 	for i := len(h.items)/2 - 1; i >= 0; i-- {
 		h.down(i)
 	}
 }
 
-func (h *dueHeap) push(it dueItem) {
+func (h *minHeap[T]) push(it T) {
 	h.items = append(h.items, it)
 	i := len(h.items) - 1
 	for i > 0 {
@@ -676,7 +632,7 @@ func (h *dueHeap) push(it dueItem) {
 	}
 }
 
-func (h *dueHeap) pop() dueItem {
+func (h *minHeap[T]) pop() T {
 	top := h.items[0]
 	n := len(h.items) - 1
 	h.items[0] = h.items[n]
@@ -685,7 +641,7 @@ func (h *dueHeap) pop() dueItem {
 	return top
 }
 
-func (h *dueHeap) down(i int) {
+func (h *minHeap[T]) down(i int) {
 	n := len(h.items)
 	for {
 		l := 2*i + 1
