@@ -162,18 +162,8 @@ type FabricLesson struct{}
 
 var prepareFabric = func(s *Scenario, cfg Config) (*Lesson, error) {
 	les := &Lesson{Scenario: s, Config: cfg.Clone(), engine: FabricLesson{}}
-	for i, st := range s.Steps {
-		c := s.StepConfig(cfg, i+1)
-		r, err := fabricRun(st, c)
-		if err != nil {
-			return nil, err
-		}
-		from, ok1 := r.Mark(st.From)
-		to, ok2 := r.Mark(st.To)
-		if !ok1 || !ok2 {
-			from, to = 0, r.End()
-		}
-		les.Steps = append(les.Steps, StepRun{Step: st, Config: c, Run: r, From: from, To: to})
+	if err := les.stepWindowsOf(func(st Step, c Config) (Run, error) { return fabricRun(st, c) }); err != nil {
+		return nil, err
 	}
 	return les, nil
 }

@@ -374,18 +374,8 @@ func preparePlan(s *Scenario, cfg Config) (*Lesson, error) {
 		searches[key] = &sr
 		return &sr, nil
 	}
-	for i, st := range s.Steps {
-		c := s.StepConfig(cfg, i+1)
-		r, err := planRun(st, c, search)
-		if err != nil {
-			return nil, err
-		}
-		from, ok1 := r.Mark(st.From)
-		to, ok2 := r.Mark(st.To)
-		if !ok1 || !ok2 {
-			from, to = 0, r.End()
-		}
-		les.Steps = append(les.Steps, StepRun{Step: st, Config: c, Run: r, From: from, To: to})
+	if err := les.stepWindowsOf(func(st Step, c Config) (Run, error) { return planRun(st, c, search) }); err != nil {
+		return nil, err
 	}
 	return les, nil
 }

@@ -98,9 +98,15 @@ func Prepare(s *Scenario, cfg Config) (*Lesson, error) {
 // them) and their windows. A mark a run lacks (say round:5 with 2 GPUs)
 // plays the whole run rather than failing the lesson.
 func (les *Lesson) stepWindows(run func(Config) (Run, error)) error {
+	return les.stepWindowsOf(func(_ Step, c Config) (Run, error) { return run(c) })
+}
+
+// stepWindowsOf is stepWindows for engines whose run depends on the step
+// itself (its show: line picks the picture), not only its configuration.
+func (les *Lesson) stepWindowsOf(run func(Step, Config) (Run, error)) error {
 	for i, st := range les.Scenario.Steps {
 		c := les.Scenario.StepConfig(les.Config, i+1)
-		r, err := run(c)
+		r, err := run(st, c)
 		if err != nil {
 			return err
 		}
