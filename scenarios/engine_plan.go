@@ -63,7 +63,6 @@ type PlanRun struct {
 	Timelines []PlanTimeline
 	Bars      []PlanBar
 	Search    *parallel.SearchResult
-	Selected  int // the planner's chosen plan, 0-based
 	Rank      int // the planner lesson's rank knob (1-based), 0 elsewhere
 	Budget    []parallel.Budget
 	end       sim.Time
@@ -338,7 +337,6 @@ func planRun(st Step, c Config, search func(parallel.Config) (*parallel.SearchRe
 			return nil, err
 		}
 		r.Search = sr
-		r.Selected = min(max(0, c.IntOf("rank")-1), max(0, len(sr.Plans)-1))
 	case ViewBudget:
 		b := parallel.SeedBudget(0.05)
 		r.Budget = []parallel.Budget{b, b.Faster(1.2)}
@@ -351,6 +349,15 @@ func planRun(st Step, c Config, search func(parallel.Config) (*parallel.SearchRe
 		r.end = sim.FromSeconds(longest)
 	}
 	return r, nil
+}
+
+// Selected is the planner's chosen plan among Search.Plans, 0-based: the
+// rank knob, kept in range.
+func (r *PlanRun) Selected() int {
+	if r.Search == nil {
+		return 0
+	}
+	return min(max(0, r.Rank-1), max(0, len(r.Search.Plans)-1))
 }
 
 // PlanLesson is the strategy lessons' engine part.

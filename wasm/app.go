@@ -39,8 +39,10 @@ type app struct {
 	// scratch holds a second picture before it joins list (a time line
 	// beside memory bars).
 	scratch render.List
-	dark    bool
-	dpr     float64 // window.devicePixelRatio, read once per tick
+	// timelines caches the strategy time lines of the run on screen.
+	timelines timelineCache
+	dark      bool
+	dpr       float64 // window.devicePixelRatio, read once per tick
 	// stage is #stage's rectangle, read again only after a resize or a
 	// change of the page's text: reading it forces a layout, which costs
 	// milliseconds per frame on a slow machine.

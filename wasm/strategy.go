@@ -16,6 +16,13 @@ import (
 // render views (a time line beside memory bars for recomputation and
 // gradient accumulation).
 
+// timelineCache is a run's time lines converted for the renderer.
+type timelineCache struct {
+	run     *scenarios.PlanRun
+	conceal bool
+	tls     []render.Timeline
+}
+
 // planFrame is where a strategy picture goes.
 type planFrame struct {
 	w, h  float32 // the canvas
@@ -32,7 +39,7 @@ type planFrame struct {
 func (a *app) buildPlan(run *scenarios.PlanRun, f planFrame) {
 	switch run.View {
 	case scenarios.ViewTimeline, scenarios.ViewSchedules:
-		a.list = render.AppendPipeline(a.list, pipelineView(run, f, f.stage))
+		a.list = render.AppendPipeline(a.list, a.pipelineView(run, f, f.stage))
 	case scenarios.ViewRecompute, scenarios.ViewAccum:
 		left, right := f.stage, f.stage
 		if f.stage.W >= f.stage.H {
@@ -42,7 +49,7 @@ func (a *app) buildPlan(run *scenarios.PlanRun, f planFrame) {
 			left.H = f.stage.H * 0.6
 			right.Y, right.H = f.stage.Y+left.H, f.stage.H-left.H
 		}
-		a.list = render.AppendPipeline(a.list, pipelineView(run, f, left))
+		a.list = render.AppendPipeline(a.list, a.pipelineView(run, f, left))
 		a.scratch = render.AppendMemoryBars(a.scratch, memoryView(run, f, right))
 		a.list.Items = append(a.list.Items, a.scratch.Items...)
 	case scenarios.ViewMemory, scenarios.ViewZeRO, scenarios.ViewSeed:
@@ -93,8 +100,15 @@ func memoryView(run *scenarios.PlanRun, f planFrame, stage render.Rect) render.M
 // pipelineView draws the run's time lines, each with its data-parallel
 // all-reduce and optimizer update after the last backward of every stage,
 // and the activation memory over time.
-func pipelineView(run *scenarios.PlanRun, f planFrame, stage render.Rect) render.PipelineView {
+func (a *app) pipelineView(run *scenarios.PlanRun, f planFrame, stage render.Rect) render.PipelineView {
 	v := render.PipelineView{Width: f.w, Height: f.h, Stage: stage, Scale: f.scale, Theme: f.th, Time: f.t}
+	// The blocks depend on the run alone, not on the playhead: convert
+	// them once per run, not on every frame it plays.
+	if c := &a.timelines; c.run == run && c.conceal == f.conceal {
+		v.Timelines = c.tls
+		return v
+	}
+	defer func() { a.timelines = timelineCache{run: run, conceal: f.conceal, tls: v.Timelines} }()
 	tls := run.Timelines
 	if f.conceal && len(tls) > 1 {
 		tls = tls[:1]
@@ -221,8 +235,11 @@ func clusterView(run *scenarios.PlanRun, f planFrame) render.ClusterView {
 	}
 }
 
+// tpExample is the tensor-parallel lesson's matrices, computed once.
+var tpExample = parallel.NewTPExample()
+
 func tpView(f planFrame) render.TPMatrixView {
-	e := parallel.NewTPExample()
+	e := tpExample
 	phase := 4
 	if f.t >= 0 {
 		phase = min(4, int(f.frac*5))
@@ -258,6 +275,7 @@ func plannerView(run *scenarios.PlanRun, f planFrame) render.PlannerView {
 		v.Tree = append(v.Tree, render.DecisionNode{Question: short[s.ID], Answer: s.Answer, Taken: true})
 	}
 	v.Branch = sr.Decision.Branch
+	selected := run.Selected()
 	for i, r := range sr.Plans {
 		if i >= 12 {
 			break
@@ -270,7 +288,7 @@ func plannerView(run *scenarios.PlanRun, f planFrame) render.PlannerView {
 			Memory: r.Memory.Total,
 			Parts: []render.TimePart{{Key: "compute", Seconds: tm.Compute}, {Key: "tp", Seconds: tm.TPComm}, {Key: "pp", Seconds: tm.PPComm},
 				{Key: "dp", Seconds: tm.DPComm - tm.DPHidden}, {Key: "bubble", Seconds: tm.Bubble}, {Key: "optimizer", Seconds: tm.Optimizer}},
-			Selected: i == run.Selected,
+			Selected: i == selected,
 		})
 	}
 	return v
