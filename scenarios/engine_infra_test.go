@@ -108,3 +108,20 @@ func TestContentionLessonNumbers(t *testing.T) {
 		t.Errorf("all-to-all: 1:1 %g s, 2:1 %g s, busiest link %g", m.AllToAllNonBlockingS, m.AllToAllOversubS, m.MaxLinkUtilization)
 	}
 }
+
+// A knob change prepares the whole lesson again: every strategy and
+// infrastructure lesson at its defaults (the heaviest steps: the planner's
+// search, collectives-at-scale's two all-to-all flow runs, fault-
+// tolerance's 25-interval sweep).
+func BenchmarkPrepareLesson(b *testing.B) {
+	for _, id := range []string{"3d-parallel", "strategy-planner", "collectives-at-scale", "fault-tolerance"} {
+		s, _ := Get(id)
+		b.Run(id, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Prepare(s, s.Defaults()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
