@@ -50,10 +50,7 @@ func TestCollectiveStarText(t *testing.T) {
 
 // Bad flags: one line naming the flag and the allowed values, exit 2.
 func TestBadFlags(t *testing.T) {
-	tests := []struct {
-		args     []string
-		mentions []string
-	}{
+	tests := []refusal{
 		{[]string{"collective", "--ranks", "abc"}, []string{"--ranks", "abc", "2–1048576"}},
 		{[]string{"collective", "--ranks", "1"}, []string{"--ranks", "2–1048576"}},
 		{[]string{"collective", "--link", "pcie"}, []string{"--link", "ib-hdr, ib-ndr, ib-xdr, nvlink3, nvlink4, nvlink5, pcie5, roce-400"}},
@@ -73,20 +70,7 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"scenario", "fly"}, []string{"fly", "list, run"}},
 		{[]string{"warp"}, []string{"warp", "attention, collective, faults, gemm, numfmt, plan, roofline, scenario, serve"}},
 	}
-	for _, tt := range tests {
-		out, errOut, code := runCLI(tt.args...)
-		if code != 2 || out != "" {
-			t.Errorf("%v: exit %d, stdout %q; want 2 and nothing", tt.args, code, out)
-		}
-		if n := strings.Count(strings.TrimSpace(errOut), "\n"); n != 0 {
-			t.Errorf("%v: %d lines of error, want one: %q", tt.args, n+1, errOut)
-		}
-		for _, m := range tt.mentions {
-			if !strings.Contains(errOut, m) {
-				t.Errorf("%v: error %q does not mention %q", tt.args, errOut, m)
-			}
-		}
-	}
+	checkRefusals(t, tests)
 }
 
 func TestScenarioListAndRun(t *testing.T) {
@@ -287,5 +271,32 @@ func TestCollectiveFabricJSON(t *testing.T) {
 	old := get("--ranks", "8", "--bytes", "256MiB", "--link", "nvlink4")
 	if _, ok := old["rounds"]; !ok {
 		t.Error("--link without fabric flags no longer runs the packet-level engine")
+	}
+}
+
+// refusal is a command line the CLI must refuse, and what its one-line
+// error must mention.
+type refusal struct {
+	args     []string
+	mentions []string
+}
+
+// checkRefusals runs each command: exit 2, nothing on stdout, one line on
+// stderr naming the flag and the allowed values.
+func checkRefusals(t *testing.T, tests []refusal) {
+	t.Helper()
+	for _, tt := range tests {
+		out, errOut, code := runCLI(tt.args...)
+		if code != 2 || out != "" {
+			t.Errorf("%v: exit %d, stdout %q; want 2 and nothing", tt.args, code, out)
+		}
+		if n := strings.Count(strings.TrimSpace(errOut), "\n"); n != 0 {
+			t.Errorf("%v: %d lines of error, want one: %q", tt.args, n+1, errOut)
+		}
+		for _, m := range tt.mentions {
+			if !strings.Contains(errOut, m) {
+				t.Errorf("%v: error %q does not mention %q", tt.args, errOut, m)
+			}
+		}
 	}
 }

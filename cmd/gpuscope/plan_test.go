@@ -133,10 +133,7 @@ func TestPlanHFConfig(t *testing.T) {
 }
 
 func TestPlanBadInput(t *testing.T) {
-	tests := []struct {
-		args     []string
-		mentions []string
-	}{
+	tests := []refusal{
 		{[]string{"plan", "--model", "gpt5"}, []string{"--model", "gpt3-175b", "llama3-405b"}},
 		{[]string{"plan", "--model", "llama2-70b", "--tp", "3", "--gpus", "3"}, []string{"tp", "heads 64"}},
 		{[]string{"plan", "--model", "llama2-70b", "--gpus", "64", "--tp", "8", "--dp", "4"}, []string{"tp × pp × dp", "64"}},
@@ -152,20 +149,7 @@ func TestPlanBadInput(t *testing.T) {
 		{[]string{"plan"}, []string{"missing model", "--params"}},
 		{[]string{"plan", "--params", "1e9", "--search"}, []string{"--search"}},
 	}
-	for _, tt := range tests {
-		out, errOut, code := runCLI(tt.args...)
-		if code != 2 || out != "" {
-			t.Errorf("%v: exit %d, stdout %q; want 2 and nothing", tt.args, code, out)
-		}
-		if n := strings.Count(strings.TrimSpace(errOut), "\n"); n != 0 {
-			t.Errorf("%v: %d lines of error, want one: %q", tt.args, n+1, errOut)
-		}
-		for _, m := range tt.mentions {
-			if !strings.Contains(errOut, m) {
-				t.Errorf("%v: error %q does not mention %q", tt.args, errOut, m)
-			}
-		}
-	}
+	checkRefusals(t, tests)
 }
 
 // Every number of a strategy lesson can be reproduced with the CLI: each

@@ -40,37 +40,17 @@ func TestBenchPage(t *testing.T) {
 	}
 	mo, mb := median(ours), median(bare)
 
-	ctx := open(t, "index.html#scenario=ring-allreduce&gpus=64&step=6")
-	waitReady(ctx)
-	// Steady state: let start-up leave the averaging window first, then
-	// play long enough to fill it with playing frames.
-	time.Sleep(2 * time.Second)
-	command(ctx, `{type: "set", speed: 0.25}`)
-	command(ctx, `{type: "play"}`)
-	time.Sleep(5 * time.Second)
-	st := state(ctx)
+	ctx, st := playing(t, "index.html#scenario=ring-allreduce&gpus=64&step=6")
 
 	var marks struct{ Main, Init, Update, Draw, First float64 }
 	evalJSON(ctx, `(() => { const p = window.gpuscope.state().perf; return {Main: p.main_ms, Init: p.init_ms, Update: p.first_update_ms, Draw: p.first_draw_ms, First: p.first_frame_ms}; })()`, &marks)
 	// The busiest silicon view: 132 SMs with every warp drawn, playing.
-	sctx := open(t, "index.html#scenario=simt-launch&step=6&blocks=100000")
-	waitReady(sctx)
-	time.Sleep(2 * time.Second)
-	command(sctx, `{type: "set", speed: 0.25}`)
-	command(sctx, `{type: "play"}`)
-	time.Sleep(5 * time.Second)
-	sst := state(sctx)
+	_, sst := playing(t, "index.html#scenario=simt-launch&step=6&blocks=100000")
 
 	// The strategy layer: 512 GPUs on screen, playing; a knob change that
 	// re-plans every step; the planner's whole search for Llama 3 405B
 	// on 16,384 H100s, timed in the page around the command.
-	cctx := open(t, "index.html#scenario=3d-parallel&step=1&gpus=512")
-	waitReady(cctx)
-	time.Sleep(2 * time.Second)
-	command(cctx, `{type: "set", speed: 0.25}`)
-	command(cctx, `{type: "play"}`)
-	time.Sleep(5 * time.Second)
-	cst := state(cctx)
+	cctx, cst := playing(t, "index.html#scenario=3d-parallel&step=1&gpus=512")
 	timed := func(ctx context.Context, cmd string) float64 {
 		var ms float64
 		evalJSON(ctx, `(() => { const t0 = performance.now(); window.gpuscope.command(`+cmd+`); return performance.now() - t0; })()`, &ms)
@@ -101,6 +81,18 @@ func TestBenchPage(t *testing.T) {
 	fmt.Print(report)
 	_ = os.MkdirAll(filepath.Join("..", "..", "out"), 0o755)
 	_ = os.WriteFile(filepath.Join("..", "..", "out", "bench-page.txt"), []byte(report), 0o644)
+}
+
+// playing opens path and plays it to a steady state: start-up leaves the
+// averaging window first, then five seconds of playing frames fill it.
+func playing(t *testing.T, path string) (context.Context, pageState) {
+	ctx := open(t, path)
+	waitReady(ctx)
+	time.Sleep(2 * time.Second)
+	command(ctx, `{type: "set", speed: 0.25}`)
+	command(ctx, `{type: "play"}`)
+	time.Sleep(5 * time.Second)
+	return ctx, state(ctx)
 }
 
 func over(b bool) string {
