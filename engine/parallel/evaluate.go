@@ -1,6 +1,7 @@
 package parallel
 
 import (
+	"github.com/gpuscope/gpuscope/engine/collective"
 	"math"
 	"sync"
 
@@ -399,34 +400,20 @@ func gemm(g hw.GPU, d hw.Dtype, M, N, K float64) float64 {
 	return r.TimeS
 }
 
-// ring collectives in α-β form, at the link's protocol efficiency.
-func ringAllReduce(n int, bytes float64, l hw.Link) float64 {
-	if n < 2 {
-		return 0
-	}
-	N := float64(n)
-	return 2 * (N - 1) * (l.Latency.Seconds() + bytes/(N*l.Bandwidth*l.Efficiency))
-}
-
-// hierAllReduce all-reduces bytes over n ranks, k of them in each node:
-// reduce-scatter inside the node, all-reduce of each 1/k shard across
-// nodes (every GPU on its own NIC at once), all-gather inside the node.
-// With k = 1 it is a ring across nodes; with one node, a ring on NVLink.
+// hierAllReduce all-reduces bytes over n ranks, k of them in each node,
+// by the collective layer's closed form: reduce-scatter inside the node,
+// all-reduce of each 1/k shard across nodes (every GPU on its own NIC at
+// once), all-gather inside the node; a ring on NVLink within one node, a
+// ring across nodes with k = 1; each link at its protocol efficiency.
 func hierAllReduce(bytes float64, n, k int, intra, inter hw.Link) float64 {
 	if n < 2 {
 		return 0
 	}
-	k = max(1, min(k, n))
-	nodes := n / k
-	switch {
-	case nodes <= 1:
-		return ringAllReduce(n, bytes, intra)
-	case k == 1:
-		return ringAllReduce(nodes, bytes, inter)
+	f, err := collective.ClosedForm(collective.AllReduce, collective.Hierarchical, n, max(1, min(k, n)), bytes, intra, inter)
+	if err != nil {
+		return 0 // unreachable: n ≥ 2, k ≥ 1, bytes ≥ 0
 	}
-	// Reduce-scatter and all-gather inside the node are each half a ring
-	// all-reduce.
-	return ringAllReduce(k, bytes, intra) + ringAllReduce(nodes, bytes/float64(k), inter)
+	return f.Seconds
 }
 
 // InFlight is how many micro-batches (chunk-micro-batches when
