@@ -20,6 +20,9 @@ type State struct {
 	Step     int
 	Lang     string
 	Config   Config
+	// Embed is how an embedding page wants the simulator shown; it
+	// outlives a change of lesson.
+	Embed Embed
 }
 
 // DefaultState is the first lesson at step 1 in English with its defaults.
@@ -55,7 +58,7 @@ func (st State) repair() State {
 	if !ok {
 		return DefaultState()
 	}
-	out := State{Scenario: s.ID, Step: st.Step, Lang: st.Lang, Config: s.repair(st.Config)}
+	out := State{Scenario: s.ID, Step: st.Step, Lang: st.Lang, Config: s.repair(st.Config), Embed: st.Embed}
 	if out.Step < 1 || out.Step > len(s.Steps) {
 		out.Step = 1
 	}
@@ -103,7 +106,7 @@ func ApplyFragment(prev State, frag string) (State, []*InputError) {
 		if s, found := Get(strings.TrimSpace(v)); !found {
 			errs = append(errs, inputError("error.scenario", "scenario", v, "allowed", strings.Join(IDs(), ", ")))
 		} else if s.ID != st.Scenario {
-			st = State{Scenario: s.ID, Step: 1, Lang: st.Lang, Config: s.Defaults()}
+			st = State{Scenario: s.ID, Step: 1, Lang: st.Lang, Config: s.Defaults(), Embed: st.Embed}
 		}
 	}
 	s, _ := Get(st.Scenario)
@@ -126,6 +129,12 @@ func ApplyFragment(prev State, frag string) (State, []*InputError) {
 			}
 			st.Lang = l
 		default:
+			if isEmbed, err := st.Embed.set(k, v); isEmbed {
+				if err != nil {
+					errs = append(errs, err)
+				}
+				continue
+			}
 			if _, ok := s.Knob(k); !ok {
 				allowed := append(slices.Clone(reserved), s.knobNames()...)
 				errs = append(errs, inputError("error.unknown_key", shown(k), v, "allowed", strings.Join(allowed, ", ")))
@@ -152,8 +161,9 @@ func unescape(s string) string {
 }
 
 // EncodeFragment writes st as "scenario=..&step=..&lang=..&" followed by
-// the knobs in the scenario's order (no leading '#'). Values are
-// percent-encoded where needed. Knobs not in the scenario are left out.
+// the knobs in the scenario's order and then the embed options that are
+// not at their defaults (no leading '#'). Values are percent-encoded where
+// needed. Knobs not in the scenario are left out.
 func EncodeFragment(st State) string {
 	var b strings.Builder
 	add := func(k, v string) {
@@ -174,5 +184,6 @@ func EncodeFragment(st State) string {
 			}
 		}
 	}
+	st.Embed.encode(add)
 	return b.String()
 }

@@ -71,7 +71,7 @@ func TestApplyFragment(t *testing.T) {
 		{"bad lang", with(1, "zh"), "lang=fr",
 			with(1, "zh"), []string{"lang: “fr” is not a language; allowed en, zh"}},
 		{"unknown key", DefaultState(), "colour=red&gpus=4",
-			with(1, "en", "gpus", "4"), []string{"colour: unknown setting; allowed: scenario, step, lang, gpus, bytes, link, algo, nodes"}},
+			with(1, "en", "gpus", "4"), []string{"colour: unknown setting; allowed: scenario, step, lang, hide, theme, motion, autoplay, load, origins, gpus, bytes, link, algo, nodes"}},
 		{"key without value", DefaultState(), "gpus",
 			DefaultState(), []string{"gpus: “” is not a whole number; allowed 2–64"}},
 		{"bad escape kept raw", DefaultState(), "gpus=%zz",
@@ -79,7 +79,7 @@ func TestApplyFragment(t *testing.T) {
 		{"errors in order", DefaultState(), "step=9&zz=1&gpus=1",
 			DefaultState(), []string{
 				"step: “9” is not a step of this lesson; allowed 1–6",
-				"zz: unknown setting; allowed: scenario, step, lang, gpus, bytes, link, algo, nodes",
+				"zz: unknown setting; allowed: scenario, step, lang, hide, theme, motion, autoplay, load, origins, gpus, bytes, link, algo, nodes",
 				"gpus: 1 is out of range; allowed 2–64",
 			}},
 		{"too long", with(2, "zh"), long,
@@ -171,7 +171,7 @@ func TestStateValid(t *testing.T) {
 }
 
 func stateEqual(a, b State) bool {
-	return a.Scenario == b.Scenario && a.Step == b.Step && a.Lang == b.Lang && maps.Equal(a.Config, b.Config)
+	return a.Scenario == b.Scenario && a.Step == b.Step && a.Lang == b.Lang && maps.Equal(a.Config, b.Config) && a.Embed.Equal(b.Embed)
 }
 
 func FuzzApplyFragment(f *testing.F) {
@@ -180,6 +180,8 @@ func FuzzApplyFragment(f *testing.F) {
 		"gpus=abc", "gpus=100000", "scenario=nope", "bytes=1.5GiB&link=IB-NDR&algo=star",
 		"step=0&step=6", "%zz=%zz", "a=b=c&&=&", "lang=zh&lang=xx", "bytes=99999999999999999999TiB",
 		strings.Repeat("gpus=8&", 300),
+		"hide=knobs,TITLE,knobs&theme=dark&motion=reduced&autoplay=1&load=visible",
+		"origins=https://a.example:443,http://localhost:8080/&origins=", "hide=everything&theme=blue&origins=ftp://x",
 	} {
 		f.Add(seed)
 	}

@@ -43,7 +43,7 @@ type Scenario struct {
 var engines = []string{"collective", "numfmt", "roofline", "attention", "fused", "launch", "memwall", "cpugpu", "plan", "fabric", "faults"}
 
 // reserved are fragment keys a knob may not take as its name.
-var reserved = []string{"scenario", "step", "lang"}
+var reserved = append([]string{"scenario", "step", "lang"}, embedKeys...)
 
 // Load reads and checks a scenario file. file names it in error messages.
 // Every problem found is a *FileError; when there are several, they are

@@ -1,0 +1,285 @@
+package scenarios
+
+import (
+	"encoding/json"
+	"fmt"
+	"html"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/gpuscope/gpuscope/scenarios/i18n"
+)
+
+// Embed is how a page that embeds the simulator wants it to look and
+// behave (issue 7). It travels in the URL fragment next to the lesson's
+// state, so an embed snippet is a single URL, and the fragment keeps it as
+// the reader plays. The zero value is the simulator's own defaults.
+//
+//	hide=title,narration,…   parts of the page not to show (HideParts)
+//	theme=light|dark         colours; absent: follow the reader's system
+//	motion=full|reduced      animation; absent: follow prefers-reduced-motion
+//	autoplay=1               start playing once loaded
+//	load=click|visible|auto  embed.html: load the wasm on a click (default),
+//	                         when the frame scrolls into view, or at once
+//	origins=https://a.example,https://b.example
+//	                         the parent pages allowed to drive the frame by
+//	                         postMessage (the API is off without it)
+type Embed struct {
+	Hide     []string // in HideParts' order, no repeats
+	Theme    string   // "", "light" or "dark"
+	Motion   string   // "", "full" or "reduced"
+	Autoplay bool
+	Load     string   // "", "click", "visible" or "auto"; "" means click
+	Origins  []string // canonical origins, in the order given, no repeats
+}
+
+// HideParts are the parts of the page an embed may hide.
+var HideParts = []string{"title", "narration", "buttons", "timeline", "speed", "lang", "knobs", "numbers", "share"}
+
+// Themes, Motions and Loads are the allowed values of those keys.
+var (
+	Themes  = []string{"light", "dark"}
+	Motions = []string{"full", "reduced"}
+	Loads   = []string{"click", "visible", "auto"}
+)
+
+// MaxOrigins is the most origins an allow-list may name.
+const MaxOrigins = 8
+
+// embedKeys are the fragment keys Embed owns, in the order EncodeFragment
+// writes them.
+var embedKeys = []string{"hide", "theme", "motion", "autoplay", "load", "origins"}
+
+// Equal reports whether e and f are the same options.
+func (e Embed) Equal(f Embed) bool {
+	return slices.Equal(e.Hide, f.Hide) && e.Theme == f.Theme && e.Motion == f.Motion &&
+		e.Autoplay == f.Autoplay && e.Load == f.Load && slices.Equal(e.Origins, f.Origins)
+}
+
+// Hidden reports whether part is hidden.
+func (e Embed) Hidden(part string) bool { return slices.Contains(e.Hide, part) }
+
+// setEmbed applies one embed key; it reports whether k is one.
+func (e *Embed) set(k, v string) (bool, *InputError) {
+	v = strings.TrimSpace(v)
+	enum := func(allowed []string) (string, *InputError) {
+		l := strings.ToLower(v)
+		if l == "" || l == "auto" && k != "load" {
+			return "", nil
+		}
+		if !slices.Contains(allowed, l) {
+			extra := allowed
+			if k != "load" {
+				extra = append([]string{"auto"}, allowed...)
+			}
+			return "", inputError("error.enum", k, v, "allowed", strings.Join(extra, ", "))
+		}
+		return l, nil
+	}
+	var err *InputError
+	switch k {
+	case "hide":
+		var hide []string
+		for p := range strings.SplitSeq(v, ",") {
+			p = strings.ToLower(strings.TrimSpace(p))
+			if p == "" {
+				continue
+			}
+			if !slices.Contains(HideParts, p) {
+				return true, inputError("error.enum", "hide", p, "allowed", strings.Join(HideParts, ", "))
+			}
+			hide = append(hide, p)
+		}
+		e.Hide = nil
+		for _, p := range HideParts { // canonical order, no repeats
+			if slices.Contains(hide, p) {
+				e.Hide = append(e.Hide, p)
+			}
+		}
+	case "theme":
+		var t string
+		if t, err = enum(Themes); err == nil {
+			e.Theme = t
+		}
+	case "motion":
+		var m string
+		if m, err = enum(Motions); err == nil {
+			e.Motion = m
+		}
+	case "load":
+		var l string
+		if l, err = enum(Loads); err == nil {
+			e.Load = l
+		}
+	case "autoplay":
+		switch strings.ToLower(v) {
+		case "1", "true", "yes", "on":
+			e.Autoplay = true
+		case "0", "false", "no", "off", "":
+			e.Autoplay = false
+		default:
+			err = inputError("error.enum", "autoplay", v, "allowed", "1, 0")
+		}
+	case "origins":
+		var list []string
+		for o := range strings.SplitSeq(v, ",") {
+			if strings.TrimSpace(o) == "" {
+				continue
+			}
+			c, ok := CanonicalOrigin(o)
+			if !ok {
+				return true, inputError("error.origin", "origins", o, "max", strconv.Itoa(MaxOrigins))
+			}
+			if !slices.Contains(list, c) {
+				list = append(list, c)
+			}
+		}
+		if len(list) > MaxOrigins {
+			return true, inputError("error.origin", "origins", v, "max", strconv.Itoa(MaxOrigins))
+		}
+		e.Origins = list
+	default:
+		return false, nil
+	}
+	return true, err
+}
+
+// encode appends the non-default options to add, in embedKeys' order.
+func (e Embed) encode(add func(k, v string)) {
+	if len(e.Hide) > 0 {
+		add("hide", strings.Join(e.Hide, ","))
+	}
+	if e.Theme != "" {
+		add("theme", e.Theme)
+	}
+	if e.Motion != "" {
+		add("motion", e.Motion)
+	}
+	if e.Autoplay {
+		add("autoplay", "1")
+	}
+	if e.Load != "" {
+		add("load", e.Load)
+	}
+	if len(e.Origins) > 0 {
+		add("origins", strings.Join(e.Origins, ","))
+	}
+}
+
+// CanonicalOrigin returns o as a browser writes an origin
+// ("https://example.com", "http://localhost:8080"): http or https, a host,
+// an optional port, nothing else (no path beyond "/", query, fragment or
+// user). The scheme and host are lower-cased and a default port dropped.
+func CanonicalOrigin(o string) (string, bool) {
+	o = strings.TrimSpace(o)
+	if len(o) > 200 {
+		return "", false
+	}
+	u, err := url.Parse(o)
+	if err != nil || u.Opaque != "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" || strings.Contains(o, "#") ||
+		(u.Path != "" && u.Path != "/") || u.Host == "" {
+		return "", false
+	}
+	scheme := strings.ToLower(u.Scheme)
+	if scheme != "http" && scheme != "https" {
+		return "", false
+	}
+	host, port := strings.ToLower(u.Hostname()), u.Port()
+	if host == "" || strings.ContainsAny(host, " ,*%") {
+		return "", false
+	}
+	if port != "" {
+		n, err := strconv.Atoi(port)
+		if err != nil || n < 1 || n > 65535 {
+			return "", false
+		}
+		if scheme == "http" && n == 80 || scheme == "https" && n == 443 {
+			port = ""
+		} else {
+			port = strconv.Itoa(n)
+		}
+	}
+	if strings.Contains(host, ":") { // IPv6
+		host = "[" + host + "]"
+	}
+	if port != "" {
+		return scheme + "://" + host + ":" + port, true
+	}
+	return scheme + "://" + host, true
+}
+
+// Allowed reports whether a message from origin may drive the frame: the
+// origin must be on the allow-list, exactly.
+func (e Embed) Allowed(origin string) bool {
+	return origin != "" && slices.Contains(e.Origins, origin)
+}
+
+// MessageVersion is the version of the postMessage protocol: messages to
+// the frame must carry it, and every event the frame sends does.
+const MessageVersion = 1
+
+// MessageTypes are the commands a parent page may send.
+var MessageTypes = []string{"play", "pause", "step", "goto", "set", "state"}
+
+// ParseMessage checks a message a parent page posted (as JSON) and returns
+// its command type and the command for Player.Command (the envelope's
+// "version" and "source" fields removed). A malformed message, a missing or
+// different version and an unknown type are errors to warn about and
+// otherwise ignore. Type "state" asks for a state event; it has no command.
+func ParseMessage(raw []byte) (typ string, cmd []byte, err error) {
+	if len(raw) > 64<<10 {
+		return "", nil, fmt.Errorf("message: %d bytes; at most 65536", len(raw))
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		return "", nil, fmt.Errorf("message: not a JSON object such as {\"version\": 1, \"type\": \"play\"}")
+	}
+	v, ok := m["version"].(float64)
+	if !ok || v != MessageVersion {
+		return "", nil, fmt.Errorf("version: %v; this frame speaks version %d", m["version"], MessageVersion)
+	}
+	typ, _ = m["type"].(string)
+	if !slices.Contains(MessageTypes, typ) {
+		return "", nil, fmt.Errorf("type: %q; allowed %s", shown(fmt.Sprint(m["type"])), strings.Join(MessageTypes, ", "))
+	}
+	delete(m, "version")
+	delete(m, "source")
+	delete(m, "id")
+	cmd, err = json.Marshal(m)
+	return typ, cmd, err
+}
+
+// Event is a message the frame posts to its parent: ready, step,
+// finished, resize or state.
+type Event struct {
+	Source  string       `json:"source"` // always "gpuscope"
+	Version int          `json:"version"`
+	Type    string       `json:"type"`
+	Step    int          `json:"step,omitempty"`
+	Height  int          `json:"height,omitempty"` // resize: the CSS pixels the content wants
+	State   *PlayerState `json:"state,omitempty"`
+}
+
+// NewEvent is an event of type typ.
+func NewEvent(typ string) Event {
+	return Event{Source: "gpuscope", Version: MessageVersion, Type: typ}
+}
+
+// Snippet is the iframe an author pastes into a page to embed the state
+// st, with the page at base (such as "https://gpuscope.example/"; the
+// frame loads base + "embed.html").
+func Snippet(base string, st State) string {
+	if !strings.HasSuffix(base, "/") {
+		base += "/"
+	}
+	title := "gpuscope"
+	if s, ok := Get(st.Scenario); ok {
+		title += ": " + i18n.T(st.Lang, "lesson."+s.ID+".title")
+	}
+	src := base + "embed.html#" + EncodeFragment(st)
+	return `<iframe src="` + html.EscapeString(src) + `"` + "\n" +
+		`        title="` + html.EscapeString(title) + `" loading="lazy" allow="fullscreen"` + "\n" +
+		`        style="width:100%; aspect-ratio:16/10; border:0"></iframe>`
+}
