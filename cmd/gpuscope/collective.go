@@ -207,7 +207,7 @@ func runFabric(fs *flagSet, stdout, stderr io.Writer) int {
 		}
 		e := l.Efficiency
 		if algo == collective.NVLS {
-			e = collective.NVLSEfficiency
+			e *= collective.NVLSEfficiency // relative to a ring's on the link
 		}
 		m.MaxLinkUtilization = f.Bandwidth / f.Seconds * e
 	}

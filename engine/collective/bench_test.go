@@ -2,6 +2,8 @@ package collective
 
 import (
 	"testing"
+
+	"github.com/gpuscope/gpuscope/engine/hw"
 )
 
 // Budget (issue 2): a ring all-reduce over 1,024 ranks — 1,024 chunks per
@@ -42,5 +44,22 @@ func BenchmarkSnapshot64(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		res.Snapshot(res.Time * 7 / 13)
+	}
+}
+
+// A double binary tree all-reduce of 1 GB across 16,384 GPUs (2,048 nodes
+// of 8 on a 2:1 fat tree) as flows: 65,532 flows in one pipelined step.
+func BenchmarkTreeAllReduce16384Fabric(b *testing.B) {
+	nv, _ := hw.LinkByID("nvlink4")
+	ib, _ := hw.LinkByID("ib-ndr")
+	tp, err := FabricTopology("fat-tree", 16384, 8, nv, ib, 2)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := RunOnFabric(tp, AllReduce, Tree, 16384, 1e9); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -27,12 +27,15 @@ var (
 	Algos = []Algo{Ring, Tree, Hierarchical, Star, NVLS}
 )
 
-// NVLSEfficiency is the share of NVLink bandwidth an NVLS all-reduce
-// sustains: nccl-tests measure ≈ 480 GB/s bus bandwidth on 8 H100s, where
-// in-switch reduction's ideal is 2(n−1)/n × 450 / (1 + 1/n) = 700 GB/s
-// (each GPU sends its vector up once and receives the sum once, plus its
-// shard's round trip): 480/700 ≈ 0.69.
-const NVLSEfficiency = 0.69
+// NVLSEfficiency is an NVLS all-reduce's bandwidth relative to a ring's on
+// the same NVLink (as TreeEfficiency is a tree's), so that it applies on top
+// of the link's protocol efficiency, in the closed form and on the flow
+// model's links alike: nccl-tests measure ≈ 480 GB/s bus bandwidth on 8
+// H100s, where in-switch reduction's ideal at a ring's 82% of 450 GB/s is
+// 2(n−1)/n × 369 / (1 + 1/n) = 574 GB/s (each GPU sends its vector up once
+// and receives the sum once, plus its shard's round trip): 480/574 ≈ 0.84,
+// which is 0.84 × 0.82 ≈ 69% of the raw 450 GB/s.
+const NVLSEfficiency = 0.84
 
 // TreeEfficiency is a double binary tree's bandwidth relative to a ring's
 // on the same links. In α-β terms both move ≈ 2S per rank each way, but a
@@ -95,7 +98,9 @@ func eff(l hw.Link) float64 {
 //
 // B is the slowest link a step crosses at its protocol efficiency: NVLink
 // inside one node, the NIC across nodes (a ring over nodes crosses a NIC on
-// every step).
+// every step). The tree all-reduce's 2(n−1)/n·S is the average rank's; the
+// double binary tree's interior ranks send 2S, which RunOnFabric charges:
+// n/(n−1) of this bandwidth term.
 func ClosedForm(op Op, algo Algo, n, gpusPerNode int, bytes float64, intra, inter hw.Link) (Form, error) {
 	if n < 1 {
 		return Form{}, fmt.Errorf("ranks: %d; at least 1", n)
@@ -133,14 +138,16 @@ func ClosedForm(op Op, algo Algo, n, gpusPerNode int, bytes float64, intra, inte
 	case op == Broadcast && algo == Ring:
 		f = Form{Latency: (N - 1) * alpha, Bandwidth: bytes / B, SentPerRank: bytes}
 	case op == Broadcast && algo == Tree:
-		f = Form{Latency: logN * alpha, Bandwidth: bytes / B, SentPerRank: 2 * bytes}
+		// Two trees, half the message each (treeOnFabric): a rank forwards
+		// to two children in one tree and is a leaf in the other.
+		f = Form{Latency: logN * alpha, Bandwidth: bytes / B, SentPerRank: bytes}
 	case op == AllReduce && algo == Star:
 		f = Form{Latency: 2 * alpha, Bandwidth: 2 * (N - 1) * bytes / B, SentPerRank: (N - 1) * bytes}
 	case op == AllReduce && algo == NVLS:
 		if !oneNode {
 			return Form{}, fmt.Errorf("algo: nvls reduces inside one NVSwitch; %d ranks span %d nodes of %d (use hierarchical across nodes)", n, int(math.Ceil(N/float64(gpusPerNode))), gpusPerNode)
 		}
-		f = Form{Latency: 2 * alpha, Bandwidth: (1 + 1/N) * bytes / (intra.Bandwidth * NVLSEfficiency), SentPerRank: (1 + 1/N) * bytes}
+		f = Form{Latency: 2 * alpha, Bandwidth: (1 + 1/N) * bytes / (B * NVLSEfficiency), SentPerRank: (1 + 1/N) * bytes}
 	case algo == Hierarchical && (op == AllReduce || op == ReduceScatter || op == AllGather):
 		if oneNode {
 			return ClosedForm(op, Ring, n, gpusPerNode, bytes, intra, inter)

@@ -324,6 +324,15 @@ func (t *Topology) Link(id LinkID) (info LinkInfo, ok bool) {
 	return t.info(id), true
 }
 
+// Bandwidth is link id's bandwidth in bytes/s, Link(id).Bandwidth without
+// building the rest of its description; 0 for an unknown id.
+func (t *Topology) Bandwidth(id LinkID) float64 {
+	if id < 0 || int(id) >= len(t.bw) {
+		return 0
+	}
+	return t.bw[id]
+}
+
 func (t *Topology) info(id LinkID) LinkInfo {
 	l := t.links[id]
 	in := LinkInfo{ID: id, Kind: l.kind, Up: l.up, Node: -1, GPU: int(l.gpu), Rail: -1, Leaf: int(l.leaf), Spine: int(l.spine), Bandwidth: l.bw, Latency: l.lat}

@@ -143,6 +143,14 @@ func TestLinkNames(t *testing.T) {
 			t.Errorf("Link(%d) = %+v, %v, want name %q kind %q up %v", tc.id, info, ok, tc.name, tc.kind, tc.up)
 		}
 	}
+	for _, info := range top.Links() {
+		if b := top.Bandwidth(info.ID); b != info.Bandwidth {
+			t.Errorf("Bandwidth(%d) = %g, Link says %g", info.ID, b, info.Bandwidth)
+		}
+	}
+	if b := top.Bandwidth(LinkID(top.NumLinks())); b != 0 {
+		t.Errorf("Bandwidth(%d) = %g for an unknown id, want 0", top.NumLinks(), b)
+	}
 	if _, ok := top.Link(LinkID(top.NumLinks())); ok {
 		t.Errorf("Link(%d) ok for an unknown id", top.NumLinks())
 	}
