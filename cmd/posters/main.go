@@ -1,0 +1,663 @@
+// Command posters renders the poster images of the embedded simulator: the
+// picture an embed shows, before the reader clicks "Load simulation", of
+// each lesson in each theme.
+//
+// It is a developer tool, not part of the served site. It serves the built
+// site (make build) on a loopback address, opens every lesson's embed page
+// in one headless Chromium — the real renderer, drawing through SwiftShader
+// — and screenshots the stage at the poster moment: step 1 of the lesson,
+// paused, with the playhead at the middle of the step's window. The PNGs
+// go to --out as ID-dark.png and ID-light.png and are committed, so that
+// make build needs no browser.
+//
+//	go run ./cmd/posters --site site/dist --out site/posters [--only ID,ID]
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/png"
+	"io"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/chromedp/cdproto/emulation"
+	cdplog "github.com/chromedp/cdproto/log"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/chromedp"
+
+	"github.com/gpuscope/gpuscope/scenarios"
+	"github.com/gpuscope/gpuscope/site/server"
+)
+
+// The browser window, in CSS pixels at device pixel ratio 1. The poster is
+// the part of it the stage covers (between the embed's title and its bar).
+const (
+	windowW = 800
+	windowH = 500
+)
+
+// stageH is the height the stage is given for the poster, in CSS pixels.
+// Left to the page, it would depend on the step's bar (a question or a long
+// narration takes room from the picture), and posters of one site would
+// come in several shapes; 350 is the stage's height at 800x500 under a bar
+// of narration and buttons.
+const stageH = 350
+
+// stageStyle pins the stage's row of the embed's grid to stageH. The bar
+// below may then overflow the window; the poster is the stage alone.
+var stageStyle = fmt.Sprintf("body.page-embed { grid-template-rows: auto %dpx auto !important; }", stageH)
+
+// Themes are the colour schemes a poster is rendered in, in file-name order.
+var themes = []string{"dark", "light"}
+
+const (
+	readyTimeout  = 90 * time.Second // per lesson, from navigation to ready
+	posterTimeout = 3 * time.Minute  // per poster, everything included
+	settle        = 300 * time.Millisecond
+)
+
+func main() {
+	log := func(format string, args ...any) { fmt.Fprintf(os.Stderr, "posters: "+format+"\n", args...) }
+	site := flag.String("site", "site/dist", "the built site to serve (make build)")
+	out := flag.String("out", "site/posters", "directory to write ID-THEME.png into")
+	chromium := flag.String("chromium", "", "Chromium binary (default: chromium, chromium-browser or google-chrome on PATH)")
+	only := flag.String("only", "", "comma-separated lesson ids to render (default: all)")
+	flag.Usage = func() {
+		fmt.Fprintf(os.Stderr, "usage: posters [--site DIR] [--out DIR] [--chromium PATH] [--only ID[,ID]]\n")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	if flag.NArg() > 0 {
+		log("unexpected arguments: %s", strings.Join(flag.Args(), " "))
+		flag.Usage()
+		os.Exit(2)
+	}
+	ids, err := selectIDs(scenarios.IDs(), *only)
+	if err != nil {
+		log("%v", err)
+		os.Exit(2)
+	}
+	if err := run(*site, *out, *chromium, ids); err != nil {
+		log("%v", err)
+		os.Exit(1)
+	}
+}
+
+// selectIDs returns the ids of all that only names (all of them when only is
+// empty), in all's order, or an error naming an unknown id.
+func selectIDs(all []string, only string) ([]string, error) {
+	if strings.TrimSpace(only) == "" {
+		return all, nil
+	}
+	want := map[string]bool{}
+	for _, id := range strings.Split(only, ",") {
+		id = strings.TrimSpace(id)
+		if id == "" {
+			continue
+		}
+		if !slices.Contains(all, id) {
+			return nil, fmt.Errorf("--only: no lesson %q (lessons: %s)", id, strings.Join(all, ", "))
+		}
+		want[id] = true
+	}
+	var ids []string
+	for _, id := range all {
+		if want[id] {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, errors.New("--only names no lesson")
+	}
+	return ids, nil
+}
+
+func chromiumPath(flagValue string) (string, error) {
+	if flagValue != "" {
+		return flagValue, nil
+	}
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p, nil
+		}
+	}
+	return "", errors.New("no chromium, chromium-browser or google-chrome on PATH (install Chromium, or pass --chromium PATH)")
+}
+
+func run(site, out, chromiumFlag string, ids []string) error {
+	abs, err := filepath.Abs(site)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(abs, "embed.html")); err != nil {
+		return fmt.Errorf("--site %s has no embed.html (run make build first)", site)
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return err
+	}
+	bin, err := chromiumPath(chromiumFlag)
+	if err != nil {
+		return err
+	}
+
+	// Serve a private copy: a make build elsewhere rewriting main.wasm
+	// while Chromium downloads it would break a lesson's load.
+	snap, err := os.MkdirTemp("", "gpuscope-posters-site-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(snap)
+	if err := snapshotSite(abs, snap); err != nil {
+		return err
+	}
+	srv := httptest.NewServer(server.Handler(snap))
+	defer srv.Close()
+
+	profile, err := os.MkdirTemp("", "gpuscope-posters-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(profile)
+
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(bin),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.NoFirstRun,
+		chromedp.Flag("enable-unsafe-swiftshader", true),
+		chromedp.Flag("use-angle", "swiftshader"),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("hide-scrollbars", true),
+		chromedp.Flag("force-device-scale-factor", "1"),
+		chromedp.UserDataDir(profile),
+		chromedp.WindowSize(windowW, windowH),
+	)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelAlloc()
+	browserCtx, cancelBrowser := chromedp.NewContext(allocCtx)
+	defer cancelBrowser()
+	if err := chromedp.Run(browserCtx); err != nil {
+		return fmt.Errorf("starting %s: %w", bin, err)
+	}
+
+	start := time.Now()
+	var total, n int
+	var largest int
+	var largestName string
+	for _, theme := range themes {
+		tb, err := newTab(browserCtx, theme)
+		if err != nil {
+			return err
+		}
+		for _, id := range ids {
+			name := id + "-" + theme + ".png"
+			t0 := time.Now()
+			raw, err := tb.poster(srv.URL, id, theme)
+			if err != nil {
+				tb.close()
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			buf, colours, err := compress(raw)
+			if err != nil {
+				tb.close()
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			if err := os.WriteFile(filepath.Join(out, name), buf, 0o644); err != nil {
+				tb.close()
+				return err
+			}
+			kind := "truecolour"
+			if colours <= 256 {
+				kind = "paletted"
+			}
+			fmt.Printf("%-48s %6d bytes  (%s, %d colours, %.1f s)\n",
+				filepath.Join(out, name), len(buf), kind, colours, time.Since(t0).Seconds())
+			total += len(buf)
+			n++
+			if len(buf) > largest {
+				largest, largestName = len(buf), name
+			}
+		}
+		tb.close()
+	}
+	fmt.Printf("%d posters, %d bytes in all, %d on average, largest %s (%d bytes), %.0f s\n",
+		n, total, total/max(n, 1), largestName, largest, time.Since(start).Seconds())
+	return nil
+}
+
+// snapshotSite copies the files of the site directory src (not its
+// subdirectories) into dst, retrying while main.wasm and main.wasm.gz
+// disagree — a build is writing them.
+func snapshotSite(src, dst string) error {
+	var err error
+	for try := 0; try < 30; try++ {
+		if try > 0 {
+			time.Sleep(2 * time.Second)
+		}
+		if err = copyFiles(src, dst); err != nil {
+			return err
+		}
+		if err = checkWasm(dst); err == nil {
+			return nil
+		}
+	}
+	return fmt.Errorf("%s: %w (is a build still writing it?)", src, err)
+}
+
+func copyFiles(src, dst string) error {
+	entries, err := os.ReadDir(src)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dst, e.Name()), b, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkWasm reports whether dir/main.wasm is a WebAssembly module and, when
+// dir/main.wasm.gz exists (the server prefers it), whether it holds the
+// same bytes.
+func checkWasm(dir string) error {
+	raw, err := os.ReadFile(filepath.Join(dir, "main.wasm"))
+	if err != nil {
+		return err
+	}
+	if !bytes.HasPrefix(raw, []byte("\x00asm")) {
+		return errors.New("main.wasm is not a WebAssembly module")
+	}
+	gz, err := os.Open(filepath.Join(dir, "main.wasm.gz"))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer gz.Close()
+	zr, err := gzip.NewReader(gz)
+	if err != nil {
+		return fmt.Errorf("main.wasm.gz: %w", err)
+	}
+	unz, err := io.ReadAll(zr)
+	if err != nil {
+		return fmt.Errorf("main.wasm.gz: %w", err)
+	}
+	if !bytes.Equal(unz, raw) {
+		return errors.New("main.wasm.gz does not hold main.wasm")
+	}
+	return nil
+}
+
+// tab is one browser tab, emulating one colour scheme, reused for every
+// lesson of that theme. It records the page's errors, to explain a failure.
+type tab struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	mu     sync.Mutex
+	errs   []string
+}
+
+func newTab(browserCtx context.Context, theme string) (*tab, error) {
+	ctx, cancel := chromedp.NewContext(browserCtx)
+	tb := &tab{ctx: ctx, cancel: cancel}
+	chromedp.ListenTarget(ctx, func(ev any) {
+		switch ev := ev.(type) {
+		case *runtime.EventConsoleAPICalled:
+			text := consoleText(ev.Args)
+			if ev.Type == runtime.APITypeError || ev.Type == runtime.APITypeAssert ||
+				strings.HasPrefix(text, "panic: ") || strings.HasPrefix(text, "fatal error: ") {
+				tb.record("console." + string(ev.Type) + ": " + text)
+			}
+		case *runtime.EventExceptionThrown:
+			d := ev.ExceptionDetails
+			msg := d.Text
+			if d.Exception != nil && d.Exception.Description != "" {
+				msg += " " + d.Exception.Description
+			}
+			tb.record(fmt.Sprintf("exception at %s:%d: %s", d.URL, d.LineNumber+1, msg))
+		case *cdplog.EventEntryAdded:
+			if ev.Entry.Level == cdplog.LevelError {
+				tb.record(fmt.Sprintf("log %s: %s %s", ev.Entry.Source, ev.Entry.Text, ev.Entry.URL))
+			}
+		}
+	})
+	// A headless tab in the background gets no requestAnimationFrame, and
+	// Ebiten would draw one frame and stop: bring it to the front and let it
+	// believe it has focus (as the browser tests do).
+	err := chromedp.Run(ctx,
+		page.BringToFront(),
+		emulation.SetFocusEmulationEnabled(true),
+		chromedp.EmulateViewport(windowW, windowH, chromedp.EmulateScale(1)),
+		chromedp.ActionFunc(func(ctx context.Context) error {
+			css, _ := json.Marshal(stageStyle)
+			_, err := page.AddScriptToEvaluateOnNewDocument(`document.addEventListener("DOMContentLoaded", () => {
+			  const s = document.createElement("style");
+			  s.textContent = ` + string(css) + `;
+			  document.head.appendChild(s);
+			});`).Do(ctx)
+			return err
+		}),
+		emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{
+			{Name: "prefers-color-scheme", Value: theme},
+		}),
+	)
+	if err != nil {
+		cancel()
+		return nil, fmt.Errorf("opening a tab for the %s theme: %w", theme, err)
+	}
+	return tb, nil
+}
+
+func (tb *tab) close() { tb.cancel() }
+
+func (tb *tab) record(msg string) {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	tb.errs = append(tb.errs, msg)
+}
+
+// takeErrors returns the errors recorded since the last call.
+func (tb *tab) takeErrors() []string {
+	tb.mu.Lock()
+	defer tb.mu.Unlock()
+	e := tb.errs
+	tb.errs = nil
+	return e
+}
+
+// fail wraps err with the page errors seen while making this poster.
+func (tb *tab) fail(err error) error {
+	if errs := tb.takeErrors(); len(errs) > 0 {
+		return fmt.Errorf("%w\npage errors:\n  %s", err, strings.Join(errs, "\n  "))
+	}
+	return err
+}
+
+// embedURL is the embed page of lesson id in theme, loading at once.
+func embedURL(base, id, theme string) string {
+	return base + "/embed.html#scenario=" + url.QueryEscape(id) + "&load=auto&theme=" + theme + "&lang=en"
+}
+
+// playerState is the part of window.gpuscope.state() the tool reads.
+type playerState struct {
+	Scenario string  `json:"scenario"`
+	Step     int     `json:"step"`
+	Playing  bool    `json:"playing"`
+	TimeS    float64 `json:"time_s"`
+	FromS    float64 `json:"from_s"`
+	ToS      float64 `json:"to_s"`
+	EndS     float64 `json:"end_s"`
+	Error    *string `json:"error"`
+}
+
+// poster loads lesson id, moves it to the poster moment and returns a PNG
+// screenshot of the stage.
+func (tb *tab) poster(base, id, theme string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(tb.ctx, posterTimeout)
+	defer cancel()
+	tb.takeErrors()
+
+	// A full navigation: the lesson is prepared when the page loads, so a
+	// new fragment on the same document would not do. Going through
+	// about:blank also frees the previous lesson's memory first.
+	if err := chromedp.Run(ctx,
+		chromedp.Navigate("about:blank"),
+		chromedp.Navigate(embedURL(base, id, theme)),
+	); err != nil {
+		return nil, tb.fail(fmt.Errorf("loading the embed page: %w", err))
+	}
+	if err := waitReady(ctx); err != nil {
+		return nil, tb.fail(err)
+	}
+
+	// The poster moment: step 1, paused, halfway through the step's window.
+	for _, cmd := range []string{`{type:"pause"}`, `{type:"goto", step:1}`} {
+		if err := command(ctx, cmd); err != nil {
+			return nil, tb.fail(err)
+		}
+	}
+	var st playerState
+	if err := evalJSON(ctx, `window.gpuscope.state()`, &st); err != nil {
+		return nil, tb.fail(err)
+	}
+	if st.Scenario != id {
+		return nil, tb.fail(fmt.Errorf("the page shows lesson %q, not %q", st.Scenario, id))
+	}
+	mid := (st.FromS + st.ToS) / 2
+	for _, cmd := range []string{fmt.Sprintf(`{type:"goto", time_s:%v}`, mid), `{type:"pause"}`} {
+		if err := command(ctx, cmd); err != nil {
+			return nil, tb.fail(err)
+		}
+	}
+	if err := evalJSON(ctx, `window.gpuscope.state()`, &st); err != nil {
+		return nil, tb.fail(err)
+	}
+	if st.Step != 1 || st.Playing || st.Error != nil {
+		msg := ""
+		if st.Error != nil {
+			msg = ", error " + *st.Error
+		}
+		return nil, tb.fail(fmt.Errorf("after goto: step %d, playing %v, time %g s (wanted step 1 paused at %g s)%s",
+			st.Step, st.Playing, st.TimeS, mid, msg))
+	}
+
+	// Let Ebiten draw the new moment: two animation frames, then a pause.
+	var frames int
+	if err := evalJSON(ctx, `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(2))))`, &frames); err != nil {
+		return nil, tb.fail(fmt.Errorf("waiting for animation frames: %w", err))
+	}
+	time.Sleep(settle)
+
+	var r struct{ X, Y, Width, Height float64 }
+	if err := evalJSON(ctx, `(() => { const s = document.getElementById("stage");
+	  if (!s) return null;
+	  const b = s.getBoundingClientRect();
+	  return {X: b.x, Y: b.y, Width: b.width, Height: b.height}; })()`, &r); err != nil {
+		return nil, tb.fail(fmt.Errorf("measuring #stage: %w", err))
+	}
+	if r.Width != windowW || r.Height != stageH {
+		return nil, tb.fail(fmt.Errorf("#stage is %gx%g px, not %dx%d (has the embed's layout changed?)", r.Width, r.Height, windowW, stageH))
+	}
+	var buf []byte
+	if err := chromedp.Run(ctx, chromedp.ActionFunc(func(ctx context.Context) error {
+		var err error
+		buf, err = page.CaptureScreenshot().
+			WithFormat(page.CaptureScreenshotFormatPng).
+			WithClip(&page.Viewport{X: r.X, Y: r.Y, Width: r.Width, Height: r.Height, Scale: 1}).
+			Do(ctx)
+		return err
+	})); err != nil {
+		return nil, tb.fail(fmt.Errorf("screenshot: %w", err))
+	}
+	if errs := tb.takeErrors(); len(errs) > 0 {
+		return nil, fmt.Errorf("page errors:\n  %s", strings.Join(errs, "\n  "))
+	}
+	return buf, nil
+}
+
+// waitReady waits up to readyTimeout for window.gpuscope.ready, and fails
+// at once if the loader reports a failure.
+func waitReady(ctx context.Context) error {
+	const probe = `(() => {
+	  const l = window.gpuscopeLoader || {};
+	  return {
+	    ready: !!(window.gpuscope && window.gpuscope.ready),
+	    failed: l.phase === "failed" || l.phase === "exited",
+	    text: (document.getElementById("loader-text") || {}).textContent || "",
+	    error: (document.getElementById("error") || {}).textContent || "",
+	  };
+	})()`
+	var st struct {
+		Ready  bool   `json:"ready"`
+		Failed bool   `json:"failed"`
+		Text   string `json:"text"`
+		Error  string `json:"error"`
+	}
+	deadline := time.Now().Add(readyTimeout)
+	for {
+		if err := chromedp.Run(ctx, chromedp.Evaluate(probe, &st)); err != nil {
+			return fmt.Errorf("waiting for the lesson: %w", err)
+		}
+		switch {
+		case st.Ready:
+			return nil
+		case st.Failed:
+			return fmt.Errorf("the loader failed: %s %s", strings.TrimSpace(st.Text), strings.TrimSpace(st.Error))
+		case time.Now().After(deadline):
+			return fmt.Errorf("lesson not ready after %v (loader says %q, error box %q)",
+				readyTimeout, strings.TrimSpace(st.Text), strings.TrimSpace(st.Error))
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// command runs window.gpuscope.command(cmd) and returns its error, if any.
+func command(ctx context.Context, cmd string) error {
+	var res struct {
+		OK    bool    `json:"ok"`
+		Error *string `json:"error"`
+	}
+	if err := evalJSON(ctx, `window.gpuscope.command(`+cmd+`)`, &res); err != nil {
+		return fmt.Errorf("command %s: %w", cmd, err)
+	}
+	if !res.OK {
+		msg := "refused"
+		if res.Error != nil {
+			msg = *res.Error
+		}
+		return fmt.Errorf("command %s: %s", cmd, msg)
+	}
+	return nil
+}
+
+// evalJSON evaluates expr in the page (awaiting it if it is a promise) and
+// decodes its JSON form into v.
+func evalJSON(ctx context.Context, expr string, v any) error {
+	wrapped := "(async () => { const v = await (" + expr + "\n); return v === undefined ? undefined : JSON.stringify(v); })()"
+	var out *string
+	err := chromedp.Run(ctx, chromedp.Evaluate(wrapped, &out, func(p *runtime.EvaluateParams) *runtime.EvaluateParams {
+		return p.WithAwaitPromise(true)
+	}))
+	if err != nil {
+		return err
+	}
+	if out == nil {
+		return fmt.Errorf("%s: value is undefined", expr)
+	}
+	return json.Unmarshal([]byte(*out), v)
+}
+
+func consoleText(args []*runtime.RemoteObject) string {
+	parts := make([]string, 0, len(args))
+	for _, a := range args {
+		switch {
+		case len(a.Value) > 0:
+			var s string
+			if json.Unmarshal(a.Value, &s) == nil {
+				parts = append(parts, s)
+			} else {
+				parts = append(parts, string(a.Value))
+			}
+		case a.Description != "":
+			parts = append(parts, a.Description)
+		default:
+			parts = append(parts, string(a.Type))
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// compress re-encodes a PNG at png.BestCompression, as an exact paletted
+// image when it has at most 256 colours and that is smaller (never
+// dithered: every pixel keeps its colour). It also returns the number of
+// distinct colours (257 meaning "more than 256").
+func compress(in []byte) ([]byte, int, error) {
+	img, err := png.Decode(bytes.NewReader(in))
+	if err != nil {
+		return nil, 0, fmt.Errorf("decoding the screenshot: %w", err)
+	}
+	enc := png.Encoder{CompressionLevel: png.BestCompression}
+	var full bytes.Buffer
+	if err := enc.Encode(&full, asNRGBA(img)); err != nil {
+		return nil, 0, err
+	}
+	pal, colours := toPaletted(img)
+	if pal == nil {
+		return full.Bytes(), colours, nil
+	}
+	var small bytes.Buffer
+	if err := enc.Encode(&small, pal); err != nil {
+		return nil, 0, err
+	}
+	if small.Len() < full.Len() {
+		return small.Bytes(), colours, nil
+	}
+	return full.Bytes(), colours, nil
+}
+
+// asNRGBA returns img as an *image.NRGBA, which the PNG encoder writes as
+// RGB when every pixel is opaque.
+func asNRGBA(img image.Image) image.Image {
+	if n, ok := img.(*image.NRGBA); ok {
+		return n
+	}
+	n := image.NewNRGBA(img.Bounds())
+	draw.Draw(n, n.Bounds(), img, img.Bounds().Min, draw.Src)
+	return n
+}
+
+// toPaletted returns img as an *image.Paletted holding exactly the same
+// pixels when it has at most 256 distinct colours, and nil otherwise. The
+// count is the number of distinct colours, or 257 when there are more.
+func toPaletted(img image.Image) (*image.Paletted, int) {
+	b := img.Bounds()
+	index := map[color.NRGBA]uint8{}
+	var pal color.Palette
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			c := color.NRGBAModel.Convert(img.At(x, y)).(color.NRGBA)
+			if _, ok := index[c]; ok {
+				continue
+			}
+			if len(pal) == 256 {
+				return nil, 257
+			}
+			index[c] = uint8(len(pal))
+			pal = append(pal, c)
+		}
+	}
+	p := image.NewPaletted(b, pal)
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			c := color.NRGBAModel.Convert(img.At(x, y)).(color.NRGBA)
+			p.SetColorIndex(x, y, index[c])
+		}
+	}
+	return p, len(pal)
+}
