@@ -15,18 +15,27 @@ GOROOT    := $(shell $(GO) env GOROOT)
 WASM_EXEC := $(firstword $(wildcard $(GOROOT)/lib/wasm/wasm_exec.js $(GOROOT)/misc/wasm/wasm_exec.js))
 WASM_PATH := $(dir $(WASM_EXEC))
 SITE_SRC  := site/index.html site/embed.html site/style.css site/loader.js site/favicon.svg
+# The site's public address: oEmbed files need absolute URLs
+# (make build BASE_URL=https://example.org/gpuscope/).
+BASE_URL  ?= http://$(ADDR)/
 # gzip budget for main.wasm, in bytes (3.5 MB, MB = 10^6 bytes).
 WASM_GZ_BUDGET := 3500000
 
-.PHONY: all build serve test bench bare clean wasm
+.PHONY: all build serve test bench bare posters clean wasm
 
 all: build
 
 build: wasm
 	@mkdir -p $(DIST)
 	cp $(SITE_SRC) $(DIST)/
+	cp site/embed.js $(DIST)/
+	@mkdir -p $(DIST)/examples
+	cp -r site/examples/. $(DIST)/examples/
+	@mkdir -p $(DIST)/posters
+	cp site/posters/*.png $(DIST)/posters/
 	@test -n "$(WASM_EXEC)" || { echo "wasm_exec.js not found under $(GOROOT)/lib/wasm or misc/wasm" >&2; exit 1; }
 	cp $(WASM_EXEC) $(DIST)/wasm_exec.js
+	$(GO) run ./cmd/gpuscope site --dist $(DIST) --base $(BASE_URL)
 	@echo "built $(DIST)/ (main.wasm $$(wc -c < $(DIST)/main.wasm) bytes, gzip $$(wc -c < $(DIST)/main.wasm.gz) bytes)"
 
 # Always rebuilt: go build is incremental, and make cannot see Go's
@@ -77,6 +86,13 @@ bare:
 	gzip -9 -k -f $(DIST)/bare/bare.wasm
 	cp wasm/bare/index.html wasm/bare/bare.js $(DIST)/bare/
 	cp $(WASM_EXEC) $(DIST)/bare/wasm_exec.js
+
+# Renders the embed's poster images (site/posters/ID-THEME.png) from the real
+# renderer in headless Chromium, so it needs Chromium. The PNGs are committed,
+# so make build does not need Chromium.
+posters:
+	@$(MAKE) --no-print-directory build
+	$(GO) run ./cmd/posters --site $(DIST) --out site/posters
 
 clean:
 	rm -rf $(DIST) out site/browsertest/testdata/failed

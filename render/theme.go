@@ -38,6 +38,24 @@ var Light = Theme{
 	Empty:      Color{0xd4, 0xda, 0xe2, 255},
 }
 
+// Projector is presentation mode's theme: a white page (a projector washes
+// out dark ones) with black text and saturated, darker accents, so that the
+// picture reads from the back of a room. Its accents keep the Okabe–Ito
+// palette's colour-blind-safe pairs: blue for active links, vermillion for
+// hot spots, bluish green for rims.
+var Projector = Theme{
+	Background: Color{0xff, 0xff, 0xff, 255},
+	Panel:      Color{0xff, 0xff, 0xff, 255},
+	Text:       Color{0x00, 0x00, 0x00, 255},
+	Dim:        Color{0x2e, 0x33, 0x3b, 255},
+	Link:       Color{0x7a, 0x84, 0x92, 255},
+	LinkActive: Color{0x00, 0x5a, 0xb5, 255},
+	Hot:        Color{0xc8, 0x3c, 0x00, 255},
+	GPU:        Color{0xe4, 0xe8, 0xee, 255},
+	Rim:        Color{0x00, 0x7a, 0x55, 255},
+	Empty:      Color{0xc4, 0xcb, 0xd5, 255},
+}
+
 // Chunk is the colour of slice i of n of a vector: hues spread evenly
 // around the wheel, starting from blue, at a lightness that stands out on
 // both themes.

@@ -3,8 +3,6 @@ package scenarios
 import (
 	"encoding/json"
 	"fmt"
-	"html"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,6 +24,9 @@ import (
 //	origins=https://a.example,https://b.example
 //	                         the parent pages allowed to drive the frame by
 //	                         postMessage (the API is off without it)
+//	present=1                presentation mode, for a projector: large type,
+//	                         thick lines, high contrast, the narration as
+//	                         captions (issue 8)
 type Embed struct {
 	Hide     []string // in HideParts' order, no repeats
 	Theme    string   // "", "light" or "dark"
@@ -33,6 +34,7 @@ type Embed struct {
 	Autoplay bool
 	Load     string   // "", "click", "visible" or "auto"; "" means click
 	Origins  []string // canonical origins, in the order given, no repeats
+	Present  bool
 }
 
 // HideParts are the parts of the page an embed may hide.
@@ -50,12 +52,12 @@ const MaxOrigins = 8
 
 // embedKeys are the fragment keys Embed owns, in the order EncodeFragment
 // writes them.
-var embedKeys = []string{"hide", "theme", "motion", "autoplay", "load", "origins"}
+var embedKeys = []string{"hide", "theme", "motion", "autoplay", "load", "origins", "present"}
 
 // Equal reports whether e and f are the same options.
 func (e Embed) Equal(f Embed) bool {
 	return slices.Equal(e.Hide, f.Hide) && e.Theme == f.Theme && e.Motion == f.Motion &&
-		e.Autoplay == f.Autoplay && e.Load == f.Load && slices.Equal(e.Origins, f.Origins)
+		e.Autoplay == f.Autoplay && e.Load == f.Load && slices.Equal(e.Origins, f.Origins) && e.Present == f.Present
 }
 
 // Hidden reports whether part is hidden.
@@ -113,14 +115,19 @@ func (e *Embed) set(k, v string) (bool, *InputError) {
 		if l, err = enum(Loads); err == nil {
 			e.Load = l
 		}
-	case "autoplay":
+	case "autoplay", "present":
+		var on bool
 		switch strings.ToLower(v) {
 		case "1", "true", "yes", "on":
-			e.Autoplay = true
+			on = true
 		case "0", "false", "no", "off", "":
-			e.Autoplay = false
 		default:
-			err = inputError("error.enum", "autoplay", v, "allowed", "1, 0")
+			return true, inputError("error.enum", k, v, "allowed", "1, 0")
+		}
+		if k == "present" {
+			e.Present = on
+		} else {
+			e.Autoplay = on
 		}
 	case "origins":
 		var list []string
@@ -166,6 +173,9 @@ func (e Embed) encode(add func(k, v string)) {
 	if len(e.Origins) > 0 {
 		add("origins", strings.Join(e.Origins, ","))
 	}
+	if e.Present {
+		add("present", "1")
+	}
 }
 
 // CanonicalOrigin returns o as a browser writes an origin
@@ -173,26 +183,43 @@ func (e Embed) encode(add func(k, v string)) {
 // an optional port, nothing else (no path beyond "/", query, fragment or
 // user). The scheme and host are lower-cased and a default port dropped.
 func CanonicalOrigin(o string) (string, bool) {
+	// Parsed by hand: net/url's Parse would add 16 kB (gzip) to main.wasm.
 	o = strings.TrimSpace(o)
 	if len(o) > 200 {
 		return "", false
 	}
-	u, err := url.Parse(o)
-	if err != nil || u.Opaque != "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" || strings.Contains(o, "#") ||
-		(u.Path != "" && u.Path != "/") || u.Host == "" {
+	scheme, rest, ok := strings.Cut(o, "://")
+	scheme = strings.ToLower(scheme)
+	if !ok || scheme != "http" && scheme != "https" {
 		return "", false
 	}
-	scheme := strings.ToLower(u.Scheme)
-	if scheme != "http" && scheme != "https" {
+	rest = strings.TrimSuffix(rest, "/")
+	host, port := rest, ""
+	if strings.HasPrefix(rest, "[") { // IPv6
+		end := strings.IndexByte(rest, ']')
+		if end < 0 {
+			return "", false
+		}
+		host, port = rest[:end+1], rest[end+1:]
+		if strings.Trim(host[1:end], "0123456789abcdefABCDEF:.") != "" || end == 1 {
+			return "", false
+		}
+		if port != "" {
+			if port[0] != ':' {
+				return "", false
+			}
+			port = port[1:]
+		}
+	} else if h, p, found := strings.Cut(rest, ":"); found {
+		host, port = h, p
+	}
+	host = strings.ToLower(host)
+	if host == "" || host[0] != '[' && strings.Trim(host, "abcdefghijklmnopqrstuvwxyz0123456789.-_") != "" {
 		return "", false
 	}
-	host, port := strings.ToLower(u.Hostname()), u.Port()
-	if host == "" || strings.ContainsAny(host, " ,*%") {
-		return "", false
-	}
-	if port != "" {
+	if port != "" || strings.HasSuffix(rest, ":") {
 		n, err := strconv.Atoi(port)
-		if err != nil || n < 1 || n > 65535 {
+		if err != nil || n < 1 || n > 65535 || port[0] == '+' {
 			return "", false
 		}
 		if scheme == "http" && n == 80 || scheme == "https" && n == 443 {
@@ -200,9 +227,6 @@ func CanonicalOrigin(o string) (string, bool) {
 		} else {
 			port = strconv.Itoa(n)
 		}
-	}
-	if strings.Contains(host, ":") { // IPv6
-		host = "[" + host + "]"
 	}
 	if port != "" {
 		return scheme + "://" + host + ":" + port, true
@@ -220,14 +244,16 @@ func (e Embed) Allowed(origin string) bool {
 // the frame must carry it, and every event the frame sends does.
 const MessageVersion = 1
 
-// MessageTypes are the commands a parent page may send.
-var MessageTypes = []string{"play", "pause", "step", "goto", "set", "state"}
+// MessageTypes are the commands a parent page may send. "state" asks for a
+// state event; "load" starts loading a frame still showing its poster (the
+// loader script answers it; a running frame ignores it).
+var MessageTypes = []string{"play", "pause", "step", "goto", "set", "state", "load"}
 
 // ParseMessage checks a message a parent page posted (as JSON) and returns
 // its command type and the command for Player.Command (the envelope's
 // "version" and "source" fields removed). A malformed message, a missing or
 // different version and an unknown type are errors to warn about and
-// otherwise ignore. Type "state" asks for a state event; it has no command.
+// otherwise ignore. Types "state" and "load" are not player commands.
 func ParseMessage(raw []byte) (typ string, cmd []byte, err error) {
 	if len(raw) > 64<<10 {
 		return "", nil, fmt.Errorf("message: %d bytes; at most 65536", len(raw))
@@ -252,7 +278,7 @@ func ParseMessage(raw []byte) (typ string, cmd []byte, err error) {
 }
 
 // Event is a message the frame posts to its parent: ready, step,
-// finished, resize or state.
+// finished, resize, state, or error (a command the player refused).
 type Event struct {
 	Source  string       `json:"source"` // always "gpuscope"
 	Version int          `json:"version"`
@@ -260,6 +286,7 @@ type Event struct {
 	Step    int          `json:"step,omitempty"`
 	Height  int          `json:"height,omitempty"` // resize: the CSS pixels the content wants
 	State   *PlayerState `json:"state,omitempty"`
+	Error   string       `json:"error,omitempty"` // error: why a message was refused
 }
 
 // NewEvent is an event of type typ.
@@ -279,7 +306,11 @@ func Snippet(base string, st State) string {
 		title += ": " + i18n.T(st.Lang, "lesson."+s.ID+".title")
 	}
 	src := base + "embed.html#" + EncodeFragment(st)
-	return `<iframe src="` + html.EscapeString(src) + `"` + "\n" +
-		`        title="` + html.EscapeString(title) + `" loading="lazy" allow="fullscreen"` + "\n" +
+	return `<iframe src="` + attrEscape(src) + `"` + "\n" +
+		`        title="` + attrEscape(title) + `" loading="lazy" allow="fullscreen"` + "\n" +
 		`        style="width:100%; aspect-ratio:16/10; border:0"></iframe>`
 }
+
+// attrEscape escapes s for an HTML attribute in double quotes (the html
+// package would add 22 kB gzip to main.wasm for its entity table).
+var attrEscape = strings.NewReplacer("&", "&amp;", `"`, "&quot;", "<", "&lt;", ">", "&gt;", "'", "&#39;").Replace

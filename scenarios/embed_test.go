@@ -18,6 +18,8 @@ func TestEmbedFragment(t *testing.T) {
 		{"hide=knobs,Title,knobs,%20share", Embed{Hide: []string{"title", "knobs", "share"}}, nil},
 		{"theme=dark&motion=REDUCED&autoplay=1&load=visible", Embed{Theme: "dark", Motion: "reduced", Autoplay: true, Load: "visible"}, nil},
 		{"theme=auto&motion=auto&autoplay=0&load=auto", Embed{Load: "auto"}, nil},
+		{"present=1", Embed{Present: true}, nil},
+		{"present=yes-please", Embed{}, []string{"present: “yes-please” is not one of 1, 0"}},
 		{"origins=https://Blog.Example:443,http://localhost:8080/,https://blog.example", Embed{Origins: []string{"https://blog.example", "http://localhost:8080"}}, nil},
 		{"origins=http://[::1]:9000", Embed{Origins: []string{"http://[::1]:9000"}}, nil},
 		{"theme=blue", Embed{}, []string{"theme: “blue” is not one of auto, light, dark"}},
@@ -62,6 +64,7 @@ func TestCanonicalOrigin(t *testing.T) {
 		"http://localhost:8080":     "http://localhost:8080",
 		"https://example.com:8443/": "https://example.com:8443",
 		" http://127.0.0.1:3000 ":   "http://127.0.0.1:3000",
+		"http://[::1]:9000/":        "http://[::1]:9000",
 	}
 	for in, want := range good {
 		if got, ok := CanonicalOrigin(in); !ok || got != want {
@@ -70,7 +73,8 @@ func TestCanonicalOrigin(t *testing.T) {
 	}
 	for _, in := range []string{"", "*", "null", "example.com", "ftp://example.com", "https://", "https://a.example/x",
 		"https://a.example?q", "https://a.example#f", "https://u:p@a.example", "https://a.example:0", "https://a.example:99999",
-		"javascript:alert(1)", "https://*.example.com", "data:text/html,hi"} {
+		"javascript:alert(1)", "https://*.example.com", "data:text/html,hi", "https://a]b", "https://a.example:", "https://a.example:+80",
+		"https://[zz]", "https://[]", "https://[::1]x", "https://a.example:8080:9"} {
 		if got, ok := CanonicalOrigin(in); ok {
 			t.Errorf("CanonicalOrigin(%q) = %q, accepted; want refused", in, got)
 		}
@@ -108,6 +112,7 @@ func TestEmbedRoundTrip(t *testing.T) {
 			}
 			e.Theme, e.Motion, e.Load = pick(Themes), pick(Motions), pick(Loads)
 			e.Autoplay = rng.Uint64()%2 == 0
+			e.Present = rng.Uint64()%3 == 0
 			if rng.Uint64()%2 == 0 {
 				e.Origins = []string{"https://blog.example", "http://localhost:9000"}
 			}
@@ -194,7 +199,7 @@ func FuzzParseMessage(f *testing.F) {
 		if _, has := m["version"]; has {
 			t.Fatalf("ParseMessage(%q) kept the version in %s", raw, cmd)
 		}
-		if typ != "state" {
+		if typ != "state" && typ != "load" {
 			p.Command(cmd) // must not panic; errors are reported, not thrown
 		}
 		if !p.State().Valid() {
@@ -214,4 +219,24 @@ func TestSnippet(t *testing.T) {
 			t.Errorf("snippet lacks %q:\n%s", want, got)
 		}
 	}
+}
+
+// A canonical origin is a fixed point, and never holds a character that
+// could break out of the fragment or an attribute.
+func FuzzCanonicalOrigin(f *testing.F) {
+	for _, s := range []string{"https://a.example", "http://[::1]:80", "HTTP://X:65535/", "https://a\"b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, o string) {
+		c, ok := CanonicalOrigin(o)
+		if !ok {
+			return
+		}
+		if again, ok2 := CanonicalOrigin(c); !ok2 || again != c {
+			t.Fatalf("CanonicalOrigin(%q) = %q, which canonicalises to %q, %v", o, c, again, ok2)
+		}
+		if strings.ContainsAny(c[strings.Index(c, "//")+2:], "\"'<>&#,% \t\n/\\@?") {
+			t.Fatalf("CanonicalOrigin(%q) = %q holds a forbidden character", o, c)
+		}
+	})
 }

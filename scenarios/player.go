@@ -37,6 +37,10 @@ type Player struct {
 	// answers are the reader's choices by step, for the configuration
 	// they were given under (a knob change asks again).
 	answers map[int]answer
+	// reduced is step mode, for readers who ask for reduced motion: a
+	// step opens on its final picture and playing jumps there at once,
+	// with nothing animated in between.
+	reduced bool
 }
 
 type answer struct {
@@ -109,7 +113,7 @@ func (p *Player) adopt(st State) *InputError {
 	}
 	p.st, p.les = st, les
 	if stepChanged {
-		p.t = p.step().From
+		p.t = p.stepStart()
 	} else {
 		p.t = sim.Time(math.Round(frac * float64(p.run().End())))
 	}
@@ -237,9 +241,35 @@ func (p *Player) Goto(n int) *InputError {
 	st.Config = st.Config.Clone()
 	st.Step = n
 	p.adopt(st)
-	p.t = p.step().From
+	p.t = p.stepStart()
 	return nil
 }
+
+// stepStart is where a step opens: the start of its window, or its end
+// in step mode.
+func (p *Player) stepStart() sim.Time {
+	if p.reduced {
+		return p.step().To
+	}
+	return p.step().From
+}
+
+// SetReducedMotion turns step mode on or off. Turning it on shows the
+// current step's final picture.
+func (p *Player) SetReducedMotion(on bool) {
+	if on == p.reduced {
+		return
+	}
+	p.reduced = on
+	if on {
+		p.t = p.step().To
+		p.playing = false
+	}
+	p.rev++
+}
+
+// ReducedMotion reports whether the player is in step mode.
+func (p *Player) ReducedMotion() bool { return p.reduced }
 
 // Step moves delta steps forward (or back), staying within the lesson.
 func (p *Player) Step(delta int) {
@@ -326,6 +356,9 @@ func (p *Player) Advance(wall float64) []string {
 	}
 	rate := float64(end-from) / StepSeconds * p.speed
 	p.t += sim.Time(math.Round(wall * rate))
+	if p.reduced {
+		p.t = end // step mode: no frames in between
+	}
 	if p.t < end {
 		return nil
 	}
@@ -367,6 +400,9 @@ type PlayerState struct {
 	// Question is the step's prediction question, null when it asks
 	// none; its answer and the numbers wait until the reader has chosen.
 	Question *QuestionState `json:"question"`
+	// ReducedMotion is step mode: each step shown at its end, nothing
+	// animated (the reader or the embed asked for reduced motion).
+	ReducedMotion bool `json:"reduced_motion"`
 }
 
 // QuestionState is a step's question as the page shows it.
@@ -430,6 +466,8 @@ func (p *Player) Report() PlayerState {
 		Metrics:  p.les.Metrics(p.st.Step),
 		Errors:   []ErrorInfo{},
 		Fragment: p.Fragment(),
+
+		ReducedMotion: p.reduced,
 	}
 	if q, ok := p.Question(); ok {
 		ps.Question = q
@@ -621,4 +659,45 @@ func (p *Player) keptValue(field string) (string, bool) {
 	}
 	v, ok := p.st.Config[field]
 	return v, ok
+}
+
+// Description is a text account of what the picture shows at this step,
+// for screen readers (the page puts it in a live region, updated per step,
+// not per frame): the step, its title and the step's numbers, or a note
+// that they wait for the reader's prediction.
+func (p *Player) Description() string {
+	lang := p.st.Lang
+	t := func(key string, args ...string) string { return i18n.T(lang, key, args...) }
+	title, _ := p.Narration()
+	var b strings.Builder
+	b.WriteString(t("ui.step", "n", strconv.Itoa(p.st.Step), "total", strconv.Itoa(len(p.les.Steps))))
+	b.WriteString(": ")
+	b.WriteString(title)
+	b.WriteString(". ")
+	if q, ok := p.Question(); ok && !q.Answered {
+		b.WriteString(t("ui.predict_locked"))
+		return b.String()
+	}
+	tb := p.les.Table(p.st.Step, lang)
+	for i, r := range tb.Rows {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(r.Label)
+		b.WriteString(": ")
+		for j, c := range r.Cells {
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			if len(tb.ColumnKeys) > 1 && j+1 < len(tb.Columns) {
+				b.WriteString(tb.Columns[j+1])
+				b.WriteString(" ")
+			}
+			b.WriteString(c)
+		}
+	}
+	if len(tb.Rows) > 0 {
+		b.WriteString(".")
+	}
+	return b.String()
 }

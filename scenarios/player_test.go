@@ -249,3 +249,54 @@ func TestNewPlayerAt(t *testing.T) {
 		t.Errorf("A100 FP8 start: err %v, errors %v, config %v", err, errs, p.State().Config)
 	}
 }
+
+// Step mode (reduced motion): a step opens on its final picture, and
+// playing moves on a whole step per press with no frames in between.
+func TestReducedMotionStepMode(t *testing.T) {
+	p, err := NewPlayer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.SetReducedMotion(true)
+	if st := p.Report(); !st.ReducedMotion || st.TimeS != st.ToS || st.Playing {
+		t.Fatalf("step mode on: time %g, window end %g, playing %v; want at the end, paused", st.TimeS, st.ToS, st.Playing)
+	}
+	p.Goto(2)
+	if st := p.Report(); st.TimeS != st.ToS {
+		t.Errorf("goto 2 in step mode: time %g, want the window's end %g", st.TimeS, st.ToS)
+	}
+	p.Play() // next step
+	evs := p.Advance(1.0 / 60)
+	if st := p.Report(); st.Step != 3 || st.TimeS != st.ToS || st.Playing || len(evs) != 1 || evs[0] != EventStep {
+		t.Errorf("play in step mode: step %d time %g/%g playing %v events %v; want step 3 at its end, paused, one step event", st.Step, st.TimeS, st.ToS, st.Playing, evs)
+	}
+	p.SetReducedMotion(false)
+	p.Goto(1)
+	if st := p.Report(); st.TimeS != st.FromS {
+		t.Errorf("full motion: goto 1 at %g, want the window's start %g", st.TimeS, st.FromS)
+	}
+}
+
+// The screen reader's account of the picture names the step and carries
+// the step's numbers, in the reader's language.
+func TestDescription(t *testing.T) {
+	p, _, err := NewPlayerAt("scenario=ring-allreduce&step=6&lang=en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q, ok := p.Question(); ok && !q.Answered {
+		if d := p.Description(); !strings.Contains(d, "Answer the question") {
+			t.Errorf("unanswered question: description %q, want the numbers withheld", d)
+		}
+		p.Answer(0)
+	}
+	d := p.Description()
+	tb := p.Lesson().Table(6, "en")
+	if !strings.HasPrefix(d, "Step 6 / 6: ") || len(tb.Rows) == 0 || !strings.Contains(d, tb.Rows[0].Label+": ") || !strings.Contains(d, tb.Rows[0].Cells[0]) {
+		t.Errorf("description %q: want the step, its title and its first number %+v", d, tb.Rows)
+	}
+	p.Set("lang", "zh")
+	if d := p.Description(); !strings.Contains(d, "步") {
+		t.Errorf("zh description %q", d)
+	}
+}

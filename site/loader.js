@@ -12,7 +12,16 @@
 //
 // The wasm hides #loader (class "hidden") once it has drawn its first frame.
 // window.gpuscopeLoader reports {phase, loaded, total, error} for tests;
-// phase is "loading", "starting", "running", "exited" or "failed".
+// phase is "poster", "loading", "starting", "running", "exited" or "failed".
+//
+// Embeds (body.page-embed) load lazily, as the fragment's load= key says:
+// "click" (the default) shows the lesson's poster (posters/ID-THEME.png,
+// rendered by make posters) and a "Load simulation" button, and fetches
+// nothing more until the reader presses it; "visible" loads when the frame
+// scrolls into view; "auto" loads at once. A parent page on the fragment's
+// origins= allow-list may also post {version: 1, type: "load"}. The
+// fragment is read here only for these few keys; the wasm parses it in
+// full (and reports any error in it) once it runs.
 (function () {
   "use strict";
 
@@ -253,13 +262,125 @@
     });
   }
 
+  var started = false;
   function boot() {
-    start().catch(function (e) { fail(String(e && e.message || e)); });
+    if (started) return;
+    started = true;
+    var poster = $("poster");
+    if (poster) poster.hidden = true;
+    document.documentElement.classList.remove("poster");
+    status.phase = "loading";
+    withRuntime(function () {
+      start().catch(function (e) { fail(String(e && e.message || e)); });
+    });
+  }
+
+  // withRuntime runs f once wasm_exec.js (the Go runtime glue) is loaded;
+  // embeds load it only when they load the simulation.
+  function withRuntime(f) {
+    if (typeof Go === "function" || document.querySelector("script[src$='wasm_exec.js']")) {
+      f();
+      return;
+    }
+    var s = document.createElement("script");
+    s.src = "wasm_exec.js";
+    s.onload = f;
+    s.onerror = function () { fail("wasm_exec.js did not load."); };
+    document.head.appendChild(s);
+  }
+
+  // fragmentValue is key's value in the URL fragment ("" when absent; the
+  // last one wins, as in the wasm's parser).
+  function fragmentValue(key) {
+    var out = "";
+    location.hash.replace(/^#/, "").split("&").forEach(function (part) {
+      var kv = part.split("=");
+      var k = kv[0], v = kv.slice(1).join("=");
+      try {
+        k = decodeURIComponent(k.replace(/\+/g, " "));
+        v = decodeURIComponent(v.replace(/\+/g, " "));
+      } catch (e) {
+        return;
+      }
+      if (k === key) out = v.trim();
+    });
+    return out;
+  }
+
+  // showPoster shows the lesson's poster and the load button and waits for
+  // a reason to load.
+  function showPoster() {
+    var poster = $("poster");
+    if (!poster) {
+      boot();
+      return;
+    }
+    status.phase = "poster";
+    document.documentElement.classList.add("poster");
+    var zh = fragmentValue("lang").toLowerCase() === "zh";
+    var theme = fragmentValue("theme").toLowerCase();
+    if (theme !== "light" && theme !== "dark") {
+      theme = window.matchMedia && matchMedia("(prefers-color-scheme: light)").matches ? "light" : "dark";
+    }
+    document.documentElement.setAttribute("data-theme", theme);
+    var id = fragmentValue("scenario");
+    var img = $("poster-img");
+    if (img && /^[a-z0-9-]{1,64}$/.test(id)) {
+      img.onerror = function () { img.hidden = true; };
+      img.src = "posters/" + id + "-" + theme + ".png";
+      img.hidden = false;
+    }
+    var btn = $("load-btn");
+    if (btn) {
+      if (zh) {
+        document.documentElement.lang = "zh-Hans";
+        btn.textContent = "\u25B6 \u52A0\u8F7D\u6A21\u62DF"; // ▶ 加载模拟
+      }
+      btn.addEventListener("click", boot);
+    }
+    poster.hidden = false;
+    if (fragmentValue("load").toLowerCase() === "visible" && "IntersectionObserver" in window) {
+      var io = new IntersectionObserver(function (entries) {
+        if (entries.some(function (e) { return e.isIntersecting; })) {
+          io.disconnect();
+          boot();
+        }
+      });
+      io.observe(poster);
+    }
+    // The parent page may ask, if it is on the allow-list.
+    var allowed = fragmentValue("origins").toLowerCase().split(",").map(function (o) {
+      return o.trim().replace(/\/$/, "").replace(/^(http:\/\/[^\/]+):80$/, "$1").replace(/^(https:\/\/[^\/]+):443$/, "$1");
+    });
+    window.addEventListener("message", function onMessage(ev) {
+      var d = ev.data;
+      if (started || !d || typeof d !== "object" || d.type !== "load") return;
+      if (allowed.indexOf(ev.origin) < 0) {
+        console.warn("gpuscope: ignored a load message from " + ev.origin + ": not in origins");
+        return;
+      }
+      if (d.version !== 1) {
+        console.warn("gpuscope: ignored a load message: version " + d.version + "; this frame speaks version 1");
+        return;
+      }
+      window.removeEventListener("message", onMessage);
+      boot();
+    });
+  }
+
+  function init() {
+    var embed = document.body && document.body.classList.contains("page-embed");
+    var mode = fragmentValue("load").toLowerCase();
+    if (embed && mode !== "auto") {
+      showPoster();
+    } else {
+      boot();
+    }
   }
 
   if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", boot);
+    document.addEventListener("DOMContentLoaded", init);
   } else {
-    boot();
+    init();
   }
 })();

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 	"syscall/js"
 	"time"
@@ -53,6 +54,12 @@ type app struct {
 	dirty      bool       // the display list has not been painted yet
 	drawn      bool       // Draw has run at least once
 	ready      bool
+	em         embedding
+	present    bool // presentation mode (present=1 in the fragment)
+	// snap, when set, is called with the screen by the next Draw once it
+	// has painted the picture, then cleared (issue 7: share.go's PNG
+	// export; the WebGL canvas keeps no drawing buffer to read later).
+	snap func(screen *ebiten.Image)
 
 	perf perf
 }
@@ -100,23 +107,21 @@ func now() float64 { return js.Global().Get("performance").Call("now").Float() }
 
 func newApp() (*app, error) {
 	mainMS := now()
-	// Prepare the lesson the address names, once.
-	p, _, err := scenarios.NewPlayerAt(window.Get("location").Get("hash").String())
+	// Prepare the lesson the address names, once. A lesson's share page
+	// (ID.html) names its lesson in data-lesson, for an address without one.
+	hash := window.Get("location").Get("hash").String()
+	if l := document.Get("body").Get("dataset").Get("lesson"); l.Type() == js.TypeString && !strings.Contains(hash, "scenario=") {
+		hash = "scenario=" + l.String() + "&" + trimHash(hash)
+	}
+	p, _, err := scenarios.NewPlayerAt(hash)
 	if err != nil {
 		return nil, err
 	}
 	a := &app{player: p, shownRev: -1, dpr: devicePixelRatio(), stageDirty: true, pendingKnob: map[string]string{}}
 	a.perf.mainMS = mainMS
-	light := js.Global().Call("matchMedia", "(prefers-color-scheme: light)")
-	a.dark = !light.Get("matches").Bool()
-	// Follow the reader's system theme when it changes (the picture's
-	// colours match the page's CSS, which follows it too).
-	listen(light, "change", false, func(e js.Value) {
-		a.mu.Lock()
-		a.dark = !e.Get("matches").Bool()
-		a.mu.Unlock()
-	})
 	a.ui = newUI(a)
+	// Embed options, system theme and motion, the parent's messages.
+	a.startEmbedding()
 	a.publishAPI()
 	a.perf.readyMS = now()
 	listen(window, "resize", false, func(js.Value) {
@@ -156,8 +161,11 @@ func (a *app) Update() error {
 	if a.drawn && !a.ready {
 		a.ready = true
 		a.ui.hideLoader()
+		quietCanvas()
 		js.Global().Get("gpuscope").Set("ready", true)
 		a.ui.dispatch("ready")
+		a.post(a.event("ready"))
+		a.em.postedStep = stepKey(a.player.State())
 	}
 	for _, k := range a.player.Scenario().Knobs {
 		if v, ok := a.pendingKnob[k.Name]; ok {
@@ -165,9 +173,11 @@ func (a *app) Update() error {
 		}
 	}
 	clear(a.pendingKnob)
-	for _, ev := range a.player.Advance(1 / float64(ebiten.TPS())) {
+	events := a.player.Advance(1 / float64(ebiten.TPS()))
+	for _, ev := range events {
 		a.ui.dispatch(ev)
 	}
+	changed := false
 	a.tick++
 	// The picture comes first: the page's text is written from the tick
 	// after the first frame (and before ready is reported to scripts).
@@ -177,11 +187,13 @@ func (a *app) Update() error {
 		a.syncFragment()
 		a.stageDirty = true
 		a.shownTime = a.player.Time()
+		changed = true
 	} else if t := a.player.Time(); t != a.shownTime && (a.tick%3 == 0 || !a.player.Playing()) {
 		// The clock at 20 Hz while playing is plenty to read.
 		a.ui.refreshClock()
 		a.shownTime = t
 	}
+	a.embedTick(changed, events)
 	if a.stageDirty {
 		a.stage = a.ui.stageRect()
 		a.stageDirty = false
@@ -190,7 +202,7 @@ func (a *app) Update() error {
 	// Rebuild the picture only when something in it can have changed; an
 	// idle lesson on a projector then costs next to nothing.
 	w, h := a.ui.viewport()
-	key := pictureKey{a.player.Rev(), a.player.Time(), a.stage, a.dpr, w, h, a.dark}
+	key := pictureKey{a.player.Rev(), a.player.Time(), a.stage, a.dpr, w, h, a.dark, a.present}
 	if key != a.shown {
 		a.shown = key
 		a.build(w, h)
@@ -202,12 +214,13 @@ func (a *app) Update() error {
 
 // pictureKey is everything the picture depends on.
 type pictureKey struct {
-	rev   int
-	t     sim.Time
-	stage [4]float32
-	dpr   float64
-	w, h  int
-	dark  bool
+	rev     int
+	t       sim.Time
+	stage   [4]float32
+	dpr     float64
+	w, h    int
+	dark    bool
+	present bool
 }
 
 // syncFragment writes the state to the address bar so it is always a link
@@ -230,6 +243,12 @@ func (a *app) build(w, h int) {
 		th = render.Light
 	}
 	stage := render.Rect{X: r[0] * dpr, Y: r[1] * dpr, W: r[2] * dpr, H: r[3] * dpr}
+	// Lines and labels: larger, in high contrast, in presentation mode.
+	scale := dpr
+	if a.present {
+		th = render.Projector
+		scale *= presentScale
+	}
 	switch run := a.player.Run().(type) {
 	case *collective.Result:
 		var chart []render.TimeVsN
@@ -248,7 +267,7 @@ func (a *app) build(w, h int) {
 			InterLink: inter,
 			Width:     float32(w) * dpr, Height: float32(h) * dpr,
 			Stage:    stage,
-			Scale:    dpr,
+			Scale:    scale,
 			Theme:    th,
 			Snapshot: run.Snapshot(a.player.Time()),
 			Total:    run.Time,
@@ -256,9 +275,9 @@ func (a *app) build(w, h int) {
 			TimeVsN:  chart,
 		})
 	case *scenarios.TrainingRun:
-		a.list = render.AppendNumfmt(a.list, numfmtView(a.player, run, th, float32(w)*dpr, float32(h)*dpr, stage, dpr))
+		a.list = render.AppendNumfmt(a.list, numfmtView(a.player, run, th, float32(w)*dpr, float32(h)*dpr, stage, scale))
 	case *scenarios.RooflineRun:
-		v := render.RooflineView{Width: float32(w) * dpr, Height: float32(h) * dpr, Stage: stage, Scale: dpr, Theme: th, Intensity: run.Intensity}
+		v := render.RooflineView{Width: float32(w) * dpr, Height: float32(h) * dpr, Stage: stage, Scale: scale, Theme: th, Intensity: run.Intensity}
 		if slices.Contains(a.player.StepRun().Step.Show, "sweep") && a.player.Time() > 0 {
 			v.Intensity = scenarios.SweepIntensity(a.player.Time())
 		}
@@ -269,7 +288,7 @@ func (a *app) build(w, h int) {
 		}
 		a.list = render.AppendRoofline(a.list, v)
 	case *scenarios.AttentionRun:
-		v := render.AttentionView{Width: float32(w) * dpr, Height: float32(h) * dpr, Stage: stage, Scale: dpr, Theme: th, Seq: run.Standard.Config.Seq}
+		v := render.AttentionView{Width: float32(w) * dpr, Height: float32(h) * dpr, Stage: stage, Scale: scale, Theme: th, Seq: run.Standard.Config.Seq}
 		if slices.Contains(a.player.StepRun().Step.Show, "sweep") && a.player.Time() > 0 {
 			v.Seq = scenarios.SweepSeq(a.player.Time())
 		}
@@ -278,7 +297,7 @@ func (a *app) build(w, h int) {
 		}
 		a.list = render.AppendAttention(a.list, v)
 	case *scenarios.FusedRun:
-		v := render.FusedView{Width: float32(w) * dpr, Height: float32(h) * dpr, Stage: stage, Scale: dpr, Theme: th, Time: a.player.Time().Seconds()}
+		v := render.FusedView{Width: float32(w) * dpr, Height: float32(h) * dpr, Stage: stage, Scale: scale, Theme: th, Time: a.player.Time().Seconds()}
 		if sr := a.player.StepRun(); sr.From == sr.To {
 			v.Time = -1 // a still step shows both runs whole
 		}
@@ -292,7 +311,7 @@ func (a *app) build(w, h int) {
 	case *scenarios.LaunchRun:
 		l := run.Launch
 		a.list = render.AppendLaunch(a.list, render.LaunchView{
-			Width: float32(w) * dpr, Height: float32(h) * dpr, Stage: stage, Scale: dpr, Theme: th,
+			Width: float32(w) * dpr, Height: float32(h) * dpr, Stage: stage, Scale: scale, Theme: th,
 			GPU: l.Config.GPU.Name, SMs: l.Config.GPU.SMs, MaxWarps: l.Config.GPU.MaxWarpsPerSM,
 			Blocks: l.Config.Blocks, BlocksPerSM: l.BlocksPerSM, WarpsPerBlock: l.WarpsPerBlock,
 			Wave: run.WaveAt(a.player.Time()), Waves: l.Waves,
@@ -301,7 +320,7 @@ func (a *app) build(w, h int) {
 	case *scenarios.MemwallRun:
 		names := map[string]string{"naive": "naive", "smem16": "16×16", "smem32": "32×32", "tensor": "tensor"}
 		tiles := map[string]int{"naive": 0, "smem16": 16, "smem32": 32, "tensor": 128}
-		v := render.MemwallView{Width: float32(w) * dpr, Height: float32(h) * dpr, Stage: stage, Scale: dpr, Theme: th, Steps: scenarios.MemwallKSteps}
+		v := render.MemwallView{Width: float32(w) * dpr, Height: float32(h) * dpr, Stage: stage, Scale: scale, Theme: th, Steps: scenarios.MemwallKSteps}
 		for _, k := range scenarios.MemwallKernels {
 			m := run.Results[k].Metrics()
 			v.Bars = append(v.Bars, render.MemwallBar{Name: names[k], Bytes: m.HBMBytes, TFLOPS: m.TFLOPS, Current: k == run.Kernel, Tile: tiles[k]})
@@ -314,12 +333,12 @@ func (a *app) build(w, h int) {
 	case *scenarios.CPUGPURun:
 		cpu, gpu := run.Done(a.player.Time())
 		a.list = render.AppendCPUGPU(a.list, render.CPUGPUView{
-			Width: float32(w) * dpr, Height: float32(h) * dpr, Stage: stage, Scale: dpr, Theme: th,
+			Width: float32(w) * dpr, Height: float32(h) * dpr, Stage: stage, Scale: scale, Theme: th,
 			CPUName: run.CPU.Name, GPUName: run.GPU.Name, CPUCores: run.CPU.Cores, GPUSMs: run.GPU.SMs, GPUCores: run.GPU.CUDACores,
 			CPUDone: cpu, GPUDone: gpu, Highlight: a.player.StepRun().Step.ID == "independent",
 		})
 	case *scenarios.PlanRun, *scenarios.FabricRun, *scenarios.FaultRun:
-		f := planFrame{w: float32(w) * dpr, h: float32(h) * dpr, stage: stage, scale: dpr, th: th, t: a.player.Time().Seconds(), frac: 1}
+		f := planFrame{w: float32(w) * dpr, h: float32(h) * dpr, stage: stage, scale: scale, th: th, t: a.player.Time().Seconds(), frac: 1}
 		if q, ok := a.player.Question(); ok && !q.Answered {
 			f.conceal = true
 		}
@@ -344,12 +363,20 @@ func (a *app) build(w, h int) {
 
 // Draw paints what Update built, and nothing else.
 func (a *app) Draw(screen *ebiten.Image) {
-	if !a.dirty {
+	// Issue 7: a picture export asked for (share.go) repaints, then reads.
+	a.mu.Lock()
+	snap := a.snap
+	a.snap = nil
+	a.mu.Unlock()
+	if !a.dirty && snap == nil {
 		return // the screen is not cleared between frames: it still shows the picture
 	}
 	a.dirty = false
 	start := time.Now()
 	paint.Draw(screen, a.list)
+	if snap != nil {
+		snap(screen)
+	}
 	if a.drawn {
 		a.perf.draw.add(since(start))
 		a.perf.interval.add(float64(start.Sub(a.perf.lastDraw).Microseconds()) / 1000)

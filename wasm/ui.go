@@ -30,6 +30,7 @@ type ui struct {
 func newUI(a *app) *ui {
 	u := &ui{a: a}
 	u.bind()
+	u.bindKeys()
 	return u
 }
 
@@ -101,6 +102,8 @@ func (u *ui) bind() {
 	}
 	u.on("btn-hf", "click", func(p *scenarios.Player, _ *dom.BasicHTMLElement) { p.HFConfig(value(byID("hf-config"))) })
 	u.on("error-close", "click", func(p *scenarios.Player, _ *dom.BasicHTMLElement) { p.ClearErrors() })
+	// Issue 7: the Share / Embed dialog (share.go).
+	u.on("btn-share", "click", func(*scenarios.Player, *dom.BasicHTMLElement) { u.a.openShare() })
 
 	// Ebiten's canvas swallows every keydown, Tab included, which would
 	// trap a keyboard user on it: Tab is stopped at the window, in the
@@ -116,6 +119,10 @@ func (u *ui) bind() {
 	// unless the reader is typing in a control.
 	listen(document, "keydown", false, func(e js.Value) {
 		if e.Get("ctrlKey").Bool() || e.Get("metaKey").Bool() || e.Get("altKey").Bool() {
+			return
+		}
+		// Issue 7: not while the share dialog is open (it is modal).
+		if d := shareState.dialog; !d.IsUndefined() && d.Get("open").Bool() {
 			return
 		}
 		if t := e.Get("target"); t.Truthy() && t.Get("tagName").Type() == js.TypeString {

@@ -12,6 +12,7 @@
 //	gpuscope scenario list [--json]
 //	gpuscope scenario run ID [--json] [--KNOB VALUE ...]
 //	gpuscope serve [--addr localhost:8080] [--dir site/dist]
+//	gpuscope site [--dist site/dist] [--base http://localhost:8080/]
 //
 // Bad flags print one line naming the flag and the allowed values, and exit
 // with status 2.
@@ -36,7 +37,8 @@ const usage = `usage:
   gpuscope roofline --gpu a100-80gb|h100|h200 --dtype fp32|tf32|fp16|bf16|fp8 [--json]
   gpuscope scenario list [--json]
   gpuscope scenario run ID [--json] [--KNOB VALUE ...]
-  gpuscope serve [--addr HOST:PORT] [--dir DIR]`
+  gpuscope serve [--addr HOST:PORT] [--dir DIR]
+  gpuscope site [--dist DIR] [--base URL]`
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -66,10 +68,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runScenario(args[1:], stdout, stderr)
 	case "serve":
 		return runServe(args[1:], stdout, stderr)
+	case "site":
+		return runSite(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprintln(stdout, usage)
 		return 0
 	}
-	fmt.Fprintf(stderr, "gpuscope: unknown command %q; allowed: attention, collective, faults, gemm, numfmt, plan, roofline, scenario, serve\n", args[0])
+	fmt.Fprintf(stderr, "gpuscope: unknown command %q; allowed: attention, collective, faults, gemm, numfmt, plan, roofline, scenario, serve, site\n", args[0])
 	return 2
 }

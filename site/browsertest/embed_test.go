@@ -38,11 +38,19 @@ func TestReadmeIframeSnippet(t *testing.T) {
 	defer host.Close()
 
 	ctx := openBlank(t)
+	traffic.reset()
 	chromedpRun(t, ctx, chromedp.Navigate(host.URL+"/post.html"))
 	ifr := elementRect(ctx, "iframe")
 	if ifr.Width < 780 || ifr.Height < 480 {
 		t.Fatalf("iframe is %.0fx%.0f, want 800 wide at 16:10", ifr.Width, ifr.Height)
 	}
+	// The frame shows the lesson's poster and a load button (a blog's page
+	// stays light until a reader asks): press it.
+	time.Sleep(time.Second)
+	if reqs, _ := traffic.count("/main.wasm"); reqs != 0 {
+		t.Errorf("the README's iframe fetched main.wasm before a click")
+	}
+	clickCentre(t, ctx, "iframe")
 	// The frame is another origin: its window cannot be read, so look at
 	// it. Wait until GPU rims appear in the frame (the first frame drawn).
 	deadline := time.Now().Add(readyTimeout)

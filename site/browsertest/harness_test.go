@@ -64,7 +64,7 @@ func runTests(m *testing.M) int {
 	}
 	siteDir = abs
 
-	srv := httptest.NewServer(server.Handler(siteDir))
+	srv := httptest.NewServer(traffic.wrap(server.Handler(siteDir)))
 	defer srv.Close()
 	baseURL = srv.URL + "/"
 

@@ -502,7 +502,7 @@ func TestBadFragments(t *testing.T) {
 }
 
 func TestEmbedPage(t *testing.T) {
-	ctx := openSized(t, "embed.html#scenario=ring-allreduce&gpus=8&step=4", 640, 400)
+	ctx := openSized(t, "embed.html#scenario=ring-allreduce&gpus=8&step=4&load=auto", 640, 400)
 	waitReady(ctx)
 	s := state(ctx)
 	if s.Step != 4 {

@@ -15,6 +15,15 @@ import (
 // pages are the two HTML entry points; both carry the whole DOM contract.
 var pages = []string{"index.html", "embed.html"}
 
+// autoLoad is the fragment that makes page start the simulation at once:
+// embed.html otherwise waits for a click on its poster.
+func autoLoad(page string) string {
+	if page == "embed.html" {
+		return "#load=auto"
+	}
+	return ""
+}
+
 // contractIDs are the element ids the wasm binds to (.plan/CONTRACTS.md).
 var contractIDs = []string{
 	"stage", "loader", "loader-bar", "loader-text", "title", "step-label",
@@ -55,7 +64,7 @@ const structureJS = `(() => {
 func TestPageStructure(t *testing.T) {
 	for _, p := range pages {
 		t.Run(p, func(t *testing.T) {
-			ctx := open(t, p)
+			ctx := open(t, p+autoLoad(p))
 			var got structure
 			evalJSON(ctx, fmt.Sprintf(structureJS, jsonString(contractIDs)), &got)
 			if len(got.Missing) > 0 {
@@ -144,7 +153,7 @@ func TestLayout(t *testing.T) {
 	for _, tt := range tests {
 		name := fmt.Sprintf("%s-%dx%d", tt.page, tt.width, tt.height)
 		t.Run(name, func(t *testing.T) {
-			ctx := openSized(t, tt.page, tt.width, tt.height)
+			ctx := openSized(t, tt.page+autoLoad(tt.page), tt.width, tt.height)
 			waitReady(ctx)
 
 			stage := elementRect(ctx, "#stage")

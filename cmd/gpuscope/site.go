@@ -1,0 +1,38 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/gpuscope/gpuscope/internal/sitegen"
+)
+
+const siteUsage = "usage: gpuscope site [--dist DIR] [--base URL]"
+
+// runSite writes the build-time pages of the static site: a share page
+// and an oEmbed file per lesson (make build runs it).
+func runSite(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("site", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	dist := fs.String("dist", "site/dist", "the built site")
+	base := fs.String("base", sitegen.DefaultBase, "the site's public address, for oEmbed's absolute URLs")
+	if err := fs.Parse(args); err != nil {
+		fmt.Fprintf(stderr, "gpuscope site: %v; %s\n", err, siteUsage)
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "gpuscope site: unexpected argument %q; %s\n", fs.Arg(0), siteUsage)
+		return 2
+	}
+	if _, err := sitegen.CheckBase(*base); err != nil {
+		fmt.Fprintf(stderr, "gpuscope site: %v\n", err)
+		return 2
+	}
+	if err := sitegen.Generate(*dist, *base); err != nil {
+		fmt.Fprintf(stderr, "gpuscope site: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "wrote a share page and an oEmbed file per lesson into %s (base %s)\n", *dist, *base)
+	return 0
+}
