@@ -84,6 +84,8 @@ func (FusedLesson) narration(les *Lesson) []string {
 	if err != nil {
 		return nil
 	}
+	roof, _ := kernel.NewRoofline(r.GPU, hw.BF16)
+	ridge := roof.Ridge()
 	secs := func(s float64) string { return sim.FromSeconds(s).String() }
 	perElem := func(x kernel.ElementwiseResult) string {
 		return strconv.FormatFloat(x.HBMBytes/x.Elements, 'g', 3, 64)
@@ -98,6 +100,8 @@ func (FusedLesson) narration(les *Lesson) []string {
 		"fused_time", secs(r.Fused.TimeS),
 		"speedup", strconv.FormatFloat(r.Unfused.TimeS/r.Fused.TimeS, 'f', 1, 64),
 		"intensity", strconv.FormatFloat(r.Fused.FLOPs/r.Fused.HBMBytes, 'f', 1, 64),
+		"ridge", strconv.FormatFloat(ridge, 'f', 0, 64),
+		"below", strconv.FormatFloat(ridge/(r.Fused.FLOPs/r.Fused.HBMBytes), 'f', 0, 64),
 	}
 }
 

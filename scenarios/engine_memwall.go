@@ -106,6 +106,7 @@ func (MemwallLesson) narration(les *Lesson) []string {
 		"tensor_tflops", tf(m("tensor").TFLOPS),
 		"tensor_util", pct(m("tensor").Utilization),
 		"tensor_intensity", tf(m("tensor").Intensity),
+		"tensor_speedup", strconv.FormatFloat(m("naive").TimeS/m("tensor").TimeS, 'f', 0, 64),
 	}
 }
 

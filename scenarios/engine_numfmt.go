@@ -149,7 +149,17 @@ func (nl *NumfmtLesson) metrics(les *Lesson, step int) any {
 }
 
 func (nl *NumfmtLesson) narration(les *Lesson) []string {
-	x := les.Config.Float("value")
+	return nl.narrationOf(les, les.Config.Float("value"))
+}
+
+// stepNarration quotes the step's own value (a step that sets value=1.5
+// says 1.5, not the lesson's default).
+func (nl *NumfmtLesson) stepNarration(les *Lesson, step int) []string {
+	x, _ := chosen(les, step)
+	return nl.narrationOf(les, x)
+}
+
+func (nl *NumfmtLesson) narrationOf(les *Lesson, x float64) []string {
 	died := strconv.Itoa(trainingSpike)
 	skipped := "0"
 	for _, s := range nl.summaries() {

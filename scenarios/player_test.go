@@ -300,3 +300,15 @@ func TestDescription(t *testing.T) {
 		t.Errorf("zh description %q", d)
 	}
 }
+
+// A step's narration quotes the step's own settings: number-formats' first
+// step sets value=1.5 and says so.
+func TestNumfmtNarrationQuotesTheStep(t *testing.T) {
+	p, _, err := NewPlayerAt("scenario=number-formats&step=1&lang=en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, text := p.Narration(); !strings.Contains(text, "shows 1.5 in each format") {
+		t.Errorf("step 1 narration %q: want the step's value 1.5", text)
+	}
+}
