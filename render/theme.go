@@ -10,17 +10,20 @@ type Theme struct {
 }
 
 // Dark is the default theme; its background matches the page's CSS
-// (--bg in site/style.css).
+// (--bg in site/style.css). The accents come from the Okabe–Ito palette
+// (Okabe & Ito, "Color Universal Design", 2008), whose blue, vermillion
+// and bluish green stay apart for readers with red–green colour blindness:
+// a hot spot (vermillion) never relies on red against green.
 var Dark = Theme{
 	Background: Color{0x10, 0x14, 0x1c, 255},
 	Panel:      Color{0x1b, 0x22, 0x2e, 255},
 	Text:       Color{0xe8, 0xec, 0xf2, 255},
 	Dim:        Color{0x8a, 0x94, 0xa6, 255},
 	Link:       Color{0x3a, 0x46, 0x5a, 255},
-	LinkActive: Color{0x5f, 0xb3, 0xf0, 255},
-	Hot:        Color{0xf0, 0x5a, 0x3c, 255},
+	LinkActive: Color{0x56, 0xb4, 0xe9, 255}, // Okabe–Ito sky blue
+	Hot:        Color{0xf0, 0x72, 0x1e, 255}, // Okabe–Ito vermillion, lifted for a dark page
 	GPU:        Color{0x26, 0x30, 0x40, 255},
-	Rim:        Color{0x76, 0xb9, 0x00, 255}, // NVIDIA-ish green rim
+	Rim:        Color{0x00, 0xb3, 0x82, 255}, // Okabe–Ito bluish green
 	Empty:      Color{0x33, 0x3d, 0x4d, 255},
 }
 
@@ -31,10 +34,10 @@ var Light = Theme{
 	Text:       Color{0x14, 0x1a, 0x24, 255},
 	Dim:        Color{0x5a, 0x64, 0x74, 255},
 	Link:       Color{0xb8, 0xc2, 0xd0, 255},
-	LinkActive: Color{0x1f, 0x6f, 0xc0, 255},
-	Hot:        Color{0xd0, 0x3a, 0x1c, 255},
+	LinkActive: Color{0x00, 0x72, 0xb2, 255}, // Okabe–Ito blue
+	Hot:        Color{0xd5, 0x5e, 0x00, 255}, // Okabe–Ito vermillion
 	GPU:        Color{0xe6, 0xea, 0xf0, 255},
-	Rim:        Color{0x4a, 0x8a, 0x00, 255},
+	Rim:        Color{0x00, 0x86, 0x62, 255}, // Okabe–Ito bluish green, darkened for a light page
 	Empty:      Color{0xd4, 0xda, 0xe2, 255},
 }
 

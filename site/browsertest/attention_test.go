@@ -2,7 +2,6 @@ package browsertest
 
 import (
 	"fmt"
-	"image/color"
 	"testing"
 )
 
@@ -46,8 +45,8 @@ func TestFlashAttentionLesson(t *testing.T) {
 		settle(ctx)
 		img := decodePNG(t, screenshot(ctx, fmt.Sprintf("flash-attention-step%d", n)))
 		stage := elementRect(ctx, "#stage").image()
-		hot := countPixels(img, stage, color.RGBA{0xd0, 0x3a, 0x1c, 255}, 20) + countPixels(img, stage, color.RGBA{0xf0, 0x5a, 0x3c, 255}, 20)
-		rim := countPixels(img, stage, color.RGBA{0x4a, 0x8a, 0x00, 255}, 20) + countPixels(img, stage, color.RGBA{0x76, 0xb9, 0x00, 255}, 20)
+		hot := countPixels(img, stage, hotLight, 20) + countPixels(img, stage, hotDark, 20)
+		rim := countPixels(img, stage, rimLight, 20) + countPixels(img, stage, rimDark, 20)
 		if hot < 200 || rim < 200 {
 			t.Errorf("step %d: %d standard-curve and %d flash-curve pixels, want both curves drawn", n, hot, rim)
 		}

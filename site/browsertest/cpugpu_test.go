@@ -2,7 +2,6 @@ package browsertest
 
 import (
 	"fmt"
-	"image/color"
 	"math"
 	"strings"
 	"testing"
@@ -51,8 +50,8 @@ func TestCPUvsGPULesson(t *testing.T) {
 		t.Errorf("the CPU finished with the GPU: %q", live)
 	}
 	img := decodePNG(t, screenshot(ctx, "cpugpu-gpu-done"))
-	rim := countPixels(img, elementRect(ctx, "#stage").image(), color.RGBA{0x4a, 0x8a, 0x00, 255}, 20) +
-		countPixels(img, elementRect(ctx, "#stage").image(), color.RGBA{0x76, 0xb9, 0x00, 255}, 20)
+	rim := countPixels(img, elementRect(ctx, "#stage").image(), rimLight, 20) +
+		countPixels(img, elementRect(ctx, "#stage").image(), rimDark, 20)
 	if rim < 5000 {
 		t.Errorf("%d pixels of the GPU's finished C, want it full", rim)
 	}

@@ -2,7 +2,6 @@ package browsertest
 
 import (
 	"fmt"
-	"image/color"
 	"math"
 	"strings"
 	"testing"
@@ -52,8 +51,8 @@ func TestFusedKernelsLesson(t *testing.T) {
 		command(ctx, `{type: "goto", time_s: 1}`) // the end of the run: both sides done
 		settle(ctx)
 		img := decodePNG(t, screenshot(ctx, fmt.Sprintf("fused-step%d", i)))
-		rim := countPixels(img, elementRect(ctx, "#stage").image(), color.RGBA{0x4a, 0x8a, 0x00, 255}, 20) +
-			countPixels(img, elementRect(ctx, "#stage").image(), color.RGBA{0x76, 0xb9, 0x00, 255}, 20)
+		rim := countPixels(img, elementRect(ctx, "#stage").image(), rimLight, 20) +
+			countPixels(img, elementRect(ctx, "#stage").image(), rimDark, 20)
 		if rim < 500 {
 			t.Errorf("step %d: %d pixels of kernel blocks, want the blocks drawn", i, rim)
 		}

@@ -2,7 +2,6 @@ package browsertest
 
 import (
 	"fmt"
-	"image/color"
 	"strings"
 	"testing"
 	"time"
@@ -41,8 +40,8 @@ func TestSIMTLaunchLesson(t *testing.T) {
 			t.Errorf("step %s: %+v, want %+v", st.StepID, st.Metrics, w)
 		}
 		img := decodePNG(t, screenshot(ctx, fmt.Sprintf("simt-step%d-%s", n, st.StepID)))
-		rims := countPixels(img, elementRect(ctx, "#stage").image(), color.RGBA{0x4a, 0x8a, 0x00, 255}, 20) +
-			countPixels(img, elementRect(ctx, "#stage").image(), color.RGBA{0x76, 0xb9, 0x00, 255}, 20)
+		rims := countPixels(img, elementRect(ctx, "#stage").image(), rimLight, 20) +
+			countPixels(img, elementRect(ctx, "#stage").image(), rimDark, 20)
 		if rims < 132*20 {
 			t.Errorf("step %d: %d SM-rim pixels, want all 132 SMs drawn", n, rims)
 		}

@@ -121,14 +121,19 @@ func rims(img image.Image, stage rect, k int) (sectors []int, centre int) {
 }
 
 var (
-	rimDark  = color.RGBA{0x76, 0xb9, 0x00, 255} // render.Dark.Rim
-	rimLight = color.RGBA{0x4a, 0x8a, 0x00, 255} // render.Light.Rim
+	rimDark  = color.RGBA{0x00, 0xb3, 0x82, 255} // render.Dark.Rim
+	rimLight = color.RGBA{0x00, 0x86, 0x62, 255} // render.Light.Rim
+	hotDark  = color.RGBA{0xf0, 0x72, 0x1e, 255} // render.Dark.Hot
+	hotLight = color.RGBA{0xd5, 0x5e, 0x00, 255} // render.Light.Hot
+	// render.Dark.LinkActive, render.Light.LinkActive
+	activeDark  = color.RGBA{0x56, 0xb4, 0xe9, 255}
+	activeLight = color.RGBA{0x00, 0x72, 0xb2, 255}
 )
 
 // hot is rims for the hot-spot colour (render.Dark.Hot, render.Light.Hot),
 // in the frame the rims define.
 func hot(img image.Image, stage rect, k int) (sectors []int, centre int) {
-	return colourSectors(img, stage, k, color.RGBA{0xf0, 0x5a, 0x3c, 255}, color.RGBA{0xd0, 0x3a, 0x1c, 255})
+	return colourSectors(img, stage, k, hotDark, hotLight)
 }
 
 func isColour(c color.RGBA, cs ...color.RGBA) bool {

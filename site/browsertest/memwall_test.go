@@ -2,7 +2,6 @@ package browsertest
 
 import (
 	"fmt"
-	"image/color"
 	"math"
 	"testing"
 )
@@ -44,8 +43,8 @@ func TestMemoryWallLesson(t *testing.T) {
 		}
 		bytes[st.Metrics.Kernel] = st.Metrics.HBMBytes
 		img := decodePNG(t, screenshot(ctx, "memwall-"+st.Metrics.Kernel))
-		active := countPixels(img, elementRect(ctx, "#stage").image(), color.RGBA{0x1f, 0x6f, 0xc0, 255}, 20) +
-			countPixels(img, elementRect(ctx, "#stage").image(), color.RGBA{0x5f, 0xb3, 0xf0, 255}, 20)
+		active := countPixels(img, elementRect(ctx, "#stage").image(), activeLight, 20) +
+			countPixels(img, elementRect(ctx, "#stage").image(), activeDark, 20)
 		if active < 300 {
 			t.Errorf("%s: %d pixels of the current kernel's bars, want them drawn", st.Metrics.Kernel, active)
 		}

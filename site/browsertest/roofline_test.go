@@ -2,7 +2,6 @@ package browsertest
 
 import (
 	"fmt"
-	"image/color"
 	"math"
 	"strings"
 	"testing"
@@ -56,7 +55,7 @@ func TestRooflineLesson(t *testing.T) {
 		img := decodePNG(t, screenshot(ctx, fmt.Sprintf("roofline-step%d-%s", n, st.StepID)))
 		stage := elementRect(ctx, "#stage").image()
 		// The current roof in the active colour (either theme).
-		roof := countPixels(img, stage, color.RGBA{0x5f, 0xb3, 0xf0, 255}, 20) + countPixels(img, stage, color.RGBA{0x1f, 0x6f, 0xc0, 255}, 20)
+		roof := countPixels(img, stage, activeDark, 20) + countPixels(img, stage, activeLight, 20)
 		if roof < 200 {
 			t.Errorf("step %d: %d pixels of the current roof, want the chart drawn", n, roof)
 		}
