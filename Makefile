@@ -2,6 +2,7 @@
 #
 #   make serve   build the site into site/dist and serve it on localhost:8080
 #   make build   write the complete static site into site/dist
+#   make site    make build, and say where the course is (built from site/course)
 #   make test    everything CI checks (installs Chromium/Node.js when root)
 #   make bench   engine benchmarks and the wasm size budget
 #   make clean   remove build and test output
@@ -21,7 +22,7 @@ BASE_URL  ?= http://$(ADDR)/
 # gzip budget for main.wasm, in bytes (3.5 MB, MB = 10^6 bytes).
 WASM_GZ_BUDGET := 3500000
 
-.PHONY: all build serve test bench bare posters clean wasm
+.PHONY: all build site serve test bench bare posters clean wasm
 
 all: build
 
@@ -37,6 +38,11 @@ build: wasm
 	cp $(WASM_EXEC) $(DIST)/wasm_exec.js
 	$(GO) run ./cmd/gpuscope site --dist $(DIST) --base $(BASE_URL)
 	@echo "built $(DIST)/ (main.wasm $$(wc -c < $(DIST)/main.wasm) bytes, gzip $$(wc -c < $(DIST)/main.wasm.gz) bytes)"
+
+# The course (site/course: lessons in Markdown beside the simulator) is
+# built by make build's `gpuscope site` step; this says where it is.
+site: build
+	@echo "the course: $(DIST)/course/en/index.html (中文: $(DIST)/course/zh/index.html); make serve, then open http://$(ADDR)/course/en/"
 
 # Always rebuilt: go build is incremental, and make cannot see Go's
 # dependency graph.
@@ -62,7 +68,7 @@ test:
 	@echo "==> build"
 	@$(MAKE) --no-print-directory build
 	@echo "==> browser tests (headless Chromium)"
-	GPUSCOPE_SITE_DIR="$(CURDIR)/$(DIST)" $(GO) test -count=1 ./site/browsertest/...
+	GPUSCOPE_SITE_DIR="$(CURDIR)/$(DIST)" $(GO) test -count=1 -timeout 30m ./site/browsertest/...
 	@echo "make test: OK (gofmt, vet, native tests, wasm tests, build, browser tests; screenshots in out/screens/)"
 
 bench: build bare

@@ -7,6 +7,7 @@ require (
 	github.com/chromedp/chromedp v0.16.0
 	github.com/hajimehoshi/ebiten/v2 v2.8.8
 	github.com/x448/float16 v0.8.4
+	github.com/yuin/goldmark v1.8.7
 	golang.org/x/image v0.48.0
 	honnef.co/go/js/dom/v2 v2.0.0-20231112215516-51f43a291193
 )

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Makes sure the tools `make test` needs beyond Go are present:
-# Chromium (browser tests) and Node.js (engine tests under GOOS=js).
+# Chromium (browser tests), Node.js (engine tests under GOOS=js) and
+# poppler-utils (pdftotext: the course's printed handout is read back).
 # As root it installs what is missing with apt-get; otherwise it says what
 # to install and fails. Silent when everything is there.
 set -euo pipefail
@@ -11,6 +12,9 @@ if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/
 fi
 if ! command -v node >/dev/null 2>&1; then
 	missing+=(nodejs)
+fi
+if ! command -v pdftotext >/dev/null 2>&1; then
+	missing+=(poppler-utils)
 fi
 # A CJK font, so that the Simplified Chinese screenshots the browser tests
 # save can be read (the tests check text, not glyphs: a warning only).

@@ -12,7 +12,7 @@
 //	gpuscope scenario list [--json]
 //	gpuscope scenario run ID [--json] [--KNOB VALUE ...]
 //	gpuscope serve [--addr localhost:8080] [--dir site/dist]
-//	gpuscope site [--dist site/dist] [--base http://localhost:8080/]
+//	gpuscope site [--dist site/dist] [--base http://localhost:8080/] [--course site/course]
 //
 // Bad flags print one line naming the flag and the allowed values, and exit
 // with status 2.
@@ -38,7 +38,7 @@ const usage = `usage:
   gpuscope scenario list [--json]
   gpuscope scenario run ID [--json] [--KNOB VALUE ...]
   gpuscope serve [--addr HOST:PORT] [--dir DIR]
-  gpuscope site [--dist DIR] [--base URL]`
+  gpuscope site [--dist DIR] [--base URL] [--course DIR]`
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))

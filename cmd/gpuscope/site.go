@@ -5,18 +5,21 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/gpuscope/gpuscope/internal/course"
 	"github.com/gpuscope/gpuscope/internal/sitegen"
 )
 
-const siteUsage = "usage: gpuscope site [--dist DIR] [--base URL]"
+const siteUsage = "usage: gpuscope site [--dist DIR] [--base URL] [--course DIR]"
 
 // runSite writes the build-time pages of the static site: a share page
-// and an oEmbed file per lesson (make build runs it).
+// and an oEmbed file per lesson, and the course built from its sources
+// (make build runs it).
 func runSite(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("site", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	dist := fs.String("dist", "site/dist", "the built site")
 	base := fs.String("base", sitegen.DefaultBase, "the site's public address, for oEmbed's absolute URLs")
+	courseDir := fs.String("course", "site/course", "the course's sources (FORMAT.md there)")
 	if err := fs.Parse(args); err != nil {
 		fmt.Fprintf(stderr, "gpuscope site: %v; %s\n", err, siteUsage)
 		return 2
@@ -34,5 +37,10 @@ func runSite(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	fmt.Fprintf(stdout, "wrote a share page and an oEmbed file per lesson into %s (base %s)\n", *dist, *base)
+	if err := course.Build(*courseDir, *dist); err != nil {
+		fmt.Fprintf(stderr, "gpuscope site: the course (%s):\n%v\n", *courseDir, err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "wrote the course from %s into %s/course/ (and %s/sw.js)\n", *courseDir, *dist, *dist)
 	return 0
 }
