@@ -82,3 +82,62 @@ func TestAccessibilityAudit(t *testing.T) {
 		})
 	}
 }
+
+// courseA11y audits course pages of each kind, in both languages (called
+// from TestCourse, which serves the course on an origin of its own).
+func courseA11y(t *testing.T, base string) {
+	for _, page := range []string{
+		"course/en/index.html", "course/zh/ring-allreduce.html", "course/en/zero-stages.html",
+		"course/zh/glossary.html", "course/en/search.html?q=HBM",
+	} {
+		t.Run(page, func(t *testing.T) {
+			ctx := courseTab(t, 1280, 800)
+			navigate(t, ctx, base+page)
+			settle(ctx)
+			if vs := audit(t, ctx); len(vs) > 0 {
+				t.Errorf("%s: %d serious accessibility violations:%s", page, len(vs), describeViolations(vs))
+			}
+		})
+	}
+}
+
+// At 200% zoom (a 1280×800 window shows 640×400 CSS pixels) nothing is
+// lost: the page does not scroll sideways, and every control can be
+// scrolled into view and has a size.
+func TestZoom200(t *testing.T) {
+	for _, page := range []string{"index.html#scenario=pipeline-parallel", "embed.html#scenario=roofline&load=auto", "course/en/roofline.html"} {
+		t.Run(page, func(t *testing.T) {
+			ctx := openSized(t, page, 640, 400)
+			if !strings.HasPrefix(page, "course/") {
+				waitReady(ctx)
+			}
+			settle(ctx)
+			var res struct {
+				ScrollW, InnerW float64
+				Lost            []string
+			}
+			evalJSON(ctx, `(() => {
+			  const lost = [];
+			  const controls = [...document.querySelectorAll("button, select, input, textarea, a[href], summary")]
+			    // checkVisibility: not in a closed <details>, a closed dialog or
+			    // display:none; a skip link shows only when focused.
+			    .filter((el) => el.checkVisibility({visibilityProperty: true}) && !el.classList.contains("skip"));
+			  for (const el of controls) {
+			    el.scrollIntoView({block: "nearest", inline: "nearest"});
+			    const r = el.getBoundingClientRect();
+			    if (r.width < 1 || r.height < 1 || r.right > innerWidth + 1 || r.left < -1 || r.bottom > innerHeight + 1 || r.top < -1) {
+			      lost.push((el.id || el.textContent.trim().slice(0, 30) || el.tagName) + " " + JSON.stringify([r.left, r.top, r.width, r.height].map(Math.round)));
+			    }
+			  }
+			  return {ScrollW: document.scrollingElement.scrollWidth, InnerW: innerWidth, Lost: lost};
+			})()`, &res)
+			if res.ScrollW > res.InnerW+1 {
+				t.Errorf("%s at 200%%: the page is %v px wide in a %v px window (sideways scrolling)", page, res.ScrollW, res.InnerW)
+			}
+			if len(res.Lost) > 0 {
+				t.Errorf("%s at 200%%: controls out of reach: %v", page, res.Lost)
+			}
+			screenshot(ctx, "zoom200-"+strings.NewReplacer("/", "-", "#", "-", "&", "-", "=", "-").Replace(page))
+		})
+	}
+}

@@ -66,6 +66,7 @@ func TestCourse(t *testing.T) {
 	t.Run("search", func(t *testing.T) { courseSearch(t, base) })
 	t.Run("phone", func(t *testing.T) { coursePhone(t, base) })
 	t.Run("print", func(t *testing.T) { coursePrint(t, base) })
+	t.Run("a11y", func(t *testing.T) { courseA11y(t, base) })
 	t.Run("offline", func(t *testing.T) { courseOffline(t) })
 }
 
