@@ -35,7 +35,7 @@ func scenarioList(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet(nil, "json")
 	if err := fs.parse(args); err != nil || len(fs.args) > 0 {
 		if err == nil {
-			err = fmt.Errorf("unexpected argument %q", fs.args[0])
+			err = fmt.Errorf("unexpected argument %q; allowed flags: %s", fs.args[0], fs.allowed())
 		}
 		fmt.Fprintf(stderr, "gpuscope scenario list: %v\n", err)
 		return 2

@@ -37,8 +37,29 @@ func (c Config) Validate() error {
 	case !(c.Days > 0) || c.Days > 3650:
 		return fmt.Errorf("days: %g; allowed above 0, up to 3650", c.Days)
 	}
+	// Run steps once per checkpoint and once per failure. Without a bound
+	// a tiny interval with a free checkpoint, or a tiny MTBF with a free
+	// restart, ran for hours — or forever, once a step fell below the
+	// wall clock's float64 resolution and time stopped advancing (found
+	// by cmd/gpuscope's FuzzCLI: --checkpoint-every-s 1e-300
+	// --checkpoint-cost-s 0 never returned).
+	wall := c.Days * 86400
+	if n := wall / (c.CheckpointEvery + c.CheckpointCost); n > MaxEvents {
+		return fmt.Errorf("checkpoint-every-s: %g; %.3g checkpoints in %g days, at most %g: allowed %.3g or more (with checkpoint-cost-s %g)",
+			c.CheckpointEvery, n, c.Days, float64(MaxEvents), wall/MaxEvents-c.CheckpointCost, c.CheckpointCost)
+	}
+	if n := wall / c.ClusterMTBF(); !(n <= MaxEvents) {
+		return fmt.Errorf("mtbf-gpu-hours: %g; %.3g expected failures of %d GPUs in %g days, at most %g: allowed %.3g or more",
+			c.MTBFGPUHours, n, c.GPUs, c.Days, float64(MaxEvents), wall/MaxEvents*float64(c.GPUs)/3600)
+	}
 	return nil
 }
+
+// MaxEvents bounds the checkpoints and the expected failures of a run
+// (each), so that every configuration Validate accepts finishes: 10^7 of
+// each take about a second. The fault-tolerance lesson's extreme (32,768
+// GPUs at a 100-hour MTBF for 54 days) expects 4.2·10^5 failures.
+const MaxEvents = 1e7
 
 // ClusterMTBF is the cluster's mean time between failures, seconds: the
 // per-GPU MTBF divided by the number of GPUs.

@@ -178,6 +178,9 @@ func (c Config) Validate() error {
 func stageLayers(L, p, v int) (mid, ends int, err error) {
 	pv := p * v
 	switch {
+	case p > L+2 || v > L+2:
+		// No split; and p·v could overflow to 0, a division by zero
+		// below (found by FuzzEvaluate: pp 2^24 × interleave 2^40).
 	case L%pv == 0:
 		return L / p, L / p, nil
 	case p > 1 && (L+2)%pv == 0:

@@ -4,8 +4,9 @@
 // with http.FileServer it fixes the content types that matter for the site
 // (application/wasm, text/javascript), serves a precompressed "X.gz" beside
 // "X" to clients that accept gzip, never lists directories, hides dotfiles,
-// and asks browsers to revalidate every file (the names carry no content
-// hash, so a rebuilt main.wasm must not be served stale from a cache).
+// asks browsers to revalidate every file (the names carry no content
+// hash, so a rebuilt main.wasm must not be served stale from a cache), and
+// sends a Content Security Policy with every response.
 package server
 
 import (
@@ -36,6 +37,17 @@ var contentTypes = map[string]string{
 	".gz":   "application/gzip",
 }
 
+// ContentSecurityPolicy is sent with every response. Scripts come only
+// from the site itself, with WebAssembly compilation allowed
+// ('wasm-unsafe-eval'; no eval, no inline script, no inline event
+// handlers); styles may also be inline, because the pages set element
+// styles from script and Ebiten styles its canvas; images and media may be
+// data: and blob: URLs (the PNG and WebM exports); plugins are off, and
+// <base> and form targets stay on the site. There is no frame-ancestors
+// restriction: blogs embed embed.html in an iframe.
+const ContentSecurityPolicy = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; " +
+	"img-src 'self' data: blob:; media-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'"
+
 // UncompressedLengthHeader carries the decoded size of a body sent with
 // Content-Encoding: gzip, so that the page's loader can show real progress.
 const UncompressedLengthHeader = "X-Uncompressed-Length"
@@ -51,6 +63,8 @@ type handler struct {
 }
 
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	// On every response, errors and redirects included.
+	w.Header().Set("Content-Security-Policy", ContentSecurityPolicy)
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		http.Error(w, "405 method not allowed", http.StatusMethodNotAllowed)

@@ -227,3 +227,44 @@ func TestHandlerMissingDir(t *testing.T) {
 		t.Errorf("status %d, want 500", rec.Code)
 	}
 }
+
+// Every response carries the Content Security Policy: pages, scripts,
+// wasm (plain and gzip), redirects, 404s, 405s and 304s.
+func TestHandlerContentSecurityPolicy(t *testing.T) {
+	const want = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self' 'unsafe-inline'; " +
+		"img-src 'self' data: blob:; media-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'"
+	if ContentSecurityPolicy != want {
+		t.Fatalf("ContentSecurityPolicy = %q, want %q", ContentSecurityPolicy, want)
+	}
+	dir, _ := newSite(t)
+	h := Handler(dir)
+	etag := get(t, h, http.MethodGet, "/index.html", nil).Header().Get("ETag")
+	for _, tt := range []struct {
+		method, target string
+		hdr            map[string]string
+		code           int
+	}{
+		{http.MethodGet, "/", nil, http.StatusOK},
+		{http.MethodGet, "/index.html", nil, http.StatusOK},
+		{http.MethodGet, "/loader.js", nil, http.StatusOK},
+		{http.MethodGet, "/main.wasm", map[string]string{"Accept-Encoding": "gzip"}, http.StatusOK},
+		{http.MethodHead, "/main.wasm", nil, http.StatusOK},
+		{http.MethodGet, "/index.html", map[string]string{"If-None-Match": etag}, http.StatusNotModified},
+		{http.MethodGet, "/docs", nil, http.StatusMovedPermanently},
+		{http.MethodGet, "/nope.html", nil, http.StatusNotFound},
+		{http.MethodGet, "/.secret", nil, http.StatusNotFound},
+		{http.MethodPost, "/index.html", nil, http.StatusMethodNotAllowed},
+	} {
+		rec := get(t, h, tt.method, tt.target, tt.hdr)
+		if rec.Code != tt.code {
+			t.Errorf("%s %s: status %d, want %d", tt.method, tt.target, rec.Code, tt.code)
+		}
+		if got := rec.Header().Values("Content-Security-Policy"); len(got) != 1 || got[0] != want {
+			t.Errorf("%s %s: Content-Security-Policy %q, want %q once", tt.method, tt.target, got, want)
+		}
+	}
+	rec := get(t, Handler(filepath.Join(t.TempDir(), "absent")), http.MethodGet, "/", nil)
+	if rec.Header().Get("Content-Security-Policy") != want {
+		t.Error("a 500 lacks the Content Security Policy")
+	}
+}
