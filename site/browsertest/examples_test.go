@@ -495,13 +495,23 @@ func checkRenderedFrames(t *testing.T, html string, want []exampleFrame) {
 			time.Sleep(200 * time.Millisecond)
 		}
 	}
+	// An iframe's resource timing entry appears when its document has
+	// loaded, after it became cross-origin: wait for all of them.
 	var fetched []string
-	evalJSON(ctx, `performance.getEntriesByType("resource").filter((e) => e.initiatorType === "iframe").map((e) => e.name)`, &fetched)
 	n := 0
-	for _, u := range fetched {
-		if strings.SplitN(u, "#", 2)[0] == baseURL+"embed.html" {
-			n++
+	deadline = time.Now().Add(20 * time.Second)
+	for {
+		evalJSON(ctx, `performance.getEntriesByType("resource").filter((e) => e.initiatorType === "iframe").map((e) => e.name)`, &fetched)
+		n = 0
+		for _, u := range fetched {
+			if strings.SplitN(u, "#", 2)[0] == baseURL+"embed.html" {
+				n++
+			}
 		}
+		if n >= len(want) || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
 	}
 	if n != len(want) {
 		t.Errorf("the page's iframes fetched %v; want %s %d times", fetched, baseURL+"embed.html", len(want))
