@@ -62,6 +62,7 @@ type app struct {
 	snap func(screen *ebiten.Image)
 
 	perf perf
+	mem  memSample // issue 9: heap figures for state().perf (robust.go)
 }
 
 // perf holds the Go time spent per frame, averaged over the last
@@ -119,6 +120,7 @@ func newApp() (*app, error) {
 	}
 	a := &app{player: p, shownRev: -1, dpr: devicePixelRatio(), stageDirty: true, pendingKnob: map[string]string{}}
 	a.perf.mainMS = mainMS
+	a.guardContext() // issue 9: a lost WebGL context keeps the playhead (robust.go)
 	a.ui = newUI(a)
 	// Embed options, system theme and motion, the parent's messages.
 	a.startEmbedding()
@@ -198,7 +200,7 @@ func (a *app) Update() error {
 		a.stage = a.ui.stageRect()
 		a.stageDirty = false
 	}
-	a.dpr = devicePixelRatio()
+	a.dpr = a.deviceScale() // issue 9: Ebiten follows a change of ratio (robust.go)
 	// Rebuild the picture only when something in it can have changed; an
 	// idle lesson on a projector then costs next to nothing.
 	w, h := a.ui.viewport()
@@ -415,12 +417,15 @@ func (a *app) stateJSON() string {
 		FirstFrameMS float64 `json:"first_frame_ms"`
 		FirstUpdate  float64 `json:"first_update_ms"`
 		FirstDraw    float64 `json:"first_draw_ms"`
+		HeapBytes    float64 `json:"heap_bytes"`    // issue 9: Go's HeapAlloc
+		JSHeapBytes  float64 `json:"js_heap_bytes"` // issue 9: performance.memory.usedJSHeapSize, 0 if none
 	}
 	out := struct {
 		scenarios.PlayerState
 		Ready bool    `json:"ready"`
 		Perf  perfOut `json:"perf"`
-	}{a.player.Report(), a.ready, perfOut{a.perf.update.mean(), a.perf.draw.mean(), 0, a.perf.mainMS, a.perf.readyMS, a.perf.firstFrameMS, a.perf.firstUpdateMS, a.perf.firstDrawMS}}
+	}{a.player.Report(), a.ready, perfOut{a.perf.update.mean(), a.perf.draw.mean(), 0, a.perf.mainMS, a.perf.readyMS, a.perf.firstFrameMS, a.perf.firstUpdateMS, a.perf.firstDrawMS, 0, 0}}
+	out.Perf.HeapBytes, out.Perf.JSHeapBytes = a.mem.read() // issue 9 (robust.go)
 	if iv := a.perf.interval.mean(); iv > 0 {
 		out.Perf.FPS = 1000 / iv
 	}
