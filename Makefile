@@ -4,7 +4,10 @@
 #   make build   write the complete static site into site/dist
 #   make site    make build, and say where the course is (built from site/course)
 #   make test    everything CI checks (installs Chromium/Node.js when root)
-#   make bench   engine benchmarks and the wasm size budget
+#   make bench   every speed and size budget, compared with bench/baseline.json
+#   make bench-baseline  make bench, recorded as the new baseline (BENCHMARKS.md)
+#   make soak    the heaviest lesson on a loop for 10 minutes in headless
+#                Chromium: heap and frame time must stay flat (not in make test)
 #   make clean   remove build and test output
 
 GO        ?= go
@@ -22,7 +25,7 @@ BASE_URL  ?= http://$(ADDR)/
 # gzip budget for main.wasm, in bytes (3.5 MB, MB = 10^6 bytes).
 WASM_GZ_BUDGET := 3500000
 
-.PHONY: all build site serve test bench bare posters clean wasm
+.PHONY: all build site serve test bench bench-baseline bare posters clean wasm soak
 
 all: build
 
@@ -71,18 +74,49 @@ test:
 	GPUSCOPE_SITE_DIR="$(CURDIR)/$(DIST)" $(GO) test -count=1 -timeout 30m ./site/browsertest/...
 	@echo "make test: OK (gofmt, vet, native tests, wasm tests, build, browser tests; screenshots in out/screens/)"
 
+# make bench: runs of each Go benchmark, and of the page benchmark (about
+# 4 minutes each); medians are compared.
+BENCH_COUNT ?= 5
+BENCH_PAGE_RUNS ?= 1
+
+# Every budget the issues named: the Go benchmarks (-p 1: one package at a
+# time, so they do not share the cores), the plan search as WebAssembly
+# under Node.js, the page in headless Chromium, then cmd/benchcheck: wasm
+# sizes (brotli too when the brotli command exists), budgets pass/fail, and
+# every figure against bench/baseline.json. A figure more than 10% worse
+# than recorded is a REGRESSION and make bench fails (BENCH_WARN_ONLY=1:
+# warn only). BENCH_UPDATE=1 (make bench-baseline) records the run instead:
+# bench/baseline.json and the table in BENCHMARKS.md.
 bench: build bare
 	@mkdir -p out
-	$(GO) test -run='^$$' -bench=. -benchmem ./engine/... ./render/ ./scenarios/
+	@{ $(GO) test -p 1 -run='^$$' -bench=. -benchmem -count=$(BENCH_COUNT) ./engine/... ./render/ ./scenarios/ ./bench/; echo $$? > out/bench-go.rc; } | tee out/bench-go.txt; exit $$(cat out/bench-go.rc)
 	@echo "plan search as WebAssembly under Node.js (the browser budget is 1 s):"
-	PATH="$(WASM_PATH):$$PATH" GOOS=js GOARCH=wasm $(GO) test -run='^$$' -bench='Search405B' -benchtime=3x ./engine/parallel/
-	@raw=$$(wc -c < $(DIST)/main.wasm); gz=$$(wc -c < $(DIST)/main.wasm.gz); braw=$$(wc -c < $(DIST)/bare/bare.wasm); bgz=$$(wc -c < $(DIST)/bare/bare.wasm.gz); \
-	 awk -v raw=$$raw -v gz=$$gz -v braw=$$braw -v bgz=$$bgz -v budget=$(WASM_GZ_BUDGET) 'BEGIN { \
-	   printf "bare Ebiten: %d bytes raw, %d bytes gzip (%.2f MB)\n", braw, bgz, bgz / 1e6; \
-	   printf "main.wasm: %d bytes raw, %d bytes gzip = %.2f MB of the %.2f MB gzip budget (%.0f%%)%s\n", \
-	     raw, gz, gz / 1e6, budget / 1e6, 100 * gz / budget, (gz > budget ? "  OVER BUDGET" : ""); }'
-	@GPUSCOPE_BENCH=1 GPUSCOPE_SITE_DIR="$(CURDIR)/$(DIST)" $(GO) test -count=1 -run '^TestBenchPage$$' ./site/browsertest/ > out/bench-page.log 2>&1 || { cat out/bench-page.log; exit 1; }
-	@cat out/bench-page.txt
+	@{ PATH="$(WASM_PATH):$$PATH" GOOS=js GOARCH=wasm $(GO) test -run='^$$' -bench='Search405B' -benchtime=3x -count=3 ./engine/parallel/; echo $$? > out/bench-wasm.rc; } | tee out/bench-wasm.txt; exit $$(cat out/bench-wasm.rc)
+	@rm -f out/bench-page-*.txt
+	@for i in $$(seq $(BENCH_PAGE_RUNS)); do \
+	  echo "the page in headless Chromium, run $$i of $(BENCH_PAGE_RUNS) (about 4 minutes):"; \
+	  GPUSCOPE_BENCH=1 GPUSCOPE_SITE_DIR="$(CURDIR)/$(DIST)" $(GO) test -count=1 -timeout 20m -run '^TestBenchPage$$' ./site/browsertest/ > out/bench-page.log 2>&1 || { cat out/bench-page.log; exit 1; }; \
+	  sed -n '/^# The figures above/q;p' out/bench-page.txt; cp out/bench-page.txt out/bench-page-$$i.txt; \
+	done
+	$(GO) run ./cmd/benchcheck -wasm $(DIST)/main.wasm -bare $(DIST)/bare/bare.wasm -gzip-budget $(WASM_GZ_BUDGET) \
+	  out/bench-go.txt out/bench-wasm.txt out/bench-page-*.txt
+
+# make bench, recorded: rewrites bench/baseline.json and the table in
+# BENCHMARKS.md from this run (then commit both, with a word on the machine).
+bench-baseline:
+	@BENCH_UPDATE=1 $(MAKE) --no-print-directory bench
+
+# Issue 9's soak test (site/browsertest/soak_test.go): 3d-parallel at its
+# largest, speed 4, played on a loop for GPUSCOPE_SOAK_MINUTES of wall time;
+# after a warm-up the Go and JS heaps and the frame time must stay flat.
+# Samples in out/soak.csv, the verdict in out/soak.txt.
+# GPUSCOPE_SOAK_MINUTES=3 make soak for a shorter run.
+GPUSCOPE_SOAK_MINUTES ?= 10
+
+soak: build
+	@mkdir -p out && rm -f out/soak.csv out/soak.txt
+	GPUSCOPE_SOAK=1 GPUSCOPE_SOAK_MINUTES=$(GPUSCOPE_SOAK_MINUTES) GPUSCOPE_SITE_DIR="$(CURDIR)/$(DIST)" $(GO) test -count=1 -timeout 0 -v -run '^TestSoak$$' ./site/browsertest/; \
+	 rc=$$?; cat out/soak.txt 2>/dev/null; exit $$rc
 
 # The yardstick for size and time to first frame: a bare Ebiten program,
 # served from site/dist/bare/ during make bench only.

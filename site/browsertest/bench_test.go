@@ -6,24 +6,72 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+
+	"github.com/gpuscope/gpuscope/scenarios"
 )
 
-// TestBenchPage measures, in one headless run, the budgets of issue 2 that
-// only a browser can show, and prints them for make bench:
+// heaviest is, for each lesson, the fragment that makes it heaviest to
+// play: its largest knob values (most GPUs, ranks, blocks, micro-batches,
+// the biggest sizes) on an animated step with the busiest picture. Most
+// steps named here have no set: line, so the knobs stand as given; where
+// a lesson animates only a step that sets its knobs (collectives-at-scale,
+// number-formats, roofline), that step's values stand. memory-budget and
+// zero-stages animate no step: their figure is the Go time of a repaint.
+// A lesson missing here is measured at its defaults on its last step, and
+// the report says so.
+var heaviest = map[string]string{
+	"3d-parallel":              "step=1&model=megatron-1t&gpus=1024&tp=8&pp=16&micro_batches=64&zero=1",
+	"activation-checkpointing": "step=3&model=gpt3-175b&pp=16&gpus=128&micro_batches=32&recompute=full&flash=on",
+	"collectives-at-scale":     "step=4&ranks=16384&gpus_per_node=8&inter=ib-hdr",
+	"cpu-vs-gpu":               "step=5&size=16384&gpu=h200",
+	"data-parallel":            "step=2&model=seed-100b&gpus=256&micro_batches=16&overlap=on",
+	"fault-tolerance":          "step=4&gpus=32768&days=54&checkpoint_min=1&mtbf_gpu_hours=1000",
+	"flash-attention":          "step=2&seq=65536&head_dim=256&heads=128&batch=1024",
+	"fused-kernels":            "step=4&tokens=1048576&hidden=65536",
+	"gradient-accumulation":    "step=3&seq=2048&micro_batch=4&micro_batches=8",
+	"memory-budget":            "step=5&model=llama3-405b&tp=8&pp=16&recompute=none&micro_batch=8",
+	"memory-wall":              "step=5&size=16384&kernel=naive",
+	"number-formats":           "step=4",
+	"nvlink-vs-ib":             "step=4&bytes=16GB&intra=nvlink5&inter=roce-400",
+	"overlap":                  "step=3&model=llama2-70b&gpus=256&micro_batches=4&overlap=on",
+	"pipeline-parallel":        "step=4&pp=8&micro_batches=32&schedule=interleaved&interleave=4&recompute=full",
+	"ring-allreduce":           "step=6&gpus=64&bytes=4GiB&nodes=8",
+	"roofline":                 "step=2",
+	// Also the busiest silicon view: 132 SMs with every resident warp drawn.
+	"simt-launch":      "step=6&blocks=100000",
+	"strategy-planner": "step=4&model=llama3-405b&gpus=16384&global_batch=16384",
+	"tensor-parallel":  "step=5&model=gpt3-175b&tp=32&pp=8&gpus=256",
+	"zero-stages":      "step=4&model=llama2-70b&gpus=1024&zero=3",
+}
+
+// frameBudgetMS is issue 2's budget for Go time (Update + Draw) per frame.
+const frameBudgetMS = 4.0
+
+// TestBenchPage measures, in one headless run, the budgets that only a
+// browser can show, and prints them for make bench:
 //
 //   - navigation to first frame, gpuscope vs a bare Ebiten program
 //     (budget: at most 1.5× the bare program's);
-//   - Update + Draw Go time per frame at 64 GPUs, from state().perf
-//     (budget: at most 4 ms).
+//   - Update + Draw Go time per frame, from state().perf, at 64 GPUs,
+//     for every lesson at its heaviest configuration (heaviest, above),
+//     and with 512 GPUs on screen (budget: at most 4 ms);
+//   - a knob change that re-plans 3d-parallel (within a 16.7 ms frame);
+//   - the planner's search for Llama 3 405B on 16,384 GPUs (≤ 1 s);
+//   - what an embed transfers before "Load simulation" (≤ 150 kB).
 //
 // It runs only when GPUSCOPE_BENCH=1 (make bench sets it): it is a
 // measurement, not a pass/fail test, so timing noise never fails make test.
-// The report is also written to out/bench-page.txt.
+// The report is written to out/bench-page.txt: the sentences, then the
+// same figures as Go benchmark lines (BenchmarkPage/...) for
+// cmd/benchcheck to compare with bench/baseline.json.
 func TestBenchPage(t *testing.T) {
 	if os.Getenv("GPUSCOPE_BENCH") != "1" {
 		t.Skip("set GPUSCOPE_BENCH=1 (make bench) to measure the page")
@@ -31,6 +79,27 @@ func TestBenchPage(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(siteDir, "bare", "bare.wasm")); err != nil {
 		t.Skip("no bare/bare.wasm in the site (make bench builds it)")
 	}
+	began := time.Now()
+	var text, lines strings.Builder
+	say := func(format string, args ...any) { fmt.Fprintf(&text, format+"\n", args...) }
+	figure := func(name string, pairs ...any) {
+		fmt.Fprintf(&lines, "BenchmarkPage/%s 1", name)
+		for i := 0; i+1 < len(pairs); i += 2 {
+			fmt.Fprintf(&lines, " %g %s", pairs[i], pairs[i+1])
+		}
+		lines.WriteString("\n")
+	}
+
+	var product string
+	if err := chromedp.Run(browserCtx, chromedp.ActionFunc(func(ctx context.Context) error {
+		_, p, _, _, _, err := browser.GetVersion().Do(ctx)
+		product = p
+		return err
+	})); err != nil {
+		t.Logf("browser version: %v", err)
+	}
+
+	// Time to first frame, alternating the two programs.
 	const runs = 5
 	var ours, bare []float64
 	for i := 0; i < runs; i++ {
@@ -39,24 +108,78 @@ func TestBenchPage(t *testing.T) {
 			`(window.gpuscope && window.gpuscope.ready) ? window.gpuscope.state().perf.first_frame_ms : 0`))
 	}
 	mo, mb := median(ours), median(bare)
+	say("first frame (navigation → first frame drawn, median of %d): gpuscope %.0f ms, bare Ebiten %.0f ms, ratio %.2f (budget ≤ 1.50)%s",
+		runs, mo, mb, mo/mb, over(mo/mb > 1.5))
+	figure("first-frame", mo, "ms", mo/mb, "ratio")
 
-	ctx, st := playing(t, "index.html#scenario=ring-allreduce&gpus=64&step=6")
+	// Issue 2's frame budget at 64 GPUs, as it has been measured since.
+	t.Run("frame/ring-allreduce-64gpus", func(t *testing.T) {
+		ctx, st := playing(t, "index.html#scenario=ring-allreduce&gpus=64&step=6")
+		var m struct{ Main, Init, Update, Draw, First float64 }
+		evalJSON(ctx, `(() => { const p = window.gpuscope.state().perf; return {Main: p.main_ms, Init: p.init_ms, Update: p.first_update_ms, Draw: p.first_draw_ms, First: p.first_frame_ms}; })()`, &m)
+		say("start-up of the 64-GPU tab: Go main at %.0f ms, lesson and DOM ready at %.0f ms, Ebiten's first Update at %.0f ms, first frame at %.0f ms (its Draw %.0f ms)",
+			m.Main, m.Init, m.Update, m.First, m.Draw)
+		sum := st.Perf.UpdateMS + st.Perf.DrawMS
+		say("per frame at 64 GPUs (ring-allreduce, gpus=64&step=6): update %.2f ms + draw %.2f ms = %.2f ms (budget ≤ 4 ms)%s; %.0f fps in SwiftShader",
+			st.Perf.UpdateMS, st.Perf.DrawMS, sum, over(sum > frameBudgetMS), st.Perf.FPS)
+		figure("frame/ring-allreduce-64gpus", sum, "ms/frame")
+		chromedp.Cancel(ctx)
+	})
 
-	var marks struct{ Main, Init, Update, Draw, First float64 }
-	evalJSON(ctx, `(() => { const p = window.gpuscope.state().perf; return {Main: p.main_ms, Init: p.init_ms, Update: p.first_update_ms, Draw: p.first_draw_ms, First: p.first_frame_ms}; })()`, &marks)
-	// The busiest silicon view: 132 SMs with every warp drawn, playing.
-	_, sst := playing(t, "index.html#scenario=simt-launch&step=6&blocks=100000")
+	// Every lesson at its heaviest, playing, one tab at a time.
+	for _, id := range scenarios.IDs() {
+		frag, known := heaviest[id]
+		if !known {
+			frag = fmt.Sprintf("step=%d", lastStep(id))
+		}
+		t.Run("frame/"+id, func(t *testing.T) {
+			ctx, st := playingFor(t, "index.html#scenario="+id+"&"+frag, time.Second, 4*time.Second)
+			if st.Scenario != id {
+				t.Errorf("opened %s, the page shows %q", id, st.Scenario)
+			}
+			if st.Error != nil {
+				t.Errorf("%s (%s): the page reports an error: %s", id, frag, *st.Error)
+			}
+			sum := st.Perf.UpdateMS + st.Perf.DrawMS
+			note := ""
+			if !known {
+				note = " (its defaults: add its heaviest knobs to heaviest in site/browsertest/bench_test.go)"
+			}
+			if !st.Playing {
+				note += " (a still step: it stopped playing, so draw is the Go time of a repaint)"
+			}
+			say("per frame, %s (%s; step %d/%d %q): update %.2f ms + draw %.2f ms = %.2f ms (budget ≤ 4 ms)%s; %.0f fps in SwiftShader%s",
+				id, frag, st.Step, st.Steps, st.StepID, st.Perf.UpdateMS, st.Perf.DrawMS, sum, over(sum > frameBudgetMS), st.Perf.FPS, note)
+			figure("frame/"+id, sum, "ms/frame")
+			chromedp.Cancel(ctx) // close the tab: it would go on playing
+		})
+	}
 
 	// The strategy layer: 512 GPUs on screen, playing; a knob change that
 	// re-plans every step; the planner's whole search for Llama 3 405B
 	// on 16,384 H100s, timed in the page around the command.
 	cctx, cst := playing(t, "index.html#scenario=3d-parallel&step=1&gpus=512")
+	csum := cst.Perf.UpdateMS + cst.Perf.DrawMS
+	say("per frame, 3d-parallel with 512 GPUs on screen (packets moving): update %.2f ms + draw %.2f ms = %.2f ms (budget ≤ 4 ms)%s",
+		cst.Perf.UpdateMS, cst.Perf.DrawMS, csum, over(csum > frameBudgetMS))
+	figure("frame/3d-parallel-512gpus", csum, "ms/frame")
 	timed := func(ctx context.Context, cmd string) float64 {
 		var ms float64
 		evalJSON(ctx, `(() => { const t0 = performance.now(); window.gpuscope.command(`+cmd+`); return performance.now() - t0; })()`, &ms)
 		return ms
 	}
-	replan := timed(cctx, `{type: "set", micro_batches: 16}`)
+	// Five knob changes (micro-batches 8 → 16 → 32 → 64 → 8 → 16): the
+	// median, as one change is a single noisy sample.
+	var replans []float64
+	for _, mb := range []int{16, 32, 64, 8, 16} {
+		replans = append(replans, timed(cctx, fmt.Sprintf(`{type: "set", micro_batches: %d}`, mb)))
+	}
+	replan := median(replans)
+	say("a knob change in 3d-parallel re-plans all five steps in %.1f ms (median of micro-batches → 16, 32, 64, 8, 16: %.1f ms; one frame is 16.7 ms)%s",
+		replan, replans, over(replan > 16.7))
+	figure("replan", replan, "ms")
+	chromedp.Cancel(cctx)
+
 	pctx := open(t, "index.html#scenario=strategy-planner&model=llama3-405b&gpus=8192&global_batch=2048")
 	waitReady(pctx)
 	search := timed(pctx, `{type: "set", gpus: 16384}`)
@@ -65,33 +188,75 @@ func TestBenchPage(t *testing.T) {
 		Fitting   int `json:"fitting"`
 	}
 	evalJSON(pctx, `window.gpuscope.state().metrics.search`, &fitting)
+	say("planner search, Llama 3 405B on 16,384 H100s (%d plans, %d fit), in the page: %.0f ms (budget ≤ 1000 ms)%s",
+		fitting.Evaluated, fitting.Fitting, search, over(search > 1000))
+	figure("search405B", search, "ms", float64(fitting.Evaluated), "plans/op")
+	chromedp.Cancel(pctx)
 
-	report := fmt.Sprintf("start-up of the 64-GPU tab: Go main at %.0f ms, lesson and DOM ready at %.0f ms, Ebiten's first Update at %.0f ms, first frame at %.0f ms (its Draw %.0f ms)\n", marks.Main, marks.Init, marks.Update, marks.First, marks.Draw) + fmt.Sprintf(
-		"first frame (navigation → first frame drawn, median of %d): gpuscope %.0f ms, bare Ebiten %.0f ms, ratio %.2f (budget ≤ 1.50)%s\n"+
-			"per frame at 64 GPUs (Go time, running averages): update %.2f ms + draw %.2f ms = %.2f ms (budget ≤ 4 ms)%s; %.0f fps in SwiftShader\n",
-		runs, mo, mb, mo/mb, over(mo/mb > 1.5),
-		st.Perf.UpdateMS, st.Perf.DrawMS, st.Perf.UpdateMS+st.Perf.DrawMS, over(st.Perf.UpdateMS+st.Perf.DrawMS > 4), st.Perf.FPS) +
-		fmt.Sprintf("per frame in simt-launch (132 SMs, every resident block drawn): update %.2f ms + draw %.2f ms = %.2f ms (budget ≤ 4 ms)%s\n",
-			sst.Perf.UpdateMS, sst.Perf.DrawMS, sst.Perf.UpdateMS+sst.Perf.DrawMS, over(sst.Perf.UpdateMS+sst.Perf.DrawMS > 4)) +
-		fmt.Sprintf("per frame in 3d-parallel (512 GPUs on screen, packets moving): update %.2f ms + draw %.2f ms = %.2f ms (budget ≤ 4 ms)%s\n",
-			cst.Perf.UpdateMS, cst.Perf.DrawMS, cst.Perf.UpdateMS+cst.Perf.DrawMS, over(cst.Perf.UpdateMS+cst.Perf.DrawMS > 4)) +
-		fmt.Sprintf("a knob change in 3d-parallel re-plans all five steps in %.1f ms (one frame is 16.7 ms)%s\n", replan, over(replan > 16.7)) +
-		fmt.Sprintf("planner search, Llama 3 405B on 16,384 H100s (%d plans, %d fit), in the page: %.0f ms (budget ≤ 1000 ms)%s\n",
-			fitting.Evaluated, fitting.Fitting, search, over(search > 1000))
+	// What one embed costs a blog's reader before "Load simulation", with
+	// a cold cache (TestEmbedPosterLoadsOnClick checks the same budget).
+	t.Run("embed", func(t *testing.T) {
+		n, paths := embedBeforeLoad(t)
+		say("an embed before \"Load simulation\" transfers %d bytes (%d requests, cold cache; budget ≤ %d)%s",
+			n, len(paths), embedBudget, over(n > embedBudget))
+		figure("embed-before-load", float64(n), "bytes")
+	})
+
+	say("(page benchmark: %.0f s)", time.Since(began).Seconds())
+	report := text.String()
 	fmt.Print(report)
+	out := report + "\n# The figures above for cmd/benchcheck (Go benchmark format).\n"
+	if product != "" {
+		out += "chromium: " + product + "\n"
+	}
+	out += lines.String()
 	_ = os.MkdirAll(filepath.Join("..", "..", "out"), 0o755)
-	_ = os.WriteFile(filepath.Join("..", "..", "out", "bench-page.txt"), []byte(report), 0o644)
+	_ = os.WriteFile(filepath.Join("..", "..", "out", "bench-page.txt"), []byte(out), 0o644)
+}
+
+// lastStep is the number of id's last step (1 if unknown).
+func lastStep(id string) int {
+	if s, ok := scenarios.Get(id); ok && len(s.Steps) > 0 {
+		return len(s.Steps)
+	}
+	return 1
+}
+
+// embedBeforeLoad loads a blog-like page with one embed, the browser cache
+// cleared, and returns the bytes the site sent before any click.
+func embedBeforeLoad(t *testing.T) (int64, []string) {
+	site := strings.TrimSuffix(baseURL, "/")
+	ctx := openBlank(t)
+	defer chromedp.Cancel(ctx)
+	chromedpRun(t, ctx, network.Enable(), network.ClearBrowserCache())
+	post := parentPage(t, `<iframe src="`+site+`/embed.html#scenario=roofline&step=1&lang=en" title="gpuscope" loading="lazy" allow="fullscreen"></iframe>`)
+	traffic.reset()
+	chromedpRun(t, ctx, chromedp.Navigate(post.URL+"/post.html"))
+	waitServed(t, "/posters/roofline-", 1)
+	time.Sleep(time.Second)
+	return traffic.bytes()
 }
 
 // playing opens path and plays it to a steady state: start-up leaves the
 // averaging window first, then five seconds of playing frames fill it.
 func playing(t *testing.T, path string) (context.Context, pageState) {
+	return playingFor(t, path, 2*time.Second, 5*time.Second)
+}
+
+// playingFor opens path, waits warm after the page is ready, plays at a
+// quarter speed for dur and returns the state then. The page's perf means
+// cover the last 120 ticks (2 s) of Update and the last 120 repaints of
+// Draw; an idle frame repaints nothing and is not counted, and the first
+// frame never is, so after a few seconds of playing both are steady-state
+// figures. At a quarter speed a step's window lasts 24 s, so dur stays
+// within the step it opened.
+func playingFor(t *testing.T, path string, warm, dur time.Duration) (context.Context, pageState) {
 	ctx := open(t, path)
 	waitReady(ctx)
-	time.Sleep(2 * time.Second)
+	time.Sleep(warm)
 	command(ctx, `{type: "set", speed: 0.25}`)
 	command(ctx, `{type: "play"}`)
-	time.Sleep(5 * time.Second)
+	time.Sleep(dur)
 	return ctx, state(ctx)
 }
 
