@@ -29,7 +29,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -42,6 +41,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"github.com/gpuscope/gpuscope/internal/headless"
 	"github.com/gpuscope/gpuscope/scenarios"
 	"github.com/gpuscope/gpuscope/site/server"
 )
@@ -129,18 +129,6 @@ func selectIDs(all []string, only string) ([]string, error) {
 	return ids, nil
 }
 
-func chromiumPath(flagValue string) (string, error) {
-	if flagValue != "" {
-		return flagValue, nil
-	}
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p, nil
-		}
-	}
-	return "", errors.New("no chromium, chromium-browser or google-chrome on PATH (install Chromium, or pass --chromium PATH)")
-}
-
 func run(site, out, chromiumFlag string, ids []string) error {
 	abs, err := filepath.Abs(site)
 	if err != nil {
@@ -152,7 +140,7 @@ func run(site, out, chromiumFlag string, ids []string) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
-	bin, err := chromiumPath(chromiumFlag)
+	bin, err := headless.ChromiumPath(chromiumFlag)
 	if err != nil {
 		return err
 	}
@@ -176,19 +164,7 @@ func run(site, out, chromiumFlag string, ids []string) error {
 	}
 	defer os.RemoveAll(profile)
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(bin),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.NoFirstRun,
-		chromedp.Flag("enable-unsafe-swiftshader", true),
-		chromedp.Flag("use-angle", "swiftshader"),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("hide-scrollbars", true),
-		chromedp.Flag("force-device-scale-factor", "1"),
-		chromedp.UserDataDir(profile),
-		chromedp.WindowSize(windowW, windowH),
-	)
+	opts := headless.AllocatorOptions(bin, profile, windowW, windowH, chromedp.Flag("force-device-scale-factor", "1"))
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer cancelAlloc()
 	browserCtx, cancelBrowser := chromedp.NewContext(allocCtx)
@@ -329,7 +305,7 @@ func newTab(browserCtx context.Context, theme string) (*tab, error) {
 	chromedp.ListenTarget(ctx, func(ev any) {
 		switch ev := ev.(type) {
 		case *runtime.EventConsoleAPICalled:
-			text := consoleText(ev.Args)
+			text := headless.ConsoleText(ev.Args)
 			if ev.Type == runtime.APITypeError || ev.Type == runtime.APITypeAssert ||
 				strings.HasPrefix(text, "panic: ") || strings.HasPrefix(text, "fatal error: ") {
 				tb.record("console." + string(ev.Type) + ": " + text)
@@ -443,7 +419,7 @@ func (tb *tab) poster(base, id, theme string) ([]byte, error) {
 		}
 	}
 	var st playerState
-	if err := evalJSON(ctx, `window.gpuscope.state()`, &st); err != nil {
+	if err := headless.EvalJSON(ctx, `window.gpuscope.state()`, &st); err != nil {
 		return nil, tb.fail(err)
 	}
 	if st.Scenario != id {
@@ -455,7 +431,7 @@ func (tb *tab) poster(base, id, theme string) ([]byte, error) {
 			return nil, tb.fail(err)
 		}
 	}
-	if err := evalJSON(ctx, `window.gpuscope.state()`, &st); err != nil {
+	if err := headless.EvalJSON(ctx, `window.gpuscope.state()`, &st); err != nil {
 		return nil, tb.fail(err)
 	}
 	if st.Step != 1 || st.Playing || st.Error != nil {
@@ -469,13 +445,13 @@ func (tb *tab) poster(base, id, theme string) ([]byte, error) {
 
 	// Let Ebiten draw the new moment: two animation frames, then a pause.
 	var frames int
-	if err := evalJSON(ctx, `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(2))))`, &frames); err != nil {
+	if err := headless.EvalJSON(ctx, `new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(2))))`, &frames); err != nil {
 		return nil, tb.fail(fmt.Errorf("waiting for animation frames: %w", err))
 	}
 	time.Sleep(settle)
 
 	var r struct{ X, Y, Width, Height float64 }
-	if err := evalJSON(ctx, `(() => { const s = document.getElementById("stage");
+	if err := headless.EvalJSON(ctx, `(() => { const s = document.getElementById("stage");
 	  if (!s) return null;
 	  const b = s.getBoundingClientRect();
 	  return {X: b.x, Y: b.y, Width: b.width, Height: b.height}; })()`, &r); err != nil {
@@ -543,7 +519,7 @@ func command(ctx context.Context, cmd string) error {
 		OK    bool    `json:"ok"`
 		Error *string `json:"error"`
 	}
-	if err := evalJSON(ctx, `window.gpuscope.command(`+cmd+`)`, &res); err != nil {
+	if err := headless.EvalJSON(ctx, `window.gpuscope.command(`+cmd+`)`, &res); err != nil {
 		return fmt.Errorf("command %s: %w", cmd, err)
 	}
 	if !res.OK {
@@ -558,40 +534,6 @@ func command(ctx context.Context, cmd string) error {
 
 // evalJSON evaluates expr in the page (awaiting it if it is a promise) and
 // decodes its JSON form into v.
-func evalJSON(ctx context.Context, expr string, v any) error {
-	wrapped := "(async () => { const v = await (" + expr + "\n); return v === undefined ? undefined : JSON.stringify(v); })()"
-	var out *string
-	err := chromedp.Run(ctx, chromedp.Evaluate(wrapped, &out, func(p *runtime.EvaluateParams) *runtime.EvaluateParams {
-		return p.WithAwaitPromise(true)
-	}))
-	if err != nil {
-		return err
-	}
-	if out == nil {
-		return fmt.Errorf("%s: value is undefined", expr)
-	}
-	return json.Unmarshal([]byte(*out), v)
-}
-
-func consoleText(args []*runtime.RemoteObject) string {
-	parts := make([]string, 0, len(args))
-	for _, a := range args {
-		switch {
-		case len(a.Value) > 0:
-			var s string
-			if json.Unmarshal(a.Value, &s) == nil {
-				parts = append(parts, s)
-			} else {
-				parts = append(parts, string(a.Value))
-			}
-		case a.Description != "":
-			parts = append(parts, a.Description)
-		default:
-			parts = append(parts, string(a.Type))
-		}
-	}
-	return strings.Join(parts, " ")
-}
 
 // compress re-encodes a PNG at png.BestCompression, as an exact paletted
 // image when it has at most 256 colours and that is smaller (never

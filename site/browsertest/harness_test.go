@@ -4,14 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"image"
 	"image/color"
 	"image/png"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -25,6 +23,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"github.com/gpuscope/gpuscope/internal/headless"
 	"github.com/gpuscope/gpuscope/site/server"
 )
 
@@ -68,7 +67,7 @@ func runTests(m *testing.M) int {
 	defer srv.Close()
 	baseURL = srv.URL + "/"
 
-	bin, err := chromiumPath()
+	bin, err := headless.ChromiumPath(os.Getenv("GPUSCOPE_CHROMIUM"))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "browsertest:", err)
 		return 1
@@ -80,18 +79,7 @@ func runTests(m *testing.M) int {
 	}
 	defer os.RemoveAll(profile)
 
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(bin),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.NoFirstRun,
-		chromedp.Flag("enable-unsafe-swiftshader", true),
-		chromedp.Flag("use-angle", "swiftshader"),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("hide-scrollbars", true),
-		chromedp.UserDataDir(profile),
-		chromedp.WindowSize(viewportW, viewportH),
-	)
+	opts := headless.AllocatorOptions(bin, profile, viewportW, viewportH)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer cancelAlloc()
 	ctx, cancelBrowser := chromedp.NewContext(allocCtx)
@@ -102,18 +90,6 @@ func runTests(m *testing.M) int {
 	}
 	browserCtx = ctx
 	return m.Run()
-}
-
-func chromiumPath() (string, error) {
-	if p := os.Getenv("GPUSCOPE_CHROMIUM"); p != "" {
-		return p, nil
-	}
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p, nil
-		}
-	}
-	return "", errors.New("no chromium on PATH (run .ci/deps.sh, or set GPUSCOPE_CHROMIUM)")
 }
 
 // tab is what open keeps about one browser tab, reachable from its context.
@@ -187,7 +163,7 @@ func openSized(t *testing.T, path string, width, height int64) context.Context {
 	chromedp.ListenTarget(ctx, func(ev any) {
 		switch ev := ev.(type) {
 		case *runtime.EventConsoleAPICalled:
-			text := consoleText(ev.Args)
+			text := headless.ConsoleText(ev.Args)
 			switch {
 			case ev.Type == runtime.APITypeError || ev.Type == runtime.APITypeAssert:
 				tb.record("console.error: " + text)
@@ -255,26 +231,6 @@ const loaderRecorder = `(() => {
   });
 })();`
 
-func consoleText(args []*runtime.RemoteObject) string {
-	parts := make([]string, 0, len(args))
-	for _, a := range args {
-		switch {
-		case len(a.Value) > 0:
-			var s string
-			if json.Unmarshal(a.Value, &s) == nil {
-				parts = append(parts, s)
-			} else {
-				parts = append(parts, string(a.Value))
-			}
-		case a.Description != "":
-			parts = append(parts, a.Description)
-		default:
-			parts = append(parts, string(a.Type))
-		}
-	}
-	return strings.Join(parts, " ")
-}
-
 // allowConsoleErrors lets errors matching pattern appear in the tab's
 // console without failing the test (e.g. a test feeding bad input).
 func allowConsoleErrors(ctx context.Context, pattern string) {
@@ -339,18 +295,7 @@ func evalJSON(ctx context.Context, expr string, v any) {
 }
 
 func evalJSONErr(ctx context.Context, expr string, v any) error {
-	wrapped := "(async () => { const v = await (" + expr + "\n); return v === undefined ? undefined : JSON.stringify(v); })()"
-	var out *string
-	err := chromedp.Run(ctx, chromedp.Evaluate(wrapped, &out, func(p *runtime.EvaluateParams) *runtime.EvaluateParams {
-		return p.WithAwaitPromise(true)
-	}))
-	if err != nil {
-		return err
-	}
-	if out == nil {
-		return errors.New("value is undefined")
-	}
-	return json.Unmarshal([]byte(*out), v)
+	return headless.EvalJSON(ctx, expr, v)
 }
 
 // screenshot captures the viewport as PNG, saves it as out/screens/NAME.png
