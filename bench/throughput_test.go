@@ -39,24 +39,20 @@ func BenchmarkQueueHold1024(b *testing.B) {
 // The packet engine: a ring all-reduce over 1,024 ranks moves 2n(n−1) =
 // 2,095,104 chunks, each one event of the queue (its arrival).
 func BenchmarkRingEvents1024(b *testing.B) {
-	nv, _ := hw.LinkByID("nvlink4")
-	cfg := collective.Config{Op: collective.AllReduce, Algo: collective.Ring, Ranks: 1024, Bytes: 1 << 30, Link: nv}
-	events := 0
-	for b.Loop() {
-		res, err := collective.Run(cfg)
-		if err != nil {
-			b.Fatal(err)
-		}
-		events += len(res.SentPerRank) * res.Rounds
-	}
-	rate(b, float64(events), "events/s")
+	ringEvents(b, collective.Config{Ranks: 1024, Bytes: 1 << 30})
 }
 
 // The ring-allreduce lesson's largest picture, recorded for scrubbing as
 // the page does on every knob change: 64 ranks, 8,064 events.
 func BenchmarkRingEvents64Recorded(b *testing.B) {
-	nv, _ := hw.LinkByID("nvlink4")
-	cfg := collective.Config{Op: collective.AllReduce, Algo: collective.Ring, Ranks: 64, Bytes: 4 << 30, Link: nv, Record: true}
+	ringEvents(b, collective.Config{Ranks: 64, Bytes: 4 << 30, Record: true})
+}
+
+// ringEvents runs cfg as a ring all-reduce on NVLink 4 and reports the
+// chunk arrivals (one event of the queue each) per second.
+func ringEvents(b *testing.B, cfg collective.Config) {
+	cfg.Op, cfg.Algo = collective.AllReduce, collective.Ring
+	cfg.Link, _ = hw.LinkByID("nvlink4")
 	events := 0
 	for b.Loop() {
 		res, err := collective.Run(cfg)
