@@ -13,7 +13,7 @@ import (
 	"github.com/gpuscope/gpuscope/scenarios/i18n"
 )
 
-// The strategy lessons (issue 5) share one engine, "plan": a step is a
+// The strategy lessons (issue 5) are of the kind plan: a step is a
 // parallel plan evaluated by engine/parallel, and the picture a step shows
 // is named by its show: line.
 

@@ -15,7 +15,7 @@ import (
 )
 
 // The infrastructure lessons on links and collectives at scale (issue 6)
-// share the engine "fabric": a step is a transfer or a collective on a
+// are of the kind fabric: a step is a transfer or a collective on a
 // cluster, costed by engine/collective's closed forms.
 
 // Fabric views.
