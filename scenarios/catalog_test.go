@@ -37,7 +37,7 @@ func TestRingAllReduceShape(t *testing.T) {
 	if !ok {
 		t.Fatal("ring-allreduce is not embedded")
 	}
-	if got, want := s.Engine, "collective"; got != want {
+	if got, want := s.Kind, "collective"; got != want {
 		t.Errorf("Engine = %q, want %q", got, want)
 	}
 	var knobs []string

@@ -12,7 +12,7 @@
 //	scenario: ring-allreduce           # the id; must match the file name
 //	title: lesson.ring-allreduce.title # i18n keys, checked against the catalogue
 //	summary: lesson.ring-allreduce.summary
-//	engine: collective
+//	kind: collective                   # the lesson's kind (kinds.go); engine: is read too
 //	knob: gpus  int   min=2 max=64 default=8 label=knob.gpus
 //	knob: bytes bytes min=1KiB max=4GiB default=256MiB label=knob.bytes
 //	knob: link  enum  values=nvlink4,ib-ndr default=nvlink4 label=knob.link
@@ -26,7 +26,18 @@
 //	from: MARK          required: where on the engine's trace the step starts
 //	to: MARK            required: where it ends
 //	hide: knob          optional, may repeat: a knob the page hides
+//	show: VIEW ...      optional: the picture, one of the views the kind offers
+//	predict: ID         optional: a question, one of those the kind asks
 //	checkpoint: m1 m2   optional: metrics the golden test records
+//
+// # Kinds
+//
+// A lesson's kind (kinds.go, the registry) says which engine runs it, which
+// layer of the curriculum it belongs to, which views its steps may show and
+// which questions they may ask; a show: or predict: line naming anything
+// else is a load error that lists what the kind allows. Each kind's
+// preparer is in kind_NAME.go and its questions in questions_NAME.go; its
+// picture is drawn by package scene.
 //
 // A mark is start, end, phase:NAME (reduce-scatter, all-gather, gather,
 // broadcast), round:K (K ≥ 1, counted over all rounds) or round:last-rs

@@ -20,11 +20,11 @@ const (
 	KnobFloat                 // a finite real number in [FMin, FMax]
 )
 
-var kindNames = []string{"int", "bytes", "enum", "float"}
+var knobKindNames = []string{"int", "bytes", "enum", "float"}
 
 func (k KnobKind) String() string {
-	if k >= 0 && int(k) < len(kindNames) {
-		return kindNames[k]
+	if k >= 0 && int(k) < len(knobKindNames) {
+		return knobKindNames[k]
 	}
 	return "KnobKind(" + strconv.Itoa(int(k)) + ")"
 }

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gpuscope/gpuscope/engine/sim"
 )
@@ -34,7 +35,7 @@ type StepRun struct {
 
 // lessonEngine is what one kind of engine adds to a prepared lesson: the
 // numbers, the narration's placeholders and the table the page shows.
-// Each engine implements it in its own file (engine_collective.go, …).
+// Each kind implements it in its own file (kind_collective.go, …).
 type lessonEngine interface {
 	// metrics are the numbers of a step (1-based), with the JSON names
 	// of the matching CLI command.
@@ -69,29 +70,15 @@ type TableRow struct {
 	Action *Assignment
 }
 
-// preparers run the steps of each engine's lessons.
-var preparers = map[string]func(s *Scenario, cfg Config) (*Lesson, error){
-	"collective": prepareCollective,
-	"numfmt":     prepareNumfmt,
-	"roofline":   prepareRoofline,
-	"attention":  prepareAttention,
-	"fused":      prepareFused,
-	"launch":     prepareLaunch,
-	"memwall":    prepareMemwall,
-	"cpugpu":     prepareCPUGPU,
-	"plan":       preparePlan,
-	"fabric":     prepareFabric,
-	"faults":     prepareFaults,
-}
-
-// Prepare runs the engine for every step of s under cfg. It returns an
-// error, not a panic, for a configuration the engine rejects.
+// Prepare runs the engine for every step of s under cfg, as s's kind
+// prepares it. It returns an error, not a panic, for a configuration the
+// engine rejects.
 func Prepare(s *Scenario, cfg Config) (*Lesson, error) {
-	prep, ok := preparers[s.Engine]
+	k, ok := KindOf(s.Kind)
 	if !ok {
-		return nil, fmt.Errorf("scenario %s: engine %q has no runner", s.ID, s.Engine)
+		return nil, fmt.Errorf("scenario %s: kind %q is not registered (kinds: %s)", s.ID, s.Kind, strings.Join(KindNames(), ", "))
 	}
-	return prep(s, cfg)
+	return k.prepare(s, cfg)
 }
 
 // stepWindows fills the steps of les with runs from run (which may share
@@ -197,20 +184,4 @@ type Question struct {
 	Choices []string `json:"choices"`
 	Answer  int      `json:"-"` // index into Choices
 	Reveal  string   `json:"-"` // the answer, explained, once the reader has chosen
-}
-
-// questioner is an engine whose lessons ask questions.
-type questioner interface {
-	question(les *Lesson, step int, id, lang string) (Question, bool)
-}
-
-// Question is the question of step (1-based), if it asks one.
-func (les *Lesson) Question(step int, lang string) (Question, bool) {
-	step = clampStep(les, step)
-	id := les.Steps[step-1].Step.Predict
-	q, ok := les.engine.(questioner)
-	if id == "" || !ok {
-		return Question{}, false
-	}
-	return q.question(les, step, id, lang)
 }

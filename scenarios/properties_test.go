@@ -87,7 +87,7 @@ func checkLessonInvariants(t *testing.T, name string, les *Lesson) {
 		if err := dec.Decode(&v); err != nil {
 			t.Fatalf("%s: %v", at, err)
 		}
-		walkMetrics(t.Errorf, at, "", v, false, les.Scenario.Engine == "numfmt")
+		walkMetrics(t.Errorf, at, "", v, false, les.Scenario.Kind == KindNumfmt)
 		_ = les.Table(step, "en")
 		_ = les.Live(step, st.From+(st.To-st.From)/2, "en")
 		_ = les.StepNarrationArgs(step)

@@ -32,15 +32,12 @@ type Step struct {
 }
 
 // Scenario is a loaded, checked lesson. Title and Summary are i18n keys;
-// Engine names the engine that runs it; File is the name it was loaded from.
+// Kind names its kind (kinds.go); File is the name it was loaded from.
 type Scenario struct {
-	ID, Title, Summary, Engine, File string
-	Knobs                            []Knob
-	Steps                            []Step
+	ID, Title, Summary, Kind, File string
+	Knobs                          []Knob
+	Steps                          []Step
 }
-
-// engines are the engine names a scenario may ask for.
-var engines = []string{"collective", "numfmt", "roofline", "attention", "fused", "launch", "memwall", "cpugpu", "plan", "fabric", "faults"}
 
 // reserved are fragment keys a knob may not take as its name.
 var reserved = append([]string{"scenario", "step", "lang"}, embedKeys...)
@@ -104,10 +101,10 @@ func (l *loader) fail(line int, field, format string, args ...any) {
 }
 
 var (
-	headerDirectives = []string{"scenario", "title", "summary", "engine", "knob"}
+	// kind: names the lesson's kind; engine: is its older spelling, still
+	// read.
+	headerDirectives = []string{"scenario", "title", "summary", "kind", "engine", "knob"}
 	stepDirectives   = []string{"title", "text", "set", "from", "to", "hide", "show", "checkpoint", "predict"}
-	// Views a step may add to its picture with show:.
-	views = append(append([]string{"time-vs-n", "training", "sweep"}, append(planViews, clusterModes...)...), fabricViews...)
 )
 
 func (l *loader) line(n int, line string) {
@@ -178,6 +175,10 @@ func (l *loader) header(n int, name, rest string) {
 		l.knob(n, rest)
 		return
 	}
+	field := name // as the file spells it
+	if name == "engine" {
+		name = "kind"
+	}
 	if !l.once(l.seen, n, name, rest) {
 		return
 	}
@@ -196,12 +197,12 @@ func (l *loader) header(n int, name, rest string) {
 		if l.key(n, name, rest) {
 			l.s.Summary = rest
 		}
-	case "engine":
-		if !slices.Contains(engines, rest) {
-			l.fail(n, name, "unknown engine %q (known: %s)", rest, strings.Join(engines, ", "))
+	case "kind":
+		if _, ok := KindOf(rest); !ok {
+			l.fail(n, field, "unknown kind %q (kinds: %s)", rest, strings.Join(KindNames(), ", "))
 			return
 		}
-		l.s.Engine = rest
+		l.s.Kind = rest
 	}
 }
 
@@ -224,9 +225,9 @@ func (l *loader) knob(n int, rest string) {
 		l.fail(n, "knob", "%s: declared twice (first on line %d)", k.Name, prev.Line)
 		return
 	}
-	kind := slices.Index(kindNames, f[1])
+	kind := slices.Index(knobKindNames, f[1])
 	if kind < 0 {
-		l.fail(n, "knob", "%s: unknown kind %q (allowed: %s)", k.Name, f[1], strings.Join(kindNames, ", "))
+		l.fail(n, "knob", "%s: unknown kind %q (allowed: %s)", k.Name, f[1], strings.Join(knobKindNames, ", "))
 		return
 	}
 	k.Kind = KnobKind(kind)
@@ -420,22 +421,40 @@ func (l *loader) stepLine(n int, name, rest string) {
 			}
 		}
 	case "show":
+		k, ok := KindOf(l.s.Kind)
+		if !ok {
+			l.fail(n, name, "the scenario's kind: must come before a step can show a view")
+			return
+		}
+		views := "none"
+		if len(k.Views) > 0 {
+			views = strings.Join(k.Views, ", ")
+		}
 		for _, v := range strings.Fields(rest) {
-			if !slices.Contains(views, v) {
-				l.fail(n, name, "unknown view %q (views: %s)", v, strings.Join(views, ", "))
+			if !slices.Contains(k.Views, v) {
+				l.fail(n, name, "view %q is not one a %s lesson shows (allowed: %s)", v, k.Name, views)
 				continue
 			}
 			st.Show = append(st.Show, v)
 		}
 		if rest == "" {
-			l.fail(n, name, "missing view name (views: %s)", strings.Join(views, ", "))
+			l.fail(n, name, "missing view name (allowed: %s)", views)
 		}
 	case "predict":
+		k, ok := KindOf(l.s.Kind)
 		switch {
 		case !isID(rest):
 			l.fail(n, name, "want one question id (lower-case letters, digits and '-'), got %q", rest)
 		case st.Predict != "":
 			l.fail(n, name, "a step asks one question")
+		case !ok:
+			l.fail(n, name, "the scenario's kind: must come before a step can ask a question")
+		case k.questions[rest] == nil:
+			allowed := "none"
+			if q := k.Questions(); len(q) > 0 {
+				allowed = strings.Join(q, ", ")
+			}
+			l.fail(n, name, "question %q is not one a %s lesson asks (allowed: %s)", rest, k.Name, allowed)
 		default:
 			st.Predict = rest
 		}
@@ -471,9 +490,9 @@ func (l *loader) finishStep() {
 
 func (l *loader) finish() {
 	l.finishStep()
-	for _, f := range []string{"scenario", "title", "summary", "engine"} {
+	for _, f := range []string{"scenario", "title", "summary", "kind"} {
 		if _, ok := l.seen[f]; !ok {
-			l.fail(1, f, "missing (every scenario file needs scenario:, title:, summary:, engine:)")
+			l.fail(1, f, "missing (every scenario file needs scenario:, title:, summary:, kind:)")
 		}
 	}
 	if len(l.s.Steps) == 0 {

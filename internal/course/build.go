@@ -112,7 +112,7 @@ type builder struct {
 	lessons   []*scenarios.Scenario
 	ids       []string
 	byID      map[string]*scenarios.Scenario
-	layerOf   map[string]string
+	layerOf   map[string]scenarios.Layer
 	glossary  []*Entry
 	entryByID map[string]*Entry
 	errs      []error
@@ -123,16 +123,16 @@ func (b *builder) fail(err ...error) { b.errs = append(b.errs, err...) }
 // rel is a source file's name as messages show it: under srcDir.
 func (b *builder) rel(name string) string { return filepath.Join(b.src, filepath.FromSlash(name)) }
 
+// layers files each lesson under its kind's layer (scenarios/kinds.go);
+// the layers come in the curriculum's order, scenarios.Layers
+// (scenarios/data/curriculum.txt lists the lessons in this order,
+// ring-allreduce, the site's opening, aside).
 func (b *builder) layers() {
-	b.layerOf = map[string]string{}
+	b.layerOf = map[string]scenarios.Layer{}
 	for _, s := range b.lessons {
-		for _, l := range layers {
-			if slices.Contains(l.engines, s.Engine) {
-				b.layerOf[s.ID] = l.Key
-			}
-		}
+		b.layerOf[s.ID] = s.LessonKind().Layer
 		if b.layerOf[s.ID] == "" {
-			b.fail(fmt.Errorf("lesson %s: engine %q is in none of the course's layers (internal/course/text.go)", s.ID, s.Engine))
+			b.fail(fmt.Errorf("lesson %s: kind %q has no layer (scenarios/kinds.go)", s.ID, s.Kind))
 		}
 	}
 }
@@ -349,10 +349,11 @@ type searchEntry struct {
 
 func (b *builder) nav(lang, current string) []navLayer {
 	var out []navLayer
-	for _, l := range layers {
-		nl := navLayer{Key: l.Key, Name: tr(lang, "layer."+l.Key), About: tr(lang, "layer."+l.Key+".about")}
+	for _, l := range scenarios.Layers {
+		key := string(l)
+		nl := navLayer{Key: key, Name: tr(lang, "layer."+key), About: tr(lang, "layer."+key+".about")}
 		for _, s := range b.lessons {
-			if b.layerOf[s.ID] == l.Key {
+			if b.layerOf[s.ID] == l {
 				nl.Lessons = append(nl.Lessons, b.navLesson(lang, s, current))
 			}
 		}
@@ -369,9 +370,9 @@ func (b *builder) navLesson(lang string, s *scenarios.Scenario, current string) 
 // curriculum order.
 func (b *builder) order() []*scenarios.Scenario {
 	var out []*scenarios.Scenario
-	for _, l := range layers {
+	for _, l := range scenarios.Layers {
 		for _, s := range b.lessons {
-			if b.layerOf[s.ID] == l.Key {
+			if b.layerOf[s.ID] == l {
 				out = append(out, s)
 			}
 		}

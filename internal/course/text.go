@@ -16,21 +16,6 @@ func other(lang string) string {
 	return "en"
 }
 
-// layer is one of the course's three layers.
-type layer struct {
-	Key     string
-	engines []string // the scenario engines whose lessons are in it
-}
-
-// layers are the three layers in the course's order; a lesson's engine
-// says which it is in (scenarios/data/curriculum.txt lists the lessons in
-// this order, ring-allreduce, the site's opening, aside).
-var layers = []layer{
-	{Key: "silicon", engines: []string{"cpugpu", "launch", "memwall", "roofline", "fused", "attention", "numfmt"}},
-	{Key: "strategy", engines: []string{"plan"}},
-	{Key: "infrastructure", engines: []string{"collective", "fabric", "faults"}},
-}
-
 // ui holds the course pages' own words; the lessons' titles, summaries
 // and numbers come from the simulator's catalogue (scenarios/i18n).
 var ui = map[string]map[string]string{

@@ -1,0 +1,121 @@
+package scenarios
+
+import (
+	"slices"
+	"sort"
+)
+
+// Layer is one of the curriculum's three layers.
+type Layer string
+
+// The layers, from the chip up.
+const (
+	Silicon        Layer = "silicon"
+	Strategy       Layer = "strategy"
+	Infrastructure Layer = "infrastructure"
+)
+
+// Layers are the curriculum's layers in its order.
+var Layers = []Layer{Silicon, Strategy, Infrastructure}
+
+// A Kind is one kind of lesson: what a scenario file's kind: line names,
+// and everything gpuscope knows about it. This file is the registry — the
+// one place a kind is declared. The loader checks a scenario's show: and
+// predict: lines against it, Prepare runs it, the course files the lesson
+// under its layer, and package scene draws it (one picture builder a
+// kind, keyed by the Kind constants below; a test fails if one is
+// missing).
+//
+// A new kind is one entry here, a kind_NAME.go with its preparer (and its
+// questions in questions_NAME.go), a picture builder in package scene,
+// scenario data and i18n keys.
+type Kind struct {
+	Name  string
+	Layer Layer
+	// Views are what a step's show: line may name: a picture of its own
+	// or a layer added to the kind's one picture. None: the kind has one
+	// picture.
+	Views []string
+	// prepare runs the engine for every step of a scenario under a
+	// configuration.
+	prepare func(s *Scenario, cfg Config) (*Lesson, error)
+	// questions are the prediction questions a step's predict: line may
+	// name, by id.
+	questions map[string]asker
+}
+
+// Kind names: what the scenario files' kind: lines say.
+const (
+	KindCPUGPU     = "cpugpu"
+	KindLaunch     = "launch"
+	KindMemwall    = "memwall"
+	KindRoofline   = "roofline"
+	KindFused      = "fused"
+	KindAttention  = "attention"
+	KindNumfmt     = "numfmt"
+	KindPlan       = "plan"
+	KindCollective = "collective"
+	KindFabric     = "fabric"
+	KindFaults     = "faults"
+)
+
+// kinds is the registry, in the curriculum's order of layers.
+var kinds = []Kind{
+	{Name: KindCPUGPU, Layer: Silicon, prepare: prepareCPUGPU},
+	{Name: KindLaunch, Layer: Silicon, prepare: prepareLaunch},
+	{Name: KindMemwall, Layer: Silicon, prepare: prepareMemwall},
+	{Name: KindRoofline, Layer: Silicon, Views: []string{ViewSweep}, prepare: prepareRoofline},
+	{Name: KindFused, Layer: Silicon, prepare: prepareFused},
+	{Name: KindAttention, Layer: Silicon, Views: []string{ViewSweep}, prepare: prepareAttention},
+	{Name: KindNumfmt, Layer: Silicon, Views: []string{ViewTraining}, prepare: prepareNumfmt},
+	{Name: KindPlan, Layer: Strategy, Views: append(slices.Clone(planViews), clusterModes...), prepare: preparePlan, questions: planQuestions},
+	{Name: KindCollective, Layer: Infrastructure, Views: []string{ViewTimeVsN}, prepare: prepareCollective},
+	{Name: KindFabric, Layer: Infrastructure, Views: fabricViews, prepare: prepareFabric, questions: fabricQuestions},
+	{Name: KindFaults, Layer: Infrastructure, prepare: prepareFaults, questions: faultQuestions},
+}
+
+// Views that add a layer to a kind's one picture.
+const (
+	ViewSweep    = "sweep"     // roofline, attention: the point moves along the axis as the step plays
+	ViewTraining = "training"  // numfmt: the toy training run's loss curves
+	ViewTimeVsN  = "time-vs-n" // collective: ring and star time against the number of GPUs
+)
+
+// Kinds are the registered kinds, in the curriculum's order of layers.
+func Kinds() []Kind { return slices.Clone(kinds) }
+
+// KindOf is the kind called name.
+func KindOf(name string) (Kind, bool) {
+	for _, k := range kinds {
+		if k.Name == name {
+			return k, true
+		}
+	}
+	return Kind{}, false
+}
+
+// KindNames are the registered kinds' names.
+func KindNames() []string {
+	out := make([]string, len(kinds))
+	for i, k := range kinds {
+		out[i] = k.Name
+	}
+	return out
+}
+
+// Questions are the ids of the questions the kind's steps may ask, sorted.
+func (k Kind) Questions() []string {
+	out := make([]string, 0, len(k.questions))
+	for id := range k.questions {
+		out = append(out, id)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Kind is the scenario's kind (the zero Kind for a scenario that was not
+// loaded).
+func (s *Scenario) LessonKind() Kind {
+	k, _ := KindOf(s.Kind)
+	return k
+}
