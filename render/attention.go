@@ -3,6 +3,8 @@ package render
 import (
 	"math"
 	"strconv"
+
+	"github.com/gpuscope/gpuscope/engine/units"
 )
 
 // AttentionPoint is one sequence length: both implementations' HBM bytes.
@@ -55,7 +57,7 @@ func AppendAttention(dst List, v AttentionView) List {
 	for e := int(ylo); e <= int(yhi); e++ {
 		_, y := at(v.Points[0].Seq, math.Pow(10, float64(e)))
 		l.Segment(px, y, px+pw, y, 1*sc, th.Panel)
-		l.Label(px-fs*0.4, y-fs*0.55, fs, AlignRight, th.Dim, bytesLabel(math.Pow(10, float64(e))))
+		l.Label(px-fs*0.4, y-fs*0.55, fs, AlignRight, th.Dim, units.Bytes(math.Pow(10, float64(e))))
 	}
 	for _, p := range v.Points {
 		x, _ := at(p.Seq, math.Pow(10, ylo))
@@ -103,22 +105,11 @@ func AppendAttention(dst List, v AttentionView) List {
 			l.Segment(x, py, x, py+ph, 1.5*sc, th.LinkActive)
 			l.Circle(x, ys, 6*sc, th.Hot)
 			l.Circle(x, yf, 6*sc, th.Rim)
-			l.Label(x+fs*0.5, ys-fs*0.5, fs, AlignLeft, th.Hot, bytesLabel(std))
-			l.Label(x+fs*0.5, yf-fs*0.5, fs, AlignLeft, th.Rim, bytesLabel(fl))
+			l.Label(x+fs*0.5, ys-fs*0.5, fs, AlignLeft, th.Hot, units.Bytes(std))
+			l.Label(x+fs*0.5, yf-fs*0.5, fs, AlignLeft, th.Rim, units.Bytes(fl))
 		}
 	}
 	return l
-}
-
-// bytesLabel writes a byte count with an SI prefix: "805 MB", "1.2 GB".
-func bytesLabel(b float64) string {
-	units := []string{"B", "kB", "MB", "GB", "TB", "PB"}
-	u := 0
-	for b >= 1000 && u < len(units)-1 {
-		b /= 1000
-		u++
-	}
-	return strconv.FormatFloat(b, 'g', 3, 64) + " " + units[u]
 }
 
 // seqLabel writes a sequence length: 256, 1k, 64k.

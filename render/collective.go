@@ -6,6 +6,7 @@ import (
 
 	"github.com/gpuscope/gpuscope/engine/collective"
 	"github.com/gpuscope/gpuscope/engine/sim"
+	"github.com/gpuscope/gpuscope/engine/units"
 )
 
 // Rect is an axis-aligned rectangle in device pixels.
@@ -272,7 +273,7 @@ func drawTimeVsN(l *List, th Theme, sc float32, r Rect, pts []TimeVsN, cur int) 
 	if cx, _ := at(cur, 0); cx >= px && cx <= px+pw {
 		l.Segment(cx, py, cx, py+ph, 1*sc, th.Dim)
 	}
-	l.Label(px-fs*0.3, py-fs*0.6, fs, AlignRight, th.Dim, secondsLabel(top))
+	l.Label(px-fs*0.3, py-fs*0.6, fs, AlignRight, th.Dim, units.Duration(top))
 	l.Label(px-fs*0.3, py+ph-fs*0.6, fs, AlignRight, th.Dim, "0")
 	for i, p := range pts {
 		// The first count and the powers of two from 16 on, so that the
@@ -304,9 +305,6 @@ func drawTimeVsN(l *List, th Theme, sc float32, r Rect, pts []TimeVsN, cur int) 
 		l.Label(lx-fs*0.4, ly-fs*1.3, fs, AlignRight, c.col, c.name)
 	}
 }
-
-// secondsLabel formats a time for an axis: "8.35 ms", "120 µs".
-func secondsLabel(s float64) string { return sim.FromSeconds(s).String() }
 
 // drawChunks fills a GPU's inner box with one bar per chunk, as tall as
 // the share of GPUs summed into it; when bars would be thinner than a

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/gpuscope/gpuscope/engine/units"
 )
 
 // fltThin is the number of checkpoints above which their ticks are
@@ -270,7 +272,7 @@ func fltGoodput(l *List, th Theme, sc, fs float32, r Rect, v FaultsView) {
 		y := yAt(g)
 		l.Segment(x, y, x, py+ph, 1*sc, th.Dim)
 		l.Circle(x, y, 5*sc, th.Text)
-		s := fltInterval(v.Chosen) + " · " + strconv.FormatFloat(100*math.Min(math.Max(g, 0), 1), 'f', 1, 64) + "%"
+		s := units.Duration(v.Chosen) + " · " + units.Percent(math.Min(math.Max(g, 0), 1))
 		if fltValid(v.Optimum) && v.Chosen < v.Optimum {
 			l.Label(x-fs*0.5, y-fs*1.6, fs*0.85, AlignRight, th.Text, s)
 		} else {
@@ -314,16 +316,4 @@ func fltGoodputAt(sweep []GoodputPoint, s float64) (float64, bool) {
 		pl, pg, has = li, g.Goodput, true
 	}
 	return pg, has
-}
-
-// fltInterval writes a checkpoint interval: "45 s", "4.3 min", "10 min",
-// "1 h", "2.5 h".
-func fltInterval(s float64) string {
-	switch {
-	case s < 59.95:
-		return raceNum(s) + " s"
-	case s < 3597:
-		return raceNum(s/60) + " min"
-	}
-	return raceNum(s/3600) + " h"
 }

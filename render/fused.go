@@ -1,8 +1,9 @@
 package render
 
 import (
-	"strconv"
 	"strings"
+
+	"github.com/gpuscope/gpuscope/engine/units"
 )
 
 // KernelBlock is one launched kernel: what it runs, its HBM bytes and its
@@ -94,7 +95,7 @@ func AppendFused(dst List, v FusedView) List {
 			bx += bw
 			x += kw
 		}
-		l.Label(x0+w, y+blockH*2.2, fs*0.85, AlignRight, th.Dim, bytesLabel(row.b)+" · "+secsLabel(row.t))
+		l.Label(x0+w, y+blockH*2.2, fs*0.85, AlignRight, th.Dim, units.Bytes(row.b)+" · "+units.Duration(row.t))
 	}
 	if v.Time >= 0 {
 		px := x0 + w*float32(min(v.Time, tmax)/tmax)
@@ -104,13 +105,3 @@ func AppendFused(dst List, v FusedView) List {
 }
 
 func withAlpha(c Color, a uint8) Color { c.A = a; return c }
-
-func secsLabel(s float64) string {
-	switch {
-	case s >= 1:
-		return strconv.FormatFloat(s, 'g', 3, 64) + " s"
-	case s >= 1e-3:
-		return strconv.FormatFloat(s*1e3, 'g', 3, 64) + " ms"
-	}
-	return strconv.FormatFloat(s*1e6, 'g', 3, 64) + " µs"
-}

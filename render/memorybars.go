@@ -3,7 +3,8 @@ package render
 import (
 	"math"
 	"strconv"
-	"strings"
+
+	"github.com/gpuscope/gpuscope/engine/units"
 )
 
 // Segment colours of the memory bars: the Okabe–Ito palette (told apart
@@ -173,7 +174,7 @@ func AppendMemoryBars(dst List, v MemoryBarsView) List {
 	if v.Capacity > 0 && v.Capacity <= top {
 		capY = y(v.Capacity)
 		l.Segment(px, capY, px+pw, capY, 2*sc, th.Text)
-		l.Label(px+pw+fs*0.4, capY-fs*0.5, fs*0.85, AlignLeft, th.Text, gbLabel(v.Capacity)+" GB")
+		l.Label(px+pw+fs*0.4, capY-fs*0.5, fs*0.85, AlignLeft, th.Text, units.Bytes(v.Capacity))
 	}
 	if v.Usable > 0 && v.Usable <= top {
 		uy := y(v.Usable)
@@ -185,7 +186,7 @@ func AppendMemoryBars(dst List, v MemoryBarsView) List {
 		if capY >= 0 && absf(ly-(capY-fs*0.5)) < fs*1.1 {
 			ly = capY - fs*0.5 + fs*1.1
 		}
-		l.Label(px+pw+fs*0.4, ly, fs*0.85, AlignLeft, th.Dim, "usable "+gbLabel(v.Usable)+" GB")
+		l.Label(px+pw+fs*0.4, ly, fs*0.85, AlignLeft, th.Dim, "usable "+units.Bytes(v.Usable))
 	}
 
 	// Labels under the bars: every k-th where they would overlap, and the
@@ -213,9 +214,9 @@ func AppendMemoryBars(dst List, v MemoryBarsView) List {
 			col = th.Text
 		}
 		if crowded && limit > 0 && t > limit {
-			return "+" + gbLabel(t-limit) + " GB over", th.Hot
+			return "+" + units.Bytes(t-limit) + " over", th.Hot
 		}
-		return gbLabel(t) + " GB", col
+		return units.Bytes(t), col
 	}
 	curL, curR := float32(math.Inf(1)), float32(math.Inf(-1))
 	if crowded && cur >= 0 {
@@ -239,23 +240,10 @@ func AppendMemoryBars(dst List, v MemoryBarsView) List {
 		}
 		l.Label(cx, barTop-bfs*1.35, bfs, AlignCenter, col, s)
 		if !crowded && limit > 0 && t > limit {
-			l.Label(cx, barTop-bfs*2.6, bfs, AlignCenter, th.Hot, "+"+gbLabel(t-limit)+" GB over")
+			l.Label(cx, barTop-bfs*2.6, bfs, AlignCenter, th.Hot, "+"+units.Bytes(t-limit)+" over")
 		}
 	}
 	return l
-}
-
-// gbLabel writes bytes in GB (10⁹ bytes), to a tenth: "80", "61.3",
-// "0.25" below a tenth.
-func gbLabel(b float64) string {
-	g := b / 1e9
-	switch {
-	case g >= 100:
-		return strconv.FormatFloat(g, 'f', 0, 64)
-	case g > 0 && g < 0.1:
-		return strconv.FormatFloat(g, 'g', 2, 64)
-	}
-	return strings.TrimSuffix(strconv.FormatFloat(g, 'f', 1, 64), ".0")
 }
 
 // niceStep is 1, 2 or 5 times a power of ten, the nearest to x (by

@@ -3,6 +3,8 @@ package render
 import (
 	"math"
 	"strconv"
+
+	"github.com/gpuscope/gpuscope/engine/units"
 )
 
 // MemwallBar is one kernel of the memory-wall comparison.
@@ -72,7 +74,7 @@ func AppendMemwall(dst List, v MemwallView) List {
 	if v.PeakTFLOPS > 0 {
 		busy := float32(math.Min(1, cur.TFLOPS/v.PeakTFLOPS))
 		l.Rect(x0, smY, maxf(w*busy, 1*sc), bandH, th.Rim)
-		l.Label(x0+w-fs*0.3, smY+bandH/2-fs*0.45, fs*0.9, AlignRight, th.Text, "busy "+strconv.FormatFloat(100*float64(busy), 'g', 2, 64)+"%")
+		l.Label(x0+w-fs*0.3, smY+bandH/2-fs*0.45, fs*0.9, AlignRight, th.Text, "busy "+units.Percent(float64(busy)))
 	}
 	p := float32(math.Max(0, math.Min(1, v.Progress)))
 	ps := clamp(bandH*0.35, 4*sc, 14*sc)
@@ -112,7 +114,7 @@ func AppendMemwall(dst List, v MemwallView) List {
 	by := st.Y + pad*2 + topH + fs*1.5
 	bh := st.Y + st.H - pad - by
 	half := (w - pad) / 2
-	drawLogBars(&l, th, sc, fs, Rect{x0, by, half, bh}, v.Bars, "HBM bytes", func(b MemwallBar) float64 { return b.Bytes }, bytesLabel, 0)
+	drawLogBars(&l, th, sc, fs, Rect{x0, by, half, bh}, v.Bars, "HBM bytes", func(b MemwallBar) float64 { return b.Bytes }, units.Bytes, 0)
 	drawLogBars(&l, th, sc, fs, Rect{x0 + half + pad, by, half, bh}, v.Bars, "TFLOP/s", func(b MemwallBar) float64 { return b.TFLOPS },
 		func(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) }, v.PeakTFLOPS)
 	return l

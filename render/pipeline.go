@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/gpuscope/gpuscope/engine/units"
 )
 
 // Proportions of a pipeline timeline, in row heights.
@@ -381,7 +383,7 @@ func pipeMemory(l *List, th Theme, sc float32, tl Timeline, r Rect, at func(floa
 	}
 	l.Segment(r.X, base, r.X+r.W, base, 1*sc, th.Link)
 	l.Label(r.X-fs*0.4, r.Y+(r.H-sfs)/2, sfs, AlignRight, th.Dim, "act")
-	l.Label(r.X+r.W, r.Y-sfs*0.2, sfs, AlignRight, th.Dim, "max "+gbLabel(peak)+" GB")
+	l.Label(r.X+r.W, r.Y-sfs*0.2, sfs, AlignRight, th.Dim, "max "+units.Bytes(peak))
 }
 
 // memLevel draws a level of a memory line from xa to xb, faint after the

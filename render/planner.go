@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/gpuscope/gpuscope/engine/units"
 )
 
 // planParts are the slices of a step in the order they stack, with their
@@ -266,10 +268,10 @@ func planRows(l *List, th Theme, sc, fs float32, r Rect, v PlannerView) {
 	}
 	l.Label(barX, y, lf, AlignLeft, th.Dim, "0")
 	if span > 0 {
-		l.Label(barX+barW, y, lf, AlignRight, th.Dim, secsLabel(span))
+		l.Label(barX+barW, y, lf, AlignRight, th.Dim, units.Duration(span))
 	}
 	if v.Usable > 0 {
-		l.Label(memX+memW, y, lf, AlignRight, th.Dim, "memory / "+bytesLabel(v.Usable))
+		l.Label(memX+memW, y, lf, AlignRight, th.Dim, "memory / "+units.Bytes(v.Usable))
 	}
 	y += 1.4 * fs
 	rh := clamp(avail/float32(count+min(more, 1)), minRow, minRow*1.4)
@@ -311,7 +313,7 @@ func planRows(l *List, th Theme, sc, fs float32, r Rect, v PlannerView) {
 				bx = end
 			}
 		}
-		l.Label(bx+0.4*fs, ty, fs*0.9, AlignLeft, text, secsLabel(p.Step))
+		l.Label(bx+0.4*fs, ty, fs*0.9, AlignLeft, text, units.Duration(p.Step))
 		// Memory against what a job can use.
 		if v.Usable > 0 {
 			mh := minf(bh, 0.8*fs)

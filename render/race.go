@@ -2,8 +2,8 @@ package render
 
 import (
 	"math"
-	"strconv"
-	"strings"
+
+	"github.com/gpuscope/gpuscope/engine/units"
 )
 
 // racePackets is how many times a lane's packets cross its track during
@@ -49,9 +49,9 @@ func AppendRace(dst List, v RaceView) List {
 
 	// Header: the transfer and the clock.
 	if v.Bytes > 0 {
-		l.Label(st.X+pad, st.Y+pad*0.5, fs, AlignLeft, th.Text, "transfer "+sizeBytes(v.Bytes))
+		l.Label(st.X+pad, st.Y+pad*0.5, fs, AlignLeft, th.Text, "transfer "+units.Bytes(v.Bytes))
 	}
-	l.Label(st.X+st.W-pad, st.Y+pad*0.5, fs, AlignRight, th.Text, "t = "+raceTime(math.Min(t, tmax)))
+	l.Label(st.X+st.W-pad, st.Y+pad*0.5, fs, AlignRight, th.Text, "t = "+units.Duration(math.Min(t, tmax)))
 
 	// Columns: lane labels, tracks, finish times.
 	labW := float32(0)
@@ -96,7 +96,7 @@ func AppendRace(dst List, v RaceView) List {
 		}
 		l.Frame(tx, y, tw, rowH, 1*sc, th.Link)
 		if f >= 1 {
-			l.Label(tx+tw+fs*0.5, cy-fs*0.6, fs, AlignLeft, col, raceTime(ln.Seconds))
+			l.Label(tx+tw+fs*0.5, cy-fs*0.6, fs, AlignLeft, col, units.Duration(ln.Seconds))
 		}
 	}
 	// Ratios between neighbouring lanes, once both are done.
@@ -110,7 +110,7 @@ func AppendRace(dst List, v RaceView) List {
 			continue
 		}
 		cy := top + pitch*float32(i+1)
-		l.Label(tx+tw+fs*0.5, cy-fs*0.6, fs, AlignLeft, th.Text, "×"+strconv.FormatFloat(hi/lo, 'f', 1, 64))
+		l.Label(tx+tw+fs*0.5, cy-fs*0.6, fs, AlignLeft, th.Text, units.Ratio("en", hi/lo))
 	}
 
 	// The clock: 0 … the slowest lane, each lane's finish, the playhead.
@@ -122,7 +122,7 @@ func AppendRace(dst List, v RaceView) List {
 	for k := 0; float64(k)*step <= tmax*1.0001 && k < 50; k++ {
 		x := at(float64(k) * step)
 		l.Segment(x, ay, x, ay+fs*0.3, 1*sc, th.Dim)
-		l.Label(x, ay+fs*0.4, fs*0.85, AlignCenter, th.Dim, raceTime(float64(k)*step))
+		l.Label(x, ay+fs*0.4, fs*0.85, AlignCenter, th.Dim, units.Duration(float64(k)*step))
 	}
 	for i, ln := range v.Lanes {
 		if ln.Seconds > 0 {
@@ -147,28 +147,4 @@ func raceDone(ln RaceLane, t float64) float64 {
 		return 0
 	}
 	return (t - ln.Latency) / (ln.Seconds - ln.Latency)
-}
-
-// raceNum writes a positive number to a tenth below 10 and whole above:
-// "2.2", "2", "20", "450".
-func raceNum(x float64) string {
-	if x < 9.95 {
-		return strings.TrimSuffix(strconv.FormatFloat(x, 'f', 1, 64), ".0")
-	}
-	return strconv.FormatFloat(x, 'f', 0, 64)
-}
-
-// raceTime writes a duration: "0", "800 ns", "2.2 ms", "20 ms", "1.5 s".
-func raceTime(s float64) string {
-	switch {
-	case s <= 0:
-		return "0"
-	case s >= 0.9995:
-		return raceNum(s) + " s"
-	case s >= 0.9995e-3:
-		return raceNum(s*1e3) + " ms"
-	case s >= 0.9995e-6:
-		return raceNum(s*1e6) + " µs"
-	}
-	return raceNum(s*1e9) + " ns"
 }

@@ -2,9 +2,9 @@ package render
 
 import (
 	"math"
-	"strconv"
 	"testing"
 
+	"github.com/gpuscope/gpuscope/engine/units"
 	"github.com/gpuscope/gpuscope/internal/golden"
 )
 
@@ -62,7 +62,7 @@ func TestRaceBarsProportional(t *testing.T) {
 	// The finish time of the fast lane only, in its colour.
 	var fast, slowDone bool
 	for _, it := range AppendRace(List{}, v).Items {
-		fast = fast || (it.Kind == Text && it.Text == "2.2 ms" && it.Color == sizePalette[0])
+		fast = fast || (it.Kind == Text && it.Text == units.Duration(v.Lanes[0].Seconds) && it.Color == sizePalette[0])
 		slowDone = slowDone || (it.Kind == Text && it.Color == sizePalette[1])
 	}
 	if !fast || slowDone {
@@ -120,11 +120,11 @@ func TestRacePackets(t *testing.T) {
 	}
 }
 
-// Once both are done, the ratio of their times is shown, to a tenth.
+// Once both are done, the ratio of their times is shown.
 func TestRaceRatio(t *testing.T) {
 	v := raceView(-1)
-	want := "×" + strconv.FormatFloat(v.Lanes[1].Seconds/v.Lanes[0].Seconds, 'f', 1, 64)
-	if want != "×9.0" {
+	want := units.Ratio("en", v.Lanes[1].Seconds/v.Lanes[0].Seconds)
+	if want != "9×" {
 		t.Fatalf("fixture ratio %s", want)
 	}
 	count := func(l List) (n int) {

@@ -3,6 +3,8 @@ package render
 import (
 	"math"
 	"strconv"
+
+	"github.com/gpuscope/gpuscope/engine/units"
 )
 
 // sizePalette colours series (and race lanes) in order: the Okabe–Ito
@@ -17,7 +19,7 @@ var sizePalette = [...]Color{
 }
 
 // AppendSizeChart draws each series against message size on log-log axes
-// (a line a decade, sizes labelled "1 KB", "1 MB", "1 GB"), a legend, a
+// (a line a decade, sizes labelled "1 kB", "1 MB", "1 GB"), a legend, a
 // marker and the size where one curve crosses another between samples,
 // and the current size as a vertical line with a dot on each curve; the
 // Highlight series is drawn thicker, over the others. Points that a log
@@ -129,7 +131,7 @@ func AppendSizeChart(dst List, v SizeChartView) List {
 			sizeCrossings(&v.Series[i], &v.Series[j], func(lx, ly float64) {
 				x, y := at(lx, ly)
 				l.Circle(x, y, 5*sc, th.Text)
-				l.Label(x, y-fs*1.7, fs*0.9, AlignCenter, th.Text, "crossover "+sizeBytes(math.Pow(10, lx)))
+				l.Label(x, y-fs*1.7, fs*0.9, AlignCenter, th.Text, "crossover "+units.Bytes(math.Pow(10, lx)))
 			})
 		}
 	}
@@ -139,7 +141,7 @@ func AppendSizeChart(dst List, v SizeChartView) List {
 		lc := math.Log10(v.Current)
 		cx, _ := at(lc, float64(ylo))
 		l.Segment(cx, py, cx, py+ph, 1.5*sc, th.Dim)
-		l.Label(cx, py-fs*1.3, fs*0.9, AlignCenter, th.Text, sizeBytes(v.Current))
+		l.Label(cx, py-fs*1.3, fs*0.9, AlignCenter, th.Text, units.Bytes(v.Current))
 		for i := range v.Series {
 			if ly, ok := sizeLogAt(&v.Series[i], lc); ok {
 				_, y := at(lc, ly)
@@ -320,40 +322,28 @@ func sizeCrossings(a, b *SizeSeries, cross func(lx, ly float64)) {
 	}
 }
 
-// sizeBytes writes a byte count with a decimal prefix: "1 KB", "10 MB",
-// "1.3 GB".
-func sizeBytes(b float64) string {
-	units := [...]string{"B", "KB", "MB", "GB", "TB", "PB", "EB"}
-	u := 0
-	for b >= 999.5 && u < len(units)-1 {
-		b /= 1000
-		u++
-	}
-	return raceNum(b) + " " + units[u]
-}
-
 // Decade labels, made once: bytes 1 B … 100 EB, times 1 ps … 1000 s.
 var (
 	sizeBytesDecades = func() (t [21]string) {
 		for e := range t {
-			t[e] = sizeBytes(math.Pow(10, float64(e)))
+			t[e] = units.Bytes(math.Pow(10, float64(e)))
 		}
 		return t
 	}()
 	sizeTimeDecades = func() (t [16]string) {
 		for i := range t {
-			t[i] = raceTime(math.Pow(10, float64(i-12)))
+			t[i] = units.Duration(math.Pow(10, float64(i-12)))
 		}
 		return t
 	}()
 )
 
-// sizeDecadeBytes labels the decade 10^e bytes: "1 KB", "10 MB".
+// sizeDecadeBytes labels the decade 10^e bytes: "1 kB", "10 MB".
 func sizeDecadeBytes(e int) string {
 	if e >= 0 && e < len(sizeBytesDecades) {
 		return sizeBytesDecades[e]
 	}
-	return sizeBytes(math.Pow(10, float64(e)))
+	return units.Bytes(math.Pow(10, float64(e)))
 }
 
 // sizeDecadeTime labels the decade 10^e seconds: "10 µs", "1 ms".
@@ -361,7 +351,7 @@ func sizeDecadeTime(e int) string {
 	if i := e + 12; i >= 0 && i < len(sizeTimeDecades) {
 		return sizeTimeDecades[i]
 	}
-	return raceTime(math.Pow(10, float64(e)))
+	return units.Duration(math.Pow(10, float64(e)))
 }
 
 // sizeDecade labels a decade of a plain axis: "0.001" … "100", "1k",

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpuscope/gpuscope/engine/units"
 	"github.com/gpuscope/gpuscope/internal/golden"
 )
 
@@ -101,14 +102,14 @@ func TestSizeChartCrossover(t *testing.T) {
 	}
 	if !(xs[0] > vx[flip] && xs[0] < vx[flip+1]) {
 		t.Errorf("crossover at x %v, want between %v and %v (%s and %s)", xs[0], vx[flip], vx[flip+1],
-			sizeBytes(v.Series[0].Bytes[flip]), sizeBytes(v.Series[0].Bytes[flip+1]))
+			units.Bytes(v.Series[0].Bytes[flip]), units.Bytes(v.Series[0].Bytes[flip+1]))
 	}
 	// Where the curves meet, straight on log-log axes between samples.
 	k := flip
 	d0 := math.Log10(r[k]) - math.Log10(tr[k])
 	d1 := math.Log10(r[k+1]) - math.Log10(tr[k+1])
 	at := math.Pow(10, math.Log10(v.Series[0].Bytes[k])+d0/(d0-d1))
-	if want := "crossover " + sizeBytes(at); labels[0] != want {
+	if want := "crossover " + units.Bytes(at); labels[0] != want {
 		t.Errorf("label %q, want %q", labels[0], want)
 	}
 
@@ -122,7 +123,7 @@ func TestSizeChartCrossover(t *testing.T) {
 	}
 	// Touching at a sample and passing: one crossover, at that sample.
 	v.Series[1].Values = []float64{3, 1, 1, 2}
-	if xs, labels := crossovers(AppendSizeChart(List{}, v)); len(xs) != 1 || labels[0] != "crossover 10 KB" {
+	if xs, labels := crossovers(AppendSizeChart(List{}, v)); len(xs) != 1 || labels[0] != "crossover 10 kB" {
 		t.Errorf("crossing at a shared sample: crossovers %v, want [crossover 10 KB]", labels)
 	}
 }

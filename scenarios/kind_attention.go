@@ -7,6 +7,7 @@ import (
 	"github.com/gpuscope/gpuscope/engine/hw"
 	"github.com/gpuscope/gpuscope/engine/kernel"
 	"github.com/gpuscope/gpuscope/engine/sim"
+	"github.com/gpuscope/gpuscope/engine/units"
 	"github.com/gpuscope/gpuscope/scenarios/i18n"
 )
 
@@ -113,7 +114,7 @@ func (al *AttentionLesson) metrics(les *Lesson, step int) any {
 	return m
 }
 
-func (al *AttentionLesson) narration(les *Lesson) []string {
+func (al *AttentionLesson) narration(les *Lesson, _ int, lang string) []string {
 	r, err := attentionRun(les.Config)
 	if err != nil {
 		return nil
@@ -124,31 +125,19 @@ func (al *AttentionLesson) narration(les *Lesson) []string {
 	g3r, _ := kernel.Attention(g3)
 	return []string{
 		"seq", strconv.Itoa(les.Config.IntOf("seq")),
-		"score_bytes", gb(r.Standard.ScoreBytes),
-		"gpt3_score_bytes", gb(g3r.ScoreBytes),
-		"standard_bytes", gb(r.Standard.HBMBytes),
-		"flash_bytes", gb(r.Flash.HBMBytes),
+		"score_bytes", units.Bytes(r.Standard.ScoreBytes),
+		"gpt3_score_bytes", units.Bytes(g3r.ScoreBytes),
+		"standard_bytes", units.Bytes(r.Standard.HBMBytes),
+		"flash_bytes", units.Bytes(r.Flash.HBMBytes),
 		"speedup", strconv.FormatFloat(r.Standard.TimeS/r.Flash.TimeS, 'f', 1, 64),
 		"max_diff", strconv.FormatFloat(al.MaxAbsDiff, 'e', 1, 64),
 	}
 }
 
-// gb formats bytes with a decimal SI prefix, three significant digits:
-// "805 MB", "2.21 GB", "825 GB".
-func gb(b float64) string {
-	units := []string{"B", "kB", "MB", "GB", "TB", "PB"}
-	u := 0
-	for b >= 1000 && u < len(units)-1 {
-		b /= 1000
-		u++
-	}
-	return strconv.FormatFloat(b, 'g', 3, 64) + " " + units[u]
-}
-
 func (al *AttentionLesson) table(les *Lesson, step int, lang string) Table {
 	t := func(key string) string { return i18n.T(lang, key) }
 	r := les.Steps[step-1].Run.(*AttentionRun)
-	secs := func(s float64) string { return sim.FromSeconds(s).String() }
+	secs := units.Duration
 	row := func(key, a, b string) TableRow {
 		return TableRow{Key: key, Label: t("metric." + key), Cells: []string{a, b}, Source: t("source.attention." + key)}
 	}
@@ -159,8 +148,8 @@ func (al *AttentionLesson) table(les *Lesson, step int, lang string) Table {
 		ColumnKeys: []string{"standard", "flash"},
 		Current:    "flash",
 		Rows: []TableRow{
-			row("hbm_bytes", gb(s.HBMBytes), gb(f.HBMBytes)),
-			row("score_bytes", gb(s.ScoreBytes), t("attention.never_written")),
+			row("hbm_bytes", units.Bytes(s.HBMBytes), units.Bytes(f.HBMBytes)),
+			row("score_bytes", units.Bytes(s.ScoreBytes), t("attention.never_written")),
 			row("time_s", secs(s.TimeS), secs(f.TimeS)),
 			row("bound", bound(s), bound(f)),
 			row("max_abs_difference", "—", strconv.FormatFloat(al.MaxAbsDiff, 'e', 1, 64)),

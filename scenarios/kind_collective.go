@@ -5,11 +5,11 @@ import (
 	"maps"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/gpuscope/gpuscope/engine/collective"
 	"github.com/gpuscope/gpuscope/engine/hw"
 	"github.com/gpuscope/gpuscope/engine/sim"
+	"github.com/gpuscope/gpuscope/engine/units"
 	"github.com/gpuscope/gpuscope/scenarios/i18n"
 )
 
@@ -131,19 +131,19 @@ func (cl *CollectiveLesson) metrics(les *Lesson, step int) any {
 	}
 }
 
-func (cl *CollectiveLesson) narration(les *Lesson) []string {
+func (cl *CollectiveLesson) narration(les *Lesson, _ int, lang string) []string {
 	ring := cl.Compare[collective.Ring].Metrics()
 	star := cl.Compare[collective.Star].Metrics()
 	return []string{
 		"gpus", strconv.Itoa(ring.Ranks),
-		"bytes", HumanBytes(ring.Bytes),
+		"bytes", units.BytesIEC(float64(ring.Bytes)),
 		"chunks", strconv.Itoa(ring.Ranks),
 		"rounds", strconv.Itoa(ring.Rounds),
-		"time_ring", sim.FromSeconds(ring.TimeS).String(),
-		"time_star", sim.FromSeconds(star.TimeS).String(),
-		"sent_ring", HumanBytes(ring.BytesSentPerRank),
-		"sent_star", HumanBytes(star.BytesSentPerRank),
-		"busbw_ring", strconv.FormatFloat(ring.BusBWGBps, 'f', 1, 64) + " GB/s",
+		"time_ring", units.Duration(ring.TimeS),
+		"time_star", units.Duration(star.TimeS),
+		"sent_ring", units.BytesIEC(float64(ring.BytesSentPerRank)),
+		"sent_star", units.BytesIEC(float64(star.BytesSentPerRank)),
+		"busbw_ring", units.Rate(ring.BusBWGBps * 1e9),
 	}
 }
 
@@ -153,8 +153,8 @@ func (cl *CollectiveLesson) table(les *Lesson, step int, lang string) Table {
 	t := func(key string) string { return i18n.T(lang, key) }
 	ring := cl.Compare[collective.Ring].Metrics()
 	star := cl.Compare[collective.Star].Metrics()
-	secs := func(s float64) string { return sim.FromSeconds(s).String() }
-	gb := func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) + " GB/s" }
+	secs := units.Duration
+	gb := func(v float64) string { return units.Rate(v * 1e9) }
 	both := func(r, s string) string { return t("metric.ring") + ": " + r + " — " + t("metric.star") + ": " + s }
 	row := func(key, r, s, src string) TableRow {
 		return TableRow{Key: key, Label: t("metric." + key), Cells: []string{r, s}, Source: src}
@@ -166,7 +166,7 @@ func (cl *CollectiveLesson) table(les *Lesson, step int, lang string) Table {
 		Rows: []TableRow{
 			row("time_s", secs(ring.TimeS), secs(star.TimeS), both(t("source.ring.time_s"), t("source.star.time_s"))),
 			row("closed_form_time_s", secs(ring.ClosedFormTimeS), secs(star.ClosedFormTimeS), ""),
-			row("bytes_sent_per_rank", HumanBytes(ring.BytesSentPerRank), HumanBytes(star.BytesSentPerRank), both(t("source.ring.bytes_sent_per_rank"), t("source.star.bytes_sent_per_rank"))),
+			row("bytes_sent_per_rank", units.BytesIEC(float64(ring.BytesSentPerRank)), units.BytesIEC(float64(star.BytesSentPerRank)), both(t("source.ring.bytes_sent_per_rank"), t("source.star.bytes_sent_per_rank"))),
 			row("algbw_GBps", gb(ring.AlgBWGBps), gb(star.AlgBWGBps), t("source.algbw")),
 			row("busbw_GBps", gb(ring.BusBWGBps), gb(star.BusBWGBps), t("source.busbw")),
 			row("rounds", strconv.Itoa(ring.Rounds), strconv.Itoa(star.Rounds), ""),
@@ -181,36 +181,11 @@ func (cl *CollectiveLesson) live(les *Lesson, step int, t sim.Time, lang string)
 	for _, b := range res.Snapshot(t).Sent {
 		sent = max(sent, b)
 	}
-	return i18n.T(lang, "ui.live", "t", t.String(), "sent", HumanBytes(sent))
+	return i18n.T(lang, "ui.live", "t", units.Duration(t.Seconds()), "sent", units.BytesIEC(float64(sent)))
 }
 
 // Equal reports whether two configurations hold the same values.
 func (c Config) Equal(d Config) bool { return maps.Equal(c, d) }
-
-// HumanBytes formats a size for reading, in binary units with three
-// significant digits: "256 MiB", "1.75 GiB", "460 MiB", "12 KiB", "900 B".
-func HumanBytes(n int64) string {
-	units := []string{"B", "KiB", "MiB", "GiB", "TiB"}
-	v := float64(n)
-	u := 0
-	for v >= 1024 && u < len(units)-1 {
-		v /= 1024
-		u++
-	}
-	prec := 0
-	switch {
-	case u == 0 || v >= 100:
-	case v >= 10:
-		prec = 1
-	default:
-		prec = 2
-	}
-	s := strconv.FormatFloat(v, 'f', prec, 64)
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	return s + " " + units[u]
-}
 
 // sweepRanks times ring and star for every power of two within the gpus
 // knob's range, and for the configured count, on the engine (not the

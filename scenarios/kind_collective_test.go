@@ -73,21 +73,27 @@ func TestRingLessonNumbers(t *testing.T) {
 	}
 }
 
-func TestHumanBytes(t *testing.T) {
+// A byte knob's value reads in the units it was given in: binary for a
+// multiple of 1024 that is not one of 1000, else decimal.
+func TestBytesLabel(t *testing.T) {
 	tests := []struct {
 		n    int64
 		want string
 	}{
+		{0, "0 B"},
 		{900, "900 B"},
 		{12 << 10, "12 KiB"},
 		{256 << 20, "256 MiB"},
 		{1792 << 20, "1.75 GiB"},
-		{460175067, "439 MiB"},
-		{1<<30 + 1, "1 GiB"},
+		{1e9, "1 GB"},
+		{64e3, "64 kB"},
+		{16e9, "16 GB"},
+		{460175067, "460 MB"},
+		{1 << 30, "1 GiB"},
 	}
 	for _, tt := range tests {
-		if got := HumanBytes(tt.n); got != tt.want {
-			t.Errorf("HumanBytes(%d) = %q, want %q", tt.n, got, tt.want)
+		if got := BytesLabel(tt.n); got != tt.want {
+			t.Errorf("BytesLabel(%d) = %q, want %q", tt.n, got, tt.want)
 		}
 	}
 }

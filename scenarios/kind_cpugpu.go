@@ -6,6 +6,7 @@ import (
 	"github.com/gpuscope/gpuscope/engine/hw"
 	"github.com/gpuscope/gpuscope/engine/kernel"
 	"github.com/gpuscope/gpuscope/engine/sim"
+	"github.com/gpuscope/gpuscope/engine/units"
 	"github.com/gpuscope/gpuscope/scenarios/i18n"
 )
 
@@ -66,13 +67,13 @@ func (CPUGPULesson) metrics(les *Lesson, step int) any {
 	return cpugpuMetrics(les.Steps[step-1].Run.(*CPUGPURun))
 }
 
-func (CPUGPULesson) narration(les *Lesson) []string {
+func (CPUGPULesson) narration(les *Lesson, _ int, lang string) []string {
 	r, err := cpugpuRun(les.Config)
 	if err != nil {
 		return nil
 	}
 	m := cpugpuMetrics(r)
-	secs := func(s float64) string { return sim.FromSeconds(s).String() }
+	secs := units.Duration
 	return []string{
 		"size", strconv.Itoa(m.Size),
 		"cpu_cores", strconv.Itoa(m.CPUWorkers),
@@ -90,7 +91,7 @@ func (CPUGPULesson) narration(les *Lesson) []string {
 func (CPUGPULesson) table(les *Lesson, step int, lang string) Table {
 	t := func(key string) string { return i18n.T(lang, key) }
 	m := cpugpuMetrics(les.Steps[step-1].Run.(*CPUGPURun))
-	secs := func(s float64) string { return sim.FromSeconds(s).String() }
+	secs := units.Duration
 	row := func(key, a, b string) TableRow {
 		return TableRow{Key: key, Label: t("metric." + key), Cells: []string{a, b}, Source: t("source.cpugpu." + key)}
 	}
@@ -110,6 +111,5 @@ func (CPUGPULesson) table(les *Lesson, step int, lang string) Table {
 func (CPUGPULesson) live(les *Lesson, step int, t sim.Time, lang string) string {
 	r := les.Steps[step-1].Run.(*CPUGPURun)
 	cpu, gpu := r.Done(t)
-	pct := func(f float64) string { return strconv.FormatFloat(100*f, 'f', 0, 64) + "%" }
-	return i18n.T(lang, "ui.live_cpugpu", "t", t.String(), "cpu", pct(cpu), "gpu", pct(gpu))
+	return i18n.T(lang, "ui.live_cpugpu", "t", units.Duration(t.Seconds()), "cpu", units.Percent(cpu), "gpu", units.Percent(gpu))
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/gpuscope/gpuscope/engine/collective"
 	"github.com/gpuscope/gpuscope/engine/hw"
 	"github.com/gpuscope/gpuscope/engine/sim"
+	"github.com/gpuscope/gpuscope/engine/units"
 	"github.com/gpuscope/gpuscope/scenarios/i18n"
 )
 
@@ -263,34 +264,21 @@ func (FabricLesson) metrics(les *Lesson, step int) any {
 	return m
 }
 
-// SizeText formats a message size in decimal units: "64 KB", "1.3 GB".
-func SizeText(b float64) string {
-	switch {
-	case b >= 1e9:
-		return strconv.FormatFloat(b/1e9, 'g', 3, 64) + " GB"
-	case b >= 1e6:
-		return strconv.FormatFloat(b/1e6, 'g', 3, 64) + " MB"
-	case b >= 1e3:
-		return strconv.FormatFloat(b/1e3, 'g', 3, 64) + " KB"
-	}
-	return strconv.FormatFloat(b, 'f', 0, 64) + " B"
-}
-
-func fabricNarration(r *FabricRun) []string {
-	x := func(v float64) string { return "×" + strconv.FormatFloat(v, 'f', 1, 64) }
+func fabricNarration(r *FabricRun, lang string) []string {
+	x := func(v float64) string { return units.Ratio(lang, v) }
 	out := []string{
-		"bytes", SizeText(r.Bytes),
+		"bytes", units.Bytes(r.Bytes),
 		"intra", r.Intra.Name, "inter", r.Inter.Name,
-		"intra_bw", strconv.FormatFloat(r.Intra.Bandwidth/1e9, 'f', 0, 64) + " GB/s",
-		"intra_bw2", strconv.FormatFloat(2*r.Intra.Bandwidth/1e9, 'f', 0, 64) + " GB/s",
-		"inter_bw", strconv.FormatFloat(r.Inter.Bandwidth/1e9, 'f', 0, 64) + " GB/s",
-		"intra_lat", r.Intra.Latency.String(), "inter_lat", r.Inter.Latency.String(),
-		"intra_time", Seconds(r.IntraS), "inter_time", Seconds(r.InterS),
+		"intra_bw", units.Rate(r.Intra.Bandwidth),
+		"intra_bw2", units.Rate(2 * r.Intra.Bandwidth),
+		"inter_bw", units.Rate(r.Inter.Bandwidth),
+		"intra_lat", units.Duration(r.Intra.Latency.Seconds()), "inter_lat", units.Duration(r.Inter.Latency.Seconds()),
+		"intra_time", units.Duration(r.IntraS), "inter_time", units.Duration(r.InterS),
 		"slowdown", x(r.InterS / r.IntraS), "ratio", x(2 * r.Intra.Bandwidth / r.Inter.Bandwidth),
-		"ranks", strconv.Itoa(r.Ranks), "gpus_per_node", strconv.Itoa(r.GPUsPerNode),
+		"ranks", units.Count(int64(r.Ranks)), "gpus_per_node", strconv.Itoa(r.GPUsPerNode),
 		"nodes", strconv.Itoa((r.Ranks + r.GPUsPerNode - 1) / r.GPUsPerNode),
-		"crossover", SizeText(r.Crossover),
-		"a2a_1", Seconds(r.Contention[0].Seconds), "a2a_2", Seconds(r.Contention[1].Seconds),
+		"crossover", units.Bytes(r.Crossover),
+		"a2a_1", units.Duration(r.Contention[0].Seconds), "a2a_2", units.Duration(r.Contention[1].Seconds),
 		"contention_gpus", strconv.Itoa(ContentionGPUs),
 	}
 	if r.Contention[0].Seconds > 0 {
@@ -298,7 +286,7 @@ func fabricNarration(r *FabricRun) []string {
 	}
 	for _, a := range FabricAlgos {
 		if f, ok := r.Forms[a]; ok {
-			out = append(out, "t_"+string(a), Seconds(f.Seconds))
+			out = append(out, "t_"+string(a), units.Duration(f.Seconds))
 		}
 	}
 	if f := r.Fastest(); f != "" {
@@ -307,12 +295,8 @@ func fabricNarration(r *FabricRun) []string {
 	return out
 }
 
-func (FabricLesson) narration(les *Lesson) []string {
-	return fabricNarration(les.Steps[0].Run.(*FabricRun))
-}
-
-func (FabricLesson) stepNarration(les *Lesson, step int) []string {
-	return fabricNarration(les.Steps[step-1].Run.(*FabricRun))
+func (FabricLesson) narration(les *Lesson, step int, lang string) []string {
+	return fabricNarration(les.Steps[step-1].Run.(*FabricRun), lang)
 }
 
 func (FabricLesson) table(les *Lesson, step int, lang string) Table {
@@ -328,17 +312,17 @@ func (FabricLesson) table(les *Lesson, step int, lang string) Table {
 	if r.View == ViewRace {
 		return Table{Columns: []string{t("ui.metric"), r.Intra.Name, r.Inter.Name}, ColumnKeys: []string{"intra", "inter"}, Current: "intra",
 			Rows: []TableRow{
-				row("bandwidth_each_way", strconv.FormatFloat(r.Intra.Bandwidth/1e9, 'f', 0, 64)+" GB/s", strconv.FormatFloat(r.Inter.Bandwidth/1e9, 'f', 0, 64)+" GB/s"),
-				row("latency", r.Intra.Latency.String(), r.Inter.Latency.String()),
-				row("transfer_time", Seconds(r.IntraS), Seconds(r.InterS)),
+				row("bandwidth_each_way", units.Rate(r.Intra.Bandwidth), units.Rate(r.Inter.Bandwidth)),
+				row("latency", units.Duration(r.Intra.Latency.Seconds()), units.Duration(r.Inter.Latency.Seconds())),
+				row("transfer_time", units.Duration(r.IntraS), units.Duration(r.InterS)),
 			}}
 	}
 	if r.View == ViewContention {
 		c := r.Contention
 		return Table{Columns: []string{t("ui.metric"), "1:1", "2:1"}, ColumnKeys: []string{"1to1", "2to1"}, Current: "2to1",
 			Rows: []TableRow{
-				row("time_s", Seconds(c[0].Seconds), Seconds(c[1].Seconds)),
-				row("max_link_utilization", pct(c[0].MaxUtilization), pct(c[1].MaxUtilization)),
+				row("time_s", units.Duration(c[0].Seconds), units.Duration(c[1].Seconds)),
+				row("max_link_utilization", units.Percent(c[0].MaxUtilization), units.Percent(c[1].MaxUtilization)),
 			}}
 	}
 	tb := Table{Columns: []string{t("ui.metric")}, Current: string(r.Fastest())}
@@ -347,13 +331,13 @@ func (FabricLesson) table(les *Lesson, step int, lang string) Table {
 		f := r.Forms[a]
 		tb.Columns = append(tb.Columns, t("algo."+string(a)))
 		tb.ColumnKeys = append(tb.ColumnKeys, string(a))
-		times = append(times, Seconds(f.Seconds))
+		times = append(times, units.Duration(f.Seconds))
 		bw := 0.0
 		if f.Seconds > 0 {
-			bw = r.Bytes / f.Seconds / 1e9 * collective.BusFactor(collective.AllReduce, r.Ranks)
+			bw = r.Bytes / f.Seconds * collective.BusFactor(collective.AllReduce, r.Ranks)
 		}
-		busbw = append(busbw, strconv.FormatFloat(bw, 'f', 1, 64)+" GB/s")
-		sent = append(sent, SizeText(f.SentPerRank))
+		busbw = append(busbw, units.Rate(bw))
+		sent = append(sent, units.Bytes(f.SentPerRank))
 	}
 	tb.Rows = []TableRow{row("time_s", times...), row("busbw_GBps", busbw...), row("bytes_sent_per_rank", sent...)}
 	return tb

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gpuscope/gpuscope/engine/faults"
 	"github.com/gpuscope/gpuscope/engine/sim"
+	"github.com/gpuscope/gpuscope/engine/units"
 	"github.com/gpuscope/gpuscope/scenarios/i18n"
 )
 
@@ -116,20 +117,7 @@ func (FaultLesson) metrics(les *Lesson, step int) any {
 			" --restart-cost-s " + g(c.RestartCost) + " --days " + g(c.Days) + " --seed " + strconv.FormatUint(c.Seed, 10) + " --json"}
 }
 
-// Duration formats seconds as minutes, hours or days.
-func Duration(s float64) string {
-	switch {
-	case s >= 2*86400:
-		return strconv.FormatFloat(s/86400, 'f', 1, 64) + " d"
-	case s >= 3600:
-		return strconv.FormatFloat(s/3600, 'f', 1, 64) + " h"
-	case s >= 60:
-		return strconv.FormatFloat(s/60, 'f', 1, 64) + " min"
-	}
-	return strconv.FormatFloat(s, 'f', 0, 64) + " s"
-}
-
-func faultNarration(r *FaultRun) []string {
+func faultNarration(r *FaultRun, lang string) []string {
 	m := r.Result.Metrics()
 	c := r.Result.Config
 	best := r.Sweep[0]
@@ -138,32 +126,30 @@ func faultNarration(r *FaultRun) []string {
 			best = s
 		}
 	}
+	dur := func(s float64) string { return units.LocalDuration(lang, s) }
 	return []string{
-		"gpus", strconv.Itoa(c.GPUs), "days", strconv.FormatFloat(c.Days, 'f', 0, 64),
+		"gpus", units.Count(int64(c.GPUs)), "days", strconv.FormatFloat(c.Days, 'f', 0, 64),
 		"mtbf_gpu", strconv.FormatFloat(c.MTBFGPUHours, 'f', 0, 64),
-		"mtbf_cluster", Duration(m.ClusterMTBFS),
+		"mtbf_cluster", dur(m.ClusterMTBFS),
 		"failures", strconv.Itoa(m.Failures),
 		"expected", strconv.FormatFloat(c.Days*86400/m.ClusterMTBFS, 'f', 0, 64),
-		"lost", Duration(m.LostWorkS),
-		"goodput", pct(m.Goodput),
-		"every", Duration(c.CheckpointEvery), "cost", Duration(c.CheckpointCost), "restart", Duration(c.RestartCost),
-		"optimal", Duration(m.OptimalIntervalS), "young", Duration(m.YoungIntervalS),
-		"best_goodput", pct(best.Goodput), "best_every", Duration(best.CheckpointEveryS),
+		"lost", dur(m.LostWorkS),
+		"goodput", units.Percent(m.Goodput),
+		"every", dur(c.CheckpointEvery), "cost", dur(c.CheckpointCost), "restart", dur(c.RestartCost),
+		"optimal", dur(m.OptimalIntervalS), "young", dur(m.YoungIntervalS),
+		"best_goodput", units.Percent(best.Goodput), "best_every", dur(best.CheckpointEveryS),
 	}
 }
 
-func (FaultLesson) narration(les *Lesson) []string {
-	return faultNarration(les.Steps[0].Run.(*FaultRun))
-}
-
-func (FaultLesson) stepNarration(les *Lesson, step int) []string {
-	return faultNarration(les.Steps[step-1].Run.(*FaultRun))
+func (FaultLesson) narration(les *Lesson, step int, lang string) []string {
+	return faultNarration(les.Steps[step-1].Run.(*FaultRun), lang)
 }
 
 func (FaultLesson) table(les *Lesson, step int, lang string) Table {
 	t := func(key string) string { return i18n.T(lang, key) }
 	r := les.Steps[step-1].Run.(*FaultRun)
 	m := r.Result.Metrics()
+	dur := func(s float64) string { return units.LocalDuration(lang, s) }
 	row := func(key, v string) TableRow {
 		src := ""
 		if i18n.Has(i18n.Fallback, "source.faults."+key) {
@@ -172,13 +158,13 @@ func (FaultLesson) table(les *Lesson, step int, lang string) Table {
 		return TableRow{Key: key, Label: t("metric." + key), Cells: []string{v}, Source: src}
 	}
 	return Table{Columns: []string{t("ui.metric"), t("ui.value")}, ColumnKeys: []string{"job"}, Current: "job", Rows: []TableRow{
-		row("cluster_mtbf_s", Duration(m.ClusterMTBFS)),
+		row("cluster_mtbf_s", dur(m.ClusterMTBFS)),
 		row("failures", strconv.Itoa(m.Failures)),
-		row("lost_work_s", Duration(m.LostWorkS)),
-		row("checkpoint_time_s", Duration(m.CheckpointTimeS)),
-		row("restart_time_s", Duration(m.RestartTimeS)),
-		row("goodput", pct(m.Goodput)),
-		row("optimal_interval_s", Duration(m.OptimalIntervalS)+" (Young "+Duration(m.YoungIntervalS)+")"),
+		row("lost_work_s", dur(m.LostWorkS)),
+		row("checkpoint_time_s", dur(m.CheckpointTimeS)),
+		row("restart_time_s", dur(m.RestartTimeS)),
+		row("goodput", units.Percent(m.Goodput)),
+		row("optimal_interval_s", dur(m.OptimalIntervalS)+" (Young "+dur(m.YoungIntervalS)+")"),
 	}}
 }
 

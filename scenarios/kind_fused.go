@@ -6,6 +6,7 @@ import (
 	"github.com/gpuscope/gpuscope/engine/hw"
 	"github.com/gpuscope/gpuscope/engine/kernel"
 	"github.com/gpuscope/gpuscope/engine/sim"
+	"github.com/gpuscope/gpuscope/engine/units"
 	"github.com/gpuscope/gpuscope/scenarios/i18n"
 )
 
@@ -79,21 +80,21 @@ func (FusedLesson) metrics(les *Lesson, step int) any {
 	}
 }
 
-func (FusedLesson) narration(les *Lesson) []string {
+func (FusedLesson) narration(les *Lesson, _ int, lang string) []string {
 	r, err := fusedRun(les.Config)
 	if err != nil {
 		return nil
 	}
 	roof, _ := kernel.NewRoofline(r.GPU, hw.BF16)
 	ridge := roof.Ridge()
-	secs := func(s float64) string { return sim.FromSeconds(s).String() }
+	secs := units.Duration
 	perElem := func(x kernel.ElementwiseResult) string {
 		return strconv.FormatFloat(x.HBMBytes/x.Elements, 'g', 3, 64)
 	}
 	return []string{
 		"elements", strconv.FormatFloat(r.Unfused.Elements/1e6, 'f', 0, 64) + " M",
-		"unfused_bytes", gb(r.Unfused.HBMBytes),
-		"fused_bytes", gb(r.Fused.HBMBytes),
+		"unfused_bytes", units.Bytes(r.Unfused.HBMBytes),
+		"fused_bytes", units.Bytes(r.Fused.HBMBytes),
 		"unfused_per_elem", perElem(r.Unfused),
 		"fused_per_elem", perElem(r.Fused),
 		"unfused_time", secs(r.Unfused.TimeS),
@@ -108,7 +109,7 @@ func (FusedLesson) narration(les *Lesson) []string {
 func (FusedLesson) table(les *Lesson, step int, lang string) Table {
 	t := func(key string) string { return i18n.T(lang, key) }
 	r := les.Steps[step-1].Run.(*FusedRun)
-	secs := func(s float64) string { return sim.FromSeconds(s).String() }
+	secs := units.Duration
 	u, f := side(r.Unfused), side(r.Fused)
 	row := func(key, a, b string) TableRow {
 		return TableRow{Key: key, Label: t("metric." + key), Cells: []string{a, b}, Source: t("source.fused." + key)}
@@ -120,7 +121,7 @@ func (FusedLesson) table(les *Lesson, step int, lang string) Table {
 		Current:    "fused",
 		Rows: []TableRow{
 			row("kernels", strconv.Itoa(u.Kernels), strconv.Itoa(f.Kernels)),
-			row("hbm_bytes", gb(u.HBMBytes), gb(f.HBMBytes)),
+			row("hbm_bytes", units.Bytes(u.HBMBytes), units.Bytes(f.HBMBytes)),
 			row("time_s", secs(u.TimeS), secs(f.TimeS)),
 			row("intensity_flop_per_byte", f1(u.Intensity), f1(f.Intensity)),
 		},
@@ -130,8 +131,6 @@ func (FusedLesson) table(les *Lesson, step int, lang string) Table {
 // live says how far each side has got at the playhead.
 func (FusedLesson) live(les *Lesson, step int, t sim.Time, lang string) string {
 	r := les.Steps[step-1].Run.(*FusedRun)
-	pct := func(total float64) string {
-		return strconv.FormatFloat(100*min(1, t.Seconds()/total), 'f', 0, 64) + "%"
-	}
-	return i18n.T(lang, "ui.live_fused", "t", t.String(), "unfused", pct(r.Unfused.TimeS), "fused", pct(r.Fused.TimeS))
+	done := func(total float64) string { return units.Percent(min(1, t.Seconds()/total)) }
+	return i18n.T(lang, "ui.live_fused", "t", units.Duration(t.Seconds()), "unfused", done(r.Unfused.TimeS), "fused", done(r.Fused.TimeS))
 }

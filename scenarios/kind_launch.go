@@ -6,6 +6,7 @@ import (
 	"github.com/gpuscope/gpuscope/engine/hw"
 	"github.com/gpuscope/gpuscope/engine/kernel"
 	"github.com/gpuscope/gpuscope/engine/sim"
+	"github.com/gpuscope/gpuscope/engine/units"
 	"github.com/gpuscope/gpuscope/scenarios/i18n"
 )
 
@@ -89,7 +90,7 @@ func (LaunchLesson) metrics(les *Lesson, step int) any {
 	return launchMetrics(les.Steps[step-1].Run.(*LaunchRun))
 }
 
-func (LaunchLesson) narration(les *Lesson) []string {
+func (LaunchLesson) narration(les *Lesson, _ int, lang string) []string {
 	// The numbers the story quotes, for the lesson's own defaults and the
 	// variations its steps set.
 	at := func(step int) LaunchMetrics {
@@ -98,7 +99,6 @@ func (LaunchLesson) narration(les *Lesson) []string {
 		}
 		return launchMetrics(les.Steps[step-1].Run.(*LaunchRun))
 	}
-	pct := func(f float64) string { return strconv.FormatFloat(100*f, 'f', 0, 64) + "%" }
 	m, more := at(2), at(3)
 	tail, div := at(4), at(5)
 	return []string{
@@ -107,23 +107,22 @@ func (LaunchLesson) narration(les *Lesson) []string {
 		"warps_per_block", strconv.Itoa(m.WarpsPerBlock),
 		"blocks_per_sm", strconv.Itoa(m.BlocksPerSM),
 		"warps_per_sm", strconv.Itoa(m.WarpsPerSM),
-		"occupancy", pct(m.Occupancy),
+		"occupancy", units.Percent(m.Occupancy),
 		"blocks_per_sm_more", strconv.Itoa(more.BlocksPerSM),
-		"occupancy_more", pct(more.Occupancy),
+		"occupancy_more", units.Percent(more.Occupancy),
 		"blocks", strconv.Itoa(tail.Blocks),
 		"slots", strconv.Itoa(tail.SMs * tail.BlocksPerSM),
 		"waves", strconv.Itoa(tail.Waves),
 		"tail_blocks", strconv.Itoa(tail.TailBlocks),
-		"tail_util", pct(tail.TailUtilization),
+		"tail_util", units.Percent(tail.TailUtilization),
 		"issue_slots", strconv.Itoa(div.IssueSlots),
-		"idle", pct(div.IdleLanes),
+		"idle", units.Percent(div.IdleLanes),
 	}
 }
 
 func (LaunchLesson) table(les *Lesson, step int, lang string) Table {
 	t := func(key string) string { return i18n.T(lang, key) }
 	m := launchMetrics(les.Steps[step-1].Run.(*LaunchRun))
-	pct := func(f float64) string { return strconv.FormatFloat(100*f, 'f', 1, 64) + "%" }
 	row := func(key, v string) TableRow {
 		return TableRow{Key: key, Label: t("metric." + key), Cells: []string{v}, Source: t("source.launch." + key)}
 	}
@@ -135,10 +134,10 @@ func (LaunchLesson) table(les *Lesson, step int, lang string) Table {
 		Rows: []TableRow{
 			row("warps_per_block", strconv.Itoa(m.WarpsPerBlock)),
 			row("blocks_per_sm", strconv.Itoa(m.BlocksPerSM)+" ("+t("limit."+m.Limit)+")"),
-			row("occupancy", pct(m.Occupancy)+" ("+strconv.Itoa(m.WarpsPerSM)+"/"+strconv.Itoa(g.MaxWarpsPerSM)+")"),
+			row("occupancy", units.Percent(m.Occupancy)+" ("+strconv.Itoa(m.WarpsPerSM)+"/"+strconv.Itoa(g.MaxWarpsPerSM)+")"),
 			row("waves", strconv.Itoa(m.Waves)),
-			row("tail_utilization", pct(m.TailUtilization)),
-			row("idle_lanes", pct(m.IdleLanes)+" ("+strconv.Itoa(m.IssueSlots)+")"),
+			row("tail_utilization", units.Percent(m.TailUtilization)),
+			row("idle_lanes", units.Percent(m.IdleLanes)+" ("+strconv.Itoa(m.IssueSlots)+")"),
 		},
 	}
 }

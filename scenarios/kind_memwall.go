@@ -6,6 +6,7 @@ import (
 	"github.com/gpuscope/gpuscope/engine/hw"
 	"github.com/gpuscope/gpuscope/engine/kernel"
 	"github.com/gpuscope/gpuscope/engine/sim"
+	"github.com/gpuscope/gpuscope/engine/units"
 	"github.com/gpuscope/gpuscope/scenarios/i18n"
 )
 
@@ -84,27 +85,26 @@ func (MemwallLesson) metrics(les *Lesson, step int) any {
 	return m
 }
 
-func (MemwallLesson) narration(les *Lesson) []string {
+func (MemwallLesson) narration(les *Lesson, _ int, lang string) []string {
 	r, err := memwallRun(les.Config)
 	if err != nil {
 		return nil
 	}
 	m := func(k string) kernel.GEMMMetrics { return r.Results[k].Metrics() }
-	pct := func(f float64) string { return strconv.FormatFloat(100*f, 'g', 2, 64) + "%" }
 	tf := func(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) }
 	return []string{
 		"size", strconv.Itoa(les.Config.IntOf("size")),
-		"naive_bytes", gb(m("naive").HBMBytes),
+		"naive_bytes", units.Bytes(m("naive").HBMBytes),
 		"naive_tflops", tf(m("naive").TFLOPS),
-		"naive_util", pct(m("naive").Utilization),
+		"naive_util", units.Percent(m("naive").Utilization),
 		"naive_intensity", tf(m("naive").Intensity),
-		"smem16_bytes", gb(m("smem16").HBMBytes),
-		"smem32_bytes", gb(m("smem32").HBMBytes),
+		"smem16_bytes", units.Bytes(m("smem16").HBMBytes),
+		"smem32_bytes", units.Bytes(m("smem32").HBMBytes),
 		"smem16_tflops", tf(m("smem16").TFLOPS),
 		"smem32_tflops", tf(m("smem32").TFLOPS),
-		"tensor_bytes", gb(m("tensor").HBMBytes),
+		"tensor_bytes", units.Bytes(m("tensor").HBMBytes),
 		"tensor_tflops", tf(m("tensor").TFLOPS),
-		"tensor_util", pct(m("tensor").Utilization),
+		"tensor_util", units.Percent(m("tensor").Utilization),
 		"tensor_intensity", tf(m("tensor").Intensity),
 		"tensor_speedup", strconv.FormatFloat(m("naive").TimeS/m("tensor").TimeS, 'f', 0, 64),
 	}
@@ -119,12 +119,12 @@ func (MemwallLesson) table(les *Lesson, step int, lang string) Table {
 	for _, k := range MemwallKernels {
 		tb.Columns = append(tb.Columns, t("memwall."+k))
 		m := r.Results[k].Metrics()
-		cells["hbm_bytes"] = append(cells["hbm_bytes"], gb(m.HBMBytes))
+		cells["hbm_bytes"] = append(cells["hbm_bytes"], units.Bytes(m.HBMBytes))
 		cells["intensity_flop_per_byte"] = append(cells["intensity_flop_per_byte"], strconv.FormatFloat(m.Intensity, 'g', 3, 64))
 		cells["tflops"] = append(cells["tflops"], strconv.FormatFloat(m.TFLOPS, 'g', 3, 64))
 		cells["utilization"] = append(cells["utilization"], strconv.FormatFloat(100*m.Utilization, 'g', 2, 64)+"%")
 		cells["bound"] = append(cells["bound"], t("bound."+m.Bound))
-		cells["time_s"] = append(cells["time_s"], sim.FromSeconds(m.TimeS).String())
+		cells["time_s"] = append(cells["time_s"], units.Duration(m.TimeS))
 	}
 	for _, k := range keys {
 		tb.Rows = append(tb.Rows, TableRow{Key: k, Label: t("metric." + k), Cells: cells[k], Source: t("source.memwall." + k)})

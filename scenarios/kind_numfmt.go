@@ -6,6 +6,7 @@ import (
 
 	"github.com/gpuscope/gpuscope/engine/numfmt"
 	"github.com/gpuscope/gpuscope/engine/sim"
+	"github.com/gpuscope/gpuscope/engine/units"
 	"github.com/gpuscope/gpuscope/scenarios/i18n"
 )
 
@@ -148,13 +149,9 @@ func (nl *NumfmtLesson) metrics(les *Lesson, step int) any {
 	return m
 }
 
-func (nl *NumfmtLesson) narration(les *Lesson) []string {
-	return nl.narrationOf(les, les.Config.Float("value"))
-}
-
-// stepNarration quotes the step's own value (a step that sets value=1.5
+// narration quotes the step's own value (a step that sets value=1.5
 // says 1.5, not the lesson's default).
-func (nl *NumfmtLesson) stepNarration(les *Lesson, step int) []string {
+func (nl *NumfmtLesson) narration(les *Lesson, step int, _ string) []string {
 	x, _ := chosen(les, step)
 	return nl.narrationOf(les, x)
 }
@@ -180,8 +177,8 @@ func (nl *NumfmtLesson) narrationOf(les *Lesson, x float64) []string {
 		"spike_step", strconv.Itoa(trainingSpike),
 		"died_at", died,
 		"skipped", skipped,
-		"w175_fp32", strconv.FormatFloat(gpt3Params*4/1e9, 'f', 0, 64) + " GB",
-		"w175_bf16", strconv.FormatFloat(gpt3Params*2/1e9, 'f', 0, 64) + " GB",
+		"w175_fp32", units.Bytes(gpt3Params * 4),
+		"w175_bf16", units.Bytes(gpt3Params * 2),
 	}
 }
 
@@ -202,7 +199,7 @@ func (nl *NumfmtLesson) table(les *Lesson, step int, lang string) Table {
 		rows["max"] = append(rows["max"], NumText(float64(r.Max)))
 		rows["min_normal"] = append(rows["min_normal"], NumText(float64(r.MinNormal)))
 		rows["epsilon"] = append(rows["epsilon"], NumText(float64(r.Epsilon)))
-		rows["weights_175b_bytes"] = append(rows["weights_175b_bytes"], strconv.FormatFloat(gpt3Params*float64(g.Bits())/8/1e9, 'f', 0, 64)+" GB")
+		rows["weights_175b_bytes"] = append(rows["weights_175b_bytes"], units.Bytes(gpt3Params*float64(g.Bits())/8))
 	}
 	for _, k := range keys {
 		tb.Rows = append(tb.Rows, TableRow{Key: k, Label: t("metric." + k), Cells: rows[k], Source: t("source.numfmt." + k)})

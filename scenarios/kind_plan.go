@@ -10,6 +10,7 @@ import (
 	"github.com/gpuscope/gpuscope/engine/model"
 	"github.com/gpuscope/gpuscope/engine/parallel"
 	"github.com/gpuscope/gpuscope/engine/sim"
+	"github.com/gpuscope/gpuscope/engine/units"
 	"github.com/gpuscope/gpuscope/scenarios/i18n"
 )
 
@@ -462,43 +463,13 @@ func (PlanLesson) metrics(les *Lesson, step int) any {
 	return m
 }
 
-// GB formats bytes in decimal gigabytes, as the published figures do.
-func GB(b float64) string {
-	switch {
-	case b >= 1e12:
-		return strconv.FormatFloat(b/1e12, 'f', 2, 64) + " TB"
-	case b >= 100e9:
-		return strconv.FormatFloat(b/1e9, 'f', 0, 64) + " GB"
-	}
-	return strconv.FormatFloat(b/1e9, 'f', 1, 64) + " GB"
-}
-
-// Seconds formats a duration for reading: "1.42 s", "312 ms", "45 µs".
-func Seconds(s float64) string {
-	switch {
-	case s >= 10:
-		return strconv.FormatFloat(s, 'f', 1, 64) + " s"
-	case s >= 1:
-		return strconv.FormatFloat(s, 'f', 2, 64) + " s"
-	case s >= 1e-3:
-		return strconv.FormatFloat(s*1e3, 'f', 0, 64) + " ms"
-	}
-	return strconv.FormatFloat(s*1e6, 'f', 0, 64) + " µs"
-}
-
-func pct(f float64) string { return strconv.FormatFloat(100*f, 'f', 1, 64) + "%" }
-
-func (PlanLesson) narration(les *Lesson) []string {
-	return planNarration(les.Steps[0].Run.(*PlanRun))
-}
-
-func (PlanLesson) stepNarration(les *Lesson, step int) []string {
-	return planNarration(les.Steps[step-1].Run.(*PlanRun))
+func (PlanLesson) narration(les *Lesson, step int, lang string) []string {
+	return planNarration(les.Steps[step-1].Run.(*PlanRun), lang)
 }
 
 // planNarration are the numbers a strategy step's text may quote, from the
 // step's configuration (the knobs with the step's set: lines).
-func planNarration(r *PlanRun) []string {
+func planNarration(r *PlanRun, lang string) []string {
 	res, pc := r.Result, r.Config
 	p := pc.Plan
 	psi := res.Params
@@ -509,8 +480,8 @@ func planNarration(r *PlanRun) []string {
 		"model", pc.Model.Name,
 		"params", strconv.FormatFloat(psi/1e9, 'f', 1, 64) + "B",
 		"gpu", pc.Cluster.GPU.Name,
-		"hbm", GB(float64(pc.Cluster.GPU.HBMBytes)),
-		"usable", GB(usable),
+		"hbm", units.Bytes(float64(pc.Cluster.GPU.HBMBytes)),
+		"usable", units.Bytes(usable),
 		"gpus", strconv.Itoa(pc.Cluster.GPUs),
 		"tp", strconv.Itoa(p.TP), "pp", strconv.Itoa(p.PP), "dp", strconv.Itoa(p.DP),
 		"v", strconv.Itoa(p.Interleave),
@@ -518,30 +489,30 @@ func planNarration(r *PlanRun) []string {
 		"global_batch", strconv.Itoa(p.GlobalBatch),
 		"zero", strconv.Itoa(p.ZeRO),
 		"rank", strconv.Itoa(r.Rank),
-		"fp32", GB(4 * psi), "bf16", GB(w), "adam", GB(opt), "seed_states", GB(w + opt),
-		"states16", GB(st.Total()), "bpp", strconv.Itoa(p.BytesPerParam),
-		"per_gpu", GB(res.Memory.Total), "activations", GB(res.Memory.Activations),
-		"step", Seconds(res.Time.Step), "compute", Seconds(res.Time.Compute), "tp_comm", Seconds(res.Time.TPComm),
-		"dp_comm", Seconds(res.Time.DPComm), "dp_hidden", Seconds(res.Time.DPHidden), "bubble", Seconds(res.Time.Bubble),
-		"exposed", Seconds(res.Time.Exposed),
-		"bubble_fraction", pct(res.BubbleFraction),
-		"bubble_share", pct(float64(p.PP-1) / float64(res.MicroBatches*p.Interleave+p.PP-1)),
-		"mfu", pct(res.MFU),
+		"fp32", units.Bytes(4 * psi), "bf16", units.Bytes(w), "adam", units.Bytes(opt), "seed_states", units.Bytes(w + opt),
+		"states16", units.Bytes(st.Total()), "bpp", strconv.Itoa(p.BytesPerParam),
+		"per_gpu", units.Bytes(res.Memory.Total), "activations", units.Bytes(res.Memory.Activations),
+		"step", units.Duration(res.Time.Step), "compute", units.Duration(res.Time.Compute), "tp_comm", units.Duration(res.Time.TPComm),
+		"dp_comm", units.Duration(res.Time.DPComm), "dp_hidden", units.Duration(res.Time.DPHidden), "bubble", units.Duration(res.Time.Bubble),
+		"exposed", units.Duration(res.Time.Exposed),
+		"bubble_fraction", units.Percent(res.BubbleFraction),
+		"bubble_share", units.Percent(float64(p.PP-1) / float64(res.MicroBatches*p.Interleave+p.PP-1)),
+		"mfu", units.Percent(res.MFU),
 		"cards_low", strconv.Itoa(parallel.CardsNeeded(800e9, 80e9)), "cards_high", strconv.Itoa(parallel.CardsNeeded(1.2e12, 80e9)),
-		"naive_sync", Seconds(parallel.NaiveSyncSeconds(2*psi, 900e9)),
-		"grads", GB(2 * psi),
-		"shard", GB(2 * psi / float64(p.TP*p.PP)), "shard16", GB(16 * psi / float64(p.TP*p.PP)),
+		"naive_sync", units.Duration(parallel.NaiveSyncSeconds(2*psi, 900e9)),
+		"grads", units.Bytes(2 * psi),
+		"shard", units.Bytes(2 * psi / float64(p.TP*p.PP)), "shard16", units.Bytes(16 * psi / float64(p.TP*p.PP)),
 	}
 	fits := "fits"
 	if !res.Memory.Fits {
 		fits = "over"
 	}
-	out = append(out, "fits", fits, "over", GB(res.Memory.Over))
+	out = append(out, "fits", fits, "over", units.Bytes(res.Memory.Over))
 	z, _ := parallel.ZeROStates(psi, max(2, p.DP), 3, p.BytesPerParam)
-	out = append(out, "zero3", GB(z.Total()))
+	out = append(out, "zero3", units.Bytes(z.Total()))
 	b := parallel.SeedBudget(0.05)
-	out = append(out, "budget_step", Seconds(b.Step()), "budget_faster", Seconds(b.Faster(1.2).Step()),
-		"amdahl", pct(1-b.Faster(1.2).Step()/b.Step()))
+	out = append(out, "budget_step", units.Duration(b.Step()), "budget_faster", units.Duration(b.Faster(1.2).Step()),
+		"amdahl", units.Percent(1-b.Faster(1.2).Step()/b.Step()))
 	return out
 }
 
@@ -560,26 +531,26 @@ func (PlanLesson) table(les *Lesson, step int, lang string) Table {
 	mem := res.Memory
 	fits := t("plan.fits")
 	if !mem.Fits {
-		fits = i18n.T(lang, "plan.over", "over", GB(mem.Over))
+		fits = i18n.T(lang, "plan.over", "over", units.Bytes(mem.Over))
 	}
 	tm := res.Time
 	tb.Rows = []TableRow{
 		row("params", strconv.FormatFloat(res.Params/1e9, 'f', 1, 64)+"B"),
 		row("plan", fmt.Sprintf("TP %d × PP %d × DP %d", res.Config.Plan.TP, res.Config.Plan.PP, res.Config.Plan.DP)),
-		row("weights_bytes", GB(mem.Weights)),
-		row("gradients_bytes", GB(mem.Gradients)),
-		row("optimizer_bytes", GB(mem.Optimizer)),
-		row("activations_bytes", GB(mem.Activations)),
-		row("total_bytes", GB(mem.Total)+" / "+GB(mem.Usable)),
+		row("weights_bytes", units.Bytes(mem.Weights)),
+		row("gradients_bytes", units.Bytes(mem.Gradients)),
+		row("optimizer_bytes", units.Bytes(mem.Optimizer)),
+		row("activations_bytes", units.Bytes(mem.Activations)),
+		row("total_bytes", units.Bytes(mem.Total)+" / "+units.Bytes(mem.Usable)),
 		row("fits", fits),
-		row("step_s", Seconds(tm.Step)),
-		row("compute_s", Seconds(tm.Compute)),
-		row("tp_comm_s", Seconds(tm.TPComm)),
-		row("pp_comm_s", Seconds(tm.PPComm)),
-		row("dp_comm_s", Seconds(tm.DPComm)+" ("+i18n.T(lang, "plan.hidden", "hidden", Seconds(tm.DPHidden))+")"),
-		row("bubble_s", Seconds(tm.Bubble)),
-		row("bubble_fraction", pct(res.BubbleFraction)),
-		row("mfu", pct(res.MFU)),
+		row("step_s", units.Duration(tm.Step)),
+		row("compute_s", units.Duration(tm.Compute)),
+		row("tp_comm_s", units.Duration(tm.TPComm)),
+		row("pp_comm_s", units.Duration(tm.PPComm)),
+		row("dp_comm_s", units.Duration(tm.DPComm)+" ("+i18n.T(lang, "plan.hidden", "hidden", units.Duration(tm.DPHidden))+")"),
+		row("bubble_s", units.Duration(tm.Bubble)),
+		row("bubble_fraction", units.Percent(res.BubbleFraction)),
+		row("mfu", units.Percent(res.MFU)),
 		row("command", "gpuscope "+strings.Join(PlanCommand(r.Config), " ")),
 	}
 	if r.View == ViewPlanner && r.Search != nil {
@@ -593,14 +564,14 @@ func (PlanLesson) table(les *Lesson, step int, lang string) Table {
 			ranked = append(ranked, TableRow{
 				Key:    "rank_" + strconv.Itoa(i+1),
 				Label:  fmt.Sprintf("%d. TP%d PP%d DP%d v%d Z%d %s b%d", i+1, q.TP, q.PP, q.DP, q.Interleave, q.ZeRO, q.Recompute, q.MicroBatch),
-				Cells:  []string{Seconds(pl.Time.Step) + " · " + GB(pl.Memory.Total)},
+				Cells:  []string{units.Duration(pl.Time.Step) + " · " + units.Bytes(pl.Memory.Total)},
 				Action: &Assignment{Knob: "rank", Value: strconv.Itoa(i + 1)},
 			})
 		}
 		tb.Rows = append(ranked, tb.Rows...)
 	}
 	if r.View == ViewBudget && len(r.Budget) == 2 {
-		tb.Rows = append(tb.Rows, row("budget_step_s", Seconds(r.Budget[0].Step())+" → "+Seconds(r.Budget[1].Step())))
+		tb.Rows = append(tb.Rows, row("budget_step_s", units.Duration(r.Budget[0].Step())+" → "+units.Duration(r.Budget[1].Step())))
 	}
 	return tb
 }
@@ -620,5 +591,5 @@ func (PlanLesson) live(les *Lesson, step int, at sim.Time, lang string) string {
 		}
 	}
 	total := tl.Micro * tl.Stages * tl.Chunks
-	return i18n.T(lang, "ui.live_plan", "t", Seconds(s), "done", strconv.Itoa(done), "total", strconv.Itoa(total))
+	return i18n.T(lang, "ui.live_plan", "t", units.Duration(s), "done", strconv.Itoa(done), "total", strconv.Itoa(total))
 }

@@ -244,7 +244,7 @@ func TestStrategyQuestions(t *testing.T) {
 	}
 	// The pipeline's question reads p: (p − 1)/4 with p = 8 is 175%.
 	les := planLesson(t, "pipeline-parallel", "pp", "8")
-	if q, _ := les.Question(1, "en"); q.Choices[q.Answer] != "175.0%" || !strings.Contains(q.Prompt, "p = 8") {
+	if q, _ := les.Question(1, "en"); q.Choices[q.Answer] != "175%" || !strings.Contains(q.Prompt, "p = 8") {
 		t.Errorf("p = 8: %q, answer %q", q.Prompt, q.Choices[q.Answer])
 	}
 }

@@ -93,7 +93,7 @@ func (RooflineLesson) metrics(les *Lesson, step int) any {
 	return m
 }
 
-func (RooflineLesson) narration(les *Lesson) []string {
+func (RooflineLesson) narration(les *Lesson, _ int, lang string) []string {
 	ridge := func(id string) string {
 		g, _ := hw.GPUByID(id)
 		roof, err := kernel.NewRoofline(g, hw.BF16)

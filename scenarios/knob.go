@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gpuscope/gpuscope/engine/units"
 	"github.com/gpuscope/gpuscope/scenarios/i18n"
 )
 
@@ -231,6 +232,16 @@ func FormatBytes(n int64) string {
 		return best
 	}
 	return plain
+}
+
+// BytesLabel is a byte knob's value for reading, in the units it was most
+// likely given in: binary (256 MiB) for a multiple of 1024 that is not a
+// multiple of 1000, decimal (64 kB, 1 GB) otherwise.
+func BytesLabel(n int64) string {
+	if n > 0 && n%1024 == 0 && n%1000 != 0 {
+		return units.BytesIEC(float64(n))
+	}
+	return units.Bytes(float64(n))
 }
 
 // Config maps knob names to canonical value text. The zero value is an

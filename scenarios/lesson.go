@@ -40,8 +40,9 @@ type lessonEngine interface {
 	// metrics are the numbers of a step (1-based), with the JSON names
 	// of the matching CLI command.
 	metrics(les *Lesson, step int) any
-	// narration are the name/value pairs a step's text may quote.
-	narration(les *Lesson) []string
+	// narration are the name/value pairs a step's text may quote,
+	// formatted for reading in lang.
+	narration(les *Lesson, step int, lang string) []string
 	// table is the numbers table of a step in a language.
 	table(les *Lesson, step int, lang string) Table
 	// live is a line of numbers at time t of a step ("" for none).
@@ -121,23 +122,11 @@ func clampStep(les *Lesson, step int) int {
 // JSON names.
 func (les *Lesson) Metrics(step int) any { return les.engine.metrics(les, clampStep(les, step)) }
 
-// NarrationArgs are the numbers a step's narration may quote, by
-// placeholder name, formatted for reading.
-func (les *Lesson) NarrationArgs() []string { return les.engine.narration(les) }
-
-// stepNarrator is an engine whose narration depends on the step: its
-// numbers come from the step's own configuration.
-type stepNarrator interface {
-	stepNarration(les *Lesson, step int) []string
-}
-
-// StepNarrationArgs are the numbers step (1-based) may quote: the step's
-// own where the engine has them, else the lesson's.
-func (les *Lesson) StepNarrationArgs(step int) []string {
-	if sn, ok := les.engine.(stepNarrator); ok {
-		return sn.stepNarration(les, clampStep(les, step))
-	}
-	return les.NarrationArgs()
+// StepNarrationArgs are the numbers step (1-based) may quote, by
+// placeholder name, formatted for reading in lang: the step's own numbers
+// where its kind has them, else the lesson's.
+func (les *Lesson) StepNarrationArgs(step int, lang string) []string {
+	return les.engine.narration(les, clampStep(les, step), lang)
 }
 
 // Table is the numbers table of a step in a language.

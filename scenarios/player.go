@@ -640,7 +640,7 @@ func sortedKeys(m map[string]any) []string { return slices.Sorted(maps.Keys(m)) 
 // with the engine's numbers filled in.
 func (p *Player) Narration() (title, text string) {
 	st := p.step().Step
-	args := p.les.StepNarrationArgs(p.st.Step)
+	args := p.les.StepNarrationArgs(p.st.Step, p.st.Lang)
 	return i18n.T(p.st.Lang, st.Title, args...), i18n.T(p.st.Lang, st.Text, args...)
 }
 

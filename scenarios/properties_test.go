@@ -90,7 +90,7 @@ func checkLessonInvariants(t *testing.T, name string, les *Lesson) {
 		walkMetrics(t.Errorf, at, "", v, false, les.Scenario.Kind == KindNumfmt)
 		_ = les.Table(step, "en")
 		_ = les.Live(step, st.From+(st.To-st.From)/2, "en")
-		_ = les.StepNarrationArgs(step)
+		_ = les.StepNarrationArgs(step, "en")
 	}
 }
 

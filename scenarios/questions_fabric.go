@@ -1,8 +1,7 @@
 package scenarios
 
 import (
-	"strconv"
-
+	"github.com/gpuscope/gpuscope/engine/units"
 	"github.com/gpuscope/gpuscope/scenarios/i18n"
 )
 
@@ -16,14 +15,14 @@ func fabricQuestion(f func(r *FabricRun, lang string, q *Question)) asker {
 			return nil, false
 		}
 		f(r, lang, q)
-		return fabricNarration(r), true
+		return fabricNarration(r, lang), true
 	}
 }
 
 var fabricQuestions = map[string]asker{
 	// nvlink-vs-ib: how much longer the transfer takes on InfiniBand.
-	"ib-slowdown": fabricQuestion(func(r *FabricRun, _ string, q *Question) {
-		q.Choices, q.Answer = numberChoices(r.InterS/r.IntraS, func(v float64) string { return "×" + strconv.FormatFloat(v, 'f', 1, 64) })
+	"ib-slowdown": fabricQuestion(func(r *FabricRun, lang string, q *Question) {
+		q.Choices, q.Answer = numberChoices(r.InterS/r.IntraS, func(v float64) string { return units.Ratio(lang, v) })
 	}),
 	// collectives-at-scale: which all-reduce is fastest at this size.
 	"fastest": fabricQuestion(func(r *FabricRun, lang string, q *Question) {

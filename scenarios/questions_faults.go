@@ -9,7 +9,7 @@ import (
 
 var faultQuestions = map[string]asker{
 	// fault-tolerance: how many failures the job should expect.
-	"failures": func(les *Lesson, step int, _ string, q *Question) ([]string, bool) {
+	"failures": func(les *Lesson, step int, lang string, q *Question) ([]string, bool) {
 		r, ok := les.Steps[step-1].Run.(*FaultRun)
 		if !ok {
 			return nil, false
@@ -17,6 +17,6 @@ var faultQuestions = map[string]asker{
 		c := r.Result.Config
 		expected := c.Days * 86400 / c.ClusterMTBF()
 		q.Choices, q.Answer = numberChoices(expected, func(v float64) string { return strconv.FormatFloat(math.Round(v), 'f', 0, 64) })
-		return faultNarration(r), true
+		return faultNarration(r, lang), true
 	},
 }

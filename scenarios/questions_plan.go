@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/gpuscope/gpuscope/engine/parallel"
+	"github.com/gpuscope/gpuscope/engine/units"
 	"github.com/gpuscope/gpuscope/scenarios/i18n"
 )
 
@@ -28,7 +29,7 @@ func planQuestion(f planAsk) asker {
 		if value >= 0 {
 			q.Choices, q.Answer = numberChoices(value, format)
 		}
-		return append(planNarration(r), extra...), true
+		return append(planNarration(r, lang), extra...), true
 	}
 }
 
@@ -55,7 +56,7 @@ var planQuestions = map[string]asker{
 	}),
 	// data-parallel: the naive gradient sync over NVLink.
 	"sync": planQuestion(func(_ *Lesson, r *PlanRun, _ string, _ *Question) (float64, func(float64) string, []string, bool) {
-		return parallel.NaiveSyncSeconds(2*r.Result.Params, 900e9), Seconds, nil, true
+		return parallel.NaiveSyncSeconds(2*r.Result.Params, 900e9), units.Duration, nil, true
 	}),
 	// tensor-parallel: TP's communication once the group leaves the node.
 	"tp-across": planQuestion(func(les *Lesson, r *PlanRun, _ string, _ *Question) (float64, func(float64) string, []string, bool) {
@@ -63,30 +64,30 @@ var planQuestions = map[string]asker{
 		if !ok {
 			return 0, nil, nil, false
 		}
-		return r.Result.Time.TPComm, Seconds, []string{"tp_in", Seconds(in.Result.Time.TPComm), "tp_node", strconv.Itoa(in.Config.Plan.TP)}, true
+		return r.Result.Time.TPComm, units.Duration, []string{"tp_in", units.Duration(in.Result.Time.TPComm), "tp_node", strconv.Itoa(in.Config.Plan.TP)}, true
 	}),
 	// pipeline-parallel: the bubble with p stages and 4 micro-batches.
 	"bubble-m4": planQuestion(func(_ *Lesson, r *PlanRun, _ string, _ *Question) (float64, func(float64) string, []string, bool) {
-		return float64(r.Config.Plan.PP-1) / 4, pct, nil, true
+		return float64(r.Config.Plan.PP-1) / 4, units.Percent, nil, true
 	}),
 	// 3d-parallel: model states per GPU.
 	"states-per-gpu": planQuestion(func(_ *Lesson, r *PlanRun, _ string, _ *Question) (float64, func(float64) string, []string, bool) {
 		p := r.Config.Plan
-		return 16 * r.Result.Params / float64(p.TP*p.PP), GB, nil, true
+		return 16 * r.Result.Params / float64(p.TP*p.PP), units.Bytes, nil, true
 	}),
 	// zero-stages: what ZeRO-3 saves a GPU against plain DP.
 	"zero3-saving": planQuestion(func(_ *Lesson, r *PlanRun, _ string, _ *Question) (float64, func(float64) string, []string, bool) {
 		p := r.Config.Plan
 		full, _ := parallel.ZeROStates(r.Result.Params, p.DP, 0, p.BytesPerParam)
 		z3, _ := parallel.ZeROStates(r.Result.Params, p.DP, 3, p.BytesPerParam)
-		return full.Total() - z3.Total(), GB, nil, true
+		return full.Total() - z3.Total(), units.Bytes, nil, true
 	}),
 	// activation-checkpointing: what full recomputation costs in time.
 	"recompute-cost": planQuestion(func(_ *Lesson, r *PlanRun, _ string, _ *Question) (float64, func(float64) string, []string, bool) {
 		if len(r.Timelines) != 3 {
 			return 0, nil, nil, false
 		}
-		return r.Timelines[2].Result.Time.Step/r.Timelines[0].Result.Time.Step - 1, pct, nil, true
+		return r.Timelines[2].Result.Time.Step/r.Timelines[0].Result.Time.Step - 1, units.Percent, nil, true
 	}),
 	// gradient-accumulation: activation memory with 4 micro-batches.
 	"accum-memory": planQuestion(func(_ *Lesson, r *PlanRun, lang string, q *Question) (float64, func(float64) string, []string, bool) {
@@ -94,7 +95,7 @@ var planQuestions = map[string]asker{
 			return 0, nil, nil, false
 		}
 		ratio := r.Bars[2].Memory.Activations / r.Bars[0].Memory.Activations // m = 4 against m = 1
-		q.Choices = []string{i18n.T(lang, "predict.same"), "×2", "×4", "×8"}
+		q.Choices = []string{i18n.T(lang, "predict.same"), units.Ratio(lang, 2), units.Ratio(lang, 4), units.Ratio(lang, 8)}
 		q.Answer = 0
 		for i, f := range []float64{1, 2, 4, 8} {
 			if math.Abs(math.Log2(ratio)-math.Log2(f)) < 0.5 {
@@ -112,7 +113,7 @@ var planQuestions = map[string]asker{
 			return 0, nil, nil, false
 		}
 		v := rr.Time.DPHidden / rr.Time.DPComm
-		q.Choices, q.Answer = rotate([]float64{v / 4, v / 2, v, v + (1-v)/2}, 2, pct)
+		q.Choices, q.Answer = rotate([]float64{v / 4, v / 2, v, v + (1-v)/2}, 2, units.Percent)
 		return -1, nil, nil, true
 	}),
 	// strategy-planner: Amdahl's law on the seed's step budget. The
@@ -120,7 +121,7 @@ var planQuestions = map[string]asker{
 	"amdahl": planQuestion(func(_ *Lesson, _ *PlanRun, _ string, q *Question) (float64, func(float64) string, []string, bool) {
 		b := parallel.SeedBudget(0.05)
 		v := 1 - b.Faster(1.2).Step()/b.Step()
-		q.Choices, q.Answer = rotate([]float64{0.20, 0.15, v, 0.02}, 2, pct)
+		q.Choices, q.Answer = rotate([]float64{0.20, 0.15, v, 0.02}, 2, units.Percent)
 		return -1, nil, nil, true
 	}),
 }

@@ -343,7 +343,7 @@ func knobValueText(k scenarios.Knob, v, lang string) string {
 	switch k.Kind {
 	case scenarios.KnobBytes:
 		n, _ := strconv.ParseInt(v, 10, 64)
-		return scenarios.HumanBytes(n)
+		return scenarios.BytesLabel(n)
 	case scenarios.KnobEnum:
 		return k.ValueText(lang, v)
 	}
@@ -377,7 +377,7 @@ func (u *ui) knobControl(k scenarios.Knob, lang string) *dom.BasicHTMLElement {
 		ctl = create("select")
 		for _, n := range bytePresets {
 			if n >= k.Min && n <= k.Max {
-				appendChild(ctl, u.option(strconv.FormatInt(n, 10), scenarios.HumanBytes(n)))
+				appendChild(ctl, u.option(strconv.FormatInt(n, 10), scenarios.BytesLabel(n)))
 			}
 		}
 	case scenarios.KnobFloat:
@@ -424,7 +424,7 @@ func (u *ui) ensureOption(sel *dom.BasicHTMLElement, v, lang string) {
 		}
 	}
 	n, _ := strconv.ParseInt(v, 10, 64)
-	appendChild(sel, u.option(v, scenarios.HumanBytes(n)))
+	appendChild(sel, u.option(v, scenarios.BytesLabel(n)))
 }
 
 // refreshMetrics writes the lesson's numbers table (built in scenarios, in

@@ -303,12 +303,12 @@ func TestFormat(t *testing.T) {
 		{8000, "ns/op", "8 µs"},
 		{1.2e9, "ns/op", "1.2 s"},
 		{3486674, "gzip-bytes", "3.487 MB"},
-		{61234, "bytes", "61.2 kB"},
+		{61234, "bytes", "61.23 kB"},
 		{8179810, "events/s", "8.18 M events/s"},
 		{1.156, "ratio", "1.16×"},
 		{1.35, "ms/frame", "1.35 ms"},
 		{16.7, "ms", "16.7 ms"},
-		{1000, "ms", "1000 ms"},
+		{1000, "ms", "1 s"},
 	} {
 		if got := fmtValue(c.v, c.unit); got != c.want {
 			t.Errorf("fmtValue(%g, %s) = %q, want %q", c.v, c.unit, got, c.want)

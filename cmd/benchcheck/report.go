@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/gpuscope/gpuscope/engine/units"
 )
 
 // Budget is a speed or size budget an issue named, over one figure.
@@ -98,22 +100,16 @@ func (r BudgetRow) measured() string {
 	return fmtValue(r.Value, unit)
 }
 
-// fmtValue writes a figure for people: times in ns, µs, ms or s; sizes
-// in kB or MB (10^3, 10^6 bytes); rates with an SI prefix.
+// fmtValue writes a figure for people, as package units does (sizes to
+// four digits); rates with an SI prefix.
 func fmtValue(v float64, unit string) string {
 	switch {
 	case unit == "ns/op":
 		return fmtDuration(v)
 	case unit == "ms" || unit == "ms/frame":
-		switch a := math.Abs(v); {
-		case a >= 100:
-			return fmt.Sprintf("%.0f ms", v)
-		case a >= 10:
-			return fmt.Sprintf("%.1f ms", v)
-		}
-		return fmt.Sprintf("%.2f ms", v)
+		return units.Duration(v / 1e3)
 	case unit == "ratio":
-		return fmt.Sprintf("%.2f×", v)
+		return units.Ratio("en", v)
 	case unit == "allocs/op":
 		return fmt.Sprintf("%.0f allocs", v)
 	case unit == "B/op" || strings.HasSuffix(unit, "bytes"):
@@ -124,27 +120,12 @@ func fmtValue(v float64, unit string) string {
 	return fmt.Sprintf("%.4g %s", v, unit)
 }
 
-func fmtDuration(ns float64) string {
-	switch a := math.Abs(ns); {
-	case a < 1e3:
-		return fmt.Sprintf("%.3g ns", ns)
-	case a < 1e6:
-		return fmt.Sprintf("%.3g µs", ns/1e3)
-	case a < 1e9:
-		return fmt.Sprintf("%.3g ms", ns/1e6)
-	}
-	return fmt.Sprintf("%.3g s", ns/1e9)
-}
+// fmtDuration is a benchmark's time: ns/op read as a duration.
+func fmtDuration(ns float64) string { return units.Duration(ns / 1e9) }
 
-func fmtBytes(b float64) string {
-	switch a := math.Abs(b); {
-	case a >= 1e6:
-		return fmt.Sprintf("%.3f MB", b/1e6)
-	case a >= 1e3:
-		return fmt.Sprintf("%.1f kB", b/1e3)
-	}
-	return fmt.Sprintf("%.0f B", b)
-}
+// fmtBytes is a size to the kilobyte, so that a wasm size reads against
+// its budget (3.496 MB of 3.5).
+func fmtBytes(b float64) string { return units.BytesDigits(b, 4) }
 
 // si writes v with a k, M or G prefix (a word: 8.18 M events/s) and a
 // trailing space.

@@ -8,7 +8,7 @@ import (
 
 	"github.com/gpuscope/gpuscope/engine/collective"
 	"github.com/gpuscope/gpuscope/engine/hw"
-	"github.com/gpuscope/gpuscope/engine/sim"
+	"github.com/gpuscope/gpuscope/engine/units"
 	"github.com/gpuscope/gpuscope/scenarios"
 )
 
@@ -95,8 +95,8 @@ func runCollective(args []string, stdout, stderr io.Writer) int {
 		on += fmt.Sprintf(" inside %d nodes, %s between them", cc.Nodes, cc.Inter.Name)
 	}
 	fmt.Fprintf(stdout, "%s %s: %d ranks × %s on %s\n", m.Algo, m.Op, m.Ranks, scenarios.FormatBytes(m.Bytes), on)
-	fmt.Fprintf(stdout, "  time_s               %.6g  (%s; closed form %s)\n", m.TimeS, sim.FromSeconds(m.TimeS), sim.FromSeconds(m.ClosedFormTimeS))
-	fmt.Fprintf(stdout, "  bytes_sent_per_rank  %d  (%s)\n", m.BytesSentPerRank, scenarios.FormatBytes(m.BytesSentPerRank))
+	fmt.Fprintf(stdout, "  time_s               %.6g  (%s; closed form %s)\n", m.TimeS, units.Duration(m.TimeS), units.Duration(m.ClosedFormTimeS))
+	fmt.Fprintf(stdout, "  bytes_sent_per_rank  %d  (%s)\n", m.BytesSentPerRank, scenarios.BytesLabel(m.BytesSentPerRank))
 	fmt.Fprintf(stdout, "  algbw_GBps           %.2f\n", m.AlgBWGBps)
 	fmt.Fprintf(stdout, "  busbw_GBps           %.2f\n", m.BusBWGBps)
 	fmt.Fprintf(stdout, "  rounds               %d\n", m.Rounds)
@@ -229,11 +229,11 @@ func runFabric(fs *flagSet, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "%s %s: %d ranks on %s × %s, %s inside, %s across (%s)\n", m.Algo, m.Op, n, where,
 		scenarios.FormatBytes(b), intra.Name, inter.Name, topology)
-	fmt.Fprintf(stdout, "  time_s                %.6g  (%s: α %s + β %s)\n", m.TimeS, sim.FromSeconds(m.TimeS), sim.FromSeconds(f.Latency), sim.FromSeconds(f.Bandwidth))
+	fmt.Fprintf(stdout, "  time_s                %.6g  (%s: α %s + β %s)\n", m.TimeS, units.Duration(m.TimeS), units.Duration(f.Latency), units.Duration(f.Bandwidth))
 	fmt.Fprintf(stdout, "  algbw_GBps            %.2f\n", m.AlgBWGBps)
 	fmt.Fprintf(stdout, "  busbw_GBps            %.2f\n", m.BusBWGBps)
 	fmt.Fprintf(stdout, "  bytes_sent_per_rank   %.0f\n", m.BytesSentPerRank)
 	fmt.Fprintf(stdout, "  max_link_utilization  %.3f\n", m.MaxLinkUtilization)
-	fmt.Fprintf(stdout, "  model                 %s (closed form %s)\n", m.Model, sim.FromSeconds(m.ClosedFormTimeS))
+	fmt.Fprintf(stdout, "  model                 %s (closed form %s)\n", m.Model, units.Duration(m.ClosedFormTimeS))
 	return 0
 }

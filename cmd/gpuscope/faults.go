@@ -6,7 +6,7 @@ import (
 	"strconv"
 
 	"github.com/gpuscope/gpuscope/engine/faults"
-	"github.com/gpuscope/gpuscope/engine/sim"
+	"github.com/gpuscope/gpuscope/engine/units"
 	"github.com/gpuscope/gpuscope/scenarios"
 )
 
@@ -55,17 +55,7 @@ func runFaults(args []string, stdout, stderr io.Writer) int {
 	if fs.bools["json"] {
 		return writeJSON(stdout, stderr, m)
 	}
-	secs := func(s float64) string {
-		switch {
-		case s >= 86400:
-			return strconv.FormatFloat(s/86400, 'f', 1, 64) + " days"
-		case s >= 3600:
-			return strconv.FormatFloat(s/3600, 'f', 1, 64) + " h"
-		case s >= 60:
-			return strconv.FormatFloat(s/60, 'f', 1, 64) + " min"
-		}
-		return sim.FromSeconds(s).String()
-	}
+	secs := units.Duration
 	fmt.Fprintf(stdout, "%d GPUs for %g days: a failure every %s (per GPU every %g h)\n", c.GPUs, c.Days, secs(m.ClusterMTBFS), c.MTBFGPUHours)
 	fmt.Fprintf(stdout, "  failures            %d\n", m.Failures)
 	fmt.Fprintf(stdout, "  lost_work_s         %.0f  (%s)\n", m.LostWorkS, secs(m.LostWorkS))

@@ -69,7 +69,7 @@ func TestTime(t *testing.T) {
 		want string
 	}{
 		{1500 * Nanosecond, "1.5 µs"},
-		{1057910 * Nanosecond, "1.058 ms"},
+		{1057910 * Nanosecond, "1.06 ms"},
 		{2 * Second, "2 s"},
 		{12, "12 ps"},
 	}

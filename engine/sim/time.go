@@ -2,7 +2,8 @@ package sim
 
 import (
 	"math"
-	"strconv"
+
+	"github.com/gpuscope/gpuscope/engine/units"
 )
 
 // Time is simulated time in integer picoseconds.
@@ -44,23 +45,7 @@ func TransferTime(n int64, bw float64) Time {
 	return Time(math.Ceil(float64(n) * float64(Second) / bw))
 }
 
-// String formats t with an SI unit suited to its size, e.g. "12.5 µs".
-func (t Time) String() string {
-	abs := t
-	if abs < 0 {
-		abs = -abs
-	}
-	unit, div := "ps", Picosecond
-	switch {
-	case abs >= Second:
-		unit, div = "s", Second
-	case abs >= Millisecond:
-		unit, div = "ms", Millisecond
-	case abs >= Microsecond:
-		unit, div = "µs", Microsecond
-	case abs >= Nanosecond:
-		unit, div = "ns", Nanosecond
-	}
-	v := float64(t) / float64(div)
-	return strconv.FormatFloat(v, 'g', 4, 64) + " " + unit
-}
+// String formats t for reading, as package units does every duration:
+// three significant digits and an SI unit suited to its size, e.g.
+// "12.5 µs".
+func (t Time) String() string { return units.Duration(t.Seconds()) }

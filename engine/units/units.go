@@ -35,6 +35,11 @@ var (
 // Bytes is b bytes in decimal units: "900 B", "64 kB", "34.8 GB", "1.62 TB".
 func Bytes(b float64) string { return scaled(b, decimalBytes) }
 
+// BytesDigits is Bytes with n significant digits instead of three, for a
+// figure compared against a budget to the kilobyte: BytesDigits(3496012, 4)
+// = "3.496 MB".
+func BytesDigits(b float64, n int) string { return scaledDigits(b, decimalBytes, n) }
+
 // BytesIEC is b bytes in binary units: "256 MiB", "1.75 GiB", "12 KiB".
 func BytesIEC(b float64) string { return scaled(b, binaryBytes) }
 
@@ -140,7 +145,10 @@ func Count(n int64) string {
 
 // scaled formats v in the largest unit of us (ascending) that it reaches
 // once rounded to three significant digits.
-func scaled(v float64, us []unit) string {
+func scaled(v float64, us []unit) string { return scaledDigits(v, us, Digits) }
+
+// scaledDigits is scaled to n significant digits.
+func scaledDigits(v float64, us []unit, n int) string {
 	if bad, ok := special(v); ok {
 		return bad
 	}
@@ -156,38 +164,45 @@ func scaled(v float64, us []unit) string {
 	}
 	i := 0
 	for j := len(us) - 1; j >= 0; j-- {
-		if round(a/us[j].factor) >= 1 {
+		if roundN(a/us[j].factor, n) >= 1 {
 			i = j
 			break
 		}
 	}
-	r := round(a / us[i].factor)
+	r := roundN(a/us[i].factor, n)
 	// 999.7 MB rounds to 1000 MB: that is 1 GB.
 	if r >= 1000 && i+1 < len(us) && us[i+1].factor/us[i].factor == 1000 {
 		i++
-		r = round(a / us[i].factor)
+		r = roundN(a/us[i].factor, n)
 	}
-	return sign(v) + format(r) + " " + us[i].symbol
+	return sign(v) + formatN(r, n) + " " + us[i].symbol
 }
 
 // round rounds a ≥ 0 to Digits significant digits.
-func round(a float64) float64 {
+func round(a float64) float64 { return roundN(a, Digits) }
+
+// roundN rounds a ≥ 0 to n significant digits.
+func roundN(a float64, n int) float64 {
 	if a == 0 {
 		return 0
 	}
 	e := math.Floor(math.Log10(a))
-	p := math.Pow(10, float64(Digits-1)-e)
+	p := math.Pow(10, float64(n-1)-e)
 	r := math.Round(a*p) / p
 	// Guard against the representation of the rounded value (1.005e2 …).
-	v, _ := strconv.ParseFloat(strconv.FormatFloat(r, 'g', Digits, 64), 64)
+	v, _ := strconv.ParseFloat(strconv.FormatFloat(r, 'g', n, 64), 64)
 	return v
 }
 
-// format writes a rounded value ≥ 0 without an exponent and without
+// format writes a value rounded to Digits without an exponent and without
 // trailing zeros.
-func format(r float64) string {
-	if r >= 1000 {
-		return Count(int64(math.Round(r)))
+func format(r float64) string { return formatN(r, Digits) }
+
+// formatN writes a value rounded to n digits: whole numbers of 1,000 and
+// more grouped by thousands (when n ≤ 4 they have no fraction left).
+func formatN(r float64, n int) string {
+	if r >= 1000 && r == math.Trunc(r) {
+		return Count(int64(r))
 	}
 	return strconv.FormatFloat(r, 'f', -1, 64)
 }

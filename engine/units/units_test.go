@@ -23,6 +23,8 @@ func TestFormatters(t *testing.T) {
 		{"bytes trailing zeros dropped", Bytes(22.0e9), "22 GB"},
 		{"bytes TB", Bytes(1.624e12), "1.62 TB"},
 		{"bytes negative", Bytes(-5.7e9), "-5.7 GB"},
+		{"bytes four digits", BytesDigits(3496012, 4), "3.496 MB"},
+		{"bytes four digits, round-up", BytesDigits(999.96e3, 4), "1 MB"},
 		{"iec MiB", BytesIEC(256 << 20), "256 MiB"},
 		{"iec GiB", BytesIEC(1.75 * (1 << 30)), "1.75 GiB"},
 		{"iec round-up is 1024-aware", BytesIEC(1023.9 * (1 << 20)), "1 GiB"},

@@ -717,7 +717,7 @@ type questionView struct {
 func numbersView(les *scenarios.Lesson, lang string, s *scenarios.Scenario, step int) tableView {
 	t := les.Table(step, lang)
 	st := s.Steps[step-1]
-	stepTitle := i18n.T(lang, st.Title, les.StepNarrationArgs(step)...)
+	stepTitle := i18n.T(lang, st.Title, les.StepNarrationArgs(step, lang)...)
 	tv := tableView{
 		Step:      step,
 		Caption:   tr(lang, "numbers.caption", "n", strconv.Itoa(step), "title", stepTitle),
