@@ -91,6 +91,8 @@ func Evaluate(c Config) (Result, error) {
 	r.StageForward = make([]float64, pp)
 	r.StageBackward = make([]float64, pp)
 	r.StageTP = make([]float64, pp)
+	r.StageTPForward = make([]float64, pp)
+	r.StageRecompute = make([]float64, pp)
 	r.StageMemory = make([]Memory, pp)
 	worst := -1
 	for st := 0; st < pp; st++ {
@@ -116,6 +118,7 @@ func Evaluate(c Config) (Result, error) {
 		}
 		r.StageParams[st] = params
 		r.StageForward[st], r.StageBackward[st], r.StageTP[st] = fwd, bwd, tp
+		r.StageTPForward[st], r.StageRecompute[st] = L*cost.tpFwd, L*cost.recompute
 
 		mem := Memory{Stage: st, Layers: layers, Capacity: float64(g.HBMBytes)}
 		mem.Weights, mem.Gradients, mem.Optimizer = 2*params, gradBytes*params, 12*params
@@ -278,6 +281,7 @@ func StepFLOPs(m model.Transformer, batch int, rc Recompute) (modelFLOPs, hardwa
 // costs of one layer and one micro-batch on one GPU, seconds.
 type costs struct {
 	fwd, bwd     float64 // compute, backward including recomputation
+	recompute    float64 // the part of bwd that repeats the forward
 	tpFwd, tpBwd float64 // tensor-parallel collectives
 }
 
@@ -346,13 +350,16 @@ func layerCost(m model.Transformer, p Plan, cl Cluster) costs {
 	c.bwd = bwd
 	switch p.Recompute {
 	case RecomputeFull:
-		c.bwd += fwd
+		c.recompute = fwd
 	case RecomputeSelective:
-		c.bwd += attn
+		// Korthikanti et al. 2022, §4.3: only the attention core (QKᵀ,
+		// softmax, dropout, ×V) is recomputed, and with its scores.
+		c.recompute = attn
 		if !p.Flash {
-			c.bwd += mem(float64(p.MicroBatch) * float64(m.Heads) / T * float64(m.Seq) * float64(m.Seq) * 5)
+			c.recompute += mem(float64(p.MicroBatch) * float64(m.Heads) / T * float64(m.Seq) * float64(m.Seq) * 5)
 		}
 	}
+	c.bwd += c.recompute
 	if p.TP > 1 {
 		k := min(p.TP, cl.GPUsPerNode)
 		ar := hierAllReduce(n*h*2, p.TP, k, cl.Intra, cl.Inter)

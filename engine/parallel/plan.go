@@ -253,10 +253,14 @@ type Result struct {
 	StageMemory               []Memory // one per pipeline stage
 	Time                      Time
 	BubbleFraction            float64 // (p−1)/(v·m) of the ideal time
-	// Per micro-batch on the critical stage: forward, backward (with
-	// recomputation) and TP communication, seconds — the blocks of the
-	// pipeline timeline.
+	// Per micro-batch and stage: forward, backward (with recomputation)
+	// and TP communication, seconds — the blocks of the pipeline
+	// timeline. StageTPForward is the part of StageTP that runs with the
+	// forward (the rest runs with the backward, with the recomputed
+	// forward's own all-reduces under full recomputation);
+	// StageRecompute the part of StageBackward that repeats the forward.
 	StageForward, StageBackward, StageTP []float64
+	StageTPForward, StageRecompute       []float64
 	P2P                                  float64 // one pipeline send, seconds
 	TokensPerS                           float64
 	TFLOPSPerGPU, MFU, HFU               float64

@@ -206,17 +206,10 @@ func (r Result) Timeline() (Timeline, error) {
 	fwd := make([]float64, len(r.StageForward))
 	bwd := make([]float64, len(r.StageBackward))
 	for i := range fwd {
-		// TP collectives: half with the forward, half with the backward
-		// (full recomputation adds its forward's to the backward).
-		fwd[i] = r.StageForward[i] + r.StageTP[i]*r.tpForwardShare()
-		bwd[i] = r.StageBackward[i] + r.StageTP[i]*(1-r.tpForwardShare())
+		// Each block with its TP collectives (full recomputation's
+		// forward all-reduces run with the backward).
+		fwd[i] = r.StageForward[i] + r.StageTPForward[i]
+		bwd[i] = r.StageBackward[i] + r.StageTP[i] - r.StageTPForward[i]
 	}
 	return BuildTimeline(p.Schedule, p.PP, r.MicroBatches, p.Interleave, fwd, bwd, r.P2P)
-}
-
-func (r Result) tpForwardShare() float64 {
-	if r.Config.Plan.Recompute == RecomputeFull {
-		return 1.0 / 3
-	}
-	return 0.5
 }
