@@ -2,9 +2,10 @@ package render
 
 import (
 	"strconv"
-	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/gpuscope/gpuscope/engine/units"
 )
 
 // The cluster picture's geometry, in units of a GPU square's side s.
@@ -156,13 +157,7 @@ func AppendCluster(dst List, v ClusterView) List {
 	top := st.Y + pad + fs*2.9
 
 	// Legend at the bottom: one line, or two on a narrow stage.
-	intra, inter := v.IntraLabel, v.InterLabel
-	if intra == "" {
-		intra = "NVLink"
-	}
-	if inter == "" {
-		inter = "InfiniBand"
-	}
+	intra, inter := linkLabel(v.IntraName, "NVLink", v.IntraBW), linkLabel(v.InterName, "InfiniBand", v.InterBW)
 	lane := fs * 3
 	entry := func(s string) float32 { return lane + fs*0.5 + clTextW(s, fs*0.9) + fs*1.5 }
 	legendLines := 1
@@ -367,7 +362,7 @@ func AppendCluster(dst List, v ClusterView) List {
 	if active {
 		tIB := prog
 		tNV := prog
-		ratio := clLinkRatio(intra, inter)
+		ratio := clLinkRatio(v.IntraBW, v.InterBW)
 		if anyIB {
 			tNV = minf(1, prog*ratio)
 		}
@@ -411,7 +406,7 @@ func AppendCluster(dst List, v ClusterView) List {
 		if active {
 			t, c := prog, withAlpha(th.Text, 200)
 			if i == 0 {
-				t, c = minf(1, prog*clLinkRatio(intra, inter)), th.Text
+				t, c = minf(1, prog*clLinkRatio(v.IntraBW, v.InterBW)), th.Text
 			}
 			l.Circle(lx+lane*t, cy, fs*0.3, c)
 		}
@@ -507,33 +502,33 @@ func clTextW(s string, fs float32) float32 {
 }
 
 // clLinkRatio is how many times faster the intra-node link is than the
-// inter-node one, read from their labels' "… GB/s" (9 by default: NVLink
-// 4 at 450 GB/s a direction against a 400 Gb/s NIC's 50 GB/s).
-func clLinkRatio(intra, inter string) float32 {
-	a, b := clGBps(intra), clGBps(inter)
-	if a <= 0 || b <= 0 {
+// inter-node one (9 when either is unknown: NVLink 4 at 450 GB/s a
+// direction against a 400 Gb/s NIC's 50 GB/s).
+func clLinkRatio(intra, inter float64) float32 {
+	if intra <= 0 || inter <= 0 {
 		return 9
 	}
-	return clamp(float32(a/b), 1, 50)
+	return clamp(float32(intra/inter), 1, 50)
 }
 
-// clGBps is the number before "GB/s" in s, or 0.
-func clGBps(s string) float64 {
-	i := strings.Index(s, "GB/s")
-	if i < 0 {
-		return 0
+// linkLabel is a link's legend entry: its name (or def) and its speed,
+// formatted once per link rather than every frame.
+func linkLabel(name, def string, bw float64) string {
+	if name == "" {
+		name = def
 	}
-	j := strings.TrimRight(s[:i], " ")
-	k := len(j)
-	for k > 0 && (j[k-1] >= '0' && j[k-1] <= '9' || j[k-1] == '.') {
-		k--
+	if bw <= 0 {
+		return name
 	}
-	f, err := strconv.ParseFloat(j[k:], 64)
-	if err != nil {
-		return 0
-	}
-	return f
+	return linkLabels.get(linkKey{name, bw}, func() string { return name + " " + units.Rate(bw) })
 }
+
+type linkKey struct {
+	name string
+	bw   float64
+}
+
+var linkLabels memo[linkKey]
 
 // The title is built once per configuration, not every frame.
 var clusterTitleCache struct {

@@ -11,7 +11,7 @@ func clusterView(w, h float32, nodes, tp, pp, dp int, active string, progress fl
 		Width: w, Height: h, Stage: Rect{0, 0, w, h}, Scale: 1, Theme: Dark,
 		Nodes: nodes, GPUsPerNode: 8, TP: tp, PP: pp, DP: dp,
 		ColourBy: "tp", Active: active, Progress: progress,
-		IntraLabel: "NVLink 4 450 GB/s", InterLabel: "IB NDR 50 GB/s",
+		IntraName: "NVLink 4", IntraBW: 450e9, InterName: "IB NDR", InterBW: 50e9,
 	}
 }
 

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // Color is a non-premultiplied sRGB colour.
@@ -123,4 +124,28 @@ func canvas(dst List, width, height, scale float32, th Theme) (List, float32) {
 		scale = 1
 	}
 	return List{Width: width, Height: height, Background: th.Background, Items: dst.Items[:0]}, scale
+}
+
+// memo keeps strings a builder formats from values, so that a picture
+// redrawn every frame formats each label once. It holds at most memoSize
+// entries (then starts afresh) and is safe for concurrent use.
+type memo[K comparable] struct {
+	mu sync.Mutex
+	m  map[K]string
+}
+
+const memoSize = 256
+
+func (c *memo[K]) get(k K, format func() string) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if s, ok := c.m[k]; ok {
+		return s
+	}
+	if c.m == nil || len(c.m) >= memoSize {
+		c.m = make(map[K]string)
+	}
+	s := format()
+	c.m[k] = s
+	return s
 }

@@ -7,7 +7,10 @@ package render
 
 // RaceLane is one way of moving the same bytes.
 type RaceLane struct {
-	Label     string  // "NVLink 4  450 GB/s  1 µs"
+	Name string // "NVLink 4", "fat tree 2:1"
+	// Rated: the label gives the bandwidth after the name ("NVLink 4
+	// 450 GB/s"); a lane whose Bandwidth is only bytes over time is not.
+	Rated     bool
 	Bandwidth float64 // bytes/s each way
 	Latency   float64 // seconds before the first byte arrives
 	Seconds   float64 // the whole transfer: Latency + Bytes/Bandwidth

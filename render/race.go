@@ -56,7 +56,7 @@ func AppendRace(dst List, v RaceView) List {
 	// Columns: lane labels, tracks, finish times.
 	labW := float32(0)
 	for _, ln := range v.Lanes {
-		labW = maxf(labW, textWidth(ln.Label, fs))
+		labW = maxf(labW, textWidth(raceLabel(ln), fs))
 	}
 	labW = minf(labW, st.W*0.4)
 	tx := st.X + pad + labW + fs
@@ -73,7 +73,7 @@ func AppendRace(dst List, v RaceView) List {
 		col := sizePalette[i%len(sizePalette)]
 		cy := top + pitch*(float32(i)+0.5)
 		y := cy - rowH/2
-		l.Label(st.X+pad, cy-fs*0.6, fs, AlignLeft, th.Text, ln.Label)
+		l.Label(st.X+pad, cy-fs*0.6, fs, AlignLeft, th.Text, raceLabel(ln))
 		l.Rect(tx, y, tw, rowH, th.Panel)
 		f := raceDone(ln, t)
 		if f > 0 {
@@ -147,4 +147,12 @@ func raceDone(ln RaceLane, t float64) float64 {
 		return 0
 	}
 	return (t - ln.Latency) / (ln.Seconds - ln.Latency)
+}
+
+// raceLabel is a lane's name, with its bandwidth when Rated.
+func raceLabel(ln RaceLane) string {
+	if !ln.Rated || ln.Bandwidth <= 0 {
+		return ln.Name
+	}
+	return linkLabels.get(linkKey{ln.Name + " ", ln.Bandwidth}, func() string { return ln.Name + "  " + units.Rate(ln.Bandwidth) })
 }

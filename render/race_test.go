@@ -11,15 +11,15 @@ import (
 // raceView races 1 GB over NVLink 4 (450 GB/s, 1 µs) and InfiniBand NDR
 // (50 GB/s, 5 µs): about 2.2 ms against 20 ms.
 func raceView(t float64) RaceView {
-	lane := func(label string, bw, lat float64) RaceLane {
-		return RaceLane{Label: label, Bandwidth: bw, Latency: lat, Seconds: lat + 1e9/bw}
+	lane := func(name string, bw, lat float64) RaceLane {
+		return RaceLane{Name: name, Rated: true, Bandwidth: bw, Latency: lat, Seconds: lat + 1e9/bw}
 	}
 	return RaceView{
 		Width: 800, Height: 500, Stage: Rect{0, 0, 800, 500}, Scale: 1, Theme: Dark,
 		Bytes: 1e9,
 		Lanes: []RaceLane{
-			lane("NVLink 4  450 GB/s", 450e9, 1e-6),
-			lane("IB NDR  50 GB/s", 50e9, 5e-6),
+			lane("NVLink 4", 450e9, 1e-6),
+			lane("IB NDR", 50e9, 5e-6),
 		},
 		Time: t,
 	}
@@ -146,7 +146,7 @@ func TestRaceRatio(t *testing.T) {
 func TestRaceDegenerate(t *testing.T) {
 	for _, v := range []RaceView{
 		{Width: 800, Height: 500, Stage: Rect{0, 0, 800, 500}, Theme: Dark},
-		{Width: 800, Height: 500, Stage: Rect{0, 0, 800, 500}, Theme: Dark, Lanes: []RaceLane{{Label: "x"}}},
+		{Width: 800, Height: 500, Stage: Rect{0, 0, 800, 500}, Theme: Dark, Lanes: []RaceLane{{Name: "x"}}},
 		{Width: 800, Height: 500, Stage: Rect{0, 0, 10, 10}, Theme: Dark, Lanes: raceView(0).Lanes, Time: 1},
 	} {
 		_ = AppendRace(List{}, v)

@@ -107,8 +107,10 @@ type ClusterView struct {
 	// stage), "dp" (across replicas), "" none. Progress 0…1 moves packets.
 	Active   string
 	Progress float64
-	// Link names and speeds for the legend, e.g. "NVLink 4 450 GB/s".
-	IntraLabel, InterLabel string
+	// The links, for the legend ("NVLink 4 450 GB/s") and the widths of
+	// the lines: names, and bandwidths in bytes/s each way (0: unknown).
+	IntraName, InterName string
+	IntraBW, InterBW     float64
 }
 
 // TPMatrixView is tensor parallelism inside one MLP: X·A split by columns

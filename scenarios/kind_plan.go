@@ -36,8 +36,9 @@ const (
 var planViews = []string{ViewMemory, ViewTimeline, ViewSchedules, ViewCluster, ViewTPMatrix, ViewZeRO, ViewRecompute,
 	ViewAccum, ViewPlanner, ViewBudget, ViewSeed}
 
-// Cluster colourings and collectives a cluster step may show.
-var clusterModes = []string{"tp", "pp", "dp"}
+// ClusterModes are the colourings (and collectives) a cluster step may
+// show: by TP group, pipeline stage or data-parallel replica.
+var ClusterModes = []string{"tp", "pp", "dp"}
 
 // PlanTimeline is one schedule drawn by a timeline step.
 type PlanTimeline struct {
@@ -191,7 +192,7 @@ func planView(st Step) string {
 
 func planColour(st Step) string {
 	for _, v := range st.Show {
-		if slices.Contains(clusterModes, v) {
+		if slices.Contains(ClusterModes, v) {
 			return v
 		}
 	}

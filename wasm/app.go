@@ -4,8 +4,6 @@ package main
 
 import (
 	"encoding/json"
-	"math"
-	"slices"
 	"strings"
 	"sync"
 	"syscall/js"
@@ -13,13 +11,11 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"github.com/gpuscope/gpuscope/engine/collective"
-	"github.com/gpuscope/gpuscope/engine/hw"
-	"github.com/gpuscope/gpuscope/engine/numfmt"
 	"github.com/gpuscope/gpuscope/engine/sim"
 	"github.com/gpuscope/gpuscope/render"
 	"github.com/gpuscope/gpuscope/render/paint"
 	"github.com/gpuscope/gpuscope/scenarios"
+	"github.com/gpuscope/gpuscope/scene"
 )
 
 // app is the running page: the player, the DOM it drives and the picture.
@@ -36,14 +32,10 @@ type app struct {
 	lastLang  string
 	lastScn   string
 
-	list render.List // built by Update, painted by Draw
-	// scratch holds a second picture before it joins list (a time line
-	// beside memory bars).
-	scratch render.List
-	// timelines caches the strategy time lines of the run on screen.
-	timelines timelineCache
-	dark      bool
-	dpr       float64 // window.devicePixelRatio, read once per tick
+	list render.List   // built by Update, painted by Draw
+	pic  scene.Picture // builds list, keeping what a run's pictures share between frames
+	dark bool
+	dpr  float64 // window.devicePixelRatio, read once per tick
 	// stage is #stage's rectangle, read again only after a resize or a
 	// change of the page's text: reading it forces a layout, which costs
 	// milliseconds per frame on a slow machine.
@@ -244,123 +236,17 @@ func (a *app) build(w, h int) {
 	if !a.dark {
 		th = render.Light
 	}
-	stage := render.Rect{X: r[0] * dpr, Y: r[1] * dpr, W: r[2] * dpr, H: r[3] * dpr}
 	// Lines and labels: larger, in high contrast, in presentation mode.
 	scale := dpr
 	if a.present {
 		th = render.Projector
 		scale *= presentScale
 	}
-	switch run := a.player.Run().(type) {
-	case *collective.Result:
-		var chart []render.TimeVsN
-		if cl, ok := a.player.Lesson().Collective(); ok && slices.Contains(a.player.StepRun().Step.Show, "time-vs-n") {
-			for _, p := range cl.Sweep() {
-				chart = append(chart, render.TimeVsN{N: p.Ranks, Ring: p.RingTimeS, Star: p.StarTimeS})
-			}
-		}
-		link, _ := hw.LinkByID(run.Config.Link.ID)
-		inter := ""
-		if run.Config.Nodes > 1 {
-			inter = run.Config.Inter.Name
-		}
-		a.list = render.AppendCollective(a.list, render.CollectiveView{
-			Nodes:     run.Config.Nodes,
-			InterLink: inter,
-			Width:     float32(w) * dpr, Height: float32(h) * dpr,
-			Stage:    stage,
-			Scale:    scale,
-			Theme:    th,
-			Snapshot: run.Snapshot(a.player.Time()),
-			Total:    run.Time,
-			Link:     link.Name,
-			TimeVsN:  chart,
-		})
-	case *scenarios.TrainingRun:
-		a.list = render.AppendNumfmt(a.list, numfmtView(a.player, run, th, float32(w)*dpr, float32(h)*dpr, stage, scale))
-	case *scenarios.RooflineRun:
-		v := render.RooflineView{Width: float32(w) * dpr, Height: float32(h) * dpr, Stage: stage, Scale: scale, Theme: th, Intensity: run.Intensity}
-		if slices.Contains(a.player.StepRun().Step.Show, "sweep") && a.player.Time() > 0 {
-			v.Intensity = scenarios.SweepIntensity(a.player.Time())
-		}
-		for _, id := range scenarios.RooflineGPUs {
-			if roof, ok := run.Roofs[id]; ok {
-				v.Roofs = append(v.Roofs, render.Roof{Name: roof.GPU.Name, Peak: roof.Peak, BW: roof.BW, Current: id == run.GPU})
-			}
-		}
-		a.list = render.AppendRoofline(a.list, v)
-	case *scenarios.AttentionRun:
-		v := render.AttentionView{Width: float32(w) * dpr, Height: float32(h) * dpr, Stage: stage, Scale: scale, Theme: th, Seq: run.Standard.Config.Seq}
-		if slices.Contains(a.player.StepRun().Step.Show, "sweep") && a.player.Time() > 0 {
-			v.Seq = scenarios.SweepSeq(a.player.Time())
-		}
-		for _, p := range run.Sweep {
-			v.Points = append(v.Points, render.AttentionPoint{Seq: p.Seq, Standard: p.StandardHBMBytes, Flash: p.FlashHBMBytes})
-		}
-		a.list = render.AppendAttention(a.list, v)
-	case *scenarios.FusedRun:
-		v := render.FusedView{Width: float32(w) * dpr, Height: float32(h) * dpr, Stage: stage, Scale: scale, Theme: th, Time: a.player.Time().Seconds()}
-		if sr := a.player.StepRun(); sr.From == sr.To {
-			v.Time = -1 // a still step shows both runs whole
-		}
-		for _, k := range run.Unfused.Kernels {
-			v.Unfused = append(v.Unfused, render.KernelBlock{Ops: k.Ops, Bytes: k.HBMBytes, TimeS: k.TimeS})
-		}
-		for _, k := range run.Fused.Kernels {
-			v.Fused = append(v.Fused, render.KernelBlock{Ops: k.Ops, Bytes: k.HBMBytes, TimeS: k.TimeS})
-		}
-		a.list = render.AppendFused(a.list, v)
-	case *scenarios.LaunchRun:
-		l := run.Launch
-		a.list = render.AppendLaunch(a.list, render.LaunchView{
-			Width: float32(w) * dpr, Height: float32(h) * dpr, Stage: stage, Scale: scale, Theme: th,
-			GPU: l.Config.GPU.Name, SMs: l.Config.GPU.SMs, MaxWarps: l.Config.GPU.MaxWarpsPerSM,
-			Blocks: l.Config.Blocks, BlocksPerSM: l.BlocksPerSM, WarpsPerBlock: l.WarpsPerBlock,
-			Wave: run.WaveAt(a.player.Time()), Waves: l.Waves,
-			Taken: run.Divergence.Taken, CostA: run.Divergence.CostA, CostB: run.Divergence.CostB,
-		})
-	case *scenarios.MemwallRun:
-		names := map[string]string{"naive": "naive", "smem16": "16×16", "smem32": "32×32", "tensor": "tensor"}
-		tiles := map[string]int{"naive": 0, "smem16": 16, "smem32": 32, "tensor": 128}
-		v := render.MemwallView{Width: float32(w) * dpr, Height: float32(h) * dpr, Stage: stage, Scale: scale, Theme: th, Steps: scenarios.MemwallKSteps}
-		for _, k := range scenarios.MemwallKernels {
-			m := run.Results[k].Metrics()
-			v.Bars = append(v.Bars, render.MemwallBar{Name: names[k], Bytes: m.HBMBytes, TFLOPS: m.TFLOPS, Current: k == run.Kernel, Tile: tiles[k]})
-		}
-		v.PeakTFLOPS = run.Current().Peak / 1e12
-		ms := float64(a.player.Time()) / float64(sim.Millisecond)
-		v.Step = min(int(ms), scenarios.MemwallKSteps)
-		v.Progress = ms - math.Floor(ms)
-		a.list = render.AppendMemwall(a.list, v)
-	case *scenarios.CPUGPURun:
-		cpu, gpu := run.Done(a.player.Time())
-		a.list = render.AppendCPUGPU(a.list, render.CPUGPUView{
-			Width: float32(w) * dpr, Height: float32(h) * dpr, Stage: stage, Scale: scale, Theme: th,
-			CPUName: run.CPU.Name, GPUName: run.GPU.Name, CPUCores: run.CPU.Cores, GPUSMs: run.GPU.SMs, GPUCores: run.GPU.CUDACores,
-			CPUDone: cpu, GPUDone: gpu, Highlight: a.player.StepRun().Step.ID == "independent",
-		})
-	case *scenarios.PlanRun, *scenarios.FabricRun, *scenarios.FaultRun:
-		f := planFrame{w: float32(w) * dpr, h: float32(h) * dpr, stage: stage, scale: scale, th: th, t: a.player.Time().Seconds(), frac: 1}
-		if q, ok := a.player.Question(); ok && !q.Answered {
-			f.conceal = true
-		}
-		if sr := a.player.StepRun(); sr.To > sr.From && a.player.Time() < sr.To {
-			f.frac = float64(a.player.Time()-sr.From) / float64(sr.To-sr.From)
-		} else {
-			f.t = -1 // a still step, or the end of the window: everything done
-		}
-		switch run := run.(type) {
-		case *scenarios.PlanRun:
-			a.buildPlan(run, f)
-		case *scenarios.FabricRun:
-			a.buildFabric(run, f)
-		case *scenarios.FaultRun:
-			a.buildFaults(run, f)
-		}
-	default:
-		// A lesson whose picture is not drawn yet: an empty stage.
-		a.list = render.List{Width: float32(w) * dpr, Height: float32(h) * dpr, Background: th.Background, Items: a.list.Items[:0]}
-	}
+	a.list = a.pic.Build(a.list, scene.At(a.player), scene.Frame{
+		Width: float32(w) * dpr, Height: float32(h) * dpr,
+		Stage: render.Rect{X: r[0] * dpr, Y: r[1] * dpr, W: r[2] * dpr, H: r[3] * dpr},
+		Scale: scale, Theme: th, Lang: a.player.State().Lang,
+	})
 }
 
 // Draw paints what Update built, and nothing else.
@@ -434,32 +320,4 @@ func (a *app) stateJSON() string {
 		return "{}"
 	}
 	return string(b)
-}
-
-// numfmtView is the number-formats picture: the step's value in every
-// format, and the toy training run when the step shows it.
-func numfmtView(p *scenarios.Player, run *scenarios.TrainingRun, th render.Theme, w, h float32, stage render.Rect, dpr float32) render.NumfmtView {
-	cfg := p.StepRun().Config
-	x := cfg.Float("value")
-	v := render.NumfmtView{Width: w, Height: h, Stage: stage, Scale: dpr, Theme: th}
-	for _, f := range numfmt.Formats {
-		v.Rows = append(v.Rows, render.FormatRow{
-			Name: f.Name, ExpBits: f.ExpBits, Bits: f.BitString(f.Encode(x)),
-			Stored: scenarios.NumText(f.Round(x)), Current: f.ID == cfg["format"],
-		})
-	}
-	if slices.Contains(p.StepRun().Step.Show, "training") {
-		names := map[string]string{"fp16": "FP16", "bf16": "BF16", "fp16-scaled": "FP16 + loss scaling"}
-		for i, tv := range run.Variants {
-			c := render.LossCurve{Name: names[tv.ID], Colour: i}
-			for _, s := range tv.Steps {
-				c.Loss = append(c.Loss, s.Loss)
-			}
-			v.Curves = append(v.Curves, c)
-		}
-		v.Steps = len(run.Variants[0].Steps)
-		v.Upto = run.StepAt(p.Time())
-		v.Spike = scenarios.TrainingSpike
-	}
-	return v
 }

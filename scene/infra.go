@@ -1,0 +1,114 @@
+package scene
+
+import (
+	"github.com/gpuscope/gpuscope/engine/collective"
+	"github.com/gpuscope/gpuscope/engine/faults"
+	"github.com/gpuscope/gpuscope/engine/hw"
+	"github.com/gpuscope/gpuscope/render"
+	"github.com/gpuscope/gpuscope/scenarios"
+)
+
+// The infrastructure lessons' pictures: links, collectives, failures.
+
+func buildCollective(_ *Picture, dst render.List, m Moment, f Frame) render.List {
+	run := m.StepRun().Run.(*collective.Result)
+	var chart []render.TimeVsN
+	if cl, ok := m.Lesson.Collective(); ok && m.shows(scenarios.ViewTimeVsN) {
+		for _, p := range cl.Sweep() {
+			chart = append(chart, render.TimeVsN{N: p.Ranks, Ring: p.RingTimeS, Star: p.StarTimeS})
+		}
+	}
+	link, _ := hw.LinkByID(run.Config.Link.ID)
+	inter := ""
+	if run.Config.Nodes > 1 {
+		inter = run.Config.Inter.Name
+	}
+	return render.AppendCollective(dst, render.CollectiveView{
+		Nodes:     run.Config.Nodes,
+		InterLink: inter,
+		Width:     f.Width, Height: f.Height,
+		Stage:    f.Stage,
+		Scale:    f.Scale,
+		Theme:    f.Theme,
+		Snapshot: run.Snapshot(m.Time),
+		Total:    run.Time,
+		Link:     link.Name,
+		TimeVsN:  chart,
+	})
+}
+
+// Contention lanes: the same all-to-all on a non-blocking fat tree and on
+// one with a 2:1 spine.
+var contentionLanes = [2]string{"fat tree 1:1", "fat tree 2:1"}
+
+func buildFabric(_ *Picture, dst render.List, m Moment, f Frame) render.List {
+	run := m.StepRun().Run.(*scenarios.FabricRun)
+	t, _ := m.window()
+	switch run.View {
+	case scenarios.ViewRace:
+		lane := func(l hw.Link, s float64) render.RaceLane {
+			return render.RaceLane{Name: l.Name, Rated: true, Bandwidth: l.Bandwidth, Latency: l.Latency.Seconds(), Seconds: s}
+		}
+		return render.AppendRace(dst, render.RaceView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme,
+			Bytes: run.Bytes, Time: t, Lanes: []render.RaceLane{lane(run.Intra, run.IntraS), lane(run.Inter, run.InterS)}})
+	case scenarios.ViewContention:
+		lanes := make([]render.RaceLane, len(contentionLanes))
+		for i, name := range contentionLanes {
+			s := run.Contention[i].Seconds
+			bw := 0.0
+			if s > 0 {
+				bw = run.Bytes / s
+			}
+			lanes[i] = render.RaceLane{Name: name, Bandwidth: bw, Seconds: s}
+		}
+		return render.AppendRace(dst, render.RaceView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme,
+			Bytes: run.Bytes, Time: t, Lanes: lanes})
+	}
+	v := render.SizeChartView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, YLabel: "s", Current: run.Bytes}
+	if !m.Pending {
+		v.Highlight = string(run.Fastest())
+	}
+	for _, algo := range scenarios.FabricAlgos {
+		s := render.SizeSeries{Label: string(algo)}
+		for _, p := range run.Sweep {
+			s.Bytes = append(s.Bytes, p.Bytes)
+			s.Values = append(s.Values, p.Seconds[string(algo)])
+		}
+		v.Series = append(v.Series, s)
+	}
+	return render.AppendSizeChart(dst, v)
+}
+
+// faultCache is a fault run's trace, events and sweep, converted once per
+// run: the trace has a point for every failure and checkpoint of 54 days.
+type faultCache struct {
+	result *faults.Result
+	view   render.FaultsView
+}
+
+func buildFaults(p *Picture, dst render.List, m Moment, f Frame) render.List {
+	run := m.StepRun().Run.(*scenarios.FaultRun)
+	r := run.Result
+	if c := &p.faults; c.result != &run.Result {
+		v := render.FaultsView{Days: r.Config.Days, Chosen: r.Config.CheckpointEvery, Optimum: r.Metrics().OptimalIntervalS}
+		v.Progress = make([]render.ProgressPoint, 0, len(r.Trace))
+		for _, pt := range r.Trace {
+			v.Progress = append(v.Progress, render.ProgressPoint{Wall: pt.Wall, Kept: pt.Progress})
+		}
+		v.Events = make([]render.FaultEvent, 0, len(r.FailureTimes)+len(r.CheckpointTimes))
+		for _, t := range r.FailureTimes {
+			v.Events = append(v.Events, render.FaultEvent{At: t, Kind: render.FaultFailure})
+		}
+		for _, t := range r.CheckpointTimes {
+			v.Events = append(v.Events, render.FaultEvent{At: t, Kind: render.FaultCheckpoint})
+		}
+		for _, s := range run.Sweep {
+			v.Sweep = append(v.Sweep, render.GoodputPoint{Interval: s.CheckpointEveryS, Goodput: s.Goodput})
+		}
+		*c = faultCache{result: &run.Result, view: v}
+	}
+	v := p.faults.view
+	v.Width, v.Height, v.Stage, v.Scale, v.Theme = f.Width, f.Height, f.Stage, f.Scale, f.Theme
+	v.Time, _ = m.window()
+	return render.AppendFaults(dst, v)
+}

@@ -1,0 +1,126 @@
+package scene
+
+import (
+	"math"
+
+	"github.com/gpuscope/gpuscope/engine/numfmt"
+	"github.com/gpuscope/gpuscope/engine/sim"
+	"github.com/gpuscope/gpuscope/render"
+	"github.com/gpuscope/gpuscope/scenarios"
+)
+
+// The silicon layer's pictures: one GPU, its cores, memories and kernels.
+
+func buildCPUGPU(_ *Picture, dst render.List, m Moment, f Frame) render.List {
+	run := m.StepRun().Run.(*scenarios.CPUGPURun)
+	cpu, gpu := run.Done(m.Time)
+	return render.AppendCPUGPU(dst, render.CPUGPUView{
+		Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme,
+		CPUName: run.CPU.Name, GPUName: run.GPU.Name, CPUCores: run.CPU.Cores, GPUSMs: run.GPU.SMs, GPUCores: run.GPU.CUDACores,
+		CPUDone: cpu, GPUDone: gpu, Highlight: m.StepRun().Step.ID == "independent",
+	})
+}
+
+func buildLaunch(_ *Picture, dst render.List, m Moment, f Frame) render.List {
+	run := m.StepRun().Run.(*scenarios.LaunchRun)
+	l := run.Launch
+	return render.AppendLaunch(dst, render.LaunchView{
+		Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme,
+		GPU: l.Config.GPU.Name, SMs: l.Config.GPU.SMs, MaxWarps: l.Config.GPU.MaxWarpsPerSM,
+		Blocks: l.Config.Blocks, BlocksPerSM: l.BlocksPerSM, WarpsPerBlock: l.WarpsPerBlock,
+		Wave: run.WaveAt(m.Time), Waves: l.Waves,
+		Taken: run.Divergence.Taken, CostA: run.Divergence.CostA, CostB: run.Divergence.CostB,
+	})
+}
+
+// memwallNames and memwallTiles label the memory-wall kernels.
+var (
+	memwallNames = map[string]string{"naive": "naive", "smem16": "16×16", "smem32": "32×32", "tensor": "tensor"}
+	memwallTiles = map[string]int{"naive": 0, "smem16": 16, "smem32": 32, "tensor": 128}
+)
+
+func buildMemwall(_ *Picture, dst render.List, m Moment, f Frame) render.List {
+	run := m.StepRun().Run.(*scenarios.MemwallRun)
+	v := render.MemwallView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Steps: scenarios.MemwallKSteps}
+	for _, k := range scenarios.MemwallKernels {
+		km := run.Results[k].Metrics()
+		v.Bars = append(v.Bars, render.MemwallBar{Name: memwallNames[k], Bytes: km.HBMBytes, TFLOPS: km.TFLOPS, Current: k == run.Kernel, Tile: memwallTiles[k]})
+	}
+	v.PeakTFLOPS = run.Current().Peak / 1e12
+	ms := float64(m.Time) / float64(sim.Millisecond)
+	v.Step = min(int(ms), scenarios.MemwallKSteps)
+	v.Progress = ms - math.Floor(ms)
+	return render.AppendMemwall(dst, v)
+}
+
+func buildRoofline(_ *Picture, dst render.List, m Moment, f Frame) render.List {
+	run := m.StepRun().Run.(*scenarios.RooflineRun)
+	v := render.RooflineView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Intensity: run.Intensity}
+	if m.shows(scenarios.ViewSweep) && m.Time > 0 {
+		v.Intensity = scenarios.SweepIntensity(m.Time)
+	}
+	for _, id := range scenarios.RooflineGPUs {
+		if roof, ok := run.Roofs[id]; ok {
+			v.Roofs = append(v.Roofs, render.Roof{Name: roof.GPU.Name, Peak: roof.Peak, BW: roof.BW, Current: id == run.GPU})
+		}
+	}
+	return render.AppendRoofline(dst, v)
+}
+
+func buildFused(_ *Picture, dst render.List, m Moment, f Frame) render.List {
+	run := m.StepRun().Run.(*scenarios.FusedRun)
+	v := render.FusedView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Time: m.Time.Seconds()}
+	if sr := m.StepRun(); sr.From == sr.To {
+		v.Time = -1 // a still step shows both runs whole
+	}
+	for _, k := range run.Unfused.Kernels {
+		v.Unfused = append(v.Unfused, render.KernelBlock{Ops: k.Ops, Bytes: k.HBMBytes, TimeS: k.TimeS})
+	}
+	for _, k := range run.Fused.Kernels {
+		v.Fused = append(v.Fused, render.KernelBlock{Ops: k.Ops, Bytes: k.HBMBytes, TimeS: k.TimeS})
+	}
+	return render.AppendFused(dst, v)
+}
+
+func buildAttention(_ *Picture, dst render.List, m Moment, f Frame) render.List {
+	run := m.StepRun().Run.(*scenarios.AttentionRun)
+	v := render.AttentionView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Seq: run.Standard.Config.Seq}
+	if m.shows(scenarios.ViewSweep) && m.Time > 0 {
+		v.Seq = scenarios.SweepSeq(m.Time)
+	}
+	for _, p := range run.Sweep {
+		v.Points = append(v.Points, render.AttentionPoint{Seq: p.Seq, Standard: p.StandardHBMBytes, Flash: p.FlashHBMBytes})
+	}
+	return render.AppendAttention(dst, v)
+}
+
+// numfmtCurves names the toy training run's variants.
+var numfmtCurves = map[string]string{"fp16": "FP16", "bf16": "BF16", "fp16-scaled": "FP16 + loss scaling"}
+
+// buildNumfmt is the number-formats picture: the step's value in every
+// format, and the toy training run when the step shows it.
+func buildNumfmt(_ *Picture, dst render.List, m Moment, f Frame) render.List {
+	run := m.StepRun().Run.(*scenarios.TrainingRun)
+	cfg := m.StepRun().Config
+	x := cfg.Float("value")
+	v := render.NumfmtView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme}
+	for _, nf := range numfmt.Formats {
+		v.Rows = append(v.Rows, render.FormatRow{
+			Name: nf.Name, ExpBits: nf.ExpBits, Bits: nf.BitString(nf.Encode(x)),
+			Stored: scenarios.NumText(nf.Round(x)), Current: nf.ID == cfg["format"],
+		})
+	}
+	if m.shows(scenarios.ViewTraining) {
+		for i, tv := range run.Variants {
+			c := render.LossCurve{Name: numfmtCurves[tv.ID], Colour: i}
+			for _, s := range tv.Steps {
+				c.Loss = append(c.Loss, s.Loss)
+			}
+			v.Curves = append(v.Curves, c)
+		}
+		v.Steps = len(run.Variants[0].Steps)
+		v.Upto = run.StepAt(m.Time)
+		v.Spike = scenarios.TrainingSpike
+	}
+	return render.AppendNumfmt(dst, v)
+}
