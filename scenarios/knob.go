@@ -61,10 +61,18 @@ func NumericValue(value string) bool {
 	return true
 }
 
-// ValueText is how an enum value reads in lang: its label, or the number
-// itself.
+// ValueText is how a value of k reads in lang: an enum value's label (or
+// the number itself), a byte size in the units it was given in
+// (BytesLabel), any other value as it is.
 func (k Knob) ValueText(lang, value string) string {
-	if NumericValue(value) {
+	switch {
+	case k.Kind == KnobBytes:
+		n, err := strconv.ParseInt(value, 10, 64)
+		if err != nil {
+			return value
+		}
+		return BytesLabel(n)
+	case k.Kind != KnobEnum || NumericValue(value):
 		return value
 	}
 	return i18n.T(lang, k.ValueLabel(value))

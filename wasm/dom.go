@@ -6,6 +6,8 @@ import (
 	"syscall/js"
 
 	"honnef.co/go/js/dom/v2"
+
+	"github.com/gpuscope/gpuscope/page"
 )
 
 // Elements are honnef.co/go/js/dom/v2's *BasicHTMLElement, built directly
@@ -65,4 +67,34 @@ func value(el *dom.BasicHTMLElement) string {
 // dom's Node interface (see the note at the top of this file).
 func appendChild(parent, child *dom.BasicHTMLElement) {
 	parent.Underlying().Call("appendChild", child.Underlying())
+}
+
+// mount builds n as a DOM element: its attributes, its text (as text),
+// then its children.
+func mount(n page.Node) js.Value {
+	el := document.Call("createElement", n.Tag)
+	for i := 0; i+1 < len(n.Attrs); i += 2 {
+		el.Call("setAttribute", n.Attrs[i], n.Attrs[i+1])
+	}
+	if n.Text != "" {
+		el.Set("textContent", n.Text)
+	}
+	for _, k := range n.Kids {
+		el.Call("appendChild", mount(k))
+	}
+	return el
+}
+
+// mountAll replaces the children of the element id with nodes; false if
+// there is no such element.
+func mountAll(id string, nodes []page.Node) bool {
+	parent := document.Call("getElementById", id)
+	if !parent.Truthy() {
+		return false
+	}
+	parent.Set("textContent", "")
+	for _, n := range nodes {
+		parent.Call("appendChild", mount(n))
+	}
+	return true
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"github.com/gpuscope/gpuscope/page"
 	"github.com/gpuscope/gpuscope/scenarios"
 	"github.com/gpuscope/gpuscope/scenarios/i18n"
 )
@@ -251,12 +252,6 @@ func try(f func()) (err error) {
 	return nil
 }
 
-// exportName is the file name of an export of the current step.
-func (a *app) exportName(ext string) string {
-	st := a.player.State()
-	return "gpuscope-" + st.Scenario + "-step" + strconv.Itoa(st.Step) + "." + ext
-}
-
 // exportPNG asks the next Draw for the picture (see app.snap): the canvas
 // is WebGL without preserveDrawingBuffer, so only Draw can read it. The
 // caption: the lesson and step, the step's title, the knobs and the
@@ -264,24 +259,9 @@ func (a *app) exportName(ext string) string {
 func (a *app) exportPNG() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	p := a.player
-	st := p.State()
-	title, _ := p.Narration()
-	cfg := ""
-	for _, k := range p.Scenario().Knobs {
-		v := st.Config[k.Name]
-		if k.Kind == scenarios.KnobBytes {
-			v = knobValueText(k, v, st.Lang)
-		}
-		cfg += "  ·  " + k.Name + "=" + v
-	}
-	lines := []string{
-		i18n.T(st.Lang, p.Scenario().Title) + " — " + i18n.T(st.Lang, "ui.step", "n", strconv.Itoa(st.Step), "total", strconv.Itoa(len(p.Lesson().Steps))),
-		title,
-		cfg[len("  ·  "):],
-		window.Get("location").Get("href").String(),
-	}
-	name, dark, dpr := a.exportName("png"), a.dark, a.dpr
+	st := a.player.State()
+	lines := page.Caption(a.player, window.Get("location").Get("href").String())
+	name, dark, dpr := page.ExportName(st, "png"), a.dark, a.dpr
 	set("share-png", "disabled", true)
 	a.snap = func(screen *ebiten.Image) {
 		if err := try(func() { savePNG(screen, lines, name, st.Lang, dark, dpr) }); err != nil {
@@ -392,7 +372,7 @@ func (a *app) exportWebM() {
 	if started {
 		a.player.Play() // at a step's end this goes on to the next step
 	}
-	name, lang := a.exportName("webm"), a.player.State().Lang
+	name, lang := page.ExportName(a.player.State(), "webm"), a.player.State().Lang
 	a.mu.Unlock()
 	// Recorded whole (no timeslice), the video arrives in one
 	// dataavailable event once the recorder stops.

@@ -10,6 +10,7 @@ import (
 
 	"honnef.co/go/js/dom/v2"
 
+	"github.com/gpuscope/gpuscope/page"
 	"github.com/gpuscope/gpuscope/scenarios"
 	"github.com/gpuscope/gpuscope/scenarios/i18n"
 )
@@ -231,21 +232,7 @@ func (u *ui) refresh() {
 	steps := len(p.Lesson().Steps)
 	setText(u.byID("step-label"), t("ui.step", "n", strconv.Itoa(st.Step), "total", strconv.Itoa(steps)))
 	stTitle, stText := p.Narration()
-	if n := u.byID("narration"); n != nil {
-		n.SetInnerHTML("")
-		h := create("strong")
-		h.SetTextContent(stTitle)
-		appendChild(n, h)
-		for _, para := range strings.Split(stText, "\n") {
-			if strings.TrimSpace(para) == "" {
-				continue
-			}
-			pe := create("span")
-			pe.SetAttribute("class", "para")
-			pe.SetTextContent(para)
-			appendChild(n, pe)
-		}
-	}
+	mountAll("narration", page.Narration(stTitle, stText))
 
 	if b := u.byID("btn-play"); b != nil {
 		key := "ui.play"
@@ -334,87 +321,31 @@ func (u *ui) refreshKnobs(s *scenarios.Scenario, st scenarios.State, lang string
 		}
 		setValue(el, v)
 		if out := u.byID("knob-" + k.Name + "-value"); out != nil {
-			out.SetTextContent(knobValueText(k, v, lang))
+			out.SetTextContent(k.ValueText(lang, v))
 		}
 	}
 }
 
-func knobValueText(k scenarios.Knob, v, lang string) string {
-	switch k.Kind {
-	case scenarios.KnobBytes:
-		n, _ := strconv.ParseInt(v, 10, 64)
-		return scenarios.BytesLabel(n)
-	case scenarios.KnobEnum:
-		return k.ValueText(lang, v)
-	}
-	return v
-}
-
-// bytePresets are the sizes offered for a bytes knob (a value set from a
-// link or the API that is not among them is added).
-var bytePresets = []int64{1 << 10, 64 << 10, 1 << 20, 16 << 20, 64 << 20, 256 << 20, 1 << 30, 4 << 30}
-
+// knobControl is the knob's control (page.Knob), re-running the engine
+// as it changes: a dragged slider fires many input events a frame, and
+// the engine re-runs once per tick with the latest value (app.Update).
 func (u *ui) knobControl(k scenarios.Knob, lang string) *dom.BasicHTMLElement {
-	wrap := create("div")
-	wrap.SetAttribute("class", "field knob knob-"+k.Name)
-	label := create("label")
-	label.SetAttribute("for", "knob-"+k.Name)
-	label.SetTextContent(i18n.T(lang, k.Label))
-	appendChild(wrap, label)
-	var ctl *dom.BasicHTMLElement
-	switch k.Kind {
-	case scenarios.KnobInt:
-		ctl = create("input")
-		ctl.SetAttribute("type", "range")
-		ctl.SetAttribute("min", strconv.FormatInt(k.Min, 10))
-		ctl.SetAttribute("max", strconv.FormatInt(k.Max, 10))
-		ctl.SetAttribute("step", "1")
-		out := create("output")
-		out.SetID("knob-" + k.Name + "-value")
-		out.SetAttribute("for", "knob-"+k.Name)
-		defer appendChild(wrap, out)
-	case scenarios.KnobBytes:
-		ctl = create("select")
-		for _, n := range bytePresets {
-			if n >= k.Min && n <= k.Max {
-				appendChild(ctl, u.option(strconv.FormatInt(n, 10), scenarios.BytesLabel(n)))
-			}
-		}
-	case scenarios.KnobFloat:
-		ctl = create("input")
-		ctl.SetAttribute("type", "text")
-		ctl.SetAttribute("inputmode", "decimal")
-		ctl.SetAttribute("spellcheck", "false")
-		ctl.SetAttribute("autocomplete", "off")
-	case scenarios.KnobEnum:
-		ctl = create("select")
-		for _, v := range k.Values {
-			appendChild(ctl, u.option(v, k.ValueText(lang, v)))
-		}
-	}
-	ctl.SetID("knob-" + k.Name)
-	ctl.SetAttribute("name", k.Name)
-	name := k.Name
+	wrap := element(mount(page.Knob(k, lang)))
+	ctl := element(wrap.Underlying().Call("querySelector", "#knob-"+k.Name))
 	evType := "change"
 	if k.Kind == scenarios.KnobInt {
-		evType = "input" // re-run as the slider moves
+		evType = "input"
 	}
 	listen(ctl.Underlying(), evType, false, func(js.Value) {
 		u.a.mu.Lock()
 		defer u.a.mu.Unlock()
-		// A dragged slider fires many input events a frame; the engine
-		// re-runs once per tick with the latest value (see app.Update).
-		u.a.pendingKnob[name] = value(ctl)
+		u.a.pendingKnob[k.Name] = value(ctl)
 	})
-	appendChild(wrap, ctl)
 	return wrap
 }
 
 func (u *ui) option(v, text string) *dom.BasicHTMLElement {
-	o := create("option")
-	o.SetAttribute("value", v)
-	o.SetTextContent(text)
-	return o
+	return element(mount(page.Option(v, text)))
 }
 
 func (u *ui) ensureOption(sel *dom.BasicHTMLElement, v, lang string) {
@@ -427,13 +358,8 @@ func (u *ui) ensureOption(sel *dom.BasicHTMLElement, v, lang string) {
 	appendChild(sel, u.option(v, scenarios.BytesLabel(n)))
 }
 
-// refreshMetrics writes the lesson's numbers table (built in scenarios, in
-// the reader's language): the column on screen marked, each quantity's
-// source on its own line under its row, so a narrow panel keeps the
-// numbers readable.
-// refreshQuestion shows the step's prediction question: the prompt and a
-// button per choice; once answered, the choice marked, right or not, and
-// the answer explained.
+// refreshQuestion shows the step's prediction question (page.Question),
+// or hides its box.
 func (u *ui) refreshQuestion(p *scenarios.Player, lang string) {
 	box := byID("predict")
 	if box == nil {
@@ -446,130 +372,14 @@ func (u *ui) refreshQuestion(p *scenarios.Player, lang string) {
 		return
 	}
 	box.RemoveAttribute("hidden")
-	box.SetInnerHTML("")
-	head := create("strong")
-	head.SetTextContent(i18n.T(lang, "ui.predict"))
-	appendChild(box, head)
-	prompt := create("p")
-	prompt.SetID("predict-prompt")
-	prompt.SetTextContent(q.Prompt)
-	appendChild(box, prompt)
-	row := create("div")
-	row.SetAttribute("class", "choices")
-	for i, c := range q.Choices {
-		b := create("button")
-		b.SetAttribute("type", "button")
-		b.SetAttribute("data-choice", strconv.Itoa(i))
-		b.SetTextContent(c)
-		cls := "choice"
-		if q.Answered {
-			b.SetAttribute("aria-pressed", strconv.FormatBool(i == q.Choice))
-			switch {
-			case i == q.Answer:
-				cls += " right"
-			case i == q.Choice:
-				cls += " wrong"
-			}
-		}
-		b.SetAttribute("class", cls)
-		appendChild(row, b)
-	}
-	appendChild(box, row)
-	if q.Answered {
-		res := create("p")
-		res.SetAttribute("class", "reveal")
-		res.SetAttribute("role", "status")
-		verdict := i18n.T(lang, "ui.predict_wrong")
-		if q.Correct {
-			verdict = i18n.T(lang, "ui.predict_right")
-		}
-		res.SetTextContent(verdict + " " + q.Reveal)
-		appendChild(box, res)
-	}
+	mountAll("predict", page.Question(q, lang))
 }
 
+// refreshMetrics writes the numbers panel (page.Numbers).
 func (u *ui) refreshMetrics(p *scenarios.Player, lang string) {
-	metrics := byID("metrics")
-	if metrics == nil {
-		return
+	if mountAll("metrics", page.Numbers(p, lang)) {
+		u.refreshClock()
 	}
-	// The numbers wait for the reader's prediction.
-	if q, ok := p.Question(); ok && !q.Answered {
-		metrics.SetInnerHTML("")
-		lock := create("p")
-		lock.SetAttribute("class", "locked")
-		lock.SetTextContent(i18n.T(lang, "ui.predict_locked"))
-		appendChild(metrics, lock)
-		return
-	}
-	tb := p.Lesson().Table(p.State().Step, lang)
-	live := create("p")
-	live.SetID("live")
-	live.SetAttribute("class", "live")
-	live.SetAttribute("aria-live", "off")
-	tbl := create("table")
-	head := create("tr")
-	for i, h := range tb.Columns {
-		th := create("th")
-		th.SetAttribute("scope", "col")
-		th.SetTextContent(h)
-		if i > 0 && i <= len(tb.ColumnKeys) && tb.ColumnKeys[i-1] == tb.Current {
-			th.SetAttribute("class", "current")
-		}
-		appendChild(head, th)
-	}
-	thead := create("thead")
-	appendChild(thead, head)
-	appendChild(tbl, thead)
-	body := create("tbody")
-	for _, r := range tb.Rows {
-		tr := create("tr")
-		th := create("th")
-		th.SetAttribute("scope", "row")
-		if a := r.Action; a != nil {
-			// A row that shows something when chosen: its label is a button.
-			b := create("button")
-			b.SetAttribute("type", "button")
-			b.SetAttribute("class", "row-action")
-			b.SetAttribute("data-knob", a.Knob)
-			b.SetAttribute("data-value", a.Value)
-			b.SetAttribute("aria-pressed", strconv.FormatBool(p.State().Config[a.Knob] == a.Value))
-			b.SetTextContent(r.Label)
-			appendChild(th, b)
-		} else {
-			th.SetTextContent(r.Label)
-		}
-		appendChild(tr, th)
-		for i, v := range r.Cells {
-			td := create("td")
-			td.SetAttribute("data-metric", r.Key)
-			if i < len(tb.ColumnKeys) {
-				td.SetAttribute("data-col", tb.ColumnKeys[i])
-				if tb.ColumnKeys[i] == tb.Current {
-					td.SetAttribute("class", "current")
-				}
-			}
-			td.SetTextContent(v)
-			appendChild(tr, td)
-		}
-		appendChild(body, tr)
-		if r.Source != "" {
-			sr := create("tr")
-			sr.SetAttribute("class", "source-row")
-			td := create("td")
-			td.SetAttribute("colspan", strconv.Itoa(len(tb.Columns)))
-			td.SetAttribute("class", "source")
-			td.SetAttribute("data-source", r.Key)
-			td.SetTextContent(i18n.T(lang, "ui.source") + ": " + r.Source)
-			appendChild(sr, td)
-			appendChild(body, sr)
-		}
-	}
-	appendChild(tbl, body)
-	metrics.SetInnerHTML("")
-	appendChild(metrics, live)
-	appendChild(metrics, tbl)
-	u.refreshClock()
 }
 
 func (u *ui) refreshError(p *scenarios.Player, lang string) {
