@@ -28,6 +28,8 @@
 //	hide: knob          optional, may repeat: a knob the page hides
 //	show: VIEW ...      optional: the picture, one of the views the kind offers
 //	predict: ID         optional: a question, one of those the kind asks
+//	picture: same       optional: the step shows the previous step's picture on
+//	                    purpose (its point is in the narration or the numbers)
 //	checkpoint: m1 m2   optional: metrics the golden test records
 //
 // # Kinds

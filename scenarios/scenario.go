@@ -28,7 +28,10 @@ type Step struct {
 	// Predict names the question the step asks before it shows the
 	// answer (the engine words it and computes the answer).
 	Predict string
-	Line    int
+	// SamePicture: the step shows the previous step's picture on purpose
+	// (picture: same) — its point is in the narration or the numbers.
+	SamePicture bool
+	Line        int
 }
 
 // Scenario is a loaded, checked lesson. Title and Summary are i18n keys;
@@ -104,7 +107,7 @@ var (
 	// kind: names the lesson's kind; engine: is its older spelling, still
 	// read.
 	headerDirectives = []string{"scenario", "title", "summary", "kind", "engine", "knob"}
-	stepDirectives   = []string{"title", "text", "set", "from", "to", "hide", "show", "checkpoint", "predict"}
+	stepDirectives   = []string{"title", "text", "set", "from", "to", "hide", "show", "checkpoint", "predict", "picture"}
 )
 
 func (l *loader) line(n int, line string) {
@@ -457,6 +460,17 @@ func (l *loader) stepLine(n int, name, rest string) {
 			l.fail(n, name, "question %q is not one a %s lesson asks (allowed: %s)", rest, k.Name, allowed)
 		default:
 			st.Predict = rest
+		}
+	case "picture":
+		switch {
+		case rest != "same":
+			l.fail(n, name, "%q: want same (the step shows the previous step's picture on purpose)", rest)
+		case len(l.s.Steps) == 1:
+			l.fail(n, name, "the first step has no previous picture to share")
+		case st.SamePicture:
+			l.fail(n, name, "given twice")
+		default:
+			st.SamePicture = true
 		}
 	case "checkpoint":
 		if rest == "" {

@@ -142,6 +142,8 @@ func TestLoadBad(t *testing.T) {
 		{"predict without questions", replaceLine(15, "predict: bubble-m4"), 15, "predict", `question "bubble-m4" is not one a collective lesson asks (allowed: none)`},
 		{"show nothing", replaceLine(15, "show:"), 15, "show", "missing view name"},
 		{"checkpoint unknown metric", replaceLine(16, "checkpoint: time_s speed"), 16, "checkpoint", `unknown metric "speed"`},
+		{"picture not same", replaceLine(16, "picture: other"), 16, "picture", `"other": want same`},
+		{"picture on the first step", replaceLine(15, "picture: same"), 15, "picture", "the first step has no previous picture"},
 		{"checkpoint twice", replaceLine(16, "checkpoint: time_s time_s"), 16, "checkpoint", "listed twice"},
 	}
 	for _, tt := range tests {
@@ -214,5 +216,16 @@ func TestParseMark(t *testing.T) {
 		if ok && got.String() != tt.in {
 			t.Errorf("ParseMark(%q).String() = %q, want the input", tt.in, got.String())
 		}
+	}
+}
+
+// A step may share the previous step's picture on purpose.
+func TestLoadSamePicture(t *testing.T) {
+	s, err := Load("good.scn", []byte(good+"\npicture: same\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if last := s.Steps[len(s.Steps)-1]; !last.SamePicture || s.Steps[0].SamePicture {
+		t.Errorf("SamePicture = %v, %v; want the last step only", s.Steps[0].SamePicture, last.SamePicture)
 	}
 }
