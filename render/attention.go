@@ -19,6 +19,7 @@ type AttentionView struct {
 	Stage         Rect
 	Scale         float32
 	Theme         Theme
+	Words         Words // its words in the reader's language (canvas.* keys)
 	Points        []AttentionPoint
 	Seq           int // the reader's sequence length, marked
 }

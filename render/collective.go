@@ -19,6 +19,7 @@ type CollectiveView struct {
 	Stage         Rect    // the part the picture may use
 	Scale         float32 // device pixel ratio; 1 on a plain screen
 	Theme         Theme
+	Words         Words // its words in the reader's language (canvas.* keys)
 	Snapshot      collective.Snapshot
 	Total         sim.Time // the run's length, for the clock
 	Link          string   // short link name for the header, e.g. "NVLink 4"

@@ -8,6 +8,7 @@ type CPUGPUView struct {
 	Stage            Rect
 	Scale            float32
 	Theme            Theme
+	Words            Words // its words in the reader's language (canvas.* keys)
 	CPUName, GPUName string
 	CPUCores, GPUSMs int
 	GPUCores         int

@@ -55,11 +55,31 @@ type Item struct {
 	Text   string
 }
 
-// List is a display list: items painted in order over a background.
+// List is a display list: items painted in order over a background, and
+// the keys that say what its colours mean.
 type List struct {
 	Width, Height float32 // the canvas, device pixels
 	Background    Color
 	Items         []Item
+	Keys          []Key
+}
+
+// Key says what a colour means, or hatching in it: a legend entry, or a
+// label drawn on the mark itself. A builder records one for every colour
+// that carries meaning, so a test can check that nothing on the canvas is
+// left unexplained (PICTURES.md, rule 5). Keys are not painted.
+type Key struct {
+	Color Color
+	Hatch bool
+	Label string
+}
+
+// Key records that c means label.
+func (l *List) Key(c Color, label string) { l.Keys = append(l.Keys, Key{Color: c, Label: label}) }
+
+// HatchKey records that hatching in c means label.
+func (l *List) HatchKey(c Color, label string) {
+	l.Keys = append(l.Keys, Key{Color: c, Hatch: true, Label: label})
 }
 
 func (l *List) add(it Item) { l.Items = append(l.Items, it) }
@@ -110,7 +130,63 @@ func (l List) String() string {
 		}
 		fmt.Fprintf(&b, " %s\n", it.Color.Hex())
 	}
+	for _, k := range l.Keys {
+		h := ""
+		if k.Hatch {
+			h = " hatch"
+		}
+		fmt.Fprintf(&b, "key %s%s %q\n", k.Color.Hex(), h, k.Label)
+	}
 	return b.String()
+}
+
+// LineHeight is a text item's line box, in ems: the painter puts the
+// baseline at the font's ascent below the item's Y (render/paint).
+const LineHeight = 1.156
+
+// Bounds is the rectangle an item covers, in device pixels: a text item's
+// line box (its measured width, LineHeight ems tall, placed by its
+// alignment), a shape's extent, a line's bounding box (its width around
+// it).
+func (it Item) Bounds() Rect {
+	switch it.Kind {
+	case Text:
+		w := textWidth(it.Text, it.Size)
+		x := it.X
+		switch it.Align {
+		case AlignCenter:
+			x -= w / 2
+		case AlignRight:
+			x -= w
+		}
+		return Rect{x, it.Y, w, it.Size * LineHeight}
+	case FillCircle:
+		return Rect{it.X - it.R, it.Y - it.R, 2 * it.R, 2 * it.R}
+	case Line:
+		x0, x1 := min(it.X, it.X2), max(it.X, it.X2)
+		y0, y1 := min(it.Y, it.Y2), max(it.Y, it.Y2)
+		h := it.Width / 2
+		return Rect{x0 - h, y0 - h, x1 - x0 + it.Width, y1 - y0 + it.Width}
+	}
+	return Rect{it.X, it.Y, it.W, it.H}
+}
+
+// Words are a picture's words in the reader's language: T is the text of
+// a catalogue key (canvas.*) with its {name} placeholders filled from
+// args, name, value, name, value …; Lang is the language, for the units
+// that read differently in it (package units). The zero Words gives the
+// key itself, so a builder's own tests read keys.
+type Words struct {
+	Lang string
+	T    func(key string, args ...string) string
+}
+
+// Say is the text of key.
+func (w Words) Say(key string, args ...string) string {
+	if w.T == nil {
+		return key
+	}
+	return w.T(key, args...)
 }
 
 func num(v float32) string {
@@ -123,7 +199,7 @@ func canvas(dst List, width, height, scale float32, th Theme) (List, float32) {
 	if scale <= 0 {
 		scale = 1
 	}
-	return List{Width: width, Height: height, Background: th.Background, Items: dst.Items[:0]}, scale
+	return List{Width: width, Height: height, Background: th.Background, Items: dst.Items[:0], Keys: dst.Keys[:0]}, scale
 }
 
 // memo keeps strings a builder formats from values, so that a picture

@@ -21,6 +21,7 @@ type FusedView struct {
 	Stage          Rect
 	Scale          float32
 	Theme          Theme
+	Words          Words // its words in the reader's language (canvas.* keys)
 	Unfused, Fused []KernelBlock
 	// Time is the playhead, seconds: what lies after it is drawn faint.
 	// A negative Time draws everything as done.

@@ -11,6 +11,7 @@ type LaunchView struct {
 	Stage         Rect
 	Scale         float32
 	Theme         Theme
+	Words         Words // its words in the reader's language (canvas.* keys)
 	GPU           string
 	SMs           int
 	MaxWarps      int // per SM

@@ -22,6 +22,7 @@ type MemwallView struct {
 	Stage         Rect
 	Scale         float32
 	Theme         Theme
+	Words         Words // its words in the reader's language (canvas.* keys)
 	Bars          []MemwallBar
 	PeakTFLOPS    float64
 	// Step is the k-step on screen (0…Steps) and Progress its fraction

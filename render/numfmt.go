@@ -28,6 +28,7 @@ type NumfmtView struct {
 	Stage         Rect
 	Scale         float32
 	Theme         Theme
+	Words         Words // its words in the reader's language (canvas.* keys)
 	Rows          []FormatRow
 	// Curves, when set, adds the loss chart of the toy run under the bits,
 	// drawn up to step Upto of Steps, with the spike at Spike.

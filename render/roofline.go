@@ -18,6 +18,7 @@ type RooflineView struct {
 	Stage         Rect
 	Scale         float32
 	Theme         Theme
+	Words         Words // its words in the reader's language (canvas.* keys)
 	Roofs         []Roof
 	Intensity     float64 // the kernel's FLOP per byte
 }

@@ -25,6 +25,7 @@ type MemoryBarsView struct {
 	Stage         Rect
 	Scale         float32
 	Theme         Theme
+	Words         Words // its words in the reader's language (canvas.* keys)
 	Bars          []MemoryBar
 	Capacity      float64 // HBM bytes: a solid line across the bars
 	Usable        float64 // what a job can fill: a dashed line (0: none)
@@ -82,6 +83,7 @@ type PipelineView struct {
 	Stage         Rect
 	Scale         float32
 	Theme         Theme
+	Words         Words // its words in the reader's language (canvas.* keys)
 	Timelines     []Timeline
 	// Time is the playhead in seconds: blocks after it are drawn faint;
 	// negative draws everything as done.
@@ -96,7 +98,8 @@ type ClusterView struct {
 	Stage         Rect
 	Scale         float32
 	Theme         Theme
-	Nodes         int // nodes of GPUsPerNode GPUs
+	Words         Words // its words in the reader's language (canvas.* keys)
+	Nodes         int   // nodes of GPUsPerNode GPUs
 	GPUsPerNode   int
 	TP, PP, DP    int // rank r: tp = r % TP, dp = (r / TP) % DP, pp = r / (TP·DP) (Megatron's order)
 	// Colour GPUs by "tp" (their TP group), "pp" (their stage) or "dp"
@@ -121,6 +124,7 @@ type TPMatrixView struct {
 	Stage         Rect
 	Scale         float32
 	Theme         Theme
+	Words         Words       // its words in the reader's language (canvas.* keys)
 	X             [][]float64 // b×h
 	A1, A2        [][]float64 // h×(f/2) each: A split by columns
 	Y1, Y2        [][]float64 // b×(f/2): GeLU(X·Ai)
@@ -160,6 +164,7 @@ type PlannerView struct {
 	Stage         Rect
 	Scale         float32
 	Theme         Theme
+	Words         Words // its words in the reader's language (canvas.* keys)
 	Tree          []DecisionNode
 	Branch        string // dp, tp-dp, tp-pp-dp: the leaf lit
 	Plans         []PlanRow

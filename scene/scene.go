@@ -4,6 +4,7 @@ import (
 	"github.com/gpuscope/gpuscope/engine/sim"
 	"github.com/gpuscope/gpuscope/render"
 	"github.com/gpuscope/gpuscope/scenarios"
+	"github.com/gpuscope/gpuscope/scenarios/i18n"
 )
 
 // Moment is what a picture shows: a step of a prepared lesson at a
@@ -47,6 +48,24 @@ type Frame struct {
 	Scale         float32     // text and stroke sizes: the device pixel ratio, × 1.5 in presentation mode
 	Theme         render.Theme
 	Lang          string // the reader's language, "en" or "zh"
+}
+
+// words are the canvas's words in each language, made once.
+var words = map[string]render.Words{}
+
+func init() {
+	for _, lang := range i18n.Langs() {
+		words[lang] = render.Words{Lang: lang, T: func(key string, args ...string) string { return i18n.T(lang, key, args...) }}
+	}
+}
+
+// words are the frame's language's canvas words (English for a language
+// the catalogue lacks).
+func (f Frame) words() render.Words {
+	if w, ok := words[f.Lang]; ok {
+		return w
+	}
+	return words[i18n.Fallback]
 }
 
 // Picture builds a lesson's pictures and keeps, between frames, what they
@@ -97,7 +116,7 @@ func HasBuilder(kind string) bool {
 
 // empty is a blank canvas.
 func empty(dst render.List, f Frame) render.List {
-	return render.List{Width: f.Width, Height: f.Height, Background: f.Theme.Background, Items: dst.Items[:0]}
+	return render.List{Width: f.Width, Height: f.Height, Background: f.Theme.Background, Items: dst.Items[:0], Keys: dst.Keys[:0]}
 }
 
 // window is where the playhead is in the step's window: t the playhead in

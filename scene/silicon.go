@@ -15,7 +15,7 @@ func buildCPUGPU(_ *Picture, dst render.List, m Moment, f Frame) render.List {
 	run := m.StepRun().Run.(*scenarios.CPUGPURun)
 	cpu, gpu := run.Done(m.Time)
 	return render.AppendCPUGPU(dst, render.CPUGPUView{
-		Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme,
+		Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: f.words(),
 		CPUName: run.CPU.Name, GPUName: run.GPU.Name, CPUCores: run.CPU.Cores, GPUSMs: run.GPU.SMs, GPUCores: run.GPU.CUDACores,
 		CPUDone: cpu, GPUDone: gpu, Highlight: m.StepRun().Step.ID == "independent",
 	})
@@ -25,7 +25,7 @@ func buildLaunch(_ *Picture, dst render.List, m Moment, f Frame) render.List {
 	run := m.StepRun().Run.(*scenarios.LaunchRun)
 	l := run.Launch
 	return render.AppendLaunch(dst, render.LaunchView{
-		Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme,
+		Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: f.words(),
 		GPU: l.Config.GPU.Name, SMs: l.Config.GPU.SMs, MaxWarps: l.Config.GPU.MaxWarpsPerSM,
 		Blocks: l.Config.Blocks, BlocksPerSM: l.BlocksPerSM, WarpsPerBlock: l.WarpsPerBlock,
 		Wave: run.WaveAt(m.Time), Waves: l.Waves,
@@ -41,7 +41,7 @@ var (
 
 func buildMemwall(_ *Picture, dst render.List, m Moment, f Frame) render.List {
 	run := m.StepRun().Run.(*scenarios.MemwallRun)
-	v := render.MemwallView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Steps: scenarios.MemwallKSteps}
+	v := render.MemwallView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: f.words(), Steps: scenarios.MemwallKSteps}
 	for _, k := range scenarios.MemwallKernels {
 		km := run.Results[k].Metrics()
 		v.Bars = append(v.Bars, render.MemwallBar{Name: memwallNames[k], Bytes: km.HBMBytes, TFLOPS: km.TFLOPS, Current: k == run.Kernel, Tile: memwallTiles[k]})
@@ -55,7 +55,7 @@ func buildMemwall(_ *Picture, dst render.List, m Moment, f Frame) render.List {
 
 func buildRoofline(_ *Picture, dst render.List, m Moment, f Frame) render.List {
 	run := m.StepRun().Run.(*scenarios.RooflineRun)
-	v := render.RooflineView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Intensity: run.Intensity}
+	v := render.RooflineView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: f.words(), Intensity: run.Intensity}
 	if m.shows(scenarios.ViewSweep) && m.Time > 0 {
 		v.Intensity = scenarios.SweepIntensity(m.Time)
 	}
@@ -69,7 +69,7 @@ func buildRoofline(_ *Picture, dst render.List, m Moment, f Frame) render.List {
 
 func buildFused(_ *Picture, dst render.List, m Moment, f Frame) render.List {
 	run := m.StepRun().Run.(*scenarios.FusedRun)
-	v := render.FusedView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Time: m.Time.Seconds()}
+	v := render.FusedView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: f.words(), Time: m.Time.Seconds()}
 	if sr := m.StepRun(); sr.From == sr.To {
 		v.Time = -1 // a still step shows both runs whole
 	}
@@ -84,7 +84,7 @@ func buildFused(_ *Picture, dst render.List, m Moment, f Frame) render.List {
 
 func buildAttention(_ *Picture, dst render.List, m Moment, f Frame) render.List {
 	run := m.StepRun().Run.(*scenarios.AttentionRun)
-	v := render.AttentionView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Seq: run.Standard.Config.Seq}
+	v := render.AttentionView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: f.words(), Seq: run.Standard.Config.Seq}
 	if m.shows(scenarios.ViewSweep) && m.Time > 0 {
 		v.Seq = scenarios.SweepSeq(m.Time)
 	}
@@ -103,7 +103,7 @@ func buildNumfmt(_ *Picture, dst render.List, m Moment, f Frame) render.List {
 	run := m.StepRun().Run.(*scenarios.TrainingRun)
 	cfg := m.StepRun().Config
 	x := cfg.Float("value")
-	v := render.NumfmtView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme}
+	v := render.NumfmtView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: f.words()}
 	for _, nf := range numfmt.Formats {
 		v.Rows = append(v.Rows, render.FormatRow{
 			Name: nf.Name, ExpBits: nf.ExpBits, Bits: nf.BitString(nf.Encode(x)),

@@ -43,6 +43,7 @@ func buildPlan(p *Picture, dst render.List, m Moment, f Frame) render.List {
 		dst = render.AppendPipeline(dst, p.pipelineView(run, left))
 		p.scratch = render.AppendMemoryBars(p.scratch, memoryView(run, right))
 		dst.Items = append(dst.Items, p.scratch.Items...)
+		dst.Keys = append(dst.Keys, p.scratch.Keys...)
 		return dst
 	case scenarios.ViewMemory, scenarios.ViewZeRO, scenarios.ViewSeed:
 		return render.AppendMemoryBars(dst, memoryView(run, pf))
@@ -57,7 +58,7 @@ func buildPlan(p *Picture, dst render.List, m Moment, f Frame) render.List {
 }
 
 func memoryView(run *scenarios.PlanRun, f planFrame) render.MemoryBarsView {
-	v := render.MemoryBarsView{Width: f.Width, Height: f.Height, Stage: f.stage, Scale: f.Scale, Theme: f.Theme}
+	v := render.MemoryBarsView{Width: f.Width, Height: f.Height, Stage: f.stage, Scale: f.Scale, Theme: f.Theme, Words: f.words()}
 	cur := run.Result.Memory
 	v.Capacity, v.Usable = cur.Capacity, cur.Usable
 	bars := run.Bars
@@ -100,7 +101,7 @@ type timelineCache struct {
 // and the activation memory over time. The blocks depend on the run alone,
 // not on the playhead: they are converted once per run.
 func (p *Picture) pipelineView(run *scenarios.PlanRun, f planFrame) render.PipelineView {
-	v := render.PipelineView{Width: f.Width, Height: f.Height, Stage: f.stage, Scale: f.Scale, Theme: f.Theme, Time: f.t}
+	v := render.PipelineView{Width: f.Width, Height: f.Height, Stage: f.stage, Scale: f.Scale, Theme: f.Theme, Words: f.words(), Time: f.t}
 	if c := &p.timelines; c.run != run || c.conceal != f.conceal {
 		*c = timelineCache{run: run, conceal: f.conceal, tls: timelines(run, f.conceal)}
 	}
@@ -250,7 +251,7 @@ func clusterView(run *scenarios.PlanRun, f planFrame) render.ClusterView {
 	c := run.Config
 	cl := c.Cluster
 	return render.ClusterView{
-		Width: f.Width, Height: f.Height, Stage: f.stage, Scale: f.Scale, Theme: f.Theme,
+		Width: f.Width, Height: f.Height, Stage: f.stage, Scale: f.Scale, Theme: f.Theme, Words: f.words(),
 		Nodes: (cl.GPUs + cl.GPUsPerNode - 1) / cl.GPUsPerNode, GPUsPerNode: cl.GPUsPerNode,
 		TP: c.Plan.TP, PP: c.Plan.PP, DP: c.Plan.DP, ColourBy: run.ColourBy, Active: run.ColourBy, Progress: f.frac,
 		IntraName: cl.Intra.Name, IntraBW: cl.Intra.Bandwidth, InterName: cl.Inter.Name, InterBW: cl.Inter.Bandwidth,
@@ -266,7 +267,7 @@ func tpView(f planFrame) render.TPMatrixView {
 	if f.t >= 0 {
 		phase = min(4, int(f.frac*5))
 	}
-	return render.TPMatrixView{Width: f.Width, Height: f.Height, Stage: f.stage, Scale: f.Scale, Theme: f.Theme,
+	return render.TPMatrixView{Width: f.Width, Height: f.Height, Stage: f.stage, Scale: f.Scale, Theme: f.Theme, Words: f.words(),
 		X: e.X, A1: e.A1, A2: e.A2, Y1: e.Y1, Y2: e.Y2, B1: e.B1, B2: e.B2, Z1: e.Z1, Z2: e.Z2, Z: e.Z, Phase: phase}
 }
 
@@ -275,7 +276,7 @@ func tpView(f planFrame) render.TPMatrixView {
 var plannerQuestions = map[string]string{"fits-one-gpu": "fits 1 GPU?", "fits-one-node": "fits 1 node?", "fits-tp-pp": "TP in node + PP fits?"}
 
 func plannerView(run *scenarios.PlanRun, f planFrame) render.PlannerView {
-	v := render.PlannerView{Width: f.Width, Height: f.Height, Stage: f.stage, Scale: f.Scale, Theme: f.Theme, Usable: run.Result.Memory.Usable}
+	v := render.PlannerView{Width: f.Width, Height: f.Height, Stage: f.stage, Scale: f.Scale, Theme: f.Theme, Words: f.words(), Usable: run.Result.Memory.Usable}
 	if run.View == scenarios.ViewBudget {
 		budget := run.Budget
 		if f.conceal && len(budget) > 1 {
