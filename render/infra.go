@@ -16,15 +16,18 @@ type RaceLane struct {
 	Seconds   float64 // the whole transfer: Latency + Bytes/Bandwidth
 }
 
-// RaceView races one transfer of Bytes on each lane: a track per lane, a
-// packet stream moving along it at the lane's speed, a progress bar, and
-// the finish time; the time axis is the slowest lane's.
+// RaceView races one transfer on each lane against one time axis, the
+// slowest lane's: each lane's bar grows with the clock until that lane
+// has delivered everything, so the faster finishes first and the bars'
+// lengths are the transfers' times; a meter says how much each has
+// delivered.
 type RaceView struct {
 	Width, Height float32
 	Stage         Rect
 	Scale         float32
 	Theme         Theme
-	Bytes         float64
+	Words         Words  // its words in the reader's language (canvas.* keys)
+	Title         string // what moves, e.g. "1 GB from one GPU to another"
 	Lanes         []RaceLane
 	Time          float64 // the playhead, seconds; negative: all done
 }
@@ -44,6 +47,7 @@ type SizeChartView struct {
 	Stage         Rect
 	Scale         float32
 	Theme         Theme
+	Words         Words // its words in the reader's language (canvas.* keys)
 	Series        []SizeSeries
 	YLabel        string  // "s" or "GB/s busbw"
 	Current       float64 // the message size on screen (0: none)
@@ -79,6 +83,7 @@ type FaultsView struct {
 	Stage         Rect
 	Scale         float32
 	Theme         Theme
+	Words         Words // its words in the reader's language (canvas.* keys)
 	Days          float64
 	// Progress is kept progress (seconds) at wall times, ascending in
 	// time: the sawtooth's corners.

@@ -6,20 +6,21 @@ import (
 	"github.com/gpuscope/gpuscope/engine/units"
 )
 
-// racePackets is how many times a lane's packets cross its track during
-// its own transfer: the faster lane's stream moves faster on screen by
-// the ratio of the bandwidths.
-const racePackets = 6
+// racePackets is how many packets a lane's stream holds across its track
+// at the fastest lane's bandwidth: a slower lane's are sparser.
+const racePackets = 48
 
-// AppendRace races one transfer of v.Bytes on each lane: a track per lane
-// (its label at the left) filling left to right with the bytes arrived —
-// none before the lane's latency, then linearly until its Seconds — a
-// stream of packets along the track while it runs (denser and faster on
-// the faster lane), the finish time at the end of each lane that is done,
-// and the ratio of the finish times between neighbouring lanes once both
-// are done. A clock under the tracks spans the slowest lane's time, each
-// lane's finish marked and the playhead on it. A negative Time is the end
-// of the race.
+// AppendRace races one transfer on each lane against one time axis
+// (PICTURES.md: "a race on one time axis: NVLink finishes, InfiniBand is
+// still an eighth of the way there"). Each lane is a track spanning the
+// axis, 0 to the slowest lane's time; its bar grows with the clock — none
+// before the lane's latency is counted as time on the bar too — and stops
+// at the lane's finish, where its time is written: the bars' lengths are
+// the transfers' times. Packets stream along the bar while it grows
+// (denser on the faster link). At the right, a meter per lane says how
+// much it has delivered; once the faster is done, a headline says how
+// many times as long the slowest takes. The playhead crosses every lane. A negative Time
+// is the end of the race.
 func AppendRace(dst List, v RaceView) List {
 	th := v.Theme
 	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
@@ -28,10 +29,9 @@ func AppendRace(dst List, v RaceView) List {
 	if st.W <= 0 || st.H <= 0 || n == 0 {
 		return l
 	}
-	fs := clamp(minf(st.W, st.H)/40, 10*sc, 18*sc)
+	fs := clamp(minf(st.W, st.H)/32, 14*sc, 22*sc)
 	pad := fs
 
-	// The clock's span and the fastest lane's bandwidth.
 	tmax, bmax := 0.0, 0.0
 	for _, ln := range v.Lanes {
 		if ln.Seconds > tmax && !math.IsInf(ln.Seconds, 0) {
@@ -43,96 +43,111 @@ func AppendRace(dst List, v RaceView) List {
 		return l
 	}
 	t := v.Time
-	if t < 0 || math.IsNaN(t) {
+	if t < 0 || math.IsNaN(t) || t > tmax {
 		t = tmax
 	}
 
-	// Header: the transfer and the clock.
-	if v.Bytes > 0 {
-		l.Label(st.X+pad, st.Y+pad*0.5, fs, AlignLeft, th.Text, "transfer "+units.Bytes(v.Bytes))
+	// Header: what moves, and the clock.
+	clock := v.Words.Say("canvas.clock", "t", units.Duration(t))
+	cw := textWidth(clock, fs)
+	l.Label(st.X+st.W-pad, st.Y+pad*0.5, fs, AlignRight, th.Text, clock)
+	if v.Title != "" {
+		l.Label(st.X+pad, st.Y+pad*0.5, fs, AlignLeft, th.Text, fitText(v.Title, fs, st.W-3*pad-cw))
 	}
-	l.Label(st.X+st.W-pad, st.Y+pad*0.5, fs, AlignRight, th.Text, "t = "+units.Duration(math.Min(t, tmax)))
 
-	// Columns: lane labels, tracks, finish times.
-	labW := float32(0)
-	for _, ln := range v.Lanes {
-		labW = maxf(labW, textWidth(raceLabel(ln), fs))
-	}
-	labW = minf(labW, st.W*0.4)
-	tx := st.X + pad + labW + fs
-	tw := st.X + st.W - pad - fs*4.5 - tx
-	top := st.Y + pad*0.5 + fs*2.5
-	bottom := st.Y + st.H - pad - fs*3
+	// Columns: the tracks, then the meters.
+	meterW := textWidth("100%", fs*1.4) + fs
+	tx := st.X + pad
+	tw := st.X + st.W - pad - meterW - fs - tx
+	headY := st.Y + pad*0.5 + fs*1.45 // the headline: how many times as long
+	top := headY + fs*1.6
+	bottom := st.Y + st.H - pad - fs*2.6
 	if tw <= 0 || bottom <= top {
 		return l
 	}
 	pitch := (bottom - top) / float32(n)
-	rowH := minf(pitch*0.45, fs*3.5)
+	rowH := clamp(pitch*0.32, fs*0.8, fs*3)
+	at := func(s float64) float32 { return tx + tw*float32(math.Min(math.Max(s/tmax, 0), 1)) }
 
 	for i, ln := range v.Lanes {
 		col := sizePalette[i%len(sizePalette)]
-		cy := top + pitch*(float32(i)+0.5)
-		y := cy - rowH/2
-		l.Label(st.X+pad, cy-fs*0.6, fs, AlignLeft, th.Text, raceLabel(ln))
+		l.Key(col, ln.Name)
+		labY := top + pitch*float32(i) + (pitch-rowH-fs*LineHeight*1.2)/2
+		y := labY + fs*LineHeight*1.2
+		cy := y + rowH/2
+		l.Label(tx, labY, fs, AlignLeft, th.Text, fitText(raceLabel(ln, v.Words), fs, tw))
 		l.Rect(tx, y, tw, rowH, th.Panel)
-		f := raceDone(ln, t)
-		if f > 0 {
-			l.Rect(tx, y, tw*float32(f), rowH, col)
+		end := math.Min(t, ln.Seconds)
+		x1 := at(end)
+		if x1 > tx {
+			c := col
+			if t < ln.Seconds {
+				c = withAlpha(col, 190) // still moving
+			}
+			l.Rect(tx, y, x1-tx, rowH, c)
 		}
-		// The packet stream along the whole track, at a speed and density
-		// that grow with the bandwidth.
-		if t >= 0 && t < ln.Seconds && ln.Bandwidth > 0 && bmax > 0 {
-			r := ln.Bandwidth / bmax
-			speed := float64(tw) * racePackets / tmax * r // px a second
-			gap := rowH * 0.8 / float32(math.Sqrt(r))
-			gap = maxf(gap, tw/80)
-			pr := clamp(rowH*0.14, 1.5*sc, 6*sc)
+		// Packets along the bar while it grows: the fastest lane's
+		// spacing at racePackets a track, sparser by the bandwidth ratio.
+		if t < ln.Seconds && t > ln.Latency && ln.Bandwidth > 0 && bmax > 0 {
+			gap := tw / racePackets * float32(bmax/ln.Bandwidth)
+			gap = minf(maxf(gap, rowH*0.6), tw/2)
+			pr := clamp(rowH*0.16, 1.5*sc, 6*sc)
+			speed := float64(tw) / tmax * 4 // px a second: packets run ahead of the bar
 			phase := float32(math.Mod(speed*t, float64(gap)))
 			pc := th.Text
-			pc.A = 200
-			for x := tx + phase; x <= tx+tw; x += gap {
+			pc.A = 210
+			for x := tx + phase; x <= x1-pr; x += gap {
 				l.Circle(x, cy, pr, pc)
 			}
 		}
 		l.Frame(tx, y, tw, rowH, 1*sc, th.Link)
-		if f >= 1 {
-			l.Label(tx+tw+fs*0.5, cy-fs*0.6, fs, AlignLeft, col, units.Duration(ln.Seconds))
+		if t >= ln.Seconds {
+			// The finish: a flag at the bar's end and the lane's time.
+			l.Segment(x1, y-fs*0.3, x1, y+rowH+fs*0.3, 2*sc, col)
+			label := units.Duration(ln.Seconds)
+			lw := textWidth(label, fs)
+			lx, al := x1+fs*0.4, AlignLeft
+			if lx+lw > tx+tw {
+				lx, al = x1-fs*0.4, AlignRight
+			}
+			l.Label(lx, y+rowH+fs*0.35, fs, al, col, label)
+		}
+		// The meter: how much of the transfer has arrived.
+		l.Label(st.X+st.W-pad, cy-fs*0.7, fs*1.4, AlignRight, col, units.Percent(math.Floor(raceDone(ln, t)*1000)/1000))
+	}
+	// Once the fastest is done: how many times as long each other lane takes.
+	fast := 0
+	for i, ln := range v.Lanes {
+		if ln.Seconds < v.Lanes[fast].Seconds {
+			fast = i
 		}
 	}
-	// Ratios between neighbouring lanes, once both are done.
-	for i := 0; i+1 < n; i++ {
-		a, b := v.Lanes[i], v.Lanes[i+1]
-		if raceDone(a, t) < 1 || raceDone(b, t) < 1 {
-			continue
+	if f := v.Lanes[fast]; t >= f.Seconds && f.Seconds > 0 {
+		slow := fast
+		for i, ln := range v.Lanes {
+			if ln.Seconds > v.Lanes[slow].Seconds {
+				slow = i
+			}
 		}
-		lo, hi := math.Min(a.Seconds, b.Seconds), math.Max(a.Seconds, b.Seconds)
-		if !(lo > 0) {
-			continue
+		if s := v.Lanes[slow]; slow != fast {
+			msg := v.Words.Say("canvas.race.ratio", "slow", s.Name, "ratio", units.Ratio(v.Words.Lang, s.Seconds/f.Seconds), "fast", f.Name)
+			l.Label(tx, headY, fs, AlignLeft, th.Hot, fitText(msg, fs, st.W-2*pad))
 		}
-		cy := top + pitch*float32(i+1)
-		l.Label(tx+tw+fs*0.5, cy-fs*0.6, fs, AlignLeft, th.Text, units.Ratio("en", hi/lo))
 	}
 
-	// The clock: 0 … the slowest lane, each lane's finish, the playhead.
-	ay := bottom + fs*1.2
-	at := func(s float64) float32 { return tx + tw*float32(math.Min(math.Max(s/tmax, 0), 1)) }
+	// The axis: 0 … the slowest lane, its ticks in units of time; the
+	// playhead through every lane.
+	ay := bottom + fs*0.6
 	l.Segment(tx, ay, tx+tw, ay, 1*sc, th.Dim)
-	l.Label(tx-fs*0.5, ay-fs*0.6, fs*0.85, AlignRight, th.Dim, "time")
 	step := niceStep(tmax / 5)
 	for k := 0; float64(k)*step <= tmax*1.0001 && k < 50; k++ {
 		x := at(float64(k) * step)
 		l.Segment(x, ay, x, ay+fs*0.3, 1*sc, th.Dim)
-		l.Label(x, ay+fs*0.4, fs*0.85, AlignCenter, th.Dim, units.Duration(float64(k)*step))
+		l.Label(x, ay+fs*0.4, fs, AlignCenter, th.Dim, durationLabel(float64(k)*step))
 	}
-	for i, ln := range v.Lanes {
-		if ln.Seconds > 0 {
-			x := at(ln.Seconds)
-			l.Segment(x, ay-fs*0.6, x, ay, 2*sc, sizePalette[i%len(sizePalette)])
-		}
-	}
-	if v.Time >= 0 {
+	if v.Time >= 0 && t < tmax {
 		x := at(t)
-		l.Segment(x, ay-fs*0.9, x, ay+fs*0.3, 2*sc, th.Text)
+		l.Segment(x, top, x, ay+fs*0.3, 1.5*sc, th.Text)
 	}
 	return l
 }
@@ -149,10 +164,32 @@ func raceDone(ln RaceLane, t float64) float64 {
 	return (t - ln.Latency) / (ln.Seconds - ln.Latency)
 }
 
-// raceLabel is a lane's name, with its bandwidth when Rated.
-func raceLabel(ln RaceLane) string {
+// raceLabel is a lane's name, with its bandwidth each way when Rated.
+func raceLabel(ln RaceLane, w Words) string {
 	if !ln.Rated || ln.Bandwidth <= 0 {
 		return ln.Name
 	}
-	return linkLabels.get(linkKey{ln.Name + " ", ln.Bandwidth}, func() string { return ln.Name + "  " + units.Rate(ln.Bandwidth) })
+	return linkLabels.get(linkKey{w.Lang + "\x00" + ln.Name, ln.Bandwidth}, func() string {
+		return w.Say("canvas.race.lane", "name", ln.Name, "rate", units.Rate(ln.Bandwidth))
+	})
+}
+
+// durationLabel is units.Duration(s), formatted once per value: an axis's
+// ticks are the same every frame.
+func durationLabel(s float64) string {
+	return durationLabels.get(s, func() string { return units.Duration(s) })
+}
+
+var durationLabels memo[float64]
+
+// fitText is s cut, with an ellipsis, to w pixels at size fs.
+func fitText(s string, fs, w float32) string {
+	if textWidth(s, fs) <= w {
+		return s
+	}
+	r := []rune(s)
+	for len(r) > 1 && textWidth(string(r)+"…", fs) > w {
+		r = r[:len(r)-1]
+	}
+	return string(r) + "…"
 }

@@ -2,11 +2,15 @@ package render
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/gpuscope/gpuscope/engine/units"
 	"github.com/gpuscope/gpuscope/internal/golden"
 )
+
+// testWords writes a key and its arguments, so that a test sees both.
+var testWords = Words{Lang: "en", T: func(key string, args ...string) string { return key + " " + strings.Join(args, " ") }}
 
 // raceView races 1 GB over NVLink 4 (450 GB/s, 1 µs) and InfiniBand NDR
 // (50 GB/s, 5 µs): about 2.2 ms against 20 ms.
@@ -15,8 +19,8 @@ func raceView(t float64) RaceView {
 		return RaceLane{Name: name, Rated: true, Bandwidth: bw, Latency: lat, Seconds: lat + 1e9/bw}
 	}
 	return RaceView{
-		Width: 800, Height: 500, Stage: Rect{0, 0, 800, 500}, Scale: 1, Theme: Dark,
-		Bytes: 1e9,
+		Width: 800, Height: 500, Stage: Rect{0, 0, 800, 500}, Scale: 1, Theme: Dark, Words: testWords,
+		Title: "1 GB",
 		Lanes: []RaceLane{
 			lane("NVLink 4", 450e9, 1e-6),
 			lane("IB NDR", 50e9, 5e-6),
@@ -25,18 +29,29 @@ func raceView(t float64) RaceView {
 	}
 }
 
-// raceBars is the width of each lane's progress bar (a rect in the lane's
-// colour), 0 where there is none.
+// raceBars is the width of each lane's bar (a rect in the lane's colour,
+// at any alpha), 0 where there is none.
 func raceBars(l List, n int) []float32 {
 	w := make([]float32, n)
 	for _, it := range l.Items {
 		for i := range n {
-			if it.Kind == FillRect && it.Color == sizePalette[i] {
+			c := sizePalette[i]
+			if it.Kind == FillRect && it.Color.R == c.R && it.Color.G == c.G && it.Color.B == c.B {
 				w[i] = it.W
 			}
 		}
 	}
 	return w
+}
+
+func labels(l List) []string {
+	var out []string
+	for _, it := range l.Items {
+		if it.Kind == Text {
+			out = append(out, it.Text)
+		}
+	}
+	return out
 }
 
 func TestRaceGolden(t *testing.T) {
@@ -46,100 +61,101 @@ func TestRaceGolden(t *testing.T) {
 	golden.Check(t, "race_done.golden", AppendRace(List{}, raceView(-1)).String())
 }
 
-// When the fast lane is done and the slow one has delivered a ninth, the
-// bars are 9 to 1; the track is the whole transfer.
-func TestRaceBarsProportional(t *testing.T) {
-	v := raceView(0)
+// Finished, the bars are as long as the transfers took, on one axis: the
+// slow lane's 9× the fast lane's (PICTURES.md rule 3).
+func TestRaceBarsOnOneAxis(t *testing.T) {
+	v := raceView(-1)
+	w := raceBars(AppendRace(List{}, v), 2)
+	want := v.Lanes[1].Seconds / v.Lanes[0].Seconds
+	if w[0] <= 0 || math.Abs(float64(w[1]/w[0])/want-1) > 0.01 {
+		t.Errorf("finished bars %v: ratio %.3f, want the times' %.3f", w, w[1]/w[0], want)
+	}
+	// Mid-race, after the fast lane is done: its bar stopped at its time,
+	// the slow one's at the clock.
+	v.Time = 3 * v.Lanes[0].Seconds
+	w2 := raceBars(AppendRace(List{}, v), 2)
+	if math.Abs(float64(w2[0]-w[0])) > 0.01 || math.Abs(float64(w2[1]/w2[0])-3) > 0.01 {
+		t.Errorf("bars at 3× the fast time: %v, want the fast one's final %v and 3× it", w2, w[0])
+	}
+}
+
+// The meters say what has arrived: nothing before a lane's latency; all of
+// it once done; a fast lane done while the slow one is a ninth of the way.
+func TestRaceMeters(t *testing.T) {
+	meters := func(v RaceView) []string {
+		var out []string
+		for _, it := range AppendRace(List{}, v).Items {
+			if it.Kind == Text && strings.HasSuffix(it.Text, "%") {
+				out = append(out, it.Text)
+			}
+		}
+		return out
+	}
+	v := raceView(0.5e-6)
+	if got := meters(v); len(got) != 2 || got[0] != "0%" || got[1] != "0%" {
+		t.Errorf("meters at 0.5 µs: %v, want 0%% and 0%%", got)
+	}
 	slow := v.Lanes[1]
 	v.Time = slow.Latency + (slow.Seconds-slow.Latency)/9
-	if v.Time < v.Lanes[0].Seconds {
-		t.Fatalf("fixture: fast lane not done at %v", v.Time)
-	}
-	w := raceBars(AppendRace(List{}, v), 2)
-	if w[1] <= 0 || math.Abs(float64(w[0]/w[1])-9) > 1e-3 {
-		t.Errorf("bar widths %v, want 9:1", w)
-	}
-	// The finish time of the fast lane only, in its colour.
-	var fast, slowDone bool
-	for _, it := range AppendRace(List{}, v).Items {
-		fast = fast || (it.Kind == Text && it.Text == units.Duration(v.Lanes[0].Seconds) && it.Color == sizePalette[0])
-		slowDone = slowDone || (it.Kind == Text && it.Color == sizePalette[1])
-	}
-	if !fast || slowDone {
-		t.Errorf("finish labels: fast %v (want true), slow %v (want false)", fast, slowDone)
+	if got, want := meters(v), units.Percent(math.Floor(1000.0/9)/1000); len(got) != 2 || got[0] != "100%" || got[1] != want {
+		t.Errorf("meters when the slow lane has a ninth: %v, want 100%% and %s", got, want)
 	}
 }
 
-// Nothing arrives before a lane's latency; packets already stream.
-func TestRaceNothingBeforeLatency(t *testing.T) {
-	v := raceView(0.5e-6)
-	l := AppendRace(List{}, v)
-	if w := raceBars(l, 2); w[0] != 0 || w[1] != 0 {
-		t.Errorf("bars at 0.5 µs: %v, want none", w)
-	}
-	v.Time = 3e-6 // past NVLink's latency, before IB's
-	if w := raceBars(AppendRace(List{}, v), 2); w[0] <= 0 || w[1] != 0 {
-		t.Errorf("bars at 3 µs: %v, want NVLink's only", w)
-	}
-}
-
-// The faster lane's packets are denser and move faster.
+// The faster lane's packets are denser; they move with the clock; none
+// once a lane is done.
 func TestRacePackets(t *testing.T) {
-	v := raceView(1e-3)
-	rowY := func(l List) (ys []float32) {
-		for _, it := range l.Items {
-			if it.Kind == FillRect && it.Color == Dark.Panel {
-				ys = append(ys, it.Y+it.H/2)
-			}
-		}
-		return ys
-	}
-	packets := func(l List, y float32) (xs []float32) {
-		for _, it := range l.Items {
-			if it.Kind == FillCircle && it.Y == y {
-				xs = append(xs, it.X)
-			}
-		}
-		return xs
-	}
-	l := AppendRace(List{}, v)
-	ys := rowY(l)
-	fast, slow := packets(l, ys[0]), packets(l, ys[1])
-	if len(fast) <= len(slow) || len(slow) < 2 {
-		t.Fatalf("%d packets on the fast lane, %d on the slow one", len(fast), len(slow))
-	}
-	v.Time += 1e-6
-	l2 := AppendRace(List{}, v)
-	f2, s2 := packets(l2, ys[0]), packets(l2, ys[1])
-	if df, ds := f2[0]-fast[0], s2[0]-slow[0]; !(df > ds && ds > 0) {
-		t.Errorf("packets moved %v (fast) and %v (slow) in 1 µs", df, ds)
-	}
-	// Done: no packets.
-	if n := len(packets(AppendRace(List{}, raceView(-1)), ys[0])); n != 0 {
-		t.Errorf("%d packets after the race", n)
-	}
-}
-
-// Once both are done, the ratio of their times is shown.
-func TestRaceRatio(t *testing.T) {
-	v := raceView(-1)
-	want := units.Ratio("en", v.Lanes[1].Seconds/v.Lanes[0].Seconds)
-	if want != "9×" {
-		t.Fatalf("fixture ratio %s", want)
-	}
+	v := raceView(2e-3)
 	count := func(l List) (n int) {
 		for _, it := range l.Items {
-			if it.Kind == Text && it.Text == want {
+			if it.Kind == FillCircle {
 				n++
 			}
 		}
 		return n
 	}
-	if n := count(AppendRace(List{}, v)); n != 1 {
-		t.Errorf("%d %q labels at the end, want 1", n, want)
+	l := AppendRace(List{}, v)
+	if n := count(l); n < 3 {
+		t.Fatalf("%d packets at 2 ms", n)
 	}
-	if n := count(AppendRace(List{}, raceView(10e-3))); n != 0 {
-		t.Errorf("%d ratio labels mid-race, want 0", n)
+	x := func(l List) float32 {
+		for _, it := range l.Items {
+			if it.Kind == FillCircle {
+				return it.X
+			}
+		}
+		return -1
+	}
+	v.Time += 5e-6
+	if x(AppendRace(List{}, v)) == x(l) {
+		t.Error("packets did not move in 5 µs")
+	}
+	if n := count(AppendRace(List{}, raceView(-1))); n != 0 {
+		t.Errorf("%d packets after the race", n)
+	}
+}
+
+// Once the fast lane is done the slow one is said to take N× as long, in
+// the reader's language; each lane's colour is keyed.
+func TestRaceRatioAndKeys(t *testing.T) {
+	want := "canvas.race.ratio slow IB NDR ratio " + units.Ratio("en", raceView(0).Lanes[1].Seconds/raceView(0).Lanes[0].Seconds) + " fast NVLink 4"
+	has := func(v RaceView) bool {
+		for _, s := range labels(AppendRace(List{}, v)) {
+			if s == want {
+				return true
+			}
+		}
+		return false
+	}
+	if !has(raceView(-1)) || !has(raceView(3e-3)) {
+		t.Errorf("no %q once NVLink is done", want)
+	}
+	if has(raceView(1e-3)) {
+		t.Errorf("%q before NVLink is done", want)
+	}
+	l := AppendRace(List{}, raceView(-1))
+	if len(l.Keys) != 2 || l.Keys[0].Label != "NVLink 4" || l.Keys[1].Color != sizePalette[1] {
+		t.Errorf("keys %+v, want one per lane", l.Keys)
 	}
 }
 
@@ -156,7 +172,7 @@ func TestRaceDegenerate(t *testing.T) {
 func TestRaceAllocs(t *testing.T) {
 	v := raceView(1e-3)
 	l := AppendRace(List{}, v)
-	if n := testing.AllocsPerRun(20, func() { l = AppendRace(l, v) }); n > 20 {
-		t.Errorf("%v allocations a frame, want at most 20 (labels)", n)
+	if n := testing.AllocsPerRun(20, func() { l = AppendRace(l, v) }); n > 24 {
+		t.Errorf("%v allocations a frame, want at most 24 (labels)", n)
 	}
 }

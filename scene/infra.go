@@ -4,6 +4,7 @@ import (
 	"github.com/gpuscope/gpuscope/engine/collective"
 	"github.com/gpuscope/gpuscope/engine/faults"
 	"github.com/gpuscope/gpuscope/engine/hw"
+	"github.com/gpuscope/gpuscope/engine/units"
 	"github.com/gpuscope/gpuscope/render"
 	"github.com/gpuscope/gpuscope/scenarios"
 )
@@ -49,8 +50,9 @@ func buildFabric(_ *Picture, dst render.List, m Moment, f Frame) render.List {
 		lane := func(l hw.Link, s float64) render.RaceLane {
 			return render.RaceLane{Name: l.Name, Rated: true, Bandwidth: l.Bandwidth, Latency: l.Latency.Seconds(), Seconds: s}
 		}
-		return render.AppendRace(dst, render.RaceView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme,
-			Bytes: run.Bytes, Time: t, Lanes: []render.RaceLane{lane(run.Intra, run.IntraS), lane(run.Inter, run.InterS)}})
+		return render.AppendRace(dst, render.RaceView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: f.words(),
+			Title: f.words().Say("canvas.race.title", "bytes", units.Bytes(run.Bytes)), Time: t,
+			Lanes: []render.RaceLane{lane(run.Intra, run.IntraS), lane(run.Inter, run.InterS)}})
 	case scenarios.ViewContention:
 		lanes := make([]render.RaceLane, len(contentionLanes))
 		for i, name := range contentionLanes {
@@ -61,10 +63,10 @@ func buildFabric(_ *Picture, dst render.List, m Moment, f Frame) render.List {
 			}
 			lanes[i] = render.RaceLane{Name: name, Bandwidth: bw, Seconds: s}
 		}
-		return render.AppendRace(dst, render.RaceView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme,
-			Bytes: run.Bytes, Time: t, Lanes: lanes})
+		return render.AppendRace(dst, render.RaceView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: f.words(),
+			Title: f.words().Say("canvas.contention.title", "bytes", units.Bytes(run.Bytes), "gpus", units.Count(scenarios.ContentionGPUs)), Time: t, Lanes: lanes})
 	}
-	v := render.SizeChartView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, YLabel: "s", Current: run.Bytes}
+	v := render.SizeChartView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: f.words(), YLabel: "s", Current: run.Bytes}
 	if !m.Pending {
 		v.Highlight = string(run.Fastest())
 	}
@@ -108,7 +110,7 @@ func buildFaults(p *Picture, dst render.List, m Moment, f Frame) render.List {
 		*c = faultCache{result: &run.Result, view: v}
 	}
 	v := p.faults.view
-	v.Width, v.Height, v.Stage, v.Scale, v.Theme = f.Width, f.Height, f.Stage, f.Scale, f.Theme
+	v.Width, v.Height, v.Stage, v.Scale, v.Theme, v.Words = f.Width, f.Height, f.Stage, f.Scale, f.Theme, f.words()
 	v.Time, _ = m.window()
 	return render.AppendFaults(dst, v)
 }

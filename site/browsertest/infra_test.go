@@ -1,7 +1,10 @@
 package browsertest
 
 import (
+	"context"
 	"fmt"
+	"image"
+	"image/color"
 	"strings"
 	"testing"
 
@@ -133,4 +136,64 @@ func TestRingAcrossNodes(t *testing.T) {
 	if st.Error == nil || !strings.Contains(*st.Error, "nodes") {
 		t.Errorf("12 GPUs in 8 nodes: error %v", st.Error)
 	}
+}
+
+// The finished race, in pixels: NVLink's and InfiniBand's bars share one
+// time axis, so their lengths are the transfers' times (PICTURES.md rule
+// 3) — within 5%, at 1 GB and at 1 kB, on a desktop and on a phone.
+func TestRaceBarsInPixels(t *testing.T) {
+	for _, c := range []struct{ name, frag string }{
+		{"1GB", "step=1"},
+		{"1kB", "step=2"},
+		{"phone", "step=1&phone"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := "index.html#scenario=nvlink-vs-ib&theme=light&" + strings.TrimSuffix(c.frag, "&phone")
+			var ctx context.Context
+			if strings.HasSuffix(c.frag, "&phone") {
+				ctx = openSized(t, path, 390, 844)
+			} else {
+				ctx = open(t, path)
+			}
+			waitReady(ctx)
+			command(ctx, `{type: "goto", time_s: 1e9}`)
+			settle(ctx)
+			var st infraState
+			evalJSON(ctx, "window.gpuscope.state()", &st)
+			intra, _ := st.Metrics["intra_time_s"].(float64)
+			inter, _ := st.Metrics["inter_time_s"].(float64)
+			img := decodePNG(t, screenshot(ctx, "race-bars-"+c.name))
+			area := elementRect(ctx, "#stage").image()
+			// The lanes' colours in the light theme (render's size palette).
+			fast := longestRun(img, area, color.RGBA{0x56, 0xb4, 0xe9, 255})
+			slow := longestRun(img, area, color.RGBA{0xe6, 0x9f, 0x00, 255})
+			if fast == 0 || intra <= 0 {
+				t.Fatalf("bars of %d and %d px, times %g and %g s", fast, slow, intra, inter)
+			}
+			got, want := float64(slow)/float64(fast), inter/intra
+			if got/want > 1.05 || got/want < 0.95 {
+				t.Errorf("bars %d and %d px: ratio %.2f, want the times' %.2f within 5%%", fast, slow, got, want)
+			}
+		})
+	}
+}
+
+// longestRun is the longest horizontal run of pixels within 12 of want in
+// r: the length of a bar drawn in that colour.
+func longestRun(img image.Image, r image.Rectangle, want color.RGBA) int {
+	r = r.Intersect(img.Bounds())
+	best := 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		run := 0
+		for x := r.Min.X; x < r.Max.X; x++ {
+			c := pixelAt(img, x, y)
+			if near(c.R, want.R, 12) && near(c.G, want.G, 12) && near(c.B, want.B, 12) {
+				run++
+				best = max(best, run)
+			} else {
+				run = 0
+			}
+		}
+	}
+	return best
 }
