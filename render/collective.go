@@ -56,76 +56,124 @@ func AppendCollective(dst List, v CollectiveView) List {
 		return l
 	}
 	n := sn.Ranks
+	star := sn.Algo == collective.Star
+	nodes := v.Nodes > 1 && n%v.Nodes == 0
 
-	// Header: what is running and the clock. Canvas text is notation only
-	// (terms practitioners keep in English, numbers); prose lives in the
-	// page, in both languages.
-	fs := clamp(st.W/48, 12*sc, 22*sc)
+	// Header: what is running and the clock; under them the phase and
+	// round, and the run's length. Words in the reader's language.
+	fs := clamp(st.W/48, 14*sc, 22*sc)
 	pad := fs * 0.8
-	title := "Ring AllReduce"
-	if sn.Algo == collective.Star {
-		title = "Star AllReduce"
+	w := v.Words
+	clock := collClock.get(collClockKey{w.Lang, sn.Time}, func() string { return w.Say("canvas.clock", "t", sn.Time.String()) })
+	total := collClock.get(collClockKey{w.Lang + "\x00of", v.Total}, func() string { return w.Say("canvas.ring.of", "total", v.Total.String()) })
+	cw := maxf(labelW(clock, fs), labelW(total, fs*0.9))
+	l.Label(st.X+st.W-pad, st.Y+pad, fs, AlignRight, th.Text, clock)
+	l.Label(st.X+st.W-pad, st.Y+pad+fs*1.4, fs*0.9, AlignRight, th.Dim, total)
+	hw := st.W - 3*pad - cw
+	l.Label(st.X+pad, st.Y+pad, fs, AlignLeft, th.Text, fitLabel(collTitle(w, v, n), fs, hw))
+	l.Label(st.X+pad, st.Y+pad+fs*1.4, fs*0.9, AlignLeft, planPick(sn.Done, th.Text, th.Dim), fitLabel(progress(w, sn), fs*0.9, hw))
+
+	// The legend under the picture: the chunks (bar height: GPUs summed),
+	// a link sending, the hot colour.
+	lfs := fs * 0.9
+	chunkLabel := w.Say("canvas.ring.key_chunks")
+	strip := lfs * 2.2 // the chunk swatch: a few bars of the chunks' colours
+	entries := [2]LegendEntry{{Color: th.LinkActive, Label: w.Say("canvas.ring.key_sending")}}
+	ne := 1
+	switch {
+	case star:
+		entries[1], ne = LegendEntry{Color: th.Hot, Label: w.Say("canvas.star.key_queue")}, 2
+	case nodes:
+		entries[1], ne = LegendEntry{Color: th.Hot, Label: collInter(w, v.InterLink)}, 2
 	}
-	header := title + " · " + strconv.Itoa(n) + " × GPU · " + v.Link
-	if v.Nodes > 1 {
-		header += " · " + strconv.Itoa(v.Nodes) + " nodes, " + v.InterLink + " between"
+	legW := st.W - 2*pad
+	chunkW := strip + lfs*0.4 + labelW(chunkLabel, lfs) + lfs
+	lineH := lfs * LineHeight * 1.15
+	ownLine := chunkW > legW*0.6 // the chunks' entry on a line of its own
+	var legH float32
+	if ownLine {
+		legH = lineH + LegendHeight(legW, lfs, entries[:ne]...)
+	} else {
+		legH = LegendHeight(legW-chunkW, lfs, entries[:ne]...)
 	}
-	l.Label(st.X+pad, st.Y+pad, fs, AlignLeft, th.Text, header)
-	l.Label(st.X+pad, st.Y+pad+fs*1.4, fs*0.85, AlignLeft, th.Dim, progress(sn))
-	l.Label(st.X+st.W-pad, st.Y+pad, fs, AlignRight, th.Text, "t = "+sn.Time.String())
-	l.Label(st.X+st.W-pad, st.Y+pad+fs*1.4, fs*0.85, AlignRight, th.Dim, "/ "+v.Total.String())
+	legY := st.Y + st.H - pad - legH
+	{
+		x, y := st.X+pad, legY
+		k := min(sn.Chunks, 6)
+		for i := 0; i < k; i++ {
+			c := Chunk(i*max(1, sn.Chunks/k), sn.Chunks)
+			bh := lfs * 0.9 * float32(i+1) / float32(k)
+			l.Rect(x+float32(i)*strip/float32(k), y+(lfs*LineHeight+lfs*0.9)/2-bh, strip/float32(k)-sc, bh, c)
+		}
+		for i := 0; i < sn.Chunks; i++ {
+			l.Key(Chunk(i, sn.Chunks), chunkLabel)
+		}
+		l.Label(x+strip+lfs*0.4, y, lfs, AlignLeft, th.Text, fitLabel(chunkLabel, lfs, legW-strip-lfs*0.4))
+		if ownLine {
+			Legend(&l, th, x, y+lineH, legW, lfs, sc, entries[:ne]...)
+		} else {
+			Legend(&l, th, x+chunkW, y, legW-chunkW, lfs, sc, entries[:ne]...)
+		}
+	}
+	st.H = legY - pad*0.5 - st.Y
 
 	// The time-against-N chart takes the right-hand side of a wide stage
 	// or the bottom of a tall one; the GPUs get the rest.
 	var chart Rect
+	top := st.Y + pad + fs*3
+	if star {
+		top += fs * 1.3 // the queue's line
+	}
 	if len(v.TimeVsN) > 1 {
-		if st.W >= st.H {
-			cw := clamp(st.W*0.36, 150*sc, 360*sc)
-			chart = Rect{st.X + st.W - cw - pad, st.Y + pad + fs*3, cw, cw * 0.65}
-			chart.Y = st.Y + (st.H-chart.H)/2
-			st.W -= cw + pad
+		if st.W >= st.H*1.3 {
+			cw := clamp(st.W*0.38, 200*sc, 420*sc)
+			ch := minf(cw*0.75, st.Y+st.H-top)
+			chart = Rect{st.X + st.W - cw - pad, top + (st.Y+st.H-top-ch)/2, cw, ch}
+			st.W -= cw + 2*pad
 		} else {
-			ch := clamp(st.H*0.3, 100*sc, 240*sc)
-			cw := minf(st.W-2*pad, ch/0.65)
-			chart = Rect{st.X + (st.W-cw)/2, st.Y + st.H - ch - pad, cw, ch}
+			ch := clamp(st.H*0.34, 120*sc, 260*sc)
+			cw := minf(st.W-2*pad, ch/0.6)
+			chart = Rect{st.X + (st.W-cw)/2, st.Y + st.H - ch, cw, ch}
 			st.H -= ch + pad
 		}
 	}
 
 	// Geometry: an oval in the space under the header.
-	top := st.Y + pad + fs*3
 	cx := st.X + st.W/2
 	cy := top + (st.Y+st.H-top)/2
 	others := n
-	if sn.Algo == collective.Star {
+	if star {
 		others = n - 1
 	}
 	// An oval (at most 1.6 times wider than tall, or the reverse) uses a
 	// wide, short stage such as an embed's. The oval, the boxes on it and
-	// the labels under them must fit: shrink the radii until radius +
-	// box/2 (+ label, vertically) ≤ half the space.
+	// the labels under and beside them must fit: shrink the radii until
+	// radius + box/2 (+ label) ≤ half the space.
 	halfW := 0.5*st.W - pad/2
 	halfH := 0.5*(st.Y+st.H-top) - pad/2
-	aspect := clamp(halfW/maxf(halfH, 1), 1/1.6, 1.6)
+	aspect := clamp(halfW/maxf(halfH, 1), 1/1.6, 2)
 	// Box size: most of the gap between neighbours, evenly spaced along
 	// the oval's perimeter (Ramanujan's approximation).
 	boxFor := func(rx, ry float32) float32 {
 		per := math.Pi * (3*(rx+ry) - float32(math.Sqrt(float64((3*rx+ry)*(rx+3*ry)))))
 		b := clamp(per/float32(others)*0.6, 8*sc, 120*sc)
-		if sn.Algo == collective.Star {
+		if star {
 			b = clamp(b, 8*sc, minf(rx, ry)*0.5)
 		}
 		return b
 	}
-	ry := 0.8 * minf(halfH, halfW/aspect)
+	labelled := n <= 16
+	ls := 14 * sc // GPU labels
+	labW := labelW("GPU 00", ls)
+	ry := 0.9 * minf(halfH, halfW/aspect)
 	rx := ry * aspect
 	box := boxFor(rx, ry)
-	for i := 0; i < 4; i++ {
-		lab := clamp(box/5, 10*sc, 16*sc) * 1.4
-		if n > 16 {
-			lab = 0
+	for i := 0; i < 6; i++ {
+		lab, side := float32(0), float32(0)
+		if labelled {
+			lab, side = ls*1.4, maxf(0, labW-box)/2
 		}
-		over := maxf(ry+box/2+lab-halfH, (rx+box/2-halfW)/aspect)
+		over := maxf(ry+box/2+lab-halfH, (rx+box/2+side-halfW)/aspect)
 		if over <= 0 {
 			break
 		}
@@ -136,10 +184,14 @@ func AppendCollective(dst List, v CollectiveView) List {
 	if ry < 8*sc {
 		ry, rx = 8*sc, 8*sc*aspect
 	}
+	// Labels only where they fit beside their neighbours.
+	if labelled && labW > box*1.6 {
+		labelled = false
+	}
 	// GPUs evenly spaced along the oval (by length, not by angle, so the
 	// ends of a wide oval are not crowded); a star's root in the middle.
 	var pos [][2]float32
-	if sn.Algo == collective.Star {
+	if star {
 		pos = append([][2]float32{{cx, cy}}, ovalPoints(cx, cy, rx, ry, others)...)
 	} else {
 		pos = ovalPoints(cx, cy, rx, ry, n)
@@ -154,7 +206,7 @@ func AppendCollective(dst List, v CollectiveView) List {
 			continue
 		}
 		k := p.Src
-		if sn.Algo == collective.Star && p.Src == 0 {
+		if star && p.Src == 0 {
 			k = p.Dst
 		}
 		active[k] = true
@@ -167,7 +219,7 @@ func AppendCollective(dst List, v CollectiveView) List {
 		if active[i] {
 			c = th.LinkActive
 		}
-		if sn.Algo == collective.Star {
+		if star {
 			if i == 0 {
 				continue
 			}
@@ -178,23 +230,13 @@ func AppendCollective(dst List, v CollectiveView) List {
 			continue
 		}
 		j := (i + 1) % n
-		if v.Nodes > 1 && n%v.Nodes == 0 && i/(n/v.Nodes) != j/(n/v.Nodes) {
-			// Between nodes: a thin hot line with its link's name.
+		if nodes && i/(n/v.Nodes) != j/(n/v.Nodes) {
+			// Between nodes: a thin hot line (the legend names its link).
 			c = th.Hot
 			if !active[i] {
 				c.A = 150
 			}
 			l.Segment(pos[i][0], pos[i][1], pos[j][0], pos[j][1], maxf(lw*0.4, 1*sc), c)
-			if n <= 32 {
-				// Outside the oval, clear of the boxes.
-				mx, my := (pos[i][0]+pos[j][0])/2, (pos[i][1]+pos[j][1])/2
-				dx, dy := mx-cx, my-cy
-				if d := float32(math.Hypot(float64(dx), float64(dy))); d > 0 {
-					mx += dx / d * (box*0.6 + fs*1.2)
-					my += dy / d * (box*0.6 + fs*0.8)
-				}
-				l.Label(mx, my-fs*0.35, fs*0.7, AlignCenter, th.Hot, v.InterLink)
-			}
 			continue
 		}
 		l.Segment(pos[i][0], pos[i][1], pos[j][0], pos[j][1], lw, c)
@@ -206,14 +248,13 @@ func AppendCollective(dst List, v CollectiveView) List {
 		l.Rect(x, y, box, box, th.GPU)
 		rim := th.Rim
 		rw := clamp(box/24, 1*sc, 3*sc)
-		if sn.Algo == collective.Star && i == 0 && queued > 0 {
+		if star && i == 0 && queued > 0 {
 			rim, rw = th.Hot, rw*2
 		}
 		l.Frame(x, y, box, box, rw, rim)
 		drawChunks(&l, th, sn, i, x+rw*1.5, y+rw*1.5, box-rw*3, box-rw*3)
-		if n <= 16 || i == 0 {
-			ls := clamp(box/5, 10*sc, 16*sc)
-			l.Label(pos[i][0], y+box+ls*0.25, ls, AlignCenter, th.Dim, "GPU"+strconv.Itoa(i))
+		if labelled || i == 0 {
+			l.Label(pos[i][0], y+box+ls*0.2, ls, AlignCenter, th.Dim, gpuName(i))
 		}
 	}
 
@@ -231,69 +272,159 @@ func AppendCollective(dst List, v CollectiveView) List {
 		l.Frame(x-ps/2, y-ps/2, ps, ps, clamp(ps/8, 1, 2*sc), th.Text)
 	}
 	if chart.W > 0 {
-		drawTimeVsN(&l, th, sc, chart, v.TimeVsN, n)
+		drawTimeVsN(&l, th, sc, w, chart, v.TimeVsN, n)
 	}
-	if sn.Algo == collective.Star && queued > 0 {
-		// The hot spot: chunks queued for the root's one link.
-		qs := clamp(box/4, 11*sc, 18*sc)
-		l.Label(pos[0][0]+box/2+qs*0.4, pos[0][1]-box/2-qs*1.3, qs, AlignLeft, th.Hot, "×"+strconv.Itoa(queued))
+	if star && queued > 0 {
+		// The hot spot, in words under the header: chunks queued for the
+		// root's one link.
+		msg := collQueue.get(collQueueKey{w.Lang, queued}, func() string { return w.Say("canvas.star.queued", "n", strconv.Itoa(queued)) })
+		l.Label(st.X+pad, st.Y+pad+fs*2.7, fs*0.9, AlignLeft, th.Hot, fitLabel(msg, fs*0.9, st.W-2*pad))
 	}
 	return l
 }
 
+// gpuName is "GPU i", formatted once.
+func gpuName(i int) string {
+	if i < len(gpuNames) {
+		return gpuNames[i]
+	}
+	return "GPU " + strconv.Itoa(i)
+}
+
+var gpuNames = func() (t [64]string) {
+	for i := range t {
+		t[i] = "GPU " + strconv.Itoa(i)
+	}
+	return t
+}()
+
+type collClockKey struct {
+	lang string
+	t    sim.Time
+}
+
+type collQueueKey struct {
+	lang string
+	n    int
+}
+
+var (
+	collClock  memo[collClockKey]
+	collQueue  memo[collQueueKey]
+	collTitles memo[collTitleKey]
+	collPhases memo[collPhaseKey]
+)
+
+type collTitleKey struct {
+	lang, link, inter string
+	star              bool
+	n, nodes          int
+}
+
+// collTitle is the header: the algorithm, the GPUs, the link(s).
+func collTitle(w Words, v CollectiveView, n int) string {
+	star := v.Snapshot.Algo == collective.Star
+	k := collTitleKey{w.Lang, v.Link, v.InterLink, star, n, v.Nodes}
+	return collTitles.get(k, func() string {
+		switch {
+		case star:
+			return w.Say("canvas.star.title", "n", strconv.Itoa(n), "link", v.Link)
+		case v.Nodes > 1:
+			return w.Say("canvas.ring.title_nodes", "n", strconv.Itoa(n), "nodes", strconv.Itoa(v.Nodes), "link", v.Link, "inter", v.InterLink)
+		}
+		return w.Say("canvas.ring.title", "n", strconv.Itoa(n), "link", v.Link)
+	})
+}
+
+// collInter is the legend's entry for the hops between nodes.
+func collInter(w Words, inter string) string {
+	return collTitles.get(collTitleKey{lang: w.Lang, inter: inter, n: -1}, func() string { return w.Say("canvas.ring.key_inter", "inter", inter) })
+}
+
 // drawTimeVsN draws in r the time of ring and star against the number of
-// GPUs (linear axes, so the star's (N−1)·S/B is a straight line), the
-// current count marked: the star climbs, the ring stays flat.
-func drawTimeVsN(l *List, th Theme, sc float32, r Rect, pts []TimeVsN, cur int) {
-	w, h := r.W, r.H
-	fs := clamp(w/20, 9*sc, 14*sc)
+// GPUs, time on a log scale (the star's (N−1)·S/B climbs, the ring's
+// 2(N−1)/N·S/B stays flat: on a linear axis the ring would lie on the
+// axis), the current count marked with both times.
+func drawTimeVsN(l *List, th Theme, sc float32, w Words, r Rect, pts []TimeVsN, cur int) {
+	fs := clamp(r.W/22, 14*sc, 18*sc)
 	x0, y0 := r.X, r.Y
-	l.Rect(x0, y0, w, h, th.Panel)
-	l.Frame(x0, y0, w, h, 1*sc, th.Link)
-	// Plot area inside the margins.
-	px, py := x0+fs*3.2, y0+fs*1.6
-	pw, ph := w-fs*4.2, h-fs*3.6
-	var top float64
+	l.Rect(x0, y0, r.W, r.H, th.Panel)
+	l.Frame(x0, y0, r.W, r.H, 1*sc, th.Link)
+	lo, hi := math.Inf(1), 0.0
 	for _, p := range pts {
-		top = math.Max(top, math.Max(p.Ring, p.Star))
-	}
-	if top <= 0 || pw <= 0 || ph <= 0 {
-		return
-	}
-	lo, hi := float64(pts[0].N), float64(pts[len(pts)-1].N)
-	if hi <= lo {
-		hi = lo + 1
-	}
-	at := func(n int, sec float64) (float32, float32) {
-		fx := (float64(n) - lo) / (hi - lo)
-		return px + pw*float32(fx), py + ph*(1-float32(sec/top))
-	}
-	// Axes, the current count, and the scale.
-	l.Segment(px, py+ph, px+pw, py+ph, 1*sc, th.Dim)
-	l.Segment(px, py, px, py+ph, 1*sc, th.Dim)
-	if cx, _ := at(cur, 0); cx >= px && cx <= px+pw {
-		l.Segment(cx, py, cx, py+ph, 1*sc, th.Dim)
-	}
-	l.Label(px-fs*0.3, py-fs*0.6, fs, AlignRight, th.Dim, units.Duration(top))
-	l.Label(px-fs*0.3, py+ph-fs*0.6, fs, AlignRight, th.Dim, "0")
-	for i, p := range pts {
-		// The first count and the powers of two from 16 on, so that the
-		// crowded small counts do not overlap.
-		if i == 0 || (p.N >= 16 && p.N&(p.N-1) == 0) {
-			x, _ := at(p.N, 0)
-			l.Label(x, py+ph+fs*0.2, fs, AlignCenter, th.Dim, strconv.Itoa(p.N))
+		for _, s := range [2]float64{p.Ring, p.Star} {
+			if s > 0 {
+				lo, hi = math.Min(lo, s), math.Max(hi, s)
+			}
 		}
 	}
-	l.Label(px+pw, py+ph+fs*1.2, fs, AlignRight, th.Dim, "N GPUs")
+	if !(hi > 0) {
+		return
+	}
+	dlo, dhi := sizeDecades(lo, hi, -3, 0)
+	// Plot area inside the margins: the decades' labels on the left, the
+	// title above, the counts and the axis name below.
+	lab := labelW(sizeDecadeTime(dlo), fs)
+	for e := dlo; e <= dhi; e++ {
+		lab = maxf(lab, labelW(sizeDecadeTime(e), fs))
+	}
+	px, py := x0+lab+fs*0.9, y0+fs*2.4
+	pw, ph := x0+r.W-fs*0.8-px, y0+r.H-fs*3-py
+	if pw <= 0 || ph <= 0 {
+		return
+	}
+	l.Label(x0+fs*0.5, y0+fs*0.35, fs, AlignLeft, th.Dim, fitLabel(w.Say("canvas.ring.chart_y"), fs, r.W-fs))
+	nlo, nhi := float64(pts[0].N), float64(pts[len(pts)-1].N)
+	if nhi <= nlo {
+		nhi = nlo + 1
+	}
+	at := func(n int, sec float64) (float32, float32) {
+		fx := (float64(n) - nlo) / (nhi - nlo)
+		fy := (math.Log10(math.Max(sec, 1e-300)) - float64(dlo)) / float64(dhi-dlo)
+		return px + pw*float32(fx), py + ph*(1-float32(clamp(float32(fy), 0, 1)))
+	}
+	// Decades, axes, the current count.
+	every := labelEvery(fs*1.2, ph/float32(dhi-dlo))
+	for e := dlo; e <= dhi; e++ {
+		y := py + ph*(1-float32(e-dlo)/float32(dhi-dlo))
+		l.Segment(px, y, px+pw, y, 1*sc, th.Background)
+		if (e-dlo)%every == 0 {
+			l.Label(px-fs*0.3, y-fs*0.6, fs, AlignRight, th.Dim, sizeDecadeTime(e))
+		}
+	}
+	l.Segment(px, py+ph, px+pw, py+ph, 1*sc, th.Dim)
+	l.Segment(px, py, px, py+ph, 1*sc, th.Dim)
+	if cx, _ := at(cur, 1); cx >= px && cx <= px+pw {
+		l.Segment(cx, py, cx, py+ph, 1*sc, th.Dim)
+	}
+	// Counts under the axis: the first, then powers of two that fit.
+	lastR := float32(-1e9)
+	for i, p := range pts {
+		if i != 0 && (p.N < 8 || p.N&(p.N-1) != 0) {
+			continue
+		}
+		x, _ := at(p.N, 1)
+		s := strconv.Itoa(p.N)
+		hw := labelW(s, fs) / 2
+		if x-hw < lastR+fs*0.5 {
+			continue
+		}
+		l.Label(x, py+ph+fs*0.2, fs, AlignCenter, th.Dim, s)
+		lastR = x + hw
+	}
+	xl := w.Say("canvas.ring.chart_x")
+	l.Label(px+pw, py+ph+fs*1.45, fs, AlignRight, th.Dim, xl)
 	// The two curves, with their names at their ends.
 	for _, c := range []struct {
-		name string
-		col  Color
-		sec  func(TimeVsN) float64
+		key string
+		col Color
+		sec func(TimeVsN) float64
 	}{
-		{"Star", th.Hot, func(p TimeVsN) float64 { return p.Star }},
-		{"Ring", th.LinkActive, func(p TimeVsN) float64 { return p.Ring }},
+		{"canvas.ring.chart_star", th.Hot, func(p TimeVsN) float64 { return p.Star }},
+		{"canvas.ring.chart_ring", th.LinkActive, func(p TimeVsN) float64 { return p.Ring }},
 	} {
+		name := w.Say(c.key)
+		l.Key(c.col, name)
 		var lx, ly float32
 		for i, p := range pts {
 			x, y := at(p.N, c.sec(p))
@@ -303,7 +434,12 @@ func drawTimeVsN(l *List, th Theme, sc float32, r Rect, pts []TimeVsN, cur int) 
 			l.Circle(x, y, 2.5*sc, c.col)
 			lx, ly = x, y
 		}
-		l.Label(lx-fs*0.4, ly-fs*1.3, fs, AlignRight, c.col, c.name)
+		// Above the star's end, under the ring's (the star is the higher).
+		ny := ly - fs*1.35
+		if c.col == th.LinkActive {
+			ny = ly + fs*0.35
+		}
+		l.Label(lx, clamp(ny, py, py+ph-fs*1.2), fs, AlignRight, c.col, name)
 	}
 }
 
@@ -400,23 +536,39 @@ func minf(a, b float32) float32 {
 	return b
 }
 
-// progress names the phase and round: "Reduce-Scatter 3/7", "AllGather
-// 2/7", "Gather 1/2", "Broadcast 2/2".
-func progress(sn collective.Snapshot) string {
+// progress names the phase and round in the reader's language:
+// "Reduce-Scatter, round 3 of 7", "gather onto GPU 0", and what the run
+// did once done.
+func progress(w Words, sn collective.Snapshot) string {
 	n := sn.Ranks
-	switch {
-	case sn.Round == 0:
-		return "t = 0"
-	case sn.Algo == collective.Star && sn.Done:
-		return "AllReduce 2/2"
-	case sn.Algo == collective.Star && sn.Phase == collective.PhaseBroadcast:
-		return "Broadcast 2/2"
-	case sn.Algo == collective.Star:
-		return "Gather 1/2"
-	case sn.Done:
-		return "AllReduce " + strconv.Itoa(2*(n-1)) + "/" + strconv.Itoa(2*(n-1))
-	case sn.Phase == collective.PhaseAllGather:
-		return "AllGather " + strconv.Itoa(sn.Round-(n-1)) + "/" + strconv.Itoa(n-1)
+	k := collPhaseKey{lang: w.Lang, star: sn.Algo == collective.Star, round: sn.Round, phase: sn.Phase, done: sn.Done, n: n}
+	if sn.Done && len(sn.Sent) > 0 {
+		k.sent = sn.Sent[0]
 	}
-	return "Reduce-Scatter " + strconv.Itoa(sn.Round) + "/" + strconv.Itoa(n-1)
+	return collPhases.get(k, func() string {
+		rounds := strconv.Itoa(n - 1)
+		switch {
+		case sn.Round == 0:
+			return w.Say("canvas.ring.ready")
+		case k.star && sn.Done:
+			return w.Say("canvas.star.done", "sent", units.Bytes(float64(k.sent)))
+		case k.star && sn.Phase == collective.PhaseBroadcast:
+			return w.Say("canvas.star.broadcast")
+		case k.star:
+			return w.Say("canvas.star.gather")
+		case sn.Done:
+			return w.Say("canvas.ring.done", "rounds", strconv.Itoa(2*(n-1)), "sent", units.Bytes(float64(k.sent)))
+		case sn.Phase == collective.PhaseAllGather:
+			return w.Say("canvas.ring.allgather", "k", strconv.Itoa(sn.Round-(n-1)), "n", rounds)
+		}
+		return w.Say("canvas.ring.reducescatter", "k", strconv.Itoa(sn.Round), "n", rounds)
+	})
+}
+
+type collPhaseKey struct {
+	lang       string
+	star, done bool
+	round, n   int
+	phase      collective.Phase
+	sent       int64
 }

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/gpuscope/gpuscope/engine/collective"
@@ -80,7 +79,7 @@ func TestCollectiveStarShowsTheQueue(t *testing.T) {
 	l := Collective(view(star, star.Time/5))
 	found := false
 	for _, it := range l.Items {
-		if it.Kind == Text && strings.HasPrefix(it.Text, "×") && it.Color == Dark.Hot {
+		if it.Kind == Text && it.Text == "canvas.star.queued" && it.Color == Dark.Hot {
 			found = true
 		}
 	}
@@ -148,7 +147,7 @@ func TestCollectiveTimeVsN(t *testing.T) {
 }
 
 // Grown to several nodes: the ring's hops between nodes are drawn thin and
-// hot with their link's name, the others as before.
+// hot, and the legend names their link; the others as before.
 func TestCollectiveAcrossNodes(t *testing.T) {
 	nv, _ := hw.LinkByID("nvlink4")
 	ib, _ := hw.LinkByID("ib-ndr")
@@ -158,13 +157,20 @@ func TestCollectiveAcrossNodes(t *testing.T) {
 	}
 	l := AppendCollective(List{}, CollectiveView{Width: 800, Height: 600, Stage: Rect{0, 0, 800, 600}, Scale: 1, Theme: Dark,
 		Snapshot: res.Snapshot(0), Total: res.Time, Link: "NVLink 4", Nodes: 4, InterLink: ib.Name})
-	labels := 0
+	hot := 0
 	for _, it := range l.Items {
-		if it.Kind == Text && it.Text == ib.Name {
-			labels++
+		if it.Kind == Line && it.Color.R == Dark.Hot.R && it.Color.G == Dark.Hot.G && it.Color.B == Dark.Hot.B {
+			hot++
 		}
 	}
-	if labels != 4 {
-		t.Errorf("%d %q labels, want one per hop between the 4 nodes", labels, ib.Name)
+	if hot != 4 {
+		t.Errorf("%d hot hops, want one per hop between the 4 nodes", hot)
+	}
+	keyed := false
+	for _, k := range l.Keys {
+		keyed = keyed || (k.Color == Dark.Hot && k.Label == "canvas.ring.key_inter")
+	}
+	if !keyed {
+		t.Errorf("the hops between nodes are not keyed: %+v", l.Keys)
 	}
 }

@@ -31,6 +31,7 @@ func buildCollective(_ *Picture, dst render.List, m Moment, f Frame) render.List
 		Stage:    f.Stage,
 		Scale:    f.Scale,
 		Theme:    f.Theme,
+		Words:    f.words(),
 		Snapshot: run.Snapshot(m.Time),
 		Total:    run.Time,
 		Link:     link.Name,
