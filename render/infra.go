@@ -72,30 +72,50 @@ type GoodputPoint struct {
 	Goodput  float64 // 0…1
 }
 
-// FaultsView is a job's days: at the top, kept progress against wall
-// time (a sawtooth: it climbs, falls back to the last checkpoint at each
-// failure, stays flat during restarts), failures as red ticks and
-// checkpoints as small ticks (thinned when dense); below, goodput against
-// the checkpoint interval on a log axis, the chosen interval and the
-// optimum (Young/Daly) marked.
+// FaultsView is a job's days, in three panels. The whole job: a bar of
+// the wall time so far stacked by what it became (training progress,
+// work lost at failures, restarts, checkpoint writes) on a 0…Days axis,
+// the failures as strikes over it and the magnified window bracketed.
+// The window magnified: the work not yet in a checkpoint, a
+// sawtooth that climbs while the job computes and drops to zero at every
+// save — or, struck by a failure, is lost (the tooth filled red) and
+// restarts (hatched). Goodput against the checkpoint interval on a log
+// axis, this job's interval and Daly's optimum marked. With a playhead
+// (Time ≥ 0) only what happened before it.
 type FaultsView struct {
 	Width, Height float32
 	Stage         Rect
 	Scale         float32
 	Theme         Theme
-	Words         Words // its words in the reader's language (canvas.* keys)
+	Words         Words  // its words in the reader's language (canvas.* keys)
+	Title         string // the job, e.g. "16,384 GPUs · a failure every 3.09 h"
 	Days          float64
-	// Progress is kept progress (seconds) at wall times, ascending in
-	// time: the sawtooth's corners.
+	// Progress is the job's state at wall times, ascending in time: the
+	// sawtooth's corners and where the time went.
 	Progress []ProgressPoint
 	Events   []FaultEvent
 	Sweep    []GoodputPoint
 	Chosen   float64 // the job's checkpoint interval, seconds
-	Optimum  float64 // Daly's interval, seconds
-	Time     float64 // the playhead in wall seconds; negative: all done
+	// ChosenGoodput is the job's own goodput (the numbers' figure, not one
+	// read off the sweep).
+	ChosenGoodput float64
+	Optimum       float64 // Daly's interval, seconds
+	// MTBF is the cluster's mean time between failures, seconds: the
+	// magnified window holds about two (faultZoom), 0 for none.
+	MTBF float64
+	// GoodputMain makes the goodput chart the main act (how often to
+	// checkpoint), in place of the magnified window.
+	GoodputMain bool
+	// Pending: the step asks how many failures the job sees, so the
+	// counts (and the strikes over the whole job) wait for the answer.
+	Pending bool
+	Time    float64 // the playhead in wall seconds; negative: all done
 }
 
-// ProgressPoint is the kept progress at a wall time.
+// ProgressPoint is the job at a wall time, seconds: its progress (Kept,
+// of which Saved is in a checkpoint) and the wall time so far that was
+// lost at failures, spent restarting and spent writing checkpoints.
 type ProgressPoint struct {
-	Wall, Kept float64 // seconds
+	Wall, Kept                 float64
+	Saved, Lost, Restart, Ckpt float64
 }

@@ -43,3 +43,43 @@ func fitLabel(s string, fs, w float32) string {
 	}
 	return string(r) + "…"
 }
+
+// wrap2 breaks s into two lines that fit w at fs: after the last " · ",
+// "，", "：" or space that leaves the first line within w (the second cut
+// to fit); s and "" when it fits on one.
+func wrap2(s string, fs, w float32) (string, string) {
+	if labelW(s, fs) <= w {
+		return s, ""
+	}
+	best := -1
+	for i, r := range s {
+		if r != ' ' && r != '，' && r != '：' && r != '·' {
+			continue
+		}
+		end := i
+		if r != ' ' {
+			end += len(string(r))
+		}
+		if labelW(s[:end], fs) > w {
+			break
+		}
+		best = end
+	}
+	if best <= 0 {
+		return fitLabel(s, fs, w), ""
+	}
+	a, b := s[:best], s[best:]
+	for len(b) > 0 && (b[0] == ' ') {
+		b = b[1:]
+	}
+	if len(b) >= 2 && b[:2] == "· " {
+		b = b[2:]
+	}
+	for len(a) > 0 && a[len(a)-1] == ' ' {
+		a = a[:len(a)-1]
+	}
+	if len(a) >= 2 && a[len(a)-2:] == "·" {
+		a = a[:len(a)-2]
+	}
+	return a, fitLabel(b, fs, w)
+}

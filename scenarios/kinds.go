@@ -71,7 +71,7 @@ var kinds = []Kind{
 	{Name: KindPlan, Layer: Strategy, Views: append(slices.Clone(planViews), ClusterModes...), prepare: preparePlan, questions: planQuestions},
 	{Name: KindCollective, Layer: Infrastructure, Views: []string{ViewTimeVsN}, prepare: prepareCollective},
 	{Name: KindFabric, Layer: Infrastructure, Views: fabricViews, prepare: prepareFabric, questions: fabricQuestions},
-	{Name: KindFaults, Layer: Infrastructure, prepare: prepareFaults, questions: faultQuestions},
+	{Name: KindFaults, Layer: Infrastructure, Views: []string{ViewGoodput}, prepare: prepareFaults, questions: faultQuestions},
 }
 
 // Views that add a layer to a kind's one picture.

@@ -85,18 +85,20 @@ func buildFabric(_ *Picture, dst render.List, m Moment, f Frame) render.List {
 // faultCache is a fault run's trace, events and sweep, converted once per
 // run: the trace has a point for every failure and checkpoint of 54 days.
 type faultCache struct {
-	result *faults.Result
-	view   render.FaultsView
+	result      *faults.Result
+	view        render.FaultsView
+	lang, title string // the header, in the language it was made for
 }
 
 func buildFaults(p *Picture, dst render.List, m Moment, f Frame) render.List {
 	run := m.StepRun().Run.(*scenarios.FaultRun)
 	r := run.Result
 	if c := &p.faults; c.result != &run.Result {
-		v := render.FaultsView{Days: r.Config.Days, Chosen: r.Config.CheckpointEvery, Optimum: r.Metrics().OptimalIntervalS}
+		met := r.Metrics()
+		v := render.FaultsView{Days: r.Config.Days, Chosen: r.Config.CheckpointEvery, ChosenGoodput: met.Goodput, Optimum: met.OptimalIntervalS}
 		v.Progress = make([]render.ProgressPoint, 0, len(r.Trace))
 		for _, pt := range r.Trace {
-			v.Progress = append(v.Progress, render.ProgressPoint{Wall: pt.Wall, Kept: pt.Progress})
+			v.Progress = append(v.Progress, render.ProgressPoint{Wall: pt.Wall, Kept: pt.Progress, Saved: pt.Saved, Lost: pt.Lost, Restart: pt.Restart, Ckpt: pt.Checkpoint})
 		}
 		v.Events = make([]render.FaultEvent, 0, len(r.FailureTimes)+len(r.CheckpointTimes))
 		for _, t := range r.FailureTimes {
@@ -108,10 +110,20 @@ func buildFaults(p *Picture, dst render.List, m Moment, f Frame) render.List {
 		for _, s := range run.Sweep {
 			v.Sweep = append(v.Sweep, render.GoodputPoint{Interval: s.CheckpointEveryS, Goodput: s.Goodput})
 		}
+		v.MTBF = met.ClusterMTBFS
 		*c = faultCache{result: &run.Result, view: v}
 	}
 	v := p.faults.view
-	v.Width, v.Height, v.Stage, v.Scale, v.Theme, v.Words = f.Width, f.Height, f.Stage, f.Scale, f.Theme, f.words()
+	w := f.words()
+	v.Width, v.Height, v.Stage, v.Scale, v.Theme, v.Words = f.Width, f.Height, f.Stage, f.Scale, f.Theme, w
+	if c := &p.faults; c.lang != w.Lang || c.title == "" {
+		c.lang = w.Lang
+		c.title = w.Say("canvas.faults.title", "gpus", units.Count(int64(r.Config.GPUs)), "mtbf", units.LocalDuration(w.Lang, r.Config.ClusterMTBF()),
+			"every", units.LocalDuration(w.Lang, r.Config.CheckpointEvery))
+	}
+	v.Title = p.faults.title
+	v.GoodputMain = m.shows(scenarios.ViewGoodput)
+	v.Pending = m.Pending
 	v.Time, _ = m.window()
 	return render.AppendFaults(dst, v)
 }

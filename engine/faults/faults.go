@@ -82,13 +82,23 @@ type Result struct {
 	// With Config.Record: CheckpointTimes are when checkpoints finished,
 	// and Trace the job's progress (kept plus not yet checkpointed) at
 	// every change of slope — a sawtooth that falls back to the last
-	// checkpoint at each failure.
+	// checkpoint at each failure — with where the wall time went so far.
 	CheckpointTimes []float64
 	Trace           []TracePoint
 }
 
-// TracePoint is the job's progress at a wall time, seconds.
-type TracePoint struct{ Wall, Progress float64 }
+// TracePoint is the job's state at a wall time, seconds: its progress
+// (Saved, in the last checkpoint, plus the work since), and the wall time
+// so far that became no progress — work lost at failures, restarts,
+// checkpoint writes. At every point Wall = Progress + Lost + Restart +
+// Checkpoint.
+type TracePoint struct {
+	Wall, Progress float64
+	Saved          float64 // progress in the last checkpoint (Progress − Saved is at risk)
+	Lost           float64 // progress thrown away at failures so far
+	Restart        float64 // wall time spent restarting so far
+	Checkpoint     float64 // wall time spent writing checkpoints so far
+}
 
 // Goodput is the share of wall time that became kept progress.
 func (r Result) Goodput() float64 { return r.Useful / (r.Config.Days * 86400) }
@@ -108,7 +118,8 @@ func Run(c Config) (Result, error) {
 	var sinceCkpt float64 // progress since the last checkpoint
 	rec := func(at float64) {
 		if c.Record {
-			r.Trace = append(r.Trace, TracePoint{at, r.Useful + sinceCkpt})
+			r.Trace = append(r.Trace, TracePoint{Wall: at, Progress: r.Useful + sinceCkpt, Saved: r.Useful,
+				Lost: r.LostWork, Restart: r.RestartTime, Checkpoint: r.CheckpointTime})
 		}
 	}
 	rec(0)

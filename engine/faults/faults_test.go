@@ -173,3 +173,49 @@ func TestTraceSawtooth(t *testing.T) {
 		t.Errorf("%d checkpoints in 10 days every 30 min", len(r.CheckpointTimes))
 	}
 }
+
+// Every trace point says where the wall time went so far: Wall =
+// Progress + Lost + Restart + Checkpoint, with Saved the part of the
+// progress in a checkpoint, each running total never falling; the last
+// point's totals are the run's.
+func TestTraceAccountsForTheWallTime(t *testing.T) {
+	// By hand, without failures (an MTBF of 10^9 GPU-hours): an hour of
+	// work, a minute's write, an hour of work, …
+	r, err := Run(Config{GPUs: 1, MTBFGPUHours: 1e9, CheckpointEvery: 3600, CheckpointCost: 60, RestartCost: 600, Days: 1, Seed: 1, Record: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []TracePoint{
+		{Wall: 0},
+		{Wall: 3600, Progress: 3600},
+		{Wall: 3660, Progress: 3600, Saved: 3600, Checkpoint: 60},
+		{Wall: 7260, Progress: 7200, Saved: 3600, Checkpoint: 60},
+		{Wall: 7320, Progress: 7200, Saved: 7200, Checkpoint: 120},
+	}
+	if len(r.Trace) < len(want) || !slices.Equal(r.Trace[:len(want)], want) {
+		t.Errorf("trace starts %+v, want %+v", r.Trace[:min(len(want), len(r.Trace))], want)
+	}
+	c := Config{GPUs: 16384, MTBFGPUHours: 50680, CheckpointEvery: 600, CheckpointCost: 30, RestartCost: 300, Days: 5, Seed: 7, Record: true}
+	r, err = Run(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range r.Trace {
+		if sum := p.Progress + p.Lost + p.Restart + p.Checkpoint; math.Abs(sum-p.Wall) > 1e-6 {
+			t.Fatalf("point %d: progress %g + lost %g + restart %g + checkpoint %g = %g, wall %g", i, p.Progress, p.Lost, p.Restart, p.Checkpoint, sum, p.Wall)
+		}
+		if p.Saved > p.Progress+1e-9 {
+			t.Fatalf("point %d: saved %g beyond the progress %g", i, p.Saved, p.Progress)
+		}
+		if i > 0 {
+			q := r.Trace[i-1]
+			if p.Saved < q.Saved || p.Lost < q.Lost || p.Restart < q.Restart || p.Checkpoint < q.Checkpoint {
+				t.Fatalf("point %d: a running total fell: %+v after %+v", i, p, q)
+			}
+		}
+	}
+	last := r.Trace[len(r.Trace)-1]
+	if last.Lost != r.LostWork || last.Restart != r.RestartTime || last.Checkpoint != r.CheckpointTime || last.Progress != r.Useful {
+		t.Errorf("the trace ends at %+v; the run lost %g, restarted %g, wrote %g, kept %g", last, r.LostWork, r.RestartTime, r.CheckpointTime, r.Useful)
+	}
+}

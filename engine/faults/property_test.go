@@ -69,7 +69,7 @@ func TestRunProperties(t *testing.T) {
 			}
 		}
 		tr := r.Trace
-		if len(tr) == 0 || tr[0] != (TracePoint{0, 0}) {
+		if len(tr) == 0 || tr[0] != (TracePoint{}) {
 			t.Fatalf("%s: the trace starts at %v", name, tr[:min(1, len(tr))])
 		}
 		for j, p := range tr {
