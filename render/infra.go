@@ -49,9 +49,22 @@ type SizeChartView struct {
 	Theme         Theme
 	Words         Words // its words in the reader's language (canvas.* keys)
 	Series        []SizeSeries
-	YLabel        string  // "s" or "GB/s busbw"
+	YLabel        string  // "s" (a time axis) or a plain axis
 	Current       float64 // the message size on screen (0: none)
 	Highlight     string  // the label of the fastest series at Current, drawn bold
+	Title         string  // the headline over the chart
+	// Parts split each series' time at Current into latency and
+	// bandwidth (the α and β of its closed form).
+	Parts []SizePart
+	// Pending: the step asks which is fastest, so the curves and the
+	// parts wait for the answer.
+	Pending bool
+}
+
+// SizePart is one algorithm's time at a size, by part, seconds.
+type SizePart struct {
+	Label              string // a series' label
+	Latency, Bandwidth float64
 }
 
 // FaultEvent is one thing that happened to the job.

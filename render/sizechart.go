@@ -19,11 +19,15 @@ var sizePalette = [...]Color{
 }
 
 // AppendSizeChart draws each series against message size on log-log axes
-// (a line a decade, sizes labelled "1 kB", "1 MB", "1 GB"), a legend, a
-// marker and the size where one curve crosses another between samples,
-// and the current size as a vertical line with a dot on each curve; the
-// Highlight series is drawn thicker, over the others. Points that a log
-// axis cannot show (zero, negative, not finite) are skipped.
+// (a line a decade, sizes labelled "1 kB", "1 MB", "1 GB", both axes said
+// to be log scales), a legend, a marker and the size where one curve
+// crosses another between samples, and the current size as a vertical
+// line with a dot on each curve; the Highlight series is drawn thicker,
+// over the others. Under the chart, Parts split each algorithm's time at
+// the current size into latency and bandwidth. With Pending the curves,
+// the crossovers and the parts wait (the question asks which is fastest).
+// Points that a log axis cannot show (zero, negative, not finite) are
+// skipped.
 func AppendSizeChart(dst List, v SizeChartView) List {
 	th := v.Theme
 	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
@@ -31,11 +35,62 @@ func AppendSizeChart(dst List, v SizeChartView) List {
 	if st.W <= 0 || st.H <= 0 {
 		return l
 	}
-	fs := clamp(minf(st.W, st.H)/40, 10*sc, 18*sc)
-	px, py := st.X+fs*5, st.Y+fs*3.2
-	pw, ph := st.W-fs*6.5, st.H-fs*6
-	if pw <= 0 || ph <= 0 {
-		return l
+	w := v.Words
+	fs := clamp(minf(st.W, st.H)/40, 14*sc, 18*sc)
+	pad := fs * 0.8
+	y := st.Y + pad
+	if v.Title != "" {
+		t1, t2 := wrap2(v.Title, fs, st.W-2*pad)
+		l.Label(st.X+pad, y, fs, AlignLeft, planPick(v.Pending, th.Dim, th.Text), t1)
+		if t2 != "" {
+			y += fs * 1.3
+			l.Label(st.X+pad, y, fs, AlignLeft, planPick(v.Pending, th.Dim, th.Text), t2)
+		}
+		y += fs * 1.45
+	}
+	// The legend: a line swatch and the series' name, wrapping; the
+	// highlighted series' name in the text colour.
+	{
+		x := st.X + pad
+		for i, s := range v.Series {
+			col := sizePalette[i%len(sizePalette)]
+			l.Key(col, s.Label)
+			ew := fs*1.6 + labelW(s.Label, fs) + fs
+			if x > st.X+pad && x+ew-fs > st.X+st.W-pad {
+				x, y = st.X+pad, y+fs*1.3
+			}
+			tc, lw := th.Dim, 2*sc
+			if s.Label == v.Highlight && v.Highlight != "" && !v.Pending {
+				tc, lw = th.Text, 4*sc
+			}
+			l.Segment(x, y+fs*0.6, x+fs*1.2, y+fs*0.6, lw, col)
+			l.Label(x+fs*1.6, y, fs, AlignLeft, tc, s.Label)
+			x += ew
+		}
+		y += fs * 1.45
+	}
+	timeAxis := v.YLabel == "s"
+	if timeAxis {
+		l.Label(st.X+pad, y, fs, AlignLeft, th.Dim, fitLabel(w.Say("canvas.sizes.y"), fs, st.W-2*pad))
+		y += fs * 1.35
+	}
+	// The parts under the chart, or beside it on a wide, short stage, when
+	// there is room for them.
+	var parts Rect
+	right := st.X + st.W - pad
+	bottom := st.Y + st.H - pad
+	if len(v.Parts) > 0 {
+		if st.W > st.H*1.8 {
+			pw := (st.W - 2*pad) * 0.4
+			parts = Rect{right - pw, y + fs*1.5, pw, bottom - y - fs*1.5}
+			right = parts.X - fs*1.2
+		} else if st.Y+st.H-y > fs*22 {
+			ph := float32(len(v.Parts))*sizeRowH(w, v, fs, st.W-2*pad) + LegendHeight(st.W-2*pad, fs, sizePartEntries(th, w)...) + fs*2.9
+			if ph < (bottom-y)*0.36 { // the chart keeps most of the stage
+				parts = Rect{st.X + pad, bottom - ph, st.W - 2*pad, ph}
+				bottom = parts.Y - fs*0.8
+			}
+		}
 	}
 
 	// The axes' decades: the points' extent, the current size included.
@@ -55,58 +110,84 @@ func AppendSizeChart(dst List, v SizeChartView) List {
 	}
 	xlo, xhi := sizeDecades(xmin, xmax, 0, 9)
 	ylo, yhi := sizeDecades(ymin, ymax, 0, 1)
+	ylab := func(e int) string {
+		if timeAxis {
+			return sizeDecadeTime(e)
+		}
+		return sizeDecade(e)
+	}
+	var yw float32
+	for e := ylo; e <= yhi; e++ {
+		yw = maxf(yw, labelW(ylab(e), fs))
+	}
+	px, py := st.X+pad+yw+fs*0.5, y+fs*1.5
+	pw, ph := right-fs*0.5-px, bottom-fs*2.9-py
+	if pw <= 0 || ph <= fs*2 {
+		return l
+	}
 	at := func(lx, ly float64) (float32, float32) {
 		fx := (lx - float64(xlo)) / float64(xhi-xlo)
 		fy := (ly - float64(ylo)) / float64(yhi-ylo)
 		return px + pw*float32(fx), py + ph*(1-float32(fy))
 	}
 
-	// Grid and labels: a line per decade, labels where they fit.
-	xevery := labelEvery(textWidth("100 KB", fs*0.9), pw/float32(xhi-xlo))
+	// Grid and labels: a line per decade, labels where they fit (the
+	// first size from the axis on, clear of the times).
+	xevery := labelEvery(labelW("100 kB", fs), pw/float32(xhi-xlo))
+	lastR := float32(-1e9)
 	for e := xlo; e <= xhi; e++ {
 		x, _ := at(float64(e), float64(ylo))
 		l.Segment(x, py, x, py+ph, 1*sc, th.Panel)
 		if (e-xlo)%xevery == 0 {
-			l.Label(x, py+ph+fs*0.3, fs*0.9, AlignCenter, th.Dim, sizeDecadeBytes(e))
+			s := sizeDecadeBytes(e)
+			sw := labelW(s, fs)
+			al, left := AlignCenter, x-sw/2
+			if e == xlo {
+				al, left = AlignLeft, x
+			} else if e == xhi || x+sw/2 > right {
+				al, left = AlignRight, x-sw
+			}
+			if left > lastR+fs*0.4 {
+				l.Label(x, py+ph+fs*0.3, fs, al, th.Dim, s)
+				lastR = left + sw
+			}
 		}
 	}
-	yevery := labelEvery(fs*1.1, ph/float32(yhi-ylo))
-	timeAxis := v.YLabel == "s"
+	yevery := labelEvery(fs*1.2, ph/float32(yhi-ylo))
 	for e := ylo; e <= yhi; e++ {
 		_, y := at(float64(xlo), float64(e))
 		l.Segment(px, y, px+pw, y, 1*sc, th.Panel)
-		if (e-ylo)%yevery == 0 {
-			s := sizeDecade(e)
-			if timeAxis {
-				s = sizeDecadeTime(e)
+		if (e-ylo)%yevery == 0 && (e > ylo || ph > fs*3) {
+			ly := y - fs*0.6
+			switch e {
+			case ylo:
+				ly = y - fs*1.1 // clear of the sizes under the axis
+			case yhi:
+				if ph/float32(yhi-ylo) < fs*2.6 {
+					continue // no room under the top line
+				}
+				ly = y + fs*0.1 // clear of the size above
 			}
-			l.Label(px-fs*0.4, y-fs*0.5, fs*0.9, AlignRight, th.Dim, s)
+			l.Label(px-fs*0.4, ly, fs, AlignRight, th.Dim, ylab(e))
 		}
 	}
 	l.Frame(px, py, pw, ph, 1*sc, th.Dim)
-	l.Label(px+pw, py+ph+fs*1.5, fs*0.9, AlignRight, th.Dim, "message size")
-	if v.YLabel != "" {
-		l.Label(px-fs*0.4, py-fs*1.6, fs*0.9, AlignLeft, th.Dim, v.YLabel)
-	}
+	xl := w.Say("canvas.sizes.x")
+	l.Label(px+pw, py+ph+fs*1.5, fs, AlignRight, th.Dim, fitLabel(xl, fs, pw))
 
-	// The legend, right-aligned above the plot; the highlighted series'
-	// name in the text colour.
-	lfs := fs * 0.9
-	lw := float32(0)
-	for _, s := range v.Series {
-		lw += lfs*2.6 + textWidth(s.Label, lfs)
+	// The current size: a line and its size (its dots come last).
+	hasCur := v.Current > 0 && !math.IsInf(v.Current, 0)
+	lc := 0.0
+	if hasCur {
+		lc = math.Log10(v.Current)
+		cx, _ := at(lc, float64(ylo))
+		l.Segment(cx, py, cx, py+ph, 1.5*sc, th.Dim)
+		cs := units.Bytes(v.Current)
+		l.Label(clamp(cx, px+labelW(cs, fs)/2, px+pw-labelW(cs, fs)/2), py-fs*1.4, fs, AlignCenter, th.Text, cs)
 	}
-	lx := px + pw - lw + lfs
-	for i, s := range v.Series {
-		col := sizePalette[i%len(sizePalette)]
-		tc := th.Dim
-		w := 2 * sc
-		if s.Label == v.Highlight && v.Highlight != "" {
-			tc, w = th.Text, 4*sc
-		}
-		l.Segment(lx, st.Y+fs*0.5+lfs*0.55, lx+lfs*1.2, st.Y+fs*0.5+lfs*0.55, w, col)
-		l.Label(lx+lfs*1.6, st.Y+fs*0.5, lfs, AlignLeft, tc, s.Label)
-		lx += lfs*2.6 + textWidth(s.Label, lfs)
+	if v.Pending {
+		// The answer waits: only the axes and the size asked about.
+		return l
 	}
 
 	// The curves, the highlighted one last and thickest.
@@ -125,23 +206,32 @@ func AppendSizeChart(dst List, v SizeChartView) List {
 		sizeCurve(&l, &v.Series[hi], at, 4*sc, sizePalette[hi%len(sizePalette)])
 	}
 
-	// Crossovers: where the order of two curves flips.
+	// Crossovers: where the order of two curves flips (once where two
+	// curves that coincide cross a third).
+	var marked [8][2]float32
+	nm := 0
 	for i := range v.Series {
 		for j := i + 1; j < len(v.Series); j++ {
 			sizeCrossings(&v.Series[i], &v.Series[j], func(lx, ly float64) {
 				x, y := at(lx, ly)
+				for k := range nm {
+					if absf(marked[k][0]-x) < fs && absf(marked[k][1]-y) < fs {
+						return
+					}
+				}
+				if nm < len(marked) {
+					marked[nm] = [2]float32{x, y}
+					nm++
+				}
 				l.Circle(x, y, 5*sc, th.Text)
-				l.Label(x, y-fs*1.7, fs*0.9, AlignCenter, th.Text, "crossover "+units.Bytes(math.Pow(10, lx)))
+				s := sizeLabels.get(sizeKey{w.Lang, lx}, func() string { return w.Say("canvas.sizes.crossover", "bytes", units.Bytes(math.Pow(10, lx))) })
+				sw := labelW(s, fs)
+				l.Label(clamp(x, px+sw/2, px+pw-sw/2), maxf(y-fs*1.7, py+fs*0.1), fs, AlignCenter, th.Text, s)
 			})
 		}
 	}
-
-	// The current size: a line, its size, a dot on each curve.
-	if v.Current > 0 && !math.IsInf(v.Current, 0) {
-		lc := math.Log10(v.Current)
+	if hasCur {
 		cx, _ := at(lc, float64(ylo))
-		l.Segment(cx, py, cx, py+ph, 1.5*sc, th.Dim)
-		l.Label(cx, py-fs*1.3, fs*0.9, AlignCenter, th.Text, units.Bytes(v.Current))
 		for i := range v.Series {
 			if ly, ok := sizeLogAt(&v.Series[i], lc); ok {
 				_, y := at(lc, ly)
@@ -149,8 +239,96 @@ func AppendSizeChart(dst List, v SizeChartView) List {
 			}
 		}
 	}
+	if parts.H > 0 {
+		sizeParts(&l, th, sc, fs, w, parts, v)
+	}
 	return l
 }
+
+// sizePartEntries are the parts' legend.
+func sizePartEntries(th Theme, w Words) []LegendEntry {
+	return []LegendEntry{
+		{Color: sizePalette[3], Label: w.Say("canvas.sizes.latency")},
+		{Color: sizePalette[4], Label: w.Say("canvas.sizes.bandwidth")},
+	}
+}
+
+// sizeParts draws in r, for each algorithm at the current size, its time
+// and a bar of its latency and bandwidth shares: which regime it is in.
+func sizeParts(l *List, th Theme, sc, fs float32, w Words, r Rect, v SizeChartView) {
+	title := sizeLabels.get(sizeKey{w.Lang + "\x00parts", v.Current}, func() string {
+		return w.Say("canvas.sizes.parts", "bytes", units.Bytes(v.Current))
+	})
+	t1, t2 := wrap2(title, fs, r.W)
+	l.Label(r.X, r.Y, fs, AlignLeft, th.Dim, t1)
+	y := r.Y + fs*1.4
+	if t2 != "" {
+		l.Label(r.X, y-fs*0.1, fs, AlignLeft, th.Dim, t2)
+		y += fs * 1.3
+	}
+	y += Legend(l, th, r.X, y, r.W, fs, sc, sizePartEntries(th, w)...)
+	nameW := sizeNameW(w, v, fs)
+	stacked := nameW > r.W*0.5 // the bar under its name
+	bx, bw, rowH := r.X+nameW, r.W-nameW, fs*1.5
+	if stacked {
+		bx, bw, rowH = r.X, r.W, fs*2.6
+	}
+	for i, p := range v.Parts {
+		tot := p.Latency + p.Bandwidth
+		col := th.Dim
+		for k, s := range v.Series {
+			if s.Label == p.Label {
+				col = sizePalette[k%len(sizePalette)]
+			}
+		}
+		ry := y + float32(i)*rowH
+		if ry+rowH > r.Y+r.H+fs*0.5 {
+			break
+		}
+		l.Label(r.X, ry, fs, AlignLeft, col, fitLabel(sizePartLabel(w, p), fs, planPick(stacked, r.W, nameW-fs*0.5)))
+		if tot <= 0 {
+			continue
+		}
+		by := ry + fs*0.15
+		if stacked {
+			by = ry + fs*1.25
+		}
+		lw := bw * float32(p.Latency/tot)
+		l.Rect(bx, by, lw, fs*0.9, sizePalette[3])
+		l.Rect(bx+lw, by, bw-lw, fs*0.9, sizePalette[4])
+	}
+}
+
+// sizePartLabel is a part's row label: the series and its time.
+func sizePartLabel(w Words, p SizePart) string {
+	tot := p.Latency + p.Bandwidth
+	return sizeLabels.get(sizeKey{w.Lang + "\x00" + p.Label, tot}, func() string { return p.Label + " · " + units.Duration(tot) })
+}
+
+// sizeNameW is the parts' label column.
+func sizeNameW(w Words, v SizeChartView, fs float32) float32 {
+	var nw float32
+	for _, p := range v.Parts {
+		nw = maxf(nw, labelW(sizePartLabel(w, p), fs))
+	}
+	return nw + fs
+}
+
+// sizeRowH is a part's row in width: one line, or two with the bar under
+// its name when the names take more than half the width.
+func sizeRowH(w Words, v SizeChartView, fs, width float32) float32 {
+	if sizeNameW(w, v, fs) > width*0.5 {
+		return fs * 2.6
+	}
+	return fs * 1.5
+}
+
+type sizeKey struct {
+	lang string
+	v    float64
+}
+
+var sizeLabels memo[sizeKey]
 
 // sizeValid reports whether point k of s can sit on log-log axes.
 func sizeValid(s *SizeSeries, k int) bool {

@@ -24,7 +24,7 @@ func sizeView() SizeChartView {
 		hier = append(hier, 30*alpha+2.2*s/bw)
 	}
 	return SizeChartView{
-		Width: 800, Height: 500, Stage: Rect{0, 0, 800, 500}, Scale: 1, Theme: Dark,
+		Width: 800, Height: 500, Stage: Rect{0, 0, 800, 500}, Scale: 1, Theme: Dark, Words: chartWords,
 		Series: []SizeSeries{
 			{Label: "ring", Bytes: sizes, Values: ring},
 			{Label: "tree", Bytes: sizes, Values: tree},
@@ -33,6 +33,15 @@ func sizeView() SizeChartView {
 		YLabel: "s", Current: 64e6, Highlight: "tree",
 	}
 }
+
+// chartWords says the crossover's label as the catalogue does, with its
+// size; other keys as themselves.
+var chartWords = Words{T: func(key string, args ...string) string {
+	if key == "canvas.sizes.crossover" && len(args) == 2 {
+		return "crossover " + args[1]
+	}
+	return key
+}}
 
 func TestSizeChartGolden(t *testing.T) {
 	golden.Check(t, "sizechart.golden", AppendSizeChart(List{}, sizeView()).String())
@@ -244,5 +253,54 @@ func TestSizeChartAllocs(t *testing.T) {
 	l := AppendSizeChart(List{}, v)
 	if n := testing.AllocsPerRun(20, func() { l = AppendSizeChart(l, v) }); n > 40 {
 		t.Errorf("%v allocations a frame, want at most 40 (labels)", n)
+	}
+}
+
+// While the question of which is fastest waits, the chart shows its axes
+// and the size asked about, no curve, crossover or parts; answered, each
+// algorithm's bar splits its time into latency and bandwidth in their
+// proportions, and every series' colour is keyed.
+func TestSizeChartPendingAndParts(t *testing.T) {
+	v := sizeView()
+	v.Height, v.Stage.H = 700, 700
+	v.Parts = []SizePart{{Label: "ring", Latency: 3e-3, Bandwidth: 1e-3}, {Label: "tree", Latency: 1e-4, Bandwidth: 9e-4}}
+	v.Pending = true
+	l := AppendSizeChart(List{}, v)
+	for _, it := range l.Items {
+		if it.Kind == Line && it.Width >= 2 && it.Y > 100 && (it.Color == sizePalette[0] || it.Color == sizePalette[1]) {
+			t.Fatalf("pending: a curve drawn: %+v", it)
+		}
+		if it.Kind == FillRect && (it.Color == sizePalette[3] || it.Color == sizePalette[4]) && it.H < 20 {
+			t.Fatalf("pending: a part drawn: %+v", it)
+		}
+	}
+	if xs, _ := crossovers(l); len(xs) != 0 {
+		t.Errorf("pending: %d crossovers", len(xs))
+	}
+	v.Pending = false
+	l = AppendSizeChart(List{}, v)
+	var bars []Item
+	for _, it := range l.Items {
+		if it.Kind == FillRect && (it.Color == sizePalette[3] || it.Color == sizePalette[4]) && it.W > 20 {
+			bars = append(bars, it)
+		}
+	}
+	if len(bars) != 4 {
+		t.Fatalf("%d part bars, want 2 a row", len(bars))
+	}
+	for i, want := range []float64{0.75, 0.1} {
+		lat, bw := bars[2*i], bars[2*i+1]
+		if got := float64(lat.W / (lat.W + bw.W)); math.Abs(got-want) > 0.01 {
+			t.Errorf("row %d: latency %.3f of the bar, want %.2f", i, got, want)
+		}
+	}
+	keyed := map[Color]bool{}
+	for _, k := range l.Keys {
+		keyed[k.Color] = true
+	}
+	for i := range v.Series {
+		if !keyed[sizePalette[i]] {
+			t.Errorf("series %d's colour is not keyed", i)
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/gpuscope/gpuscope/engine/collective"
 	"github.com/gpuscope/gpuscope/engine/hw"
 	"github.com/gpuscope/gpuscope/engine/sim"
+	"github.com/gpuscope/gpuscope/engine/topo"
 	"github.com/gpuscope/gpuscope/engine/units"
 	"github.com/gpuscope/gpuscope/scenarios/i18n"
 )
@@ -65,9 +66,46 @@ type FabricRun struct {
 	Sweep     []SizePoint
 	Crossover float64 // bytes where tree and ring take the same time (0: none)
 	// Contention: the all-to-all's time and busiest link on a 1:1 and a
-	// 2:1 fat tree.
+	// 2:1 fat tree, and each fat tree's links with their loads.
 	Contention [2]collective.FabricResult
+	Trees      [2]FatTreeLoads
 	end        sim.Time
+}
+
+// FatTreeLoads is a fat tree's shape and how busy each of its network
+// links was during a run.
+type FatTreeLoads struct {
+	Leaves, Spines, NodesPerLeaf int
+	Oversubscription             float64
+	Links                        []LinkLoad // NIC and leaf–spine links, both directions
+}
+
+// LinkLoad is one directed network link of a fat tree: a GPU's NIC to or
+// from its leaf (Spine −1), or a leaf to or from a spine (GPU −1); its
+// bandwidth in bytes/s and the share of the run it was busy.
+type LinkLoad struct {
+	Up               bool
+	GPU, Leaf, Spine int
+	Bandwidth, Busy  float64
+}
+
+// fatTreeLoads reads a run's link bytes on t as loads.
+func fatTreeLoads(t *topo.Topology, res collective.FabricResult) FatTreeLoads {
+	out := FatTreeLoads{Leaves: t.Leaves(), Spines: t.Spines(), Oversubscription: t.Oversubscription()}
+	if lr := t.LeavesPerRail(); lr > 0 {
+		out.NodesPerLeaf = (t.Nodes() + lr - 1) / lr
+	}
+	for _, l := range t.Links() {
+		if l.Kind != topo.KindNIC && l.Kind != topo.KindLeafSpine {
+			continue
+		}
+		busy := 0.0
+		if int(l.ID) < len(res.LinkBytes) && res.Seconds > 0 && l.Bandwidth > 0 {
+			busy = math.Min(1, res.LinkBytes[l.ID]/(l.Bandwidth*res.Seconds))
+		}
+		out.Links = append(out.Links, LinkLoad{Up: l.Up, GPU: l.GPU, Leaf: l.Leaf, Spine: l.Spine, Bandwidth: l.Bandwidth, Busy: busy})
+	}
+	return out
 }
 
 // End is the race's slowest lane, or a second.
@@ -136,14 +174,18 @@ func fabricRun(st Step, c Config) (*FabricRun, error) {
 		// Two flow runs of 16,256 flows each: they depend on the bytes and
 		// the links alone, so a change of any other knob reuses them.
 		key := contentionKey{r.Bytes, intra.ID, inter.ID}
+		type cached struct {
+			res   [2]collective.FabricResult
+			trees [2]FatTreeLoads
+		}
 		if c, ok := contentionCache.Load(key); ok {
-			r.Contention = c.([2]collective.FabricResult)
+			r.Contention, r.Trees = c.(cached).res, c.(cached).trees
 			r.end = sim.FromSeconds(r.Contention[1].Seconds)
 			return r, nil
 		}
 		defer func() {
 			if r.Contention[1].Seconds > 0 {
-				contentionCache.Store(key, r.Contention)
+				contentionCache.Store(key, cached{r.Contention, r.Trees})
 			}
 		}()
 		for i, over := range []float64{1, 2} {
@@ -156,6 +198,7 @@ func fabricRun(st Step, c Config) (*FabricRun, error) {
 				return nil, err
 			}
 			r.Contention[i] = res
+			r.Trees[i] = fatTreeLoads(tp, res)
 		}
 		r.end = sim.FromSeconds(r.Contention[1].Seconds)
 		return r, nil

@@ -1,6 +1,8 @@
 package scene
 
 import (
+	"strconv"
+
 	"github.com/gpuscope/gpuscope/engine/collective"
 	"github.com/gpuscope/gpuscope/engine/faults"
 	"github.com/gpuscope/gpuscope/engine/hw"
@@ -41,9 +43,9 @@ func buildCollective(_ *Picture, dst render.List, m Moment, f Frame) render.List
 
 // Contention lanes: the same all-to-all on a non-blocking fat tree and on
 // one with a 2:1 spine.
-var contentionLanes = [2]string{"fat tree 1:1", "fat tree 2:1"}
+var contentionLanes = [2]string{"canvas.contention.lane_1to1", "canvas.contention.lane_2to1"}
 
-func buildFabric(_ *Picture, dst render.List, m Moment, f Frame) render.List {
+func buildFabric(p *Picture, dst render.List, m Moment, f Frame) render.List {
 	run := m.StepRun().Run.(*scenarios.FabricRun)
 	t, _ := m.window()
 	switch run.View {
@@ -55,31 +57,53 @@ func buildFabric(_ *Picture, dst render.List, m Moment, f Frame) render.List {
 			Title: f.words().Say("canvas.race.title", "bytes", units.Bytes(run.Bytes)), Time: t,
 			Lanes: []render.RaceLane{lane(run.Intra, run.IntraS), lane(run.Inter, run.InterS)}})
 	case scenarios.ViewContention:
-		lanes := make([]render.RaceLane, len(contentionLanes))
-		for i, name := range contentionLanes {
-			s := run.Contention[i].Seconds
-			bw := 0.0
-			if s > 0 {
-				bw = run.Bytes / s
-			}
-			lanes[i] = render.RaceLane{Name: name, Bandwidth: bw, Seconds: s}
-		}
-		return render.AppendRace(dst, render.RaceView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: f.words(),
-			Title: f.words().Say("canvas.contention.title", "bytes", units.Bytes(run.Bytes), "gpus", units.Count(scenarios.ContentionGPUs)), Time: t, Lanes: lanes})
+		return p.contention(dst, run, f, t)
 	}
-	v := render.SizeChartView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: f.words(), YLabel: "s", Current: run.Bytes}
-	if !m.Pending {
-		v.Highlight = string(run.Fastest())
+	w := f.words()
+	v := render.SizeChartView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: w, YLabel: "s", Current: run.Bytes,
+		Pending: m.Pending}
+	name := func(a collective.Algo) string { return w.Say("canvas.sizes." + string(a)) }
+	fast := run.Fastest()
+	v.Highlight = name(fast)
+	args := []string{"bytes", units.Bytes(run.Bytes), "ranks", units.Count(int64(run.Ranks)), "nodes", units.Count(int64((run.Ranks + run.GPUsPerNode - 1) / run.GPUsPerNode)),
+		"k", strconv.Itoa(run.GPUsPerNode), "fastest", name(fast), "time", units.Duration(run.Forms[fast].Seconds)}
+	key := "canvas.sizes.title"
+	if m.Pending {
+		key = "canvas.sizes.pending"
 	}
+	if run.GPUsPerNode > 1 {
+		key += "_nodes"
+	}
+	v.Title = w.Say(key, args...)
 	for _, algo := range scenarios.FabricAlgos {
-		s := render.SizeSeries{Label: string(algo)}
+		s := render.SizeSeries{Label: name(algo)}
 		for _, p := range run.Sweep {
 			s.Bytes = append(s.Bytes, p.Bytes)
 			s.Values = append(s.Values, p.Seconds[string(algo)])
 		}
 		v.Series = append(v.Series, s)
+		if fm, ok := run.Forms[algo]; ok {
+			v.Parts = append(v.Parts, render.SizePart{Label: name(algo), Latency: fm.Latency, Bandwidth: fm.Bandwidth})
+		}
 	}
 	return render.AppendSizeChart(dst, v)
+}
+
+// contention draws the contention step: the two fat trees with their
+// links' loads, each with its run's time on one scale.
+func (p *Picture) contention(dst render.List, run *scenarios.FabricRun, f Frame, t float64) render.List {
+	w := f.words()
+	trees := make([]render.FatTree, len(contentionLanes))
+	for i, key := range contentionLanes {
+		tr := run.Trees[i]
+		ft := render.FatTree{Name: w.Say(key), Short: [2]string{"1:1", "2:1"}[i], Leaves: tr.Leaves, Spines: tr.Spines, NodesPerLeaf: tr.NodesPerLeaf, Seconds: run.Contention[i].Seconds}
+		for _, k := range tr.Links {
+			ft.Links = append(ft.Links, render.FatTreeLink{Up: k.Up, Node: k.GPU, Leaf: k.Leaf, Spine: k.Spine, Bandwidth: k.Bandwidth, Busy: k.Busy})
+		}
+		trees[i] = ft
+	}
+	return render.AppendFatTree(dst, render.FatTreeView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: w,
+		Title: w.Say("canvas.contention.title", "bytes", units.Bytes(run.Bytes), "gpus", units.Count(scenarios.ContentionGPUs)), Trees: trees, Time: t})
 }
 
 // faultCache is a fault run's trace, events and sweep, converted once per

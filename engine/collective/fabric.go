@@ -23,6 +23,9 @@ type FabricResult struct {
 	MaxUtilization float64 // the busiest link's bytes ÷ (bandwidth × time)
 	Steps          int     // algorithm steps
 	Simulated      int     // distinct steps the flow solver ran (0 for a tree: its busiest link's load)
+	// LinkBytes are the bytes each link of the topology carried, by
+	// topo.LinkID (a tree's as its pipelined halves load them).
+	LinkBytes []float64
 }
 
 // withEfficiency is a link at its protocol efficiency: the flow solver
@@ -160,7 +163,7 @@ func RunOnFabric(t *topo.Topology, op Op, algo Algo, n int, bytes float64) (Fabr
 			return FabricResult{}, err
 		}
 		return FabricResult{Seconds: sr.Time + fill, SentPerRank: bytes, MaxUtilization: sr.MaxUtilization * sr.Time / (sr.Time + fill),
-			Steps: 1, Simulated: sr.Simulated}, nil
+			Steps: 1, Simulated: sr.Simulated, LinkBytes: sr.LinkBytes}, nil
 	case algo == Tree && (op == AllReduce || op == Broadcast):
 		return treeOnFabric(t, op, n, bytes)
 	case algo == Star && op == AllReduce:
@@ -188,7 +191,7 @@ func RunOnFabric(t *topo.Topology, op Op, algo Algo, n int, bytes float64) (Fabr
 	if err != nil {
 		return FabricResult{}, err
 	}
-	res.Seconds, res.MaxUtilization, res.Simulated = sr.Time, sr.MaxUtilization, sr.Simulated
+	res.Seconds, res.MaxUtilization, res.Simulated, res.LinkBytes = sr.Time, sr.MaxUtilization, sr.Simulated, sr.LinkBytes
 	return res, nil
 }
 
@@ -369,7 +372,7 @@ func treeOnFabric(t *topo.Topology, op Op, n int, bytes float64) (FabricResult, 
 		}
 		fill = max(fill, up+down)
 	}
-	res := FabricResult{Seconds: stream + fill, SentPerRank: float64(float64(slices.Max(sends)) * half), Steps: 1}
+	res := FabricResult{Seconds: stream + fill, SentPerRank: float64(float64(slices.Max(sends)) * half), Steps: 1, LinkBytes: load}
 	if res.Seconds > 0 {
 		res.MaxUtilization = stream / res.Seconds * protocol
 	}
@@ -407,7 +410,7 @@ func nvlsOnFabric(t *topo.Topology, n int, bytes float64) (FabricResult, error) 
 		return FabricResult{}, err
 	}
 	// The step paid one switch latency; the multicast pays a second.
-	res := FabricResult{Seconds: sr.Time + t.PathLatency(0, 1, 0).Seconds(), SentPerRank: perPort, Steps: 1, Simulated: sr.Simulated}
+	res := FabricResult{Seconds: sr.Time + t.PathLatency(0, 1, 0).Seconds(), SentPerRank: perPort, Steps: 1, Simulated: sr.Simulated, LinkBytes: sr.LinkBytes}
 	if res.Seconds > 0 {
 		res.MaxUtilization = float64(sr.MaxUtilization*sr.Time) / res.Seconds * NVLSEfficiency
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -455,8 +456,56 @@ func TestFabricTreeDeterministic(t *testing.T) {
 	for _, algo := range []Algo{Tree, Star} {
 		a, _ := RunOnFabric(tp, AllReduce, algo, 2048, 123456789)
 		b, _ := RunOnFabric(tp, AllReduce, algo, 2048, 123456789)
-		if a != b {
+		if !reflect.DeepEqual(a, b) {
 			t.Errorf("%s: %+v then %+v", algo, a, b)
+		}
+	}
+}
+
+// An all-to-all's bytes on the links, by hand: 128 nodes of one GPU under
+// four leaves of 32, S bytes a rank, S/128 to every other rank. Every
+// rank's NIC sends 127·S/128 up (127·S over all NICs); the flows to the
+// 96 ranks under other leaves climb to the spine (96·S over all uplinks)
+// and come down again; with 2:1 oversubscription the same bytes cross
+// uplinks of half the bandwidth, and the busiest of them is saturated.
+func TestFabricAllToAllLinkBytes(t *testing.T) {
+	nv, _ := hw.LinkByID("nvlink4")
+	ib, _ := hw.LinkByID("ib-ndr")
+	const S = 128e6
+	for _, over := range []float64{1, 2} {
+		tp, err := FabricTopology("fat-tree", 128, 1, nv, ib, over)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := RunOnFabric(tp, AllToAll, Ring, 128, S)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.LinkBytes) != tp.NumLinks() {
+			t.Fatalf("%d link byte counts, %d links", len(res.LinkBytes), tp.NumLinks())
+		}
+		var nicUp, spineUp, spineDown float64
+		for _, l := range tp.Links() {
+			b := res.LinkBytes[l.ID]
+			switch {
+			case l.Kind == topo.KindNIC && l.Up:
+				nicUp += b
+			case l.Kind == topo.KindLeafSpine && l.Up:
+				spineUp += b
+			case l.Kind == topo.KindLeafSpine:
+				spineDown += b
+			}
+		}
+		for _, c := range []struct {
+			name      string
+			got, want float64
+		}{{"NIC up", nicUp, 127 * S}, {"leaf to spine", spineUp, 96 * S}, {"spine to leaf", spineDown, 96 * S}} {
+			if math.Abs(c.got-c.want) > 1e-6*c.want {
+				t.Errorf("%g:1: %s carried %g bytes, want %g", over, c.name, c.got, c.want)
+			}
+		}
+		if over == 2 && res.MaxUtilization < 0.99 {
+			t.Errorf("2:1: the busiest link %.3f busy, want saturated", res.MaxUtilization)
 		}
 	}
 }
