@@ -82,6 +82,11 @@ func (l *List) HatchKey(c Color, label string) {
 	l.Keys = append(l.Keys, Key{Color: c, Hatch: true, Label: label})
 }
 
+// add appends it. Kept out of line: inlined, every drawing call site
+// carried its own copy of append's growth code — about 54 kB of main.wasm,
+// gzipped — for a call a frame's few thousand items do not feel.
+//
+//go:noinline
 func (l *List) add(it Item) { l.Items = append(l.Items, it) }
 
 // Rect adds a filled rectangle.
