@@ -80,6 +80,7 @@ func (CPUGPULesson) narration(les *Lesson, _ int, lang string) []string {
 		"gpu_cores", strconv.Itoa(m.GPUWorkers),
 		"cpu_element", secs(m.CPUElementS),
 		"gpu_element", secs(m.GPUElementS),
+		"gpu_clock", strconv.FormatFloat(r.GPU.VectorClockHz/1e9, 'f', 2, 64)+" GHz",
 		"cpu_total", secs(m.CPUTotalS),
 		"gpu_total", secs(m.GPUTotalS),
 		"tensor_total", secs(m.TensorTotalS),
