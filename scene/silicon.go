@@ -2,6 +2,7 @@ package scene
 
 import (
 	"math"
+	"strconv"
 
 	"github.com/gpuscope/gpuscope/engine/numfmt"
 	"github.com/gpuscope/gpuscope/engine/sim"
@@ -13,12 +14,28 @@ import (
 
 func buildCPUGPU(_ *Picture, dst render.List, m Moment, f Frame) render.List {
 	run := m.StepRun().Run.(*scenarios.CPUGPURun)
-	cpu, gpu := run.Done(m.Time)
-	return render.AppendCPUGPU(dst, render.CPUGPUView{
+	t, _ := m.window()
+	v := render.CPUGPUView{
 		Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: f.words(),
-		CPUName: run.CPU.Name, GPUName: run.GPU.Name, CPUCores: run.CPU.Cores, GPUSMs: run.GPU.SMs, GPUCores: run.GPU.CUDACores,
-		CPUDone: cpu, GPUDone: gpu, Highlight: m.StepRun().Step.ID == "independent",
-	})
+		N: run.N, Time: t,
+		CPU: render.CPUGPUSide{Name: f.words().Say("canvas.cpugpu.cpu_name", "cores", strconv.Itoa(run.CPU.Cores)), Units: run.CPU.Cores, LanesPerUnit: int(run.CPU.FLOPPerCycle / 2),
+			ClockHz: run.CPU.ClockHz, ElementS: run.CPUElementS, TotalS: run.CPUTotalS},
+		GPU: render.CPUGPUSide{Name: run.GPU.Name, Units: run.GPU.SMs, LanesPerUnit: run.GPU.CUDACores / max(run.GPU.SMs, 1),
+			ClockHz: run.GPU.VectorClockHz, ElementS: run.GPUElementS, TotalS: run.GPUTotalS},
+	}
+	switch m.StepRun().Step.ID {
+	case "independent":
+		v.Phase = render.CPUGPUIndependent
+	case "latency":
+		v.Phase = render.CPUGPUElement
+	case "tensor":
+		v.Phase, v.TensorS = render.CPUGPUTensor, run.TensorTotalS
+	case "throughput":
+		v.Phase = render.CPUGPURace
+	default: // try: the race with the tensor cores' lane too
+		v.Phase, v.TensorS = render.CPUGPURace, run.TensorTotalS
+	}
+	return render.AppendCPUGPU(dst, v)
 }
 
 func buildLaunch(_ *Picture, dst render.List, m Moment, f Frame) render.List {
