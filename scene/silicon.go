@@ -41,13 +41,42 @@ func buildCPUGPU(_ *Picture, dst render.List, m Moment, f Frame) render.List {
 func buildLaunch(_ *Picture, dst render.List, m Moment, f Frame) render.List {
 	run := m.StepRun().Run.(*scenarios.LaunchRun)
 	l := run.Launch
-	return render.AppendLaunch(dst, render.LaunchView{
+	g := l.Config.GPU
+	v := render.LaunchView{
 		Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: f.words(),
-		GPU: l.Config.GPU.Name, SMs: l.Config.GPU.SMs, MaxWarps: l.Config.GPU.MaxWarpsPerSM,
-		Blocks: l.Config.Blocks, BlocksPerSM: l.BlocksPerSM, WarpsPerBlock: l.WarpsPerBlock,
-		Wave: run.WaveAt(m.Time), Waves: l.Waves,
+		GPU: g.Name, SMs: g.SMs, MaxWarps: g.MaxWarpsPerSM, MaxBlocks: g.MaxBlocksPerSM, Registers: g.RegistersPerSM, SharedMem: g.SharedMemPerSM,
+		Blocks: l.Config.Blocks, ThreadsPerBlock: l.Config.ThreadsPerBlock, WarpsPerBlock: l.WarpsPerBlock,
+		RegsPerBlock: l.RegistersPerBlock, SmemPerBlock: l.SharedMemPerBlock, BlocksPerSM: l.BlocksPerSM, Limit: l.Limit, Waves: l.Waves,
 		Taken: run.Divergence.Taken, CostA: run.Divergence.CostA, CostB: run.Divergence.CostB,
-	})
+	}
+	sr := m.StepRun()
+	still := sr.From == sr.To
+	wave, frac := 1, 1.0 // a still step: the first wave, dealt
+	if !still {
+		wave = run.WaveAt(m.Time)
+		frac = float64(m.Time%scenarios.WaveTime) / float64(scenarios.WaveTime)
+	}
+	switch sr.Step.ID {
+	case "grid":
+		v.Phase = render.LaunchDeal
+		wave, frac = 1, 1.0
+		if !still {
+			frac = math.Min(1, float64(m.Time)/float64(scenarios.WaveTime))
+		}
+	case "occupancy", "registers":
+		v.Phase = render.LaunchOccupancy
+	case "tail":
+		v.Phase = render.LaunchWaves
+	case "divergence":
+		v.Phase = render.LaunchDivergence
+	default:
+		v.Phase = render.LaunchAll
+	}
+	if wave > l.Waves { // the end of the last wave
+		wave, frac = l.Waves, 1
+	}
+	v.Wave, v.WaveFrac = wave, frac
+	return render.AppendLaunch(dst, v)
 }
 
 // memwallNames and memwallTiles label the memory-wall kernels.
