@@ -156,6 +156,25 @@ func (u *ui) togglePresent() {
 	}
 }
 
+// fitCaptions shrinks presentation mode's captions until the step's words
+// fit their band under the picture (at most 30% of the screen: style.css),
+// from 1 em down to 0.5 em: nothing is ever cut off.
+func fitCaptions() {
+	panel := document.Call("getElementById", "panel")
+	if !panel.Truthy() {
+		return
+	}
+	narration := document.Call("getElementById", "narration")
+	fits := func(el js.Value) bool { return el.Get("scrollHeight").Int() <= el.Get("clientHeight").Int()+1 }
+	style := panel.Get("style")
+	for size := 100; size >= 50; size -= 5 {
+		style.Call("setProperty", "--caption-size", strconv.Itoa(size)+"%")
+		if fits(panel) && (!narration.Truthy() || fits(narration)) {
+			return
+		}
+	}
+}
+
 // describe puts the words for the picture in the live region when they
 // changed (per step or setting, never per frame), and shows presentation
 // mode's state on its button.
