@@ -71,7 +71,7 @@ test:
 	@echo "==> build"
 	@$(MAKE) --no-print-directory build
 	@echo "==> browser tests (headless Chromium)"
-	GPUSCOPE_SITE_DIR="$(CURDIR)/$(DIST)" $(GO) test -count=1 -timeout 30m ./site/browsertest/...
+	GPUSCOPE_REQUIRE_FONTS=1 GPUSCOPE_SITE_DIR="$(CURDIR)/$(DIST)" $(GO) test -count=1 -timeout 30m ./site/browsertest/...
 	@echo "make test: OK (gofmt, vet, native tests, wasm tests, build, browser tests; screenshots in out/screens/)"
 
 # make bench: runs of each Go benchmark, and of the page benchmark (about
