@@ -39,6 +39,57 @@ func planKnobs() []scenarios.Knob {
 	}
 }
 
+var planHelp = cmdHelp{
+	name: "gpuscope plan",
+	usage: `(--model PRESET | --hf-config FILE | --layers L --hidden H --heads A --seq S --vocab V | --params N)
+                     [--gpus N --tp T --pp P --dp D ...] [--search [--top K]] [--json]`,
+	about: `A parallel plan's memory per GPU and step time: TP × PP × DP with sequence
+parallelism, ZeRO, recomputation, FlashAttention, micro-batches and a
+pipeline schedule, on DGX-style nodes. The plan's line is followed by every
+setting that changes the numbers, with those left at their defaults marked.
+--search instead ranks every valid plan that fits, fastest first, with the
+branch of the seeds' decision tree. --params N alone prints model-state
+memory only. Plans that do not add up (TP × PP × DP ≠ GPUs, heads not
+divisible by TP, layers by PP × v, the batch by DP × micro-batch) are
+refused with the constraint named.`,
+	flags: map[string]flagDoc{
+		"model":           {what: "a model preset", def: "none: give --model, --hf-config, the sizes or --params"},
+		"hf-config":       {what: "a Hugging Face config.json naming the model", arg: "FILE", allowed: "a config.json file"},
+		"layers":          {what: "transformer layers (overrides the model's)", def: "the model's"},
+		"hidden":          {what: "hidden size (overrides the model's)", def: "the model's"},
+		"heads":           {what: "attention heads (overrides the model's)", def: "the model's"},
+		"kv-heads":        {what: "key/value heads, for grouped-query attention", def: "the model's; --heads for a model from sizes"},
+		"seq":             {what: "sequence length, tokens", def: "the model's (config.json: 4096)"},
+		"vocab":           {what: "vocabulary size", def: "the model's"},
+		"ffn":             {what: "the MLP's inner size", def: "the model's; 4 × --hidden for a model from sizes"},
+		"ffn-kind":        {what: "the MLP: gelu (GPT style: biases, learned positions, tied embeddings) or swiglu (Llama style)", def: "the model's; gelu for a model from sizes"},
+		"params":          {what: "parameters, for model-state memory alone (no model shape)"},
+		"gpus":            {what: "GPUs in the cluster", def: "tp × pp × dp (tp × pp without --dp)"},
+		"tp":              {what: "tensor-parallel degree"},
+		"pp":              {what: "pipeline-parallel degree (stages)"},
+		"dp":              {what: "data-parallel degree", def: "gpus ÷ (tp × pp)"},
+		"interleave":      {what: "model chunks per pipeline stage, v (the interleaved schedule)"},
+		"zero":            {what: "ZeRO stage: 1 shards the optimizer states over DP, 2 the gradients too, 3 the weights too"},
+		"micro-batch":     {what: "sequences per micro-batch"},
+		"global-batch":    {what: "sequences per optimizer step", def: "the preset's batch when dp × micro-batch divides it, else dp × micro-batch × 4·pp (a bubble near a quarter); with --search the preset's batch, else --gpus"},
+		"gpus-per-node":   {what: "GPUs per node, joined by --intra"},
+		"top":             {what: "plans --search lists (0: all)"},
+		"recompute":       {what: "activation recomputation: none, selective (attention's softmax and dropout) or full (each layer's forward again)"},
+		"schedule":        {what: "the pipeline schedule", def: "1f1b; interleaved when --interleave > 1"},
+		"gpu":             {what: "the GPU"},
+		"intra":           {what: "the link inside a node", def: "the GPU's NVLink: nvlink3 for a100-80gb, nvlink4 for h100 and h200"},
+		"inter":           {what: "the network between nodes, one NIC per GPU", def: "ib-hdr for a100-80gb, ib-ndr for h100 and h200"},
+		"bytes-per-param": {what: "model-state bytes a parameter: 16 (BF16 weights and gradients, FP32 master weights and Adam moments) or 18 (FP32 gradients, Megatron-LM)"},
+		"dtype":           {what: "the number format of the matrix products"},
+		"json":            jsonDoc,
+		"search":          {what: "rank every valid plan that fits, fastest first (--sp and --overlap are then on for every plan)"},
+		"sp":              {what: "sequence parallelism in the TP group (activations outside the matrix products split over TP)", def: "on when --tp > 1"},
+		"flash":           {what: "FlashAttention (off: standard attention, the N×N scores through HBM)", def: "on"},
+		"overlap":         {what: "hide the DP all-reduce behind the backward pass, bucket by bucket (off: after it)", def: "on"},
+	},
+	extra: []string{"hf-config"},
+}
+
 // statesOnly is gpuscope plan --params N: model-state memory alone.
 type statesOnly struct {
 	Params        float64         `json:"params"`
@@ -74,8 +125,9 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	fs := newFlagSet(planKnobs(), "json", "search", "sp", "flash", "overlap")
+	fs.help = planHelp
 	if err := fs.parse(rest); err != nil {
-		return fail("%v", err)
+		return fs.stop(err, stdout, stderr)
 	}
 	if len(fs.args) > 0 {
 		return fail("unexpected argument %q; allowed flags: %s", fs.args[0], fs.allowed())
