@@ -34,7 +34,7 @@ const usage = `usage:
   gpuscope faults --gpus N --mtbf-gpu-hours H --checkpoint-every-s C --checkpoint-cost-s W --restart-cost-s R --days D --seed S [--json]
   gpuscope gemm --m M --n N --k K --dtype bf16 --gpu h100 --kernel naive|smem-tiled|tensor-tiled [--tile 128x128x64] [--json]
   gpuscope plan (--model PRESET | --hf-config FILE | --layers L --hidden H --heads A --seq S --vocab V [--ffn F] | --params N)
-                [--gpus N --tp T --pp P --dp D --interleave V --sp --zero 0-3 --recompute none|selective|full --flash
+                [--gpus N --tp T --pp P --dp D --interleave V --sp --zero 0-3 --recompute none|selective|full --flash --overlap
                  --micro-batch B --global-batch G --gpu a100-80gb|h100|h200 --gpus-per-node 8 --bytes-per-param 16|18
                  --schedule gpipe|1f1b|interleaved --dtype bf16|fp16|fp8] [--search [--top K]] [--json]
   gpuscope roofline --gpu a100-80gb|h100|h200 --dtype fp32|tf32|fp16|bf16|fp8 [--json]
