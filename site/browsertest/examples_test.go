@@ -259,7 +259,7 @@ func TestScrollytellingDrivesFrame(t *testing.T) {
 	ask := `(() => { document.getElementById("story-sim").contentWindow.postMessage({version: 1, type: "state"}, location.origin);
 	  return window.__gpuscopeEvents; })()`
 	e := waitFor(t, ctx, ask, 20*time.Second, "state event with step 6, 16 GPUs on 4 nodes", func(e exEvent) bool {
-		return e.Type == "state" && e.State != nil && e.State.Step == 6 && e.State.Config["gpus"] == "16" && e.State.Config["nodes"] == "4"
+		return e.Type == "state" && e.State != nil && e.State.Step == 6 && e.State.Config["gpus"] == 16.0 && e.State.Config["nodes"] == "4"
 	})
 	if e.State.Playing {
 		t.Errorf("the last scene has no data-play, but the simulator plays")
@@ -268,7 +268,7 @@ func TestScrollytellingDrivesFrame(t *testing.T) {
 	// Back to the first scene: the star with 8 GPUs on one node.
 	scrollScene(t, ctx, 0)
 	waitFor(t, ctx, ask, 20*time.Second, "state event with step 1, 8 GPUs on 1 node", func(e exEvent) bool {
-		return e.Type == "state" && e.State != nil && e.State.Step == 1 && e.State.Config["gpus"] == "8" && e.State.Config["nodes"] == "1"
+		return e.Type == "state" && e.State != nil && e.State.Step == 1 && e.State.Config["gpus"] == 8.0 && e.State.Config["nodes"] == "1"
 	})
 }
 
@@ -776,7 +776,7 @@ window.pokeOther = () => { other.contentWindow.postMessage("go", otherOrigin); r
 		return e.Type == "step" && e.Step == 3 && e.State != nil && e.State.Step == 3
 	})
 	st := waitFor(t, ctx, evs, 10*time.Second, "state event with step 3 and gpus 16", func(e exEvent) bool {
-		return e.Type == "state" && e.State != nil && e.State.Step == 3 && e.State.Config["gpus"] == "16"
+		return e.Type == "state" && e.State != nil && e.State.Step == 3 && e.State.Config["gpus"] == 16.0
 	}).State
 
 	var want cliMetrics
@@ -789,8 +789,8 @@ window.pokeOther = () => { other.contentWindow.postMessage("go", otherOrigin); r
 	}
 	var last pageState
 	evalJSON(ctx, "sim.state", &last)
-	if last.Step != 3 || last.Config["gpus"] != "16" {
-		t.Errorf("sim.state = step %d gpus %q; want the last state, step 3 with 16", last.Step, last.Config["gpus"])
+	if last.Step != 3 || last.Config["gpus"] != 16.0 {
+		t.Errorf("sim.state = step %d gpus %v; want the last state, step 3 with 16", last.Step, last.Config["gpus"])
 	}
 
 	// autoHeight: the iframe follows the frame's resize events.
@@ -836,8 +836,8 @@ window.pokeOther = () => { other.contentWindow.postMessage("go", otherOrigin); r
 	after := waitFor(t, ctx, fmt.Sprintf("events.slice(%d)", before), 10*time.Second, "state event after requestState", func(e exEvent) bool {
 		return e.Type == "state" && e.State != nil
 	}).State
-	if after.Step != 3 || after.Config["gpus"] != "16" || after.Config["link"] != "nvlink4" || after.Playing {
-		t.Errorf("after messages from a page not on the allow-list: step %d, gpus %q, link %q, playing %v; want step 3, 16, nvlink4, paused",
+	if after.Step != 3 || after.Config["gpus"] != 16.0 || after.Config["link"] != "nvlink4" || after.Playing {
+		t.Errorf("after messages from a page not on the allow-list: step %d, gpus %v, link %v, playing %v; want step 3, 16, nvlink4, paused",
 			after.Step, after.Config["gpus"], after.Config["link"], after.Playing)
 	}
 	screenshot(ctx, "embedjs-parent")
