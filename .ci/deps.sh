@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Makes sure the tools `make test` needs beyond Go are present:
 # Chromium (browser tests), Node.js (engine tests under GOOS=js),
-# poppler-utils (pdftotext: the course's printed handout is read back) and
-# two CJK fonts (the handout is printed in each).
+# poppler-utils (pdftotext: the course's printed handout is read back),
+# two CJK fonts (the handout is printed in each) and the static-site
+# generators Hugo, Jekyll and MkDocs (the embedding examples are built with
+# them).
 # As root it installs what is missing with apt-get; otherwise it says what
 # to install and fails. Silent when everything is there.
 set -euo pipefail
@@ -17,6 +19,11 @@ fi
 if ! command -v pdftotext >/dev/null 2>&1; then
 	missing+=(poppler-utils)
 fi
+# site/browsertest/ssg_test.go builds site/examples/{hugo,jekyll,mkdocs}
+# with them; make test sets GPUSCOPE_REQUIRE_SSG=1, so a missing one fails.
+for ssg in hugo jekyll mkdocs; do
+	command -v "$ssg" >/dev/null 2>&1 || missing+=("$ssg")
+done
 # The Chinese fonts Debian machines most often have: the course's printed
 # handout is read back once in each (site/browsertest/course_test.go), and
 # the Simplified Chinese screenshots need one to be legible. make test sets
