@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -68,8 +69,8 @@ func (fs *flagSet) helpFlags() [][2]string {
 		arg := map[scenarios.KnobKind]string{scenarios.KnobInt: "N", scenarios.KnobBytes: "SIZE", scenarios.KnobFloat: "X", scenarios.KnobEnum: "NAME"}[k.Kind]
 		allowed := describe(k)
 		def := k.Default
-		if k.Kind == scenarios.KnobBytes && def != "" {
-			def = scenarios.FormatBytes(scenarios.Config{"b": def}.Int("b"))
+		if n, err := strconv.ParseInt(def, 10, 64); k.Kind == scenarios.KnobBytes && err == nil {
+			def = scenarios.FormatBytes(n) // as the reader may type it: 256MiB
 		}
 		if d.allowed != "" {
 			allowed = "allowed " + d.allowed
@@ -114,7 +115,11 @@ func (fs *flagSet) helpFlags() [][2]string {
 		if d.def != "" {
 			def = d.def
 		}
-		out = append(out, [2]string{"--" + name + "[=true|false]", orUndocumented(d.what) + "; default " + def})
+		what := d.what
+		if what == "" {
+			what = "(undocumented)"
+		}
+		out = append(out, [2]string{"--" + name + "[=true|false]", what + "; default " + def})
 	}
 	return out
 }
@@ -135,13 +140,6 @@ func wrap(text, indent string, width int) string {
 		line += word
 	}
 	return strings.Join(append(lines, line), "\n")
-}
-
-func orUndocumented(s string) string {
-	if s == "" {
-		return "(undocumented)"
-	}
-	return s
 }
 
 // jsonDoc is --json's help, the same for every calculator.
