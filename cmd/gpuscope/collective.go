@@ -44,11 +44,11 @@ var collectiveHelp = cmdHelp{
 	usage: "[--op OP --algo A --ranks N --bytes B --link L | --nodes N ...] [--json]",
 	about: `A collective's time and bandwidths: time_s, bytes_sent_per_rank, algbw_GBps,
 busbw_GBps, max_link_utilization, with its α-β closed form beside them.
-An all-reduce by ring or star on up to 1,024 ranks with only --op, --algo,
---ranks, --bytes, --link, --nodes and --inter runs the packet-level engine
-(the ring lesson's); any other operation, algorithm or fabric flag runs it
-as flows sharing the links of a cluster (--gpus-per-node, --topology,
---oversubscription, --intra, --inter).`,
+An all-reduce by ring or star on up to 4,096 ranks runs on the packet-level
+engine (the ring lesson's) when no fabric flag is given, or with --nodes
+(--inter then joins the nodes). Any other operation or algorithm, more
+ranks, or a fabric flag (--gpus-per-node, --topology, --oversubscription,
+--intra, --inter) runs it as flows sharing the links of a cluster.`,
 	flags: map[string]flagDoc{
 		"op":               {what: "the operation"},
 		"algo":             {what: "the algorithm"},

@@ -26,7 +26,7 @@ point ridge_flop_per_byte (peak ÷ bandwidth; a kernel of lower arithmetic
 intensity is memory-bound).`,
 	flags: map[string]flagDoc{
 		"gpu":   {what: "the GPU"},
-		"dtype": {what: "the number format of the tensor cores (fp32: the CUDA cores); the GPU must have a unit for it"},
+		"dtype": {what: "the number format (the GPU must have a unit for it)"},
 		"json":  jsonDoc,
 	},
 }
