@@ -392,7 +392,7 @@ type PlayerState struct {
 	ToS      float64     `json:"to_s"`
 	Speed    float64     `json:"speed"`
 	Lang     string      `json:"lang"`
-	Config   Config      `json:"config"`
+	Config   StateConfig `json:"config"`
 	Metrics  any         `json:"metrics"`
 	Error    *string     `json:"error"`
 	Errors   []ErrorInfo `json:"errors"`
@@ -403,6 +403,36 @@ type PlayerState struct {
 	// ReducedMotion is step mode: each step shown at its end, nothing
 	// animated (the reader or the embed asked for reduced motion).
 	ReducedMotion bool `json:"reduced_motion"`
+}
+
+// StateConfig is the lesson's configuration as state() reports it, by
+// the fragment's keys: the value of an int or float knob as a JSON
+// number, as set takes it ({"gpus": 16}); an enum's (even one whose
+// choices are numbers, such as a strategy lesson's gpus) and a byte
+// size's as the string the fragment writes ("nvlink4", "268435456").
+type StateConfig map[string]any
+
+// stateConfig is the player's configuration as a StateConfig.
+func (p *Player) stateConfig() StateConfig {
+	out := make(StateConfig, len(p.st.Config))
+	for name, v := range p.st.Config {
+		out[name] = v
+		k, ok := p.les.Scenario.Knob(name)
+		if !ok {
+			continue
+		}
+		switch k.Kind {
+		case KnobInt:
+			if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+				out[name] = n
+			}
+		case KnobFloat:
+			if f, err := strconv.ParseFloat(v, 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+				out[name] = f
+			}
+		}
+	}
+	return out
 }
 
 // QuestionState is a step's question as the page shows it.
@@ -462,7 +492,7 @@ func (p *Player) Report() PlayerState {
 		ToS:      sr.To.Seconds(),
 		Speed:    p.speed,
 		Lang:     p.st.Lang,
-		Config:   p.st.Config.Clone(),
+		Config:   p.stateConfig(),
 		Metrics:  p.les.Metrics(p.st.Step),
 		Errors:   []ErrorInfo{},
 		Fragment: p.Fragment(),

@@ -234,7 +234,7 @@ func TestShareDialog(t *testing.T) {
 	}
 }
 
-func mapsEqual(a, b map[string]string) bool {
+func mapsEqual(a, b map[string]any) bool {
 	if len(a) != len(b) {
 		return false
 	}
