@@ -479,7 +479,7 @@ func planNarration(r *PlanRun, lang string) []string {
 	usable := parallel.Usable(float64(pc.Cluster.GPU.HBMBytes))
 	out := []string{
 		"model", pc.Model.Name,
-		"params", strconv.FormatFloat(psi/1e9, 'f', 1, 64) + "B",
+		"params", units.Params(psi),
 		"gpu", pc.Cluster.GPU.Name,
 		"hbm", units.Bytes(float64(pc.Cluster.GPU.HBMBytes)),
 		"usable", units.Bytes(usable),
@@ -536,7 +536,7 @@ func (PlanLesson) table(les *Lesson, step int, lang string) Table {
 	}
 	tm := res.Time
 	tb.Rows = []TableRow{
-		row("params", strconv.FormatFloat(res.Params/1e9, 'f', 1, 64)+"B"),
+		row("params", units.Params(res.Params)),
 		row("plan", fmt.Sprintf("TP %d × PP %d × DP %d", res.Config.Plan.TP, res.Config.Plan.PP, res.Config.Plan.DP)),
 		row("weights_bytes", units.Bytes(mem.Weights)),
 		row("gradients_bytes", units.Bytes(mem.Gradients)),

@@ -11,6 +11,7 @@ import (
 	"github.com/gpuscope/gpuscope/engine/hw"
 	"github.com/gpuscope/gpuscope/engine/model"
 	"github.com/gpuscope/gpuscope/engine/parallel"
+	"github.com/gpuscope/gpuscope/engine/units"
 	"github.com/gpuscope/gpuscope/scenarios"
 )
 
@@ -254,7 +255,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		if fs.bools["json"] {
 			return writeJSON(stdout, stderr, out)
 		}
-		fmt.Fprintf(stdout, "%.4g parameters, %d bytes each, over TP %d × PP %d, ZeRO-%d across DP %d, on %s:\n", psi, bpp, tp, pp, out.ZeRO, dp, g.Name)
+		fmt.Fprintf(stdout, "%s parameters, %d bytes each, over TP %d × PP %d, ZeRO-%d across DP %d, on %s:\n", units.Params(psi), bpp, tp, pp, out.ZeRO, dp, g.Name)
 		writeMemory(stdout, mem)
 		return 0
 	}
@@ -329,10 +330,10 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	if fs.bools["json"] {
 		return writeJSON(stdout, stderr, planOutput{Metrics: r.Metrics(), Overlap: plan.Overlap, Seq: m.Seq, Dropout: true, Defaulted: set.defaulted()})
 	}
-	fmt.Fprintf(stdout, "%s (%.4g parameters) on %d × %s: TP %d × PP %d × DP %d, %s schedule, %d micro-batches of %d\n",
-		m.ID, r.Params, gpus, g.Name, tp, pp, dp, sched, r.MicroBatches, mb)
+	fmt.Fprintf(stdout, "%s (%s parameters) on %d × %s: TP %d × PP %d × DP %d, %s schedule, %d micro-batches of %d\n",
+		m.ID, units.Params(r.Params), gpus, g.Name, tp, pp, dp, sched, r.MicroBatches, mb)
 	set.write(stdout)
-	fmt.Fprintf(stdout, "memory per GPU (stage %d of %d):\n", r.Memory.Stage, pp)
+	fmt.Fprintf(stdout, "memory per GPU (stage %d of %d, the fullest):\n", r.Memory.Stage+1, pp)
 	writeMemory(stdout, r.Memory)
 	tm := r.Time
 	fmt.Fprintf(stdout, "time per step:\n")
@@ -462,8 +463,8 @@ func writeMemory(w io.Writer, m parallel.Memory) {
 		fmt.Fprintf(w, "  %-16s %8.2f GB\n", row.name, row.v/1e9)
 	}
 	if m.Fits {
-		fmt.Fprintf(w, "  fits: %.1f GB usable of %.0f GB\n", m.Usable/1e9, m.Capacity/1e9)
+		fmt.Fprintf(w, "  fits: %s usable of %s\n", units.Bytes(m.Usable), units.Bytes(m.Capacity))
 	} else {
-		fmt.Fprintf(w, "  does NOT fit: %.2f GB over the %.1f GB usable of %.0f GB\n", m.Over/1e9, m.Usable/1e9, m.Capacity/1e9)
+		fmt.Fprintf(w, "  does NOT fit: %s over the %s usable of %s\n", units.Bytes(m.Over), units.Bytes(m.Usable), units.Bytes(m.Capacity))
 	}
 }
