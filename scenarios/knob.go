@@ -62,9 +62,12 @@ func NumericValue(value string) bool {
 }
 
 // ValueText is how an enum value reads in lang: its label, or the number
-// itself.
+// itself, grouped by thousands as every count is ("16,384").
 func (k Knob) ValueText(lang, value string) string {
 	if NumericValue(value) {
+		if n, err := strconv.ParseInt(value, 10, 64); err == nil {
+			return units.Count(n)
+		}
 		return value
 	}
 	return i18n.T(lang, k.ValueLabel(value))
@@ -109,7 +112,7 @@ func (k Knob) Parse(text string) (canonical string, err *InputError) {
 				return v, nil
 			}
 		}
-		return "", inputError("error.enum", k.Name, text, "allowed", strings.Join(k.Values, ", "))
+		return "", inputError("error.enum", k.Name, text, "allowed", listArg(k.Values))
 	}
 	return "", inputError("error.enum", k.Name, text, "allowed", "")
 }
