@@ -21,8 +21,9 @@ import (
 // the knobs that change names (models, GPUs, links, formats, schedules …),
 // with its narration title and text, its numbers table (columns, labels,
 // cells, sources), the screen reader's description before and after the
-// step's question is answered, the question itself, the live line, the
-// knobs' labels and values, and the errors of bad fragments and commands.
+// step's question is answered, the question itself and its answer as the
+// page shows it, the live line and the clock, the knobs' labels and
+// values, and the errors of bad fragments and commands.
 // Chinese text fails on English words, on half-width punctuation beside
 // Chinese characters and on terms written another way; English text fails
 // on Chinese characters.
@@ -114,7 +115,9 @@ func readLesson(t *testing.T, s *Scenario, cfg Config, sinks map[string]*textSin
 			}
 			for _, r := range tb.Rows {
 				sink.add(where(lang, "row "+r.Key+" label", n), r.Label)
-				sink.add(where(lang, "row "+r.Key+" source", n), r.Source)
+				if r.Source != "" {
+					sink.add(where(lang, "row "+r.Key+" source", n), i18n.T(lang, "ui.source_line", "source", r.Source))
+				}
 				if codeCell(r) {
 					continue
 				}
@@ -126,6 +129,7 @@ func readLesson(t *testing.T, s *Scenario, cfg Config, sinks map[string]*textSin
 			for _, at := range []sim.Time{sr.From, sr.To} {
 				sink.add(where(lang, "live", n), p.Lesson().Live(n, at, lang))
 			}
+			sink.add(where(lang, "clock", n), i18n.T(lang, "ui.time", "t", TimeText(lang, sr.To)+" / "+TimeText(lang, p.Run().End())))
 			sink.add(where(lang, "description", n), p.Description())
 			if q, ok := p.Question(); ok {
 				sink.add(where(lang, "question", n), q.Prompt)
@@ -139,7 +143,7 @@ func readLesson(t *testing.T, s *Scenario, cfg Config, sinks map[string]*textSin
 			for _, lang := range i18n.Langs() {
 				p.Set("lang", lang)
 				q, _ := p.Question()
-				sinks[lang].add(where(lang, "reveal", n), q.Reveal)
+				sinks[lang].add(where(lang, "reveal", n), i18n.T(lang, "ui.predict_verdict", "verdict", i18n.T(lang, "ui.predict_wrong"), "reveal", q.Reveal))
 				sinks[lang].add(where(lang, "description (answered)", n), p.Description())
 			}
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gpuscope/gpuscope/engine/hw"
 	"github.com/gpuscope/gpuscope/engine/model"
+	"github.com/gpuscope/gpuscope/engine/sim"
 	"github.com/gpuscope/gpuscope/engine/units"
 	"github.com/gpuscope/gpuscope/scenarios/i18n"
 )
@@ -145,3 +146,7 @@ func superscript(n int) string {
 	}
 	return b.String()
 }
+
+// TimeText is a time on a lesson's time line as the page's clock reads it
+// in lang: "1.06 ms", "3.2 小时" (units.LocalDuration).
+func TimeText(lang string, t sim.Time) string { return units.LocalDuration(lang, t.Seconds()) }

@@ -292,7 +292,7 @@ func (u *ui) refreshClock() {
 		setValue(tl, strconv.Itoa(int(1000*float64(p.Time())/float64(end))))
 	}
 	lang := p.State().Lang
-	setText(byID("time-label"), i18n.T(lang, "ui.time", "t", p.Time().String()+" / "+end.String()))
+	setText(byID("time-label"), i18n.T(lang, "ui.time", "t", scenarios.TimeText(lang, p.Time())+" / "+scenarios.TimeText(lang, end)))
 	// The live numbers above the table (for a collective: the elapsed time
 	// and the bytes sent so far).
 	if live := byID("live"); live != nil {
@@ -483,7 +483,7 @@ func (u *ui) refreshQuestion(p *scenarios.Player, lang string) {
 		if q.Correct {
 			verdict = i18n.T(lang, "ui.predict_right")
 		}
-		res.SetTextContent(verdict + " " + q.Reveal)
+		res.SetTextContent(i18n.T(lang, "ui.predict_verdict", "verdict", verdict, "reveal", q.Reveal))
 		appendChild(box, res)
 	}
 }
@@ -560,7 +560,7 @@ func (u *ui) refreshMetrics(p *scenarios.Player, lang string) {
 			td.SetAttribute("colspan", strconv.Itoa(len(tb.Columns)))
 			td.SetAttribute("class", "source")
 			td.SetAttribute("data-source", r.Key)
-			td.SetTextContent(i18n.T(lang, "ui.source") + ": " + r.Source)
+			td.SetTextContent(i18n.T(lang, "ui.source_line", "source", r.Source))
 			appendChild(sr, td)
 			appendChild(body, sr)
 		}
