@@ -194,11 +194,11 @@ func (nl *NumfmtLesson) table(les *Lesson, step int, lang string) Table {
 		tb.Columns = append(tb.Columns, g.Name)
 		tb.ColumnKeys = append(tb.ColumnKeys, g.ID)
 		r := g.Describe(x)
-		rows["stored"] = append(rows["stored"], plainNumber(float64(r.Stored)))
-		rows["relative_error"] = append(rows["relative_error"], NumText(float64(r.RelativeError)))
-		rows["max"] = append(rows["max"], plainNumber(float64(r.Max)))
-		rows["min_normal"] = append(rows["min_normal"], NumText(float64(r.MinNormal)))
-		rows["epsilon"] = append(rows["epsilon"], NumText(float64(r.Epsilon)))
+		rows["stored"] = append(rows["stored"], tableNumber(float64(r.Stored)))
+		rows["relative_error"] = append(rows["relative_error"], tableNumber(float64(r.RelativeError)))
+		rows["max"] = append(rows["max"], tableNumber(float64(r.Max)))
+		rows["min_normal"] = append(rows["min_normal"], tableNumber(float64(r.MinNormal)))
+		rows["epsilon"] = append(rows["epsilon"], tableNumber(float64(r.Epsilon)))
 		rows["weights_175b_bytes"] = append(rows["weights_175b_bytes"], units.Bytes(gpt3Params*float64(g.Bits())/8))
 	}
 	for _, k := range keys {

@@ -150,3 +150,13 @@ func superscript(n int) string {
 // TimeText is a time on a lesson's time line as the page's clock reads it
 // in lang: "1.06 ms", "3.2 小时" (units.LocalDuration).
 func TimeText(lang string, t sim.Time) string { return units.LocalDuration(lang, t.Seconds()) }
+
+// tableNumber is a value in the number-formats table: as plainNumber, and
+// very large or very small magnitudes as powers of ten to six significant
+// digits ("3.40282 × 10³⁸", not 3.40282e+38).
+func tableNumber(v float64) string {
+	if a := math.Abs(v); a != 0 && !math.IsInf(v, 0) && !math.IsNaN(v) && (a >= 1e6 || a < 1e-3) {
+		return scientific(v, 6)
+	}
+	return plainNumber(v)
+}
