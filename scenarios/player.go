@@ -435,7 +435,7 @@ func (p *Player) Question() (*QuestionState, bool) {
 func (p *Player) Answer(choice int) *InputError {
 	q, ok := p.les.Question(p.st.Step, p.st.Lang)
 	if !ok {
-		return p.cmdErr("choice", strconv.Itoa(choice), "error.allowed.question_step")
+		return p.report1(inputError("error.no_question", "choice", strconv.Itoa(choice)))
 	}
 	if choice < 0 || choice >= len(q.Choices) {
 		return p.cmdErr("choice", strconv.Itoa(choice), "error.allowed.range", "min", "0", "max", strconv.Itoa(len(q.Choices)-1))
@@ -592,7 +592,7 @@ func (p *Player) Command(raw []byte) *InputError {
 func (p *Player) HFConfig(text string) *InputError {
 	s := p.les.Scenario
 	if k, ok := s.Knob("model"); !ok || !slices.Contains(k.Values, "custom") {
-		return p.cmdErr("hf_config", "", "error.allowed.hf_lesson")
+		return p.report1(inputError("error.hf_lesson", "hf_config", ""))
 	}
 	seq := p.st.Config.IntOf("seq")
 	if seq <= 0 {
@@ -611,6 +611,12 @@ func (p *Player) HFConfig(text string) *InputError {
 	}
 	p.ClearErrors()
 	return nil
+}
+
+// report1 reports one error and returns it.
+func (p *Player) report1(e *InputError) *InputError {
+	p.report([]*InputError{e})
+	return e
 }
 
 // cmdErr is the error of a command's bad field: allowedKey words what
