@@ -4,6 +4,7 @@ package main
 
 import (
 	"strconv"
+	"strings"
 	"syscall/js"
 
 	"github.com/gpuscope/gpuscope/scenarios/i18n"
@@ -110,10 +111,13 @@ func (u *ui) toggleHelp(on bool) {
 	appendChild(help, title)
 	list := create("dl")
 	for _, k := range [][2]string{
-		{"Space", "ui.keys_space"}, {"← →", "ui.keys_arrows"}, {"Home End", "ui.keys_home_end"}, {"?", "ui.keys_help"}, {"Esc", "ui.keys_close"},
+		{"ui.key_space", "ui.keys_space"}, {"← →", "ui.keys_arrows"}, {"Home End", "ui.keys_home_end"}, {"?", "ui.keys_help"}, {"Esc", "ui.keys_close"},
 	} {
 		dt := create("dt")
 		kbd := create("kbd")
+		if strings.HasPrefix(k[0], "ui.") {
+			k[0] = i18n.T(lang, k[0]) // a key's name that has a word in the reader's language
+		}
 		kbd.SetTextContent(k[0])
 		appendChild(dt, kbd)
 		dd := create("dd")

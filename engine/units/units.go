@@ -127,7 +127,7 @@ func Number(x float64) string {
 	}
 	r := round(math.Abs(x))
 	if r >= 1000 {
-		return sign(x) + Count(int64(math.Round(math.Abs(x))))
+		return sign(x) + whole(math.Round(math.Abs(x)))
 	}
 	return sign(x) + format(r)
 }
@@ -141,6 +141,21 @@ func Count(n int64) string {
 	if neg {
 		b.WriteByte('-')
 	}
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// whole is a non-negative whole number grouped by thousands, like Count,
+// for values beyond int64 too (a float64 converted to int64 out of range
+// gives a different number on amd64 and in WebAssembly).
+func whole(r float64) string {
+	s := strconv.FormatFloat(r, 'f', 0, 64)
+	var b strings.Builder
 	for i, c := range s {
 		if i > 0 && (len(s)-i)%3 == 0 {
 			b.WriteByte(',')
@@ -209,7 +224,7 @@ func format(r float64) string { return formatN(r, Digits) }
 // more grouped by thousands (when n ≤ 4 they have no fraction left).
 func formatN(r float64, n int) string {
 	if r >= 1000 && r == math.Trunc(r) {
-		return Count(int64(r))
+		return whole(r)
 	}
 	return strconv.FormatFloat(r, 'f', -1, 64)
 }
