@@ -76,7 +76,7 @@ func (e *Embed) set(k, v string) (bool, *InputError) {
 			if k != "load" {
 				extra = append([]string{"auto"}, allowed...)
 			}
-			return "", inputError("error.enum", k, v, "allowed", strings.Join(extra, ", "))
+			return "", inputError("error.enum", k, v, "allowed", listArg(extra))
 		}
 		return l, nil
 	}
@@ -90,7 +90,7 @@ func (e *Embed) set(k, v string) (bool, *InputError) {
 				continue
 			}
 			if !slices.Contains(HideParts, p) {
-				return true, inputError("error.enum", "hide", p, "allowed", strings.Join(HideParts, ", "))
+				return true, inputError("error.enum", "hide", p, "allowed", listArg(HideParts))
 			}
 			hide = append(hide, p)
 		}
@@ -122,7 +122,7 @@ func (e *Embed) set(k, v string) (bool, *InputError) {
 			on = true
 		case "0", "false", "no", "off", "":
 		default:
-			return true, inputError("error.enum", k, v, "allowed", "1, 0")
+			return true, inputError("error.enum", k, v, "allowed", listArg([]string{"1", "0"}))
 		}
 		if k == "present" {
 			e.Present = on

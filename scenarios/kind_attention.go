@@ -124,20 +124,20 @@ func (al *AttentionLesson) narration(les *Lesson, _ int, lang string) []string {
 	g3, _ := attentionConfig(gpt3, kernel.StandardAttention, 2048)
 	g3r, _ := kernel.Attention(g3)
 	return []string{
-		"seq", strconv.Itoa(les.Config.IntOf("seq")),
+		"seq", count(les.Config.IntOf("seq")),
 		"score_bytes", units.Bytes(r.Standard.ScoreBytes),
 		"gpt3_score_bytes", units.Bytes(g3r.ScoreBytes),
 		"standard_bytes", units.Bytes(r.Standard.HBMBytes),
 		"flash_bytes", units.Bytes(r.Flash.HBMBytes),
 		"speedup", strconv.FormatFloat(r.Standard.TimeS/r.Flash.TimeS, 'f', 1, 64),
-		"max_diff", strconv.FormatFloat(al.MaxAbsDiff, 'e', 1, 64),
+		"max_diff", scientific(al.MaxAbsDiff, 2),
 	}
 }
 
 func (al *AttentionLesson) table(les *Lesson, step int, lang string) Table {
 	t := func(key string) string { return i18n.T(lang, key) }
 	r := les.Steps[step-1].Run.(*AttentionRun)
-	secs := units.Duration
+	secs := localDuration(lang)
 	row := func(key, a, b string) TableRow {
 		return TableRow{Key: key, Label: t("metric." + key), Cells: []string{a, b}, Source: t("source.attention." + key)}
 	}

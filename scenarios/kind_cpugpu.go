@@ -85,11 +85,11 @@ func (CPUGPULesson) narration(les *Lesson, _ int, lang string) []string {
 		return nil
 	}
 	m := cpugpuMetrics(r)
-	secs := units.Duration
+	secs := localDuration(lang)
 	return []string{
 		"size", strconv.Itoa(m.Size),
-		"cpu_cores", strconv.Itoa(m.CPUWorkers),
-		"gpu_cores", strconv.Itoa(m.GPUWorkers),
+		"cpu_cores", count(m.CPUWorkers),
+		"gpu_cores", count(m.GPUWorkers),
 		"cpu_element", secs(m.CPUElementS),
 		"gpu_element", secs(m.GPUElementS),
 		"gpu_clock", strconv.FormatFloat(r.GPU.VectorClockHz/1e9, 'f', 2, 64) + " GHz",
@@ -104,19 +104,19 @@ func (CPUGPULesson) narration(les *Lesson, _ int, lang string) []string {
 func (CPUGPULesson) table(les *Lesson, step int, lang string) Table {
 	t := func(key string) string { return i18n.T(lang, key) }
 	m := cpugpuMetrics(les.Steps[step-1].Run.(*CPUGPURun))
-	secs := units.Duration
+	secs := localDuration(lang)
 	row := func(key, a, b string) TableRow {
 		return TableRow{Key: key, Label: t("metric." + key), Cells: []string{a, b}, Source: t("source.cpugpu." + key)}
 	}
 	g, _ := hw.GPUByID(les.Steps[step-1].Config["gpu"])
 	return Table{
-		Columns:    []string{t("ui.metric"), hw.ServerCPU.Name, g.Name},
+		Columns:    []string{t("ui.metric"), cpuName(lang, hw.ServerCPU), g.Name},
 		ColumnKeys: []string{"cpu", "gpu"},
 		Current:    "gpu",
 		Rows: []TableRow{
-			row("workers", strconv.Itoa(m.CPUWorkers), strconv.Itoa(m.GPUWorkers)),
+			row("workers", count(m.CPUWorkers), count(m.GPUWorkers)),
 			row("element_s", secs(m.CPUElementS), secs(m.GPUElementS)),
-			row("total_s", secs(m.CPUTotalS), secs(m.GPUTotalS)+" ("+t("cpugpu.tensor")+" "+secs(m.TensorTotalS)+")"),
+			row("total_s", secs(m.CPUTotalS), paren(lang, secs(m.GPUTotalS), i18n.T(lang, "cpugpu.tensor", "t", secs(m.TensorTotalS)))),
 		},
 	}
 }
@@ -124,5 +124,5 @@ func (CPUGPULesson) table(les *Lesson, step int, lang string) Table {
 func (CPUGPULesson) live(les *Lesson, step int, t sim.Time, lang string) string {
 	r := les.Steps[step-1].Run.(*CPUGPURun)
 	cpu, gpu := r.Done(t)
-	return i18n.T(lang, "ui.live_cpugpu", "t", units.Duration(t.Seconds()), "cpu", units.Percent(cpu), "gpu", units.Percent(gpu))
+	return i18n.T(lang, "ui.live_cpugpu", "t", units.LocalDuration(lang, t.Seconds()), "cpu", units.Percent(cpu), "gpu", units.Percent(gpu))
 }

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"github.com/gpuscope/gpuscope/engine/collective"
+	"maps"
 	"math"
 	"strings"
 	"testing"
@@ -26,7 +27,7 @@ func TestPlayerStartsAtTheFirstStep(t *testing.T) {
 		t.Errorf("Report() = %+v", r)
 	}
 	m := r.Metrics.(CollectiveMetrics)
-	if r.Config["gpus"] != "8" || m.Algo != "star" || m.Ring.Algo != "ring" {
+	if r.Config["gpus"] != int64(8) || m.Algo != "star" || m.Ring.Algo != "ring" {
 		t.Errorf("config %v, metrics algo %q ring %q", r.Config, m.Algo, m.Ring.Algo)
 	}
 }
@@ -131,7 +132,7 @@ func TestPlayerBadInputKeepsLastGoodState(t *testing.T) {
 			if after.Error == nil || !strings.Contains(*after.Error, err.Localize("en")) {
 				t.Errorf("Report().Error = %v, want it to carry %q", after.Error, err.Localize("en"))
 			}
-			if !after.Config.Equal(before.Config) || after.Step != before.Step || after.Speed != before.Speed {
+			if !maps.Equal(after.Config, before.Config) || after.Step != before.Step || after.Speed != before.Speed {
 				t.Errorf("state changed: %v step %d → %v step %d", before.Config, before.Step, after.Config, after.Step)
 			}
 		})

@@ -5,14 +5,24 @@
 // (script-src 'self' 'wasm-unsafe-eval') is enough.
 //
 // Progress: #loader-bar is a <progress>; without a value it is indeterminate.
-// The server may send the gzip copy of main.wasm, in which case the
-// Content-Length (if any) counts compressed bytes while the stream yields
-// decompressed ones: then the total is unknown unless the server also sends
-// X-Uncompressed-Length (gpuscope serve does), and the bar stays indeterminate.
+// The text counts the bytes that travel. Sent as they are, main.wasm's
+// Content-Length is its size: "Loading gpuscope… 3.1 of 14.3 MB". The
+// server may send a compressed copy instead (Content-Encoding: gzip, as
+// gpuscope serve does): then the stream yields decompressed bytes while the
+// Content-Length counts compressed ones, so the text gives the share of the
+// decompressed size arrived, of the compressed size that travels —
+// "Loading gpuscope… 42% of 3.5 MB" — when the server also sends the
+// decompressed size (X-Uncompressed-Length; gpuscope serve does). Without
+// it the bar stays indeterminate and the text says only the compressed size;
+// without either, nothing: a count of decompressed bytes would overstate
+// the transfer about fourfold.
 //
 // The wasm hides #loader (class "hidden") once it has drawn its first frame.
-// window.gpuscopeLoader reports {phase, loaded, total, error} for tests;
-// phase is "poster", "loading", "starting", "running", "exited" or "failed".
+// window.gpuscopeLoader reports {phase, loaded, total, transfer, encoding,
+// error} for tests: loaded and total count decompressed bytes (total 0 when
+// unknown), transfer the bytes on the wire (0 when unknown), encoding the
+// Content-Encoding ("identity" when none); phase is "poster", "loading",
+// "starting", "running", "exited" or "failed".
 //
 // Embeds (body.page-embed) load lazily, as the fragment's load= key says:
 // "click" (the default) shows the lesson's poster (posters/ID-THEME.png,
@@ -26,12 +36,27 @@
   "use strict";
 
   var WASM_URL = "main.wasm";
-  var status = { phase: "loading", loaded: 0, total: 0, error: null };
+  var status = { phase: "loading", loaded: 0, total: 0, transfer: 0, encoding: "identity", error: null };
   window.gpuscopeLoader = status;
 
   function $(id) { return document.getElementById(id); }
 
   function mb(n) { return (n / 1e6).toFixed(1); }
+
+  // progressText is the loader's line for loaded of total decompressed
+  // bytes (total 0: unknown), transfer bytes on the wire (0: unknown) and
+  // the response's encoding.
+  function progressText(loaded, total, transfer, encoding) {
+    var head = "Loading gpuscope… ";
+    if (encoding === "identity") {
+      return total > 0 ? head + mb(loaded) + " of " + mb(total) + " MB" : head + mb(loaded) + " MB";
+    }
+    var pct = total > 0 ? Math.min(100, Math.floor(100 * loaded / total)) + "%" : "";
+    if (transfer > 0) {
+      return pct ? head + pct + " of " + mb(transfer) + " MB" : head + "(" + mb(transfer) + " MB compressed)";
+    }
+    return pct ? head + pct : "Loading gpuscope…";
+  }
 
   function showProgress(loaded, total) {
     var bar = $("loader-bar");
@@ -48,9 +73,7 @@
       // The numbers are not in the catalogue: stop the wasm from
       // overwriting them with the bare "Loading" label.
       text.removeAttribute("data-i18n");
-      text.textContent = total > 0
-        ? "Loading gpuscope… " + mb(loaded) + " of " + mb(total) + " MB"
-        : "Loading gpuscope… " + mb(loaded) + " MB";
+      text.textContent = progressText(loaded, total, status.transfer, status.encoding);
     }
   }
 
@@ -97,18 +120,24 @@
     return parseInt(v, 10);
   }
 
+  // encodingOf is resp's Content-Encoding, "identity" when none.
+  function encodingOf(resp) {
+    return (resp.headers.get("Content-Encoding") || "identity").trim().toLowerCase() || "identity";
+  }
+
   // expectedSize returns the decoded size of the body, or 0 when unknown.
   function expectedSize(resp) {
-    var uncompressed = headerInt(resp, "X-Uncompressed-Length");
-    if (uncompressed > 0) return uncompressed;
-    var enc = (resp.headers.get("Content-Encoding") || "identity").trim().toLowerCase();
-    if (enc !== "identity") return 0; // Content-Length counts encoded bytes
+    if (encodingOf(resp) !== "identity") {
+      return headerInt(resp, "X-Uncompressed-Length"); // Content-Length counts encoded bytes
+    }
     return headerInt(resp, "Content-Length");
   }
 
   // counter tracks the bytes of resp's body as they arrive and shows them,
   // at most once per frame.
   function counter(resp) {
+    status.encoding = encodingOf(resp);
+    status.transfer = headerInt(resp, "Content-Length");
     status.total = expectedSize(resp);
     status.loaded = 0;
     showProgress(0, status.total);

@@ -31,6 +31,7 @@ type app struct {
 	frag      string   // the fragment we last wrote to the address bar
 	lastLang  string
 	lastScn   string
+	lastStep  int
 
 	list render.List   // built by Update, painted by Draw
 	pic  scene.Picture // builds list, keeping what a run's pictures share between frames
@@ -177,6 +178,13 @@ func (a *app) Update() error {
 	// after the first frame (and before ready is reported to scripts).
 	if rev := a.player.Rev(); rev != a.shownRev && a.drawn {
 		a.shownRev = rev
+		if st := a.player.State(); st.Step != a.lastStep || st.Scenario != a.lastScn {
+			// A new step starts at the top of the panel, its title in view.
+			a.lastStep, a.lastScn = st.Step, st.Scenario
+			if p := document.Call("getElementById", "panel"); p.Truthy() {
+				p.Set("scrollTop", 0)
+			}
+		}
 		a.ui.refresh()
 		a.syncFragment()
 		a.stageDirty = true
@@ -189,6 +197,9 @@ func (a *app) Update() error {
 	}
 	a.embedTick(changed, events)
 	if a.stageDirty {
+		if a.present {
+			fitCaptions() // the captions' size sets the picture's
+		}
 		a.stage = a.ui.stageRect()
 		a.stageDirty = false
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 //go:embed en.txt zh.txt
@@ -239,9 +241,15 @@ func Keys(lang string) []string {
 // T returns the text of key in lang with its placeholders filled. args are
 // name/value pairs: T("en", "ui.step", "n", "3", "total", "6") gives
 // "Step 3 / 6". A placeholder with no value is left as it is, a trailing
-// unpaired arg is ignored, and values are inserted verbatim (a value that
-// looks like a placeholder is not filled again). An unknown lang falls back
-// to English; an unknown key gives ⟦key⟧.
+// unpaired arg is ignored, a name given twice takes its first value, and
+// values are inserted verbatim (a value that looks like a placeholder is
+// not filled again). An unknown lang falls back to English; an unknown key
+// gives ⟦key⟧.
+//
+// In Chinese, a value that begins or ends with a Latin letter or a digit
+// where the text around the placeholder is a Chinese character gets a
+// space there, as the glossary's rule 3 asks: "{model}有" reads
+// "GPT-3 175B 有" and "原文的 100B 模型有".
 func T(lang, key string, args ...string) string {
 	e, ok := lookup(lang).entries[key]
 	if !ok {
@@ -250,9 +258,62 @@ func T(lang, key string, args ...string) string {
 	if len(args) < 2 || !strings.Contains(e.value, "{") {
 		return e.value
 	}
-	pairs := make([]string, 0, len(args)&^1)
+	values := make(map[string]string, len(args)/2)
 	for i := 0; i+1 < len(args); i += 2 {
-		pairs = append(pairs, "{"+args[i]+"}", args[i+1])
+		if _, dup := values[args[i]]; !dup {
+			values[args[i]] = args[i+1]
+		}
 	}
-	return strings.NewReplacer(pairs...).Replace(e.value)
+	return fill(e.value, values, spacesLatin(lang))
+}
+
+// spacesLatin reports whether lang's text puts a space between its own
+// characters and Latin letters or digits.
+func spacesLatin(lang string) bool { return lang == "zh" }
+
+// fill replaces the placeholders of v that have values.
+func fill(v string, values map[string]string, space bool) string {
+	var b strings.Builder
+	var last rune // the last rune written
+	for i := 0; i < len(v); {
+		if v[i] == '{' {
+			if j := strings.IndexByte(v[i:], '}'); j > 0 {
+				if val, ok := values[v[i+1:i+j]]; ok {
+					if space && val != "" {
+						first, _ := utf8.DecodeRuneInString(strings.TrimLeft(val, "+−-"))
+						if isHan(last) && isLatin(first) {
+							b.WriteByte(' ')
+						}
+						end, _ := utf8.DecodeLastRuneInString(val)
+						after, _ := utf8.DecodeRuneInString(v[i+j+1:])
+						b.WriteString(val)
+						if isLatin(end) && isHan(after) {
+							b.WriteByte(' ')
+						}
+						last = end
+					} else {
+						b.WriteString(val)
+						if val != "" {
+							last, _ = utf8.DecodeLastRuneInString(val)
+						}
+					}
+					i += j + 1
+					continue
+				}
+			}
+		}
+		r, n := utf8.DecodeRuneInString(v[i:])
+		b.WriteRune(r)
+		last = r
+		i += n
+	}
+	return b.String()
+}
+
+func isHan(r rune) bool { return unicode.Is(unicode.Han, r) }
+
+// isLatin reports whether r is a Latin letter, a digit or a percent sign
+// (a figure: "37.5% 的通道").
+func isLatin(r rune) bool {
+	return r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '%')
 }

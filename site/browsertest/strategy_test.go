@@ -29,8 +29,8 @@ type planState struct {
 			Step float64 `json:"step_s"`
 		} `json:"time"`
 	} `json:"metrics"`
-	Config   map[string]string `json:"config"`
-	Error    *string           `json:"error"`
+	Config   map[string]any `json:"config"`
+	Error    *string        `json:"error"`
 	Question *struct {
 		Prompt   string   `json:"prompt"`
 		Choices  []string `json:"choices"`
@@ -171,7 +171,7 @@ func TestPlannerPastedConfig(t *testing.T) {
 	paste(cfg)
 	var st planState
 	evalJSON(ctx, "window.gpuscope.state()", &st)
-	if st.Config["model"] != "custom" || st.Config["kv_heads"] != "8" || st.Metrics.Params < 7.9e9 || st.Metrics.Params > 8.2e9 {
+	if st.Config["model"] != "custom" || st.Config["kv_heads"] != 8.0 || st.Metrics.Params < 7.9e9 || st.Metrics.Params > 8.2e9 {
 		t.Fatalf("after the paste: config %v, params %g", st.Config, st.Metrics.Params)
 	}
 	if !strings.Contains(currentHash(ctx), "model=custom") || !strings.Contains(currentHash(ctx), "hidden=4096") {
@@ -179,7 +179,7 @@ func TestPlannerPastedConfig(t *testing.T) {
 	}
 	paste(`{"hidden_size": 4096`)
 	evalJSON(ctx, "window.gpuscope.state()", &st)
-	if st.Error == nil || !strings.Contains(*st.Error, "config.json") || st.Config["hidden"] != "4096" {
+	if st.Error == nil || !strings.Contains(*st.Error, "config.json") || st.Config["hidden"] != 4096.0 {
 		t.Errorf("broken paste: error %v, config %v", st.Error, st.Config)
 	}
 	if el := text(ctx, "#error"); !strings.Contains(el, "config.json") {
@@ -242,7 +242,7 @@ func TestPlannerClickAPlan(t *testing.T) {
 	chromedpRun(t, ctx, chromedp.Click(`#metrics button[data-knob="rank"][data-value="2"]`, chromedp.ByQuery))
 	settle(ctx)
 	var st struct {
-		Config  map[string]string `json:"config"`
+		Config  map[string]any `json:"config"`
 		Metrics struct {
 			TP, PP, DP int
 			Search     struct {
@@ -252,8 +252,8 @@ func TestPlannerClickAPlan(t *testing.T) {
 	}
 	evalJSON(ctx, "window.gpuscope.state()", &st)
 	plans := st.Metrics.Search.Plans
-	if st.Config["rank"] != "2" || len(plans) < 2 {
-		t.Fatalf("after the click: rank %q, %d plans", st.Config["rank"], len(plans))
+	if st.Config["rank"] != 2.0 || len(plans) < 2 {
+		t.Fatalf("after the click: rank %v, %d plans", st.Config["rank"], len(plans))
 	}
 	if p := plans[1]; st.Metrics.TP != p.TP || st.Metrics.PP != p.PP || st.Metrics.DP != p.DP {
 		t.Errorf("shown TP %d PP %d DP %d, rank 2 is %+v", st.Metrics.TP, st.Metrics.PP, st.Metrics.DP, p)
