@@ -217,7 +217,8 @@ func siWrap(s string, fs, w float32, maxLines int) []string {
 				break
 			}
 			cut = i
-			if r[i-1] == ' ' {
+			// A break at a space, but not between a number and its unit.
+			if r[i-1] == ' ' && !(i >= 2 && r[i-2] >= '0' && r[i-2] <= '9' && i < len(r) && r[i] != ' ' && r[i] < 0x2E80) {
 				space = i
 			}
 		}

@@ -2,10 +2,11 @@ package scene
 
 import (
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/gpuscope/gpuscope/engine/numfmt"
-	"github.com/gpuscope/gpuscope/engine/sim"
+	"github.com/gpuscope/gpuscope/engine/units"
 	"github.com/gpuscope/gpuscope/render"
 	"github.com/gpuscope/gpuscope/scenarios"
 )
@@ -79,23 +80,33 @@ func buildLaunch(_ *Picture, dst render.List, m Moment, f Frame) render.List {
 	return render.AppendLaunch(dst, v)
 }
 
-// memwallNames and memwallTiles label the memory-wall kernels.
-var (
-	memwallNames = map[string]string{"naive": "naive", "smem16": "16×16", "smem32": "32×32", "tensor": "tensor"}
-	memwallTiles = map[string]int{"naive": 0, "smem16": 16, "smem32": 32, "tensor": 128}
-)
+// memwallTiles are the tile edges the memory-wall kernels stage.
+var memwallTiles = map[string]int{"naive": 0, "smem16": 16, "smem32": 32, "tensor": 128}
 
 func buildMemwall(_ *Picture, dst render.List, m Moment, f Frame) render.List {
 	run := m.StepRun().Run.(*scenarios.MemwallRun)
-	v := render.MemwallView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: f.words(), Steps: scenarios.MemwallKSteps}
-	for _, k := range scenarios.MemwallKernels {
-		km := run.Results[k].Metrics()
-		v.Bars = append(v.Bars, render.MemwallBar{Name: memwallNames[k], Bytes: km.HBMBytes, TFLOPS: km.TFLOPS, Current: k == run.Kernel, Tile: memwallTiles[k]})
+	w := f.words()
+	cur := run.Current()
+	g := cur.Config.GPU
+	v := render.MemwallView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: w,
+		Steps: scenarios.MemwallKSteps, PeakTFLOPS: cur.Peak / 1e12,
+		HBMName: units.Bytes(float64(g.HBMBytes)) + " · " + units.Rate(g.HBMBandwidth)}
+	sr := m.StepRun()
+	shownUpTo := len(scenarios.MemwallKernels)
+	if sr.Step.ID != "try" {
+		shownUpTo = slices.Index(scenarios.MemwallKernels, run.Kernel) + 1
 	}
-	v.PeakTFLOPS = run.Current().Peak / 1e12
-	ms := float64(m.Time) / float64(sim.Millisecond)
-	v.Step = min(int(ms), scenarios.MemwallKSteps)
-	v.Progress = ms - math.Floor(ms)
+	for i, k := range scenarios.MemwallKernels {
+		km := run.Results[k].Metrics()
+		v.Kernels = append(v.Kernels, render.MemwallKernel{
+			Name: w.Say("canvas.memwall.k." + k), Tile: memwallTiles[k], Bytes: km.HBMBytes, FLOPs: km.FLOPs,
+			TFLOPS: km.TFLOPS, Utilization: km.Utilization, Bound: km.Bound, Current: k == run.Kernel, Shown: i < shownUpTo,
+		})
+	}
+	v.Progress = 1
+	if sr.To > sr.From && m.Time < sr.To {
+		v.Progress = float64(m.Time-sr.From) / float64(sr.To-sr.From)
+	}
 	return render.AppendMemwall(dst, v)
 }
 
