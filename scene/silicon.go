@@ -4,7 +4,10 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
+	"github.com/gpuscope/gpuscope/engine/hw"
+	"github.com/gpuscope/gpuscope/engine/kernel"
 	"github.com/gpuscope/gpuscope/engine/numfmt"
 	"github.com/gpuscope/gpuscope/engine/units"
 	"github.com/gpuscope/gpuscope/render"
@@ -112,13 +115,41 @@ func buildMemwall(_ *Picture, dst render.List, m Moment, f Frame) render.List {
 
 func buildRoofline(_ *Picture, dst render.List, m Moment, f Frame) render.List {
 	run := m.StepRun().Run.(*scenarios.RooflineRun)
-	v := render.RooflineView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: f.words(), Intensity: run.Intensity}
-	if m.shows(scenarios.ViewSweep) && m.Time > 0 {
+	cfg := m.StepRun().Config
+	v := render.RooflineView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: f.words(),
+		Intensity: run.Intensity, Dtype: strings.ToUpper(cfg["dtype"])}
+	if m.shows(scenarios.ViewSweep) {
 		v.Intensity = scenarios.SweepIntensity(m.Time)
 	}
-	for _, id := range scenarios.RooflineGPUs {
-		if roof, ok := run.Roofs[id]; ok {
-			v.Roofs = append(v.Roofs, render.Roof{Name: roof.GPU.Name, Peak: roof.Peak, BW: roof.BW, Current: id == run.GPU})
+	all := false
+	switch m.StepRun().Step.ID {
+	case "roof":
+		v.Story = render.RoofTwo
+	case "ridge":
+		v.Story = render.RoofRidge
+	case "gpus":
+		v.Story, all = render.RoofGPUs, true
+	case "fp8":
+		v.Story = render.RoofRaised
+	case "try":
+		v.Story, all = render.RoofKernel, true
+	default:
+		v.Story = render.RoofKernel
+	}
+	if m.shows(scenarios.ViewSweep) && v.Story != render.RoofRidge {
+		v.Story = render.RoofRidge
+	}
+	for i, id := range scenarios.RooflineGPUs {
+		roof, ok := run.Roofs[id]
+		if !ok || !(all || id == run.GPU) {
+			continue
+		}
+		v.Roofs = append(v.Roofs, render.Roof{Name: roof.GPU.Name, Peak: roof.Peak, BW: roof.BW, Current: id == run.GPU, Colour: i})
+	}
+	// A faster dtype: the same GPU's BF16 roof, faint, under the new one.
+	if v.Story == render.RoofRaised && cfg["dtype"] != string(hw.BF16) {
+		if roof, err := kernel.NewRoofline(run.Current().GPU, hw.BF16); err == nil {
+			v.Roofs = append(v.Roofs, render.Roof{Name: "BF16", Peak: roof.Peak, BW: roof.BW, Ghost: true})
 		}
 	}
 	return render.AppendRoofline(dst, v)
