@@ -161,11 +161,29 @@ func buildFused(_ *Picture, dst render.List, m Moment, f Frame) render.List {
 	if sr := m.StepRun(); sr.From == sr.To {
 		v.Time = -1 // a still step shows both runs whole
 	}
-	for _, k := range run.Unfused.Kernels {
-		v.Unfused = append(v.Unfused, render.KernelBlock{Ops: k.Ops, Bytes: k.HBMBytes, TimeS: k.TimeS})
+	switch m.StepRun().Step.ID {
+	case "unfused":
+		v.Focus = render.FusedThree
+	case "fused":
+		v.Focus = render.FusedOne
+	case "still-memory-bound":
+		v.Focus = render.FusedBound
+	default:
+		v.Focus = render.FusedAll
 	}
-	for _, k := range run.Fused.Kernels {
-		v.Fused = append(v.Fused, render.KernelBlock{Ops: k.Ops, Bytes: k.HBMBytes, TimeS: k.TimeS})
+	blocks := func(ks []kernel.ElementwiseKernel, n float64) []render.KernelBlock {
+		var out []render.KernelBlock
+		for _, k := range ks {
+			out = append(out, render.KernelBlock{Ops: k.Ops, Bytes: k.HBMBytes, TimeS: k.TimeS, Read: k.ReadBytes / n, Write: k.WriteBytes / n})
+		}
+		return out
+	}
+	v.Unfused = blocks(run.Unfused.Kernels, run.Unfused.Elements)
+	v.Fused = blocks(run.Fused.Kernels, run.Fused.Elements)
+	v.UnfusedIntensity = run.Unfused.FLOPs / run.Unfused.HBMBytes
+	v.FusedIntensity = run.Fused.FLOPs / run.Fused.HBMBytes
+	if roof, err := kernel.NewRoofline(run.GPU, hw.BF16); err == nil {
+		v.Ridge = roof.Ridge()
 	}
 	return render.AppendFused(dst, v)
 }
