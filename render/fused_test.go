@@ -17,8 +17,8 @@ func fusedView(focus FusedFocus, t float64) FusedView {
 	}
 	return FusedView{
 		Width: 845, Height: 800, Stage: Rect{0, 0, 845, 800}, Scale: 1, Theme: Dark, Words: shortWords, Focus: focus,
-		Unfused: []KernelBlock{k("LayerNorm", 2), k("GeLU", 2), k("Dropout", 3)},
-		Fused:   []KernelBlock{{Ops: []string{"LayerNorm", "GeLU", "Dropout"}, Bytes: 5 * n, TimeS: 5*n/3.35e12 + 4e-6, Read: 2, Write: 3}},
+		Unfused:          []KernelBlock{k("LayerNorm", 2), k("GeLU", 2), k("Dropout", 3)},
+		Fused:            []KernelBlock{{Ops: []string{"LayerNorm", "GeLU", "Dropout"}, Bytes: 5 * n, TimeS: 5*n/3.35e12 + 4e-6, Read: 2, Write: 3}},
 		UnfusedIntensity: 24.0 / 13, FusedIntensity: 24.0 / 5, Ridge: 295.3, Time: t,
 	}
 }

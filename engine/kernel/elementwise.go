@@ -37,8 +37,8 @@ type ElementwiseKernel struct {
 	// ReadBytes and WriteBytes split HBMBytes: its input in; its output
 	// and side tensors (dropout's mask) out.
 	ReadBytes, WriteBytes float64
-	FLOPs    float64
-	TimeS    float64 // max(FLOPs ÷ CUDA peak, bytes ÷ bandwidth) + launch overhead
+	FLOPs                 float64
+	TimeS                 float64 // max(FLOPs ÷ CUDA peak, bytes ÷ bandwidth) + launch overhead
 }
 
 // ElementwiseResult is a chain run unfused (a kernel per operation, each
