@@ -190,12 +190,29 @@ func buildFused(_ *Picture, dst render.List, m Moment, f Frame) render.List {
 
 func buildAttention(_ *Picture, dst render.List, m Moment, f Frame) render.List {
 	run := m.StepRun().Run.(*scenarios.AttentionRun)
-	v := render.AttentionView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: f.words(), Seq: run.Standard.Config.Seq}
-	if m.shows(scenarios.ViewSweep) && m.Time > 0 {
-		v.Seq = scenarios.SweepSeq(m.Time)
+	c := run.Standard.Config
+	v := render.AttentionView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: f.words(),
+		Seq: c.Seq, HeadDim: c.HeadDim, Heads: c.Heads, Batch: c.Batch,
+		ScoreBytes: run.Standard.ScoreBytes, StdBytes: run.Standard.HBMBytes, FlashBytes: run.Flash.HBMBytes,
+		StdTimeS: run.Standard.TimeS, FlashTimeS: run.Flash.TimeS, L2Bytes: float64(c.GPU.L2Bytes)}
+	if al, ok := m.Lesson.Attention(); ok {
+		v.MaxDiff = al.MaxAbsDiff
+	}
+	switch m.StepRun().Step.ID {
+	case "scores":
+		v.Phase = render.AttScores
+	case "speed":
+		v.Phase = render.AttSpeed
+	case "identical":
+		v.Phase = render.AttSame
+	default:
+		v.Phase = render.AttAll
+	}
+	if m.shows(scenarios.ViewSweep) {
+		v.Phase, v.Seq = render.AttTraffic, scenarios.SweepSeq(m.Time)
 	}
 	for _, p := range run.Sweep {
-		v.Points = append(v.Points, render.AttentionPoint{Seq: p.Seq, Standard: p.StandardHBMBytes, Flash: p.FlashHBMBytes})
+		v.Points = append(v.Points, render.AttentionPoint{Seq: p.Seq, Standard: p.StandardHBMBytes, Flash: p.FlashHBMBytes, KVReads: p.FlashKVReads})
 	}
 	return render.AppendAttention(dst, v)
 }
