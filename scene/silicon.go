@@ -217,33 +217,72 @@ func buildAttention(_ *Picture, dst render.List, m Moment, f Frame) render.List 
 	return render.AppendAttention(dst, v)
 }
 
-// numfmtCurves names the toy training run's variants.
-var numfmtCurves = map[string]string{"fp16": "FP16", "bf16": "BF16", "fp16-scaled": "FP16 + loss scaling"}
+// numfmtRuns are the toy training run's variants, as the steps name them.
+var numfmtRuns = map[string]string{"fp16-dies": "fp16", "bf16-lives": "bf16", "loss-scaling": "fp16-scaled"}
 
 // buildNumfmt is the number-formats picture: the step's value in every
-// format, and the toy training run when the step shows it.
+// format, and what the step adds — the formats' ranges, their rounding
+// errors, the toy training run, or the weights' bytes.
 func buildNumfmt(_ *Picture, dst render.List, m Moment, f Frame) render.List {
 	run := m.StepRun().Run.(*scenarios.TrainingRun)
 	cfg := m.StepRun().Config
+	w := f.words()
 	x := cfg.Float("value")
-	v := render.NumfmtView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: f.words()}
+	v := render.NumfmtView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: w,
+		X: x, Value: scenarios.NumText(x), FP16Max: numfmt.FP16.Max()}
+	row := func(nf numfmt.Format, x float64, current bool) render.FormatRow {
+		stored := nf.Round(x)
+		r := render.FormatRow{Name: nf.Name, ExpBits: nf.ExpBits, MantBits: nf.MantBits, Bits: nf.BitString(nf.Encode(x)),
+			Stored: scenarios.NumText(stored), Special: math.IsInf(stored, 0) || math.IsNaN(stored), Max: nf.Max(), Current: current}
+		if x != 0 && !r.Special {
+			r.RelErr = math.Abs(stored-x) / math.Abs(x)
+		}
+		return r
+	}
 	for _, nf := range numfmt.Formats {
-		v.Rows = append(v.Rows, render.FormatRow{
-			Name: nf.Name, ExpBits: nf.ExpBits, Bits: nf.BitString(nf.Encode(x)),
-			Stored: scenarios.NumText(nf.Round(x)), Current: nf.ID == cfg["format"],
-		})
+		v.Rows = append(v.Rows, row(nf, x, nf.ID == cfg["format"]))
+	}
+	switch m.StepRun().Step.ID {
+	case "layouts":
+		v.Phase = render.NumLayouts
+	case "overflow":
+		v.Phase = render.NumOverflow
+	case "precision":
+		v.Phase = render.NumPrecision
+	default:
+		v.Phase = render.NumMemory
+		v.Params = units.Params(scenarios.GPT3Params)
+		for _, nf := range numfmt.Formats {
+			v.Weights = append(v.Weights, render.WeightBar{Name: nf.Name, Bytes: scenarios.GPT3Params * float64(nf.Bits()) / 8})
+		}
+		if g, ok := hw.GPUByID("h100"); ok {
+			v.HBMBytes = float64(g.HBMBytes)
+		}
 	}
 	if m.shows(scenarios.ViewTraining) {
-		for i, tv := range run.Variants {
-			c := render.LossCurve{Name: numfmtCurves[tv.ID], Colour: i}
-			for _, s := range tv.Steps {
-				c.Loss = append(c.Loss, s.Loss)
-			}
-			v.Curves = append(v.Curves, c)
+		v.Phase = render.NumTraining
+		cur := numfmtRuns[m.StepRun().Step.ID]
+		if cur == "" {
+			cur = "fp16"
 		}
 		v.Steps = len(run.Variants[0].Steps)
 		v.Upto = run.StepAt(m.Time)
 		v.Spike = scenarios.TrainingSpike
+		for i, tv := range run.Variants {
+			c := render.LossCurve{Name: w.Say("canvas.num.run." + tv.ID), Colour: i, Current: tv.ID == cur}
+			for _, st := range tv.Steps {
+				c.Loss = append(c.Loss, st.Loss)
+				c.Grad = append(c.Grad, st.Exact)
+				c.Stored = append(c.Stored, st.Grad)
+				c.Skipped = append(c.Skipped, st.Skipped)
+			}
+			v.Curves = append(v.Curves, c)
+			if c.Current {
+				g := tv.Steps[v.Upto].Exact
+				v.Grad = scenarios.NumText(g)
+				v.GradRows = []render.FormatRow{row(numfmt.FP16, g, tv.Format.ID == "fp16"), row(numfmt.BF16, g, tv.Format.ID == "bf16")}
+			}
+		}
 	}
 	return render.AppendNumfmt(dst, v)
 }
