@@ -223,7 +223,7 @@ var numfmtRuns = map[string]string{"fp16-dies": "fp16", "bf16-lives": "bf16", "l
 // buildNumfmt is the number-formats picture: the step's value in every
 // format, and what the step adds — the formats' ranges, their rounding
 // errors, the toy training run, or the weights' bytes.
-func buildNumfmt(_ *Picture, dst render.List, m Moment, f Frame) render.List {
+func buildNumfmt(pic *Picture, dst render.List, m Moment, f Frame) render.List {
 	run := m.StepRun().Run.(*scenarios.TrainingRun)
 	cfg := m.StepRun().Config
 	w := f.words()
@@ -268,16 +268,9 @@ func buildNumfmt(_ *Picture, dst render.List, m Moment, f Frame) render.List {
 		v.Steps = len(run.Variants[0].Steps)
 		v.Upto = run.StepAt(m.Time)
 		v.Spike = scenarios.TrainingSpike
+		v.Curves = pic.numfmt.get(run, w, cur)
 		for i, tv := range run.Variants {
-			c := render.LossCurve{Name: w.Say("canvas.num.run." + tv.ID), Colour: i, Current: tv.ID == cur}
-			for _, st := range tv.Steps {
-				c.Loss = append(c.Loss, st.Loss)
-				c.Grad = append(c.Grad, st.Exact)
-				c.Stored = append(c.Stored, st.Grad)
-				c.Skipped = append(c.Skipped, st.Skipped)
-			}
-			v.Curves = append(v.Curves, c)
-			if c.Current {
+			if c := v.Curves[i]; c.Current {
 				g := tv.Steps[v.Upto].Exact
 				v.Grad = scenarios.NumText(g)
 				v.GradRows = []render.FormatRow{row(numfmt.FP16, g, tv.Format.ID == "fp16"), row(numfmt.BF16, g, tv.Format.ID == "bf16")}
@@ -285,4 +278,32 @@ func buildNumfmt(_ *Picture, dst render.List, m Moment, f Frame) render.List {
 		}
 	}
 	return render.AppendNumfmt(dst, v)
+}
+
+// numfmtCache keeps the toy run's curves, which a run determines once,
+// for the language they were named in; only Current changes a frame.
+type numfmtCache struct {
+	run   *scenarios.TrainingRun
+	lang  string
+	lines []render.LossCurve
+}
+
+func (c *numfmtCache) get(run *scenarios.TrainingRun, w render.Words, cur string) []render.LossCurve {
+	if c.run != run || c.lang != w.Lang {
+		c.run, c.lang, c.lines = run, w.Lang, nil
+		for i, tv := range run.Variants {
+			lc := render.LossCurve{Name: w.Say("canvas.num.run." + tv.ID), Colour: i}
+			for _, st := range tv.Steps {
+				lc.Loss = append(lc.Loss, st.Loss)
+				lc.Grad = append(lc.Grad, st.Exact)
+				lc.Stored = append(lc.Stored, st.Grad)
+				lc.Skipped = append(lc.Skipped, st.Skipped)
+			}
+			c.lines = append(c.lines, lc)
+		}
+	}
+	for i := range c.lines {
+		c.lines[i].Current = run.Variants[i].ID == cur
+	}
+	return c.lines
 }
