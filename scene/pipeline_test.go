@@ -24,7 +24,7 @@ func toView(label string, tl parallel.Timeline, act float64) render.Timeline {
 			per[i] = act
 		}
 	}
-	return convert(label, tl, shares{}, parallel.Time{}, per)
+	return convert(label, tl, shares{}, per)
 }
 
 // schedule runs engine/parallel's schedule for p stages and m

@@ -127,7 +127,7 @@ func timelines(run *scenarios.PlanRun, conceal bool) []render.Timeline {
 // the step's data-parallel and optimizer time.
 func timeline(pt scenarios.PlanTimeline) render.Timeline {
 	label := fmt.Sprintf("%s  p=%d m=%d", pt.Label, pt.Timeline.Stages, pt.Timeline.Micro)
-	return convert(label, pt.Timeline, stageShares(pt.Result, pt.Timeline.Stages), pt.Result.Time, pt.ActBytes)
+	return convert(label, pt.Timeline, stageShares(pt.Result, pt.Timeline.Stages), pt.ActBytes)
 }
 
 // shares are, per stage, the parts of a forward and of a backward block
@@ -153,11 +153,12 @@ func stageShares(res parallel.Result, stages int) shares {
 }
 
 // convert draws a schedule's blocks: each forward and backward split by
-// sh (zero shares: whole compute blocks), then each stage's data-parallel
-// all-reduce (the part hidden behind the backward drawn as such) and
-// optimizer update from tm, and act bytes a chunk-micro-batch holds on
-// each stage as memory over time (nil: none).
-func convert(label string, tl parallel.Timeline, sh shares, tm parallel.Time, act []float64) render.Timeline {
+// sh (zero shares: whole compute blocks), sends as communication, each
+// stage's data-parallel all-reduce (the part hidden behind the backward
+// drawn as such) and optimizer update as the engine's time line places
+// them, and act bytes a chunk-micro-batch holds on each stage as memory
+// over time (nil: none).
+func convert(label string, tl parallel.Timeline, sh shares, act []float64) render.Timeline {
 	out := render.Timeline{Label: label, Stages: tl.Stages, Length: tl.Length}
 	at := func(v []float64, st int) float64 {
 		if st < len(v) {
@@ -176,7 +177,6 @@ func convert(label string, tl parallel.Timeline, sh shares, tm parallel.Time, ac
 			out.Blocks = append(out.Blocks, render.TimelineBlock{Stage: b.Stage, Kind: render.BlockComm, MicroBatch: -1, Start: cut, End: b.End})
 		}
 	}
-	lastB := make([]float64, tl.Stages)
 	for _, b := range tl.Blocks {
 		switch b.Kind {
 		case parallel.Forward:
@@ -188,27 +188,13 @@ func convert(label string, tl parallel.Timeline, sh shares, tm parallel.Time, ac
 				out.Blocks = append(out.Blocks, render.TimelineBlock{Stage: b.Stage, Kind: render.BlockRecompute, MicroBatch: -1, Chunk: b.Chunk, Start: b.Start, End: split})
 			}
 			block(b, render.BlockBackward, split, at(sh.tpB, b.Stage))
-			lastB[b.Stage] = max(lastB[b.Stage], b.End)
+		case parallel.AllReduce:
+			out.Blocks = append(out.Blocks, render.TimelineBlock{Stage: b.Stage, Kind: render.BlockDPComm, MicroBatch: -1, Start: b.Start, End: b.End, Hidden: b.Hidden})
+		case parallel.Optimizer:
+			out.Blocks = append(out.Blocks, render.TimelineBlock{Stage: b.Stage, Kind: render.BlockOptimizer, MicroBatch: -1, Start: b.Start, End: b.End})
 		default:
 			out.Blocks = append(out.Blocks, render.TimelineBlock{Stage: b.Stage, Kind: render.BlockComm, MicroBatch: -1, Start: b.Start, End: b.End})
 		}
-	}
-	// Data parallelism and the update, after each stage's last backward.
-	for st := range tl.Stages {
-		end := lastB[st]
-		if tm.DPComm > 0 {
-			start := max(0, end-tm.DPHidden)
-			if tm.DPHidden > 0 {
-				out.Blocks = append(out.Blocks, render.TimelineBlock{Stage: st, Kind: render.BlockDPComm, MicroBatch: -1, Start: start, End: end, Hidden: true})
-			}
-			exposed := tm.DPComm - tm.DPHidden
-			out.Blocks = append(out.Blocks, render.TimelineBlock{Stage: st, Kind: render.BlockDPComm, MicroBatch: -1, Start: end, End: end + exposed})
-			end += exposed
-		}
-		if tm.Optimizer > 0 {
-			out.Blocks = append(out.Blocks, render.TimelineBlock{Stage: st, Kind: render.BlockOptimizer, MicroBatch: -1, Start: end, End: end + tm.Optimizer})
-		}
-		out.Length = max(out.Length, end+tm.Optimizer)
 	}
 	out.Memory = memorySeries(tl, act)
 	return out
