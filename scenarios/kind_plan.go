@@ -357,6 +357,15 @@ func planRun(st Step, c Config, search func(parallel.Config) (*parallel.SearchRe
 	return r, nil
 }
 
+// modelName is a model's name in lang: the catalogue's for a preset
+// (model.ID), else its own.
+func modelName(m model.Transformer, lang string) string {
+	if key := "model." + m.ID; i18n.Has(lang, key) {
+		return i18n.T(lang, key)
+	}
+	return m.Name
+}
+
 // BubbleShare is the share of a step's time line its stages stand idle
 // in the pipeline's bubble (the canvas and the narration quote it).
 func BubbleShare(r parallel.Result) float64 {
@@ -491,7 +500,7 @@ func planNarration(r *PlanRun, lang string) []string {
 	st, _ := parallel.ZeROStates(psi, 1, 0, p.BytesPerParam)
 	usable := parallel.Usable(float64(pc.Cluster.GPU.HBMBytes))
 	out := []string{
-		"model", pc.Model.Name,
+		"model", modelName(pc.Model, lang),
 		"params", strconv.FormatFloat(psi/1e9, 'f', 1, 64) + "B",
 		"gpu", pc.Cluster.GPU.Name,
 		"hbm", units.Bytes(float64(pc.Cluster.GPU.HBMBytes)),
@@ -513,6 +522,7 @@ func planNarration(r *PlanRun, lang string) []string {
 		"bubble_share", units.Percent(BubbleShare(res)),
 		"bubble_ratio", units.Ratio(lang, res.BubbleFraction),
 		"mfu", units.Percent(res.MFU),
+		"bf16_cards", strconv.Itoa(parallel.CardsNeeded(w, float64(pc.Cluster.GPU.HBMBytes))),
 		"cards_low", strconv.Itoa(parallel.CardsNeeded(800e9, 80e9)), "cards_high", strconv.Itoa(parallel.CardsNeeded(1.2e12, 80e9)),
 		"naive_sync", units.Duration(parallel.NaiveSyncSeconds(2*psi, 900e9)),
 		"grads", units.Bytes(2 * psi),
