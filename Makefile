@@ -8,6 +8,7 @@
 #   make bench-baseline  make bench, recorded as the new baseline (BENCHMARKS.md)
 #   make soak    the heaviest lesson on a loop for 10 minutes in headless
 #                Chromium: heap and frame time must stay flat (not in make test)
+#   make font    regenerate the canvas font subset (render/font) from the sources
 #   make clean   remove build and test output
 
 GO        ?= go
@@ -25,7 +26,7 @@ BASE_URL  ?= http://$(ADDR)/
 # gzip budget for main.wasm, in bytes (3.5 MB, MB = 10^6 bytes).
 WASM_GZ_BUDGET := 3500000
 
-.PHONY: all build site serve test bench bench-baseline bare posters clean wasm soak
+.PHONY: all build site serve test bench bench-baseline bare posters clean wasm soak font
 
 all: build
 
@@ -129,6 +130,12 @@ bare:
 	gzip -9 -k -f $(DIST)/bare/bare.wasm
 	cp wasm/bare/index.html wasm/bare/bare.js $(DIST)/bare/
 	cp $(WASM_EXEC) $(DIST)/bare/wasm_exec.js
+
+# The canvas font: Go Regular cut down to the runes the builders' literals
+# and the catalogues hold (render/font/goregular-subset.ttf and runes.go,
+# committed; a test in make test fails when they are stale).
+font:
+	$(GO) generate ./render/font
 
 # Renders the embed's poster images (site/posters/ID-THEME.png) from the real
 # renderer in headless Chromium, so it needs Chromium. The PNGs are committed,

@@ -20,16 +20,18 @@
 // double-size offscreen that is composited back each time a plain draw,
 // such as a glyph, follows: once per label in our pictures.)
 //
-// Text is drawn with the embedded Go Regular font (golang.org/x/image/font/
-// gofont). Glyphs are rasterised by x/image once per rune, size and
-// quarter-pixel offset into a 1024×1024 atlas (emptied and refilled if it
-// ever fills up); there is one face per whole pixel size, and sizes are
-// clamped to 8..96. A text item's (X, Y) is the top of its line box (the
-// baseline is the font's ascent, 0.945 em rounded to a pixel, below it; the
-// line box is 1.156 em tall) and Align says whether X is the line's left
-// end, centre or right end. The pen moves by the font's fractional
-// advances; each glyph is drawn on whole pixels from the nearest
-// quarter-pixel variant, so labels stay sharp and evenly spaced.
+// Text is drawn with render/font's subset of Go Regular (golang.org/x/
+// image/font/gofont), advancing by render/font's metrics, which the
+// builders measure with. Glyphs are rasterised by x/image once per rune,
+// size and quarter-pixel offset into a 1024×1024 atlas (emptied and
+// refilled if it ever fills up); there is one face per whole pixel size,
+// and sizes are clamped to 8..96. A text item's (X, Y) is the top of its
+// line box (the baseline is the font's ascent, 0.945 em rounded to a
+// pixel, below it; the line box is 1.156 em tall) and Align says whether X
+// is the line's left end, centre or right end. The pen moves by the
+// font's fractional advances; each glyph is drawn on whole pixels from
+// the nearest quarter-pixel variant, so labels stay sharp and evenly
+// spaced.
 //
 // A Painter keeps its buffers between frames, so painting a list of the
 // same shape as the previous frame's allocates nothing per item. Draw uses
