@@ -33,6 +33,15 @@
 // the nearest quarter-pixel variant, so labels stay sharp and evenly
 // spaced.
 //
+// Chinese is not in the embedded font. A CJK rune it lacks
+// (render/font.Fallback) is drawn by the browser: white on a 2D canvas of
+// the page's own, in the first of Noto Sans CJK SC, Source Han Sans SC,
+// WenQuanYi Micro Hei, PingFang SC, Microsoft YaHei or sans-serif it has,
+// at the face's size, centred in a cell exactly one em wide on the font's
+// baseline; its alpha goes into the same atlas, cached the same way, on
+// whole pixels. That file (browser.go) is the painter's only use of
+// syscall/js.
+//
 // A Painter keeps its buffers between frames, so painting a list of the
 // same shape as the previous frame's allocates nothing per item. Draw uses
 // one package Painter and, like all Ebiten drawing, must be called from the

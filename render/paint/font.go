@@ -101,7 +101,8 @@ func split(pen fixed.Int26_6) (px, sub int) {
 }
 
 // glyph returns r rasterised sub/subpixels of a pixel right of a pixel's
-// left edge, placing it in the atlas the first time.
+// left edge, placing it in the atlas the first time. A rune the browser
+// draws (render/font.Fallback) has one variant, on whole pixels.
 func (p *Painter) glyph(f *face, r rune, sub int) glyph {
 	p.atlas.image() // so that the generation is at least 1
 	if r >= 0 && r < 128 {
@@ -123,34 +124,61 @@ func (p *Painter) glyph(f *face, r rune, sub int) glyph {
 	return g
 }
 
-// rasterise draws r into the atlas. When the atlas is full it is emptied
-// (after drawing what is queued) and every glyph is rasterised again as
-// it is next used.
-func (p *Painter) rasterise(f *face, r rune, sub int) glyph {
+// A mask is a glyph's coverage, one byte a pixel, row by row, w×h, to be
+// drawn with its top left at (dx, dy) from the pen's whole pixel on the
+// baseline (w = 0: nothing to draw).
+type mask struct {
+	w, h, dx, dy int
+	alpha        []byte
+}
+
+// fontMask rasterises r from the canvas font with x/image.
+func (p *Painter) fontMask(f *face, r rune, sub int) mask {
 	dot := fixed.Point26_6{X: fixed.Int26_6(sub * 64 / subpixels)}
-	dr, mask, mp, _, ok := f.f.Glyph(dot, r)
+	dr, m, mp, _, ok := f.f.Glyph(dot, r)
 	if !ok || dr.Empty() {
+		return mask{}
+	}
+	a := p.alpha[:0]
+	for j := 0; j < dr.Dy(); j++ {
+		for i := 0; i < dr.Dx(); i++ {
+			_, _, _, v := m.At(mp.X+i, mp.Y+j).RGBA()
+			a = append(a, byte(v>>8))
+		}
+	}
+	p.alpha = a
+	return mask{w: dr.Dx(), h: dr.Dy(), dx: dr.Min.X, dy: dr.Min.Y, alpha: a}
+}
+
+// rasterise draws r into the atlas: from the canvas font, or through the
+// browser for a rune the font lacks that the browser draws. When the atlas
+// is full it is emptied (after drawing what is queued) and every glyph is
+// rasterised again as it is next used.
+func (p *Painter) rasterise(f *face, r rune, sub int) glyph {
+	var m mask
+	if canvasfont.Fallback(r) {
+		m = p.browser.mask(f, r, &p.alpha)
+	} else {
+		m = p.fontMask(f, r, sub)
+	}
+	if m.w <= 0 || m.h <= 0 {
 		return glyph{gen: p.atlas.gen}
 	}
-	x, y, ok := p.atlas.place(dr.Dx(), dr.Dy())
+	x, y, ok := p.atlas.place(m.w, m.h)
 	if !ok {
 		p.flush()
 		p.atlas.reset()
-		if x, y, ok = p.atlas.place(dr.Dx(), dr.Dy()); !ok {
+		if x, y, ok = p.atlas.place(m.w, m.h); !ok {
 			return glyph{gen: p.atlas.gen} // larger than the atlas
 		}
 	}
 	pix := p.atlas.pix[:0]
-	for j := 0; j < dr.Dy(); j++ {
-		for i := 0; i < dr.Dx(); i++ {
-			_, _, _, a := mask.At(mp.X+i, mp.Y+j).RGBA()
-			v := byte(a >> 8)
-			pix = append(pix, v, v, v, v) // premultiplied white
-		}
+	for _, v := range m.alpha[:m.w*m.h] {
+		pix = append(pix, v, v, v, v) // premultiplied white
 	}
 	p.atlas.pix = pix
-	p.atlas.img.SubImage(image.Rect(x, y, x+dr.Dx(), y+dr.Dy())).(*ebiten.Image).WritePixels(pix)
-	return glyph{x: x, y: y, w: dr.Dx(), h: dr.Dy(), dx: dr.Min.X, dy: dr.Min.Y, gen: p.atlas.gen}
+	p.atlas.img.SubImage(image.Rect(x, y, x+m.w, y+m.h)).(*ebiten.Image).WritePixels(pix)
+	return glyph{x: x, y: y, w: m.w, h: m.h, dx: m.dx, dy: m.dy, gen: p.atlas.gen}
 }
 
 // atlas packs glyph images into one image in shelves, so that a whole
