@@ -26,7 +26,7 @@ BASE_URL  ?= http://$(ADDR)/
 # gzip budget for main.wasm, in bytes (3.5 MB, MB = 10^6 bytes).
 WASM_GZ_BUDGET := 3500000
 
-.PHONY: all build site serve test bench bench-baseline bare posters clean wasm soak font
+.PHONY: all build site serve test bench bench-baseline bare posters clean wasm soak font brotli
 
 all: build
 
@@ -37,6 +37,7 @@ build: wasm
 	@mkdir -p $(DIST)/i18n
 	cp scenarios/i18n/en.txt scenarios/i18n/zh.txt $(DIST)/i18n/
 	gzip -9 -k -f $(DIST)/i18n/en.txt $(DIST)/i18n/zh.txt
+	@$(MAKE) --no-print-directory brotli BROTLI_FILES="$(DIST)/i18n/en.txt $(DIST)/i18n/zh.txt"
 	@mkdir -p $(DIST)/examples
 	cp -r site/examples/. $(DIST)/examples/
 	@mkdir -p $(DIST)/posters
@@ -44,7 +45,7 @@ build: wasm
 	@test -n "$(WASM_EXEC)" || { echo "wasm_exec.js not found under $(GOROOT)/lib/wasm or misc/wasm" >&2; exit 1; }
 	cp $(WASM_EXEC) $(DIST)/wasm_exec.js
 	$(GO) run ./cmd/gpuscope site --dist $(DIST) --base $(BASE_URL)
-	@echo "built $(DIST)/ (main.wasm $$(wc -c < $(DIST)/main.wasm) bytes, gzip $$(wc -c < $(DIST)/main.wasm.gz) bytes)"
+	@echo "built $(DIST)/ (main.wasm $$(wc -c < $(DIST)/main.wasm) bytes, gzip $$(wc -c < $(DIST)/main.wasm.gz) bytes$$(test -f $(DIST)/main.wasm.br && echo ", brotli $$(wc -c < $(DIST)/main.wasm.br) bytes"))"
 
 # The course (site/course: lessons in Markdown beside the simulator) is
 # built by make build's `gpuscope site` step; this says where it is.
@@ -62,6 +63,24 @@ wasm:
 	GOOS=js GOARCH=wasm $(GO) build -trimpath -tags i18nfetch -ldflags="-s -w" -o $(DIST)/main.wasm $(WASM_PKG)
 	$(GO) run ./cmd/wasmopt $(DIST)/main.wasm
 	gzip -9 -k -f $(DIST)/main.wasm
+	@$(MAKE) --no-print-directory brotli BROTLI_FILES=$(DIST)/main.wasm
+
+# FILE.br beside FILE for each of BROTLI_FILES (gpuscope serve sends it to
+# browsers that accept br), with Debian's brotli at -q 11: about 30 s of
+# CPU for main.wasm, so it is skipped when FILE's content has not changed
+# since (.FILE.br.sum; a dotfile, which the server never serves). Without
+# the brotli command the site is built with .gz copies only.
+brotli:
+	@if ! command -v brotli >/dev/null 2>&1; then \
+	  echo "brotli not installed: no .br copies of $(notdir $(BROTLI_FILES)) (apt-get install brotli)"; exit 0; \
+	fi; \
+	for f in $(BROTLI_FILES); do \
+	  sum="$$(dirname $$f)/.$$(basename $$f).br.sum"; \
+	  new="$$(sha256sum < $$f)"; \
+	  if [ -f $$f.br ] && [ "$$(cat $$sum 2>/dev/null)" = "$$new" ]; then touch $$f.br; continue; fi; \
+	  echo "brotli -q 11 $$f"; \
+	  brotli -q 11 -k -f $$f && echo "$$new" > $$sum || exit 1; \
+	done
 
 serve: build
 	$(GO) run ./cmd/gpuscope serve --addr $(ADDR) --dir $(DIST)

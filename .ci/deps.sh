@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Makes sure the tools `make test` needs beyond Go are present:
 # Chromium (browser tests), Node.js (engine tests under GOOS=js) and
-# poppler-utils (pdftotext: the course's printed handout is read back).
+# poppler-utils (pdftotext: the course's printed handout is read back);
+# and, optionally, brotli (make build writes main.wasm.br with it).
 # As root it installs what is missing with apt-get; otherwise it says what
 # to install and fails. Silent when everything is there.
 set -euo pipefail
@@ -22,11 +23,15 @@ optional=()
 if command -v fc-list >/dev/null 2>&1 && [ -z "$(fc-list :lang=zh 2>/dev/null | head -1)" ]; then
 	optional+=(fonts-wqy-microhei)
 fi
+# brotli: without it make build writes only the .gz copies.
+if ! command -v brotli >/dev/null 2>&1; then
+	optional+=(brotli)
+fi
 if [ ${#missing[@]} -eq 0 ] && [ ${#optional[@]} -eq 0 ]; then
 	exit 0
 fi
 if [ ${#missing[@]} -eq 0 ] && [ "$(id -u)" -ne 0 ]; then
-	echo "deps: no Chinese font; zh screenshots will show boxes (sudo apt-get install -y ${optional[*]})" >&2
+	echo "deps: optional packages missing: ${optional[*]} (no Chinese font: zh screenshots show boxes; no brotli: no main.wasm.br); sudo apt-get install -y ${optional[*]}" >&2
 	exit 0
 fi
 missing+=("${optional[@]}")
