@@ -29,8 +29,9 @@ func TestCatalogueFetchedOnDemand(t *testing.T) {
 	if p := text(ctx, "#btn-play"); !res.OK || !hasHan(p) || state(ctx).Lang != "zh" {
 		t.Errorf("after set lang=zh: ok %v, play button %q, lang %q; want Chinese", res.OK, p, state(ctx).Lang)
 	}
-	if reqs, full := traffic.count("/i18n/zh.txt"); reqs != 1 || full != 1 {
-		t.Errorf("switching to zh: %d requests for i18n/zh.txt (%d answered), want 1", reqs, full)
+	// (Answered 200, or 304 when an earlier test left it in the cache.)
+	if reqs, _ := traffic.count("/i18n/zh.txt"); reqs != 1 {
+		t.Errorf("switching to zh: %d requests for i18n/zh.txt, want 1", reqs)
 	}
 	if reqs, _ := traffic.count("/i18n/en.txt"); reqs != 0 {
 		t.Errorf("English was fetched %d times; it is embedded", reqs)
