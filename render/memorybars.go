@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/gpuscope/gpuscope/engine/units"
+	"github.com/gpuscope/gpuscope/render/font"
 )
 
 // Segment colours of the memory bars: the Okabe–Ito palette (told apart
@@ -504,14 +505,9 @@ func decimals(step float64) int {
 	return int(math.Ceil(-math.Log10(step) - 1e-9))
 }
 
-// textWidth estimates a label's width: short Latin text in the page's
-// sans-serif averages a little over half an em a character.
+// textWidth is a label's width as the painter draws it (render/font).
 func textWidth(s string, size float32) float32 {
-	n := 0
-	for range s {
-		n++
-	}
-	return float32(n) * size * 0.56
+	return font.Width(s, size)
 }
 
 // labelEvery is k such that labels of width w, one a slot of width slot,
