@@ -2,9 +2,9 @@
 # Makes sure the tools `make test` needs beyond Go are present:
 # Chromium (browser tests), Node.js (engine tests under GOOS=js),
 # poppler-utils (pdftotext: the course's printed handout is read back),
-# two CJK fonts (the handout is printed in each) and the static-site
+# two CJK fonts (the handout is printed in each), the static-site
 # generators Hugo, Jekyll and MkDocs (the embedding examples are built with
-# them).
+# them) and brotli (make build writes main.wasm.br with it; optional).
 # As root it installs what is missing with apt-get; otherwise it says what
 # to install and fails. Silent when everything is there.
 set -euo pipefail
@@ -37,9 +37,19 @@ has_font() { # FAMILY PACKAGE
 }
 has_font "WenQuanYi Micro Hei" fonts-wqy-microhei || missing+=(fonts-wqy-microhei)
 has_font "Noto Sans CJK SC" fonts-noto-cjk || missing+=(fonts-noto-cjk)
-if [ ${#missing[@]} -eq 0 ]; then
+# brotli: without it make build writes only the .gz copies (a warning).
+optional=()
+if ! command -v brotli >/dev/null 2>&1; then
+	optional+=(brotli)
+fi
+if [ ${#missing[@]} -eq 0 ] && [ ${#optional[@]} -eq 0 ]; then
 	exit 0
 fi
+if [ ${#missing[@]} -eq 0 ] && [ "$(id -u)" -ne 0 ]; then
+	echo "deps: optional package missing: ${optional[*]} (no brotli: no main.wasm.br); sudo apt-get install -y ${optional[*]}" >&2
+	exit 0
+fi
+missing+=("${optional[@]}")
 
 if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
 	echo "deps: installing ${missing[*]} with apt-get" >&2

@@ -50,10 +50,12 @@ type PlanTimeline struct {
 	ActBytes []float64
 }
 
-// PlanBar is one labelled memory bar.
+// PlanBar is one labelled memory bar, with its configuration's step time
+// where the step compares configurations.
 type PlanBar struct {
 	Label  string
 	Memory parallel.Memory
+	Time   parallel.Time
 }
 
 // PlanRun is a strategy lesson step.
@@ -70,8 +72,10 @@ type PlanRun struct {
 	end       sim.Time
 }
 
-// End is the length of the step's picture: a timeline's length, else a
-// second for the animation of collectives or of the matrix phases.
+// End is the length of the step's picture: its longest time line's —
+// the step time, the schedule with its all-reduce and update — else a
+// second for the animation of collectives, the matrix phases or bytes
+// filling memory.
 func (r *PlanRun) End() sim.Time { return r.end }
 
 // Mark knows start and end.
@@ -284,7 +288,7 @@ func planRun(st Step, c Config, search func(parallel.Config) (*parallel.SearchRe
 				return nil, err
 			}
 			r.Timelines = append(r.Timelines, t)
-			r.Bars = append(r.Bars, PlanBar{Label: string(rc), Memory: rr.Memory})
+			r.Bars = append(r.Bars, PlanBar{Label: string(rc), Memory: rr.Memory, Time: rr.Time})
 		}
 	case ViewZeRO:
 		for z := 0; z <= 3; z++ {
@@ -294,7 +298,7 @@ func planRun(st Step, c Config, search func(parallel.Config) (*parallel.SearchRe
 			if err != nil {
 				continue // ZeRO 2 and 3 with a pipeline are refused
 			}
-			r.Bars = append(r.Bars, PlanBar{Label: "ZeRO-" + strconv.Itoa(z), Memory: rr.Memory})
+			r.Bars = append(r.Bars, PlanBar{Label: "ZeRO-" + strconv.Itoa(z), Memory: rr.Memory, Time: rr.Time})
 		}
 	case ViewAccum:
 		for _, m := range []int{1, 2, 4, 8} {
@@ -304,7 +308,7 @@ func planRun(st Step, c Config, search func(parallel.Config) (*parallel.SearchRe
 			if err != nil {
 				return nil, err
 			}
-			r.Bars = append(r.Bars, PlanBar{Label: "m=" + strconv.Itoa(m), Memory: rr.Memory})
+			r.Bars = append(r.Bars, PlanBar{Label: "m=" + strconv.Itoa(m), Memory: rr.Memory, Time: rr.Time})
 		}
 		t, err := timelineOf("m="+strconv.Itoa(res.MicroBatches), res)
 		if err != nil {
@@ -351,6 +355,15 @@ func planRun(st Step, c Config, search func(parallel.Config) (*parallel.SearchRe
 		r.end = sim.FromSeconds(longest)
 	}
 	return r, nil
+}
+
+// BubbleShare is the share of a step's time line its stages stand idle
+// in the pipeline's bubble (the canvas and the narration quote it).
+func BubbleShare(r parallel.Result) float64 {
+	if r.Time.Step <= 0 {
+		return 0
+	}
+	return r.Time.Bubble / r.Time.Step
 }
 
 // Selected is the planner's chosen plan among Search.Plans, 0-based: the
@@ -479,8 +492,8 @@ func planNarration(r *PlanRun, lang string) []string {
 	usable := parallel.Usable(float64(pc.Cluster.GPU.HBMBytes))
 	dur := func(s float64) string { return units.LocalDuration(lang, s) }
 	out := []string{
-		"model", modelName(lang, pc.Model),
-		"params", paramCount(lang, psi),
+		"model", ModelName(lang, pc.Model),
+		"params", ParamCount(lang, psi),
 		"gpu", pc.Cluster.GPU.Name,
 		"hbm", units.Bytes(float64(pc.Cluster.GPU.HBMBytes)),
 		"usable", units.Bytes(usable),
@@ -498,8 +511,10 @@ func planNarration(r *PlanRun, lang string) []string {
 		"dp_comm", dur(res.Time.DPComm), "dp_hidden", dur(res.Time.DPHidden), "bubble", dur(res.Time.Bubble),
 		"exposed", dur(res.Time.Exposed),
 		"bubble_fraction", units.Percent(res.BubbleFraction),
-		"bubble_share", units.Percent(float64(p.PP-1) / float64(res.MicroBatches*p.Interleave+p.PP-1)),
+		"bubble_share", units.Percent(BubbleShare(res)),
+		"bubble_ratio", units.Ratio(lang, res.BubbleFraction),
 		"mfu", units.Percent(res.MFU),
+		"bf16_cards", strconv.Itoa(parallel.CardsNeeded(w, float64(pc.Cluster.GPU.HBMBytes))),
 		"cards_low", strconv.Itoa(parallel.CardsNeeded(800e9, 80e9)), "cards_high", strconv.Itoa(parallel.CardsNeeded(1.2e12, 80e9)),
 		"naive_sync", dur(parallel.NaiveSyncSeconds(2*psi, 900e9)),
 		"grads", units.Bytes(2 * psi),
@@ -538,7 +553,7 @@ func (PlanLesson) table(les *Lesson, step int, lang string) Table {
 	tm := res.Time
 	dur := func(s float64) string { return units.LocalDuration(lang, s) }
 	tb.Rows = []TableRow{
-		row("params", paramCount(lang, res.Params)),
+		row("params", ParamCount(lang, res.Params)),
 		row("plan", fmt.Sprintf("TP %d × PP %d × DP %d", res.Config.Plan.TP, res.Config.Plan.PP, res.Config.Plan.DP)),
 		row("weights_bytes", units.Bytes(mem.Weights)),
 		row("gradients_bytes", units.Bytes(mem.Gradients)),

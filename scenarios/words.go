@@ -24,9 +24,9 @@ func paren(lang, text, note string) string {
 	return i18n.T(lang, "ui.paren", "text", text, "note", note)
 }
 
-// modelName is how model m reads in lang (modelname.ID in the catalogue;
+// ModelName is how model m reads in lang (modelname.ID in the catalogue;
 // the English names are the engine's).
-func modelName(lang string, m model.Transformer) string {
+func ModelName(lang string, m model.Transformer) string {
 	if k := "modelname." + m.ID; i18n.Has(lang, k) {
 		return i18n.T(lang, k)
 	}
@@ -49,9 +49,9 @@ func cpuName(lang string, c hw.CPU) string {
 	return c.Name
 }
 
-// paramCount is a model's parameter count: "101.2B" in English, as the
-// CLI prints it; in Chinese with 亿 to the same precision ("1012 亿").
-func paramCount(lang string, n float64) string {
+// ParamCount is a model's parameter count: "101B" in English (units.Params),
+// as the CLI prints it; in Chinese with 亿 ("1012 亿").
+func ParamCount(lang string, n float64) string {
 	if lang == "zh" {
 		if n >= 1e12 {
 			return largeZH(n)

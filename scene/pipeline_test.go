@@ -24,7 +24,9 @@ func toView(label string, tl parallel.Timeline, act float64) render.Timeline {
 			per[i] = act
 		}
 	}
-	return convert(label, tl, shares{}, parallel.Time{}, per)
+	v := convert(tl, shares{}, per)
+	v.Label = label
+	return v
 }
 
 // schedule runs engine/parallel's schedule for p stages and m
@@ -49,7 +51,11 @@ func rowBubbles(t *testing.T, l render.List, length float64) (map[float32]float3
 	t.Helper()
 	grey := map[float32]float32{}
 	var panel float32
+	top := rowsTop(l)
 	for _, it := range l.Items {
+		if it.Y < top {
+			continue // the legend
+		}
 		if it.Color == render.Dark.Empty {
 			if it.Kind != render.FillRect {
 				t.Fatalf("the bubble colour on an item of kind %d", it.Kind)
@@ -61,6 +67,18 @@ func rowBubbles(t *testing.T, l render.List, length float64) (map[float32]float3
 		}
 	}
 	return grey, panel / float32(length)
+}
+
+// rowsTop is where the rows start: the top of the first row's panel
+// (the headline and the legend are above it).
+func rowsTop(l render.List) float32 {
+	top := float32(math.Inf(1))
+	for _, it := range l.Items {
+		if it.Kind == render.FillRect && it.Color == render.Dark.Panel && it.W > 50 {
+			top = min(top, it.Y)
+		}
+	}
+	return top
 }
 
 // The bubbles are exactly the idle time on each row before its last
@@ -148,8 +166,10 @@ func TestPipelineBlocks(t *testing.T) {
 	_, pxPerS := rowBubbles(t, l, pt.Length)
 	var fw, bw []float32
 	numbers := 0
+	top := rowsTop(l)
 	for _, it := range l.Items {
 		switch {
+		case it.Y < top: // the legend
 		case it.Kind == render.FillRect && it.Color == render.Dark.LinkActive:
 			fw = append(fw, it.W+1)
 		case it.Kind == render.FillRect && it.Color == render.Dark.Rim:

@@ -32,12 +32,50 @@
 // origins= allow-list may also post {version: 1, type: "load"}. The
 // fragment is read here only for these few keys; the wasm parses it in
 // full (and reports any error in it) once it runs.
+//
+// Catalogues: main.wasm embeds only the English one (scenarios/i18n, built
+// with -tags i18nfetch). The loader fetches the fragment's lang= catalogue,
+// i18n/LANG.txt, alongside main.wasm and leaves it in
+// window.gpuscopeI18n.texts before the wasm starts; the others once the
+// reader reaches for the language picker. A catalogue asked for before it
+// arrives the wasm fetches itself (wasm/catalogue.go).
 (function () {
   "use strict";
 
   var WASM_URL = "main.wasm";
   var status = { phase: "loading", loaded: 0, total: 0, transfer: 0, encoding: "identity", error: null };
   window.gpuscopeLoader = status;
+
+  // The languages main.wasm does not embed: i18n.Langs() but English.
+  var FETCHED_LANGS = ["zh"];
+  var catalogues = { base: "i18n/", texts: {} };
+  window.gpuscopeI18n = catalogues;
+  var pending = {};
+
+  // fetchCatalogue fetches lang's catalogue once into catalogues.texts;
+  // the promise never rejects (the wasm retries, and explains, itself).
+  function fetchCatalogue(lang) {
+    if (FETCHED_LANGS.indexOf(lang) < 0) return Promise.resolve();
+    if (!pending[lang]) {
+      pending[lang] = fetch(catalogues.base + lang + ".txt").then(function (resp) {
+        return resp.ok ? resp.text() : null;
+      }).then(function (text) {
+        if (typeof text === "string") catalogues.texts[lang] = text;
+      }).catch(function () {});
+    }
+    return pending[lang];
+  }
+
+  // prefetchOnIntent fetches every catalogue when the reader reaches for
+  // the language picker, so that picking one finds it there.
+  function prefetchOnIntent() {
+    var all = function () { FETCHED_LANGS.forEach(fetchCatalogue); };
+    ["pointerdown", "focusin", "keydown"].forEach(function (type) {
+      document.addEventListener(type, function (ev) {
+        if (ev.target && ev.target.id === "lang") all();
+      }, true);
+    });
+  }
 
   function $(id) { return document.getElementById(id); }
 
@@ -237,6 +275,7 @@
     }
     // WebGL is not probed up front (a probe context costs a noticeable
     // part of start-up): when the program fails, noWebGL() explains why.
+    var catalogue = fetchCatalogue(fragmentValue("lang").toLowerCase());
     var resp;
     try {
       resp = await fetch(WASM_URL);
@@ -284,6 +323,7 @@
       }
       return;
     }
+    await catalogue;
     status.phase = "running";
     go.run(result.instance).catch(function (e) {
       if (noWebGL()) return;
@@ -398,6 +438,7 @@
   }
 
   function init() {
+    prefetchOnIntent();
     var embed = document.body && document.body.classList.contains("page-embed");
     var mode = fragmentValue("load").toLowerCase();
     if (embed && mode !== "auto") {

@@ -1,9 +1,11 @@
 package parallel
 
 import (
-	"github.com/gpuscope/gpuscope/engine/collective"
 	"math"
+	"slices"
 	"sync"
+
+	"github.com/gpuscope/gpuscope/engine/collective"
 
 	"github.com/gpuscope/gpuscope/engine/hw"
 	"github.com/gpuscope/gpuscope/engine/kernel"
@@ -26,9 +28,12 @@ import (
 //     parallelism, the same bytes), 2 more with full recomputation, on
 //     NVLink inside a node or hierarchically when TP spans nodes; on the
 //     critical path, as in Megatron-LM;
-//   - pipeline: one send of b·s·h/t activations per boundary (Megatron's
-//     scatter/gather), as many on the critical path as the schedule puts
-//     there (PipelineSends); the bubble (p−1)/(v·m) of the ideal time;
+//   - pipeline: the schedule run block by block (BuildTimeline, the time
+//     line a lesson draws), each stage at its own forward and backward
+//     times: the bubble is what it takes beyond the critical stage's
+//     work, the sends on the critical path what one send of b·s·h/t
+//     activations per boundary (Megatron's scatter/gather) adds to it —
+//     for equal stages the bubble is (p−1)/(v·m) of the ideal time;
 //   - data parallelism: ring all-reduce (reduce-scatter + all-gather with
 //     ZeRO), hierarchical over NVLink and one NIC per GPU, bucketed behind
 //     the last micro-batch's backward when Overlap is on (all but the last
@@ -36,7 +41,22 @@ import (
 //   - the optimizer: Adam over the GPU's shard as HBM traffic.
 //
 // Collective times are α-β closed forms with each link's Efficiency.
-func Evaluate(c Config) (Result, error) {
+func Evaluate(c Config) (Result, error) { return evaluate(c, nil) }
+
+// searching is what a search keeps between the plans it evaluates: the
+// last pipeline schedule run (the ZeRO stages of one plan share it), and
+// that a plan which does not fit needs no time.
+type searching struct {
+	s             Schedule
+	p, m, v       int
+	fwd, bwd      []float64
+	p2p           float64
+	bubble, sends float64
+}
+
+// evaluate is Evaluate; with a search's state, it returns a plan that
+// does not fit without its time, and reuses the last schedule run.
+func evaluate(c Config, se *searching) (Result, error) {
 	if err := c.Validate(); err != nil {
 		return Result{Config: c}, err
 	}
@@ -162,6 +182,9 @@ func Evaluate(c Config) (Result, error) {
 		}
 	}
 	r.Memory = r.StageMemory[worst]
+	if se != nil && !r.Memory.Fits {
+		return r, nil // a search keeps only the plans that fit
+	}
 
 	// The critical stage sets the pace of the steady state.
 	crit := 0
@@ -176,17 +199,18 @@ func Evaluate(c Config) (Result, error) {
 	tm.Compute = M * (r.StageForward[crit] + r.StageBackward[crit])
 	tm.TPComm = M * r.StageTP[crit]
 	r.BubbleFraction = BubbleFraction(pp, mbs, v)
-	tm.Bubble = float64(pp-1) / float64(v) * slot
-
-	// Pipeline sends on the critical path.
 	if pp > 1 {
+		// One pipeline send: b·s·h/t activations (Megatron's
+		// scatter/gather).
 		link := cl.Inter
 		if t*dp < cl.GPUsPerNode {
 			link = cl.Intra // neighbouring stages share a node
 		}
 		bytes := n * h * 2 / T
 		r.P2P = link.Latency.Seconds() + bytes/(link.Bandwidth*link.Efficiency)
-		tm.PPComm = PipelineSends(p.Schedule, pp, mbs, v) * r.P2P
+		// The bubble and the sends on the critical path, from the
+		// schedule run block by block (the one Timeline draws).
+		tm.Bubble, tm.PPComm = pipelineIdle(r, M*slot, slot, se)
 	}
 
 	// Data parallelism over the stage with the most parameters.
@@ -491,4 +515,30 @@ const maxSendsBlocks = 4096
 type sendsKey struct {
 	s       Schedule
 	p, m, v int
+}
+
+// pipelineIdle is a pipeline's bubble and the time its sends add on the
+// critical path, from its schedule run block by block (scheduleLengths,
+// the run BuildTimeline draws): the run without sends less busy (the
+// critical stage's own work, m micro-batches of slot each), and the run
+// with sends less the run without. Beyond maxScheduleBlocks blocks, the
+// closed forms for equal stages: (p−1)/v slots, and PipelineSends sends.
+func pipelineIdle(r Result, busy, slot float64, se *searching) (bubble, sends float64) {
+	p := r.Config.Plan
+	fwd, bwd := r.stageTimes()
+	if se != nil && se.s == p.Schedule && se.p == p.PP && se.m == r.MicroBatches && se.v == p.Interleave && se.p2p == r.P2P &&
+		slices.Equal(se.fwd, fwd) && slices.Equal(se.bwd, bwd) {
+		return se.bubble, se.sends
+	}
+	with, idle, err := scheduleLengths(p.Schedule, p.PP, r.MicroBatches, p.Interleave, fwd, bwd, r.P2P)
+	if err != nil {
+		bubble = float64(p.PP-1) / float64(p.Interleave) * slot
+		sends = PipelineSends(p.Schedule, p.PP, r.MicroBatches, p.Interleave) * r.P2P
+	} else {
+		bubble, sends = max(0, idle-busy), max(0, with-idle)
+	}
+	if se != nil {
+		*se = searching{s: p.Schedule, p: p.PP, m: r.MicroBatches, v: p.Interleave, fwd: fwd, bwd: bwd, p2p: r.P2P, bubble: bubble, sends: sends}
+	}
+	return bubble, sends
 }

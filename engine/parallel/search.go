@@ -59,6 +59,7 @@ func Search(o SearchOptions) (SearchResult, error) {
 		return sr, err
 	}
 	n := cl.GPUs
+	var se searching
 	for tp := 1; tp <= n; tp++ {
 		if n%tp != 0 || m.Heads%tp != 0 {
 			continue
@@ -104,7 +105,7 @@ func Search(o SearchOptions) (SearchResult, error) {
 							p.TP, p.PP, p.DP, p.Interleave, p.Schedule = tp, pp, dp, v, sched
 							p.SP = tp > 1
 							p.ZeRO, p.Recompute, p.MicroBatch = zero, rc, mb
-							r, err := Evaluate(Config{Model: m, Plan: p, Cluster: cl})
+							r, err := evaluate(Config{Model: m, Plan: p, Cluster: cl}, &se)
 							if err != nil {
 								continue
 							}

@@ -35,7 +35,7 @@ func (d dropHeader) Write(b []byte) (int, error) {
 
 // The loading line counts the bytes that travel (issue 17: "Loading…
 // 14.3 of 14.3 MB" while 3.5 MB of gzip came over the wire). main.wasm is
-// served four ways: by gpuscope's server (gzip and the decompressed size,
+// served four ways: by gpuscope's server (brotli, to Chromium, and the decompressed size,
 // no Content-Length, as Go's ServeContent omits it for an encoded body: a
 // percentage), by a host that sends the compressed Content-Length too (a
 // percentage of it), as it is (its own size, in MB), and compressed with
@@ -56,11 +56,15 @@ func TestLoaderCountsTransfer(t *testing.T) {
 	raw, gz := size("main.wasm"), size("main.wasm.gz")
 	mb := func(n int64) string { return fmt.Sprintf("%.1f", float64(n)/1e6) }
 	site := server.Handler(siteDir)
-	// withLength sends main.wasm.gz's Content-Length with it.
+	// withLength is a host that serves gzip only (the .gz copy, not the
+	// .br one gpuscope serve prefers) and sends its Content-Length.
 	withLength := func(h http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.URL.Path == "/main.wasm" && strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
-				w.Header().Set("Content-Length", strconv.FormatInt(gz, 10))
+			if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+				r.Header.Set("Accept-Encoding", "gzip")
+				if r.URL.Path == "/main.wasm" {
+					w.Header().Set("Content-Length", strconv.FormatInt(gz, 10))
+				}
 			}
 			h.ServeHTTP(w, r)
 		})
@@ -73,7 +77,7 @@ func TestLoaderCountsTransfer(t *testing.T) {
 		total    int64 // gpuscopeLoader.total
 		shows    *regexp.Regexp
 	}{
-		{"gpuscope serve", site, "gzip", 0, raw, regexp.MustCompile(`^Loading gpuscope… \d{1,3}%$`)},
+		{"gpuscope serve", site, "br", 0, raw, regexp.MustCompile(`^Loading gpuscope… \d{1,3}%$`)},
 		{"gzip with both sizes", withLength(site), "gzip", gz, raw,
 			regexp.MustCompile(`^Loading gpuscope… \d{1,3}% of ` + regexp.QuoteMeta(mb(gz)) + ` MB$`)},
 		{"as it is", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
