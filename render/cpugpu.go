@@ -373,7 +373,9 @@ func cpugpuPanels(p *siPlacer, v CPUGPUView, sc float32, r Rect, t float64, k, p
 		pct := w.Say("canvas.cpugpu.filled", "pct", units.Percent(math.Floor(f*1000)/1000))
 		p.fit(gx+side, py+side+fs*0.1, fs, AlignRight, th.Dim, pct, side)
 		if i == 0 {
-			p.fit(gx, py+side+fs*0.1, fs, AlignLeft, th.Dim, w.Say("canvas.cpugpu.cell", "k", units.Count(int64(per))), side-siW(pct, fs)-fs)
+			if cell := w.Say("canvas.cpugpu.cell", "k", units.Count(int64(per))); siW(cell, fs) <= side-siW(pct, fs)-fs {
+				p.text(gx, py+side+fs*0.1, fs, AlignLeft, th.Dim, cell)
+			}
 		}
 	}
 }
