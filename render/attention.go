@@ -116,22 +116,13 @@ func AppendAttention(dst List, v AttentionView) List {
 	return l
 }
 
-// attSci writes a small number as "7.8 × 10⁻¹⁶".
+// attSci writes a small number as "7.77e-16".
 func attSci(x float64) string {
 	if x == 0 {
 		return "0"
 	}
 	e := int(math.Floor(math.Log10(math.Abs(x))))
-	m := x / math.Pow(10, float64(e))
-	sup := []rune("⁰¹²³⁴⁵⁶⁷⁸⁹")
-	s := ""
-	for _, d := range strconv.Itoa(abs(e)) {
-		s += string(sup[d-'0'])
-	}
-	if e < 0 {
-		s = "⁻" + s
-	}
-	return units.Number(m) + " × 10" + s
+	return units.Number(x/math.Pow(10, float64(e))) + "e" + strconv.Itoa(e)
 }
 
 // attAt is both curves at sequence n, interpolated on the log-log line

@@ -116,7 +116,7 @@ func TestAttentionSoftmax(t *testing.T) {
 			t.Errorf("bar %d: direct %.3f, tiled %.3f", i, d[i], tl[i])
 		}
 	}
-	if got := strings.Join(labels(l), "\n"); !strings.Contains(got, "7.77 × 10⁻¹⁶") {
+	if got := strings.Join(labels(l), "\n"); !strings.Contains(got, "7.77e-16") {
 		t.Errorf("labels:\n%s", got)
 	}
 }
