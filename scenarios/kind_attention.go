@@ -24,6 +24,9 @@ type AttentionPoint struct {
 	Seq              int     `json:"seq"`
 	StandardHBMBytes float64 `json:"standard_hbm_bytes"`
 	FlashHBMBytes    float64 `json:"flash_hbm_bytes"`
+	// FlashKVReads is how many times FlashAttention reads K and V from
+	// HBM: once while they fit in L2, else once per wave of blocks.
+	FlashKVReads int `json:"flash_kv_hbm_reads"`
 }
 
 // End is the sweep's length (see SweepTime); steps without it stay at 0.
@@ -90,7 +93,7 @@ func attentionRun(c Config) (*AttentionRun, error) {
 			if impl == kernel.StandardAttention {
 				p.StandardHBMBytes = res.HBMBytes
 			} else {
-				p.FlashHBMBytes = res.HBMBytes
+				p.FlashHBMBytes, p.FlashKVReads = res.HBMBytes, res.KVReads
 			}
 		}
 		r.Sweep = append(r.Sweep, p)
@@ -101,6 +104,13 @@ func attentionRun(c Config) (*AttentionRun, error) {
 var prepareAttention = prepareWith(func() lessonEngine {
 	return &AttentionLesson{MaxAbsDiff: kernel.AttentionTilingError(11, 64, 64, 16, 16, 16)}
 }, func(c Config) (Run, error) { return attentionRun(c) })
+
+// Attention returns the flash-attention part of a lesson; ok is false
+// for a lesson of another engine.
+func (les *Lesson) Attention() (*AttentionLesson, bool) {
+	a, ok := les.engine.(*AttentionLesson)
+	return a, ok
+}
 
 func (al *AttentionLesson) metrics(les *Lesson, step int) any {
 	r := les.Steps[step-1].Run.(*AttentionRun)

@@ -19,8 +19,20 @@ type CPUGPURun struct {
 // End is the CPU's total time.
 func (r *CPUGPURun) End() sim.Time { return sim.FromSeconds(r.CPUTotalS) }
 
-// Mark knows start and end.
-func (r *CPUGPURun) Mark(name string) (sim.Time, bool) { return startEnd(name, r.End()) }
+// Round is how long one round of elements takes on the slower side: each
+// lane computes one element, N multiply-adds, in a round.
+func (r *CPUGPURun) Round() float64 { return max(r.CPUElementS, r.GPUElementS) }
+
+// Mark knows start, end and round:K, the start of round K: round:2 is
+// when one CPU core and one CUDA core have both finished one element (the
+// latency step's race).
+func (r *CPUGPURun) Mark(name string) (sim.Time, bool) {
+	if m, ok := ParseMark(name); ok && m.Kind == MarkRound {
+		t := sim.FromSeconds(float64(m.Round-1) * r.Round())
+		return t, t <= r.End()
+	}
+	return startEnd(name, r.End())
+}
 
 // Done is the share of C each side has finished at time t.
 func (r *CPUGPURun) Done(t sim.Time) (cpu, gpu float64) {
@@ -80,6 +92,7 @@ func (CPUGPULesson) narration(les *Lesson, _ int, lang string) []string {
 		"gpu_cores", count(m.GPUWorkers),
 		"cpu_element", secs(m.CPUElementS),
 		"gpu_element", secs(m.GPUElementS),
+		"gpu_clock", strconv.FormatFloat(r.GPU.VectorClockHz/1e9, 'f', 2, 64) + " GHz",
 		"cpu_total", secs(m.CPUTotalS),
 		"gpu_total", secs(m.GPUTotalS),
 		"tensor_total", secs(m.TensorTotalS),

@@ -23,6 +23,8 @@ const (
 	// gpt3Params is the seed's 175B model, whose weights are 700 GB in
 	// FP32 and 350 GB in BF16.
 	gpt3Params = 175e9
+	// GPT3Params is gpt3Params, for the picture.
+	GPT3Params = gpt3Params
 )
 
 // TrainingVariant is one line of the toy run.
