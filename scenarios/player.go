@@ -1,16 +1,16 @@
 package scenarios
 
 import (
-	"encoding/json"
 	"fmt"
-	"github.com/gpuscope/gpuscope/engine/model"
 	"maps"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/gpuscope/gpuscope/engine/model"
 	"github.com/gpuscope/gpuscope/engine/sim"
+	"github.com/gpuscope/gpuscope/engine/tinyjson"
 	"github.com/gpuscope/gpuscope/scenarios/i18n"
 )
 
@@ -538,8 +538,8 @@ func (p *Player) ErrorText(lang string) string {
 // A malformed command changes nothing and returns an error naming the
 // field and what is allowed.
 func (p *Player) Command(raw []byte) *InputError {
-	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+	m, err := parseObject(raw)
+	if err != nil || m == nil {
 		return p.cmdErr("command", string(raw), "error.allowed.json_object")
 	}
 	typ, _ := m["type"].(string)
@@ -670,8 +670,18 @@ func valueText(v any) string {
 	case nil:
 		return ""
 	}
-	b, _ := json.Marshal(v)
+	b, _ := tinyjson.Marshal(v)
 	return string(b)
+}
+
+// parseObject reads a JSON object as encoding/json.Unmarshal does into a
+// map[string]any: nil for null, an error for anything but an object.
+func parseObject(raw []byte) (map[string]any, error) {
+	v, err := tinyjson.Parse(raw)
+	if err != nil {
+		return nil, err
+	}
+	return v.Object()
 }
 
 func sortedKeys(m map[string]any) []string { return slices.Sorted(maps.Keys(m)) }

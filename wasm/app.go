@@ -3,7 +3,6 @@
 package main
 
 import (
-	"encoding/json"
 	"strings"
 	"sync"
 	"syscall/js"
@@ -12,6 +11,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/gpuscope/gpuscope/engine/sim"
+	"github.com/gpuscope/gpuscope/engine/tinyjson"
 	"github.com/gpuscope/gpuscope/render"
 	"github.com/gpuscope/gpuscope/render/paint"
 	"github.com/gpuscope/gpuscope/scenarios"
@@ -326,7 +326,7 @@ func (a *app) stateJSON() string {
 	if iv := a.perf.interval.mean(); iv > 0 {
 		out.Perf.FPS = 1000 / iv
 	}
-	b, err := json.Marshal(out)
+	b, err := tinyjson.Marshal(out)
 	if err != nil {
 		return "{}"
 	}
