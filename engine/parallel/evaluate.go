@@ -593,7 +593,7 @@ func pipelineIdle(r Result, busy, slot float64, se *searching) (bubble, sends fl
 // setStageLists points the six per-stage lists at six parts of stage
 // (6·pp numbers).
 func (r *Result) setStageLists(stage []float64, pp int) {
-	part := func(i int) []float64 { return stage[i*pp : (i+1)*pp : (i+1)*pp] }
-	r.StageParams, r.StageForward, r.StageBackward = part(0), part(1), part(2)
-	r.StageTP, r.StageTPForward, r.StageRecompute = part(3), part(4), part(5)
+	for i, list := range [...]*[]float64{&r.StageParams, &r.StageForward, &r.StageBackward, &r.StageTP, &r.StageTPForward, &r.StageRecompute} {
+		*list = stage[i*pp : (i+1)*pp : (i+1)*pp]
+	}
 }

@@ -2,7 +2,7 @@ package parallel
 
 import (
 	"fmt"
-	"slices"
+	"sort"
 
 	"github.com/gpuscope/gpuscope/engine/hw"
 	"github.com/gpuscope/gpuscope/engine/model"
@@ -87,15 +87,9 @@ func Search(o SearchOptions) (SearchResult, error) {
 		}
 		return a.Config.Plan.PP < b.Config.Plan.PP
 	}
-	slices.SortStableFunc(order, func(i, j int) int {
-		switch {
-		case less(&plans[i], &plans[j]):
-			return -1
-		case less(&plans[j], &plans[i]):
-			return 1
-		}
-		return 0
-	})
+	// sort.SliceStable as before, not slices.SortStableFunc: the wasm
+	// links it already, and a generic instantiation is ≈ 8 kB of code.
+	sort.SliceStable(order, func(i, j int) bool { return less(&plans[order[i]], &plans[order[j]]) })
 	for i := range order { // plans[j] = plans[order[j]], cycle by cycle
 		if order[i] < 0 {
 			continue
