@@ -41,6 +41,7 @@ type Player struct {
 	// step opens on its final picture and playing jumps there at once,
 	// with nothing animated in between.
 	reduced bool
+	plays   int // how many times playing has started
 }
 
 type answer struct {
@@ -218,9 +219,14 @@ func (p *Player) Play() {
 	}
 	if !p.playing {
 		p.playing = true
+		p.plays++
 		p.rev++
 	}
 }
+
+// Plays counts the times playing has started (Play when paused): the
+// page restarts its frame-time means on each (state().perf).
+func (p *Player) Plays() int { return p.plays }
 
 // Pause stops the playhead.
 func (p *Player) Pause() {
