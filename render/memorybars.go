@@ -2,7 +2,6 @@ package render
 
 import (
 	"math"
-	"strconv"
 
 	"github.com/gpuscope/gpuscope/engine/units"
 	"github.com/gpuscope/gpuscope/render/font"
@@ -14,12 +13,13 @@ import (
 var memoryKeys = [...]struct {
 	key string
 	col Color
+	say string // its catalogue key
 }{
-	{"weights", Color{0x56, 0xb4, 0xe9, 255}},     // sky blue
-	{"gradients", Color{0x00, 0x9e, 0x73, 255}},   // bluish green
-	{"optimizer", Color{0xe6, 0x9f, 0x00, 255}},   // orange
-	{"activations", Color{0xcc, 0x79, 0xa7, 255}}, // reddish purple
-	{"buffers", Color{0x00, 0x72, 0xb2, 255}},     // blue
+	{"weights", Color{0x56, 0xb4, 0xe9, 255}, "canvas.mem.weights"},         // sky blue
+	{"gradients", Color{0x00, 0x9e, 0x73, 255}, "canvas.mem.gradients"},     // bluish green
+	{"optimizer", Color{0xe6, 0x9f, 0x00, 255}, "canvas.mem.optimizer"},     // orange
+	{"activations", Color{0xcc, 0x79, 0xa7, 255}, "canvas.mem.activations"}, // reddish purple
+	{"buffers", Color{0x00, 0x72, 0xb2, 255}, "canvas.mem.buffers"},         // blue
 }
 
 // memoryColour is the fill of a memory segment by its Key; an unknown key
@@ -95,7 +95,7 @@ func AppendMemoryBars(dst List, v MemoryBarsView) List {
 			}
 		}
 		if used {
-			entries[ne] = LegendEntry{Color: k.col, Label: v.Words.Say("canvas.mem." + k.key)}
+			entries[ne] = LegendEntry{Color: k.col, Label: say(v.Words, k.say)}
 			ne++
 		}
 	}
@@ -105,7 +105,7 @@ func AppendMemoryBars(dst List, v MemoryBarsView) List {
 	}
 	for _, b := range v.Bars {
 		if limit > 0 && barTotal(b) > limit {
-			entries[ne] = LegendEntry{Color: withAlpha(th.Hot, overVeil), Label: v.Words.Say("canvas.mem.overline")}
+			entries[ne] = LegendEntry{Color: withAlpha(th.Hot, overVeil), Label: say(v.Words, "canvas.mem.overline")}
 			ne++
 			break
 		}
@@ -128,7 +128,7 @@ func AppendMemoryBars(dst List, v MemoryBarsView) List {
 		capLabel = bytesLabel(v.Capacity)
 	}
 	if v.Usable > 0 {
-		useLabel = v.Words.Say("canvas.mem.usable", "bytes", bytesLabel(v.Usable))
+		useLabel = sayBytes(v.Words, "canvas.mem.usable", v.Usable)
 	}
 	right := maxf(labelWidth(capLabel, ts), labelWidth(useLabel, ts)) + ts*0.6
 	axisW := labelWidth("0000", ts) + ts*0.5
@@ -222,14 +222,14 @@ func drawBarPanel(l *List, v MemoryBarsView, p barPanel, py, ph, ts, sc float32,
 	for g := 0.0; g*unit <= p.top*1.0001; g += step {
 		gy := y(g * unit)
 		l.Segment(p.x, gy, p.x+p.w, gy, 1*sc, th.Panel)
-		l.Label(p.x-ts*0.3, gy-ts*LineHeight/2, ts, AlignRight, th.Dim, strconv.FormatFloat(g, 'f', decimals(step), 64))
+		l.Label(p.x-ts*0.3, gy-ts*LineHeight/2, ts, AlignRight, th.Dim, tickLabel(g, decimals(step)))
 	}
 	l.Label(p.x-ts*0.3, py-ts*LineHeight*2.3, ts, AlignRight, th.Dim, name)
 	l.Segment(p.x, py+ph, p.x+p.w, py+ph, 1*sc, th.Dim)
 	if p.zoom {
 		// The zoom's frame and its name: what range it shows.
 		l.Frame(p.x, py, p.w, ph, 1*sc, th.Link)
-		l.Label(p.x+p.w, py-ts*LineHeight*2.3, ts, AlignRight, th.Dim, fitText(v.Words.Say("canvas.mem.zoom", "bytes", bytesLabel(p.top)), ts, p.w))
+		l.Label(p.x+p.w, py-ts*LineHeight*2.3, ts, AlignRight, th.Dim, fitText(sayBytes(v.Words, "canvas.mem.zoom", p.top), ts, p.w))
 	}
 
 	slot := p.w / float32(n)
@@ -335,7 +335,7 @@ func drawBarPanel(l *List, v MemoryBarsView, p barPanel, py, ph, ts, sc float32,
 		case t > p.top && p.zoom:
 			lines[0] = barText{"↑", col}
 		case limit > 0 && t > limit:
-			ex := v.Words.Say("canvas.mem.over", "bytes", bytesLabel(t-limit))
+			ex := sayBytes(v.Words, "canvas.mem.over", t-limit)
 			lines[0] = barText{ex, th.Hot}
 			if tot := bytesLabel(t); labelWidth(ex, ts) <= slot*0.98 && labelWidth(tot, ts) <= slot*0.98 {
 				lines[1], k = barText{tot, col}, 2
@@ -456,6 +456,13 @@ func drawLowerChart(l *List, v MemoryBarsView, px, pw, y, h, ts, sc float32, cur
 			label(i)
 		}
 	}
+}
+
+// sayBytes is w.Say(key, "bytes", bytesLabel(b)), formatted once per
+// language, key and value: the bars are drawn every frame.
+func sayBytes(w Words, key string, b float64) string {
+	// sayMemo's number is the value's bits (never −1, which say uses).
+	return sayMemo.get(wordKey{w.Lang, key, int(math.Float64bits(b))}, func() string { return w.Say(key, "bytes", bytesLabel(b)) })
 }
 
 // bytesLabel is units.Bytes(b), formatted once per value.

@@ -255,3 +255,70 @@ func TestPipelineReplicas(t *testing.T) {
 		t.Errorf("%d rows (want %d), %d dashes at 50 ms", rows, maxReplicaRows, dashes)
 	}
 }
+
+// Marks narrower than a pixel are merged, never lost: 4,000 blocks on a
+// row a few hundred pixels long draw at most a rectangle a pixel column
+// (and one a run of one colour), and every pixel column a block falls in
+// is painted; communication of one colour that follows itself is one
+// bar as long as all of it.
+func TestPipelineMergesNarrowMarks(t *testing.T) {
+	var tl Timeline
+	tl.Stages = 1
+	const n = 4000
+	for i := range n {
+		k := BlockForward
+		if i%3 == 2 {
+			k = BlockBackward
+		}
+		tl.Blocks = append(tl.Blocks, TimelineBlock{Kind: k, MicroBatch: -1, Start: float64(i), End: float64(i + 1)})
+	}
+	// A communication bar in 100 pieces, under a hundredth of a block each.
+	for i := range 100 {
+		tl.Blocks = append(tl.Blocks, TimelineBlock{Kind: BlockComm, MicroBatch: -1, Start: 1000 + float64(i)*0.01, End: 1000 + float64(i+1)*0.01})
+	}
+	tl.Length = n
+	v := pipelineView(-1, tl)
+	v.Cache = new(PipelineCache)
+	l := AppendPipeline(List{}, v)
+	var panel Item
+	for _, it := range l.Items {
+		if it.Kind == FillRect && it.Color == Dark.Panel {
+			panel = it
+		}
+	}
+	if panel.W == 0 {
+		t.Fatal("no row panel")
+	}
+	painted := map[int]bool{}
+	blocks, comm := 0, 0
+	for _, it := range l.Items {
+		if it.Kind != FillRect || it.Y < panel.Y || it.Y >= panel.Y+panel.H {
+			continue
+		}
+		switch it.Color {
+		case Dark.LinkActive, Dark.Rim:
+			blocks++
+			for x := int(math.Floor(float64(it.X))); float32(x) < it.X+it.W; x++ {
+				painted[x] = true
+			}
+		case commColour(Dark):
+			comm++
+			if want := panel.W / n; math.Abs(float64(it.W-want)) > 1e-3 {
+				t.Errorf("the communication bar is %.4f px, want %.4f (its pieces together)", it.W, want)
+			}
+		}
+	}
+	columns := int(math.Ceil(float64(panel.W))) + 1
+	if blocks > columns {
+		t.Errorf("%d block rectangles on a row of %d pixel columns", blocks, columns)
+	}
+	for x := int(panel.X); float32(x) < panel.X+panel.W-1; x++ {
+		if !painted[x] {
+			t.Fatalf("pixel column %d under blocks is not painted", x)
+		}
+	}
+	if comm != 1 {
+		t.Errorf("%d communication rectangles, want the 100 pieces as one", comm)
+	}
+	t.Logf("%d blocks in %d rectangles, %d items in all", n, blocks, len(l.Items))
+}

@@ -1,16 +1,16 @@
 package scenarios
 
 import (
-	"encoding/json"
 	"fmt"
-	"github.com/gpuscope/gpuscope/engine/model"
 	"maps"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/gpuscope/gpuscope/engine/model"
 	"github.com/gpuscope/gpuscope/engine/sim"
+	"github.com/gpuscope/gpuscope/engine/tinyjson"
 	"github.com/gpuscope/gpuscope/scenarios/i18n"
 )
 
@@ -41,6 +41,7 @@ type Player struct {
 	// step opens on its final picture and playing jumps there at once,
 	// with nothing animated in between.
 	reduced bool
+	plays   int // how many times playing has started
 }
 
 type answer struct {
@@ -218,9 +219,14 @@ func (p *Player) Play() {
 	}
 	if !p.playing {
 		p.playing = true
+		p.plays++
 		p.rev++
 	}
 }
+
+// Plays counts the times playing has started (Play when paused): the
+// page restarts its frame-time means on each (state().perf).
+func (p *Player) Plays() int { return p.plays }
 
 // Pause stops the playhead.
 func (p *Player) Pause() {
@@ -538,8 +544,8 @@ func (p *Player) ErrorText(lang string) string {
 // A malformed command changes nothing and returns an error naming the
 // field and what is allowed.
 func (p *Player) Command(raw []byte) *InputError {
-	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+	m, err := parseObject(raw)
+	if err != nil || m == nil {
 		return p.cmdErr("command", string(raw), "error.allowed.json_object")
 	}
 	typ, _ := m["type"].(string)
@@ -670,8 +676,18 @@ func valueText(v any) string {
 	case nil:
 		return ""
 	}
-	b, _ := json.Marshal(v)
+	b, _ := tinyjson.Marshal(v)
 	return string(b)
+}
+
+// parseObject reads a JSON object as encoding/json.Unmarshal does into a
+// map[string]any: nil for null, an error for anything but an object.
+func parseObject(raw []byte) (map[string]any, error) {
+	v, err := tinyjson.Parse(raw)
+	if err != nil {
+		return nil, err
+	}
+	return v.Object()
 }
 
 func sortedKeys(m map[string]any) []string { return slices.Sorted(maps.Keys(m)) }

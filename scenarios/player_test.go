@@ -313,3 +313,25 @@ func TestNumfmtNarrationQuotesTheStep(t *testing.T) {
 		t.Errorf("step 1 narration %q: want the step's value 1.5", text)
 	}
 }
+
+// Plays counts the times playing starts, not every play command: the
+// page restarts its frame-time means on each.
+func TestPlayerCountsPlays(t *testing.T) {
+	p, err := NewPlayer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Plays() != 0 {
+		t.Fatalf("a new player has played %d times", p.Plays())
+	}
+	p.Play()
+	p.Play() // already playing
+	if p.Plays() != 1 {
+		t.Errorf("play, play: %d plays, want 1", p.Plays())
+	}
+	p.Pause()
+	p.Command([]byte(`{"type":"play"}`))
+	if p.Plays() != 2 {
+		t.Errorf("pause, play: %d plays, want 2", p.Plays())
+	}
+}

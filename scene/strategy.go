@@ -247,6 +247,7 @@ type timelineCache struct {
 	span    float64
 	ref     float64 // the step time without overlap, dashed
 	views   viewCache
+	drawn   render.PipelineCache // what AppendPipeline derives from tls
 }
 
 // viewCache is the last memory or cards view made, for the frame and
@@ -318,6 +319,7 @@ func (p *Picture) pipelineView(m Moment, run *scenarios.PlanRun, f planFrame) re
 		v.Phases = true
 	}
 	v.Ref = p.timelines.ref
+	v.Cache = &p.timelines.drawn
 	return v
 }
 
@@ -496,13 +498,20 @@ func stageShares(res parallel.Result, stages int) shares {
 }
 
 // convert draws a schedule's blocks: each forward and backward split by
-// sh (zero shares: whole compute blocks), sends as communication, each
+// sh (zero shares: whole compute blocks), sends as communication (one
+// bar with the tensor-parallel communication that ends where the send
+// starts: one mark, not two), each
 // stage's data-parallel all-reduce (the part hidden behind the backward
 // drawn as such, bucket by bucket) and optimizer update as the engine's
 // time line places them, and act bytes a chunk-micro-batch holds on each
 // stage as memory over time (nil: none).
 func convert(tl parallel.Timeline, sh shares, act []float64) render.Timeline {
-	out := render.Timeline{Stages: tl.Stages, Length: tl.Length}
+	out := render.Timeline{Stages: tl.Stages, Length: tl.Length, Blocks: make([]render.TimelineBlock, 0, 2*len(tl.Blocks))}
+	type commKey struct {
+		stage int
+		end   float64
+	}
+	commAt := map[commKey]int{} // a block's communication bar by its stage and end
 	at := func(v []float64, st int) float64 {
 		if st < len(v) {
 			return v[st]
@@ -517,6 +526,7 @@ func convert(tl parallel.Timeline, sh shares, act []float64) render.Timeline {
 		}
 		out.Blocks = append(out.Blocks, render.TimelineBlock{Stage: b.Stage, Kind: kind, MicroBatch: mb, Chunk: b.Chunk, Start: start, End: cut})
 		if commShare > 0.01 {
+			commAt[commKey{b.Stage, b.End}] = len(out.Blocks)
 			out.Blocks = append(out.Blocks, render.TimelineBlock{Stage: b.Stage, Kind: render.BlockComm, MicroBatch: -1, Start: cut, End: b.End})
 		}
 	}
@@ -536,6 +546,11 @@ func convert(tl parallel.Timeline, sh shares, act []float64) render.Timeline {
 		case parallel.Optimizer:
 			out.Blocks = append(out.Blocks, render.TimelineBlock{Stage: b.Stage, Kind: render.BlockOptimizer, MicroBatch: -1, Start: b.Start, End: b.End})
 		default:
+			if i, ok := commAt[commKey{b.Stage, b.Start}]; ok && out.Blocks[i].End == b.Start {
+				out.Blocks[i].End = b.End // the send continues the bar
+				commAt[commKey{b.Stage, b.End}] = i
+				continue
+			}
 			out.Blocks = append(out.Blocks, render.TimelineBlock{Stage: b.Stage, Kind: render.BlockComm, MicroBatch: -1, Start: b.Start, End: b.End})
 		}
 	}

@@ -139,6 +139,11 @@ func checkSchedule(s Schedule, p, m, v int, fwd, bwd []float64) error {
 	case p*m*v > maxScheduleBlocks:
 		return fmt.Errorf("pp × micro-batches × interleave: %d; at most %d blocks", p*m*v, maxScheduleBlocks)
 	}
+	for st := range p {
+		if fwd[st] < 0 || bwd[st] < 0 {
+			return fmt.Errorf("stage %d's times: %g forward, %g backward; neither may be negative", st, fwd[st], bwd[st])
+		}
+	}
 	return nil
 }
 
@@ -214,11 +219,28 @@ func scheduleLengths(s Schedule, p, m, v int, fwd, bwd []float64, p2p float64) (
 
 // scheduleScratch is runSchedule's working memory, reused across calls.
 type scheduleScratch struct {
-	fEnd, bEnd [][2]float64 // by block: with sends, without
-	free       []float64    // by stage: with, without
+	fEnd, bEnd []endTimes // by block
+	free       []float64  // by stage: with, without
+	dur        []float64  // by stage: a forward block, a backward block
 	cursors    []cursor
 	queue      []int
 	queued     []bool
+}
+
+// endTimes are a block's end with sends and without, each stored as its
+// float64 bits + 1, so that a cleared array (zero) means "not run yet":
+// clearing is far cheaper than writing a sentinel into every block.
+type endTimes [2]uint64
+
+func (e endTimes) run() bool { return e[0] != 0 }
+
+func (e endTimes) times() (with, without float64) {
+	return math.Float64frombits(e[0] - 1), math.Float64frombits(e[1] - 1)
+}
+
+// ends are the end times with and without sends (neither negative).
+func ends(with, without float64) endTimes {
+	return endTimes{math.Float64bits(with) + 1, math.Float64bits(without) + 1}
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scheduleScratch) }}
@@ -250,72 +272,76 @@ func runSchedule(s Schedule, p, m, v int, fwd, bwd []float64, p2p float64, block
 	defer scratchPool.Put(sc)
 	// End times of the forwards and of the backwards by (micro-batch,
 	// virtual stage) — a block's inputs are its neighbours — with sends
-	// and without; −1 until run.
+	// and without; not run until set.
 	n := pv * m
 	sc.fEnd, sc.bEnd = grow(sc.fEnd, n), grow(sc.bEnd, n)
 	fEnd, bEnd := sc.fEnd, sc.bEnd
-	for i := range fEnd {
-		fEnd[i], bEnd[i] = [2]float64{-1, -1}, [2]float64{-1, -1}
-	}
-	sc.free, sc.cursors, sc.queued = grow(sc.free, 2*p), grow(sc.cursors, p), grow(sc.queued, p)
-	free, cursors, queued := sc.free, sc.cursors, sc.queued
+	clear(fEnd)
+	clear(bEnd)
+	sc.free, sc.dur, sc.cursors, sc.queued = grow(sc.free, 2*p), grow(sc.dur, 2*p), grow(sc.cursors, p), grow(sc.queued, p)
+	free, dur, cursors, queued := sc.free, sc.dur, sc.cursors, sc.queued
 	clear(free)
 	queue := sc.queue[:0]
+	V := float64(v)
 	for st := p - 1; st >= 0; st-- { // popped from the end: stage 0 first
 		cursors[st] = newCursor(s, p, m, v, st)
 		queue = append(queue, st)
 		queued[st] = true
+		dur[2*st], dur[2*st+1] = fwd[st]/V, bwd[st]/V
 	}
 	per := 2 * m * v // blocks a stage runs
 	remaining := p * per
-	V := float64(v)
 	for len(queue) > 0 {
 		st := queue[len(queue)-1]
 		queue = queue[:len(queue)-1]
 		queued[st] = false
-		df, db := fwd[st]/V, bwd[st]/V
+		df, db := dur[2*st], dur[2*st+1]
 		cur := &cursors[st]
+		ready, ready0 := free[2*st], free[2*st+1]
 		for cur.k < per {
 			o := cur.op(p, v)
 			vs := o.chunk*p + st
-			ready, ready0 := free[2*st], free[2*st+1]
 			i := o.mb*pv + vs
+			r, r0 := ready, ready0
 			d := df
 			if o.f {
 				if vs > 0 {
 					e := fEnd[i-1]
-					if e[0] < 0 {
+					if !e.run() {
 						break
 					}
-					ready, ready0 = later(ready, e[0]+p2p), later(ready0, e[1])
+					w, w0 := e.times()
+					r, r0 = later(r, w+p2p), later(r0, w0)
 				}
 			} else {
 				if vs < pv-1 {
 					e := bEnd[i+1]
-					if e[0] < 0 {
+					if !e.run() {
 						break
 					}
-					ready, ready0 = later(ready, e[0]+p2p), later(ready0, e[1])
+					w, w0 := e.times()
+					r, r0 = later(r, w+p2p), later(r0, w0)
 				}
-				ready, ready0 = later(ready, fEnd[i][0]), later(ready0, fEnd[i][1])
+				w, w0 := fEnd[i].times()
+				r, r0 = later(r, w), later(r0, w0)
 				d = db
 			}
-			e, e0 := ready+d, ready0+d
+			e, e0 := r+d, r0+d
 			if block != nil {
-				block(st, o, ready, e)
+				block(st, o, r, e)
 			}
-			free[2*st], free[2*st+1] = e, e0
+			ready, ready0 = e, e0
 			// The block's end wakes the stage that needs it.
 			wake := -1
 			if o.f {
-				fEnd[i] = [2]float64{e, e0}
+				fEnd[i] = ends(e, e0)
 				if vs < pv-1 {
 					if wake = st + 1; wake == p {
 						wake = 0
 					}
 				}
 			} else {
-				bEnd[i] = [2]float64{e, e0}
+				bEnd[i] = ends(e, e0)
 				if vs > 0 {
 					if wake = st - 1; wake < 0 {
 						wake = p - 1
@@ -329,6 +355,7 @@ func runSchedule(s Schedule, p, m, v int, fwd, bwd []float64, p2p float64, block
 			cur.next(o, p, v)
 			remaining--
 		}
+		free[2*st], free[2*st+1] = ready, ready0
 	}
 	sc.queue = queue
 	for st := range p {
@@ -342,10 +369,10 @@ func runSchedule(s Schedule, p, m, v int, fwd, bwd []float64, p2p float64, block
 
 // stageTimes are each stage's forward and backward of one micro-batch
 // with their TP collectives (full recomputation's forward all-reduces run
-// with the backward): the blocks of the plan's time line.
-func (r Result) stageTimes() (fwd, bwd []float64) {
-	fwd = make([]float64, len(r.StageForward))
-	bwd = make([]float64, len(r.StageBackward))
+// with the backward): the blocks of the plan's time line. They are
+// written into fwd and bwd when those are long enough.
+func (r Result) stageTimes(fwd, bwd []float64) ([]float64, []float64) {
+	fwd, bwd = grow(fwd, len(r.StageForward)), grow(bwd, len(r.StageBackward))
 	for i := range fwd {
 		fwd[i] = r.StageForward[i] + r.StageTPForward[i]
 		bwd[i] = r.StageBackward[i] + r.StageTP[i] - r.StageTPForward[i]
@@ -366,7 +393,7 @@ const maxDrawnBuckets = 64
 // step time, Time.Step: the schedule Evaluate runs is this one.
 func (r Result) Timeline() (Timeline, error) {
 	p := r.Config.Plan
-	fwd, bwd := r.stageTimes()
+	fwd, bwd := r.stageTimes(nil, nil)
 	tl, err := BuildTimeline(p.Schedule, p.PP, r.MicroBatches, p.Interleave, fwd, bwd, r.P2P)
 	if err != nil {
 		return tl, err

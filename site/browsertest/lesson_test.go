@@ -41,9 +41,11 @@ type pageState struct {
 	Error *string `json:"error"`
 	Ready bool    `json:"ready"`
 	Perf  struct {
-		UpdateMS float64 `json:"update_ms"`
-		DrawMS   float64 `json:"draw_ms"`
-		FPS      float64 `json:"fps"`
+		UpdateMS     float64 `json:"update_ms"`
+		DrawMS       float64 `json:"draw_ms"`
+		FPS          float64 `json:"fps"`
+		UpdateFrames int     `json:"update_frames"` // the ticks update_ms is the mean of
+		DrawFrames   int     `json:"draw_frames"`   // the repaints draw_ms is the mean of
 	} `json:"perf"`
 }
 
