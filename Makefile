@@ -8,6 +8,7 @@
 #   make bench-baseline  make bench, recorded as the new baseline (BENCHMARKS.md)
 #   make soak    the heaviest lesson on a loop for 10 minutes in headless
 #                Chromium: heap and frame time must stay flat (not in make test)
+#   make font    regenerate the canvas font subset (render/font) from the sources
 #   make clean   remove build and test output
 
 GO        ?= go
@@ -25,7 +26,7 @@ BASE_URL  ?= http://$(ADDR)/
 # gzip budget for main.wasm, in bytes (3.5 MB, MB = 10^6 bytes).
 WASM_GZ_BUDGET := 3500000
 
-.PHONY: all build site serve test bench bench-baseline bare posters clean wasm soak
+.PHONY: all build site serve test bench bench-baseline bare posters clean wasm soak font brotli
 
 all: build
 
@@ -33,6 +34,10 @@ build: wasm
 	@mkdir -p $(DIST)
 	cp $(SITE_SRC) $(DIST)/
 	cp site/embed.js $(DIST)/
+	@mkdir -p $(DIST)/i18n
+	cp scenarios/i18n/en.txt scenarios/i18n/zh.txt $(DIST)/i18n/
+	gzip -9 -k -f $(DIST)/i18n/en.txt $(DIST)/i18n/zh.txt
+	@$(MAKE) --no-print-directory brotli BROTLI_FILES="$(DIST)/i18n/en.txt $(DIST)/i18n/zh.txt"
 	@mkdir -p $(DIST)/examples
 	cp -r site/examples/. $(DIST)/examples/
 	@mkdir -p $(DIST)/posters
@@ -40,7 +45,7 @@ build: wasm
 	@test -n "$(WASM_EXEC)" || { echo "wasm_exec.js not found under $(GOROOT)/lib/wasm or misc/wasm" >&2; exit 1; }
 	cp $(WASM_EXEC) $(DIST)/wasm_exec.js
 	$(GO) run ./cmd/gpuscope site --dist $(DIST) --base $(BASE_URL)
-	@echo "built $(DIST)/ (main.wasm $$(wc -c < $(DIST)/main.wasm) bytes, gzip $$(wc -c < $(DIST)/main.wasm.gz) bytes)"
+	@echo "built $(DIST)/ (main.wasm $$(wc -c < $(DIST)/main.wasm) bytes, gzip $$(wc -c < $(DIST)/main.wasm.gz) bytes$$(test -f $(DIST)/main.wasm.br && echo ", brotli $$(wc -c < $(DIST)/main.wasm.br) bytes"))"
 
 # The course (site/course: lessons in Markdown beside the simulator) is
 # built by make build's `gpuscope site` step; this says where it is.
@@ -48,11 +53,34 @@ site: build
 	@echo "the course: $(DIST)/course/en/index.html (中文: $(DIST)/course/zh/index.html); make serve, then open http://$(ADDR)/course/en/"
 
 # Always rebuilt: go build is incremental, and make cannot see Go's
-# dependency graph.
+# dependency graph. -tags i18nfetch leaves every catalogue but English
+# out of main.wasm: the page fetches the reader's (i18n/LANG.txt, copied
+# by make build). cmd/wasmopt then merges the linker's 100,000 data
+# segments (their headers are ≈ 180 KB of gzip) and checks that the
+# module still lays out the same memory.
 wasm:
 	@mkdir -p $(DIST)
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags="-s -w" -o $(DIST)/main.wasm $(WASM_PKG)
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -tags i18nfetch -ldflags="-s -w" -o $(DIST)/main.wasm $(WASM_PKG)
+	$(GO) run ./cmd/wasmopt $(DIST)/main.wasm
 	gzip -9 -k -f $(DIST)/main.wasm
+	@$(MAKE) --no-print-directory brotli BROTLI_FILES=$(DIST)/main.wasm
+
+# FILE.br beside FILE for each of BROTLI_FILES (gpuscope serve sends it to
+# browsers that accept br), with Debian's brotli at -q 11: about 30 s of
+# CPU for main.wasm, so it is skipped when FILE's content has not changed
+# since (.FILE.br.sum; a dotfile, which the server never serves). Without
+# the brotli command the site is built with .gz copies only.
+brotli:
+	@if ! command -v brotli >/dev/null 2>&1; then \
+	  echo "brotli not installed: no .br copies of $(notdir $(BROTLI_FILES)) (apt-get install brotli)"; exit 0; \
+	fi; \
+	for f in $(BROTLI_FILES); do \
+	  sum="$$(dirname $$f)/.$$(basename $$f).br.sum"; \
+	  new="$$(sha256sum < $$f)"; \
+	  if [ -f $$f.br ] && [ "$$(cat $$sum 2>/dev/null)" = "$$new" ]; then touch $$f.br; continue; fi; \
+	  echo "brotli -q 11 $$f"; \
+	  brotli -q 11 -k -f $$f && echo "$$new" > $$sum || exit 1; \
+	done
 
 serve: build
 	$(GO) run ./cmd/gpuscope serve --addr $(ADDR) --dir $(DIST)
@@ -64,14 +92,16 @@ test:
 	@echo "==> go vet"
 	$(GO) vet ./...
 	GOOS=js GOARCH=wasm $(GO) vet $(WASM_PKG)/...
+	GOOS=js GOARCH=wasm $(GO) vet -tags i18nfetch $(WASM_PKG)
 	@echo "==> go test (native)"
-	$(GO) test ./...
+	GPUSCOPE_REQUIRE_SSG=1 $(GO) test ./...
+	$(GO) test -tags i18nfetch ./scenarios/i18n/
 	@echo "==> go test (wasm, under Node.js)"
 	PATH="$(WASM_PATH):$$PATH" GOOS=js GOARCH=wasm $(GO) test ./engine/... ./scenarios/...
 	@echo "==> build"
 	@$(MAKE) --no-print-directory build
 	@echo "==> browser tests (headless Chromium)"
-	GPUSCOPE_SITE_DIR="$(CURDIR)/$(DIST)" $(GO) test -count=1 -timeout 30m ./site/browsertest/...
+	GPUSCOPE_REQUIRE_SSG=1 GPUSCOPE_REQUIRE_FONTS=1 GPUSCOPE_SITE_DIR="$(CURDIR)/$(DIST)" $(GO) test -count=1 -timeout 30m ./site/browsertest/...
 	@echo "make test: OK (gofmt, vet, native tests, wasm tests, build, browser tests; screenshots in out/screens/)"
 
 # make bench: runs of each Go benchmark, and of the page benchmark (about
@@ -126,6 +156,12 @@ bare:
 	gzip -9 -k -f $(DIST)/bare/bare.wasm
 	cp wasm/bare/index.html wasm/bare/bare.js $(DIST)/bare/
 	cp $(WASM_EXEC) $(DIST)/bare/wasm_exec.js
+
+# The canvas font: Go Regular cut down to the runes the builders' literals
+# and the catalogues hold (render/font/goregular-subset.ttf and runes.go,
+# committed; a test in make test fails when they are stale).
+font:
+	$(GO) generate ./render/font
 
 # Renders the embed's poster images (site/posters/ID-THEME.png) from the real
 # renderer in headless Chromium, so it needs Chromium. The PNGs are committed,

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Makes sure the tools `make test` needs beyond Go are present:
-# Chromium (browser tests), Node.js (engine tests under GOOS=js) and
-# poppler-utils (pdftotext: the course's printed handout is read back).
+# Chromium (browser tests), Node.js (engine tests under GOOS=js),
+# poppler-utils (pdftotext: the course's printed handout is read back),
+# two CJK fonts (the handout is printed in each), the static-site
+# generators Hugo, Jekyll and MkDocs (the embedding examples are built with
+# them) and brotli (make build writes main.wasm.br with it; optional).
 # As root it installs what is missing with apt-get; otherwise it says what
 # to install and fails. Silent when everything is there.
 set -euo pipefail
@@ -16,17 +19,34 @@ fi
 if ! command -v pdftotext >/dev/null 2>&1; then
 	missing+=(poppler-utils)
 fi
-# A CJK font, so that the Simplified Chinese screenshots the browser tests
-# save can be read (the tests check text, not glyphs: a warning only).
+# site/browsertest/ssg_test.go builds site/examples/{hugo,jekyll,mkdocs}
+# with them; make test sets GPUSCOPE_REQUIRE_SSG=1, so a missing one fails.
+for ssg in hugo jekyll mkdocs; do
+	command -v "$ssg" >/dev/null 2>&1 || missing+=("$ssg")
+done
+# The Chinese fonts Debian machines most often have: the course's printed
+# handout is read back once in each (site/browsertest/course_test.go), and
+# the Simplified Chinese screenshots need one to be legible. make test sets
+# GPUSCOPE_REQUIRE_FONTS=1, so a missing one fails the print test.
+has_font() { # FAMILY PACKAGE
+	if command -v fc-list >/dev/null 2>&1; then
+		[ -n "$(fc-list ":family=$1" family 2>/dev/null | head -1)" ]
+	else
+		dpkg-query -W -f='${Status}' "$2" 2>/dev/null | grep -q "install ok installed"
+	fi
+}
+has_font "WenQuanYi Micro Hei" fonts-wqy-microhei || missing+=(fonts-wqy-microhei)
+has_font "Noto Sans CJK SC" fonts-noto-cjk || missing+=(fonts-noto-cjk)
+# brotli: without it make build writes only the .gz copies (a warning).
 optional=()
-if command -v fc-list >/dev/null 2>&1 && [ -z "$(fc-list :lang=zh 2>/dev/null | head -1)" ]; then
-	optional+=(fonts-wqy-microhei)
+if ! command -v brotli >/dev/null 2>&1; then
+	optional+=(brotli)
 fi
 if [ ${#missing[@]} -eq 0 ] && [ ${#optional[@]} -eq 0 ]; then
 	exit 0
 fi
 if [ ${#missing[@]} -eq 0 ] && [ "$(id -u)" -ne 0 ]; then
-	echo "deps: no Chinese font; zh screenshots will show boxes (sudo apt-get install -y ${optional[*]})" >&2
+	echo "deps: optional package missing: ${optional[*]} (no brotli: no main.wasm.br); sudo apt-get install -y ${optional[*]}" >&2
 	exit 0
 fi
 missing+=("${optional[@]}")

@@ -3,8 +3,10 @@
 package engine_test
 
 import (
+	"os"
 	"os/exec"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -31,6 +33,26 @@ func TestImportBoundaries(t *testing.T) {
 					t.Errorf("%v depends on %s", pkgs, dep)
 				}
 			}
+		}
+	}
+}
+
+// The browser build leaves encoding/json out (issue 16: it alone is
+// ≈ 95 kB of main.wasm's gzip); engine/tinyjson reads and writes the
+// page's JSON instead.
+func TestWasmWithoutEncodingJSON(t *testing.T) {
+	if runtime.GOOS == "js" {
+		t.Skip("needs the go command")
+	}
+	for _, tags := range []string{"", "i18nfetch"} {
+		cmd := exec.Command("go", "list", "-deps", "-tags", tags, "../wasm")
+		cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list -deps ../wasm: %v\n%s", err, out)
+		}
+		if slices.Contains(strings.Fields(string(out)), "encoding/json") {
+			t.Errorf("the wasm build (tags %q) depends on encoding/json", tags)
 		}
 	}
 }

@@ -78,7 +78,7 @@ func Question(q *scenarios.QuestionState, lang string) []Node {
 		if q.Correct {
 			verdict = i18n.T(lang, "ui.predict_right")
 		}
-		out = append(out, El("p", "class", "reveal", "role", "status").Say(verdict+" "+q.Reveal))
+		out = append(out, El("p", "class", "reveal", "role", "status").Say(i18n.T(lang, "ui.predict_verdict", "verdict", verdict, "reveal", q.Reveal)))
 	}
 	return out
 }
@@ -124,7 +124,7 @@ func Numbers(p *scenarios.Player, lang string) []Node {
 		body.Kids = append(body.Kids, tr)
 		if r.Source != "" {
 			body.Kids = append(body.Kids, El("tr", "class", "source-row").Add(
-				El("td", "colspan", strconv.Itoa(len(tb.Columns)), "class", "source", "data-source", r.Key).Say(i18n.T(lang, "ui.source")+": "+r.Source)))
+				El("td", "colspan", strconv.Itoa(len(tb.Columns)), "class", "source", "data-source", r.Key).Say(i18n.T(lang, "ui.source_line", "source", r.Source))))
 		}
 	}
 	return []Node{

@@ -7,11 +7,25 @@ import (
 	"github.com/gpuscope/gpuscope/engine/units"
 )
 
-// AttentionPoint is one sequence length: both implementations' HBM bytes.
+// AttentionPoint is one sequence length: both implementations' HBM bytes,
+// and how many times FlashAttention reads K and V from HBM.
 type AttentionPoint struct {
 	Seq             int
 	Standard, Flash float64
+	KVReads         int
 }
+
+// AttentionPhase is what a flash-attention step shows.
+type AttentionPhase uint8
+
+// The flash-attention pictures.
+const (
+	AttScores  AttentionPhase = iota // the N×N score matrix beside Q and K, and its trips through HBM
+	AttTraffic                       // HBM bytes against N, the L2 step marked
+	AttSpeed                         // both dataflows, their traffic and times on one axis
+	AttSame                          // the online softmax: one row tile by tile, the same answer
+	AttAll                           // free play: the dataflows and the chart
+)
 
 // AttentionView is what the flash-attention picture needs.
 type AttentionView struct {
@@ -20,97 +34,512 @@ type AttentionView struct {
 	Scale         float32
 	Theme         Theme
 	Words         Words // its words in the reader's language (canvas.* keys)
+	Phase         AttentionPhase
 	Points        []AttentionPoint
-	Seq           int // the reader's sequence length, marked
+	// The reader's shape: sequence N (marked on the chart), head size d.
+	Seq, HeadDim, Heads, Batch int
+	// At the reader's shape: the score matrices' bytes, each
+	// implementation's HBM traffic and time.
+	ScoreBytes, StdBytes, FlashBytes float64
+	StdTimeS, FlashTimeS             float64
+	L2Bytes                          float64
+	MaxDiff                          float64 // the engine's check, tiled against direct
 }
 
-// AppendAttention plots HBM traffic against sequence length on log-log
-// axes: standard attention's curve climbs twice as steeply as
-// FlashAttention's (N² against N), the reader's N marked with both values.
+// attentionColours: standard attention, FlashAttention, Q, K and V.
+func attentionColours(th Theme) (std, flash, q, k, v Color) {
+	return th.Hot, th.Rim, sizePalette[0], sizePalette[3], sizePalette[1]
+}
+
+// AppendAttention draws the step's picture (see AttentionPhase).
 func AppendAttention(dst List, v AttentionView) List {
 	th := v.Theme
 	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
 	st := v.Stage
-	if st.W <= 0 || st.H <= 0 || len(v.Points) < 2 {
+	if st.W <= 0 || st.H <= 0 || len(v.Points) < 2 || v.Seq < 1 || v.HeadDim < 1 {
 		return l
 	}
-	fs := clamp(minf(st.W, st.H)/40, 10*sc, 18*sc)
-	px, py := st.X+fs*5, st.Y+fs*2
-	pw, ph := st.W-fs*7, st.H-fs*5
-	if pw <= 0 || ph <= 0 {
-		return l
+	p := newPlacer(&l, st)
+	fs, big := siSizes(st, sc)
+	pad := fs
+	w := v.Words
+	stdC, flC, qC, kC, vC := attentionColours(th)
+	var head string
+	switch v.Phase {
+	case AttScores:
+		head = w.Say("canvas.att.head_scores", "n", units.Count(int64(v.Seq)), "bytes", units.Bytes(v.ScoreBytes))
+	case AttTraffic:
+		s, f, _ := attAt(v.Points, v.Seq)
+		head = w.Say("canvas.att.head_traffic", "n", units.Count(int64(v.Seq)), "std", units.Bytes(s), "flash", units.Bytes(f))
+	case AttSpeed:
+		head = w.Say("canvas.att.head_speed", "ratio", units.Ratio(w.Lang, v.StdTimeS/v.FlashTimeS), "bytes", units.Ratio(w.Lang, v.StdBytes/v.FlashBytes))
+	case AttSame:
+		head = w.Say("canvas.att.head_same", "diff", attSci(v.MaxDiff))
+	default:
+		head = w.Say("canvas.att.head_try", "n", units.Count(int64(v.Seq)), "std", units.Bytes(v.StdBytes), "flash", units.Bytes(v.FlashBytes))
 	}
-	xlo, xhi := math.Log2(float64(v.Points[0].Seq)), math.Log2(float64(v.Points[len(v.Points)-1].Seq))
+	y := siHeadline(&p, th, st, big, th.Text, head)
+	var legend [6]LegendEntry
+	ne := 0
+	switch v.Phase {
+	case AttTraffic:
+		legend[0], legend[1] = LegendEntry{stdC, false, w.Say("canvas.att.standard")}, LegendEntry{flC, false, w.Say("canvas.att.flash")}
+		ne = 2
+	case AttSame:
+		legend[0], legend[1] = LegendEntry{kC, false, w.Say("canvas.att.scores_row")}, LegendEntry{flC, false, w.Say("canvas.att.running_max")}
+		legend[2], legend[3] = LegendEntry{stdC, false, w.Say("canvas.att.direct")}, LegendEntry{qC, false, w.Say("canvas.att.tiled")}
+		ne = 4
+	default:
+		legend[0], legend[1], legend[2] = LegendEntry{qC, false, "Q"}, LegendEntry{kC, false, "K"}, LegendEntry{vC, false, "V"}
+		legend[3], legend[4] = LegendEntry{stdC, false, w.Say("canvas.att.scores")}, LegendEntry{flC, false, w.Say("canvas.att.flash_block")}
+		ne = 5
+	}
+	lh := siLegend(&p, th, Rect{st.X + pad, y, st.W - 2*pad, st.Y + st.H - pad - y}, fs, sc, legend[:ne]...)
+	area := Rect{st.X + pad, y, st.W - 2*pad, st.Y + st.H - pad - lh - fs*0.3 - y}
+	switch v.Phase {
+	case AttTraffic:
+		attChart(&p, v, sc, fs, area)
+	case AttSame:
+		attSoftmax(&p, v, sc, fs, area)
+	case AttAll:
+		if area.W > area.H*1.4 {
+			attFlows(&p, v, sc, fs, Rect{area.X, area.Y, area.W * 0.55, area.H}, true)
+			attChart(&p, v, sc, fs, Rect{area.X + area.W*0.55 + pad, area.Y, area.W*0.45 - pad, area.H})
+		} else {
+			h := area.H * 0.55
+			attFlows(&p, v, sc, fs, Rect{area.X, area.Y, area.W, h}, true)
+			attChart(&p, v, sc, fs, Rect{area.X, area.Y + h + fs*0.5, area.W, area.H - h - fs*0.5})
+		}
+	default:
+		attFlows(&p, v, sc, fs, area, v.Phase == AttSpeed)
+	}
+	return l
+}
+
+// attSci writes a small number as "7.77e-16".
+func attSci(x float64) string {
+	if x == 0 {
+		return "0"
+	}
+	e := int(math.Floor(math.Log10(math.Abs(x))))
+	return units.Number(x/math.Pow(10, float64(e))) + "e" + strconv.Itoa(e)
+}
+
+// attAt is both curves at sequence n, interpolated on the log-log line
+// between the sweep's points; the FlashAttention K/V reads of the point
+// at or below.
+func attAt(pts []AttentionPoint, n int) (std, fl float64, reads int) {
+	for i := 1; i < len(pts); i++ {
+		a, b := pts[i-1], pts[i]
+		if n >= a.Seq && n <= b.Seq {
+			f := (math.Log2(float64(n)) - math.Log2(float64(a.Seq))) / (math.Log2(float64(b.Seq)) - math.Log2(float64(a.Seq)))
+			std = math.Pow(10, math.Log10(a.Standard)+f*(math.Log10(b.Standard)-math.Log10(a.Standard)))
+			fl = math.Pow(10, math.Log10(a.Flash)+f*(math.Log10(b.Flash)-math.Log10(a.Flash)))
+			reads = a.KVReads
+			if n == b.Seq {
+				reads = b.KVReads
+			}
+			return
+		}
+	}
+	return
+}
+
+// attFlows draws both dataflows side by side in r. Standard: Q, K, V in
+// HBM with the N×N scores S and probabilities P beside them, at one
+// scale, and the four trips S and P make; FlashAttention: only Q, K, V
+// and O in HBM, a block of Q on the chip with K and V streaming past it
+// and the block of scores that never leaves. Under each, its HBM
+// traffic on one scale; with times, both runs on one time axis.
+func attFlows(p *siPlacer, v AttentionView, sc, fs float32, r Rect, times bool) {
+	th, w := v.Theme, v.Words
+	stdC, flC, qC, kC, vC := attentionColours(th)
+	gap := fs * 1.5
+	cw := (r.W - gap) / 2
+	meterH := fs * LineHeight * 2.4
+	if times {
+		meterH += fs * LineHeight * 2.4
+	}
+	h := r.H - meterH
+	if h < fs*8 || cw < fs*8 {
+		return
+	}
+	n, d := float64(v.Seq), float64(v.HeadDim)
+	for side := 0; side < 2; side++ {
+		x := r.X + float32(side)*(cw+gap)
+		name := w.Say("canvas.att.standard")
+		col := stdC
+		if side == 1 {
+			name, col = w.Say("canvas.att.flash"), flC
+		}
+		p.fit(x, r.Y, fs, AlignLeft, col, name, cw)
+		top := r.Y + fs*LineHeight*1.2
+		hbmH := (h - fs*LineHeight*1.2) * 0.55
+		chipY := top + hbmH + fs*LineHeight*2.2
+		chipH := r.Y + h - chipY
+		p.l.Rect(x, top, cw, hbmH, th.Panel)
+		p.l.Frame(x, top, cw, hbmH, 1*sc, th.Dim)
+		p.fit(x+fs*0.3, top+fs*0.2, fs, AlignLeft, th.Dim, w.Say("canvas.att.hbm"), cw-fs*0.6)
+		p.l.Rect(x, chipY, cw, chipH, th.GPU)
+		p.l.Frame(x, chipY, cw, chipH, 1*sc, th.Rim)
+		p.fit(x+fs*0.3, chipY+chipH-fs*LineHeight*1.1, fs, AlignLeft, th.Dim, w.Say("canvas.att.sram"), cw-fs*0.6)
+		p.l.Key(th.Rim, w.Say("canvas.att.sram"))
+		// The matrices in HBM, at one scale: N rows tall; Q, K, V d wide.
+		// S is N × N and Q, K, V, O are N × d, at one scale: the column
+		// must hold S, P and four strips side by side.
+		mh := minf(hbmH-fs*LineHeight*2.2, (cw-fs*4.4)/(2+4*float32(d/n)))
+		my := top + fs*LineHeight*1.2
+		unit := mh / float32(n) // px a row
+		strip := maxf(float32(d)*unit, 2*sc)
+		mx := x + fs*0.4
+		mats := []struct {
+			name string
+			w    float32
+			c    Color
+		}{{"Q", strip, qC}, {"K", strip, kC}, {"V", strip, vC}, {"O", strip, th.Dim}}
+		if side == 0 {
+			sq := mh
+			mats = append(mats[:3], struct {
+				name string
+				w    float32
+				c    Color
+			}{"S", sq, stdC}, struct {
+				name string
+				w    float32
+				c    Color
+			}{"P", sq, withAlpha(stdC, 170)}, mats[3])
+		}
+		for _, m := range mats {
+			hh := mh
+			if m.w > strip {
+				hh = m.w
+			}
+			p.l.Rect(mx, my, m.w, hh, m.c)
+			p.text(mx+m.w/2, my+hh+fs*0.1, fs, AlignCenter, th.Text, m.name)
+			mx += m.w + fs*0.6
+		}
+		// The chip: what is computed there.
+		cx := x + fs*0.6
+		cy := chipY + fs*0.4
+		ch := chipH - fs*LineHeight*1.4
+		if side == 0 {
+			// A kernel at a time: S computed, sent to HBM, read back for
+			// the softmax, P sent, read back for P·V.
+			trips := []string{w.Say("canvas.att.write_s"), w.Say("canvas.att.read_s"), w.Say("canvas.att.write_p"), w.Say("canvas.att.read_p")}
+			ax := x + cw*0.55
+			for i, t := range trips {
+				tx := ax + float32(i)*cw*0.1
+				up := i%2 == 0
+				if up {
+					siArrow(p.l, tx, chipY, tx, top+hbmH, 3*sc, fs*0.5, stdC)
+				} else {
+					siArrow(p.l, tx, top+hbmH, tx, chipY, 3*sc, fs*0.5, stdC)
+				}
+				_ = t
+			}
+			p.wrap(ax-fs*0.3, top+hbmH+fs*0.2, fs, AlignRight, stdC, w.Say("canvas.att.four_trips", "bytes", units.Bytes(v.ScoreBytes)), cw*0.55-fs, 2)
+			// S computed on the chip in one piece, as large as it is.
+			bs := minf(ch, cw*0.3)
+			if bs > 4*sc {
+				p.l.Rect(cx, cy, bs, bs, withAlpha(stdC, 120))
+				p.wrap(cx+bs+fs*0.4, cy, fs, AlignLeft, th.Text, w.Say("canvas.att.one_kernel_each"), x+cw-cx-bs-fs, 3)
+			}
+		} else {
+			// A block of Q rows on the chip; K and V tiles streaming past.
+			br := float32(128) * unit
+			bq := clamp(br, 3*sc, ch)
+			p.l.Rect(cx, cy, strip, bq, qC)
+			p.l.Rect(cx+strip+fs*0.4, cy, bq, bq, flC) // Br × Bc scores, never written
+			kx := cx + strip + bq + fs
+			for j := 0; j < 4; j++ {
+				tx := kx + float32(j)*(strip*2+fs*0.5)
+				if tx+strip*2 > x+cw-fs*0.3 {
+					break
+				}
+				p.l.Rect(tx, cy, strip, bq, withAlpha(kC, uint8(255-50*j)))
+				p.l.Rect(tx+strip, cy, strip, bq, withAlpha(vC, uint8(255-50*j)))
+			}
+			p.wrap(cx, cy+bq+fs*0.2, fs, AlignLeft, th.Text, w.Say("canvas.att.stream", "br", "128"), cw-fs, 2)
+			// Its trips: Q in, K and V streamed in, O out — no S, no P.
+			ax := x + cw*0.55
+			siArrow(p.l, ax, top+hbmH, ax, chipY, 2*sc, fs*0.5, qC)
+			siArrow(p.l, ax+cw*0.1, top+hbmH, ax+cw*0.1, chipY, 2*sc, fs*0.5, kC)
+			siArrow(p.l, ax+cw*0.2, chipY, ax+cw*0.2, top+hbmH, 2*sc, fs*0.5, th.Dim)
+			p.wrap(ax-fs*0.3, top+hbmH+fs*0.2, fs, AlignRight, flC, w.Say("canvas.att.never"), cw*0.55-fs, 2)
+		}
+	}
+	// The traffic of each on one scale, and the times on one axis.
+	my := r.Y + h + fs*0.4
+	maxB := math.Max(v.StdBytes, v.FlashBytes)
+	if maxB <= 0 {
+		return
+	}
+	labW := float32(0)
+	narrow := r.W < fs*30
+	if !narrow {
+		labW = clamp(r.W*0.28, fs*6, fs*14)
+	}
+	bw := r.W - labW - fs*6
+	rows := []struct {
+		label string
+		val   float64
+		text  string
+		c     Color
+	}{
+		{w.Say("canvas.att.traffic_std"), v.StdBytes / maxB, units.Bytes(v.StdBytes), stdC},
+		{w.Say("canvas.att.traffic_flash"), v.FlashBytes / maxB, units.Bytes(v.FlashBytes), flC},
+	}
+	if times {
+		maxT := math.Max(v.StdTimeS, v.FlashTimeS)
+		if maxT > 0 {
+			rows = append(rows, struct {
+				label string
+				val   float64
+				text  string
+				c     Color
+			}{w.Say("canvas.att.time_std"), v.StdTimeS / maxT, units.Duration(v.StdTimeS), stdC}, struct {
+				label string
+				val   float64
+				text  string
+				c     Color
+			}{w.Say("canvas.att.time_flash"), v.FlashTimeS / maxT, units.Duration(v.FlashTimeS), flC})
+		}
+	}
+	for i, row := range rows {
+		ry := my + float32(i)*fs*LineHeight*1.2
+		bl := maxf(bw*float32(siFrac(row.val)), 1.5*sc)
+		if narrow {
+			// The label on the bar's line, after the value: the colour
+			// says which.
+			p.l.Rect(r.X, ry+fs*0.25, bw, fs*0.7, th.Panel)
+			p.l.Rect(r.X, ry+fs*0.25, bl, fs*0.7, row.c)
+			p.text(r.X+bl+fs*0.3, ry, fs, AlignLeft, row.c, row.text)
+			continue
+		}
+		p.fit(r.X, ry, fs, AlignLeft, th.Text, row.label, labW-fs*0.4)
+		p.l.Rect(r.X+labW, ry+fs*0.25, bw, fs*0.7, th.Panel)
+		p.l.Rect(r.X+labW, ry+fs*0.25, bl, fs*0.7, row.c)
+		p.text(r.X+labW+bl+fs*0.3, ry, fs, AlignLeft, row.c, row.text)
+	}
+}
+
+// attChart plots HBM traffic against N on log-log axes, said so: standard
+// attention's curve climbs as N², FlashAttention's as N; the reader's N
+// marked with both values; the step where K and V leave L2 marked and
+// explained.
+func attChart(p *siPlacer, v AttentionView, sc, fs float32, r Rect) {
+	th, w := v.Theme, v.Words
+	stdC, flC, _, _, _ := attentionColours(th)
+	yLab := clamp(siW("100 GB", fs)+fs*0.5, fs*4, fs*6)
+	px, py := r.X+yLab, r.Y+fs*LineHeight*1.3
+	pw, ph := r.W-yLab-fs*0.5, r.H-fs*LineHeight*3.8
+	if pw <= fs*6 || ph <= fs*5 {
+		return
+	}
+	pts := v.Points
+	xlo, xhi := math.Log2(float64(pts[0].Seq)), math.Log2(float64(pts[len(pts)-1].Seq))
 	ylo, yhi := math.Inf(1), math.Inf(-1)
-	for _, p := range v.Points {
-		ylo = math.Min(ylo, math.Log10(math.Min(p.Standard, p.Flash)))
-		yhi = math.Max(yhi, math.Log10(math.Max(p.Standard, p.Flash)))
+	for _, pt := range pts {
+		ylo = math.Min(ylo, math.Log10(math.Min(pt.Standard, pt.Flash)))
+		yhi = math.Max(yhi, math.Log10(math.Max(pt.Standard, pt.Flash)))
 	}
 	ylo, yhi = math.Floor(ylo), math.Ceil(yhi)
 	if yhi <= ylo || xhi <= xlo {
-		return l
+		return
 	}
-	at := func(seq int, bytes float64) (float32, float32) {
-		fx := (math.Log2(float64(seq)) - xlo) / (xhi - xlo)
+	at := func(seq float64, bytes float64) (float32, float32) {
+		fx := (math.Log2(seq) - xlo) / (xhi - xlo)
 		fy := (math.Log10(bytes) - ylo) / (yhi - ylo)
 		return px + pw*float32(fx), py + ph*(1-float32(fy))
 	}
+	p.fit(r.X, r.Y, fs, AlignLeft, th.Dim, w.Say("canvas.att.y"), r.W)
+	// Decades: every other one when crowded.
+	every := 1
+	if ph/float32(yhi-ylo) < fs*LineHeight*1.1 {
+		every = 2
+	}
 	for e := int(ylo); e <= int(yhi); e++ {
-		_, y := at(v.Points[0].Seq, math.Pow(10, float64(e)))
-		l.Segment(px, y, px+pw, y, 1*sc, th.Panel)
-		l.Label(px-fs*0.4, y-fs*0.55, fs, AlignRight, th.Dim, units.Bytes(math.Pow(10, float64(e))))
+		_, yy := at(float64(pts[0].Seq), math.Pow(10, float64(e)))
+		p.l.Segment(px, yy, px+pw, yy, 1*sc, withAlpha(th.Dim, 60))
+		if (e-int(ylo))%every == 0 {
+			p.text(px-fs*0.4, yy-fs*0.55, fs, AlignRight, th.Dim, units.Bytes(math.Pow(10, float64(e))))
+		}
 	}
-	for _, p := range v.Points {
-		x, _ := at(p.Seq, math.Pow(10, ylo))
-		l.Segment(x, py, x, py+ph, 1*sc, th.Panel)
-		l.Label(x, py+ph+fs*0.3, fs, AlignCenter, th.Dim, seqLabel(p.Seq))
+	// The L2 step: where FlashAttention's K and V reads first exceed one.
+	for i := 1; i < len(pts); i++ {
+		if pts[i].KVReads > 1 && pts[i-1].KVReads <= 1 {
+			x0, y0 := at(float64(pts[i-1].Seq), pts[i-1].Flash)
+			x1, y1 := at(float64(pts[i].Seq), pts[i].Flash)
+			p.l.Frame(x0-fs*0.5, y1-fs*0.5, x1-x0+fs, y0-y1+fs, 1.5*sc, th.Text)
+			lab := w.Say("canvas.att.l2", "ratio", units.Ratio(w.Lang, pts[i].Flash/pts[i-1].Flash), "reads", units.Count(int64(pts[i].KVReads)))
+			// Under the box, left of it, or above it: the first place free.
+			lines := siWrap(lab, fs, pw*0.45, 4)
+			lh := float32(len(lines)) * fs * LineHeight
+			var lw float32
+			for _, ln := range lines {
+				lw = maxf(lw, siW(ln, fs))
+			}
+			for _, at := range [...][2]float32{{x1 + fs*0.5, y0 + fs*0.7}, {x0 - fs*0.8, y1}, {x0 - fs*0.8, y0 - lh}, {x1 + fs*0.5, y1 - lh - fs*0.7}} {
+				b := Rect{at[0] - lw, at[1], lw, lh}
+				if !p.free(b) {
+					continue
+				}
+				for k, ln := range lines {
+					p.text(at[0], at[1]+float32(k)*fs*LineHeight, fs, AlignRight, th.Text, ln)
+				}
+				break
+			}
+			break
+		}
 	}
-	l.Frame(px, py, pw, ph, 1*sc, th.Dim)
-	l.Label(px+pw, py+ph+fs*1.5, fs, AlignRight, th.Dim, "N")
-	l.Label(px-fs*0.4, py-fs*1.7, fs, AlignLeft, th.Dim, "HBM bytes")
-	curves := []struct {
-		name  string
-		col   Color
-		bytes func(AttentionPoint) float64
-	}{
-		{"standard", th.Hot, func(p AttentionPoint) float64 { return p.Standard }},
-		{"FlashAttention", th.Rim, func(p AttentionPoint) float64 { return p.Flash }},
+	// The reader's N, and its values: placed first, they win.
+	sv, fv, reads := attAt(pts, v.Seq)
+	var nx float32
+	if sv > 0 {
+		x, ys := at(float64(v.Seq), sv)
+		_, yf := at(float64(v.Seq), fv)
+		nx = x
+		p.text(x, py+ph+fs*0.3, fs, AlignCenter, th.Text, seqLabel(v.Seq))
+		p.reserve(Rect{x - 2*sc, py, 4 * sc, ph})
+		for _, pt := range [2]struct {
+			y   float32
+			c   Color
+			val float64
+		}{{ys, stdC, sv}, {yf, flC, fv}} {
+			if !p.text(x+fs*0.5, pt.y-fs*0.6, fs, AlignLeft, pt.c, units.Bytes(pt.val)) {
+				p.text(x-fs*0.5, pt.y-fs*0.6, fs, AlignRight, pt.c, units.Bytes(pt.val))
+			}
+		}
 	}
-	for _, c := range curves {
+	for i, pt := range pts {
+		x, _ := at(float64(pt.Seq), math.Pow(10, ylo))
+		p.l.Segment(x, py, x, py+ph, 1*sc, withAlpha(th.Dim, 60))
+		if i%2 == 0 || pw/float32(len(pts)) > fs*2.6 {
+			p.text(x, py+ph+fs*0.3, fs, AlignCenter, th.Dim, seqLabel(pt.Seq))
+		}
+	}
+	p.l.Frame(px, py, pw, ph, 1*sc, th.Dim)
+	p.first(px+pw, py+ph+fs*LineHeight*1.4, fs, AlignRight, th.Dim, w.Say("canvas.att.x"), w.Say("canvas.att.x_short"))
+	for ci, c := range [2]Color{stdC, flC} {
 		var lx, ly float32
-		for i, p := range v.Points {
-			x, y := at(p.Seq, c.bytes(p))
+		for i, pt := range pts {
+			b := pt.Standard
+			if ci == 1 {
+				b = pt.Flash
+			}
+			x, yy := at(float64(pt.Seq), b)
 			if i > 0 {
-				l.Segment(lx, ly, x, y, 3*sc, c.col)
+				p.l.Segment(lx, ly, x, yy, 3*sc, c)
 			}
-			l.Circle(x, y, 3.5*sc, c.col)
-			lx, ly = x, y
-		}
-		l.Label(lx-fs*0.5, ly-fs*1.4, fs, AlignRight, c.col, c.name)
-	}
-	// The reader's N, with both values.
-	if v.Seq > 0 {
-		var std, fl float64
-		for i := 1; i < len(v.Points); i++ {
-			a, b := v.Points[i-1], v.Points[i]
-			if v.Seq >= a.Seq && v.Seq <= b.Seq {
-				// Interpolate on the log-log line between the neighbours.
-				f := (math.Log2(float64(v.Seq)) - math.Log2(float64(a.Seq))) / (math.Log2(float64(b.Seq)) - math.Log2(float64(a.Seq)))
-				std = math.Pow(10, math.Log10(a.Standard)+f*(math.Log10(b.Standard)-math.Log10(a.Standard)))
-				fl = math.Pow(10, math.Log10(a.Flash)+f*(math.Log10(b.Flash)-math.Log10(a.Flash)))
-			}
-		}
-		if std > 0 {
-			x, ys := at(v.Seq, std)
-			_, yf := at(v.Seq, fl)
-			l.Segment(x, py, x, py+ph, 1.5*sc, th.LinkActive)
-			l.Circle(x, ys, 6*sc, th.Hot)
-			l.Circle(x, yf, 6*sc, th.Rim)
-			l.Label(x+fs*0.5, ys-fs*0.5, fs, AlignLeft, th.Hot, units.Bytes(std))
-			l.Label(x+fs*0.5, yf-fs*0.5, fs, AlignLeft, th.Rim, units.Bytes(fl))
+			p.l.Circle(x, yy, 3.5*sc, c)
+			lx, ly = x, yy
 		}
 	}
-	return l
+	_ = reads
+	_ = nx
+}
+
+// attSoftmax draws FlashAttention's online softmax on one row of scores:
+// the row in tiles, the running maximum rising tile by tile, and the
+// output of the tiled computation against the direct formula — the same.
+// The row is an illustration (16 scores); the difference quoted is the
+// engine's, on a random case.
+func attSoftmax(p *siPlacer, v AttentionView, sc, fs float32, r Rect) {
+	th, w := v.Theme, v.Words
+	stdC, flC, qC, kC, _ := attentionColours(th)
+	const n, tile = 16, 4
+	var s [n]float64
+	for j := range s {
+		s[j] = 1.2*math.Sin(float64(j)*1.9+0.4) + 0.6*math.Cos(float64(j)*0.7) + float64(j)*0.05
+	}
+	// The direct softmax, and the online one, tile by tile.
+	var direct [n]float64
+	m := math.Inf(-1)
+	for _, x := range s {
+		m = math.Max(m, x)
+	}
+	sum := 0.0
+	for j, x := range s {
+		direct[j] = math.Exp(x - m)
+		sum += direct[j]
+	}
+	for j := range direct {
+		direct[j] /= sum
+	}
+	var running [n / tile]float64
+	om, ol := math.Inf(-1), 0.0
+	for t := 0; t < n/tile; t++ {
+		bm := math.Inf(-1)
+		for j := t * tile; j < (t+1)*tile; j++ {
+			bm = math.Max(bm, s[j])
+		}
+		nm := math.Max(om, bm)
+		ol *= math.Exp(om - nm)
+		for j := t * tile; j < (t+1)*tile; j++ {
+			ol += math.Exp(s[j] - nm)
+		}
+		om = nm
+		running[t] = om
+	}
+	top := r.Y
+	half := (r.H - fs*LineHeight*2) / 2
+	if half < fs*4 {
+		return
+	}
+	p.fit(r.X, top, fs, AlignLeft, th.Dim, w.Say("canvas.att.row", "n", strconv.Itoa(n), "tiles", strconv.Itoa(n/tile)), r.W)
+	// The row: a bar a score, tiles apart, the running max as a step.
+	gy := top + fs*LineHeight*1.2
+	gh := half - fs*LineHeight*1.6
+	lo, hi := -2.5, 2.5
+	cw := r.W / float32(n)
+	zy := gy + gh*float32(hi/(hi-lo))
+	yOf := func(x float64) float32 { return gy + gh*float32((hi-x)/(hi-lo)) }
+	for j, x := range s {
+		t := j / tile
+		bx := r.X + float32(j)*cw + float32(t)*0 + cw*0.15
+		y := yOf(x)
+		if y < zy {
+			p.l.Rect(bx, y, cw*0.7, zy-y, kC)
+		} else {
+			p.l.Rect(bx, zy, cw*0.7, y-zy, kC)
+		}
+		if j%tile == 0 && j > 0 {
+			p.l.Segment(r.X+float32(j)*cw, gy, r.X+float32(j)*cw, gy+gh, 1*sc, th.Text)
+		}
+	}
+	p.l.Segment(r.X, zy, r.X+r.W, zy, 1*sc, th.Dim)
+	for t, mv := range running {
+		x0, x1 := r.X+float32(t*tile)*cw, r.X+float32((t+1)*tile)*cw
+		y := yOf(mv)
+		p.l.Segment(x0, y, x1, y, 3*sc, flC)
+		if t > 0 {
+			p.l.Segment(x0, yOf(running[t-1]), x0, y, 3*sc, flC)
+		}
+		p.text((x0+x1)/2, gy+gh+fs*0.2, fs, AlignCenter, th.Dim, w.Say("canvas.att.tile", "k", strconv.Itoa(t+1)))
+	}
+	// The outputs: softmax weights, direct and tiled, side by side.
+	oy := top + half + fs*LineHeight*0.8
+	p.fit(r.X, oy, fs, AlignLeft, th.Dim, w.Say("canvas.att.weights"), r.W)
+	by := oy + fs*LineHeight*1.2
+	bh := half - fs*LineHeight*2
+	maxP := 0.0
+	for _, x := range direct {
+		maxP = math.Max(maxP, x)
+	}
+	for j := range s {
+		tiled := math.Exp(s[j]-om) / ol
+		for k, val := range [2]float64{direct[j], tiled} {
+			c := stdC
+			if k == 1 {
+				c = qC
+			}
+			hh := bh * float32(val/maxP)
+			bx := r.X + float32(j)*cw + cw*0.1 + float32(k)*cw*0.4
+			p.l.Rect(bx, by+bh-hh, cw*0.38, hh, c)
+		}
+	}
+	p.l.Segment(r.X, by+bh, r.X+r.W, by+bh, 1*sc, th.Dim)
+	p.fit(r.X+r.W, by+bh+fs*0.3, fs, AlignRight, th.Text, w.Say("canvas.att.diff", "diff", attSci(v.MaxDiff)), r.W)
 }
 
 // seqLabel writes a sequence length: 256, 1k, 64k.

@@ -1,18 +1,30 @@
 package render
 
 import (
-	"strings"
+	"math"
 
 	"github.com/gpuscope/gpuscope/engine/units"
 )
 
 // KernelBlock is one launched kernel: what it runs, its HBM bytes and its
-// time.
+// time, and what it reads and writes per element.
 type KernelBlock struct {
-	Ops   []string
-	Bytes float64
-	TimeS float64
+	Ops         []string
+	Bytes       float64
+	TimeS       float64
+	Read, Write float64 // bytes per element: its input in, its output (and side tensors) out
 }
+
+// FusedFocus is what a fused-kernels step says.
+type FusedFocus uint8
+
+// The fused-kernels steps.
+const (
+	FusedThree FusedFocus = iota // three kernels, three round trips
+	FusedOne                     // one fused kernel, one round trip
+	FusedBound                   // both still far below the ridge
+	FusedAll                     // free play: everything
+)
 
 // FusedView is what the fused-kernels picture needs: the chain unfused
 // and fused.
@@ -22,16 +34,27 @@ type FusedView struct {
 	Scale          float32
 	Theme          Theme
 	Words          Words // its words in the reader's language (canvas.* keys)
+	Focus          FusedFocus
 	Unfused, Fused []KernelBlock
+	// Intensity of each way (FLOP per HBM byte) and the GPU's ridge, for
+	// the step that compares them.
+	UnfusedIntensity, FusedIntensity, Ridge float64
 	// Time is the playhead, seconds: what lies after it is drawn faint.
 	// A negative Time draws everything as done.
 	Time float64
 }
 
-// AppendFused draws both ways of running the chain on one time axis: a
-// block per kernel, as long as its time, and under each block a bar as
-// long as the bytes it moves through HBM (on one common scale), so the
-// fused kernel is visibly shorter in both.
+// fusedColours are the operations' colours and the fused kernel's.
+func fusedColours(th Theme) (ops [3]Color, fused Color) {
+	return [3]Color{sizePalette[0], sizePalette[3], sizePalette[1]}, th.Rim
+}
+
+// AppendFused draws both ways of running the chain side by side: HBM (the
+// warehouse) along the top, the SM's registers (the desk) along the
+// bottom, and each kernel's round trip between them — its read coming
+// down, its write going up, bytes per element on each, packets moving
+// while it runs. Under them, both runs on one time axis, and in the step
+// that says so, both intensities against the ridge on a log axis.
 func AppendFused(dst List, v FusedView) List {
 	th := v.Theme
 	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
@@ -39,70 +62,292 @@ func AppendFused(dst List, v FusedView) List {
 	if st.W <= 0 || st.H <= 0 || len(v.Unfused) == 0 || len(v.Fused) == 0 {
 		return l
 	}
-	fs := clamp(minf(st.W, st.H)/36, 10*sc, 18*sc)
-	pad := fs * 1.5
-	x0 := st.X + pad + fs*7
-	w := st.X + st.W - pad - x0
-	total := func(ks []KernelBlock) (t, b float64) {
+	p := newPlacer(&l, st)
+	fs, big := siSizes(st, sc)
+	pad := fs
+	w := v.Words
+	opC, fusedC := fusedColours(th)
+	total := func(ks []KernelBlock) (t, b, per float64) {
 		for _, k := range ks {
 			t += k.TimeS
 			b += k.Bytes
+			per += k.Read + k.Write
 		}
 		return
 	}
-	tu, bu := total(v.Unfused)
-	tf, bf := total(v.Fused)
-	tmax, bmax := max(tu, tf), max(bu, bf)
-	if tmax <= 0 || bmax <= 0 || w <= 0 {
+	tu, bu, pu := total(v.Unfused)
+	tf, bf, pf := total(v.Fused)
+	tmax := math.Max(tu, tf)
+	if tmax <= 0 {
 		return l
 	}
-	colours := []Color{th.LinkActive, th.Rim, th.Hot}
-	rowH := (st.H - 2*pad) / 2
-	for ri, row := range []struct {
-		name string
-		ks   []KernelBlock
-		t, b float64
-	}{{"3 kernels", v.Unfused, tu, bu}, {"fused", v.Fused, tf, bf}} {
-		y := st.Y + pad + float32(ri)*rowH
-		blockH := rowH * 0.32
-		l.Label(st.X+pad, y+blockH/2-fs/2, fs, AlignLeft, th.Text, row.name)
-		l.Label(st.X+pad, y+blockH*1.6, fs*0.85, AlignLeft, th.Dim, "HBM")
-		x := x0
-		bx := x0
-		for ki, k := range row.ks {
-			kw := w * float32(k.TimeS/tmax)
-			col := colours[ki%len(colours)]
-			if len(row.ks) == 1 {
-				col = th.Rim
-			}
-			if v.Time >= 0 {
-				// The part not yet run, faint; the part done, solid.
-				playX := x0 + w*float32(min(v.Time, tmax)/tmax)
-				l.Rect(x, y, kw-2*sc, blockH, withAlpha(col, 70))
-				if done := minf(playX, x+kw-2*sc) - x; done > 0 {
-					l.Rect(x, y, done, blockH, col)
-				}
-			} else {
-				l.Rect(x, y, kw-2*sc, blockH, col)
-			}
-			name := strings.Join(k.Ops, "+")
-			if len(k.Ops) > 1 {
-				name = "LN+GeLU+Drop"
-			}
-			l.Label(x+kw/2, y+blockH/2-fs*0.5, fs*0.9, AlignCenter, th.Background, name)
-			// The kernel's HBM traffic under it, on the bytes scale.
-			bw := w * float32(k.Bytes/bmax)
-			l.Rect(bx, y+blockH*1.5, bw-2*sc, blockH*0.5, withAlpha(col, 150))
-			bx += bw
-			x += kw
+	t := v.Time
+	if t < 0 || t > tmax {
+		t = tmax
+	}
+	var head string
+	switch v.Focus {
+	case FusedThree:
+		head = w.Say("canvas.fused.head_three", "trips", units.Count(int64(2*len(v.Unfused))), "per", units.Number(pu))
+	case FusedOne:
+		head = w.Say("canvas.fused.head_one", "per", units.Number(pf), "ratio", units.Ratio(w.Lang, tu/tf))
+	default:
+		head = w.Say("canvas.fused.head_bound", "i", units.Number(v.FusedIntensity), "ridge", units.Number(v.Ridge),
+			"ratio", units.Ratio(w.Lang, v.Ridge/v.FusedIntensity), "n", units.Number(v.Ridge/v.FusedIntensity))
+	}
+	y := siHeadline(&p, th, st, big, th.Text, head)
+	var legend [6]LegendEntry
+	ne := 0
+	for i, k := range v.Unfused {
+		if i < 3 && len(k.Ops) > 0 {
+			legend[ne] = LegendEntry{opC[i], false, k.Ops[0]}
+			ne++
 		}
-		l.Label(x0+w, y+blockH*2.2, fs*0.85, AlignRight, th.Dim, units.Bytes(row.b)+" · "+units.Duration(row.t))
 	}
-	if v.Time >= 0 {
-		px := x0 + w*float32(min(v.Time, tmax)/tmax)
-		l.Segment(px, st.Y+pad*0.5, px, st.Y+st.H-pad*0.5, 1.5*sc, th.Text)
+	legend[ne] = LegendEntry{fusedC, false, w.Say("canvas.fused.one_kernel")}
+	ne++
+	if v.Focus == FusedBound || v.Focus == FusedAll {
+		legend[ne] = LegendEntry{th.Hot, false, w.Say("canvas.fused.memory_bound")}
+		ne++
 	}
+	lh := siLegend(&p, th, Rect{st.X + pad, y, st.W - 2*pad, st.Y + st.H - pad - y}, fs, sc, legend[:ne]...)
+	area := Rect{st.X + pad, y, st.W - 2*pad, st.Y + st.H - pad - lh - fs*0.3 - y}
+
+	// Bottom up (or, on a wide stage, down the right half): the
+	// intensity strip when asked, the time lanes; the trips take the rest.
+	side := area
+	trips := area
+	if area.W > area.H*1.6 {
+		trips.W = area.W * 0.55
+		side = Rect{area.X + trips.W + 2*pad, area.Y, area.W - trips.W - 2*pad, area.H}
+	}
+	bottom := side.Y + side.H
+	ih := fs * LineHeight * 4.6
+	lanesH := fs * LineHeight * 6.2
+	tripsMin := fs*LineHeight*8.9 + fs*2
+	if v.Focus == FusedBound || v.Focus == FusedAll && (side != area || side.H-ih-lanesH-fs > tripsMin) {
+		if side.H-ih > fs*12 || side != area && side.H >= ih {
+			fusedIntensity(&p, v, sc, fs, Rect{side.X, bottom - ih, side.W, ih})
+			bottom -= ih + fs*0.5
+		}
+	}
+	if bottom-side.Y-lanesH > fs*8 || side != area && bottom-side.Y >= lanesH {
+		fusedLanes(&p, v, sc, fs, Rect{side.X, bottom - lanesH, side.W, lanesH}, tmax, t)
+		bottom -= lanesH + fs*0.5
+	}
+	if side == area {
+		trips.H = bottom - area.Y
+	}
+	cw := (trips.W - 2*pad) / 2
+	unfusedW := cw * 1.1
+	fusedW := trips.W - 2*pad - unfusedW
+	fusedTrips(&p, v, sc, fs, Rect{trips.X, trips.Y, unfusedW, trips.H}, v.Unfused, w.Say("canvas.fused.three"), bu, t, false, v.Focus == FusedOne)
+	fusedTrips(&p, v, sc, fs, Rect{trips.X + unfusedW + 2*pad, trips.Y, fusedW, trips.H}, v.Fused, w.Say("canvas.fused.one"), bf, t, true, v.Focus == FusedThree)
 	return l
+}
+
+// fusedTrips draws one way of running the chain in r: its name, HBM on
+// top, the SM's registers (the desk) at the bottom with the kernels at
+// work on it, each kernel's read coming down from HBM and its write going
+// back up, and its traffic so far under it. Fused, the three operations
+// sit side by side on the desk and hand the values on there: one read,
+// one write. Faint: the step is not about this side.
+func fusedTrips(p *siPlacer, v FusedView, sc, fs float32, r Rect, ks []KernelBlock, name string, bytes, t float64, fused, faint bool) {
+	th, w := v.Theme, v.Words
+	opC, fusedC := fusedColours(th)
+	band := fs * LineHeight * 1.5
+	desk := fs * LineHeight * 4
+	meter := fs * LineHeight * 2.2
+	top := r.Y + fs*LineHeight*1.2
+	gap := r.H - (top - r.Y) - band - desk - meter
+	if gap < fs*2 || r.W < fs*6 {
+		return
+	}
+	p.fit(r.X, r.Y, fs, AlignLeft, th.Text, name, r.W)
+	hbmY := top
+	deskY := top + band + gap
+	alpha := uint8(255)
+	if faint {
+		alpha = 110
+	}
+	p.l.Rect(r.X, hbmY, r.W, band, th.Panel)
+	p.l.Frame(r.X, hbmY, r.W, band, 1*sc, th.Dim)
+	p.fit(r.X+fs*0.4, hbmY+(band-fs*LineHeight)/2, fs, AlignLeft, th.Dim, w.Say("canvas.fused.hbm"), r.W-fs*0.8)
+	p.l.Rect(r.X, deskY, r.W, desk, th.GPU)
+	p.l.Frame(r.X, deskY, r.W, desk, 1*sc, th.Rim)
+	p.fit(r.X+fs*0.4, deskY+desk-fs*LineHeight*1.15, fs, AlignLeft, th.Dim, w.Say("canvas.fused.regs"), r.W-fs*0.8)
+	p.l.Key(th.Rim, w.Say("canvas.fused.regs"))
+	// The operations' boxes on the desk, in order; a kernel spans its
+	// operations' boxes.
+	var ops []string
+	for _, k := range ks {
+		ops = append(ops, k.Ops...)
+	}
+	slot := r.W / float32(max(len(ops), 1))
+	bh := fs * LineHeight * 1.8
+	by := deskY + fs*0.4
+	moved, start := 0.0, 0.0
+	op := 0
+	for i, k := range ks {
+		done := siFrac((t - start) / k.TimeS)
+		moved += done * k.Bytes
+		running := done > 0 && done < 1
+		first, last := op, op+len(k.Ops)-1
+		for j := first; j <= last; j++ {
+			c := opC[j%3]
+			if fused {
+				c = fusedC
+			}
+			kc := withAlpha(c, min(alpha, 60))
+			if done > 0 {
+				kc = withAlpha(c, alpha)
+			}
+			bx := r.X + float32(j)*slot + slot*0.15
+			bw := slot * 0.7
+			p.l.Rect(bx, by, bw, bh, kc)
+			tc := th.Background
+			if done == 0 || faint {
+				tc = th.Text
+			}
+			if siW(ops[j], fs) <= bw-fs*0.3 { // else its colour says it (the legend)
+				p.text(bx+bw/2, by+(bh-fs*LineHeight)/2, fs, AlignCenter, tc, ops[j])
+			}
+			if j < last { // handed on, on the desk
+				siArrow(p.l, bx+bw+1*sc, by+bh/2, bx+slot-1*sc, by+bh/2, 2*sc, fs*0.4, withAlpha(c, alpha))
+			}
+		}
+		c := fusedC
+		if !fused {
+			c = opC[i%3]
+		}
+		ac := withAlpha(c, min(alpha, 70))
+		if done > 0 {
+			ac = withAlpha(c, alpha)
+		}
+		// The read into the first box, the write out of the last.
+		rx := r.X + float32(first)*slot + slot*0.07
+		wx := r.X + float32(last)*slot + slot*0.93
+		wd := 2.5 * sc
+		siArrow(p.l, rx, hbmY+band, rx, by+bh/2, wd, fs*0.5, ac)
+		p.l.Segment(rx, by+bh/2, rx+slot*0.08, by+bh/2, wd, ac)
+		p.l.Segment(wx-slot*0.08, by+bh/2, wx, by+bh/2, wd, ac)
+		siArrow(p.l, wx, by+bh/2, wx, hbmY+band, wd, fs*0.5, ac)
+		if running && !faint {
+			for q := 0; q < 3; q++ {
+				f := float32(math.Mod(done*6+float64(q)/3, 1))
+				p.l.Circle(rx, hbmY+band+(by+bh/2-hbmY-band)*f, fs*0.22, th.Text)
+				p.l.Circle(wx, by+bh/2-(by+bh/2-hbmY-band)*f, fs*0.22, th.Text)
+			}
+		}
+		lc := withAlpha(th.Text, alpha)
+		labW := float32(last-first+1) * slot * 0.8
+		p.fit(rx+fs*0.3, hbmY+band+gap*0.25, fs, AlignLeft, lc, w.Say("canvas.fused.read", "b", units.Number(k.Read)), labW)
+		p.fit(wx-fs*0.3, hbmY+band+gap*0.6, fs, AlignRight, lc, w.Say("canvas.fused.write", "b", units.Number(k.Write)), labW)
+		op = last + 1
+		start += k.TimeS
+	}
+	// The traffic so far.
+	my := deskY + desk + fs*0.3
+	p.fit(r.X, my, fs, AlignLeft, th.Text, w.Say("canvas.fused.moved", "bytes", units.Bytes(moved), "total", units.Bytes(bytes)), r.W)
+	p.fit(r.X, my+fs*LineHeight, fs, AlignLeft, th.Dim, w.Say("canvas.fused.trips", "n", units.Count(int64(2*len(ks)))), r.W)
+}
+
+// fusedLanes draws both runs on one time axis 0 … tmax in r: a block per
+// kernel, as long as its time, the part not yet run faint; the finish of
+// each written; the playhead.
+func fusedLanes(p *siPlacer, v FusedView, sc, fs float32, r Rect, tmax, t float64) {
+	th, w := v.Theme, v.Words
+	opC, fusedC := fusedColours(th)
+	at := func(s float64) float32 { return r.X + r.W*float32(siFrac(s/tmax)) }
+	laneH := fs * LineHeight * 2.1
+	for li, ks := range [2][]KernelBlock{v.Unfused, v.Fused} {
+		ly := r.Y + float32(li)*laneH
+		name := w.Say("canvas.fused.three")
+		if li == 1 {
+			name = w.Say("canvas.fused.one")
+		}
+		p.fit(r.X, ly, fs, AlignLeft, th.Text, name, r.W*0.5)
+		by := ly + fs*LineHeight
+		bh := fs * 0.9
+		p.l.Rect(r.X, by, r.W, bh, th.Panel)
+		start := 0.0
+		for i, k := range ks {
+			c := fusedC
+			if li == 0 {
+				c = opC[i%3]
+			}
+			x0, x1 := at(start), at(start+k.TimeS)
+			p.l.Rect(x0, by, maxf(x1-x0-1*sc, 1*sc), bh, withAlpha(c, 70))
+			if xd := at(math.Min(t, start+k.TimeS)); t > start && xd > x0 {
+				p.l.Rect(x0, by, maxf(xd-x0-1*sc, 1*sc), bh, c)
+			}
+			start += k.TimeS
+		}
+		if t >= start {
+			lab := units.Duration(start)
+			x := at(start)
+			if !p.text(x+fs*0.3, ly, fs, AlignLeft, th.Text, lab) {
+				p.text(x-fs*0.3, ly, fs, AlignRight, th.Text, lab)
+			}
+		}
+	}
+	ay := r.Y + 2*laneH + fs*0.2
+	p.l.Segment(r.X, ay, r.X+r.W, ay, 1*sc, th.Dim)
+	step := niceStep(tmax / 4)
+	for k := 0; float64(k)*step <= tmax*1.0001 && k < 20; k++ {
+		x := at(float64(k) * step)
+		p.l.Segment(x, ay, x, ay+fs*0.3, 1*sc, th.Dim)
+		p.text(x, ay+fs*0.4, fs, AlignCenter, th.Dim, siDuration(float64(k)*step))
+	}
+	if t < tmax {
+		x := at(t)
+		p.l.Segment(x, r.Y+fs*LineHeight, x, ay+fs*0.3, 1.5*sc, th.Text)
+	}
+}
+
+// fusedIntensity draws both intensities and the ridge on a log axis of
+// FLOP per byte, the memory-bound side tinted.
+func fusedIntensity(p *siPlacer, v FusedView, sc, fs float32, r Rect) {
+	th, w := v.Theme, v.Words
+	_, fusedC := fusedColours(th)
+	if v.Ridge <= 0 || v.FusedIntensity <= 0 {
+		return
+	}
+	lo, hi := -1.0, math.Ceil(math.Log10(v.Ridge*3))
+	at := func(x float64) float32 { return r.X + r.W*float32(siFrac((math.Log10(x)-lo)/(hi-lo))) }
+	p.fit(r.X, r.Y, fs, AlignLeft, th.Dim, w.Say("canvas.fused.axis"), r.W)
+	ay := r.Y + fs*LineHeight*3
+	rx := at(v.Ridge)
+	p.l.Rect(r.X, ay-fs*0.9, rx-r.X, fs*1.8, withAlpha(th.Hot, 45))
+	p.l.Segment(r.X, ay, r.X+r.W, ay, 1.5*sc, th.Dim)
+	p.l.Segment(rx, ay-fs*1.1, rx, ay+fs*0.6, 2*sc, th.Text)
+	if rl := w.Say("canvas.fused.ridge", "v", units.Number(v.Ridge)); !p.text(rx+fs*0.3, ay-fs*1.9, fs, AlignLeft, th.Text, rl) {
+		p.text(rx-fs*0.3, ay-fs*1.9, fs, AlignRight, th.Text, rl)
+	}
+	for e := int(lo); e <= int(hi); e++ {
+		x := at(math.Pow(10, float64(e)))
+		p.l.Segment(x, ay, x, ay+fs*0.3, 1*sc, th.Dim)
+		p.text(x, ay+fs*0.4, fs, AlignCenter, th.Dim, pow10(e))
+	}
+	for i, d := range [2]struct {
+		x float64
+		c Color
+	}{{v.UnfusedIntensity, th.Text}, {v.FusedIntensity, fusedC}} {
+		if d.x <= 0 {
+			continue
+		}
+		x := at(d.x)
+		p.l.Circle(x, ay, fs*0.45, d.c)
+		lab := w.Say("canvas.fused.dot_three", "v", units.Number(d.x))
+		if i == 1 {
+			lab = w.Say("canvas.fused.dot_one", "v", units.Number(d.x))
+		}
+		if i == 0 {
+			p.text(x-fs*0.5, ay-fs*1.9, fs, AlignRight, d.c, lab)
+		} else {
+			p.text(x+fs*0.5, ay-fs*1.9, fs, AlignLeft, d.c, lab)
+		}
+	}
 }
 
 func withAlpha(c Color, a uint8) Color { c.A = a; return c }

@@ -2,7 +2,29 @@ package render
 
 import (
 	"math"
-	"strconv"
+
+	"github.com/gpuscope/gpuscope/engine/units"
+)
+
+// LaunchPhase is what the simt-launch picture shows.
+type LaunchPhase uint8
+
+// The simt-launch pictures.
+const (
+	// LaunchDeal: the grid's blocks dealt from the deck onto the SMs,
+	// round-robin, until every SM's slots are full (one wave).
+	LaunchDeal LaunchPhase = iota
+	// LaunchOccupancy: one SM zoomed — its warp slots filled block by
+	// block, and its registers, shared memory, threads and block slots as
+	// meters, the one that runs out lit.
+	LaunchOccupancy
+	// LaunchWaves: wave after wave dealt and run; the last wave's tail.
+	LaunchWaves
+	// LaunchDivergence: one warp at a branch, its 32 lanes against the
+	// issue slots, each path's lanes running while the others wait.
+	LaunchDivergence
+	// LaunchAll: the waves, the SM and the warp together (free play).
+	LaunchAll
 )
 
 // LaunchView is what the simt-launch picture needs.
@@ -12,116 +34,512 @@ type LaunchView struct {
 	Scale         float32
 	Theme         Theme
 	Words         Words // its words in the reader's language (canvas.* keys)
+	Phase         LaunchPhase
 	GPU           string
-	SMs           int
-	MaxWarps      int // per SM
-	Blocks        int
-	BlocksPerSM   int
-	WarpsPerBlock int
-	Wave, Waves   int // the wave on screen (1-based)
+	// The SM: warp slots, block slots, 32-bit registers, shared memory
+	// (bytes).
+	SMs, MaxWarps, MaxBlocks, Registers, SharedMem int
+	// The grid, and what one block takes as allocated.
+	Blocks, ThreadsPerBlock, WarpsPerBlock int
+	RegsPerBlock, SmemPerBlock             int
+	BlocksPerSM                            int
+	Limit                                  string // "registers", "shared-memory", "threads", "blocks"
+	Waves                                  int
+	// Wave is the wave on screen (1-based) and WaveFrac how far it has
+	// got: dealt in its first part, then running.
+	Wave     int
+	WaveFrac float64
 	// Taken lanes of 32 run path A (CostA instructions), the others path
-	// B; the warp issues both when they disagree.
+	// B (CostB); the warp issues both when they disagree.
 	Taken, CostA, CostB int
 }
 
-// AppendLaunch draws the GPU's SMs as a grid of squares: in each, the
-// blocks of the current wave placed on it round-robin, each as its warps
-// (one bar a warp, a colour a block), the free warp slots empty; and under
-// it one warp of 32 lanes at a branch — the lanes of each path lit, the
-// others masked — with the issue slots it costs.
+// launchDealShare is the part of a wave spent dealing its blocks.
+const launchDealShare = 0.4
+
+// launchColours are the blocks' colours (neighbours alternate), the
+// limit's, and the branch paths'.
+func launchColours(th Theme) (blockA, blockB, limit, pathA, pathB Color) {
+	return sizePalette[0], sizePalette[4], th.Hot, th.Rim, sizePalette[1]
+}
+
+// AppendLaunch draws the step's picture (see LaunchPhase).
 func AppendLaunch(dst List, v LaunchView) List {
 	th := v.Theme
 	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
 	st := v.Stage
-	if st.W <= 0 || st.H <= 0 || v.SMs < 1 || v.MaxWarps < 1 {
+	if st.W <= 0 || st.H <= 0 || v.SMs < 1 || v.MaxWarps < 1 || v.BlocksPerSM < 1 || v.WarpsPerBlock < 1 {
 		return l
 	}
-	fs := clamp(minf(st.W, st.H)/40, 10*sc, 18*sc)
+	p := newPlacer(&l, st)
+	fs, big := siSizes(st, sc)
 	pad := fs
-	l.Label(st.X+pad, st.Y+pad*0.6, fs, AlignLeft, th.Text, v.GPU+" · "+strconv.Itoa(v.SMs)+" SMs · "+strconv.Itoa(v.Blocks)+" blocks")
-	wave := v.Wave
-	if wave > v.Waves {
-		wave = v.Waves
-	}
-	l.Label(st.X+st.W-pad, st.Y+pad*0.6, fs, AlignRight, th.Dim, "wave "+strconv.Itoa(wave)+"/"+strconv.Itoa(v.Waves))
+	w := v.Words
+	bA, bB, limC, pA, pB := launchColours(th)
+	wave := min(max(v.Wave, 1), max(v.Waves, 1))
+	slots := v.SMs * v.BlocksPerSM
+	inWave := min(slots, v.Blocks-(wave-1)*slots)
+	occ := float64(v.BlocksPerSM*v.WarpsPerBlock) / float64(v.MaxWarps)
 
-	// The SM grid in the top 70%.
-	gridTop := st.Y + pad*2.2
-	gridH := (st.H - pad*3.2) * 0.7
-	gridW := st.W - 2*pad
-	cols := int(math.Ceil(math.Sqrt(float64(v.SMs) * float64(gridW/gridH))))
+	var head string
+	switch v.Phase {
+	case LaunchDeal:
+		head = w.Say("canvas.launch.deal", "blocks", units.Count(int64(v.Blocks)), "warps", units.Count(int64(v.WarpsPerBlock)), "sms", units.Count(int64(v.SMs)))
+	case LaunchOccupancy:
+		head = w.Say("canvas.launch.occupancy", "n", units.Count(int64(v.BlocksPerSM)), "limit", w.Say("canvas.launch.limit."+v.Limit),
+			"warps", units.Count(int64(v.BlocksPerSM*v.WarpsPerBlock)), "max", units.Count(int64(v.MaxWarps)), "occ", units.Percent(occ))
+	case LaunchDivergence:
+		head = w.Say("canvas.launch.divergence", "slots", units.Count(int64(launchSlots(v))), "idle", units.Percent(launchIdle(v)))
+	default:
+		head = w.Say("canvas.launch.wave", "wave", units.Count(int64(wave)), "waves", units.Count(int64(v.Waves)),
+			"n", units.Count(int64(inWave)), "slots", units.Count(int64(slots)))
+		if wave == v.Waves && v.Waves > 1 && inWave < slots {
+			head = w.Say("canvas.launch.tail", "n", units.Count(int64(inWave)), "util", units.Percent(float64(inWave)/float64(slots)))
+		}
+	}
+	y := siHeadline(&p, th, st, big, th.Text, head)
+
+	var legend [7]LegendEntry
+	ne := 0
+	switch v.Phase {
+	case LaunchDivergence:
+		legend[0] = LegendEntry{pA, false, w.Say("canvas.launch.path_if")}
+		legend[1] = LegendEntry{pB, false, w.Say("canvas.launch.path_else")}
+		legend[2] = LegendEntry{th.Empty, false, w.Say("canvas.launch.masked")}
+		ne = 3
+	default:
+		legend[0] = LegendEntry{bA, false, w.Say("canvas.launch.block_warps")}
+		legend[1] = LegendEntry{bB, false, w.Say("canvas.launch.next_block")}
+		legend[2] = LegendEntry{th.Empty, false, w.Say("canvas.launch.free")}
+		ne = 3
+		switch v.Phase {
+		case LaunchOccupancy:
+			legend[3] = LegendEntry{limC, false, w.Say("canvas.launch.runs_out")}
+			legend[4] = LegendEntry{limC, true, w.Say("canvas.launch.one_more")}
+			ne = 5
+		case LaunchAll:
+			legend[3] = LegendEntry{limC, false, w.Say("canvas.launch.runs_out")}
+			legend[4] = LegendEntry{limC, true, w.Say("canvas.launch.one_more")}
+			legend[5] = LegendEntry{pA, false, w.Say("canvas.launch.path_if")}
+			legend[6] = LegendEntry{pB, false, w.Say("canvas.launch.path_else")}
+			ne = 7
+		case LaunchWaves:
+			legend[3] = LegendEntry{limC, false, w.Say("canvas.launch.part_wave")}
+			ne = 4
+		}
+	}
+	lh := siLegend(&p, th, Rect{st.X + pad, y, st.W - 2*pad, st.Y + st.H - pad - y}, fs, sc, legend[:ne]...)
+	area := Rect{st.X + pad, y, st.W - 2*pad, st.Y + st.H - pad - lh - fs*0.3 - y}
+	wide := area.W > area.H*1.25
+
+	// Where the wave stands: blocks dealt so far, and the card in flight.
+	dealt, flight := float64(inWave), -1.0
+	frac := siFrac(v.WaveFrac)
+	if v.Wave > v.Waves {
+		frac = 1
+	}
+	if v.Phase == LaunchDeal || v.Phase == LaunchWaves || v.Phase == LaunchAll {
+		d := siFrac(frac/launchDealShare) * float64(inWave)
+		dealt = math.Floor(d)
+		if d < float64(inWave) {
+			flight = d - dealt
+		}
+	}
+	left := v.Blocks - (wave-1)*slots - int(dealt)
+
+	switch v.Phase {
+	case LaunchDeal, LaunchWaves:
+		deckW := clamp(area.W*0.2, 5*fs, 12*fs)
+		deck := Rect{area.X, area.Y, deckW, area.H}
+		grid := Rect{area.X + deckW + pad, area.Y, area.W - deckW - pad, area.H}
+		if v.Phase == LaunchWaves {
+			strip := fs * LineHeight * 3.2
+			grid.H -= strip
+			launchWaveStrip(&p, v, sc, fs, Rect{grid.X, grid.Y + grid.H + fs*0.3, grid.W, strip - fs*0.3}, wave, frac)
+		}
+		g := launchGrid(&p, v, sc, fs, grid, wave, int(dealt), -1)
+		tx, ty := launchDeck(&p, v, sc, fs, deck, left, wave)
+		if flight >= 0 && int(dealt) < inWave && g.cols > 0 {
+			// The card in flight: from the deck to its SM.
+			c := g.at(int(dealt) % v.SMs)
+			f := float32(flight)
+			cw := minf(c.W, fs*1.6)
+			x := tx + (c.X+c.W/2-cw/2-tx)*f
+			yy := ty + (c.Y+c.H/2-cw/2-ty)*f
+			col := bA
+			if (int(dealt)/v.SMs)%2 == 1 {
+				col = bB
+			}
+			p.l.Rect(x, yy, cw, cw*0.7, col)
+			p.l.Frame(x, yy, cw, cw*0.7, 1*sc, th.Text)
+		}
+	case LaunchOccupancy:
+		gw := area.W * 0.36
+		if !wide {
+			gw = area.W
+		}
+		var zoom Rect
+		if wide {
+			zoom = Rect{area.X + gw + 2*pad, area.Y, area.W - gw - 2*pad, area.H}
+			launchGrid(&p, v, sc, fs, Rect{area.X, area.Y, gw, area.H}, wave, inWave, 0)
+		} else {
+			gh := area.H * 0.3
+			launchGrid(&p, v, sc, fs, Rect{area.X, area.Y, area.W, gh}, wave, inWave, 0)
+			zoom = Rect{area.X, area.Y + gh + fs*0.5, area.W, area.H - gh - fs*0.5}
+		}
+		launchSM(&p, v, sc, fs, zoom)
+	case LaunchDivergence:
+		// The SMs without their blocks, SM 0 marked: one of its warps.
+		gh := clamp(area.H*0.2, fs*3, area.H*0.3)
+		g := launchGrid(&p, v, sc, fs, Rect{area.X, area.Y, area.W, gh}, 1, 0, 0)
+		wr := Rect{area.X, area.Y + gh + fs*0.6, area.W, area.H - gh - fs*0.6}
+		if g.cols > 0 {
+			c := g.at(0)
+			p.l.Segment(c.X+c.W/2, c.Y+c.H+2*sc, wr.X+fs*2, wr.Y, 1.5*sc, th.Text)
+		}
+		launchWarp(&p, v, sc, fs, wr)
+	default: // all
+		top := Rect{area.X, area.Y, area.W, area.H * 0.62}
+		if wide {
+			gw := top.W * 0.5
+			launchGrid(&p, v, sc, fs, Rect{top.X, top.Y, gw, top.H}, wave, int(dealt), 0)
+			launchSM(&p, v, sc, fs, Rect{top.X + gw + pad, top.Y, top.W - gw - pad, top.H})
+		} else {
+			launchGrid(&p, v, sc, fs, top, wave, int(dealt), -1)
+		}
+		launchWarp(&p, v, sc, fs, Rect{area.X, top.Y + top.H + fs*0.5, area.W, area.H - top.H - fs*0.5})
+	}
+	return l
+}
+
+// launchSlots and launchIdle are the branch's issue slots and the share
+// of lane-slots idle (kernel.Divergence's, for the picture).
+func launchSlots(v LaunchView) int {
+	switch {
+	case v.Taken <= 0:
+		return v.CostB
+	case v.Taken >= 32:
+		return v.CostA
+	}
+	return v.CostA + v.CostB
+}
+
+func launchIdle(v LaunchView) float64 {
+	s := launchSlots(v) * 32
+	if s == 0 {
+		return 0
+	}
+	t := min(max(v.Taken, 0), 32)
+	return 1 - float64(t*v.CostA+(32-t)*v.CostB)/float64(s)
+}
+
+// launchGeom is where a grid of SMs lies: SM i's square.
+type launchGeom struct {
+	x, y, cell, box float32
+	cols            int
+}
+
+func (g launchGeom) at(i int) Rect {
+	return Rect{g.x + float32(i%g.cols)*g.cell, g.y + float32(i/g.cols)*g.cell, g.box, g.box}
+}
+
+// launchGrid draws the SMs in r as squares, each with its warp slots
+// filled by the wave's first dealt blocks (block b = j·SMs + i sits in
+// slot j of SM i), and returns where they are. SM mark (≥ 0) is framed
+// as the one zoomed.
+func launchGrid(p *siPlacer, v LaunchView, sc, fs float32, r Rect, wave, dealt, mark int) launchGeom {
+	th := v.Theme
+	bA, bB, _, _, _ := launchColours(th)
+	label := fs * LineHeight * 1.1
+	gr := Rect{r.X, r.Y + label, r.W, r.H - label}
+	if gr.W <= 0 || gr.H <= 0 {
+		return launchGeom{}
+	}
+	sms := v.Words.Say("canvas.launch.sms", "gpu", v.GPU, "n", units.Count(int64(v.SMs)))
+	p.fit(r.X, r.Y, fs, AlignLeft, th.Dim, sms, r.W)
+	p.l.Key(th.Rim, sms) // the squares, named over them
+	cols := int(math.Ceil(math.Sqrt(float64(v.SMs) * float64(gr.W/gr.H))))
 	cols = max(1, min(cols, v.SMs))
 	rows := (v.SMs + cols - 1) / cols
-	cell := minf(gridW/float32(cols), gridH/float32(rows))
-	box := cell * 0.88
-	slots := v.SMs * v.BlocksPerSM
-	first := (wave - 1) * slots
+	cell := minf(gr.W/float32(cols), gr.H/float32(rows))
+	box := cell * 0.86
+	gx := gr.X + (gr.W-cell*float32(cols))/2
+	// Warp slots inside a box: a square of slots when they are big
+	// enough to see, else a bar a block.
+	sq := int(math.Ceil(math.Sqrt(float64(v.MaxWarps))))
+	slot := box / float32(sq)
+	first := (wave - 1) * v.SMs * v.BlocksPerSM
 	for i := 0; i < v.SMs; i++ {
-		x := st.X + pad + float32(i%cols)*cell
-		y := gridTop + float32(i/cols)*cell
-		l.Rect(x, y, box, box, th.GPU)
-		// Warp slots: MaxWarps bars across the box. Where a bar would be
-		// under two pixels wide a block's warps are drawn as one bar
-		// (the same area; 8× fewer items for the busiest view).
-		bw := box / float32(v.MaxWarps)
-		perWarp := bw >= 2*sc
+		x := gx + float32(i%cols)*cell
+		y := gr.Y + float32(i/cols)*cell
+		p.l.Rect(x, y, box, box, th.Empty)
 		warp := 0
 		for j := 0; j < v.BlocksPerSM; j++ {
-			b := first + j*v.SMs + i
+			b := j*v.SMs + i // its place in the wave
+			n := min(v.WarpsPerBlock, v.MaxWarps-warp)
+			if n <= 0 || b >= dealt || first+b >= v.Blocks {
+				break
+			}
+			col := bA
+			if j%2 == 1 {
+				col = bB
+			}
+			if slot >= 3*sc {
+				launchSlotsRun(p.l, x, y, slot, sq, warp, n, sc, col)
+			} else {
+				bw := box / float32(v.MaxWarps)
+				p.l.Rect(x+float32(warp)*bw, y, float32(n)*bw, box, col)
+			}
+			warp += n
+		}
+		p.l.Frame(x, y, box, box, 1*sc, th.Rim)
+		if i == mark {
+			p.l.Frame(x-2*sc, y-2*sc, box+4*sc, box+4*sc, 2*sc, th.Text)
+		}
+	}
+	return launchGeom{gx, gr.Y, cell, box, cols}
+}
+
+// launchSlotsRun fills n warp slots from slot k of a square of sq×sq.
+func launchSlotsRun(l *List, x, y, slot float32, sq, k, n int, sc float32, col Color) {
+	for s := k; s < k+n; s++ {
+		l.Rect(x+float32(s%sq)*slot+0.5*sc, y+float32(s/sq)*slot+0.5*sc, maxf(slot-1*sc, 1*sc), maxf(slot-1*sc, 1*sc), col)
+	}
+}
+
+// launchDeck draws the blocks not yet dealt as a deck of cards in r and
+// returns where its top card is.
+func launchDeck(p *siPlacer, v LaunchView, sc, fs float32, r Rect, left, wave int) (float32, float32) {
+	th, w := v.Theme, v.Words
+	bA, _, _, _, _ := launchColours(th)
+	cw := minf(r.W*0.8, fs*6)
+	ch := cw * 0.66
+	x := r.X + (r.W-cw)/2
+	y := r.Y + fs*LineHeight*2.4
+	cards := 0
+	if left > 0 {
+		cards = min(8, 1+left/64)
+	}
+	for k := cards - 1; k >= 0; k-- {
+		dx := float32(k) * 2.5 * sc
+		p.l.Rect(x+dx, y+dx, cw, ch, th.Panel)
+		p.l.Frame(x+dx, y+dx, cw, ch, 1*sc, bA)
+	}
+	p.wrap(r.X, r.Y, fs, AlignLeft, th.Text, w.Say("canvas.launch.deck", "n", units.Count(int64(left))), r.W, 2)
+	ty := y + ch + float32(cards)*2.5*sc + fs*0.4
+	ty += p.wrap(r.X, ty, fs, AlignLeft, th.Dim, w.Say("canvas.launch.block", "threads", units.Count(int64(v.ThreadsPerBlock)), "warps", units.Count(int64(v.WarpsPerBlock))), r.W, 3)
+	if cards > 0 {
+		p.fit(x+cw/2, y+ch/2-fs*0.6, fs, AlignCenter, th.Text, units.Count(int64(left)), cw)
+	}
+	return x, y
+}
+
+// launchWaveStrip draws the waves as boxes along r: each as full as its
+// blocks fill the GPU's slots, the current one growing.
+func launchWaveStrip(p *siPlacer, v LaunchView, sc, fs float32, r Rect, wave int, frac float64) {
+	th, w := v.Theme, v.Words
+	bA, _, limC, _, _ := launchColours(th)
+	n := max(v.Waves, 1)
+	slots := v.SMs * v.BlocksPerSM
+	gap := fs * 0.5
+	bw := (r.W - gap*float32(n-1)) / float32(n)
+	if bw < fs*2 || r.H < fs*2 {
+		return
+	}
+	bh := r.H - fs*LineHeight*1.1
+	for k := 1; k <= n; k++ {
+		x := r.X + float32(k-1)*(bw+gap)
+		in := min(slots, v.Blocks-(k-1)*slots)
+		util := float64(in) / float64(slots)
+		p.l.Rect(x, r.Y, bw, bh, th.Empty)
+		shown := 0.0
+		switch {
+		case k < wave:
+			shown = 1
+		case k == wave:
+			shown = frac
+		}
+		col := bA
+		if util < 1 {
+			col = limC
+		}
+		if shown > 0 {
+			p.l.Rect(x, r.Y, bw*float32(util)*float32(siFrac(shown/launchDealShare)), bh, col)
+		}
+		p.l.Frame(x, r.Y, bw, bh, 1*sc, th.Link)
+		lab := w.Say("canvas.launch.wave_box", "k", units.Count(int64(k)), "util", units.Percent(util))
+		p.fit(x, r.Y+bh+fs*0.1, fs, AlignLeft, th.Dim, lab, bw)
+	}
+}
+
+// launchSM draws one SM zoomed in r: its warp slots filled by its blocks,
+// and a meter for each resource a block takes, the one that runs out lit.
+func launchSM(p *siPlacer, v LaunchView, sc, fs float32, r Rect) {
+	th, w := v.Theme, v.Words
+	bA, bB, limC, _, _ := launchColours(th)
+	p.fit(r.X, r.Y, fs, AlignLeft, th.Text, w.Say("canvas.launch.one_sm", "warps", units.Count(int64(v.MaxWarps))), r.W)
+	y := r.Y + fs*LineHeight*1.2
+	meters := [4]struct {
+		key       string
+		used, max int
+		unit      func(int) string
+	}{
+		{"registers", v.BlocksPerSM * v.RegsPerBlock, v.Registers, func(n int) string { return units.Count(int64(n)) }},
+		{"shared-memory", v.BlocksPerSM * v.SmemPerBlock, v.SharedMem, func(n int) string { return units.BytesIEC(float64(n)) }},
+		{"threads", v.BlocksPerSM * v.WarpsPerBlock * 32, v.MaxWarps * 32, func(n int) string { return units.Count(int64(n)) }},
+		{"blocks", v.BlocksPerSM, v.MaxBlocks, func(n int) string { return units.Count(int64(n)) }},
+	}
+	meterH := fs * LineHeight * 2.2 * 4
+	slotsH := r.H - (y - r.Y) - meterH - fs*0.5
+	sq := int(math.Ceil(math.Sqrt(float64(v.MaxWarps))))
+	if slotsH < fs*3 {
+		slotsH = 0
+	}
+	if slotsH > 0 {
+		// The warp slots: a row a few warps, coloured by block.
+		side := minf(slotsH, r.W*0.9)
+		slot := side / float32(sq)
+		x := r.X
+		p.l.Rect(x, y, side, side, th.GPU)
+		for s := 0; s < sq*sq && s < v.MaxWarps; s++ {
+			p.l.Rect(x+float32(s%sq)*slot+1*sc, y+float32(s/sq)*slot+1*sc, slot-2*sc, slot-2*sc, th.Empty)
+		}
+		warp := 0
+		for j := 0; j < v.BlocksPerSM; j++ {
 			n := min(v.WarpsPerBlock, v.MaxWarps-warp)
 			if n <= 0 {
 				break
 			}
-			if b < v.Blocks && v.Wave <= v.Waves {
-				col := Chunk(j, max(v.BlocksPerSM, 2))
-				if perWarp {
-					for k := 0; k < n; k++ {
-						l.Rect(x+float32(warp+k)*bw, y+box*0.1, bw-0.5*sc, box*0.8, col)
-					}
-				} else {
-					l.Rect(x+float32(warp)*bw, y+box*0.1, float32(n)*bw-0.5*sc, box*0.8, col)
-				}
+			col := bA
+			if j%2 == 1 {
+				col = bB
+			}
+			for s := warp; s < warp+n; s++ {
+				p.l.Rect(x+float32(s%sq)*slot+1*sc, y+float32(s/sq)*slot+1*sc, slot-2*sc, slot-2*sc, col)
 			}
 			warp += n
 		}
-		l.Frame(x, y, box, box, 1*sc, th.Rim)
+		p.l.Frame(x, y, side, side, 1.5*sc, th.Rim)
+		// Occupancy beside the slots when there is room, else under them.
+		occ := w.Say("canvas.launch.occ", "warps", units.Count(int64(warp)), "max", units.Count(int64(v.MaxWarps)),
+			"occ", units.Percent(float64(warp)/float64(v.MaxWarps)))
+		if r.W-side > fs*8 {
+			p.wrap(x+side+fs, y, fs, AlignLeft, th.Text, occ, r.W-side-fs, 3)
+		}
+		y += side + fs*0.5
 	}
-
-	// One warp at a branch, in the bottom 30%.
-	top := gridTop + gridH + pad
-	h := st.Y + st.H - pad - top
-	if h < 4*fs {
-		return l
-	}
-	lane := minf((st.W-2*pad-fs*6)/32, h/4)
-	x0 := st.X + pad + fs*6
-	rowY := []float32{top + lane*0.3, top + lane*1.6}
-	names := []string{"if ×" + strconv.Itoa(v.CostA), "else ×" + strconv.Itoa(v.CostB)}
-	cols2 := []Color{th.LinkActive, th.Hot}
-	for r := 0; r < 2; r++ {
-		l.Label(st.X+pad, rowY[r]+lane*0.1, minf(fs, lane*0.8), AlignLeft, th.Dim, names[r])
-		for k := 0; k < 32; k++ {
-			on := (k < v.Taken) == (r == 0)
-			c := th.Empty
-			if on {
-				c = cols2[r]
+	// The meters, with room past their end for one more block.
+	mw := r.W * 0.8
+	for i, m := range meters {
+		my := y + float32(i)*fs*LineHeight*2.2
+		f := 0.0
+		if m.max > 0 {
+			f = siFrac(float64(m.used) / float64(m.max))
+		}
+		lit := m.key == v.Limit
+		col, tc := bA, th.Dim
+		if lit {
+			col, tc = limC, limC
+		}
+		lab := w.Say("canvas.launch.meter", "what", w.Say("canvas.launch.limit."+m.key), "used", m.unit(m.used), "max", m.unit(m.max))
+		if lit {
+			lab = w.Say("canvas.launch.meter_full", "what", w.Say("canvas.launch.limit."+m.key), "used", m.unit(m.used), "max", m.unit(m.max))
+		}
+		p.fit(r.X, my, fs, AlignLeft, tc, lab, r.W)
+		bh := fs * 0.8
+		by := my + fs*LineHeight
+		p.l.Rect(r.X, by, mw, bh, th.Empty)
+		p.l.Rect(r.X, by, mw*float32(f), bh, col)
+		// One more block: where it would end, past the meter when it
+		// does not fit.
+		if lit && m.max > 0 {
+			per := float64(m.used) / float64(max(v.BlocksPerSM, 1))
+			x1 := r.X + mw*float32(math.Min(1.25, (float64(m.used)+per)/float64(m.max)))
+			x0 := r.X + mw*float32(f)
+			if x1 > x0 {
+				hatchRect(p.l, x0, by, x1-x0, bh, bh*0.6, 1*sc, limC)
+				p.l.Frame(x0, by, x1-x0, bh, 1*sc, limC)
 			}
-			l.Rect(x0+float32(k)*lane, rowY[r], lane*0.9, lane, c)
+		}
+		p.l.Frame(r.X, by, mw, bh, 1*sc, th.Link)
+	}
+}
+
+// launchWarp draws one warp at a branch in r: its 32 lanes as rows, the
+// issue slots as columns; path A's lanes run in its slots, path B's in
+// theirs, each while the other's lanes are masked.
+func launchWarp(p *siPlacer, v LaunchView, sc, fs float32, r Rect) {
+	th, w := v.Theme, v.Words
+	_, _, _, pA, pB := launchColours(th)
+	slots := launchSlots(v)
+	if slots <= 0 || r.H < fs*4 {
+		return
+	}
+	taken := min(max(v.Taken, 0), 32)
+	labW := clamp(r.W*0.22, fs*5, fs*11)
+	top := r.Y + fs*LineHeight*1.2
+	gx := r.X + labW
+	gw := r.W - labW
+	gh := r.H - fs*LineHeight*3.4
+	lane := minf(gh/32, fs*0.9)
+	if lane < 1*sc || gw < fs*4 {
+		return
+	}
+	gh = lane * 32
+	col := gw / float32(slots)
+	aSlots, bSlots := 0, 0
+	if taken > 0 {
+		aSlots = v.CostA
+	}
+	if taken < 32 {
+		bSlots = v.CostB
+	}
+	// The paths' headers over their columns.
+	header := func(x, wd float32, c Color, key string, n int) {
+		full := w.Say(key, "n", units.Count(int64(n)))
+		short := w.Say(key+"_short", "n", units.Count(int64(n)))
+		if siW(full, fs) <= wd {
+			p.text(x, r.Y, fs, AlignLeft, c, full)
+		} else {
+			p.fit(x, r.Y, fs, AlignLeft, c, short, wd)
 		}
 	}
-	// The issue slots: the paths the warp runs, one after the other.
-	slotsA, slotsB := 0, 0
-	if v.Taken > 0 {
-		slotsA = v.CostA
+	if aSlots > 0 {
+		header(gx, col*float32(aSlots)-fs*0.3, pA, "canvas.launch.if", aSlots)
 	}
-	if v.Taken < 32 {
-		slotsB = v.CostB
+	if bSlots > 0 {
+		header(gx+col*float32(aSlots)+fs*0.3, col*float32(bSlots)-fs*0.3, pB, "canvas.launch.else", bSlots)
 	}
-	total := float32(max(v.CostA+v.CostB, 1))
-	by := top + lane*2.9
-	bw := 32 * lane
-	l.Rect(x0, by, bw*float32(slotsA)/total, lane*0.6, th.LinkActive)
-	l.Rect(x0+bw*float32(slotsA)/total, by, bw*float32(slotsB)/total, lane*0.6, th.Hot)
-	l.Label(x0+bw, by+lane*0.7, minf(fs, lane), AlignRight, th.Dim, strconv.Itoa(slotsA+slotsB)+" issue slots")
-	return l
+	for k := 0; k < 32; k++ {
+		y := top + float32(k)*lane
+		inA := k < taken
+		// Path A's slots, then path B's.
+		if aSlots > 0 {
+			c := th.Empty
+			if inA {
+				c = pA
+			}
+			p.l.Rect(gx, y, col*float32(aSlots)-1*sc, lane-0.5*sc, c)
+		}
+		if bSlots > 0 {
+			c := th.Empty
+			if !inA {
+				c = pB
+			}
+			p.l.Rect(gx+col*float32(aSlots), y, col*float32(bSlots), lane-0.5*sc, c)
+		}
+	}
+	p.l.Frame(gx, top, gw, gh, 1*sc, th.Dim)
+	// Which lanes take which path.
+	if taken > 0 {
+		p.fit(gx-fs*0.4, top+float32(taken)*lane/2-fs*0.6, fs, AlignRight, pA, w.Say("canvas.launch.lanes", "a", "0", "b", units.Count(int64(taken-1))), labW-fs*0.4)
+	}
+	if taken < 32 {
+		p.fit(gx-fs*0.4, top+(float32(taken)+float32(32-taken)/2)*lane-fs*0.6, fs, AlignRight, pB, w.Say("canvas.launch.lanes", "a", units.Count(int64(taken)), "b", "31"), labW-fs*0.4)
+	}
+	// The slots' axis and the idle count.
+	ay := top + gh + fs*0.2
+	p.fit(gx, ay, fs, AlignLeft, th.Dim, w.Say("canvas.launch.slots_axis", "n", units.Count(int64(slots))), gw*0.3)
+	busy := taken*aSlots + (32-taken)*bSlots
+	p.fit(gx+gw, ay, fs, AlignRight, th.Text, w.Say("canvas.launch.idle", "idle", units.Count(int64(32*slots-busy)), "all", units.Count(int64(32*slots)), "pct", units.Percent(launchIdle(v))), gw*0.68)
 }

@@ -2,9 +2,9 @@ package render
 
 import (
 	"math"
-	"strconv"
 
 	"github.com/gpuscope/gpuscope/engine/units"
+	"github.com/gpuscope/gpuscope/render/font"
 )
 
 // Segment colours of the memory bars: the Okabe–Ito palette (told apart
@@ -13,12 +13,13 @@ import (
 var memoryKeys = [...]struct {
 	key string
 	col Color
+	say string // its catalogue key
 }{
-	{"weights", Color{0x56, 0xb4, 0xe9, 255}},     // sky blue
-	{"gradients", Color{0x00, 0x9e, 0x73, 255}},   // bluish green
-	{"optimizer", Color{0xe6, 0x9f, 0x00, 255}},   // orange
-	{"activations", Color{0xcc, 0x79, 0xa7, 255}}, // reddish purple
-	{"buffers", Color{0x00, 0x72, 0xb2, 255}},     // blue
+	{"weights", Color{0x56, 0xb4, 0xe9, 255}, "canvas.mem.weights"},         // sky blue
+	{"gradients", Color{0x00, 0x9e, 0x73, 255}, "canvas.mem.gradients"},     // bluish green
+	{"optimizer", Color{0xe6, 0x9f, 0x00, 255}, "canvas.mem.optimizer"},     // orange
+	{"activations", Color{0xcc, 0x79, 0xa7, 255}, "canvas.mem.activations"}, // reddish purple
+	{"buffers", Color{0x00, 0x72, 0xb2, 255}, "canvas.mem.buffers"},         // blue
 }
 
 // memoryColour is the fill of a memory segment by its Key; an unknown key
@@ -35,14 +36,23 @@ func memoryColour(key string, th Theme) Color {
 // overVeil is the alpha of the Hot veil over bytes above the line.
 const overVeil = 110
 
+// textSize is the smallest text of the strategy pictures at scale sc:
+// 13.5 px at 1280×800, 20 px in presentation mode (scale 1.5).
+func textSize(sc float32) float32 { return 13.5 * sc }
+
 // AppendMemoryBars draws one stacked bar per GPU (or stage, or
 // configuration), its segments bottom-up in the order given, against a
 // solid line at the GPU's capacity and a dashed one at what a job can
-// use. The part of a bar over the line it must fit under (Usable, or
-// Capacity without one) keeps its segments' colours under a Hot veil
-// (alpha overVeil) with a Hot outline, and is labelled "+… GB over"; the
-// current bar is outlined. Bars taller than the axis are cut at the top of
-// the plot.
+// use, under a headline and a legend of the segments it draws. The part
+// of a bar over the line it must fit under (Usable, or Capacity without
+// one) keeps its segments' colours under a Hot veil (alpha overVeil) with
+// a Hot outline, and is labelled "… over"; the current bar is outlined.
+// Bars taller than the axis are cut at the top of the plot with a break
+// mark. With a Zoom, a second panel beside the first shows the bars
+// from 0 to Zoom bytes, labelled as a zoom, so that a small bar on a
+// large axis stays visible; with a Lower chart, a row of columns under
+// the bars compares each bar's seconds (its solid and light parts) on
+// one time axis.
 func AppendMemoryBars(dst List, v MemoryBarsView) List {
 	th := v.Theme
 	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
@@ -51,42 +61,32 @@ func AppendMemoryBars(dst List, v MemoryBarsView) List {
 	if st.W <= 0 || st.H <= 0 || n == 0 {
 		return l
 	}
-	total := func(b MemoryBar) float64 {
-		t := 0.0
-		for _, s := range b.Segments {
-			t += math.Max(0, s.Bytes)
-		}
-		return t
-	}
 	tallest := 0.0
 	cur := -1
 	for i, b := range v.Bars {
-		tallest = math.Max(tallest, total(b))
+		tallest = math.Max(tallest, barTotal(b))
 		if b.Current && cur < 0 {
 			cur = i
 		}
 	}
 	top := v.Max
 	if top <= 0 {
-		top = math.Max(tallest, v.Capacity) * 1.12
+		top = math.Max(tallest, v.Capacity) * 1.08
 	}
 	if top <= 0 || math.IsInf(top, 0) || math.IsNaN(top) {
 		return l
 	}
-	fs := clamp(minf(st.W, st.H)/40, 10*sc, 18*sc)
-	pad := fs
-	px := st.X + pad + fs*3
-	py := st.Y + pad*0.5 + fs*4
-	pw := st.W - (px - st.X) - pad - fs*7
-	ph := st.Y + st.H - pad - fs*1.6 - py
-	if pw <= 0 || ph <= 0 {
-		return l
+	ts := textSize(sc)
+	_, pad := headFont(st, sc)
+	x, y := st.X+pad, st.Y+pad*0.5
+	w := st.W - 2*pad
+	if v.Headline != "" {
+		Headline(&l, th, st, sc, v.Headline)
+		y = st.Y + HeadlineHeight(st, sc)
 	}
-	y := func(b float64) float32 { return py + ph*(1-float32(math.Min(b, top)/top)) }
-
-	// Legend: the keys the bars use, in the canonical order.
-	lfs := minf(fs*0.85, (st.W-2*pad)/36)
-	lx := px
+	// The legend: the segments the bars draw, in the canonical order.
+	var entries [len(memoryKeys) + 3]LegendEntry
+	ne := 0
 	for _, k := range memoryKeys {
 		used := false
 		for _, b := range v.Bars {
@@ -94,72 +94,171 @@ func AppendMemoryBars(dst List, v MemoryBarsView) List {
 				used = used || (s.Key == k.key && s.Bytes > 0)
 			}
 		}
-		if !used {
-			continue
+		if used {
+			entries[ne] = LegendEntry{Color: k.col, Label: say(v.Words, k.say)}
+			ne++
 		}
-		l.Rect(lx, st.Y+pad*0.5+lfs*0.1, lfs*0.8, lfs*0.8, k.col)
-		l.Label(lx+lfs*1.1, st.Y+pad*0.5, lfs, AlignLeft, th.Text, k.key)
-		lx += lfs*2.2 + textWidth(k.key, lfs)
 	}
-
-	// The axis in GB: gridlines at a round step.
-	l.Label(px-fs*0.4, py-fs*1.5, fs*0.85, AlignRight, th.Dim, "GB")
-	step := niceStep(top / 1e9 / 4)
-	for g := 0.0; g*1e9 <= top*1.0001; g += step {
-		gy := y(g * 1e9)
-		l.Segment(px, gy, px+pw, gy, 1*sc, th.Panel)
-		l.Label(px-fs*0.4, gy-fs*0.5, fs*0.85, AlignRight, th.Dim, strconv.FormatFloat(g, 'f', decimals(step), 64))
-	}
-	l.Segment(px, py+ph, px+pw, py+ph, 1*sc, th.Dim)
-
-	// The bars: evenly spaced, narrower as there are more of them, with
-	// every k-th label where they would overlap.
-	slot := pw / float32(n)
-	bw := minf(slot*0.62, fs*5)
 	limit := v.Usable
 	if limit <= 0 {
 		limit = v.Capacity
 	}
-	bfs := fs * 0.85
-	if slot < fs*2 {
-		bfs = maxf(fs*0.7, 8*sc)
-	}
-	widest := float32(0)
 	for _, b := range v.Bars {
-		widest = maxf(widest, textWidth(b.Label, bfs))
+		if limit > 0 && barTotal(b) > limit {
+			entries[ne] = LegendEntry{Color: withAlpha(th.Hot, overVeil), Label: say(v.Words, "canvas.mem.overline")}
+			ne++
+			break
+		}
 	}
+	lower := v.Lower.Title != "" && v.Lower.Color.A > 0
+	if lower {
+		entries[ne] = LegendEntry{Color: v.Lower.Color, Label: v.Lower.Solid}
+		ne++
+		if v.Lower.Light != "" {
+			entries[ne] = LegendEntry{Color: v.Lower.Color, Hatch: true, Label: v.Lower.Light}
+			ne++
+		}
+	}
+	y += Legend(&l, th, x, y, w, ts, sc, entries[:ne]...) + ts*0.2
+
+	// Columns: the axis labels, the plot (and the zoom), the lines'
+	// labels at the right.
+	capLabel, useLabel := "", ""
+	if v.Capacity > 0 {
+		capLabel = bytesLabel(v.Capacity)
+	}
+	if v.Usable > 0 {
+		useLabel = sayBytes(v.Words, "canvas.mem.usable", v.Usable)
+	}
+	right := maxf(labelWidth(capLabel, ts), labelWidth(useLabel, ts)) + ts*0.6
+	axisW := labelWidth("0000", ts) + ts*0.5
+	px := x + axisW
+	pw := st.X + st.W - pad - right - px
+	bottom := st.Y + st.H - pad*0.5
+	lowerH := float32(0)
+	if lower {
+		lowerH = clamp((bottom-y)*0.36, ts*4.5, ts*12)
+	}
+	ph := bottom - lowerH - ts*LineHeight*1.3 - y
+	headroom := ts * LineHeight * 2.4 // the totals above the tallest bar
+	if pw <= 0 || ph <= headroom+ts {
+		return l
+	}
+	py := y + headroom
+	ph -= headroom
+	mainW, zoomX, zoomW := pw, float32(0), float32(0)
+	if v.Zoom > 0 && v.Zoom < top {
+		zoomW = pw * 0.36
+		mainW = pw - zoomW - axisW - ts
+		zoomX = px + mainW + axisW + ts
+	}
+	if mainW <= 0 {
+		return l
+	}
+	panels := [2]barPanel{{x: px, w: mainW, top: top}}
+	np := 1
+	if zoomW > 0 {
+		panels[1] = barPanel{x: zoomX, w: zoomW, top: v.Zoom, zoom: true}
+		np = 2
+	}
+	for i := range np {
+		drawBarPanel(&l, v, panels[i], py, ph, ts, sc, cur, limit, np == 2 && !panels[i].zoom)
+	}
+	// The lines' labels, at the right of the last panel, apart.
+	last := panels[np-1]
+	yAt := func(b float64) float32 { return py + ph*(1-float32(math.Min(b, last.top)/last.top)) }
+	lx := last.x + last.w + ts*0.4
+	capY := float32(math.Inf(1))
+	if v.Capacity > 0 && v.Capacity <= last.top {
+		capY = yAt(v.Capacity) - ts*LineHeight/2
+		l.Label(lx, capY, ts, AlignLeft, th.Text, capLabel)
+	}
+	if v.Usable > 0 && v.Usable <= last.top {
+		uy := yAt(v.Usable) - ts*LineHeight/2
+		if absf(uy-capY) < ts*LineHeight*1.05 {
+			uy = capY + ts*LineHeight*1.05
+		}
+		l.Label(lx, uy, ts, AlignLeft, th.Dim, fitText(useLabel, ts, st.X+st.W-lx))
+	}
+	if lower {
+		drawLowerChart(&l, v, px, mainW, bottom-lowerH+ts*0.4, lowerH-ts*0.4, ts, sc, cur)
+	}
+	return l
+}
+
+// barTotal is a bar's bytes.
+func barTotal(b MemoryBar) float64 {
+	t := 0.0
+	for _, s := range b.Segments {
+		t += math.Max(0, s.Bytes)
+	}
+	return t
+}
+
+// barPanel is where one set of the bars is drawn: from x, w wide, on an
+// axis up to top bytes; a zoom says so in its corner.
+type barPanel struct {
+	x, w float32
+	top  float64
+	zoom bool
+}
+
+// drawBarPanel draws the bars on one panel: gridlines and their values,
+// the capacity and usable lines, the bars with their veils and breaks,
+// the totals above them and their labels under them.
+func drawBarPanel(l *List, v MemoryBarsView, p barPanel, py, ph, ts, sc float32, cur int, limit float64, zoomed bool) {
+	th := v.Theme
+	n := len(v.Bars)
+	y := func(b float64) float32 { return py + ph*(1-float32(math.Min(b, p.top)/p.top)) }
+	// The axis in GB (TB beyond 10 TB): gridlines at a round step.
+	unit, name := 1e9, "GB"
+	if p.top >= 1e13 {
+		unit, name = 1e12, "TB"
+	}
+	step := niceStep(p.top / unit / 4)
+	for ph*float32(step*unit/p.top) < ts*LineHeight*1.1 && step*unit < p.top {
+		step = niceStep(step * 2.2)
+	}
+	for g := 0.0; g*unit <= p.top*1.0001; g += step {
+		gy := y(g * unit)
+		l.Segment(p.x, gy, p.x+p.w, gy, 1*sc, th.Panel)
+		l.Label(p.x-ts*0.3, gy-ts*LineHeight/2, ts, AlignRight, th.Dim, tickLabel(g, decimals(step)))
+	}
+	l.Label(p.x-ts*0.3, py-ts*LineHeight*2.3, ts, AlignRight, th.Dim, name)
+	l.Segment(p.x, py+ph, p.x+p.w, py+ph, 1*sc, th.Dim)
+	if p.zoom {
+		// The zoom's frame and its name: what range it shows.
+		l.Frame(p.x, py, p.w, ph, 1*sc, th.Link)
+		l.Label(p.x+p.w, py-ts*LineHeight*2.3, ts, AlignRight, th.Dim, fitText(sayBytes(v.Words, "canvas.mem.zoom", p.top), ts, p.w))
+	}
+
+	slot := p.w / float32(n)
+	bw := minf(slot*0.62, ts*6)
 	for i, b := range v.Bars {
-		x := px + slot*(float32(i)+0.5) - bw/2
-		t := total(b)
-		// Segments bottom-up; the part above the limit keeps its colours
-		// under a Hot veil and a Hot outline, so the reader still sees
-		// what overflows.
-		capAt := top
-		over := limit > 0 && t > limit
+		x := p.x + slot*(float32(i)+0.5) - bw/2
+		t := barTotal(b)
 		sum := 0.0
 		for _, s := range b.Segments {
 			if s.Bytes <= 0 {
 				continue
 			}
-			lo, hi := sum, math.Min(sum+s.Bytes, capAt)
+			lo, hi := sum, math.Min(sum+s.Bytes, p.top)
 			sum += s.Bytes
-			if hi <= lo {
-				continue
+			if hi > lo {
+				l.Rect(x, y(hi), bw, y(lo)-y(hi), memoryColour(s.Key, th))
 			}
-			l.Rect(x, y(hi), bw, y(lo)-y(hi), memoryColour(s.Key, th))
 		}
-		if over && limit < top {
-			veil := th.Hot
-			veil.A = overVeil
-			yt := y(math.Min(t, top))
-			l.Rect(x, yt, bw, y(limit)-yt, veil)
+		if limit > 0 && t > limit && limit < p.top {
+			// The part over the line keeps its colours under a Hot veil.
+			yt := y(t)
+			l.Rect(x, yt, bw, y(limit)-yt, withAlpha(th.Hot, overVeil))
 			l.Frame(x, yt, bw, y(limit)-yt, 2*sc, th.Hot)
 		}
-		if t > top {
+		if t > p.top {
 			// Cut at the top of the plot: a break mark across the bar.
 			for k := float32(0); k < 2; k++ {
-				by := py + fs*(0.5+0.5*k)
-				l.Segment(x-2*sc, by+fs*0.3, x+bw+2*sc, by-fs*0.3, 2*sc, th.Background)
+				by := py + ts*(0.5+0.5*k)
+				l.Segment(x-2*sc, by+ts*0.3, x+bw+2*sc, by-ts*0.3, 2*sc, th.Background)
 			}
 		}
 		if i == cur {
@@ -167,83 +266,224 @@ func AppendMemoryBars(dst List, v MemoryBarsView) List {
 			l.Frame(x-2*sc, barTop-2*sc, bw+4*sc, maxf(py+ph-barTop, 0)+2*sc, 2*sc, th.Text)
 		}
 	}
-
-	// Capacity (solid) and what a job can use (dashed), labelled at the
-	// right.
-	capY := float32(-1)
-	if v.Capacity > 0 && v.Capacity <= top {
-		capY = y(v.Capacity)
-		l.Segment(px, capY, px+pw, capY, 2*sc, th.Text)
-		l.Label(px+pw+fs*0.4, capY-fs*0.5, fs*0.85, AlignLeft, th.Text, units.Bytes(v.Capacity))
+	// The capacity (solid) and what a job can use (dashed).
+	if v.Capacity > 0 && v.Capacity <= p.top {
+		cy := y(v.Capacity)
+		l.Segment(p.x, cy, p.x+p.w, cy, 2*sc, th.Text)
 	}
-	if v.Usable > 0 && v.Usable <= top {
+	if v.Usable > 0 && v.Usable <= p.top {
 		uy := y(v.Usable)
-		dash, gap := fs*0.6, fs*0.4
-		for x := px; x < px+pw; x += dash + gap {
-			l.Segment(x, uy, minf(x+dash, px+pw), uy, 1.5*sc, th.Text)
+		dash, gap := ts*0.6, ts*0.4
+		for x := p.x; x < p.x+p.w; x += dash + gap {
+			l.Segment(x, uy, minf(x+dash, p.x+p.w), uy, 1.5*sc, th.Text)
 		}
-		ly := uy - fs*0.5
-		if capY >= 0 && absf(ly-(capY-fs*0.5)) < fs*1.1 {
-			ly = capY - fs*0.5 + fs*1.1
-		}
-		l.Label(px+pw+fs*0.4, ly, fs*0.85, AlignLeft, th.Dim, "usable "+units.Bytes(v.Usable))
 	}
 
-	// Labels under the bars: every k-th where they would overlap, and the
-	// current bar's (its neighbours' giving way).
-	every := labelEvery(widest, slot)
+	// Under the bars, their labels: the current bar's, then the others
+	// left to right where they clear those placed.
+	var lastR, curL, curR float32 = float32(math.Inf(-1)), float32(math.Inf(1)), float32(math.Inf(-1))
+	label := func(i int) {
+		b := v.Bars[i]
+		col := th.Dim
+		if i == cur {
+			col = th.Text
+		}
+		s := fitText(b.Label, ts, maxf(slot, ts*4))
+		w := labelWidth(s, ts)
+		cx := clamp(p.x+slot*(float32(i)+0.5), p.x+w/2, p.x+p.w-w/2)
+		lo, hi := cx-w/2-ts*0.3, cx+w/2+ts*0.3
+		if i != cur && (lo < lastR || (lo < curR && hi > curL)) {
+			return
+		}
+		l.Label(cx, py+ph+ts*0.3, ts, AlignCenter, col, s)
+		if i == cur {
+			curL, curR = lo, hi
+		} else {
+			lastR = hi
+		}
+	}
+	if cur >= 0 {
+		label(cur)
+	}
+	for i := range v.Bars {
+		if i != cur {
+			label(i)
+		}
+	}
+	// Above each bar its total and, over the line, by how much — two
+	// lines where a slot holds them, else the one that matters (the
+	// excess on a bar over the line); the current bar's first, then the
+	// others left to right where they clear those placed. On a zoom, a
+	// bar cut at its top says only that it goes on.
+	lh := ts * LineHeight
+	var boxes [16]Rect // the labels placed, where there are few
+	nb := 0
+	lastHi := float32(math.Inf(-1))
+	draw := func(i int) {
+		b := v.Bars[i]
+		t := barTotal(b)
+		if t <= 0 || (zoomed && t <= v.Zoom) {
+			return // nothing, or a bar the zoom shows and labels
+		}
+		col := th.Dim
+		if i == cur {
+			col = th.Text
+		}
+		var lines [2]barText
+		k := 1
+		switch {
+		case t > p.top && p.zoom:
+			lines[0] = barText{"↑", col}
+		case limit > 0 && t > limit:
+			ex := sayBytes(v.Words, "canvas.mem.over", t-limit)
+			lines[0] = barText{ex, th.Hot}
+			if tot := bytesLabel(t); labelWidth(ex, ts) <= slot*0.98 && labelWidth(tot, ts) <= slot*0.98 {
+				lines[1], k = barText{tot, col}, 2
+			}
+		default:
+			lines[0] = barText{bytesLabel(t), col}
+		}
+		if k == 2 && maxf(labelWidth(lines[0].s, ts), labelWidth(lines[1].s, ts)) > p.w {
+			k = 1
+		}
+		lines[0].s = fitText(lines[0].s, ts, p.w)
+		wmax := float32(0)
+		for j := range k {
+			wmax = maxf(wmax, labelWidth(lines[j].s, ts))
+		}
+		cx := clamp(p.x+slot*(float32(i)+0.5), p.x+wmax/2, p.x+p.w-wmax/2)
+		ly := maxf(y(t), py) - lh*float32(k) - ts*0.15
+		box := Rect{cx - wmax/2 - ts*0.2, ly, wmax + ts*0.4, lh * float32(k)}
+		if n > len(boxes) {
+			// Many bars: left to right, each clear of the one before.
+			if i != cur && box.X < lastHi {
+				return
+			}
+			lastHi = box.X + box.W
+		} else {
+			for j := range nb {
+				if o := boxes[j]; box.X < o.X+o.W && o.X < box.X+box.W && box.Y < o.Y+o.H && o.Y < box.Y+box.H {
+					return
+				}
+			}
+			boxes[nb], nb = box, nb+1
+		}
+		for j := range k {
+			l.Label(cx, ly+lh*float32(j), ts, AlignCenter, lines[j].c, lines[j].s)
+		}
+	}
+	if cur >= 0 {
+		draw(cur)
+	}
+	for i := range v.Bars {
+		if i != cur {
+			draw(i)
+		}
+	}
+}
+
+// barText is a line of text above a bar.
+type barText struct {
+	s string
+	c Color
+}
+
+// drawLowerChart draws, under the bars, a column per bar of its seconds
+// (the solid part, then the light part above it) on one axis from 0 to
+// the longest, each labelled with its seconds, under the chart's title.
+func drawLowerChart(l *List, v MemoryBarsView, px, pw, y, h, ts, sc float32, cur int) {
+	th := v.Theme
+	n := len(v.Bars)
+	longest := 0.0
+	for _, b := range v.Bars {
+		longest = math.Max(longest, b.Seconds)
+	}
+	l.Label(px, y, ts, AlignLeft, th.Text, fitText(v.Lower.Title, ts, pw))
+	top := y + ts*LineHeight*1.1 + ts*LineHeight // the title, then a line for the values
+	base := y + h
+	if longest <= 0 || base-top < ts {
+		return
+	}
+	slot := pw / float32(n)
+	bw := minf(slot*0.62, ts*6)
+	colH := base - top
+	l.Segment(px, base, px+pw, base, 1*sc, th.Dim)
 	for i, b := range v.Bars {
-		shown := i%every == 0 && (cur < 0 || abs(i-cur) >= every)
-		if !shown && i != cur {
+		if b.Seconds <= 0 {
 			continue
 		}
+		x := px + slot*(float32(i)+0.5) - bw/2
+		hh := colH * float32(b.Seconds/longest)
+		light := colH * float32(math.Min(b.Hidden, b.Seconds)/longest)
+		l.Rect(x, base-hh+light, bw, hh-light, v.Lower.Color)
+		if light > 0 {
+			hatchRect(l, x, base-hh, bw, light, maxf(bw*0.25, 4*sc), 1.2*sc, v.Lower.Color)
+			l.Frame(x, base-hh, bw, light, 1*sc, v.Lower.Color)
+		}
+		if i == cur {
+			l.Frame(x-2*sc, base-hh-2*sc, bw+4*sc, hh+2*sc, 2*sc, th.Text)
+		}
+	}
+	// The columns' seconds: the current one's, then the others left to
+	// right where they clear those placed.
+	var lastR, curL, curR float32 = float32(math.Inf(-1)), float32(math.Inf(1)), float32(math.Inf(-1))
+	label := func(i int) {
+		b := v.Bars[i]
+		if b.Seconds <= 0 {
+			return
+		}
+		s := durationLabel(b.Seconds)
+		w := labelWidth(s, ts)
+		cx := clamp(px+slot*(float32(i)+0.5), px+w/2, px+pw-w/2)
+		lo, hi := cx-w/2-ts*0.2, cx+w/2+ts*0.2
+		if i != cur && (lo < lastR || (lo < curR && hi > curL)) {
+			return
+		}
 		col := th.Dim
 		if i == cur {
 			col = th.Text
+			curL, curR = lo, hi
+		} else {
+			lastR = hi
 		}
-		l.Label(px+slot*(float32(i)+0.5), py+ph+fs*0.4, bfs, AlignCenter, col, b.Label)
+		l.Label(cx, base-colH*float32(b.Seconds/longest)-ts*LineHeight-ts*0.1, ts, AlignCenter, col, s)
 	}
-	// Above each bar its total and, over the line, by how much; where they
-	// would crowd, one label a bar (the excess, when there is one) where
-	// it clears the one before and the current bar's.
-	crowded := textWidth("+88.8 GB over", bfs)+bfs*0.5 > slot
-	topText := func(i int) (string, Color) {
-		t := total(v.Bars[i])
-		col := th.Dim
-		if i == cur {
-			col = th.Text
-		}
-		if crowded && limit > 0 && t > limit {
-			return "+" + units.Bytes(t-limit) + " over", th.Hot
-		}
-		return units.Bytes(t), col
+	if cur >= 0 {
+		label(cur)
 	}
-	curL, curR := float32(math.Inf(1)), float32(math.Inf(-1))
-	if crowded && cur >= 0 {
-		s, _ := topText(cur)
-		w := textWidth(s, bfs)
-		cx := clamp(px+slot*(float32(cur)+0.5), px+w/2, px+pw-w/2)
-		curL, curR = cx-w/2-bfs*0.5, cx+w/2+bfs*0.5
-	}
-	right := float32(math.Inf(-1))
-	for i, b := range v.Bars {
-		t := total(b)
-		cx, barTop := px+slot*(float32(i)+0.5), y(t)
-		s, col := topText(i)
-		if crowded {
-			w := textWidth(s, bfs)
-			cx = clamp(cx, px+w/2, px+pw-w/2) // clear of the lines' labels
-			if i != cur && (cx-w/2 < right+bfs*0.5 || (cx+w/2 > curL && cx-w/2 < curR)) {
-				continue
-			}
-			right = cx + w/2
-		}
-		l.Label(cx, barTop-bfs*1.35, bfs, AlignCenter, col, s)
-		if !crowded && limit > 0 && t > limit {
-			l.Label(cx, barTop-bfs*2.6, bfs, AlignCenter, th.Hot, "+"+units.Bytes(t-limit)+" over")
+	for i := range v.Bars {
+		if i != cur {
+			label(i)
 		}
 	}
-	return l
+}
+
+// sayBytes is w.Say(key, "bytes", bytesLabel(b)), formatted once per
+// language, key and value: the bars are drawn every frame.
+func sayBytes(w Words, key string, b float64) string {
+	// sayMemo's number is the value's bits (never −1, which say uses).
+	return sayMemo.get(wordKey{w.Lang, key, int(math.Float64bits(b))}, func() string { return w.Say(key, "bytes", bytesLabel(b)) })
+}
+
+// bytesLabel is units.Bytes(b), formatted once per value.
+func bytesLabel(b float64) string {
+	return bytesLabels.get(b, func() string { return units.Bytes(b) })
+}
+
+var bytesLabels memo[float64]
+
+// labelWidth is a label's width with room for CJK text, whose
+// characters are an em wide (textWidth, the canvas font's measure,
+// counts them narrower until it measures the font itself).
+func labelWidth(s string, size float32) float32 {
+	n, wide := 0, 0
+	for _, r := range s {
+		n++
+		if r >= 0x2e80 {
+			wide++
+		}
+	}
+	return maxf(textWidth(s, size), (float32(n-wide)*0.56+float32(wide))*size)
 }
 
 // niceStep is 1, 2 or 5 times a power of ten, the nearest to x (by
@@ -272,14 +512,9 @@ func decimals(step float64) int {
 	return int(math.Ceil(-math.Log10(step) - 1e-9))
 }
 
-// textWidth estimates a label's width: short Latin text in the page's
-// sans-serif averages a little over half an em a character.
+// textWidth is a label's width as the painter draws it (render/font).
 func textWidth(s string, size float32) float32 {
-	n := 0
-	for range s {
-		n++
-	}
-	return float32(n) * size * 0.56
+	return font.Width(s, size)
 }
 
 // labelEvery is k such that labels of width w, one a slot of width slot,

@@ -9,7 +9,11 @@ import (
 	"testing"
 
 	"github.com/gpuscope/gpuscope/internal/golden"
+	"github.com/gpuscope/gpuscope/scenarios/i18n"
 )
+
+// english are the canvas's words in English, from the catalogue.
+var english = Words{Lang: "en", T: func(key string, args ...string) string { return i18n.T("en", key, args...) }}
 
 // gpuMemory is one GPU's segments, in GB.
 func gpuMemory(label string, weights, grads, opt, act, buf float64) MemoryBar {
@@ -29,7 +33,7 @@ func zeroView() MemoryBarsView {
 		gpuMemory("ZeRO-3", 1.75, 1.75, 5.25, 14.3, 2),
 	}
 	bars[1].Current = true
-	return MemoryBarsView{Width: 800, Height: 500, Stage: Rect{0, 0, 800, 500}, Scale: 1, Theme: Dark, Bars: bars, Capacity: 80e9, Usable: 74e9}
+	return MemoryBarsView{Width: 800, Height: 500, Stage: Rect{0, 0, 800, 500}, Scale: 1, Theme: Dark, Words: english, Bars: bars, Capacity: 80e9, Usable: 74e9}
 }
 
 func texts(l List) map[string]Item {
@@ -63,10 +67,10 @@ func TestMemoryBarsPicture(t *testing.T) {
 	var hot []Item
 	var segs []Item // the first bar's
 	for _, it := range l.Items {
-		if veil := Dark.Hot; it.Kind == FillRect && it.Color == (Color{veil.R, veil.G, veil.B, overVeil}) {
+		if veil := Dark.Hot; it.Kind == FillRect && it.Color == (Color{veil.R, veil.G, veil.B, overVeil}) && it.W > 20 {
 			hot = append(hot, it)
 		}
-		if it.Kind == FillRect && it.X < 250 && it.Y > 50 && it.Color != Dark.Hot && it.Color.A == 255 && it.W > 20 {
+		if it.Kind == FillRect && it.X < 170 && it.Y > 50 && it.Color != Dark.Hot && it.Color.A == 255 && it.W > 20 {
 			segs = append(segs, it)
 		}
 	}
@@ -169,6 +173,7 @@ func TestMemoryBarsMany(t *testing.T) {
 	if len(under) < 4 || len(under) >= 64 {
 		t.Fatalf("%d bar labels for 64 bars", len(under))
 	}
+	slices.SortFunc(under, func(a, b Item) int { return cmp.Compare(a.X, b.X) })
 	found := false
 	for i, it := range under {
 		found = found || it.Text == "GPU 37"
@@ -228,5 +233,47 @@ func TestMemoryBarsEmpty(t *testing.T) {
 		if it.Color == Dark.Text || it.Color == Dark.Hot {
 			t.Fatalf("a Dark colour in the Light picture: %+v", it)
 		}
+	}
+}
+
+// A zoom shows the small bars on their own scale and says so; a lower
+// chart's columns are as tall as their seconds, the hidden part hatched.
+func TestMemoryBarsZoomAndLower(t *testing.T) {
+	v := zeroView()
+	v.Bars[0] = gpuMemory("DP", 200, 200, 1200, 5, 0)
+	v.Zoom = 100e9
+	for i, s := range []float64{2, 2, 4, 12} {
+		v.Bars[i].Seconds, v.Bars[i].Hidden = s, s/2
+	}
+	v.Lower = LowerChart{Title: "communication", Solid: "exposed", Light: "hidden", Color: Dark.Hot}
+	l := AppendMemoryBars(List{}, v)
+	tx := texts(l)
+	if _, ok := tx["zoom: 0 – 100 GB"]; !ok {
+		t.Error("the zoom does not say what it shows")
+	}
+	// ZeRO-3 (23 GB of 100) is over a fifth of the zoom's height.
+	var plotH, z3 float32
+	for _, it := range l.Items {
+		if it.Kind == StrokeRect && it.Color == Dark.Link {
+			plotH = it.H
+		}
+	}
+	for _, it := range l.Items {
+		if it.Kind == FillRect && it.Color == memoryColour("activations", Dark) && it.X > 400 {
+			z3 = max(z3, it.H)
+		}
+	}
+	if plotH == 0 || z3 < plotH*0.1 {
+		t.Errorf("ZeRO-3's activations %.1f px on a zoom %.1f px tall", z3, plotH)
+	}
+	// The columns: 12 s the tallest, three times the 4 s one.
+	var cols []Item
+	for _, it := range l.Items {
+		if it.Kind == FillRect && it.Color == Dark.Hot && it.W > 20 {
+			cols = append(cols, it)
+		}
+	}
+	if len(cols) != 4 || math.Abs(float64(cols[3].H-3*cols[2].H)) > 0.5 {
+		t.Errorf("exposed columns %v, want four, the last three times the third", cols)
 	}
 }

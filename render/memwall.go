@@ -2,18 +2,21 @@ package render
 
 import (
 	"math"
-	"strconv"
 
 	"github.com/gpuscope/gpuscope/engine/units"
 )
 
-// MemwallBar is one kernel of the memory-wall comparison.
-type MemwallBar struct {
-	Name    string // short label: "naive", "16×16", "32×32", "tensor"
-	Bytes   float64
-	TFLOPS  float64
-	Current bool
-	Tile    int // tile edge staged in shared memory (0: none, naive)
+// MemwallKernel is one kernel of the memory-wall lesson.
+type MemwallKernel struct {
+	Name        string // in the reader's language: "naive", "16×16 tiles" …
+	Tile        int    // the tile edge staged on the desk (0: none, naive)
+	Bytes       float64
+	FLOPs       float64
+	TFLOPS      float64
+	Utilization float64 // of the peak
+	Bound       string  // "memory" (HBM), "shared-memory", "compute"
+	Current     bool
+	Shown       bool // in the summary: the steps add the kernels one by one
 }
 
 // MemwallView is what the memory-wall picture needs.
@@ -23,141 +26,314 @@ type MemwallView struct {
 	Scale         float32
 	Theme         Theme
 	Words         Words // its words in the reader's language (canvas.* keys)
-	Bars          []MemwallBar
+	Kernels       []MemwallKernel
 	PeakTFLOPS    float64
-	// Step is the k-step on screen (0…Steps) and Progress its fraction
-	// done, for the animation of operands moving.
-	Step, Steps int
-	Progress    float64
+	HBMName       string // "80 GB · 3.35 TB/s"
+	// Progress is how far the step's loop over k has got, 0 … 1; Steps
+	// the k-steps it animates (a tile's trip, then its reuse, each).
+	Progress float64
+	Steps    int
 }
 
-// AppendMemwall draws, on top, where the current kernel's operands travel
-// — HBM (the warehouse), shared memory (the desk), the SM's cores: a naive
-// kernel sends every operand straight from HBM; a tiled one lifts a tile
-// to the desk once and reuses it; and below, all four kernels' HBM bytes
-// and TFLOP/s as bars on log scales against the peak.
+// Memory-wall colours: A's and B's operands (and tiles), and the SM
+// at work.
+func memwallColours(th Theme) (a, b, busy Color) { return sizePalette[3], sizePalette[1], th.Rim }
+
+// AppendMemwall draws the warehouse and the desk: HBM far to the left,
+// shared memory beside the SM on the right, the road between them. A
+// naive kernel sends a cart down the road for every multiply-add while
+// the SM waits; a tiled one carries a tile to the desk once and works it
+// Tile times. Under them, the bytes moved so far and the SM's busy
+// meter; then every kernel shown so far on two scales: TFLOP/s linear,
+// 0 to the peak, and HBM bytes on a log scale, said so.
 func AppendMemwall(dst List, v MemwallView) List {
 	th := v.Theme
 	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
 	st := v.Stage
-	if st.W <= 0 || st.H <= 0 || len(v.Bars) == 0 {
+	if st.W <= 0 || st.H <= 0 || len(v.Kernels) == 0 {
 		return l
 	}
-	fs := clamp(minf(st.W, st.H)/40, 10*sc, 18*sc)
+	var cur MemwallKernel
+	for _, k := range v.Kernels {
+		if k.Current {
+			cur = k
+		}
+	}
+	p := newPlacer(&l, st)
+	fs, big := siSizes(st, sc)
 	pad := fs
-	var cur MemwallBar
-	for _, b := range v.Bars {
-		if b.Current {
-			cur = b
-		}
+	w := v.Words
+	cA, cB, busyC := memwallColours(th)
+	var head string
+	switch {
+	case cur.Tile == 0:
+		head = w.Say("canvas.memwall.head_naive", "util", units.Percent(cur.Utilization))
+	case cur.Bound == "compute":
+		head = w.Say("canvas.memwall.head_compute", "tile", memwallTile(cur.Tile), "util", units.Percent(cur.Utilization))
+	default:
+		head = w.Say("canvas.memwall.head_tiled", "tile", memwallTile(cur.Tile), "n", units.Count(int64(cur.Tile)))
 	}
-	// Top: the three levels.
-	topH := (st.H - 3*pad) * 0.48
-	bandH := topH / 5
-	x0, w := st.X+pad+fs*4, st.W-2*pad-fs*4
-	levels := []struct {
-		name string
-		y    float32
-		col  Color
-	}{
-		{"HBM", st.Y + pad, th.Panel},
-		{"SRAM", st.Y + pad + bandH*2, th.Panel},
-		{"SM", st.Y + pad + bandH*4, th.GPU},
-	}
-	for _, lv := range levels {
-		l.Rect(x0, lv.y, w, bandH, lv.col)
-		l.Frame(x0, lv.y, w, bandH, 1*sc, th.Link)
-		l.Label(st.X+pad, lv.y+bandH/2-fs/2, fs, AlignLeft, th.Dim, lv.name)
-	}
-	hbmY, sramY, smY := levels[0].y+bandH, levels[1].y, levels[2].y
-	// The SMs busy for the share of the peak the kernel reaches, waiting
-	// the rest of the time.
-	if v.PeakTFLOPS > 0 {
-		busy := float32(math.Min(1, cur.TFLOPS/v.PeakTFLOPS))
-		l.Rect(x0, smY, maxf(w*busy, 1*sc), bandH, th.Rim)
-		l.Label(x0+w-fs*0.3, smY+bandH/2-fs*0.45, fs*0.9, AlignRight, th.Text, "busy "+units.Percent(float64(busy)))
-	}
-	p := float32(math.Max(0, math.Min(1, v.Progress)))
-	ps := clamp(bandH*0.35, 4*sc, 14*sc)
-	if cur.Tile == 0 {
-		// Naive: every operand straight from HBM to the cores.
-		for i := 0; i < 12; i++ {
-			x := x0 + w*(float32(i)+0.5)/12
-			f := float32(math.Mod(float64(p)+float64(i)*0.37, 1))
-			y := hbmY + (smY-hbmY)*f
-			l.Segment(x, hbmY, x, smY, 1*sc, th.Hot)
-			l.Rect(x-ps/2, y-ps/2, ps, ps, th.Hot)
-		}
-		l.Label(x0+w, smY+bandH+fs*0.2, fs*0.9, AlignRight, th.Hot, "HBM → SM: every multiply")
+	y := siHeadline(&p, th, st, big, th.Text, head)
+	lh := siLegend(&p, th, Rect{st.X + pad, y, st.W - 2*pad, st.Y + st.H - pad - y}, fs, sc,
+		LegendEntry{cA, false, w.Say("canvas.memwall.a")}, LegendEntry{cB, false, w.Say("canvas.memwall.b")},
+		LegendEntry{busyC, false, w.Say("canvas.memwall.busy_key")}, LegendEntry{th.LinkActive, false, w.Say("canvas.memwall.current")})
+	area := Rect{st.X + pad, y, st.W - 2*pad, st.Y + st.H - pad - lh - fs*0.3 - y}
+	wide := area.W > area.H*1.7
+	var scene, sum Rect
+	if wide {
+		scene = Rect{area.X, area.Y, area.W * 0.5, area.H}
+		sum = Rect{area.X + area.W*0.5 + 2*pad, area.Y, area.W*0.5 - 2*pad, area.H}
 	} else {
-		// Tiled: a tile rises to the desk in the first 40% of the step,
-		// then the cores reuse it Tile times.
-		tile := clamp(bandH*float32(math.Log2(float64(cur.Tile)))/7, ps, bandH*1.6)
-		tx := x0 + w/2 - tile/2
-		if p < 0.4 {
-			f := p / 0.4
-			l.Rect(tx, hbmY-tile/2+(sramY+bandH/2-hbmY)*f, tile, tile, th.LinkActive)
-		} else {
-			l.Rect(tx, sramY+bandH/2-tile/2, tile, tile, th.LinkActive)
-			f := (p - 0.4) / 0.6
-			for i := 0; i < 8; i++ {
-				x := x0 + w*(float32(i)+0.5)/8
-				y := sramY + bandH + (smY-sramY-bandH)*float32(math.Mod(float64(f)+float64(i)*0.13, 1))
-				l.Segment(tx+tile/2, sramY+bandH, x, smY, 1*sc, th.Rim)
-				l.Rect(x-ps/3, y-ps/3, ps*0.66, ps*0.66, th.Rim)
-			}
-		}
-		l.Label(x0+w, smY+bandH+fs*0.2, fs*0.9, AlignRight, th.Rim, "tile "+strconv.Itoa(cur.Tile)+"×"+strconv.Itoa(cur.Tile)+": reused ×"+strconv.Itoa(cur.Tile))
+		// The summary as tall as all four rows need (the same every step),
+		// the warehouse and the desk the rest.
+		sh := clamp(memwallSummaryH(len(v.Kernels), fs), area.H*0.3, area.H*0.5)
+		scene = Rect{area.X, area.Y, area.W, area.H - sh - fs*0.6}
+		sum = Rect{area.X, area.Y + area.H - sh, area.W, sh}
 	}
-	l.Label(x0, smY+bandH+fs*0.2, fs*0.9, AlignLeft, th.Dim, "k "+strconv.Itoa(v.Step)+"/"+strconv.Itoa(v.Steps))
-
-	// Bottom: bytes and TFLOP/s per kernel, log scales.
-	by := st.Y + pad*2 + topH + fs*1.5
-	bh := st.Y + st.H - pad - by
-	half := (w - pad) / 2
-	drawLogBars(&l, th, sc, fs, Rect{x0, by, half, bh}, v.Bars, "HBM bytes", func(b MemwallBar) float64 { return b.Bytes }, units.Bytes, 0)
-	drawLogBars(&l, th, sc, fs, Rect{x0 + half + pad, by, half, bh}, v.Bars, "TFLOP/s", func(b MemwallBar) float64 { return b.TFLOPS },
-		func(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) }, v.PeakTFLOPS)
+	memwallScene(&p, v, cur, sc, fs, scene)
+	memwallSummary(&p, v, sc, fs, sum)
 	return l
 }
 
-// drawLogBars draws one bar a kernel, its length on a log10 scale, the
-// current kernel in the active colour; peak > 0 adds a line there.
-func drawLogBars(l *List, th Theme, sc, fs float32, r Rect, bars []MemwallBar, title string, val func(MemwallBar) float64, label func(float64) string, peak float64) {
-	l.Label(r.X, r.Y-fs*1.4, fs, AlignLeft, th.Dim, title)
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, b := range bars {
-		if v := val(b); v > 0 {
-			lo, hi = math.Min(lo, math.Log10(v)), math.Max(hi, math.Log10(v))
-		}
+func memwallTile(t int) string { return units.Count(int64(t)) + "×" + units.Count(int64(t)) }
+
+// memwallScene draws the warehouse, the road, the desk and the SM in r,
+// and under them the counters.
+func memwallScene(p *siPlacer, v MemwallView, cur MemwallKernel, sc, fs float32, r Rect) {
+	th, w := v.Theme, v.Words
+	cA, cB, busyC := memwallColours(th)
+	narrow := r.W < fs*30
+	counters := fs * LineHeight * 2.4
+	if narrow {
+		counters = fs * LineHeight * 3.4
 	}
-	if peak > 0 {
-		hi = math.Max(hi, math.Log10(peak))
-	}
-	if lo > hi {
+	lab := fs * LineHeight * 1.1
+	top := r.Y + lab
+	h := r.H - counters - lab
+	if h < fs*3 {
 		return
 	}
-	lo, hi = math.Floor(lo)-0.5, math.Ceil(hi)
-	rowH := r.H / float32(len(bars))
-	nameW := fs * 4.5
-	span := r.W - nameW - fs*4 // room for the value after the longest bar
-	at := func(v float64) float32 { return span * float32((math.Log10(v)-lo)/(hi-lo)) }
-	for i, b := range bars {
-		y := r.Y + float32(i)*rowH
-		col := th.Link
-		if b.Current {
-			col = th.LinkActive
+	// The warehouse, far left: a building of shelves.
+	ww := clamp(r.W*0.2, fs*4, fs*10)
+	wx := r.X
+	roof := minf(h*0.18, ww*0.3)
+	by := top + roof
+	bh := h - roof - fs*LineHeight*1.15 // and a line for its size under it
+	p.l.Rect(wx, by, ww, bh, th.Panel)
+	p.l.Segment(wx-2*sc, by, wx+ww/2, top, 2*sc, th.Dim)
+	p.l.Segment(wx+ww/2, top, wx+ww+2*sc, by, 2*sc, th.Dim)
+	p.l.Frame(wx, by, ww, bh, 1.5*sc, th.Dim)
+	shelves := 5
+	sh := bh / float32(shelves)
+	for i := 0; i < shelves; i++ {
+		sy := by + float32(i)*sh
+		p.l.Segment(wx, sy+sh, wx+ww, sy+sh, 1*sc, th.Link)
+		bw := (ww - fs) / 2
+		p.l.Rect(wx+fs*0.3, sy+sh*0.25, bw, sh*0.6, withAlpha(cA, 170))
+		p.l.Rect(wx+fs*0.7+bw, sy+sh*0.25, bw, sh*0.6, withAlpha(cB, 170))
+	}
+	p.fit(wx, r.Y, fs, AlignLeft, th.Text, w.Say("canvas.memwall.hbm"), r.W*0.45)
+	if v.HBMName != "" {
+		p.fit(wx, by+bh+fs*0.15, fs, AlignLeft, th.Dim, v.HBMName, r.W*0.45)
+	}
+
+	// The SM on the far right, its desk beside it.
+	smW := clamp(r.W*0.2, fs*4, fs*9)
+	smX := r.X + r.W - smW
+	smY := top + h*0.06
+	smH := h*0.94 - fs*LineHeight*2.2 // room under it for the desk's name
+	deskW := clamp(r.W*0.14, fs*3, fs*7)
+	deskX := smX - deskW - fs*0.6
+	deskY := smY + smH*0.3
+	deskH := smH * 0.4
+	// The SM: its cores, lit in the share of the peak it reaches.
+	p.l.Rect(smX, smY, smW, smH, th.GPU)
+	cols, rows := 4, 6
+	cw, ch := (smW-fs*0.8)/float32(cols), (smH-fs*0.8)/float32(rows)
+	lit := int(math.Round(cur.Utilization * float64(cols*rows)))
+	k := siFrac(v.Progress) * float64(max(v.Steps, 1))
+	// Through the current k-step; offset so that a step's first frame
+	// already shows a tile on the desk at work.
+	phase := math.Mod(k+0.75, 1)
+	for i := 0; i < cols*rows; i++ {
+		c := th.Empty
+		if i < lit {
+			c = busyC
 		}
-		l.Label(r.X, y+rowH*0.2, fs*0.85, AlignLeft, th.Text, b.Name)
-		if v := val(b); v > 0 {
-			bw := at(v)
-			l.Rect(r.X+nameW, y+rowH*0.15, bw, rowH*0.6, col)
-			l.Label(r.X+nameW+bw+fs*0.3, y+rowH*0.2, fs*0.8, AlignLeft, th.Dim, label(v))
+		p.l.Rect(smX+fs*0.4+float32(i%cols)*cw+1*sc, smY+fs*0.4+float32(i/cols)*ch+1*sc, cw-2*sc, ch-2*sc, c)
+	}
+	p.l.Frame(smX, smY, smW, smH, 1.5*sc, th.Rim)
+	p.l.Key(th.Rim, w.Say("canvas.memwall.sm"))
+	p.fit(smX+smW, r.Y, fs, AlignRight, th.Text, w.Say("canvas.memwall.sm"), smW+deskW)
+	// The desk: shared memory.
+	p.l.Rect(deskX, deskY, deskW, deskH, th.Panel)
+	p.l.Frame(deskX, deskY, deskW, deskH, 1.5*sc, th.Dim)
+	p.wrap(deskX, smY+smH+fs*0.2, fs, AlignLeft, th.Dim, w.Say("canvas.memwall.desk"), deskW+smW+fs*0.6, 2)
+
+	// The road from the warehouse to the desk.
+	roadY := deskY + deskH/2
+	rx0, rx1 := wx+ww, deskX
+	p.l.Segment(rx0, roadY, rx1, roadY, 3*sc, th.Link)
+	if rx1-rx0 > fs*4 {
+		p.fit((rx0+rx1)/2, roadY-fs*LineHeight*1.6, fs, AlignCenter, th.Dim, w.Say("canvas.memwall.road"), rx1-rx0)
+	}
+	cart := clamp(fs*0.7, 4*sc, fs)
+	if cur.Tile == 0 {
+		// Naive: a stream of carts, two operands each, straight past the
+		// empty desk into the SM.
+		n := 9
+		for i := 0; i < n; i++ {
+			f := float32(math.Mod(phase+float64(i)/float64(n), 1))
+			x := rx0 + (smX-rx0)*f
+			p.l.Rect(x, roadY-cart, cart*0.9, cart*0.9, cA)
+			p.l.Rect(x, roadY+cart*0.1, cart*0.9, cart*0.9, cB)
+		}
+		p.l.Segment(rx1, roadY, smX, roadY, 3*sc, th.Link)
+		p.wrap(rx0+fs*0.4, roadY+cart*1.5, fs, AlignLeft, th.Hot, w.Say("canvas.memwall.every"), rx1-rx0-fs*0.8, 2)
+	} else {
+		// Tiled: a tile rides to the desk in the first 40% of a k-step,
+		// then the SM uses it Tile times from the desk.
+		ts := clamp(deskH*0.36*float32(math.Log2(float64(cur.Tile)))/7, cart, deskH*0.45)
+		memTile := func(x, y float32, c Color) {
+			p.l.Rect(x, y, ts, ts, c)
+			if ts >= 10*sc {
+				for j := 1; j < 4; j++ {
+					p.l.Segment(x+ts*float32(j)/4, y, x+ts*float32(j)/4, y+ts, 1*sc, th.Background)
+					p.l.Segment(x, y+ts*float32(j)/4, x+ts, y+ts*float32(j)/4, 1*sc, th.Background)
+				}
+			}
+		}
+		tx := deskX + deskW/2 - ts - 1*sc
+		if phase < 0.4 {
+			f := float32(phase / 0.4)
+			x := rx0 + (tx-rx0)*f
+			memTile(x, roadY-ts-1*sc, cA)
+			memTile(x, roadY+1*sc, cB)
+		} else {
+			memTile(tx, deskY+deskH/2-ts-1*sc, cA)
+			memTile(tx, deskY+deskH/2+1*sc, cB)
+			// The reuses: one pulse per use, desk to SM.
+			uses := int(math.Floor((phase - 0.4) / 0.6 * float64(cur.Tile)))
+			uses = min(uses+1, cur.Tile)
+			f := float32(math.Mod((phase-0.4)/0.6*float64(cur.Tile), 1))
+			x := deskX + deskW + (smX-deskX-deskW)*f
+			p.l.Circle(x, deskY+deskH/2, cart*0.4, busyC)
+			p.fit(deskX+deskW/2, deskY-fs*LineHeight*1.1, fs, AlignCenter, busyC,
+				w.Say("canvas.memwall.uses", "i", units.Count(int64(uses)), "n", units.Count(int64(cur.Tile))), deskW+smW)
 		}
 	}
-	if peak > 0 {
-		x := r.X + nameW + at(peak)
-		l.Segment(x, r.Y, x, r.Y+r.H, 1.5*sc, th.Hot)
-		l.Label(x, r.Y+r.H+fs*0.1, fs*0.8, AlignCenter, th.Hot, "peak")
+	// The counters: bytes from HBM so far, and the SM's busy meter.
+	cy := r.Y + r.H - counters + fs*0.3
+	moved := cur.Bytes * siFrac(v.Progress)
+	per := 0.0
+	if cur.FLOPs > 0 {
+		per = cur.Bytes / (cur.FLOPs / 2)
+	}
+	bytesText := w.Say("canvas.memwall.moved", "bytes", units.Bytes(moved), "total", units.Bytes(cur.Bytes))
+	if narrow {
+		p.wrap(r.X, cy, fs, AlignLeft, th.Text, bytesText, r.W*0.55, 2)
+	} else {
+		p.fit(r.X, cy, fs, AlignLeft, th.Text, bytesText, r.W*0.55)
+	}
+	if narrow {
+		p.fit(r.X, cy+2*fs*LineHeight+fs*0.2, fs, AlignLeft, th.Dim, w.Say("canvas.memwall.per", "bytes", units.Bytes(per)), r.W)
+	} else {
+		p.fit(r.X, cy+fs*LineHeight, fs, AlignLeft, th.Dim, w.Say("canvas.memwall.per", "bytes", units.Bytes(per)), r.W*0.55)
+	}
+	mx := r.X + r.W*0.58
+	mw := r.W - (mx - r.X)
+	p.fit(mx, cy, fs, AlignLeft, th.Text, w.Say("canvas.memwall.busy", "util", units.Percent(cur.Utilization)), mw)
+	my := cy + fs*LineHeight + fs*0.1
+	p.l.Rect(mx, my, mw, fs*0.8, th.Empty)
+	p.l.Rect(mx, my, maxf(mw*float32(siFrac(cur.Utilization)), 1*sc), fs*0.8, busyC)
+	p.l.Frame(mx, my, mw, fs*0.8, 1*sc, th.Link)
+}
+
+// memwallRowH is a summary row at its tallest; memwallSummaryH the
+// summary of n rows.
+func memwallRowH(fs float32) float32 { return fs * LineHeight * 2.3 }
+
+func memwallSummaryH(n int, fs float32) float32 {
+	return fs*LineHeight*2.2 + float32(n)*memwallRowH(fs)
+}
+
+// memwallSummary draws the kernels shown so far, a row each: TFLOP/s on
+// a linear axis from 0 to the peak (the naive kernel's sliver is its
+// true size) and HBM bytes on a log axis, labelled as such; what limits
+// each.
+func memwallSummary(p *siPlacer, v MemwallView, sc, fs float32, r Rect) {
+	th, w := v.Theme, v.Words
+	n := 0
+	for _, k := range v.Kernels {
+		if k.Shown {
+			n++
+		}
+	}
+	if n == 0 || r.H < fs*LineHeight*3 || r.W < fs*10 {
+		return
+	}
+	head := fs * LineHeight * 2.2 // two lines: "log scale" must show
+	nameW := float32(0)
+	for _, k := range v.Kernels {
+		nameW = maxf(nameW, siW(k.Name, fs)+fs*0.6)
+	}
+	nameW = minf(nameW, r.W*0.36)
+	colW := (r.W - nameW - fs) / 2
+	tx, bx := r.X+nameW, r.X+nameW+colW+fs
+	p.wrap(tx, r.Y, fs, AlignLeft, th.Dim, w.Say("canvas.memwall.tflops_axis", "peak", units.Number(v.PeakTFLOPS)), colW, 2)
+	p.wrap(bx, r.Y, fs, AlignLeft, th.Dim, w.Say("canvas.memwall.bytes_axis"), colW, 2)
+	rowH := minf((r.H-head)/float32(len(v.Kernels)), memwallRowH(fs))
+	barH := clamp(rowH-fs*LineHeight*1.15, 3*sc, fs*0.9)
+	// The bytes' log axis: whole decades around the kernels' values.
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, k := range v.Kernels {
+		if k.Bytes > 0 {
+			lo, hi = math.Min(lo, math.Log10(k.Bytes)), math.Max(hi, math.Log10(k.Bytes))
+		}
+	}
+	lo, hi = math.Floor(lo)-1, math.Ceil(hi)
+	logAt := func(b float64) float32 {
+		return colW * float32(siFrac((math.Log10(b)-lo)/(hi-lo)))
+	}
+	i := 0
+	for _, k := range v.Kernels {
+		if !k.Shown {
+			continue
+		}
+		y := r.Y + head + float32(i)*rowH
+		i++
+		col, tc := th.Link, th.Dim
+		if k.Current {
+			col, tc = th.LinkActive, th.Text
+		}
+		p.fit(r.X, y, fs, AlignLeft, tc, k.Name, nameW-fs*0.3)
+		by := y + fs*LineHeight
+		// TFLOP/s, linear: the peak is the column's end.
+		f := float32(0)
+		if v.PeakTFLOPS > 0 {
+			f = float32(siFrac(k.TFLOPS / v.PeakTFLOPS))
+		}
+		p.l.Rect(tx, by, colW, barH, th.Panel)
+		p.l.Rect(tx, by, maxf(colW*f, 1.5*sc), barH, col)
+		val := w.Say("canvas.memwall.tflops", "v", units.Number(k.TFLOPS), "bound", w.Say("canvas.memwall.bound."+k.Bound))
+		if siW(val, fs) > colW {
+			val = units.Number(k.TFLOPS) // a narrow column: the number alone
+		}
+		p.fit(tx, y, fs, AlignLeft, tc, val, colW)
+		// HBM bytes, log.
+		if k.Bytes > 0 {
+			bw := logAt(k.Bytes)
+			p.l.Rect(bx, by, colW, barH, th.Panel)
+			p.l.Rect(bx, by, bw, barH, col)
+			p.fit(bx, y, fs, AlignLeft, tc, units.Bytes(k.Bytes), colW)
+		}
+	}
+	// The peak's line at the TFLOP/s column's end; the bytes' decades.
+	yb := r.Y + head + float32(n)*rowH
+	p.l.Segment(tx+colW, r.Y+head, tx+colW, yb, 1.5*sc, th.Hot)
+	p.l.Key(th.Hot, w.Say("canvas.memwall.tflops_axis", "peak", units.Number(v.PeakTFLOPS)))
+	for e := lo; e <= hi; e++ {
+		x := bx + logAt(math.Pow(10, e))
+		p.l.Segment(x, r.Y+head, x, yb, 1*sc, withAlpha(th.Dim, 90))
 	}
 }

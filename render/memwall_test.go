@@ -1,43 +1,88 @@
 package render
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/gpuscope/gpuscope/internal/golden"
 )
 
+// memwallView is 4096³ in BF16 on an H100 with the step's kernel cur and
+// the kernels up to it shown.
 func memwallView(cur int, progress float64) MemwallView {
-	bars := []MemwallBar{
-		{Name: "naive", Bytes: 2.7e11, TFLOPS: 1.67},
-		{Name: "16×16", Bytes: 1.7e10, TFLOPS: 14.6, Tile: 16},
-		{Name: "32×32", Bytes: 8.6e9, TFLOPS: 15.0, Tile: 32},
-		{Name: "tensor", Bytes: 1.7e8, TFLOPS: 787, Tile: 128},
+	ks := []MemwallKernel{
+		{Name: "naive", Bytes: 2.75e11, FLOPs: 1.374e11, TFLOPS: 1.67, Utilization: 0.00169, Bound: "memory"},
+		{Name: "16×16", Tile: 16, Bytes: 1.72e10, FLOPs: 1.374e11, TFLOPS: 14.6, Utilization: 0.0147, Bound: "shared-memory"},
+		{Name: "32×32", Tile: 32, Bytes: 8.62e9, FLOPs: 1.374e11, TFLOPS: 15.0, Utilization: 0.0152, Bound: "shared-memory"},
+		{Name: "tensor", Tile: 128, Bytes: 1.72e8, FLOPs: 1.374e11, TFLOPS: 787, Utilization: 0.795, Bound: "compute"},
 	}
-	bars[cur].Current = true
-	return MemwallView{Width: 800, Height: 600, Stage: Rect{0, 0, 800, 600}, Scale: 1, Theme: Dark, Bars: bars, PeakTFLOPS: 989.4, Step: 3, Steps: 16, Progress: progress}
+	for i := range ks {
+		ks[i].Current, ks[i].Shown = i == cur, i <= cur
+	}
+	return MemwallView{Width: 845, Height: 800, Stage: Rect{0, 0, 845, 800}, Scale: 1, Theme: Dark, Words: shortWords,
+		Kernels: ks, PeakTFLOPS: 989.4, HBMName: "80 GB · 3.35 TB/s", Progress: progress, Steps: 16}
 }
 
-// The naive kernel's operands fly straight from HBM (hot); a tiled kernel
-// lifts a tile (active colour) and reuses it (rim); the bars grow with
-// bytes and TFLOP/s.
-func TestMemwallPicture(t *testing.T) {
+func TestMemwallGolden(t *testing.T) {
 	golden.Check(t, "memwall_naive.golden", AppendMemwall(List{}, memwallView(0, 0.3)).String())
 	golden.Check(t, "memwall_tensor.golden", AppendMemwall(List{}, memwallView(3, 0.7)).String())
-	count := func(l List, k Kind, c Color) int {
+}
+
+// The naive kernel streams operand carts down the road and lights no
+// core; the tensor kernel lights 79.5% of them; each step shows the
+// kernels so far; the bytes counter grows with the loop.
+func TestMemwallPicture(t *testing.T) {
+	cA, cB, busy := memwallColours(Dark)
+	count := func(l List, c Color) int {
 		n := 0
 		for _, it := range l.Items {
-			if it.Kind == k && it.Color == c {
+			if it.Kind == FillRect && it.Color == c {
 				n++
 			}
 		}
 		return n
 	}
 	naive := AppendMemwall(List{}, memwallView(0, 0.3))
-	tiled := AppendMemwall(List{}, memwallView(1, 0.7))
-	if count(naive, Line, Dark.Hot) < 12 || count(naive, Line, Dark.Rim) != 0 {
-		t.Errorf("naive: %d HBM→SM lines, %d reuse lines", count(naive, Line, Dark.Hot), count(naive, Line, Dark.Rim))
+	tensor := AppendMemwall(List{}, memwallView(3, 0.3))
+	// Carts: nine pairs on the road (plus the shelves' boxes, five each, and the legend's swatch).
+	if got := count(naive, cA); got != 9+1 {
+		t.Errorf("naive: %d A-coloured boxes, want 9 carts and the legend", got)
 	}
-	if count(tiled, Line, Dark.Rim) != 8 {
-		t.Errorf("tiled: %d reuse lines from the desk, want 8", count(tiled, Line, Dark.Rim))
+	if got := count(naive, busy); got != 1+1 { // the busy meter's sliver and the legend
+		t.Errorf("naive: %d busy marks, want no core lit", got)
+	}
+	if got := count(tensor, busy); got != 19+2 { // 79.5% of 24 cores, the meter, the legend
+		t.Errorf("tensor: %d busy marks, want 19 cores lit", got)
+	}
+	_ = cB
+	rows := func(l List) int {
+		n := 0
+		for _, s := range labels(l) {
+			if strings.HasPrefix(s, "tflops ") {
+				n++
+			}
+		}
+		return n
+	}
+	for cur := 0; cur < 4; cur++ {
+		if got := rows(AppendMemwall(List{}, memwallView(cur, 0.5))); got != cur+1 {
+			t.Errorf("step of kernel %d: %d kernels in the summary, want %d", cur, got, cur+1)
+		}
+	}
+	got := strings.Join(labels(AppendMemwall(List{}, memwallView(1, 0.5))), "\n")
+	for _, want := range []string{"moved bytes 8.6 GB total 17.2 GB", "bytes_axis", "tflops v 14.6 bound shared-memory", "tflops v 1.67 bound memory"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %q in\n%s", want, got)
+		}
+	}
+}
+
+func TestMemwallText(t *testing.T) {
+	for _, st := range []Rect{{0, 0, 845, 800}, {0, 0, 390, 420}, {0, 0, 640, 300}} {
+		for cur := 0; cur < 4; cur++ {
+			v := memwallView(cur, 0.6)
+			v.Stage, v.Width, v.Height = st, st.W, st.H
+			checkText(t, AppendMemwall(List{}, v), st, 13.5)
+		}
 	}
 }

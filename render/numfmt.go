@@ -2,24 +2,50 @@ package render
 
 import (
 	"math"
-	"strconv"
 	"strings"
+
+	"github.com/gpuscope/gpuscope/engine/units"
 )
 
-// FormatRow is one format's encoding of the lesson's value.
+// FormatRow is one format's encoding of a value.
 type FormatRow struct {
-	Name    string // "FP16"
-	ExpBits int
-	Bits    string // "0 11111 0000000000": sign, exponent and mantissa digits
-	Stored  string // "70144", "+Inf"
-	Current bool   // the format the reader picked
+	Name              string // "FP16"
+	ExpBits, MantBits int
+	Bits              string  // "0 11111 0000000000": sign, exponent and mantissa digits
+	Stored            string  // "70144", "+Inf"
+	Special           bool    // stored as Inf or NaN
+	RelErr            float64 // |stored − value| ÷ |value| (NaN where special)
+	Max               float64 // the largest finite value
+	Current           bool    // the format the reader picked
 }
 
-// LossCurve is one variant of the toy training run, up to the playhead.
+// NumfmtPhase is what a number-formats step shows.
+type NumfmtPhase uint8
+
+// The number-formats pictures.
+const (
+	NumLayouts   NumfmtPhase = iota // the fields of every format, with headers
+	NumOverflow                     // the value against every format's largest number
+	NumPrecision                    // the value's rounding error in every format
+	NumTraining                     // the toy run: the gradient's bits, its size, the loss
+	NumMemory                       // 175B parameters' bytes in every format
+)
+
+// LossCurve is one variant of the toy training run.
 type LossCurve struct {
-	Name   string
-	Loss   []float64 // per training step, NaN once the run has died
-	Colour int       // 0 hot, 1 active, 2 rim
+	Name    string
+	Loss    []float64 // per training step, NaN once the run has died
+	Grad    []float64 // the gradient before it is stored, per step
+	Stored  []float64 // the gradient as the run's format stored it (Inf where it overflowed)
+	Skipped []bool    // a step loss scaling skipped
+	Colour  int       // 0 FP16, 1 BF16, 2 loss scaling
+	Current bool      // the run the step is about
+}
+
+// WeightBar is a model's weights in one format.
+type WeightBar struct {
+	Name  string
+	Bytes float64
 }
 
 // NumfmtView is what the number-formats picture needs.
@@ -29,11 +55,22 @@ type NumfmtView struct {
 	Scale         float32
 	Theme         Theme
 	Words         Words // its words in the reader's language (canvas.* keys)
+	Phase         NumfmtPhase
+	Value         string  // the value the rows store, as the reader wrote it
+	X             float64 // and as a number
 	Rows          []FormatRow
-	// Curves, when set, adds the loss chart of the toy run under the bits,
-	// drawn up to step Upto of Steps, with the spike at Spike.
+	// Training: the variants, drawn up to step Upto of Steps, the spike
+	// at Spike; GradRows the current run's gradient at Upto in FP16 and
+	// BF16; FP16Max the line it must stay under.
 	Curves             []LossCurve
 	Upto, Steps, Spike int
+	GradRows           []FormatRow
+	Grad               string
+	FP16Max            float64
+	// Memory: the weights in each format, against one GPU's HBM.
+	Weights  []WeightBar
+	Params   string // "175B"
+	HBMBytes float64
 }
 
 // Field colours: sign, exponent, mantissa (bit set / bit clear).
@@ -44,10 +81,10 @@ var (
 	fieldBg = Color{0x88, 0x90, 0xa0, 70}
 )
 
-// AppendNumfmt draws each format's bits as a row of boxes coloured by
-// field — sign, exponent, mantissa; filled where the bit is 1 — with the
-// stored value at the row's end, and, when asked, the loss of the toy
-// training run in each variant, step by step.
+// numfmtRunColours are the toy run's variants: FP16, BF16, loss scaling.
+func numfmtRunColours(th Theme) [3]Color { return [3]Color{th.Hot, th.LinkActive, sizePalette[3]} }
+
+// AppendNumfmt draws the step's picture (see NumfmtPhase).
 func AppendNumfmt(dst List, v NumfmtView) List {
 	th := v.Theme
 	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
@@ -55,75 +92,373 @@ func AppendNumfmt(dst List, v NumfmtView) List {
 	if st.W <= 0 || st.H <= 0 || len(v.Rows) == 0 {
 		return l
 	}
-	pad := clamp(st.W/60, 8*sc, 20*sc)
-	bitsH := st.H - 2*pad
-	if len(v.Curves) > 0 {
-		bitsH = (st.H - 3*pad) * 0.45
-	}
-	// Bits: the widest format (32 bits) sets the box size.
-	label := clamp(st.W*0.11, 48*sc, 120*sc)
-	value := clamp(st.W*0.16, 60*sc, 170*sc)
-	maxBits := 0
+	p := newPlacer(&l, st)
+	fs, big := siSizes(st, sc)
+	pad := fs
+	w := v.Words
+	var head string
+	var cur FormatRow
 	for _, r := range v.Rows {
-		maxBits = max(maxBits, len(strings.ReplaceAll(r.Bits, " ", "")))
-	}
-	rowH := bitsH / float32(len(v.Rows))
-	box := minf((st.W-2*pad-label-value)/float32(maxBits), rowH*0.7)
-	box = clamp(box, 4*sc, 40*sc)
-	fs := clamp(box*0.8, 9*sc, 20*sc)
-	for i, r := range v.Rows {
-		y := st.Y + pad + float32(i)*rowH + (rowH-box)/2
-		x0 := st.X + pad
 		if r.Current {
-			l.Rect(x0-pad/2, y-box*0.2, st.W-pad, box*1.4, th.Panel)
-			l.Frame(x0-pad/2, y-box*0.2, st.W-pad, box*1.4, 1.5*sc, th.LinkActive)
+			cur = r
 		}
-		l.Label(x0, y+(box-fs)/2, fs, AlignLeft, th.Text, r.Name)
-		x := x0 + label
-		fields := strings.Fields(r.Bits)
+	}
+	switch v.Phase {
+	case NumLayouts:
+		head = w.Say("canvas.num.head_layouts")
+	case NumOverflow:
+		head = w.Say("canvas.num.head_overflow", "v", v.Value)
+		for _, r := range v.Rows {
+			if r.Name == "FP16" && r.Special {
+				head = w.Say("canvas.num.head_overflow_inf", "v", v.Value, "max", units.Count(int64(r.Max)))
+			}
+		}
+	case NumPrecision:
+		head = w.Say("canvas.num.head_precision", "v", v.Value)
+	case NumTraining:
+		head = numfmtTrainHead(v)
+	default:
+		head = w.Say("canvas.num.head_memory", "params", v.Params)
+		if len(v.Weights) >= 2 {
+			head = w.Say("canvas.num.head_memory_n", "params", v.Params, "a", units.Bytes(v.Weights[0].Bytes), "b", units.Bytes(v.Weights[len(v.Weights)/2].Bytes))
+		}
+	}
+	_ = cur
+	y := siHeadline(&p, th, st, big, th.Text, head)
+	var legend [7]LegendEntry
+	legend[0] = LegendEntry{signOn, false, w.Say("canvas.num.sign")}
+	legend[1] = LegendEntry{expOn, false, w.Say("canvas.num.exponent")}
+	legend[2] = LegendEntry{mantOn, false, w.Say("canvas.num.mantissa")}
+	legend[3] = LegendEntry{fieldBg, false, w.Say("canvas.num.zero_bit")}
+	ne := 4
+	if v.Phase == NumTraining {
+		rc := numfmtRunColours(th)
+		for _, c := range v.Curves {
+			if ne < len(legend) {
+				legend[ne] = LegendEntry{rc[c.Colour%3], false, c.Name}
+				ne++
+			}
+		}
+	}
+	lh := siLegend(&p, th, Rect{st.X + pad, y, st.W - 2*pad, st.Y + st.H - pad - y}, fs, sc, legend[:ne]...)
+	area := Rect{st.X + pad, y, st.W - 2*pad, st.Y + st.H - pad - lh - fs*0.3 - y}
+	switch v.Phase {
+	case NumTraining:
+		numfmtTraining(&p, v, sc, fs, area)
+	case NumOverflow, NumPrecision, NumMemory:
+		rh := area.H * 0.5
+		if v.Phase == NumMemory {
+			rh = area.H * 0.45
+		}
+		numfmtRows(&p, v, v.Rows, sc, fs, Rect{area.X, area.Y, area.W, rh}, true)
+		rest := Rect{area.X, area.Y + rh + fs*0.6, area.W, area.H - rh - fs*0.6}
+		switch v.Phase {
+		case NumOverflow:
+			numfmtRange(&p, v, sc, fs, rest)
+		case NumPrecision:
+			numfmtErrors(&p, v, sc, fs, rest)
+		default:
+			numfmtWeights(&p, v, sc, fs, rest)
+		}
+	default:
+		numfmtRows(&p, v, v.Rows, sc, fs, area, true)
+	}
+	return l
+}
+
+// numfmtTrainHead is the training step's headline at its playhead.
+func numfmtTrainHead(v NumfmtView) string {
+	w := v.Words
+	var c LossCurve
+	for _, cv := range v.Curves {
+		if cv.Current {
+			c = cv
+		}
+	}
+	k := min(v.Upto, len(c.Loss)-1)
+	if k < 0 {
+		return ""
+	}
+	if v.Upto < v.Spike {
+		return w.Say("canvas.num.head_before", "name", c.Name, "k", units.Count(int64(v.Upto)), "spike", units.Count(int64(v.Spike)))
+	}
+	switch {
+	case math.IsNaN(c.Loss[k]):
+		return w.Say("canvas.num.head_dead", "name", c.Name, "max", units.Count(int64(v.FP16Max)))
+	case v.Spike < len(c.Skipped) && c.Skipped[v.Spike]:
+		n := 0
+		for _, s := range c.Skipped[:k+1] {
+			if s {
+				n++
+			}
+		}
+		return w.Say("canvas.num.head_skipped", "name", c.Name, "n", units.Count(int64(n)))
+	}
+	return w.Say("canvas.num.head_lives", "name", c.Name)
+}
+
+// numfmtRows draws each format's bits in r, a row each: its name, its
+// cells coloured by field (filled where the bit is 1), the fields named
+// over the first row's, and the stored value at the row's end — lit
+// where it is Inf or NaN.
+func numfmtRows(p *siPlacer, v NumfmtView, rows []FormatRow, sc, fs float32, r Rect, headers bool) {
+	th, w := v.Theme, v.Words
+	if len(rows) == 0 {
+		return
+	}
+	maxBits := 0
+	nameW, valW := float32(0), float32(0)
+	for _, row := range rows {
+		maxBits = max(maxBits, len(strings.ReplaceAll(row.Bits, " ", "")))
+		nameW = maxf(nameW, siW(row.Name, fs))
+		valW = maxf(valW, siW("= "+row.Stored, fs))
+	}
+	nameW += fs * 0.6
+	valW = maxf(valW, fs*5) + fs*0.4
+	head := float32(0)
+	if headers {
+		head = fs * LineHeight * 1.2
+	}
+	rowH := (r.H - head) / float32(len(rows))
+	box := minf((r.W-nameW-valW-fs*0.8)/(float32(maxBits)+0.8), rowH*0.72)
+	box = minf(box, fs*2)
+	if box < 2*sc {
+		return
+	}
+	bfs := clamp(box*0.62, siMinText*sc, fs)
+	for i, row := range rows {
+		y := r.Y + head + float32(i)*rowH + (rowH-box)/2
+		if row.Current {
+			p.l.Rect(r.X-fs*0.3, y-box*0.2, r.W+fs*0.6, box*1.4, th.Panel)
+			p.l.Frame(r.X-fs*0.3, y-box*0.2, r.W+fs*0.6, box*1.4, 1.5*sc, th.LinkActive)
+			p.l.Key(th.LinkActive, w.Say("canvas.num.picked"))
+		}
+		p.text(r.X, y+(box-fs*LineHeight)/2, fs, AlignLeft, th.Text, row.Name)
+		x := r.X + nameW
+		fields := strings.Fields(row.Bits)
 		for fi, f := range fields {
-			on := []Color{signOn, expOn, mantOn}[min(fi, 2)]
+			on := [3]Color{signOn, expOn, mantOn}[min(fi, 2)]
+			fx := x
 			for _, b := range f {
 				c := fieldBg
 				if b == '1' {
 					c = on
 				}
-				l.Rect(x, y, box-1*sc, box, c)
-				if box >= 12*sc {
+				p.l.Rect(x, y, box-1*sc, box, c)
+				if box*0.62 >= siMinText*sc {
 					tc := th.Dim
 					if b == '1' {
 						tc = Color{255, 255, 255, 255}
 					}
-					l.Label(x+(box-1*sc)/2, y+(box-box*0.7)/2, box*0.7, AlignCenter, tc, string(b))
+					p.l.Label(x+(box-1*sc)/2, y+(box-bfs*LineHeight)/2, bfs, AlignCenter, tc, string(b))
 				}
 				x += box
 			}
-			x += box * 0.4 // a gap between fields
+			fw := x - fx
+			// The field's name over the first row (the widest fields).
+			if headers && i == 0 {
+				key := [3]string{"canvas.num.sign", "canvas.num.exponent", "canvas.num.mantissa"}[min(fi, 2)]
+				if fi == 0 { // the one-bit sign: its name ends over it
+					p.first(fx+fw, r.Y, fs, AlignRight, on, w.Say(key), w.Say(key+"_short"))
+				} else {
+					p.first(fx+fw/2, r.Y, fs, AlignCenter, on, w.Say(key), w.Say(key+"_short"))
+				}
+			}
+			// An exponent of all ones: Inf or NaN. Frame it.
+			if fi == 1 && row.Special {
+				p.l.Frame(fx-1*sc, y-1*sc, fw+1*sc, box+2*sc, 2*sc, th.Hot)
+				p.l.Key(th.Hot, w.Say("canvas.num.all_ones"))
+			}
+			x += box * 0.4
 		}
-		l.Label(st.X+st.W-pad, y+(box-fs)/2, fs, AlignRight, th.Text, "= "+r.Stored)
+		vc := th.Text
+		if row.Special {
+			vc = th.Hot
+		}
+		p.fit(r.X+r.W, y+(box-fs*LineHeight)/2, fs, AlignRight, vc, "= "+row.Stored, valW)
 	}
-	if len(v.Curves) > 0 && v.Steps > 1 {
-		drawLoss(&l, th, sc, Rect{st.X + pad, st.Y + 2*pad + bitsH, st.W - 2*pad, st.H - 3*pad - bitsH}, v)
-	}
-	return l
 }
 
-// drawLoss plots log10(loss) against the training step for each variant,
-// up to the playhead, the spike marked; a run that died ends in "NaN".
-func drawLoss(l *List, th Theme, sc float32, r Rect, v NumfmtView) {
-	fs := clamp(r.H/14, 10*sc, 15*sc)
-	l.Rect(r.X, r.Y, r.W, r.H, th.Panel)
-	l.Frame(r.X, r.Y, r.W, r.H, 1*sc, th.Link)
-	px, py := r.X+fs*3.5, r.Y+fs*1.2
-	pw, ph := r.W-fs*4.5, r.H-fs*3.2
-	// The y axis: log10 of the loss over the range the curves span.
+// numfmtRange draws every format's largest number on a log axis of
+// magnitude, with the value: where the value passes a format's largest,
+// that format holds Inf.
+func numfmtRange(p *siPlacer, v NumfmtView, sc, fs float32, r Rect) {
+	th, w := v.Theme, v.Words
+	val := math.Abs(v.X)
+	p.fit(r.X, r.Y, fs, AlignLeft, th.Dim, w.Say("canvas.num.range_axis"), r.W)
+	lo, hi := 0.0, 40.0
+	at := func(x float64) float32 { return r.X + r.W*float32(siFrac((math.Log10(x)-lo)/(hi-lo))) }
+	n := float32(len(v.Rows))
+	rowH := minf((r.H-fs*LineHeight*3)/n, fs*LineHeight*1.5)
+	top := r.Y + fs*LineHeight*1.3
+	for i, row := range v.Rows {
+		y := top + float32(i)*rowH
+		x := at(row.Max)
+		c := th.Link
+		if val > row.Max {
+			c = th.Hot
+		}
+		p.l.Rect(r.X, y+rowH*0.2, x-r.X, rowH*0.6, c)
+		lab := w.Say("canvas.num.max", "name", row.Name, "max", numfmtShort(row.Max))
+		if !p.text(x+fs*0.3, y+(rowH-fs*LineHeight)/2, fs, AlignLeft, th.Text, lab) {
+			p.text(x-fs*0.3, y+(rowH-fs*LineHeight)/2, fs, AlignRight, th.Background, lab)
+		}
+	}
+	p.l.Key(th.Hot, w.Say("canvas.num.too_small"))
+	ay := top + n*rowH + fs*0.2
+	p.l.Segment(r.X, ay, r.X+r.W, ay, 1*sc, th.Dim)
+	for e := 0; e <= 40; e += 10 {
+		x := at(math.Pow(10, float64(e)))
+		p.l.Segment(x, ay, x, ay+fs*0.3, 1*sc, th.Dim)
+		p.text(x, ay+fs*0.4, fs, AlignCenter, th.Dim, "1e"+units.Count(int64(e)))
+	}
+	if val > 0 {
+		x := at(val)
+		p.l.Segment(x, top-fs*0.3, x, ay, 2*sc, th.Text)
+		p.text(x+fs*0.3, top-fs*LineHeight-fs*0.1, fs, AlignLeft, th.Text, v.Value)
+		p.reserve(Rect{x - 2*sc, top, 4 * sc, ay - top})
+	}
+}
+
+// numfmtShort writes a format's largest number: 65,504 or 3.4e38.
+func numfmtShort(x float64) string {
+	if x < 1e6 {
+		return units.Count(int64(x))
+	}
+	e := math.Floor(math.Log10(x))
+	return units.Number(x/math.Pow(10, e)) + "e" + units.Count(int64(e))
+}
+
+// numfmtErrors draws each format's rounding error of the value on a log
+// axis: FP32's millionths against FP8's tenths.
+func numfmtErrors(p *siPlacer, v NumfmtView, sc, fs float32, r Rect) {
+	th, w := v.Theme, v.Words
+	p.fit(r.X, r.Y, fs, AlignLeft, th.Dim, w.Say("canvas.num.error_axis"), r.W)
+	lo, hi := -10.0, 0.0
+	at := func(x float64) float32 { return r.X + r.W*float32(siFrac((math.Log10(x)-lo)/(hi-lo))) }
+	n := float32(len(v.Rows))
+	rowH := minf((r.H-fs*LineHeight*3)/n, fs*LineHeight*1.5)
+	top := r.Y + fs*LineHeight*1.3
+	for i, row := range v.Rows {
+		y := top + float32(i)*rowH
+		if !(row.RelErr > 0) || math.IsInf(row.RelErr, 0) {
+			lab := row.Name + " " + w.Say("canvas.num.exact")
+			if row.Special {
+				lab = row.Name + " = " + row.Stored
+			}
+			p.text(r.X, y+(rowH-fs*LineHeight)/2, fs, AlignLeft, th.Text, lab)
+			continue
+		}
+		x := at(row.RelErr)
+		c := expOn
+		if row.Current {
+			c = th.LinkActive
+		}
+		p.l.Rect(r.X, y+rowH*0.2, x-r.X, rowH*0.6, c)
+		lab := w.Say("canvas.num.error", "name", row.Name, "err", units.Percent(row.RelErr))
+		if !p.text(x+fs*0.3, y+(rowH-fs*LineHeight)/2, fs, AlignLeft, th.Text, lab) {
+			p.text(x-fs*0.3, y+(rowH-fs*LineHeight)/2, fs, AlignRight, th.Background, lab)
+		}
+	}
+	ay := top + n*rowH + fs*0.2
+	p.l.Segment(r.X, ay, r.X+r.W, ay, 1*sc, th.Dim)
+	for e := -10; e <= 0; e += 2 {
+		x := at(math.Pow(10, float64(e)))
+		p.l.Segment(x, ay, x, ay+fs*0.3, 1*sc, th.Dim)
+		p.text(x, ay+fs*0.4, fs, AlignCenter, th.Dim, units.Percent(math.Pow(10, float64(e))))
+	}
+}
+
+// numfmtWeights draws a model's weights in each format on one linear
+// axis, with one GPU's memory marked.
+func numfmtWeights(p *siPlacer, v NumfmtView, sc, fs float32, r Rect) {
+	th, w := v.Theme, v.Words
+	if len(v.Weights) == 0 {
+		return
+	}
+	maxB := 0.0
+	for _, b := range v.Weights {
+		maxB = math.Max(maxB, b.Bytes)
+	}
+	p.fit(r.X, r.Y, fs, AlignLeft, th.Dim, w.Say("canvas.num.weights_axis", "params", v.Params), r.W)
+	labW := fs * 6
+	bw := r.W - labW - fs*5
+	n := float32(len(v.Weights))
+	rowH := minf((r.H-fs*LineHeight*2.6)/n, fs*LineHeight*1.5)
+	top := r.Y + fs*LineHeight*1.3
+	for i, b := range v.Weights {
+		y := top + float32(i)*rowH
+		p.fit(r.X, y+(rowH-fs*LineHeight)/2, fs, AlignLeft, th.Text, b.Name, labW)
+		x := bw * float32(b.Bytes/maxB)
+		p.l.Rect(r.X+labW, y+rowH*0.2, x, rowH*0.6, expOn)
+		p.text(r.X+labW+x+fs*0.3, y+(rowH-fs*LineHeight)/2, fs, AlignLeft, th.Text, units.Bytes(b.Bytes))
+	}
+	if v.HBMBytes > 0 && v.HBMBytes < maxB {
+		x := r.X + labW + bw*float32(v.HBMBytes/maxB)
+		yb := top + n*rowH
+		p.l.Segment(x, top, x, yb, 2*sc, th.Hot)
+		p.l.Key(th.Hot, w.Say("canvas.num.one_gpu", "bytes", units.Bytes(v.HBMBytes)))
+		p.fit(x, yb+fs*0.2, fs, AlignCenter, th.Hot, w.Say("canvas.num.one_gpu", "bytes", units.Bytes(v.HBMBytes)), r.W)
+	}
+}
+
+// numfmtTraining draws the toy run in r: the current run's gradient at
+// the playhead in FP16's and BF16's bits; every run's gradient size per
+// step on a log axis under FP16's largest number; and the loss per step.
+func numfmtTraining(p *siPlacer, v NumfmtView, sc, fs float32, r Rect) {
+	th, w := v.Theme, v.Words
+	rowsH := minf(r.H*0.26, fs*LineHeight*5)
+	if len(v.GradRows) > 0 && r.H > fs*14 {
+		p.fit(r.X, r.Y, fs, AlignLeft, th.Text, w.Say("canvas.num.grad_now", "k", units.Count(int64(v.Upto)), "g", v.Grad), r.W)
+		numfmtRows(p, v, v.GradRows, sc, fs, Rect{r.X, r.Y + fs*LineHeight*1.1, r.W, rowsH - fs*LineHeight*1.1}, false)
+	} else {
+		rowsH = 0
+	}
+	rest := Rect{r.X, r.Y + rowsH + fs*0.4, r.W, r.H - rowsH - fs*0.4}
+	gh := rest.H * 0.52
+	numfmtChart(p, v, sc, fs, Rect{rest.X, rest.Y, rest.W, gh}, true)
+	numfmtChart(p, v, sc, fs, Rect{rest.X, rest.Y + gh + fs*0.4, rest.W, rest.H - gh - fs*0.4}, false)
+}
+
+// numfmtChart plots, against the training step, each run's gradient size
+// (grad) or its loss on a log axis, up to the playhead; the spike and,
+// for gradients, FP16's largest number marked.
+func numfmtChart(p *siPlacer, v NumfmtView, sc, fs float32, r Rect, grad bool) {
+	th, w := v.Theme, v.Words
+	rc := numfmtRunColours(th)
+	if r.H < fs*4 || v.Steps < 2 {
+		return
+	}
+	title := w.Say("canvas.num.loss_axis")
+	if grad {
+		title = w.Say("canvas.num.grad_axis")
+	}
+	p.fit(r.X, r.Y, fs, AlignLeft, th.Dim, title, r.W)
+	yl := siW("1e-10", fs) + fs*0.5
+	px, py := r.X+yl, r.Y+fs*LineHeight*1.1
+	pw, ph := r.W-yl, r.H-fs*LineHeight*1.1-fs*LineHeight*1.2
+	if pw < fs*6 || ph < fs*2 {
+		return
+	}
+	val := func(c LossCurve, s int) float64 {
+		if grad {
+			if s < len(c.Grad) {
+				return math.Abs(c.Grad[s])
+			}
+			return math.NaN()
+		}
+		return c.Loss[s]
+	}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, c := range v.Curves {
-		for _, x := range c.Loss {
-			if x > 0 && !math.IsInf(x, 0) {
+		for s := 0; s < len(c.Loss); s++ {
+			if x := val(c, s); x > 0 && !math.IsInf(x, 0) {
 				lo, hi = math.Min(lo, math.Log10(x)), math.Max(hi, math.Log10(x))
 			}
 		}
+	}
+	if grad {
+		hi = math.Max(hi, math.Log10(v.FP16Max)+0.5)
 	}
 	if lo > hi {
 		return
@@ -132,45 +467,79 @@ func drawLoss(l *List, th Theme, sc float32, r Rect, v NumfmtView) {
 	if hi == lo {
 		hi++
 	}
-	at := func(step int, loss float64) (float32, float32) {
+	at := func(step int, x float64) (float32, float32) {
 		fx := float32(step) / float32(v.Steps-1)
-		fy := float32((math.Log10(loss) - lo) / (hi - lo))
+		fy := float32((math.Log10(x) - lo) / (hi - lo))
 		return px + pw*fx, py + ph*(1-fy)
 	}
-	l.Segment(px, py+ph, px+pw, py+ph, 1*sc, th.Dim)
-	l.Segment(px, py, px, py+ph, 1*sc, th.Dim)
-	l.Label(px-fs*0.3, py-fs*0.5, fs, AlignRight, th.Dim, "1e"+strconv.Itoa(int(hi)))
-	l.Label(px-fs*0.3, py+ph-fs*0.5, fs, AlignRight, th.Dim, "1e"+strconv.Itoa(int(lo)))
-	l.Label(px+pw, py+ph+fs*0.3, fs, AlignRight, th.Dim, "k = "+strconv.Itoa(v.Upto))
-	l.Label(px, py+ph+fs*0.3, fs, AlignLeft, th.Dim, "L (log)")
-	if sx, _ := at(v.Spike, math.Pow(10, lo)); v.Spike > 0 {
-		l.Segment(sx, py, sx, py+ph, 1*sc, th.Hot)
+	p.l.Rect(px, py, pw, ph, th.Panel)
+	p.l.Frame(px, py, pw, ph, 1*sc, th.Link)
+	p.text(px-fs*0.3, py-fs*0.5, fs, AlignRight, th.Dim, "1e"+units.Count(int64(hi)))
+	p.text(px-fs*0.3, py+ph-fs*0.6, fs, AlignRight, th.Dim, "1e"+units.Count(int64(lo)))
+	// The spike, and FP16's ceiling.
+	sx, _ := at(v.Spike, math.Pow(10, lo))
+	p.l.Segment(sx, py, sx, py+ph, 1*sc, th.Dim)
+	if grad && v.FP16Max > 0 {
+		_, my := at(0, v.FP16Max)
+		p.l.Segment(px, my, px+pw, my, 2*sc, th.Hot)
+		p.l.Key(th.Hot, w.Say("canvas.num.fp16_max", "max", units.Count(int64(v.FP16Max))))
+		p.text(px+fs*0.3, my-fs*LineHeight-fs*0.1, fs, AlignLeft, th.Hot, w.Say("canvas.num.fp16_max", "max", units.Count(int64(v.FP16Max))))
 	}
-	colours := []Color{th.Hot, th.LinkActive, th.Rim}
-	// The first curve (the one the step is about) is drawn last, on top.
-	for ci := len(v.Curves) - 1; ci >= 0; ci-- {
-		c := v.Curves[ci]
-		col := colours[c.Colour%3]
-		var lx, ly float32
-		drawn := false
-		for s := 0; s <= v.Upto && s < len(c.Loss); s++ {
-			x := c.Loss[s]
-			if math.IsNaN(x) || math.IsInf(x, 0) {
-				if drawn {
-					l.Label(lx+fs*0.3, ly-fs*0.5, fs, AlignLeft, col, "NaN")
-				}
-				break
-			}
-			if x <= 0 {
+	p.text(sx+fs*0.3, py+ph+fs*0.1, fs, AlignLeft, th.Dim, w.Say("canvas.num.spike", "k", units.Count(int64(v.Spike))))
+	p.text(px+pw, py+ph+fs*0.1, fs, AlignRight, th.Dim, w.Say("canvas.num.step", "k", units.Count(int64(v.Upto))))
+	// The runs: the one the step is about on top and bold.
+	for pass := 0; pass < 2; pass++ {
+		for _, c := range v.Curves {
+			if c.Current != (pass == 1) {
 				continue
 			}
-			cx, cy := at(s, x)
-			if drawn {
-				l.Segment(lx, ly, cx, cy, 2*sc, col)
+			col := rc[c.Colour%3]
+			wd := 1.5 * sc
+			if c.Current {
+				wd = 3 * sc
+			} else {
+				col = withAlpha(col, 150)
 			}
-			lx, ly, drawn = cx, cy, true
+			var lx, ly float32
+			drawn := false
+			for s := 0; s <= v.Upto && s < len(c.Loss); s++ {
+				x := val(c, s)
+				if math.IsNaN(x) || math.IsInf(x, 0) {
+					if drawn && c.Current && !grad {
+						p.text(lx+fs*0.3, ly-fs*0.6, fs, AlignLeft, rc[c.Colour%3], "NaN")
+					}
+					break
+				}
+				if x <= 0 {
+					continue
+				}
+				cx, cy := at(s, x)
+				if drawn {
+					p.l.Segment(lx, ly, cx, cy, wd, col)
+				}
+				// Where the run's format could not hold the gradient.
+				if grad && c.Current && s < len(c.Stored) && math.IsInf(c.Stored[s], 0) {
+					dot := fs * 0.4
+					if s != v.Spike {
+						dot = fs * 0.2
+					}
+					p.l.Circle(cx, cy, dot, rc[c.Colour%3])
+					lab := w.Say("canvas.num.inf")
+					if s < len(c.Skipped) && c.Skipped[s] {
+						lab = w.Say("canvas.num.skip")
+					}
+					// Named at the spike (loss scaling also skips its first
+					// steps, while its scale settles: dots only).
+					if s == v.Spike && !p.text(cx+fs*0.5, cy-fs*0.6, fs, AlignLeft, rc[c.Colour%3], lab) {
+						p.text(cx-fs*0.5, cy-fs*0.6, fs, AlignRight, rc[c.Colour%3], lab)
+					}
+				}
+				lx, ly, drawn = cx, cy, true
+			}
 		}
-		// A legend in the top-right corner.
-		l.Label(r.X+r.W-fs*0.5, r.Y+fs*0.3+float32(ci)*fs*1.2, fs, AlignRight, col, c.Name)
+	}
+	if v.Upto < v.Steps-1 {
+		x, _ := at(v.Upto, math.Pow(10, lo))
+		p.l.Segment(x, py, x, py+ph, 1.5*sc, th.Text)
 	}
 }

@@ -2,61 +2,127 @@ package render
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/gpuscope/gpuscope/internal/golden"
 )
 
-func numfmtView() NumfmtView {
+func numfmtView(phase NumfmtPhase) NumfmtView {
 	return NumfmtView{
-		Width: 800, Height: 600, Stage: Rect{0, 0, 800, 600}, Scale: 1, Theme: Dark,
+		Width: 845, Height: 800, Stage: Rect{0, 0, 845, 800}, Scale: 1, Theme: Dark, Words: shortWords,
+		Phase: phase, Value: "70000", X: 70000, FP16Max: 65504,
 		Rows: []FormatRow{
-			{Name: "FP16", ExpBits: 5, Bits: "0 11111 0000000000", Stored: "+Inf", Current: true},
-			{Name: "BF16", ExpBits: 8, Bits: "0 10001111 0001001", Stored: "70144"},
+			{Name: "FP32", ExpBits: 8, MantBits: 23, Bits: "0 10001111 00010001011100000000000", Stored: "70000", Max: 3.4e38},
+			{Name: "FP16", ExpBits: 5, MantBits: 10, Bits: "0 11111 0000000000", Stored: "+Inf", Special: true, Max: 65504, Current: true},
+			{Name: "BF16", ExpBits: 8, MantBits: 7, Bits: "0 10001111 0001001", Stored: "70144", RelErr: 144.0 / 70000, Max: 3.39e38},
 		},
+		Weights: []WeightBar{{"FP32", 700e9}, {"BF16", 350e9}, {"FP8", 175e9}}, Params: "175B", HBMBytes: 80e9,
 	}
 }
 
-// Bits are boxes coloured by field, filled where the bit is 1.
+// trainView is a toy run of 200 steps, the spike at 100: FP16's gradient
+// overflows there and its loss turns NaN; BF16's carries on.
+func trainView(upto int) NumfmtView {
+	v := numfmtView(NumTraining)
+	v.Steps, v.Spike, v.Upto = 200, 100, upto
+	for i, name := range []string{"FP16", "BF16"} {
+		c := LossCurve{Name: name, Colour: i, Current: i == 0}
+		for s := 0; s < 200; s++ {
+			loss, g, st := math.Exp(-float64(s)/50)+0.001, 1+math.Sin(float64(s)), 1+math.Sin(float64(s))
+			if s == 100 {
+				g, st = -3e5, -2.99e5
+				if i == 0 {
+					st = math.Inf(-1)
+				}
+			}
+			if i == 0 && s > 100 {
+				loss, g, st = math.NaN(), math.NaN(), math.NaN()
+			}
+			c.Loss, c.Grad, c.Stored, c.Skipped = append(c.Loss, loss), append(c.Grad, g), append(c.Stored, st), append(c.Skipped, false)
+		}
+		v.Curves = append(v.Curves, c)
+	}
+	v.GradRows = v.Rows[1:]
+	v.Grad = "-300000"
+	return v
+}
+
+// Bits are boxes coloured by field, filled where the bit is 1: FP16's
+// +Inf is a 0 sign, five 1s of exponent (framed: all ones) and ten 0s.
 func TestNumfmtBits(t *testing.T) {
-	l := AppendNumfmt(List{}, numfmtView())
+	l := AppendNumfmt(List{}, numfmtView(NumLayouts))
 	golden.Check(t, "numfmt_bits.golden", l.String())
 	count := map[Color]int{}
 	for _, it := range l.Items {
-		if it.Kind == FillRect {
+		if it.Kind == FillRect && it.W == it.H-1 {
 			count[it.Color]++
 		}
 	}
-	// FP16 +Inf: 0 sign, five 1s of exponent, ten 0s; BF16 70144: sign 0,
-	// exponent 10001111 (five 1s), mantissa 0001001 (two 1s).
-	if count[signOn] != 0 || count[expOn] != 10 || count[mantOn] != 2 || count[fieldBg] != (1+0+10)+(1+3+5) {
-		t.Errorf("boxes: sign %d, exponent %d, mantissa %d set, %d clear; want 0, 10, 2, 20", count[signOn], count[expOn], count[mantOn], count[fieldBg])
+	// Set bits: FP32 70000 = 0 10001111 00010001011100000000000 (5 + 5),
+	// FP16 +Inf (5 exponent), BF16 70144 = 0 10001111 0001001 (5 + 2).
+	if count[expOn] != 5+5+5 || count[mantOn] != 5+0+2 || count[signOn] != 0 {
+		t.Errorf("set bits: exponent %d, mantissa %d, sign %d; want 15, 7, 0", count[expOn], count[mantOn], count[signOn])
+	}
+	got := strings.Join(labels(l), "\n")
+	for _, want := range []string{"sign", "exponent", "mantissa", "= +Inf", "head_layouts"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %q in\n%s", want, got)
+		}
+	}
+	framed := false
+	for _, it := range l.Items {
+		if it.Kind == StrokeRect && it.Color == Dark.Hot {
+			framed = true
+		}
+	}
+	if !framed {
+		t.Error("FP16's all-ones exponent is not framed")
 	}
 }
 
-// The loss chart stops a dead run at its first NaN, marked.
-func TestNumfmtLossChart(t *testing.T) {
-	v := numfmtView()
-	fp16 := make([]float64, 10)
-	bf16 := make([]float64, 10)
-	for i := range fp16 {
-		fp16[i], bf16[i] = 1/float64(i+1), 1/float64(i+1)
+// Each step's layer: the ranges with FP16's too small, the errors, the
+// weights against one GPU.
+func TestNumfmtLayers(t *testing.T) {
+	got := strings.Join(labels(AppendNumfmt(List{}, numfmtView(NumOverflow))), "\n")
+	if !strings.Contains(got, "head_overflow_inf v 70000 max 65,504") || !strings.Contains(got, "max name FP16 max 65,504") {
+		t.Errorf("overflow:\n%s", got)
 	}
-	fp16[6], fp16[7], fp16[8], fp16[9] = math.NaN(), math.NaN(), math.NaN(), math.NaN()
-	v.Curves = []LossCurve{{Name: "FP16", Loss: fp16, Colour: 0}, {Name: "BF16", Loss: bf16, Colour: 1}}
-	v.Steps, v.Upto, v.Spike = 10, 9, 5
-	l := AppendNumfmt(List{}, v)
-	segs := map[Color]int{}
-	nan := false
-	for _, it := range l.Items {
-		if it.Kind == Line && it.Width == 2 {
-			segs[it.Color]++
-		}
-		if it.Kind == Text && it.Text == "NaN" && it.Color == Dark.Hot {
-			nan = true
+	got = strings.Join(labels(AppendNumfmt(List{}, numfmtView(NumPrecision))), "\n")
+	if !strings.Contains(got, "error name BF16 err 0.206%") {
+		t.Errorf("precision:\n%s", got)
+	}
+	got = strings.Join(labels(AppendNumfmt(List{}, numfmtView(NumMemory))), "\n")
+	if !strings.Contains(got, "700 GB") || !strings.Contains(got, "one_gpu bytes 80 GB") {
+		t.Errorf("memory:\n%s", got)
+	}
+}
+
+// The training picture: before the spike the headline waits for it;
+// after, FP16 is dead, its gradient marked as stored Inf over FP16's
+// largest number and its loss ending in NaN.
+func TestNumfmtTraining(t *testing.T) {
+	got := strings.Join(labels(AppendNumfmt(List{}, trainView(90))), "\n")
+	if !strings.Contains(got, "head_before name FP16 k 90 spike 100") || strings.Contains(got, "NaN") {
+		t.Errorf("before the spike:\n%s", got)
+	}
+	got = strings.Join(labels(AppendNumfmt(List{}, trainView(150))), "\n")
+	for _, want := range []string{"head_dead name FP16 max 65,504", "\ninf\n", "NaN", "fp16_max max 65,504", "grad_now k 150"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %q after the spike:\n%s", want, got)
 		}
 	}
-	if segs[Dark.Hot] != 5 || segs[Dark.LinkActive] != 9 || !nan {
-		t.Errorf("FP16 %d segments, BF16 %d, NaN label %v; want 5, 9, true", segs[Dark.Hot], segs[Dark.LinkActive], nan)
+}
+
+func TestNumfmtText(t *testing.T) {
+	for _, st := range []Rect{{0, 0, 845, 800}, {0, 0, 390, 420}, {0, 0, 640, 300}} {
+		for ph := NumLayouts; ph <= NumMemory; ph++ {
+			v := numfmtView(ph)
+			if ph == NumTraining {
+				v = trainView(120)
+			}
+			v.Stage, v.Width, v.Height = st, st.W, st.H
+			checkText(t, AppendNumfmt(List{}, v), st, 13.5)
+		}
 	}
 }

@@ -1,57 +1,49 @@
 package render
 
 import (
-	"cmp"
 	"math"
-	"slices"
+	"sort"
 	"strconv"
-
-	"github.com/gpuscope/gpuscope/engine/units"
 )
 
 // Proportions of a pipeline timeline, in row heights.
 const (
-	pipeLane  = 0.35 // the data-parallel lane under a stage row
-	pipeGap   = 0.2  // between rows
-	pipeMem   = 2.0  // the memory chart
-	pipeFaint = 70   // alpha of what lies after the playhead
-	// Stages whose bubbles are found in one pass over the blocks with
-	// per-stage state on the stack; more rows than this take a pass each.
-	pipeFastStages = 256
+	pipeLane       = 0.35 // the data-parallel lane under a stage row
+	pipeLanePhases = 0.6  // … where it carries the all-reduce's name
+	pipeGap        = 0.2  // between rows
+	pipeMem        = 2.0  // the memory chart
+	pipeSum        = 1.0  // the gradient's strip
+	pipeFaint      = 70   // alpha of what lies after the playhead
 )
 
-// stageNames label the rows; made once, so that drawing allocates no
-// strings for them.
-var stageNames = func() (s [64]string) {
-	for i := range s {
-		s[i] = "S" + strconv.Itoa(i)
-	}
-	return
-}()
-
-func stageName(i int) string {
-	if i < len(stageNames) {
-		return stageNames[i]
-	}
-	return "S" + strconv.Itoa(i)
-}
-
 // AppendPipeline draws pipeline schedules one above the other on one time
-// axis: a row per stage, each forward and backward a block as long as it
-// takes (recomputation hatched, interleaved chunks in shades of their
-// colour, the micro-batch's number inside when there is room),
-// communication on the critical path a thin dark bar inside the row, a
-// data-parallel bucket on a lane under it (lighter when compute hides
-// it), and every gap on a row before its last block — the bubble — grey
-// in the theme's Empty, which nothing else in the picture uses (an
-// exposed data-parallel bucket is communication, not a bubble). What lies
-// after the playhead is faint; under a timeline with Memory, stage 0's
-// activation bytes over time as an area, the other stages' as lines.
+// axis, under a headline and a legend of every mark it draws: a row per
+// stage (or, for a one-stage time line with Replicas, a row per
+// data-parallel replica, every one doing the same work), each forward and
+// backward a block as long as it takes (recomputation hatched,
+// interleaved chunks in shades of their colour, the micro-batch's number
+// inside when there is room — with Phases, the first row's blocks say
+// what they are), communication on the critical path a thin dark bar
+// inside the row, a data-parallel bucket on a lane under it (lighter
+// when compute hides it), the optimizer update, and every gap on a row
+// before its last block — the bubble — in the theme's Empty, which
+// nothing else in the picture uses (an exposed data-parallel bucket is
+// communication, not a bubble); the widest gap of a time line says
+// "idle". What lies after the playhead is faint; under a timeline with
+// Memory, stage 0's activation bytes over time as an area, the other
+// stages' as lines.
 //
-// It is drawn every frame: it allocates only the list's items and a few
-// tick labels, and takes one pass over the blocks when each stage's row
-// blocks come in order of start time (as engine/parallel gives compute
-// blocks); a stage whose blocks do not is sorted on the stack.
+// It is drawn every frame. What it derives from the time lines alone —
+// each row's bubbles, the marks to key, the rows — is kept in v.Cache
+// between frames (without one it is derived anew). It draws no more
+// marks than the pixels can show: marks of one colour that follow each
+// other are one rectangle; marks narrower than a pixel, of several
+// colours, are their pixel column in the colour covering most of it; a
+// recomputed block narrower than its hatching's spacing is hatched with
+// one stroke; a bubble under a tenth of a pixel is not drawn; a memory
+// chart's steps under a pixel are one, at the highest of them. With a
+// cache it allocates nothing but the list's items; its words are
+// formatted once (memo).
 func AppendPipeline(dst List, v PipelineView) List {
 	th := v.Theme
 	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
@@ -59,39 +51,79 @@ func AppendPipeline(dst List, v PipelineView) List {
 	if st.W <= 0 || st.H <= 0 || len(v.Timelines) == 0 {
 		return l
 	}
+	cache := v.Cache
+	if cache == nil {
+		cache = new(PipelineCache)
+	}
+	facts := cache.derive(v.Timelines)
 	span := v.Span
 	if span <= 0 {
-		for _, tl := range v.Timelines {
-			span = math.Max(span, timelineEnd(tl))
+		for i := range v.Timelines {
+			span = math.Max(span, facts[i].end)
 		}
 	}
 	if span <= 0 || math.IsInf(span, 0) || math.IsNaN(span) {
 		return l
 	}
-	fs := clamp(minf(st.W, st.H)/40, 9*sc, 16*sc)
-	pad := fs * 0.8
-	x0 := st.X + pad + fs*2.6
+	ts := textSize(sc)
+	fs, pad := headFont(st, sc)
+	top := st.Y + pad*0.5
+	y := top
+	if v.Headline != "" {
+		Headline(&l, th, st, sc, v.Headline)
+		y = st.Y + HeadlineHeight(st, sc)
+	}
+	var kinds pipeKinds
+	for i := range facts {
+		kinds.merge(facts[i].kinds)
+	}
+	y += pipeLegend(&l, v, kinds, st.X+pad, y, st.W-2*pad, ts, sc) + ts*0.2
+
+	// Row labels: as wide as the widest, at the left.
+	replicas := 0
+	if v.Replicas > 1 {
+		replicas = min(v.Replicas, maxReplicaRows)
+	}
+	labW := float32(0)
+	for i := range v.Timelines {
+		rows := facts[i].rows
+		if replicas > 0 && rows == 1 {
+			labW = maxf(labW, labelWidth(rowLabel(v.Words, "canvas.pipe.gpu", v.Replicas-1), ts))
+		} else if rows > 0 {
+			labW = maxf(labW, labelWidth(rowLabel(v.Words, "canvas.pipe.stage", rows-1), ts))
+		}
+	}
+	x0 := st.X + pad + labW + ts*0.5
 	xw := st.X + st.W - pad - x0
-	titleH := fs * 1.5
-	axisH := fs * 2.6
+	titleH := ts * LineHeight * 1.15
+	axisH := ts*LineHeight + ts*0.8
 	// Row height: what is left after titles and the axis, shared by the
 	// rows (with their lanes and gaps) and memory charts.
 	var units, fixed float32
 	for i, tl := range v.Timelines {
-		rows, dp := timelineRows(tl)
-		units += float32(rows) * rowPitch(1, dp)
+		rows, dp := facts[i].rows, facts[i].dp
+		if replicas > 0 && rows == 1 {
+			rows = replicas
+		}
+		units += float32(rows) * rowPitch(1, dp, v.Phases)
 		if len(tl.Memory) > 0 {
 			units += pipeMem + 2*pipeGap
 		}
+		if len(tl.Sums) > 0 {
+			units += pipeSum + pipeGap
+		}
 		fixed += titleH
 		if i > 0 {
-			fixed += fs * 0.6
+			fixed += ts * 0.4
 		}
 	}
 	if units <= 0 || xw <= 0 {
 		return l
 	}
-	rowH := minf((st.H-2*pad-axisH-fixed)/units, fs*4)
+	rowH := minf((st.Y+st.H-pad*0.5-y-axisH-fixed)/units, fs*4)
+	if units <= 6 {
+		rowH = minf((st.Y+st.H-pad*0.5-y-axisH-fixed)/units, fs*5.5) // one stage: a taller row
+	}
 	if rowH < 1 {
 		return l
 	}
@@ -108,99 +140,194 @@ func AppendPipeline(dst List, v PipelineView) List {
 	if v.Time >= 0 {
 		play = at(v.Time)
 	}
-	nfs := minf(fs*0.8, rowH*0.75) // micro-batch numbers
-	sfs := maxf(minf(fs*0.85, rowH*0.95), minf(fs*0.7, 8*sc))
+	nfs := ts // micro-batch numbers, where a row holds them
 	hatch := withAlpha(th.Background, 170)
-	comm := mix(th.Hot, Color{0, 0, 0, 255}, 0.3)
-
-	top := st.Y + pad
-	y := top
+	comm := commColour(th)
+	rowsTop := y
 	for ti, tl := range v.Timelines {
 		if ti > 0 {
-			y += fs * 0.6
+			y += ts * 0.4
 		}
-		rows, dp := timelineRows(tl)
-		pitch := rowH * rowPitch(1, dp)
-		end := at(timelineEnd(tl))
-		l.Label(st.X+pad, y, fs*0.9, AlignLeft, th.Text, tl.Label)
+		fa := &facts[ti]
+		rows, dp := fa.rows, fa.dp
+		copies := 1
+		if replicas > 0 && rows == 1 {
+			copies = replicas
+		}
+		pitch := rowH * rowPitch(1, dp, v.Phases)
+		laneH := rowH * lane(v.Phases)
+		end := at(fa.end)
+		note := labelWidth(tl.Note, ts)
+		if tl.Note != "" {
+			l.Label(st.X+st.W-pad, y, ts, AlignRight, th.Text, tl.Note)
+			note += ts
+		}
+		l.Label(st.X+pad, y, ts, AlignLeft, th.Text, fitText(tl.Label, ts, st.W-2*pad-note))
 		y += titleH
-		every := max(1, int(math.Ceil(float64(sfs*1.05/pitch))))
-		for s := range rows {
-			ry := y + float32(s)*pitch
-			l.Rect(x0, ry, end-x0, rowH, th.Panel)
-			if s%every == 0 {
-				l.Label(x0-fs*0.4, ry+(rowH-sfs)/2, sfs, AlignRight, th.Dim, stageName(s))
+		n := rows * copies
+		lh := ts * LineHeight
+		every := max(1, int(math.Ceil(float64(lh*1.02/pitch))))
+		if copies > 1 {
+			// The all-reduce joins the replicas: a band behind their rows
+			// while it runs.
+			if lo, hi := fa.arLo, fa.arHi; hi > lo {
+				l.Rect(at(lo), y, at(hi)-at(lo), float32(n)*pitch-pipeGap*rowH, withAlpha(th.Hot, 45))
 			}
 		}
-		pipeBubbles(&l, tl, rows, y, pitch, rowH, at, th.Empty)
+		for r := range n {
+			ry := y + float32(r)*pitch
+			l.Rect(x0, ry, end-x0, rowH, th.Panel)
+			// A label centred on its row, inside the rows' band where the
+			// rows are thinner than a line.
+			ly := clamp(ry+(rowH-lh)/2, y, y+float32(n)*pitch-lh)
+			if (r%every == 0 || (copies > 1 && r == n-1 && r%every >= (every+1)/2)) && (r == 0 || ly >= y+float32(r-every)*pitch+lh*1.02 || every == 1) && ly+lh <= y+float32(n)*pitch+ts*0.1 {
+				label := ""
+				if copies > 1 {
+					k := r
+					if r == n-1 {
+						k = v.Replicas - 1
+					}
+					label = rowLabel(v.Words, "canvas.pipe.gpu", k)
+				} else {
+					label = rowLabel(v.Words, "canvas.pipe.stage", r)
+				}
+				l.Label(x0-ts*0.4, ly, ts, AlignRight, th.Dim, label)
+			}
+		}
+		cols := cache.columns(3 * rows) // by row: the block band, the communication band, the data-parallel lane
+		for c := range copies {
+			pipeBubbles(&l, fa, cols[:rows], y+float32(c)*pitch, pitch, rowH, at, th.Empty)
+		}
 		if play < end {
 			// The future behind the blocks is veiled: bubbles keep their
 			// colour (and count) but fade.
-			for s := range rows {
-				l.Rect(play, y+float32(s)*pitch, end-play, rowH, withAlpha(th.Background, 150))
+			for r := range n {
+				l.Rect(play, y+float32(r)*pitch, end-play, rowH, withAlpha(th.Background, 150))
 			}
 		}
-		for _, b := range tl.Blocks {
-			if b.Stage < 0 || b.Stage >= rows || !(b.End > b.Start) {
-				continue
-			}
-			xa, xb := at(b.Start), at(b.End)
-			if xb <= xa {
-				continue
-			}
-			w := xb - xa
-			if w > 4*sc {
-				w -= 1 * sc // a hairline between neighbouring blocks
-			}
-			by, bh := y+float32(b.Stage)*pitch, rowH
-			var col Color
-			switch b.Kind {
-			case BlockForward:
-				col = th.LinkActive
-			case BlockBackward, BlockRecompute:
-				col = th.Rim
-			case BlockComm:
-				col = comm
-				by, bh = by+rowH/3, rowH/3
-			case BlockDPComm:
-				col = th.Hot
-				if b.Hidden {
-					col = withAlpha(th.Hot, 110)
+		for c := range copies {
+			cy := y + float32(c)*pitch
+			hatches := cache.hatchRuns(rows)
+			for _, b := range tl.Blocks {
+				if b.Stage < 0 || b.Stage >= rows || !(b.End > b.Start) {
+					continue
 				}
-				by, bh = by+rowH*(1+pipeLane*0.15), rowH*pipeLane*0.7
-			case BlockOptimizer:
-				col = th.Dim
-			default:
-				continue
-			}
-			if b.Chunk > 0 && b.Kind <= BlockRecompute {
-				col = chunkShade(col, b.Chunk)
-			}
-			splitRect(&l, xa, by, w, bh, play, col)
-			if b.Kind == BlockRecompute {
-				hc := hatch
-				if xa >= play {
-					hc = withAlpha(hatch, hatch.A/3)
+				xa, xb := at(b.Start), at(b.End)
+				if xb <= xa {
+					continue
 				}
-				hatchRect(&l, xa, by, w, bh, maxf(rowH*0.45, 4*sc), 1.2*sc, hc)
-			}
-			if b.MicroBatch >= 0 && b.Kind != BlockComm && b.Kind != BlockDPComm && w >= 1.6*nfs && nfs >= 7*sc {
+				w := xb - xa
+				if w > 4*sc {
+					w -= 1 * sc // a hairline between neighbouring blocks
+				}
+				by, bh := cy+float32(b.Stage)*pitch, rowH
+				band := 0
+				var col Color
+				switch b.Kind {
+				case BlockForward:
+					col = th.LinkActive
+				case BlockBackward, BlockRecompute:
+					col = th.Rim
+				case BlockComm:
+					col = comm
+					by, bh = by+rowH/3, rowH/3
+					band = 1
+				case BlockDPComm:
+					col = th.Hot
+					if b.Hidden {
+						col = withAlpha(th.Hot, 110)
+					}
+					by, bh = by+rowH+laneH*0.15, laneH*0.7
+					band = 2
+				case BlockOptimizer:
+					col = th.Dim
+				default:
+					continue
+				}
+				if b.Chunk > 0 && b.Kind <= BlockRecompute {
+					col = chunkShade(col, b.Chunk)
+				}
+				row, hr := cols[3*b.Stage:3*b.Stage+3], &hatches[b.Stage]
+				if band == 1 {
+					// Communication goes over the compute it interrupts:
+					// the compute (and its hatching) first.
+					row[0].flush(&l)
+					hr.flush(&l)
+				}
+				if b.Kind == BlockRecompute {
+					// Its hatching goes over it: what is pending goes
+					// first, then the block joins the next.
+					hc := hatch
+					if xa >= play {
+						hc = withAlpha(hatch, hatch.A/3)
+					}
+					hr.add(&l, &row[0], xa, by, w, bh, hc, maxf(rowH*0.45, 4*sc), 1.2*sc)
+				}
+				if w >= 1 && xa < play && play < xa+w {
+					row[band].flush(&l)
+					if band == 0 {
+						hr.flush(&l)
+					}
+					splitRect(&l, xa, by, w, bh, play, col)
+				} else {
+					if xa+w/2 >= play {
+						col = faint(col)
+					}
+					row[band].add(&l, xa, by, w, bh, col)
+				}
+				if w < 1 {
+					continue // no room for words
+				}
 				tc := th.Background
 				if xa+w/2 >= play {
 					tc = withAlpha(th.Text, 130)
 				}
-				l.Label(xa+w/2, by+(bh-nfs)/2, nfs, AlignCenter, tc, strconv.Itoa(b.MicroBatch))
+				word := ""
+				size := nfs
+				if v.Phases && c == 0 && b.Stage == 0 {
+					if s := phaseWord(v.Words, b); s != "" && b.Kind != BlockDPComm && w >= labelWidth(s, ts)+ts*0.6 && bh >= ts*LineHeight {
+						word, size = s, ts
+					}
+				}
+				if word == "" && b.MicroBatch >= 0 && b.Kind != BlockComm && b.Kind != BlockDPComm && b.Kind != BlockOptimizer && rowH >= nfs*LineHeight*0.95 {
+					if s := smallInt(b.MicroBatch); w >= labelWidth(s, nfs)+nfs*0.4 {
+						word = s
+					}
+				}
+				if word != "" {
+					// Words over their block: the block drawn first.
+					row[band].flush(&l)
+					if band == 0 {
+						hr.flush(&l)
+					}
+					l.Label(xa+w/2, by+(bh-size*LineHeight)/2, size, AlignCenter, tc, word)
+				}
+			}
+			for r := range rows {
+				row := cols[3*r : 3*r+3]
+				row[0].flush(&l)
+				hatches[r].flush(&l)
+				row[1].flush(&l)
+				row[2].flush(&l)
 			}
 		}
-		y += float32(rows) * pitch
+		if v.Phases {
+			pipeAllReduce(&l, v, fa, y, rowH, laneH, at, ts)
+		}
+		pipeIdle(&l, v, fa, rows, y, pitch, rowH, at, ts)
+		y += float32(n) * pitch
+		if len(tl.Sums) > 0 {
+			pipeSums(&l, v, sc, tl, fa.end, Rect{x0, y, end - x0, rowH * pipeSum}, at, play, ts)
+			y += rowH * (pipeSum + pipeGap)
+		}
 		if len(tl.Memory) > 0 {
-			pipeMemory(&l, th, sc, tl, Rect{x0, y + rowH*pipeGap, end - x0, rowH * pipeMem}, at, play, sfs, fs)
+			pipeMemory(&l, v, sc, tl, fa.end, Rect{x0, y + rowH*pipeGap, end - x0, rowH * pipeMem}, at, play, ts)
 			y += rowH * (pipeMem + 2*pipeGap)
 		}
 	}
 
 	// The time axis under the last timeline, in s, ms or µs.
-	ay := y + fs*0.2
+	ay := y + ts*0.2
 	l.Segment(x0, ay, x0+xw, ay, 1*sc, th.Dim)
 	unit, name := 1.0, "s"
 	switch {
@@ -209,18 +336,215 @@ func AppendPipeline(dst List, v PipelineView) List {
 	case span < 1:
 		unit, name = 1e-3, "ms"
 	}
-	step := niceStep(span / unit / 5)
-	for k := 0; float64(k)*step <= span/unit*1.0001; k++ {
-		t := float64(k) * step
-		x := at(t * unit)
-		l.Segment(x, ay, x, ay+fs*0.3, 1*sc, th.Dim)
-		l.Label(x, ay+fs*0.45, fs*0.8, AlignCenter, th.Dim, strconv.FormatFloat(t, 'f', decimals(step), 64))
+	tick := niceStep(span / unit / 5)
+	for float32(span/unit/tick)*labelWidth("0000", ts) > xw*0.8 {
+		tick = niceStep(tick * 2.2)
 	}
-	l.Label(x0-fs*0.9, ay+fs*0.45, fs*0.8, AlignRight, th.Dim, name)
+	for k := 0; float64(k)*tick <= span/unit*1.0001; k++ {
+		t := float64(k) * tick
+		x := at(t * unit)
+		l.Segment(x, ay, x, ay+ts*0.3, 1*sc, th.Dim)
+		s := tickLabel(t, decimals(tick))
+		w := labelWidth(s, ts)
+		l.Label(clamp(x, x0+w/2-labW-ts*0.4, x0+xw-w/2), ay+ts*0.4, ts, AlignCenter, th.Dim, s)
+	}
+	l.Label(x0-ts*0.6-labelWidth("0", ts), ay+ts*0.4, ts, AlignRight, th.Dim, name)
+	if v.Ref > 0 && v.Ref <= span {
+		// Another configuration's end, to compare with, dashed (the time
+		// line's note names it).
+		x := at(v.Ref)
+		for yy := rowsTop; yy < ay; yy += ts * 0.9 {
+			l.Segment(x, yy, x, minf(yy+ts*0.5, ay), 1.5*sc, th.Text)
+		}
+	}
 	if v.Time >= 0 && v.Time <= span {
-		l.Segment(play, top, play, ay, 1.5*sc, th.Text)
+		l.Segment(play, rowsTop, play, ay, 1.5*sc, th.Text)
 	}
 	return l
+}
+
+// pipeSums draws the gradient summed over a step's micro-batches in r:
+// an area of steps from nothing to all of it, faint after the playhead,
+// named at the left and with the time line's note at the right.
+func pipeSums(l *List, v PipelineView, sc float32, tl Timeline, end float64, r Rect, at func(float64) float32, play, ts float32) {
+	th := v.Theme
+	c := memoryColour("gradients", th)
+	l.Rect(r.X, r.Y, r.W, r.H, th.Panel)
+	for i, p := range tl.Sums {
+		t1 := end
+		if i+1 < len(tl.Sums) {
+			t1 = tl.Sums[i+1].T
+		}
+		xa, xb := at(p.T), at(t1)
+		f := float32(math.Min(1, math.Max(0, p.Bytes)))
+		if xb > xa && f > 0 {
+			splitRect(l, xa, r.Y+r.H*(1-f), xb-xa, r.H*f, play, c)
+		}
+	}
+	if r.H >= ts*LineHeight {
+		name := say(v.Words, "canvas.pipe.grad")
+		l.Label(r.X+ts*0.3, r.Y+(r.H-ts*LineHeight)/2, ts, AlignLeft, th.Text, name)
+		if tl.SumsNote != "" && labelWidth(name, ts)+labelWidth(tl.SumsNote, ts)+ts*1.5 <= r.W {
+			l.Label(r.X+r.W-ts*0.3, r.Y+(r.H-ts*LineHeight)/2, ts, AlignRight, th.Text, tl.SumsNote)
+		}
+	}
+}
+
+// maxReplicaRows is the most replica rows a data-parallel time line
+// draws; the last is the last replica.
+const maxReplicaRows = 8
+
+// commColour is communication on the critical path: Hot, darkened.
+func commColour(th Theme) Color { return mix(th.Hot, Color{0, 0, 0, 255}, 0.3) }
+
+// pipeKinds are the marks a picture's time lines draw, for its legend.
+type pipeKinds struct {
+	forward, backward, recompute, comm, dp, hidden, optimizer, idle, memory, sums bool
+	chunks                                                                        int // interleaved chunks beyond the first
+}
+
+// merge adds the marks of o.
+func (k *pipeKinds) merge(o pipeKinds) {
+	k.forward, k.backward, k.recompute, k.comm = k.forward || o.forward, k.backward || o.backward, k.recompute || o.recompute, k.comm || o.comm
+	k.dp, k.hidden, k.optimizer, k.idle = k.dp || o.dp, k.hidden || o.hidden, k.optimizer || o.optimizer, k.idle || o.idle
+	k.memory, k.sums, k.chunks = k.memory || o.memory, k.sums || o.sums, max(k.chunks, o.chunks)
+}
+
+func (k *pipeKinds) add(tl Timeline) {
+	for _, b := range tl.Blocks {
+		switch b.Kind {
+		case BlockForward:
+			k.forward = true
+		case BlockBackward:
+			k.backward = true
+		case BlockRecompute:
+			k.recompute = true
+		case BlockComm:
+			k.comm = true
+		case BlockDPComm:
+			if b.Hidden {
+				k.hidden = true
+			} else {
+				k.dp = true
+			}
+		case BlockOptimizer:
+			k.optimizer = true
+		}
+		if b.Kind <= BlockRecompute {
+			k.chunks = max(k.chunks, b.Chunk)
+		}
+	}
+	rows, _ := timelineRows(tl)
+	k.idle = k.idle || rows > 1
+	k.memory = k.memory || len(tl.Memory) > 0
+	k.sums = k.sums || len(tl.Sums) > 0
+}
+
+// pipeLegend draws the legend of the kinds drawn, and keys the chunks'
+// shades; it returns its height.
+func pipeLegend(l *List, v PipelineView, k pipeKinds, x, y, w, ts, sc float32) float32 {
+	th := v.Theme
+	var e [16]LegendEntry
+	n := 0
+	add := func(c Color, hatch bool, key string) {
+		if n < len(e) {
+			e[n] = LegendEntry{Color: c, Hatch: hatch, Label: say(v.Words, key)}
+			n++
+		}
+	}
+	if k.forward {
+		add(th.LinkActive, false, "canvas.pipe.forward")
+	}
+	if k.backward {
+		add(th.Rim, false, "canvas.pipe.backward")
+	}
+	if k.recompute {
+		add(th.Rim, true, "canvas.pipe.recompute")
+	}
+	for c := 1; c <= k.chunks && c < 4; c++ {
+		add(chunkShade(th.LinkActive, c), false, chunkKeys[c])
+	}
+	if k.comm {
+		add(commColour(th), false, "canvas.pipe.comm")
+	}
+	if k.dp {
+		add(th.Hot, false, "canvas.pipe.allreduce")
+	}
+	if k.hidden {
+		add(withAlpha(th.Hot, 110), false, "canvas.pipe.hidden")
+	}
+	if k.optimizer {
+		add(th.Dim, false, "canvas.pipe.update")
+	}
+	if k.idle {
+		add(th.Empty, false, "canvas.pipe.idle")
+	}
+	if k.sums {
+		add(memoryColour("gradients", th), false, "canvas.pipe.grad")
+	}
+	if k.memory {
+		add(memoryColour("activations", th), false, "canvas.pipe.activations")
+	}
+	// The chunks' backward shades mean what their forward shades do.
+	for c := 1; c <= k.chunks && c < 4; c++ {
+		l.Key(chunkShade(th.Rim, c), say(v.Words, chunkKeys[c]))
+	}
+	return Legend(l, th, x, y, w, ts, sc, e[:n]...)
+}
+
+var chunkKeys = [4]string{"", "canvas.pipe.chunk2", "canvas.pipe.chunk3", "canvas.pipe.chunk4"}
+
+// phaseWord is what a block of the first row says with Phases: forward,
+// backward, all-reduce, update.
+func phaseWord(w Words, b TimelineBlock) string {
+	switch b.Kind {
+	case BlockForward:
+		return say(w, "canvas.pipe.forward")
+	case BlockBackward:
+		return say(w, "canvas.pipe.backward")
+	case BlockOptimizer:
+		return say(w, "canvas.pipe.update")
+	}
+	return ""
+}
+
+// allReduceSpan is when stage 0's data-parallel all-reduce runs.
+func allReduceSpan(tl Timeline) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, b := range tl.Blocks {
+		if b.Kind == BlockDPComm && b.Stage == 0 && b.End > b.Start {
+			lo, hi = math.Min(lo, b.Start), math.Max(hi, b.End)
+		}
+	}
+	return lo, hi
+}
+
+// pipeAllReduce names the data-parallel all-reduce on the first row's
+// lane, where it fits.
+func pipeAllReduce(l *List, v PipelineView, fa *lineFacts, y0, rowH, laneH float32, at func(float64) float32, ts float32) {
+	lo, hi := fa.arLo, fa.arHi
+	if hi <= lo {
+		return
+	}
+	s := say(v.Words, "canvas.pipe.allreduce")
+	xa, xb := at(lo), at(hi)
+	if xb-xa >= labelWidth(s, ts)+ts*0.4 && laneH >= ts*LineHeight*0.95 {
+		l.Label((xa+xb)/2, y0+rowH+(laneH-ts*LineHeight)/2, ts, AlignCenter, v.Theme.Text, s)
+	}
+}
+
+// pipeIdle says "idle" in the widest bubble of a time line, where it
+// fits.
+func pipeIdle(l *List, v PipelineView, fa *lineFacts, rows int, y0, pitch, rowH float32, at func(float64) float32, ts float32) {
+	if rows < 2 || rowH < ts*LineHeight || fa.idleRow < 0 {
+		return
+	}
+	word := say(v.Words, "canvas.pipe.idle")
+	xa, xb := at(fa.idle[0]), at(fa.idle[1])
+	if xb-xa < labelWidth(word, ts)+ts {
+		return
+	}
+	l.Label((xa+xb)/2, y0+float32(fa.idleRow)*pitch+(rowH-ts*LineHeight)/2, ts, AlignCenter, v.Theme.Dim, word)
 }
 
 // timelineRows is a timeline's stages (from its blocks when Stages is
@@ -255,12 +579,21 @@ func timelineEnd(tl Timeline) float64 {
 	return end
 }
 
-// rowPitch is the height a stage takes for rows of height h.
-func rowPitch(h float32, dp bool) float32 {
+// rowPitch is the height a stage takes for rows of height h: with a
+// data-parallel lane, taller with the phases named.
+func rowPitch(h float32, dp, phases bool) float32 {
 	if dp {
-		return h * (1 + pipeLane + pipeGap)
+		return h * (1 + lane(phases) + pipeGap)
 	}
 	return h * (1 + pipeGap)
+}
+
+// lane is the data-parallel lane's height in rows.
+func lane(phases bool) float32 {
+	if phases {
+		return pipeLanePhases
+	}
+	return pipeLane
 }
 
 // covers says whether a block keeps its stage from a bubble: all blocks
@@ -270,73 +603,254 @@ func covers(b *TimelineBlock) bool { return !(b.Kind == BlockDPComm && b.Hidden)
 
 // pipeBubbles fills, on each row, the gaps between 0 and the row's last
 // block end that no block covers (a hidden data-parallel bucket does not
-// count). Rows whose blocks come in order of
-// start time take one pass for all; the others are sorted one by one.
-func pipeBubbles(l *List, tl Timeline, rows int, y0, pitch, rowH float32, at func(float64) float32, c Color) {
-	gap := func(s int, a, b float64) {
-		if xa, xb := at(a), at(b); xb > xa {
-			l.Rect(xa, y0+float32(s)*pitch, xb-xa, rowH, c)
+// count): fa's, found once. Gaps narrower than a pixel merge into pixel
+// columns (cols, one a row); under a tenth of a pixel they are not drawn
+// (the painter would show a hairline at half strength, overstating
+// them tenfold).
+func pipeBubbles(l *List, fa *lineFacts, cols []column, y0, pitch, rowH float32, at func(float64) float32, c Color) {
+	for s := range min(fa.rows, len(cols)) {
+		y := y0 + float32(s)*pitch
+		for _, g := range fa.gaps[fa.gapStart[s]:fa.gapStart[s+1]] {
+			xa, xb := at(g[0]), at(g[1])
+			switch {
+			case xb-xa < 0.1:
+			case xb-xa < 1:
+				cols[s].add(l, xa, y, xb-xa, rowH, c)
+			default:
+				l.Rect(xa, y, xb-xa, rowH, c)
+			}
 		}
-	}
-	var last, cover [pipeFastStages]float64
-	var unsorted [pipeFastStages]bool
-	fast := min(rows, pipeFastStages)
-	for s := range fast {
-		last[s] = math.Inf(-1)
-	}
-	for i := range tl.Blocks {
-		b := &tl.Blocks[i]
-		if s := b.Stage; s >= 0 && s < fast && covers(b) {
-			unsorted[s] = unsorted[s] || b.Start < last[s]
-			last[s] = b.Start
-		}
-	}
-	for i := range tl.Blocks {
-		b := &tl.Blocks[i]
-		s := b.Stage
-		if s < 0 || s >= fast || unsorted[s] || !covers(b) {
-			continue
-		}
-		if b.Start > cover[s] {
-			gap(s, cover[s], b.Start)
-		}
-		cover[s] = math.Max(cover[s], b.End)
-	}
-	for s := range rows {
-		if s >= fast || unsorted[s] {
-			stageBubbles(tl, s, func(a, b float64) { gap(s, a, b) })
-		}
+		cols[s].flush(l)
 	}
 }
 
-// stageBubbles finds one stage's gaps when its blocks are out of order, by
-// sorting them (in a buffer on the stack up to 512 blocks).
-func stageBubbles(tl Timeline, s int, gap func(a, b float64)) {
-	var buf [512][2]float64
-	iv := buf[:0] // on the stack up to its size; past it append moves it to the heap
-	for i := range tl.Blocks {
-		b := &tl.Blocks[i]
-		if b.Stage == s && covers(b) {
-			iv = append(iv, [2]float64{b.Start, b.End})
-		}
-	}
-	// Sorting is n log n; a scan for the next uncovered time per gap was
-	// quadratic and took 70 ms a frame for 8 interleaved stages of 32
-	// micro-batches (over 512 blocks a stage).
-	slices.SortFunc(iv, func(a, b [2]float64) int { return cmp.Compare(a[0], b[0]) })
-	cover := 0.0
-	for _, x := range iv {
-		if x[0] > cover {
-			gap(cover, x[0])
-		}
-		cover = math.Max(cover, x[1])
-	}
+// PipelineCache keeps what AppendPipeline derives from a view's time
+// lines alone between the frames that draw them (PipelineView.Cache),
+// and its working memory. The zero value is ready to use; it follows
+// the time lines it is given, deriving again when they are other ones
+// (another slice, or blocks in other storage).
+type PipelineCache struct {
+	tls     []Timeline
+	blocks  []*TimelineBlock // each time line's first block, when derived
+	nblocks []int
+	facts   []lineFacts
+	cols    []column
+	hatches []hatchRun
+	iv      [][2]float64 // scratch: one row's covered intervals
 }
+
+// lineFacts are one time line's: its rows, whether it has a
+// data-parallel lane, its end, the marks it draws, stage 0's all-reduce,
+// each row's bubbles (gaps[gapStart[s]:gapStart[s+1]] for row s) and
+// the widest of them.
+type lineFacts struct {
+	rows       int
+	dp         bool
+	end        float64
+	kinds      pipeKinds
+	arLo, arHi float64
+	gaps       [][2]float64
+	gapStart   []int
+	idleRow    int // −1: none
+	idle       [2]float64
+}
+
+// derive is the facts of tls, from the cache when it holds them.
+func (c *PipelineCache) derive(tls []Timeline) []lineFacts {
+	if c.holds(tls) {
+		return c.facts
+	}
+	c.tls = tls
+	c.blocks, c.nblocks = c.blocks[:0], c.nblocks[:0]
+	c.facts = grow(c.facts, len(tls))
+	for i := range tls {
+		tl := &tls[i]
+		var first *TimelineBlock
+		if len(tl.Blocks) > 0 {
+			first = &tl.Blocks[0]
+		}
+		c.blocks, c.nblocks = append(c.blocks, first), append(c.nblocks, len(tl.Blocks))
+		c.facts[i] = c.lineFacts(*tl, c.facts[i])
+	}
+	return c.facts
+}
+
+func (c *PipelineCache) holds(tls []Timeline) bool {
+	if len(tls) != len(c.tls) || len(tls) == 0 || &tls[0] != &c.tls[0] {
+		return false
+	}
+	for i := range tls {
+		var first *TimelineBlock
+		if len(tls[i].Blocks) > 0 {
+			first = &tls[i].Blocks[0]
+		}
+		if first != c.blocks[i] || len(tls[i].Blocks) != c.nblocks[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// lineFacts derives tl's facts, reusing the storage of old.
+func (c *PipelineCache) lineFacts(tl Timeline, old lineFacts) lineFacts {
+	f := lineFacts{end: timelineEnd(tl), idleRow: -1, gaps: old.gaps[:0], gapStart: old.gapStart[:0]}
+	f.rows, f.dp = timelineRows(tl)
+	f.kinds.add(tl)
+	f.arLo, f.arHi = allReduceSpan(tl)
+	for s := range max(f.rows, 0) {
+		f.gapStart = append(f.gapStart, len(f.gaps))
+		iv := c.iv[:0]
+		for i := range tl.Blocks {
+			if b := &tl.Blocks[i]; b.Stage == s && covers(b) {
+				iv = append(iv, [2]float64{b.Start, b.End})
+			}
+		}
+		// sort.Slice, not slices.SortFunc: the wasm links it already,
+		// and a generic instantiation is ≈ 10 kB of code.
+		sort.Slice(iv, func(i, j int) bool { return iv[i][0] < iv[j][0] })
+		cover := 0.0
+		for _, x := range iv {
+			if x[0] > cover {
+				f.gaps = append(f.gaps, [2]float64{cover, x[0]})
+				if f.idleRow < 0 || x[0]-cover > f.idle[1]-f.idle[0] {
+					f.idleRow, f.idle = s, [2]float64{cover, x[0]}
+				}
+			}
+			cover = math.Max(cover, x[1])
+		}
+		c.iv = iv
+	}
+	f.gapStart = append(f.gapStart, len(f.gaps))
+	return f
+}
+
+// columns is n cleared column accumulators.
+func (c *PipelineCache) columns(n int) []column {
+	c.cols = grow(c.cols, n)
+	clear(c.cols)
+	return c.cols
+}
+
+// hatchRuns is n cleared hatch runs.
+func (c *PipelineCache) hatchRuns(n int) []hatchRun {
+	c.hatches = grow(c.hatches, n)
+	clear(c.hatches)
+	return c.hatches
+}
+
+func grow[T any](x []T, n int) []T {
+	if cap(x) < n {
+		return make([]T, n)
+	}
+	return x[:n]
+}
+
+// column holds a row band's (one y and height) latest marks, pending,
+// to draw fewer of them. Marks of one colour that follow each other
+// within half a pixel are drawn as one (recomputation and the backward
+// it starts, a block's communication and the send after it); marks of
+// several colours narrower than a pixel in one pixel column as that
+// column, in the colour covering most of it. More marks than pixels
+// cannot be seen, and each costs Draw time.
+type column struct {
+	x0, x1, y, h float32 // what is pending: its extent and band
+	n            int     // colours gathered; 0: nothing pending
+	c            [4]Color
+	cover        [4]float32
+}
+
+// add draws a mark from x, w wide, in colour c, or joins it to what is
+// pending.
+func (k *column) add(l *List, x, y, w, h float32, c Color) {
+	if k.n > 0 && y == k.y && h == k.h {
+		switch {
+		case k.n == 1 && c == k.c[0] && x <= k.x1+0.5 && x >= k.x0:
+			k.x1, k.cover[0] = maxf(k.x1, x+w), k.cover[0]+w
+			return
+		case w < 1 && k.x1-k.x0 < 1 && math.Floor(float64(x)) == math.Floor(float64(k.x0)):
+			k.x1 = maxf(k.x1, x+w)
+			for i := range k.n {
+				if k.c[i] == c {
+					k.cover[i] += w
+					return
+				}
+			}
+			if k.n < len(k.c) {
+				k.c[k.n], k.cover[k.n] = c, w
+				k.n++
+			}
+			return
+		}
+	}
+	k.flush(l)
+	*k = column{x0: x, x1: x + w, y: y, h: h, n: 1, c: [4]Color{c}, cover: [4]float32{w}}
+}
+
+// flush draws what is pending: one colour as it lies, several as their
+// pixel column.
+func (k *column) flush(l *List) {
+	switch {
+	case k.n == 1:
+		l.Rect(k.x0, k.y, k.x1-k.x0, k.h, k.c[0])
+	case k.n > 1:
+		best := 0
+		for i := 1; i < k.n; i++ {
+			if k.cover[i] > k.cover[best] {
+				best = i
+			}
+		}
+		l.Rect(float32(math.Floor(float64(k.x0))), k.y, 1, k.h, k.c[best])
+	}
+	k.n = 0
+}
+
+// hatchRun is a row's recomputation hatched as one while its blocks
+// follow each other within a pixel: narrow blocks would each take a line
+// or two of hatching, thousands a frame.
+type hatchRun struct {
+	x0, x1, y, h, step, width float32
+	c                         Color
+	on                        bool
+}
+
+// add hatches the block at x, w wide, in colour c: with the run when it
+// touches it, else after drawing the run. main is the row's block band,
+// drawn first (hatching goes over the blocks).
+func (r *hatchRun) add(l *List, main *column, x, y, w, h float32, c Color, step, width float32) {
+	if r.on && x <= r.x1+1 && c == r.c && y == r.y && h == r.h {
+		r.x1 = maxf(r.x1, x+w)
+		return
+	}
+	main.flush(l)
+	r.flush(l)
+	*r = hatchRun{x0: x, x1: x + w, y: y, h: h, step: step, width: width, c: c, on: true}
+}
+
+// flush draws the run's hatching: a run narrower than the hatching's
+// spacing is one stroke across its middle (its lines would be as many
+// dashes, one under another, a few pixels apart, in a block a pixel or
+// two wide).
+func (r *hatchRun) flush(l *List) {
+	if !r.on {
+		return
+	}
+	r.on = false
+	if w := r.x1 - r.x0; w < r.step && w < r.h {
+		cy := r.y + r.h/2
+		l.Segment(r.x0, cy+w/2, r.x1, cy-w/2, r.width, r.c)
+		return
+	}
+	hatchRect(l, r.x0, r.y, r.x1-r.x0, r.h, r.step, r.width, r.c)
+}
+
+// faint is c as drawn after the playhead.
+func faint(c Color) Color { return withAlpha(c, uint8(int(c.A)*pipeFaint/255)) }
 
 // pipeMemory draws activation bytes over time in r: stage 0's as an area
 // of steps, the others' as thin levels behind it, on a scale up to the largest, which is
 // labelled.
-func pipeMemory(l *List, th Theme, sc float32, tl Timeline, r Rect, at func(float64) float32, play, sfs, fs float32) {
+func pipeMemory(l *List, v PipelineView, sc float32, tl Timeline, end float64, r Rect, at func(float64) float32, play, ts float32) {
+	th := v.Theme
 	peak := 0.0
 	for _, pts := range tl.Memory {
 		for _, p := range pts {
@@ -347,43 +861,94 @@ func pipeMemory(l *List, th Theme, sc float32, tl Timeline, r Rect, at func(floa
 		return
 	}
 	base := r.Y + r.H
-	end := timelineEnd(tl)
 	area := memoryColour("activations", th)
-	level := func(b float64) float32 { return base - r.H*float32(math.Max(0, b)/peak) }
+	// The peak a line under the chart's top, where its labels go.
+	h := r.H
+	if r.H >= ts*LineHeight*2.2 {
+		h = r.H - ts*LineHeight
+	}
+	level := func(b float64) float32 { return base - h*float32(math.Max(0, b)/peak) }
 	// The other stages first, behind stage 0's area: a thin level a step,
 	// joined while it holds.
 	for s := len(tl.Memory) - 1; s >= 1; s-- {
+		var m narrowSteps
 		pts := tl.Memory[s]
 		var sx, sy float32
 		for i, p := range pts {
 			xa, yy := at(p.T), level(p.Bytes)
 			if i > 0 && yy != sy {
-				memLevel(l, sx, xa, sy, play, sc, th.Dim)
+				m.step(sx, xa, sy, func(xa, xb, y float32) { memLevel(l, xa, xb, y, play, sc, th.Dim) })
 			}
 			if i == 0 || yy != sy {
 				sx, sy = xa, yy
 			}
 		}
 		if len(pts) > 0 {
-			memLevel(l, sx, at(end), sy, play, sc, th.Dim)
+			m.step(sx, at(end), sy, func(xa, xb, y float32) { memLevel(l, xa, xb, y, play, sc, th.Dim) })
 		}
+		m.flush(func(xa, xb, y float32) { memLevel(l, xa, xb, y, play, sc, th.Dim) })
 	}
 	if len(tl.Memory) > 0 {
+		var m narrowSteps
+		draw := func(xa, xb, y float32) {
+			if y < base {
+				splitRect(l, xa, y, xb-xa, base-y, play, area)
+			}
+		}
 		pts := tl.Memory[0]
 		for i, p := range pts {
 			t1 := end
 			if i+1 < len(pts) {
 				t1 = pts[i+1].T
 			}
-			xa, xb, yy := at(p.T), at(t1), level(p.Bytes)
-			if xb > xa && yy < base {
-				splitRect(l, xa, yy, xb-xa, base-yy, play, area)
+			if xa, xb := at(p.T), at(t1); xb > xa {
+				m.step(xa, xb, level(p.Bytes), draw)
 			}
 		}
+		m.flush(draw)
 	}
 	l.Segment(r.X, base, r.X+r.W, base, 1*sc, th.Link)
-	l.Label(r.X-fs*0.4, r.Y+(r.H-sfs)/2, sfs, AlignRight, th.Dim, "act")
-	l.Label(r.X+r.W, r.Y-sfs*0.2, sfs, AlignRight, th.Dim, "max "+units.Bytes(peak))
+	if r.H >= ts*LineHeight*1.1 {
+		// Its peak at the right; its name at the left where both fit (the
+		// legend names it too).
+		pk, name := maxLabel(v.Words, peak), say(v.Words, "canvas.pipe.activations")
+		l.Label(r.X+r.W, r.Y, ts, AlignRight, th.Dim, pk)
+		if labelWidth(pk, ts)+labelWidth(name, ts)+ts*1.5 <= r.W {
+			l.Label(r.X+ts*0.3, r.Y, ts, AlignLeft, th.Dim, name)
+		}
+	}
+}
+
+// narrowSteps joins the steps of a memory chart narrower than a pixel:
+// consecutive ones are drawn as one, at the highest of them (the least
+// y), once they span a pixel.
+type narrowSteps struct {
+	x0, x1, y float32
+	on        bool
+}
+
+// step draws the step from xa to xb at y, or joins it to the narrow ones.
+func (m *narrowSteps) step(xa, xb, y float32, draw func(xa, xb, y float32)) {
+	if xb-xa >= 1 {
+		m.flush(draw)
+		draw(xa, xb, y)
+		return
+	}
+	if !m.on {
+		*m = narrowSteps{xa, xb, y, true}
+	} else {
+		m.x1, m.y = xb, minf(m.y, y)
+	}
+	if m.x1-m.x0 >= 1 {
+		m.flush(draw)
+	}
+}
+
+func (m *narrowSteps) flush(draw func(xa, xb, y float32)) {
+	if m.on {
+		draw(m.x0, m.x1, m.y)
+		m.on = false
+	}
 }
 
 // memLevel draws a level of a memory line from xa to xb, faint after the
@@ -450,3 +1015,60 @@ func mix(a, b Color, f float64) Color {
 	m := func(x, y uint8) uint8 { return uint8(math.Round(float64(x) + (float64(y)-float64(x))*f)) }
 	return Color{m(a.R, b.R), m(a.G, b.G), m(a.B, b.B), a.A}
 }
+
+// wordKey is a catalogue key in a language, with a number.
+type wordKey struct {
+	lang, key string
+	n         int
+}
+
+var sayMemo memo[wordKey]
+
+// say is w.Say(key), formatted once per language.
+func say(w Words, key string) string {
+	return sayMemo.get(wordKey{w.Lang, key, -1}, func() string { return w.Say(key) })
+}
+
+// rowLabel is a row's label (key with {n}), formatted once.
+func rowLabel(w Words, key string, n int) string {
+	return sayMemo.get(wordKey{w.Lang, key, n}, func() string { return w.Say(key, "n", strconv.Itoa(n)) })
+}
+
+// maxLabel is the activation chart's "max …", formatted once a value.
+func maxLabel(w Words, b float64) string {
+	return maxLabels.get(maxKey{w.Lang, b}, func() string { return w.Say("canvas.pipe.max", "bytes", bytesLabel(b)) })
+}
+
+type maxKey struct {
+	lang string
+	b    float64
+}
+
+var maxLabels memo[maxKey]
+
+// smallInts are the micro-batch numbers, made once.
+var smallInts = func() (s [256]string) {
+	for i := range s {
+		s[i] = strconv.Itoa(i)
+	}
+	return
+}()
+
+func smallInt(i int) string {
+	if i >= 0 && i < len(smallInts) {
+		return smallInts[i]
+	}
+	return strconv.Itoa(i)
+}
+
+// tickLabel is an axis tick's number, formatted once.
+func tickLabel(t float64, dec int) string {
+	return tickLabels.get(tickKey{t, dec}, func() string { return strconv.FormatFloat(t, 'f', dec, 64) })
+}
+
+type tickKey struct {
+	t   float64
+	dec int
+}
+
+var tickLabels memo[tickKey]

@@ -8,7 +8,7 @@ import (
 )
 
 func pipelineView(time float64, tls ...Timeline) PipelineView {
-	return PipelineView{Width: 800, Height: 500, Stage: Rect{0, 0, 800, 500}, Scale: 1, Theme: Dark, Timelines: tls, Time: time}
+	return PipelineView{Width: 800, Height: 500, Stage: Rect{0, 0, 800, 500}, Scale: 1, Theme: Dark, Words: english, Timelines: tls, Time: time}
 }
 
 // rowBubbles sums the grey rectangles' widths by row (their y), and
@@ -17,7 +17,11 @@ func rowBubbles(t *testing.T, l List, length float64) (map[float32]float32, floa
 	t.Helper()
 	grey := map[float32]float32{}
 	var panel float32
+	top := rowsTop(l)
 	for _, it := range l.Items {
+		if it.Y < top {
+			continue // the legend
+		}
 		if it.Color == Dark.Empty {
 			if it.Kind != FillRect {
 				t.Fatalf("the bubble colour on a %s", kindNames[it.Kind])
@@ -39,10 +43,11 @@ func TestPipelineKinds(t *testing.T) {
 	tl := kindsTimeline()
 	l := AppendPipeline(List{}, pipelineView(-1, tl))
 	golden.Check(t, "pipeline_kinds.golden", l.String())
+	top := rowsTop(l)
 	find := func(c Color) []Item {
 		var r []Item
 		for _, it := range l.Items {
-			if it.Kind == FillRect && it.Color == c {
+			if it.Kind == FillRect && it.Color == c && it.Y >= top {
 				r = append(r, it)
 			}
 		}
@@ -97,11 +102,23 @@ func TestPipelineKinds(t *testing.T) {
 	}
 	found := false
 	for _, it := range l.Items {
-		found = found || (it.Kind == Text && it.Text == "max 1.5 GB")
+		found = found || (it.Kind == Text && it.Text == "peak 1.5 GB")
 	}
 	if !found {
-		t.Error("no \"max 1.5 GB\" label on the activation chart")
+		t.Error("no \"peak 1.5 GB\" label on the activation chart")
 	}
+}
+
+// rowsTop is where the rows start: the top of the first row's panel
+// (the headline and the legend are above it).
+func rowsTop(l List) float32 {
+	top := float32(math.Inf(1))
+	for _, it := range l.Items {
+		if it.Kind == FillRect && it.Color == Dark.Panel && it.W > 50 {
+			top = minf(top, it.Y)
+		}
+	}
+	return top
 }
 
 func kindsTimeline() Timeline {
@@ -149,4 +166,159 @@ func TestPipelineEmpty(t *testing.T) {
 			t.Fatalf("NaN in %+v", it)
 		}
 	}
+}
+
+// keyed reports a colour drawn that neither a key nor a theme neutral
+// explains.
+func unexplained(l List, th Theme) (Color, bool) {
+	rgb := func(c Color) [3]uint8 { return [3]uint8{c.R, c.G, c.B} }
+	ok := map[[3]uint8]bool{}
+	for _, c := range []Color{th.Background, th.Panel, th.Text, th.Dim, th.Link, th.GPU, th.Empty} {
+		ok[rgb(c)] = true
+	}
+	for _, k := range l.Keys {
+		ok[rgb(k.Color)] = true
+	}
+	for _, it := range l.Items {
+		if (it.Kind == FillRect || it.Kind == Line || it.Kind == FillCircle) && !ok[rgb(it.Color)] {
+			return it.Color, true
+		}
+	}
+	return Color{}, false
+}
+
+// Every mark of a time line is in its legend: the kinds, the chunks'
+// shades (forward and backward), the activations, the gradient's strip.
+func TestPipelineLegendExplainsEveryMark(t *testing.T) {
+	tl := kindsTimeline()
+	tl.Blocks = append(tl.Blocks, TimelineBlock{Stage: 1, Kind: BlockBackward, MicroBatch: 1, Chunk: 2, Start: 9e-3, End: 10e-3})
+	tl.Sums = []MemoryPoint{{0, 0}, {5.5e-3, 0.5}, {10e-3, 1}, {12e-3, 0}}
+	for _, th := range []Theme{Dark, Light, Projector} {
+		v := pipelineView(5e-3, tl)
+		v.Theme = th
+		l := AppendPipeline(List{}, v)
+		if c, bad := unexplained(l, th); bad {
+			t.Errorf("colour %s drawn with no legend entry", c.Hex())
+		}
+		keys := map[string]bool{}
+		for _, k := range l.Keys {
+			keys[k.Label] = true
+		}
+		for _, w := range []string{"forward", "backward", "recomputed forward", "TP / PP communication", "all-reduce",
+			"all-reduce under the backward", "update", "idle (bubble)", "activations held", "gradient, summed", "model chunk 2", "model chunk 3"} {
+			if !keys[w] {
+				t.Errorf("no legend entry %q", w)
+			}
+		}
+	}
+}
+
+// Data parallelism's replicas: a one-stage time line drawn once a GPU
+// (the last row the last GPU), the first row's blocks named; a dashed
+// reference line at Ref.
+func TestPipelineReplicas(t *testing.T) {
+	ms := 1e-3
+	tl := Timeline{Stages: 1, Length: 40 * ms, Blocks: []TimelineBlock{
+		{Kind: BlockForward, MicroBatch: 0, Start: 0, End: 10 * ms},
+		{Kind: BlockBackward, MicroBatch: 0, Start: 10 * ms, End: 30 * ms},
+		{Kind: BlockDPComm, MicroBatch: 0, Start: 20 * ms, End: 30 * ms, Hidden: true},
+		{Kind: BlockOptimizer, MicroBatch: -1, Start: 30 * ms, End: 40 * ms},
+	}}
+	v := pipelineView(-1, tl)
+	v.Replicas, v.Phases, v.Span, v.Ref = 64, true, 60*ms, 50*ms
+	l := AppendPipeline(List{}, v)
+	tx := texts(l)
+	for _, s := range []string{"GPU 0", "GPU 6", "GPU 63", "forward", "backward", "update", "all-reduce"} {
+		if _, ok := tx[s]; !ok {
+			t.Errorf("no label %q", s)
+		}
+	}
+	if _, ok := tx["GPU 7"]; ok {
+		t.Error("row 7 is labelled as GPU 7, not the last GPU")
+	}
+	rows := 0
+	dashes := 0
+	var x0, xw float32
+	for _, it := range l.Items {
+		if it.Kind == FillRect && it.Color == Dark.Panel && it.W > 50 {
+			rows++
+			x0 = it.X
+			xw = it.W / (40.0 / 60) // the rows end at 40 of the axis' 60 ms
+		}
+	}
+	for _, it := range l.Items {
+		if it.Kind == Line && it.Color == Dark.Text && it.X == it.X2 && math.Abs(float64(it.X-(x0+xw*50/60))) < 0.5 {
+			dashes++
+		}
+	}
+	if rows != maxReplicaRows || dashes < 3 {
+		t.Errorf("%d rows (want %d), %d dashes at 50 ms", rows, maxReplicaRows, dashes)
+	}
+}
+
+// Marks narrower than a pixel are merged, never lost: 4,000 blocks on a
+// row a few hundred pixels long draw at most a rectangle a pixel column
+// (and one a run of one colour), and every pixel column a block falls in
+// is painted; communication of one colour that follows itself is one
+// bar as long as all of it.
+func TestPipelineMergesNarrowMarks(t *testing.T) {
+	var tl Timeline
+	tl.Stages = 1
+	const n = 4000
+	for i := range n {
+		k := BlockForward
+		if i%3 == 2 {
+			k = BlockBackward
+		}
+		tl.Blocks = append(tl.Blocks, TimelineBlock{Kind: k, MicroBatch: -1, Start: float64(i), End: float64(i + 1)})
+	}
+	// A communication bar in 100 pieces, under a hundredth of a block each.
+	for i := range 100 {
+		tl.Blocks = append(tl.Blocks, TimelineBlock{Kind: BlockComm, MicroBatch: -1, Start: 1000 + float64(i)*0.01, End: 1000 + float64(i+1)*0.01})
+	}
+	tl.Length = n
+	v := pipelineView(-1, tl)
+	v.Cache = new(PipelineCache)
+	l := AppendPipeline(List{}, v)
+	var panel Item
+	for _, it := range l.Items {
+		if it.Kind == FillRect && it.Color == Dark.Panel {
+			panel = it
+		}
+	}
+	if panel.W == 0 {
+		t.Fatal("no row panel")
+	}
+	painted := map[int]bool{}
+	blocks, comm := 0, 0
+	for _, it := range l.Items {
+		if it.Kind != FillRect || it.Y < panel.Y || it.Y >= panel.Y+panel.H {
+			continue
+		}
+		switch it.Color {
+		case Dark.LinkActive, Dark.Rim:
+			blocks++
+			for x := int(math.Floor(float64(it.X))); float32(x) < it.X+it.W; x++ {
+				painted[x] = true
+			}
+		case commColour(Dark):
+			comm++
+			if want := panel.W / n; math.Abs(float64(it.W-want)) > 1e-3 {
+				t.Errorf("the communication bar is %.4f px, want %.4f (its pieces together)", it.W, want)
+			}
+		}
+	}
+	columns := int(math.Ceil(float64(panel.W))) + 1
+	if blocks > columns {
+		t.Errorf("%d block rectangles on a row of %d pixel columns", blocks, columns)
+	}
+	for x := int(panel.X); float32(x) < panel.X+panel.W-1; x++ {
+		if !painted[x] {
+			t.Fatalf("pixel column %d under blocks is not painted", x)
+		}
+	}
+	if comm != 1 {
+		t.Errorf("%d communication rectangles, want the 100 pieces as one", comm)
+	}
+	t.Logf("%d blocks in %d rectangles, %d items in all", n, blocks, len(l.Items))
 }

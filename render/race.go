@@ -2,6 +2,8 @@ package render
 
 import (
 	"math"
+	"strings"
+	"unicode"
 
 	"github.com/gpuscope/gpuscope/engine/units"
 )
@@ -182,7 +184,8 @@ func durationLabel(s float64) string {
 
 var durationLabels memo[float64]
 
-// fitText is s cut, with an ellipsis, to w pixels at size fs.
+// fitText is s cut, with an ellipsis, to w pixels at size fs — never in
+// the middle of a Latin word (a cut "ZeR…" reads as another word).
 func fitText(s string, fs, w float32) string {
 	if textWidth(s, fs) <= w {
 		return s
@@ -191,5 +194,17 @@ func fitText(s string, fs, w float32) string {
 	for len(r) > 1 && textWidth(string(r)+"…", fs) > w {
 		r = r[:len(r)-1]
 	}
-	return string(r) + "…"
+	full := []rune(s)
+	if n := len(r); n < len(full) && isLatin(full[n]) && isLatin(r[n-1]) {
+		k := n
+		for k > 0 && isLatin(r[k-1]) {
+			k--
+		}
+		if k > 0 {
+			r = r[:k]
+		}
+	}
+	return strings.TrimRight(string(r), " ") + "…"
 }
+
+func isLatin(c rune) bool { return c < 0x250 && unicode.IsLetter(c) }

@@ -3,14 +3,33 @@ package render
 import (
 	"math"
 	"strconv"
+	"strings"
+
+	"github.com/gpuscope/gpuscope/engine/units"
 )
 
-// Roof is one GPU's roofline for the lesson's dtype.
+// Roof is one GPU's roofline for a dtype.
 type Roof struct {
 	Name     string
 	Peak, BW float64 // FLOP/s, bytes/s
 	Current  bool
+	// Ghost: drawn faint for comparison (the same GPU's roof in the
+	// previous step's dtype).
+	Ghost  bool
+	Colour int // the GPU's colour: an index into the GPU palette
 }
+
+// RooflineStory is what a roofline step says.
+type RooflineStory uint8
+
+// The roofline steps.
+const (
+	RoofTwo    RooflineStory = iota // the two ceilings, named on their lines
+	RoofRidge                       // the kernel sweeps past the ridge
+	RoofKernel                      // where one kernel lands, and what limits it
+	RoofGPUs                        // every GPU's roof and ridge
+	RoofRaised                      // a faster dtype raises the roof (the old one faint)
+)
 
 // RooflineView is what the roofline picture needs.
 type RooflineView struct {
@@ -19,33 +38,104 @@ type RooflineView struct {
 	Scale         float32
 	Theme         Theme
 	Words         Words // its words in the reader's language (canvas.* keys)
+	Story         RooflineStory
+	Dtype         string // "BF16"
 	Roofs         []Roof
-	Intensity     float64 // the kernel's FLOP per byte
+	Intensity     float64 // the kernel's FLOP per byte (0: no kernel)
 }
 
 // Axes of the chart, log10: intensity 10^-2…10^4 FLOP/byte, throughput
-// 10^-1…10^4 TFLOP/s.
+// 10^-1…10^4 TFLOP/s, the same in every step.
 const (
 	rfXLo, rfXHi = -2.0, 4.0
 	rfYLo, rfYHi = -1.0, 4.0
 )
 
-// AppendRoofline draws the rooflines on log-log axes — attainable
-// throughput against arithmetic intensity: a slope (bandwidth ×
-// intensity) up to a flat roof (the peak), bending at the ridge point —
-// each GPU's roof, the current one bold with its ridge marked, and the
-// kernel's dot where the current roof puts it.
+// rooflineColours are the GPUs' colours (fixed a GPU, so a GPU keeps its
+// colour from step to step) and the bounds'.
+func rooflineColours(th Theme) (gpus [3]Color, memory, compute Color) {
+	return [3]Color{sizePalette[1], th.LinkActive, sizePalette[3]}, th.Hot, th.Rim
+}
+
+// AppendRoofline draws the rooflines on log-log axes, each labelled "log
+// scale" — attainable throughput against arithmetic intensity: a slope
+// (bandwidth × intensity) up to a flat roof (the peak), bending at the
+// ridge. Left of the current roof's ridge is tinted memory-bound, right
+// of it compute-bound; the current roof's slope and roof are named on
+// their lines, its ridge marked; the kernel's dot sits where the roof
+// puts it, its intensity and throughput on the axes.
 func AppendRoofline(dst List, v RooflineView) List {
 	th := v.Theme
 	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
 	st := v.Stage
-	if st.W <= 0 || st.H <= 0 {
+	var cur *Roof
+	for i := range v.Roofs {
+		if v.Roofs[i].Current {
+			cur = &v.Roofs[i]
+		}
+	}
+	if st.W <= 0 || st.H <= 0 || cur == nil || cur.BW <= 0 || cur.Peak <= 0 {
 		return l
 	}
-	fs := clamp(minf(st.W, st.H)/40, 10*sc, 18*sc)
-	px, py := st.X+fs*5, st.Y+fs*2
-	pw, ph := st.W-fs*7, st.H-fs*5
-	if pw <= 0 || ph <= 0 {
+	p := newPlacer(&l, st)
+	fs, big := siSizes(st, sc)
+	pad := fs
+	w := v.Words
+	gpuC, memC, compC := rooflineColours(th)
+	ridge := cur.Peak / cur.BW
+	att := math.Min(cur.Peak, v.Intensity*cur.BW)
+	bound := "memory"
+	if v.Intensity >= ridge {
+		bound = "compute"
+	}
+	var head string
+	switch v.Story {
+	case RoofTwo:
+		head = w.Say("canvas.roof.two", "gpu", cur.Name, "dtype", v.Dtype, "bw", units.Rate(cur.BW), "peak", units.FLOPS(cur.Peak))
+	case RoofRidge:
+		head = w.Say("canvas.roof.ridge", "ridge", rfNum(ridge), "i", rfNum(v.Intensity), "bound", w.Say("canvas.roof.bound."+bound))
+	case RoofGPUs:
+		var b strings.Builder
+		for i, r := range v.Roofs {
+			if r.Ghost {
+				continue
+			}
+			if i > 0 {
+				b.WriteString(" · ")
+			}
+			b.WriteString(r.Name + " " + rfNum(r.Peak/r.BW))
+		}
+		head = w.Say("canvas.roof.gpus", "list", b.String())
+	case RoofRaised:
+		head = w.Say("canvas.roof.raised", "dtype", v.Dtype, "peak", units.FLOPS(cur.Peak), "ridge", rfNum(ridge))
+	default:
+		head = w.Say("canvas.roof.kernel", "i", rfNum(v.Intensity), "att", units.Number(att/1e12), "pct", units.Percent(att/cur.Peak),
+			"bound", w.Say("canvas.roof.bound."+bound))
+	}
+	y := siHeadline(&p, th, st, big, th.Text, head)
+
+	// The legend: the GPUs drawn, the two bounds.
+	var legend [6]LegendEntry
+	ne := 0
+	for _, r := range v.Roofs {
+		if !r.Ghost && ne < 3 {
+			legend[ne] = LegendEntry{gpuC[r.Colour%3], false, r.Name}
+			ne++
+		}
+	}
+	legend[ne] = LegendEntry{memC, false, w.Say("canvas.roof.bound.memory")}
+	legend[ne+1] = LegendEntry{compC, false, w.Say("canvas.roof.bound.compute")}
+	ne += 2
+	lh := siLegend(&p, th, Rect{st.X + pad, y, st.W - 2*pad, st.Y + st.H - pad - y}, fs, sc, legend[:ne]...)
+
+	// The plot.
+	yLab := clamp(siW("1,000", fs)+fs*0.6, fs*3, fs*5)
+	px := st.X + pad + yLab
+	p.fit(st.X+pad, y, fs, AlignLeft, th.Dim, w.Say("canvas.roof.y"), st.W-2*pad)
+	py := y + fs*LineHeight*1.8 // the y axis's title above the plot
+	pw := st.X + st.W - pad - px
+	ph := st.Y + st.H - pad - lh - fs*LineHeight*2.6 - py // two lines under: decades, the x title
+	if pw < fs*8 || ph < fs*6 {
 		return l
 	}
 	at := func(intensity, flops float64) (float32, float32) {
@@ -53,73 +143,145 @@ func AppendRoofline(dst List, v RooflineView) List {
 		fy := (math.Log10(flops/1e12) - rfYLo) / (rfYHi - rfYLo)
 		return px + pw*float32(fx), py + ph*(1-float32(fy))
 	}
-	// Grid and axes: a line per decade.
+	clip := func(x, y float32) (float32, float32) { return clamp(x, px, px+pw), clamp(y, py, py+ph) }
+	// The bounds' regions, either side of the current ridge.
+	rx, _ := at(ridge, cur.Peak)
+	rxc := clamp(rx, px, px+pw)
+	p.l.Rect(px, py, rxc-px, ph, withAlpha(memC, 28))
+	p.l.Rect(rxc, py, px+pw-rxc, ph, withAlpha(compC, 28))
+	// Grid and decades.
 	for e := int(rfXLo); e <= int(rfXHi); e++ {
 		x, _ := at(math.Pow(10, float64(e)), 1e12)
-		l.Segment(x, py, x, py+ph, 1*sc, th.Panel)
-		l.Label(x, py+ph+fs*0.3, fs, AlignCenter, th.Dim, pow10(e))
+		p.l.Segment(x, py, x, py+ph, 1*sc, withAlpha(th.Dim, 60))
 	}
 	for e := int(rfYLo); e <= int(rfYHi); e++ {
-		_, y := at(1, math.Pow(10, float64(e))*1e12)
-		l.Segment(px, y, px+pw, y, 1*sc, th.Panel)
-		l.Label(px-fs*0.4, y-fs*0.55, fs, AlignRight, th.Dim, pow10(e))
+		_, yy := at(1, math.Pow(10, float64(e))*1e12)
+		p.l.Segment(px, yy, px+pw, yy, 1*sc, withAlpha(th.Dim, 60))
 	}
-	l.Frame(px, py, pw, ph, 1*sc, th.Dim)
-	l.Label(px+pw, py+ph+fs*1.5, fs, AlignRight, th.Dim, "FLOP/byte")
-	l.Label(px-fs*0.4, py-fs*1.7, fs, AlignLeft, th.Dim, "TFLOP/s")
+	p.l.Frame(px, py, pw, ph, 1*sc, th.Dim)
+	// The kernel's values on the axes first: they win over the decades.
+	var kx, ky float32
+	kernel := v.Intensity > 0
+	if kernel {
+		kx, ky = clip(at(v.Intensity, att))
+	}
+	kc := memC
+	if bound == "compute" {
+		kc = compC
+	}
+	if kernel {
+		p.text(kx, py+ph+fs*0.3, fs, AlignCenter, kc, rfNum(v.Intensity))
+		p.text(px-fs*0.4, ky-fs*0.55, fs, AlignRight, kc, units.Number(att/1e12))
+		// Its lines to the axes and its dot: no label may cross them.
+		p.reserve(Rect{kx - 2*sc, ky, 4 * sc, py + ph - ky})
+		p.reserve(Rect{px, ky - 2*sc, kx - px, 4 * sc})
+		p.reserve(Rect{kx - 8*sc, ky - 8*sc, 16 * sc, 16 * sc})
+		// Its label: right of the drop line and under the roof first.
+		lab := w.Say("canvas.roof.dot", "bound", w.Say("canvas.roof.bound."+bound))
+		placed := false
+		for k := 0; k < 4 && !placed; k++ {
+			dy := fs*0.6 + float32(k)*fs*LineHeight
+			placed = p.text(kx+fs*0.8, ky+dy, fs, AlignLeft, kc, lab) || p.text(kx-fs*0.8, ky+dy, fs, AlignRight, kc, lab)
+		}
+	}
+	for e := int(rfXLo); e <= int(rfXHi); e++ {
+		x, _ := at(math.Pow(10, float64(e)), 1e12)
+		p.text(x, py+ph+fs*0.3, fs, AlignCenter, th.Dim, pow10(e))
+	}
+	for e := int(rfYLo); e <= int(rfYHi); e++ {
+		_, yy := at(1, math.Pow(10, float64(e))*1e12)
+		p.text(px-fs*0.4, yy-fs*0.55, fs, AlignRight, th.Dim, pow10(e))
+	}
+	p.first(px+pw, py+ph+fs*LineHeight*1.3, fs, AlignRight, th.Dim, w.Say("canvas.roof.x"), w.Say("canvas.roof.x_short"))
 
-	clip := func(x, y float32) (float32, float32) {
-		return clamp(x, px, px+pw), clamp(y, py, py+ph)
-	}
-	var cur *Roof
+	// The roofs: ghosts and other GPUs thin, the current one bold.
 	for i := range v.Roofs {
 		r := &v.Roofs[i]
 		if r.Current {
-			cur = r
 			continue
 		}
-		drawRoof(&l, r, at, clip, 1.5*sc, th.Link, th.Dim, fs)
-	}
-	if cur == nil {
-		return l
-	}
-	drawRoof(&l, cur, at, clip, 3.5*sc, th.LinkActive, th.Text, fs)
-	ridge := cur.Peak / cur.BW
-	rx, ry := at(ridge, cur.Peak)
-	l.Segment(rx, ry, rx, py+ph, 1*sc, th.LinkActive)
-	l.Circle(rx, ry, 4*sc, th.LinkActive)
-	l.Label(rx+fs*0.4, ry+fs*0.3, fs, AlignLeft, th.LinkActive, "ridge "+strconv.FormatFloat(ridge, 'f', 0, 64))
-	// The kernel.
-	if v.Intensity > 0 {
-		att := math.Min(cur.Peak, v.Intensity*cur.BW)
-		kx, ky := clip(at(v.Intensity, att))
-		col := th.Hot
-		if v.Intensity >= ridge {
-			col = th.Rim
+		c, wd := gpuC[r.Colour%3], 2*sc
+		if r.Ghost {
+			c, wd = th.Dim, 3*sc
 		}
-		l.Segment(kx, ky, kx, py+ph, 1*sc, col)
-		l.Circle(kx, ky, 7*sc, col)
-		l.Label(kx, ky-fs*1.8, fs, AlignCenter, col, strconv.FormatFloat(v.Intensity, 'g', 4, 64)+" → "+strconv.FormatFloat(att/1e12, 'g', 4, 64))
+		rfRoof(p.l, r, at, clip, wd, c)
+	}
+	rfRoof(p.l, cur, at, clip, 4*sc, gpuC[cur.Colour%3])
+	// Ridges: the current one, or every GPU's in the GPUs story.
+	for i := range v.Roofs {
+		r := &v.Roofs[i]
+		if r.Ghost || !(r.Current || v.Story == RoofGPUs) {
+			continue
+		}
+		c := gpuC[r.Colour%3]
+		rr := r.Peak / r.BW
+		x, yy := clip(at(rr, r.Peak))
+		p.l.Segment(x, yy, x, py+ph, 1*sc, withAlpha(c, 160))
+		p.l.Circle(x, yy, 4.5*sc, c)
+		p.reserve(Rect{x - 1*sc, yy, 2 * sc, py + ph - yy})
+		lab := w.Say("canvas.roof.ridge_at", "v", rfNum(rr))
+		for k := 0; k < 8; k++ {
+			dy := fs*0.3 + float32(k/2)*fs*LineHeight
+			if k%2 == 0 && p.text(x+fs*0.4, yy+dy, fs, AlignLeft, c, lab) || k%2 == 1 && p.text(x-fs*0.4, yy+dy, fs, AlignRight, c, lab) {
+				break
+			}
+		}
+	}
+	// The current roof's two ceilings, named on their lines.
+	lo := math.Max(math.Pow(10, rfXLo), math.Pow(10, rfYLo)*1e12/cur.BW)
+	for _, f := range [...]float64{0.5, 0.35, 0.65, 0.2} {
+		in := math.Pow(10, math.Log10(lo)+f*(math.Log10(ridge)-math.Log10(lo)))
+		slopeX, slopeY := clip(at(in, in*cur.BW))
+		if p.first(slopeX+fs*0.6, slopeY+fs*0.2, fs, AlignLeft, gpuC[cur.Colour%3],
+			w.Say("canvas.roof.slope", "bw", units.Rate(cur.BW)), w.Say("canvas.roof.slope_short", "bw", units.Rate(cur.BW))) {
+			break
+		}
+	}
+	_, roofY := clip(at(ridge, cur.Peak))
+	p.first(rxc-fs*0.6, roofY-fs*LineHeight-fs*0.3, fs, AlignRight, gpuC[cur.Colour%3],
+		w.Say("canvas.roof.peak", "peak", units.FLOPS(cur.Peak)), units.FLOPS(cur.Peak))
+	for _, r := range v.Roofs {
+		if r.Ghost {
+			x2, y2 := clip(at(math.Pow(10, rfXHi), r.Peak))
+			p.text(x2-fs*0.3, y2+fs*0.3, fs, AlignRight, th.Dim, w.Say("canvas.roof.ghost", "dtype", r.Name))
+		}
+	}
+	// The regions' names, low in each.
+	if s := w.Say("canvas.roof.region.memory"); siW(s, fs) < rxc-px-fs*0.8 {
+		p.text(px+fs*0.4, py+ph-fs*LineHeight*1.2, fs, AlignLeft, memC, s)
+	}
+	if s := w.Say("canvas.roof.region.compute"); siW(s, fs) < px+pw-rxc-fs*0.8 {
+		p.text(px+pw-fs*0.4, py+ph-fs*LineHeight*1.2, fs, AlignRight, compC, s)
+	}
+
+	// The kernel: a dot, lines to its values on the axes, its label clear
+	// of them (right of the drop line, under the roof).
+	if kernel {
+		p.l.Segment(kx, ky, kx, py+ph, 1.5*sc, withAlpha(kc, 200))
+		p.l.Segment(px, ky, kx, ky, 1.5*sc, withAlpha(kc, 120))
+		p.l.Circle(kx, ky, 7*sc, kc)
 	}
 	return l
 }
 
-func drawRoof(l *List, r *Roof, at func(float64, float64) (float32, float32), clip func(float32, float32) (float32, float32), w float32, line, text Color, fs float32) {
+// rfRoof draws one roofline: the slope from where it enters the chart to
+// the ridge, then the roof to the right edge.
+func rfRoof(l *List, r *Roof, at func(float64, float64) (float32, float32), clip func(float32, float32) (float32, float32), w float32, c Color) {
 	ridge := r.Peak / r.BW
-	// The slope enters the chart where I·B reaches its lowest throughput.
 	lo := math.Max(math.Pow(10, rfXLo), math.Pow(10, rfYLo)*1e12/r.BW)
 	x0, y0 := clip(at(lo, lo*r.BW))
 	x1, y1 := clip(at(ridge, r.Peak))
 	x2, y2 := clip(at(math.Pow(10, rfXHi), r.Peak))
-	l.Segment(x0, y0, x1, y1, w, line)
-	l.Segment(x1, y1, x2, y2, w, line)
-	// The current roof is named above its line, the others below theirs,
-	// so that GPUs with the same peak (H100, H200) stay readable.
-	if w > 2 {
-		l.Label(x2, y2-fs*1.3, fs, AlignRight, text, r.Name)
-	} else {
-		l.Label(x2, y2+fs*0.3, fs, AlignRight, text, r.Name)
+	l.Segment(x0, y0, x1, y1, w, c)
+	l.Segment(x1, y1, x2, y2, w, c)
+}
+
+// rfNum writes an intensity: three digits, no exponent.
+func rfNum(x float64) string {
+	if x >= 1000 {
+		return units.Count(int64(math.Round(x)))
 	}
+	return units.Number(x)
 }
 
 // pow10 labels a decade: "0.01", "0.1", "1", "10", … "10k".

@@ -1,49 +1,91 @@
 package render
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/gpuscope/gpuscope/internal/golden"
 )
 
-func rooflineView(intensity float64) RooflineView {
+func rooflineView(story RooflineStory, intensity float64) RooflineView {
 	return RooflineView{
-		Width: 800, Height: 600, Stage: Rect{0, 0, 800, 600}, Scale: 1, Theme: Dark,
+		Width: 845, Height: 800, Stage: Rect{0, 0, 845, 800}, Scale: 1, Theme: Dark, Words: shortWords,
+		Story: story, Dtype: "BF16",
 		Roofs: []Roof{
-			{Name: "A100 80GB", Peak: 312e12, BW: 2.039e12},
-			{Name: "H100 SXM", Peak: 989.4e12, BW: 3.35e12, Current: true},
-			{Name: "H200 SXM", Peak: 989.4e12, BW: 4.8e12},
+			{Name: "A100 80GB", Peak: 312e12, BW: 2.039e12, Colour: 0},
+			{Name: "H100 SXM", Peak: 989.4e12, BW: 3.35e12, Current: true, Colour: 1},
+			{Name: "H200 SXM", Peak: 989.4e12, BW: 4.8e12, Colour: 2},
 		},
 		Intensity: intensity,
 	}
 }
 
-// The kernel's dot sits on the slope below the ridge (hot) and under the
-// flat roof above it (rim), and the ridge is labelled with its value.
+func TestRooflineGolden(t *testing.T) {
+	golden.Check(t, "roofline_h100.golden", AppendRoofline(List{}, rooflineView(RoofGPUs, 10)).String())
+}
+
+// The kernel's dot is on the slope below the ridge, in the memory-bound
+// colour, and on the roof above it, compute-bound; the headline says
+// where it lands; the ridge of every GPU is labelled in the GPUs story.
 func TestRooflinePicture(t *testing.T) {
-	golden.Check(t, "roofline_h100.golden", AppendRoofline(List{}, rooflineView(10)).String())
-	find := func(l List, c Color) (Item, bool) {
+	_, memC, compC := rooflineColours(Dark)
+	dot := func(l List) (Item, bool) {
 		for _, it := range l.Items {
-			if it.Kind == FillCircle && it.R == 7 && it.Color == c {
+			if it.Kind == FillCircle && it.R == 7 {
 				return it, true
 			}
 		}
 		return Item{}, false
 	}
-	low, ok1 := find(AppendRoofline(List{}, rooflineView(0.25)), Dark.Hot)
-	high, ok2 := find(AppendRoofline(List{}, rooflineView(886)), Dark.Rim)
-	ridge, ok3 := find(AppendRoofline(List{}, rooflineView(1000)), Dark.Rim)
-	if !ok1 || !ok2 || !ok3 {
-		t.Fatalf("kernel dots: memory-bound %v, compute-bound %v %v", ok1, ok2, ok3)
+	lo, ok1 := dot(AppendRoofline(List{}, rooflineView(RoofKernel, 0.25)))
+	hi, ok2 := dot(AppendRoofline(List{}, rooflineView(RoofKernel, 886)))
+	if !ok1 || !ok2 || lo.Color != memC || hi.Color != compC || hi.Y >= lo.Y {
+		t.Errorf("dots: %+v %+v", lo, hi)
 	}
-	if low.Y <= high.Y || high.Y != ridge.Y {
-		t.Errorf("dots at y %v (0.25), %v (886), %v (1000): want the low one lower and the two above the ridge on the roof", low.Y, high.Y, ridge.Y)
+	got := strings.Join(labels(AppendRoofline(List{}, rooflineView(RoofKernel, 0.25))), "\n")
+	if !strings.Contains(got, "kernel i 0.25 att 0.838 pct 0.0846% bound memory") || !strings.Contains(got, "ridge_at v 295") {
+		t.Errorf("elementwise labels:\n%s", got)
 	}
-	found := false
-	for _, it := range AppendRoofline(List{}, rooflineView(1)).Items {
-		found = found || (it.Kind == Text && it.Text == "ridge 295")
+	got = strings.Join(labels(AppendRoofline(List{}, rooflineView(RoofGPUs, 10))), "\n")
+	for _, r := range []string{"153", "295", "206"} {
+		if !strings.Contains(got, "ridge_at v "+r) {
+			t.Errorf("no ridge %s among\n%s", r, got)
+		}
 	}
-	if !found {
-		t.Error("no \"ridge 295\" label for the H100's BF16 roof")
+	// The axes say they are log scales.
+	if !strings.Contains(got, "\nx\n") || !strings.Contains(got, "\ny\n") {
+		t.Errorf("axis titles missing:\n%s", got)
+	}
+}
+
+// No label is struck through by the kernel's drop line.
+func TestRooflineDropLine(t *testing.T) {
+	for _, in := range []float64{0.25, 10, 295.3, 886, 5000} {
+		l := AppendRoofline(List{}, rooflineView(RoofKernel, in))
+		var drop Item
+		for _, it := range l.Items {
+			if it.Kind == Line && it.X == it.X2 && it.Width == 1.5 {
+				drop = it
+			}
+		}
+		for _, it := range l.Items {
+			if it.Kind != Text || drop.Width == 0 {
+				continue
+			}
+			b := it.Bounds()
+			if b.X < drop.X-1 && b.X+b.W > drop.X+1 && b.Y+b.H > min(drop.Y, drop.Y2) && b.Y < max(drop.Y, drop.Y2) {
+				t.Errorf("intensity %g: %q is crossed by the drop line at x %.0f", in, it.Text, drop.X)
+			}
+		}
+	}
+}
+
+func TestRooflineText(t *testing.T) {
+	for _, st := range []Rect{{0, 0, 845, 800}, {0, 0, 390, 420}, {0, 0, 640, 300}} {
+		for s := RoofTwo; s <= RoofRaised; s++ {
+			v := rooflineView(s, 10)
+			v.Stage, v.Width, v.Height = st, st.W, st.H
+			checkText(t, AppendRoofline(List{}, v), st, 13.5)
+		}
 	}
 }

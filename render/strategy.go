@@ -17,6 +17,17 @@ type MemoryBar struct {
 	Label    string // under the bar, e.g. "GPU 0", "stage 3", "ZeRO-2"
 	Segments []MemorySegment
 	Current  bool // drawn emphasised (the configuration on screen)
+	// Seconds for the lower chart (the view's Lower), Hidden of them in
+	// its light part: a step's communication and what of it hides, say.
+	Seconds, Hidden float64
+}
+
+// LowerChart is a row of columns under memory bars, one a bar, on one
+// time axis: its Title, and the legend's words for the solid and light
+// parts of a column in Color.
+type LowerChart struct {
+	Title, Solid, Light string
+	Color               Color
 }
 
 // MemoryBarsView is stacked bars against the GPU's capacity.
@@ -25,13 +36,17 @@ type MemoryBarsView struct {
 	Stage         Rect
 	Scale         float32
 	Theme         Theme
-	Words         Words // its words in the reader's language (canvas.* keys)
+	Words         Words  // its words in the reader's language (canvas.* keys)
+	Headline      string // the step's point, over the picture
 	Bars          []MemoryBar
 	Capacity      float64 // HBM bytes: a solid line across the bars
 	Usable        float64 // what a job can fill: a dashed line (0: none)
 	// Scale of the bars' axis in bytes (0: the larger of the tallest bar
 	// and Capacity, with headroom).
 	Max float64
+	// Zoom > 0: a second panel shows the bars from 0 to Zoom bytes.
+	Zoom  float64
+	Lower LowerChart // a chart of each bar's Seconds under the bars (no Title: none)
 }
 
 // BlockKind of a pipeline timeline block.
@@ -59,7 +74,8 @@ type TimelineBlock struct {
 
 // Timeline is one schedule's run: stages as rows.
 type Timeline struct {
-	Label  string // e.g. "1F1B  p=4 m=8", drawn at the left above the rows
+	Label  string // e.g. "1F1B · 4 stages · 8 micro-batches", drawn at the left above the rows
+	Note   string // drawn at the right above the rows: its time, say
 	Stages int
 	Blocks []TimelineBlock
 	Length float64 // seconds: the row's right end
@@ -67,6 +83,12 @@ type Timeline struct {
 	// each block, as (time, bytes) steps, drawn as a small area chart
 	// under the rows (stage 0 the most prominent).
 	Memory [][]MemoryPoint
+	// Sums (optional): the share 0…1 of the step's gradient summed so far,
+	// as steps over time — up a micro-batch's worth at each backward, back
+	// to nothing once the update has used it — drawn as a strip under the
+	// rows, SumsNote at its right.
+	Sums     []MemoryPoint
+	SumsNote string
 }
 
 // MemoryPoint is a value from time T on.
@@ -83,13 +105,27 @@ type PipelineView struct {
 	Stage         Rect
 	Scale         float32
 	Theme         Theme
-	Words         Words // its words in the reader's language (canvas.* keys)
+	Words         Words  // its words in the reader's language (canvas.* keys)
+	Headline      string // the step's point, over the picture
 	Timelines     []Timeline
+	// Replicas ≥ 2: a one-stage time line is drawn once a data-parallel
+	// replica (up to maxReplicaRows rows, the last the last replica),
+	// its all-reduce joining them.
+	Replicas int
+	// Phases: the first row's blocks say what they are (forward,
+	// backward, update) and the all-reduce lane its name.
+	Phases bool
 	// Time is the playhead in seconds: blocks after it are drawn faint;
 	// negative draws everything as done.
 	Time float64
 	// Span is the time axis' length (0: the longest timeline's Length).
 	Span float64
+	// Ref > 0: a dashed line across the rows at Ref seconds — another
+	// configuration's step, to compare with (a time line's Note names it).
+	Ref float64
+	// Cache, when set, keeps what is derived from Timelines between the
+	// frames that draw them (nil: derived every call).
+	Cache *PipelineCache
 }
 
 // ClusterView is the cluster's GPUs in nodes and what each belongs to.
@@ -169,4 +205,39 @@ type PlannerView struct {
 	Branch        string // dp, tp-dp, tp-pp-dp: the leaf lit
 	Plans         []PlanRow
 	Usable        float64 // bytes, for the memory column's scale
+}
+
+// CardsView is a model's bytes poured into GPUs: a row a configuration,
+// each a strip of cards of Card bytes (an 80 GB H100, say) filled in
+// turn with the row's segments, and how many cards it takes.
+type CardsView struct {
+	Width, Height float32
+	Stage         Rect
+	Scale         float32
+	Theme         Theme
+	Words         Words  // its words in the reader's language (canvas.* keys)
+	Headline      string // the step's point, over the picture
+	Card          float64
+	// Slots: how many cards the scale holds (0: as many as the fullest
+	// row needs) — the same in every step of a lesson, so a row's growth
+	// shows.
+	Slots int
+	Rows  []CardsRow
+	// Progress 0…1: how much of each row's pouring segments (from Pour
+	// on) has arrived; the cards count what has.
+	Progress float64
+}
+
+// CardsRow is one configuration's bytes.
+type CardsRow struct {
+	Label    string // over the strip
+	Segments []MemorySegment
+	Pour     int // the first segment still being poured (len(Segments): none)
+	// An estimate rather than a sum: Bytes as a solid range, up to High
+	// hatched ("800 GB – 1.2 TB"); Segments then unused.
+	Bytes, High float64
+	Estimate    string // its legend words
+	// Hidden: the row's count is a question's answer, not given yet; its
+	// cards stay empty under a "?".
+	Hidden bool
 }

@@ -1,12 +1,12 @@
 package scenarios
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/gpuscope/gpuscope/engine/tinyjson"
 	"github.com/gpuscope/gpuscope/scenarios/i18n"
 )
 
@@ -76,7 +76,7 @@ func (e *Embed) set(k, v string) (bool, *InputError) {
 			if k != "load" {
 				extra = append([]string{"auto"}, allowed...)
 			}
-			return "", inputError("error.enum", k, v, "allowed", strings.Join(extra, ", "))
+			return "", inputError("error.enum", k, v, "allowed", listArg(extra))
 		}
 		return l, nil
 	}
@@ -90,7 +90,7 @@ func (e *Embed) set(k, v string) (bool, *InputError) {
 				continue
 			}
 			if !slices.Contains(HideParts, p) {
-				return true, inputError("error.enum", "hide", p, "allowed", strings.Join(HideParts, ", "))
+				return true, inputError("error.enum", "hide", p, "allowed", listArg(HideParts))
 			}
 			hide = append(hide, p)
 		}
@@ -122,7 +122,7 @@ func (e *Embed) set(k, v string) (bool, *InputError) {
 			on = true
 		case "0", "false", "no", "off", "":
 		default:
-			return true, inputError("error.enum", k, v, "allowed", "1, 0")
+			return true, inputError("error.enum", k, v, "allowed", listArg([]string{"1", "0"}))
 		}
 		if k == "present" {
 			e.Present = on
@@ -258,8 +258,8 @@ func ParseMessage(raw []byte) (typ string, cmd []byte, err error) {
 	if len(raw) > 64<<10 {
 		return "", nil, fmt.Errorf("message: %d bytes; at most 65536", len(raw))
 	}
-	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+	m, err := parseObject(raw)
+	if err != nil || m == nil {
 		return "", nil, fmt.Errorf("message: not a JSON object such as {\"version\": 1, \"type\": \"play\"}")
 	}
 	v, ok := m["version"].(float64)
@@ -273,7 +273,7 @@ func ParseMessage(raw []byte) (typ string, cmd []byte, err error) {
 	delete(m, "version")
 	delete(m, "source")
 	delete(m, "id")
-	cmd, err = json.Marshal(m)
+	cmd, err = tinyjson.Marshal(m)
 	return typ, cmd, err
 }
 

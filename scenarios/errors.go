@@ -2,7 +2,10 @@ package scenarios
 
 import (
 	"fmt"
+	"regexp"
+	"strings"
 
+	"github.com/gpuscope/gpuscope/engine/model"
 	"github.com/gpuscope/gpuscope/scenarios/i18n"
 )
 
@@ -22,17 +25,43 @@ func (e *FileError) Error() string {
 
 // InputError is a bad value given by a reader: in a URL fragment, a CLI
 // flag or a page command. Key is an i18n key ("error.range", ...) and Args
-// its name/value pairs, which always include "field" and "value".
+// its name/value pairs, which always include "field" and "value". A list
+// in Args (the allowed values) is joined by listArg and reads with the
+// language's own separator ("a, b" in English, "a、b" in Chinese).
 type InputError struct {
 	Field, Value, Key string
 	Args              []string
+	// Local are name/key pairs: placeholders whose text is itself a
+	// catalogue entry (what is allowed, in words), filled in the reader's
+	// language.
+	Local []string
 }
 
 // Error is the message in English.
 func (e *InputError) Error() string { return e.Localize(i18n.Fallback) }
 
 // Localize is the message in lang.
-func (e *InputError) Localize(lang string) string { return i18n.T(lang, e.Key, e.Args...) }
+func (e *InputError) Localize(lang string) string {
+	args := make([]string, 0, len(e.Args)+len(e.Local))
+	sep := i18n.T(lang, "ui.list_sep")
+	for i, a := range e.Args {
+		if i%2 == 1 {
+			a = strings.ReplaceAll(a, listMark, sep)
+		}
+		args = append(args, a)
+	}
+	for i := 0; i+1 < len(e.Local); i += 2 {
+		args = append(args, e.Local[i], i18n.T(lang, e.Local[i+1], args...))
+	}
+	return i18n.T(lang, e.Key, args...)
+}
+
+// listMark joins the items of a list argument until Localize puts the
+// language's separator between them.
+const listMark = "\x1f"
+
+// listArg is a list of allowed values as one argument of an InputError.
+func listArg(items []string) string { return strings.Join(items, listMark) }
 
 // maxShown is the most runes of a reader's value an error message repeats.
 const maxShown = 40
@@ -50,4 +79,78 @@ func shown(v string) string {
 func inputError(key, field, value string, extra ...string) *InputError {
 	args := append([]string{"field", field, "value", shown(value)}, extra...)
 	return &InputError{Field: field, Value: value, Key: key, Args: args}
+}
+
+// engineMessages word the engine's refusals of a configuration — the
+// English lines the CLI prints — in the catalogue's languages: each
+// pattern matches one of the engine's messages, its groups filling the
+// placeholders of an error.engine.* key. A group named kind_x is a value
+// of x spelt as the engine spells it, read through a catalogue key
+// (schedule_id through schedule.ID, limit_id through limit.ID), a group
+// named x_up is x in capitals (fp8: FP8); model is a
+// model's engine name, read as the catalogue's name of that model.
+var engineMessages = []struct {
+	re  *regexp.Regexp
+	key string
+}{
+	{regexp.MustCompile(`^gpus: (?P<gpus>\d+) not divisible by tp × pp = (?P<tp>\d+) × (?P<pp>\d+)$`), "error.engine.gpus_tp_pp"},
+	{regexp.MustCompile(`^gpus: no plan for (?P<model>.+) fits (?P<gpus>\d+) × (?P<gpu>.+) with a global batch of (?P<batch>\d+); add GPUs or pick a smaller model$`), "error.engine.no_plan"},
+	{regexp.MustCompile(`^interleave: (?P<v>\d+) needs --schedule interleaved \(schedule is (?P<schedule_id>[a-z0-9]+)\)$`), "error.engine.interleave_schedule"},
+	{regexp.MustCompile(`^schedule: interleaved needs pp ≥ 2 and interleave ≥ 2 \(pp (?P<pp>\d+), interleave (?P<v>\d+)\)$`), "error.engine.interleaved_needs"},
+	{regexp.MustCompile(`^micro-batches: (?P<m>\d+) must be a multiple of pp (?P<pp>\d+) for the interleaved schedule`), "error.engine.micro_batches_pp"},
+	{regexp.MustCompile(`^kv-heads: (?P<kv>\d+) must divide heads (?P<heads>\d+)$`), "error.engine.kv_heads"},
+	{regexp.MustCompile(`^heads: (?P<heads>\d+) must divide hidden (?P<hidden>\d+)$`), "error.engine.heads_hidden"},
+	{regexp.MustCompile(`^tp: (?P<tp>\d+) does not divide heads (?P<heads>\d+)$`), "error.engine.tp_heads"},
+	{regexp.MustCompile(`^layers: (?P<layers>\d+) not divisible by pp × interleave = (?P<pp>\d+) × (?P<v>\d+)`), "error.engine.layers_pp"},
+	{regexp.MustCompile(`^zero: (?P<zero>\d+) with pp (?P<pp>\d+); `), "error.engine.zero_pp"},
+	{regexp.MustCompile(`^global-batch: (?P<batch>\d+) not divisible by dp × micro-batch = (?P<dp>\d+) × (?P<b>\d+)$`), "error.engine.global_batch"},
+	{regexp.MustCompile(`^nodes: (?P<nodes>\d+) is not allowed; allowed 1–(?P<max>\d+), dividing the (?P<gpus>\d+) GPUs evenly$`), "error.engine.nodes"},
+	{regexp.MustCompile(`^(?P<limit_id>[a-z-]+): one block of (?P<threads>\d+) threads × (?P<registers>\d+) registers and (?P<smem>\d+) bytes of shared memory does not fit an SM of (?P<gpu>.+)$`), "error.engine.block_fit"},
+	{regexp.MustCompile(`^shared-memory-per-block: (?P<smem>\d+) bytes; allowed 0–(?P<max>\d+) on (?P<gpu>.+)$`), "error.engine.smem"},
+	{regexp.MustCompile(`^dtype: (?P<gpu>.+) has no (?P<dtype_up>[a-z0-9]+) (?:unit|rate|tensor cores; allowed .*)$`), "error.engine.dtype"},
+	{regexp.MustCompile(`^config\.json: (?P<name>[a-z_]+): missing$`), "error.engine.hf_missing"},
+	{regexp.MustCompile(`^config\.json: (?P<name>[a-z_]+): (?P<n>-?\d+); must be positive$`), "error.engine.hf_positive"},
+	{regexp.MustCompile(`^config\.json: hidden_act: "(?P<act>.*)"; allowed `), "error.engine.hf_act"},
+	{regexp.MustCompile(`^config\.json: `), "error.engine.hf_json"},
+}
+
+// engineError is the input error for a configuration the engine refuses
+// with err, on field (a knob, or "config" or "hf_config"): the engine's
+// message worded through the catalogue when it is one it knows, else the
+// message itself (error.command).
+func engineError(field, value string, err error) *InputError {
+	msg := err.Error()
+	for _, m := range engineMessages {
+		g := m.re.FindStringSubmatch(msg)
+		if g == nil {
+			continue
+		}
+		e := &InputError{Field: field, Value: value, Key: m.key, Args: []string{"field", field, "value", shown(value), "detail", msg}}
+		for i, name := range m.re.SubexpNames() {
+			switch {
+			case name == "":
+			case name == "model":
+				e.Local = append(e.Local, "model", modelNameKey(g[i]))
+			case strings.HasSuffix(name, "_up"):
+				e.Args = append(e.Args, strings.TrimSuffix(name, "_up"), strings.ToUpper(g[i]))
+			case strings.HasSuffix(name, "_id"):
+				kind := strings.TrimSuffix(name, "_id")
+				e.Local = append(e.Local, kind, kind+"."+g[i])
+			default:
+				e.Args = append(e.Args, name, g[i])
+			}
+		}
+		return e
+	}
+	return &InputError{Field: field, Value: value, Key: "error.command", Args: []string{"field", field, "value", shown(value), "detail", msg}}
+}
+
+// modelNameKey is the catalogue key of the model the engine calls name.
+func modelNameKey(name string) string {
+	for _, id := range model.PresetIDs() {
+		if m, _ := model.Preset(id); m.Name == name {
+			return "modelname." + id
+		}
+	}
+	return "modelname.custom"
 }

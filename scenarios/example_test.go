@@ -13,7 +13,7 @@ func ExampleApplyFragment() {
 	}
 	fmt.Println(scenarios.EncodeFragment(st))
 	// Output:
-	// link：“pcie”不在可选值 nvlink4, ib-ndr 之中
+	// link：“pcie”不在可选值 nvlink4、ib-ndr 之中
 	// scenario=ring-allreduce&step=3&lang=zh&gpus=16&bytes=1073741824&link=nvlink4&algo=ring&nodes=1
 }
 

@@ -104,7 +104,7 @@ func ApplyFragment(prev State, frag string) (State, []*InputError) {
 	var errs []*InputError
 	if v, ok := values["scenario"]; ok {
 		if s, found := Get(strings.TrimSpace(v)); !found {
-			errs = append(errs, inputError("error.scenario", "scenario", v, "allowed", strings.Join(IDs(), ", ")))
+			errs = append(errs, inputError("error.scenario", "scenario", v, "allowed", listArg(IDs())))
 		} else if s.ID != st.Scenario {
 			st = State{Scenario: s.ID, Step: 1, Lang: st.Lang, Config: s.Defaults(), Embed: st.Embed}
 		}
@@ -137,7 +137,7 @@ func ApplyFragment(prev State, frag string) (State, []*InputError) {
 			}
 			if _, ok := s.Knob(k); !ok {
 				allowed := append(slices.Clone(reserved), s.knobNames()...)
-				errs = append(errs, inputError("error.unknown_key", shown(k), v, "allowed", strings.Join(allowed, ", ")))
+				errs = append(errs, inputError("error.unknown_key", shown(k), v, "allowed", listArg(allowed)))
 				continue
 			}
 			cfg, err := s.Set(st.Config, k, v)

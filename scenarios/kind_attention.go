@@ -24,6 +24,9 @@ type AttentionPoint struct {
 	Seq              int     `json:"seq"`
 	StandardHBMBytes float64 `json:"standard_hbm_bytes"`
 	FlashHBMBytes    float64 `json:"flash_hbm_bytes"`
+	// FlashKVReads is how many times FlashAttention reads K and V from
+	// HBM: once while they fit in L2, else once per wave of blocks.
+	FlashKVReads int `json:"flash_kv_hbm_reads"`
 }
 
 // End is the sweep's length (see SweepTime); steps without it stay at 0.
@@ -90,7 +93,7 @@ func attentionRun(c Config) (*AttentionRun, error) {
 			if impl == kernel.StandardAttention {
 				p.StandardHBMBytes = res.HBMBytes
 			} else {
-				p.FlashHBMBytes = res.HBMBytes
+				p.FlashHBMBytes, p.FlashKVReads = res.HBMBytes, res.KVReads
 			}
 		}
 		r.Sweep = append(r.Sweep, p)
@@ -101,6 +104,13 @@ func attentionRun(c Config) (*AttentionRun, error) {
 var prepareAttention = prepareWith(func() lessonEngine {
 	return &AttentionLesson{MaxAbsDiff: kernel.AttentionTilingError(11, 64, 64, 16, 16, 16)}
 }, func(c Config) (Run, error) { return attentionRun(c) })
+
+// Attention returns the flash-attention part of a lesson; ok is false
+// for a lesson of another engine.
+func (les *Lesson) Attention() (*AttentionLesson, bool) {
+	a, ok := les.engine.(*AttentionLesson)
+	return a, ok
+}
 
 func (al *AttentionLesson) metrics(les *Lesson, step int) any {
 	r := les.Steps[step-1].Run.(*AttentionRun)
@@ -124,20 +134,20 @@ func (al *AttentionLesson) narration(les *Lesson, _ int, lang string) []string {
 	g3, _ := attentionConfig(gpt3, kernel.StandardAttention, 2048)
 	g3r, _ := kernel.Attention(g3)
 	return []string{
-		"seq", strconv.Itoa(les.Config.IntOf("seq")),
+		"seq", count(les.Config.IntOf("seq")),
 		"score_bytes", units.Bytes(r.Standard.ScoreBytes),
 		"gpt3_score_bytes", units.Bytes(g3r.ScoreBytes),
 		"standard_bytes", units.Bytes(r.Standard.HBMBytes),
 		"flash_bytes", units.Bytes(r.Flash.HBMBytes),
 		"speedup", strconv.FormatFloat(r.Standard.TimeS/r.Flash.TimeS, 'f', 1, 64),
-		"max_diff", strconv.FormatFloat(al.MaxAbsDiff, 'e', 1, 64),
+		"max_diff", scientific(al.MaxAbsDiff, 2),
 	}
 }
 
 func (al *AttentionLesson) table(les *Lesson, step int, lang string) Table {
 	t := func(key string) string { return i18n.T(lang, key) }
 	r := les.Steps[step-1].Run.(*AttentionRun)
-	secs := units.Duration
+	secs := localDuration(lang)
 	row := func(key, a, b string) TableRow {
 		return TableRow{Key: key, Label: t("metric." + key), Cells: []string{a, b}, Source: t("source.attention." + key)}
 	}

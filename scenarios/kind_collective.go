@@ -135,12 +135,12 @@ func (cl *CollectiveLesson) narration(les *Lesson, _ int, lang string) []string 
 	ring := cl.Compare[collective.Ring].Metrics()
 	star := cl.Compare[collective.Star].Metrics()
 	return []string{
-		"gpus", strconv.Itoa(ring.Ranks),
+		"gpus", count(ring.Ranks),
 		"bytes", units.BytesIEC(float64(ring.Bytes)),
 		"chunks", strconv.Itoa(ring.Ranks),
 		"rounds", strconv.Itoa(ring.Rounds),
-		"time_ring", units.Duration(ring.TimeS),
-		"time_star", units.Duration(star.TimeS),
+		"time_ring", units.LocalDuration(lang, ring.TimeS),
+		"time_star", units.LocalDuration(lang, star.TimeS),
 		"sent_ring", units.BytesIEC(float64(ring.BytesSentPerRank)),
 		"sent_star", units.BytesIEC(float64(star.BytesSentPerRank)),
 		"busbw_ring", units.Rate(ring.BusBWGBps * 1e9),
@@ -153,9 +153,9 @@ func (cl *CollectiveLesson) table(les *Lesson, step int, lang string) Table {
 	t := func(key string) string { return i18n.T(lang, key) }
 	ring := cl.Compare[collective.Ring].Metrics()
 	star := cl.Compare[collective.Star].Metrics()
-	secs := units.Duration
+	secs := localDuration(lang)
 	gb := func(v float64) string { return units.Rate(v * 1e9) }
-	both := func(r, s string) string { return t("metric.ring") + ": " + r + " — " + t("metric.star") + ": " + s }
+	both := func(r, s string) string { return i18n.T(lang, "source.ring_star", "ring", r, "star", s) }
 	row := func(key, r, s, src string) TableRow {
 		return TableRow{Key: key, Label: t("metric." + key), Cells: []string{r, s}, Source: src}
 	}
@@ -181,7 +181,7 @@ func (cl *CollectiveLesson) live(les *Lesson, step int, t sim.Time, lang string)
 	for _, b := range res.Snapshot(t).Sent {
 		sent = max(sent, b)
 	}
-	return i18n.T(lang, "ui.live", "t", units.Duration(t.Seconds()), "sent", units.BytesIEC(float64(sent)))
+	return i18n.T(lang, "ui.live", "t", units.LocalDuration(lang, t.Seconds()), "sent", units.BytesIEC(float64(sent)))
 }
 
 // Equal reports whether two configurations hold the same values.

@@ -19,8 +19,20 @@ type CPUGPURun struct {
 // End is the CPU's total time.
 func (r *CPUGPURun) End() sim.Time { return sim.FromSeconds(r.CPUTotalS) }
 
-// Mark knows start and end.
-func (r *CPUGPURun) Mark(name string) (sim.Time, bool) { return startEnd(name, r.End()) }
+// Round is how long one round of elements takes on the slower side: each
+// lane computes one element, N multiply-adds, in a round.
+func (r *CPUGPURun) Round() float64 { return max(r.CPUElementS, r.GPUElementS) }
+
+// Mark knows start, end and round:K, the start of round K: round:2 is
+// when one CPU core and one CUDA core have both finished one element (the
+// latency step's race).
+func (r *CPUGPURun) Mark(name string) (sim.Time, bool) {
+	if m, ok := ParseMark(name); ok && m.Kind == MarkRound {
+		t := sim.FromSeconds(float64(m.Round-1) * r.Round())
+		return t, t <= r.End()
+	}
+	return startEnd(name, r.End())
+}
 
 // Done is the share of C each side has finished at time t.
 func (r *CPUGPURun) Done(t sim.Time) (cpu, gpu float64) {
@@ -73,13 +85,14 @@ func (CPUGPULesson) narration(les *Lesson, _ int, lang string) []string {
 		return nil
 	}
 	m := cpugpuMetrics(r)
-	secs := units.Duration
+	secs := localDuration(lang)
 	return []string{
 		"size", strconv.Itoa(m.Size),
-		"cpu_cores", strconv.Itoa(m.CPUWorkers),
-		"gpu_cores", strconv.Itoa(m.GPUWorkers),
+		"cpu_cores", count(m.CPUWorkers),
+		"gpu_cores", count(m.GPUWorkers),
 		"cpu_element", secs(m.CPUElementS),
 		"gpu_element", secs(m.GPUElementS),
+		"gpu_clock", strconv.FormatFloat(r.GPU.VectorClockHz/1e9, 'f', 2, 64) + " GHz",
 		"cpu_total", secs(m.CPUTotalS),
 		"gpu_total", secs(m.GPUTotalS),
 		"tensor_total", secs(m.TensorTotalS),
@@ -91,19 +104,19 @@ func (CPUGPULesson) narration(les *Lesson, _ int, lang string) []string {
 func (CPUGPULesson) table(les *Lesson, step int, lang string) Table {
 	t := func(key string) string { return i18n.T(lang, key) }
 	m := cpugpuMetrics(les.Steps[step-1].Run.(*CPUGPURun))
-	secs := units.Duration
+	secs := localDuration(lang)
 	row := func(key, a, b string) TableRow {
 		return TableRow{Key: key, Label: t("metric." + key), Cells: []string{a, b}, Source: t("source.cpugpu." + key)}
 	}
 	g, _ := hw.GPUByID(les.Steps[step-1].Config["gpu"])
 	return Table{
-		Columns:    []string{t("ui.metric"), hw.ServerCPU.Name, g.Name},
+		Columns:    []string{t("ui.metric"), cpuName(lang, hw.ServerCPU), g.Name},
 		ColumnKeys: []string{"cpu", "gpu"},
 		Current:    "gpu",
 		Rows: []TableRow{
-			row("workers", strconv.Itoa(m.CPUWorkers), strconv.Itoa(m.GPUWorkers)),
+			row("workers", count(m.CPUWorkers), count(m.GPUWorkers)),
 			row("element_s", secs(m.CPUElementS), secs(m.GPUElementS)),
-			row("total_s", secs(m.CPUTotalS), secs(m.GPUTotalS)+" ("+t("cpugpu.tensor")+" "+secs(m.TensorTotalS)+")"),
+			row("total_s", secs(m.CPUTotalS), paren(lang, secs(m.GPUTotalS), i18n.T(lang, "cpugpu.tensor", "t", secs(m.TensorTotalS)))),
 		},
 	}
 }
@@ -111,5 +124,5 @@ func (CPUGPULesson) table(les *Lesson, step int, lang string) Table {
 func (CPUGPULesson) live(les *Lesson, step int, t sim.Time, lang string) string {
 	r := les.Steps[step-1].Run.(*CPUGPURun)
 	cpu, gpu := r.Done(t)
-	return i18n.T(lang, "ui.live_cpugpu", "t", units.Duration(t.Seconds()), "cpu", units.Percent(cpu), "gpu", units.Percent(gpu))
+	return i18n.T(lang, "ui.live_cpugpu", "t", units.LocalDuration(lang, t.Seconds()), "cpu", units.Percent(cpu), "gpu", units.Percent(gpu))
 }

@@ -309,19 +309,20 @@ func (FabricLesson) metrics(les *Lesson, step int) any {
 
 func fabricNarration(r *FabricRun, lang string) []string {
 	x := func(v float64) string { return units.Ratio(lang, v) }
+	dur := localDuration(lang)
 	out := []string{
 		"bytes", units.Bytes(r.Bytes),
-		"intra", r.Intra.Name, "inter", r.Inter.Name,
+		"intra", linkName(lang, r.Intra), "inter", linkName(lang, r.Inter),
 		"intra_bw", units.Rate(r.Intra.Bandwidth),
 		"intra_bw2", units.Rate(2 * r.Intra.Bandwidth),
 		"inter_bw", units.Rate(r.Inter.Bandwidth),
-		"intra_lat", units.Duration(r.Intra.Latency.Seconds()), "inter_lat", units.Duration(r.Inter.Latency.Seconds()),
-		"intra_time", units.Duration(r.IntraS), "inter_time", units.Duration(r.InterS),
+		"intra_lat", dur(r.Intra.Latency.Seconds()), "inter_lat", dur(r.Inter.Latency.Seconds()),
+		"intra_time", dur(r.IntraS), "inter_time", dur(r.InterS),
 		"slowdown", x(r.InterS / r.IntraS), "ratio", x(2 * r.Intra.Bandwidth / r.Inter.Bandwidth),
 		"ranks", units.Count(int64(r.Ranks)), "gpus_per_node", strconv.Itoa(r.GPUsPerNode),
-		"nodes", strconv.Itoa((r.Ranks + r.GPUsPerNode - 1) / r.GPUsPerNode),
+		"nodes", count((r.Ranks + r.GPUsPerNode - 1) / r.GPUsPerNode),
 		"crossover", units.Bytes(r.Crossover),
-		"a2a_1", units.Duration(r.Contention[0].Seconds), "a2a_2", units.Duration(r.Contention[1].Seconds),
+		"a2a_1", dur(r.Contention[0].Seconds), "a2a_2", dur(r.Contention[1].Seconds),
 		"contention_gpus", strconv.Itoa(ContentionGPUs),
 	}
 	if r.Contention[0].Seconds > 0 {
@@ -329,11 +330,11 @@ func fabricNarration(r *FabricRun, lang string) []string {
 	}
 	for _, a := range FabricAlgos {
 		if f, ok := r.Forms[a]; ok {
-			out = append(out, "t_"+string(a), units.Duration(f.Seconds))
+			out = append(out, "t_"+string(a), dur(f.Seconds))
 		}
 	}
 	if f := r.Fastest(); f != "" {
-		out = append(out, "fastest", string(f))
+		out = append(out, "fastest", i18n.T(lang, "algo."+string(f)))
 	}
 	return out
 }
@@ -345,6 +346,7 @@ func (FabricLesson) narration(les *Lesson, step int, lang string) []string {
 func (FabricLesson) table(les *Lesson, step int, lang string) Table {
 	t := func(key string) string { return i18n.T(lang, key) }
 	r := les.Steps[step-1].Run.(*FabricRun)
+	dur := localDuration(lang)
 	row := func(key string, cells ...string) TableRow {
 		src := ""
 		if i18n.Has(i18n.Fallback, "source.fabric."+key) {
@@ -353,18 +355,18 @@ func (FabricLesson) table(les *Lesson, step int, lang string) Table {
 		return TableRow{Key: key, Label: t("metric." + key), Cells: cells, Source: src}
 	}
 	if r.View == ViewRace {
-		return Table{Columns: []string{t("ui.metric"), r.Intra.Name, r.Inter.Name}, ColumnKeys: []string{"intra", "inter"}, Current: "intra",
+		return Table{Columns: []string{t("ui.metric"), linkName(lang, r.Intra), linkName(lang, r.Inter)}, ColumnKeys: []string{"intra", "inter"}, Current: "intra",
 			Rows: []TableRow{
 				row("bandwidth_each_way", units.Rate(r.Intra.Bandwidth), units.Rate(r.Inter.Bandwidth)),
-				row("latency", units.Duration(r.Intra.Latency.Seconds()), units.Duration(r.Inter.Latency.Seconds())),
-				row("transfer_time", units.Duration(r.IntraS), units.Duration(r.InterS)),
+				row("latency", dur(r.Intra.Latency.Seconds()), dur(r.Inter.Latency.Seconds())),
+				row("transfer_time", dur(r.IntraS), dur(r.InterS)),
 			}}
 	}
 	if r.View == ViewContention {
 		c := r.Contention
 		return Table{Columns: []string{t("ui.metric"), "1:1", "2:1"}, ColumnKeys: []string{"1to1", "2to1"}, Current: "2to1",
 			Rows: []TableRow{
-				row("time_s", units.Duration(c[0].Seconds), units.Duration(c[1].Seconds)),
+				row("time_s", dur(c[0].Seconds), dur(c[1].Seconds)),
 				row("max_link_utilization", units.Percent(c[0].MaxUtilization), units.Percent(c[1].MaxUtilization)),
 			}}
 	}
@@ -374,7 +376,7 @@ func (FabricLesson) table(les *Lesson, step int, lang string) Table {
 		f := r.Forms[a]
 		tb.Columns = append(tb.Columns, t("algo."+string(a)))
 		tb.ColumnKeys = append(tb.ColumnKeys, string(a))
-		times = append(times, units.Duration(f.Seconds))
+		times = append(times, dur(f.Seconds))
 		bw := 0.0
 		if f.Seconds > 0 {
 			bw = r.Bytes / f.Seconds * collective.BusFactor(collective.AllReduce, r.Ranks)

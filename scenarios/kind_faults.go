@@ -133,10 +133,10 @@ func faultNarration(r *FaultRun, lang string) []string {
 	dur := func(s float64) string { return units.LocalDuration(lang, s) }
 	return []string{
 		"gpus", units.Count(int64(c.GPUs)), "days", strconv.FormatFloat(c.Days, 'f', 0, 64),
-		"mtbf_gpu", strconv.FormatFloat(c.MTBFGPUHours, 'f', 0, 64),
+		"mtbf_gpu", units.Count(int64(math.Round(c.MTBFGPUHours))),
 		"mtbf_cluster", dur(m.ClusterMTBFS),
-		"failures", strconv.Itoa(m.Failures),
-		"expected", strconv.FormatFloat(c.Days*86400/m.ClusterMTBFS, 'f', 0, 64),
+		"failures", count(m.Failures),
+		"expected", units.Count(int64(math.Round(c.Days * 86400 / m.ClusterMTBFS))),
 		"lost", dur(m.LostWorkS),
 		"goodput", units.Percent(m.Goodput),
 		"every", dur(c.CheckpointEvery), "cost", dur(c.CheckpointCost), "restart", dur(c.RestartCost),
@@ -163,7 +163,7 @@ func (FaultLesson) table(les *Lesson, step int, lang string) Table {
 	}
 	return Table{Columns: []string{t("ui.metric"), t("ui.value")}, ColumnKeys: []string{"job"}, Current: "job", Rows: []TableRow{
 		row("cluster_mtbf_s", dur(m.ClusterMTBFS)),
-		row("failures", strconv.Itoa(m.Failures)),
+		row("failures", count(m.Failures)),
 		row("lost_work_s", dur(m.LostWorkS)),
 		row("checkpoint_time_s", dur(m.CheckpointTimeS)),
 		row("restart_time_s", dur(m.RestartTimeS)),

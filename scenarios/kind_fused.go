@@ -87,12 +87,12 @@ func (FusedLesson) narration(les *Lesson, _ int, lang string) []string {
 	}
 	roof, _ := kernel.NewRoofline(r.GPU, hw.BF16)
 	ridge := roof.Ridge()
-	secs := units.Duration
+	secs := localDuration(lang)
 	perElem := func(x kernel.ElementwiseResult) string {
 		return strconv.FormatFloat(x.HBMBytes/x.Elements, 'g', 3, 64)
 	}
 	return []string{
-		"elements", strconv.FormatFloat(r.Unfused.Elements/1e6, 'f', 0, 64) + " M",
+		"elements", elementsText(lang, r.Unfused.Elements),
 		"unfused_bytes", units.Bytes(r.Unfused.HBMBytes),
 		"fused_bytes", units.Bytes(r.Fused.HBMBytes),
 		"unfused_per_elem", perElem(r.Unfused),
@@ -109,7 +109,7 @@ func (FusedLesson) narration(les *Lesson, _ int, lang string) []string {
 func (FusedLesson) table(les *Lesson, step int, lang string) Table {
 	t := func(key string) string { return i18n.T(lang, key) }
 	r := les.Steps[step-1].Run.(*FusedRun)
-	secs := units.Duration
+	secs := localDuration(lang)
 	u, f := side(r.Unfused), side(r.Fused)
 	row := func(key, a, b string) TableRow {
 		return TableRow{Key: key, Label: t("metric." + key), Cells: []string{a, b}, Source: t("source.fused." + key)}
@@ -132,5 +132,14 @@ func (FusedLesson) table(les *Lesson, step int, lang string) Table {
 func (FusedLesson) live(les *Lesson, step int, t sim.Time, lang string) string {
 	r := les.Steps[step-1].Run.(*FusedRun)
 	done := func(total float64) string { return units.Percent(min(1, t.Seconds()/total)) }
-	return i18n.T(lang, "ui.live_fused", "t", units.Duration(t.Seconds()), "unfused", done(r.Unfused.TimeS), "fused", done(r.Fused.TimeS))
+	return i18n.T(lang, "ui.live_fused", "t", units.LocalDuration(lang, t.Seconds()), "unfused", done(r.Unfused.TimeS), "fused", done(r.Fused.TimeS))
+}
+
+// elementsText is the number of activations the chain works on: "201 M"
+// in English, "2.01 亿" in Chinese.
+func elementsText(lang string, n float64) string {
+	if lang == "zh" {
+		return largeCount(lang, n)
+	}
+	return strconv.FormatFloat(n/1e6, 'f', 0, 64) + " M"
 }

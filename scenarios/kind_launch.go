@@ -102,7 +102,7 @@ func (LaunchLesson) narration(les *Lesson, _ int, lang string) []string {
 	m, more := at(2), at(3)
 	tail, div := at(4), at(5)
 	return []string{
-		"sms", strconv.Itoa(m.SMs),
+		"sms", count(m.SMs),
 		"threads", strconv.Itoa(m.ThreadsPerBlock),
 		"warps_per_block", strconv.Itoa(m.WarpsPerBlock),
 		"blocks_per_sm", strconv.Itoa(m.BlocksPerSM),
@@ -110,10 +110,10 @@ func (LaunchLesson) narration(les *Lesson, _ int, lang string) []string {
 		"occupancy", units.Percent(m.Occupancy),
 		"blocks_per_sm_more", strconv.Itoa(more.BlocksPerSM),
 		"occupancy_more", units.Percent(more.Occupancy),
-		"blocks", strconv.Itoa(tail.Blocks),
-		"slots", strconv.Itoa(tail.SMs * tail.BlocksPerSM),
+		"blocks", count(tail.Blocks),
+		"slots", count(tail.SMs * tail.BlocksPerSM),
 		"waves", strconv.Itoa(tail.Waves),
-		"tail_blocks", strconv.Itoa(tail.TailBlocks),
+		"tail_blocks", count(tail.TailBlocks),
 		"tail_util", units.Percent(tail.TailUtilization),
 		"issue_slots", strconv.Itoa(div.IssueSlots),
 		"idle", units.Percent(div.IdleLanes),
@@ -133,11 +133,11 @@ func (LaunchLesson) table(les *Lesson, step int, lang string) Table {
 		Current:    m.GPU,
 		Rows: []TableRow{
 			row("warps_per_block", strconv.Itoa(m.WarpsPerBlock)),
-			row("blocks_per_sm", strconv.Itoa(m.BlocksPerSM)+" ("+t("limit."+m.Limit)+")"),
-			row("occupancy", units.Percent(m.Occupancy)+" ("+strconv.Itoa(m.WarpsPerSM)+"/"+strconv.Itoa(g.MaxWarpsPerSM)+")"),
-			row("waves", strconv.Itoa(m.Waves)),
+			row("blocks_per_sm", paren(lang, strconv.Itoa(m.BlocksPerSM), t("limit."+m.Limit))),
+			row("occupancy", paren(lang, units.Percent(m.Occupancy), strconv.Itoa(m.WarpsPerSM)+"/"+strconv.Itoa(g.MaxWarpsPerSM))),
+			row("waves", count(m.Waves)),
 			row("tail_utilization", units.Percent(m.TailUtilization)),
-			row("idle_lanes", units.Percent(m.IdleLanes)+" ("+strconv.Itoa(m.IssueSlots)+")"),
+			row("idle_lanes", paren(lang, units.Percent(m.IdleLanes), i18n.T(lang, "launch.issue_slots", "n", strconv.Itoa(m.IssueSlots)))),
 		},
 	}
 }

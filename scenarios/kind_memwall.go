@@ -124,7 +124,7 @@ func (MemwallLesson) table(les *Lesson, step int, lang string) Table {
 		cells["tflops"] = append(cells["tflops"], strconv.FormatFloat(m.TFLOPS, 'g', 3, 64))
 		cells["utilization"] = append(cells["utilization"], strconv.FormatFloat(100*m.Utilization, 'g', 2, 64)+"%")
 		cells["bound"] = append(cells["bound"], t("bound."+m.Bound))
-		cells["time_s"] = append(cells["time_s"], units.Duration(m.TimeS))
+		cells["time_s"] = append(cells["time_s"], units.LocalDuration(lang, m.TimeS))
 	}
 	for _, k := range keys {
 		tb.Rows = append(tb.Rows, TableRow{Key: k, Label: t("metric." + k), Cells: cells[k], Source: t("source.memwall." + k)})

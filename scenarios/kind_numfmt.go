@@ -23,6 +23,8 @@ const (
 	// gpt3Params is the seed's 175B model, whose weights are 700 GB in
 	// FP32 and 350 GB in BF16.
 	gpt3Params = 175e9
+	// GPT3Params is gpt3Params, for the picture.
+	GPT3Params = gpt3Params
 )
 
 // TrainingVariant is one line of the toy run.
@@ -167,13 +169,13 @@ func (nl *NumfmtLesson) narrationOf(les *Lesson, x float64) []string {
 			skipped = strconv.Itoa(s.Skipped)
 		}
 	}
-	num := func(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
+	num := plainNumber
 	return []string{
 		"value", num(x),
 		"fp16_stored", num(numfmt.FP16.Round(x)),
 		"bf16_stored", num(numfmt.BF16.Round(x)),
 		"fp16_max", num(numfmt.FP16.Max()),
-		"bf16_max", strconv.FormatFloat(numfmt.BF16.Max(), 'e', 3, 64),
+		"bf16_max", scientific(numfmt.BF16.Max(), 3),
 		"spike_step", strconv.Itoa(trainingSpike),
 		"died_at", died,
 		"skipped", skipped,
@@ -194,11 +196,11 @@ func (nl *NumfmtLesson) table(les *Lesson, step int, lang string) Table {
 		tb.Columns = append(tb.Columns, g.Name)
 		tb.ColumnKeys = append(tb.ColumnKeys, g.ID)
 		r := g.Describe(x)
-		rows["stored"] = append(rows["stored"], NumText(float64(r.Stored)))
-		rows["relative_error"] = append(rows["relative_error"], NumText(float64(r.RelativeError)))
-		rows["max"] = append(rows["max"], NumText(float64(r.Max)))
-		rows["min_normal"] = append(rows["min_normal"], NumText(float64(r.MinNormal)))
-		rows["epsilon"] = append(rows["epsilon"], NumText(float64(r.Epsilon)))
+		rows["stored"] = append(rows["stored"], tableNumber(float64(r.Stored)))
+		rows["relative_error"] = append(rows["relative_error"], tableNumber(float64(r.RelativeError)))
+		rows["max"] = append(rows["max"], tableNumber(float64(r.Max)))
+		rows["min_normal"] = append(rows["min_normal"], tableNumber(float64(r.MinNormal)))
+		rows["epsilon"] = append(rows["epsilon"], tableNumber(float64(r.Epsilon)))
 		rows["weights_175b_bytes"] = append(rows["weights_175b_bytes"], units.Bytes(gpt3Params*float64(g.Bits())/8))
 	}
 	for _, k := range keys {

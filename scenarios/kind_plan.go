@@ -50,10 +50,12 @@ type PlanTimeline struct {
 	ActBytes []float64
 }
 
-// PlanBar is one labelled memory bar.
+// PlanBar is one labelled memory bar, with its configuration's step time
+// where the step compares configurations.
 type PlanBar struct {
 	Label  string
 	Memory parallel.Memory
+	Time   parallel.Time
 }
 
 // PlanRun is a strategy lesson step.
@@ -70,8 +72,10 @@ type PlanRun struct {
 	end       sim.Time
 }
 
-// End is the length of the step's picture: a timeline's length, else a
-// second for the animation of collectives or of the matrix phases.
+// End is the length of the step's picture: its longest time line's —
+// the step time, the schedule with its all-reduce and update — else a
+// second for the animation of collectives, the matrix phases or bytes
+// filling memory.
 func (r *PlanRun) End() sim.Time { return r.end }
 
 // Mark knows start and end.
@@ -284,7 +288,7 @@ func planRun(st Step, c Config, search func(parallel.Config) (*parallel.SearchRe
 				return nil, err
 			}
 			r.Timelines = append(r.Timelines, t)
-			r.Bars = append(r.Bars, PlanBar{Label: string(rc), Memory: rr.Memory})
+			r.Bars = append(r.Bars, PlanBar{Label: string(rc), Memory: rr.Memory, Time: rr.Time})
 		}
 	case ViewZeRO:
 		for z := 0; z <= 3; z++ {
@@ -294,7 +298,7 @@ func planRun(st Step, c Config, search func(parallel.Config) (*parallel.SearchRe
 			if err != nil {
 				continue // ZeRO 2 and 3 with a pipeline are refused
 			}
-			r.Bars = append(r.Bars, PlanBar{Label: "ZeRO-" + strconv.Itoa(z), Memory: rr.Memory})
+			r.Bars = append(r.Bars, PlanBar{Label: "ZeRO-" + strconv.Itoa(z), Memory: rr.Memory, Time: rr.Time})
 		}
 	case ViewAccum:
 		for _, m := range []int{1, 2, 4, 8} {
@@ -304,7 +308,7 @@ func planRun(st Step, c Config, search func(parallel.Config) (*parallel.SearchRe
 			if err != nil {
 				return nil, err
 			}
-			r.Bars = append(r.Bars, PlanBar{Label: "m=" + strconv.Itoa(m), Memory: rr.Memory})
+			r.Bars = append(r.Bars, PlanBar{Label: "m=" + strconv.Itoa(m), Memory: rr.Memory, Time: rr.Time})
 		}
 		t, err := timelineOf("m="+strconv.Itoa(res.MicroBatches), res)
 		if err != nil {
@@ -351,6 +355,15 @@ func planRun(st Step, c Config, search func(parallel.Config) (*parallel.SearchRe
 		r.end = sim.FromSeconds(longest)
 	}
 	return r, nil
+}
+
+// BubbleShare is the share of a step's time line its stages stand idle
+// in the pipeline's bubble (the canvas and the narration quote it).
+func BubbleShare(r parallel.Result) float64 {
+	if r.Time.Step <= 0 {
+		return 0
+	}
+	return r.Time.Bubble / r.Time.Step
 }
 
 // Selected is the planner's chosen plan among Search.Plans, 0-based: the
@@ -477,30 +490,33 @@ func planNarration(r *PlanRun, lang string) []string {
 	w, opt := parallel.SeedStateBytes(psi)
 	st, _ := parallel.ZeROStates(psi, 1, 0, p.BytesPerParam)
 	usable := parallel.Usable(float64(pc.Cluster.GPU.HBMBytes))
+	dur := func(s float64) string { return units.LocalDuration(lang, s) }
 	out := []string{
-		"model", pc.Model.Name,
-		"params", strconv.FormatFloat(psi/1e9, 'f', 1, 64) + "B",
+		"model", ModelName(lang, pc.Model),
+		"params", ParamCount(lang, psi),
 		"gpu", pc.Cluster.GPU.Name,
 		"hbm", units.Bytes(float64(pc.Cluster.GPU.HBMBytes)),
 		"usable", units.Bytes(usable),
-		"gpus", strconv.Itoa(pc.Cluster.GPUs),
+		"gpus", count(pc.Cluster.GPUs), "layers", strconv.Itoa(pc.Model.Layers),
 		"tp", strconv.Itoa(p.TP), "pp", strconv.Itoa(p.PP), "dp", strconv.Itoa(p.DP),
 		"v", strconv.Itoa(p.Interleave),
 		"m", strconv.Itoa(res.MicroBatches), "b", strconv.Itoa(p.MicroBatch),
-		"global_batch", strconv.Itoa(p.GlobalBatch),
+		"global_batch", count(p.GlobalBatch),
 		"zero", strconv.Itoa(p.ZeRO),
 		"rank", strconv.Itoa(r.Rank),
 		"fp32", units.Bytes(4 * psi), "bf16", units.Bytes(w), "adam", units.Bytes(opt), "seed_states", units.Bytes(w + opt),
 		"states16", units.Bytes(st.Total()), "bpp", strconv.Itoa(p.BytesPerParam),
 		"per_gpu", units.Bytes(res.Memory.Total), "activations", units.Bytes(res.Memory.Activations),
-		"step", units.Duration(res.Time.Step), "compute", units.Duration(res.Time.Compute), "tp_comm", units.Duration(res.Time.TPComm),
-		"dp_comm", units.Duration(res.Time.DPComm), "dp_hidden", units.Duration(res.Time.DPHidden), "bubble", units.Duration(res.Time.Bubble),
-		"exposed", units.Duration(res.Time.Exposed),
+		"step", dur(res.Time.Step), "compute", dur(res.Time.Compute), "tp_comm", dur(res.Time.TPComm),
+		"dp_comm", dur(res.Time.DPComm), "dp_hidden", dur(res.Time.DPHidden), "bubble", dur(res.Time.Bubble),
+		"exposed", dur(res.Time.Exposed),
 		"bubble_fraction", units.Percent(res.BubbleFraction),
-		"bubble_share", units.Percent(float64(p.PP-1) / float64(res.MicroBatches*p.Interleave+p.PP-1)),
+		"bubble_share", units.Percent(BubbleShare(res)),
+		"bubble_ratio", units.Ratio(lang, res.BubbleFraction),
 		"mfu", units.Percent(res.MFU),
+		"bf16_cards", strconv.Itoa(parallel.CardsNeeded(w, float64(pc.Cluster.GPU.HBMBytes))),
 		"cards_low", strconv.Itoa(parallel.CardsNeeded(800e9, 80e9)), "cards_high", strconv.Itoa(parallel.CardsNeeded(1.2e12, 80e9)),
-		"naive_sync", units.Duration(parallel.NaiveSyncSeconds(2*psi, 900e9)),
+		"naive_sync", dur(parallel.NaiveSyncSeconds(2*psi, 900e9)),
 		"grads", units.Bytes(2 * psi),
 		"shard", units.Bytes(2 * psi / float64(p.TP*p.PP)), "shard16", units.Bytes(16 * psi / float64(p.TP*p.PP)),
 	}
@@ -512,7 +528,7 @@ func planNarration(r *PlanRun, lang string) []string {
 	z, _ := parallel.ZeROStates(psi, max(2, p.DP), 3, p.BytesPerParam)
 	out = append(out, "zero3", units.Bytes(z.Total()))
 	b := parallel.SeedBudget(0.05)
-	out = append(out, "budget_step", units.Duration(b.Step()), "budget_faster", units.Duration(b.Faster(1.2).Step()),
+	out = append(out, "budget_step", dur(b.Step()), "budget_faster", dur(b.Faster(1.2).Step()),
 		"amdahl", units.Percent(1-b.Faster(1.2).Step()/b.Step()))
 	return out
 }
@@ -535,8 +551,9 @@ func (PlanLesson) table(les *Lesson, step int, lang string) Table {
 		fits = i18n.T(lang, "plan.over", "over", units.Bytes(mem.Over))
 	}
 	tm := res.Time
+	dur := func(s float64) string { return units.LocalDuration(lang, s) }
 	tb.Rows = []TableRow{
-		row("params", strconv.FormatFloat(res.Params/1e9, 'f', 1, 64)+"B"),
+		row("params", ParamCount(lang, res.Params)),
 		row("plan", fmt.Sprintf("TP %d × PP %d × DP %d", res.Config.Plan.TP, res.Config.Plan.PP, res.Config.Plan.DP)),
 		row("weights_bytes", units.Bytes(mem.Weights)),
 		row("gradients_bytes", units.Bytes(mem.Gradients)),
@@ -544,12 +561,12 @@ func (PlanLesson) table(les *Lesson, step int, lang string) Table {
 		row("activations_bytes", units.Bytes(mem.Activations)),
 		row("total_bytes", units.Bytes(mem.Total)+" / "+units.Bytes(mem.Usable)),
 		row("fits", fits),
-		row("step_s", units.Duration(tm.Step)),
-		row("compute_s", units.Duration(tm.Compute)),
-		row("tp_comm_s", units.Duration(tm.TPComm)),
-		row("pp_comm_s", units.Duration(tm.PPComm)),
-		row("dp_comm_s", units.Duration(tm.DPComm)+" ("+i18n.T(lang, "plan.hidden", "hidden", units.Duration(tm.DPHidden))+")"),
-		row("bubble_s", units.Duration(tm.Bubble)),
+		row("step_s", dur(tm.Step)),
+		row("compute_s", dur(tm.Compute)),
+		row("tp_comm_s", dur(tm.TPComm)),
+		row("pp_comm_s", dur(tm.PPComm)),
+		row("dp_comm_s", paren(lang, dur(tm.DPComm), i18n.T(lang, "plan.hidden", "hidden", dur(tm.DPHidden)))),
+		row("bubble_s", dur(tm.Bubble)),
 		row("bubble_fraction", units.Percent(res.BubbleFraction)),
 		row("mfu", units.Percent(res.MFU)),
 		row("command", "gpuscope "+strings.Join(PlanCommand(r.Config), " ")),
@@ -563,16 +580,18 @@ func (PlanLesson) table(les *Lesson, step int, lang string) Table {
 			}
 			q := pl.Config.Plan
 			ranked = append(ranked, TableRow{
-				Key:    "rank_" + strconv.Itoa(i+1),
-				Label:  fmt.Sprintf("%d. TP%d PP%d DP%d v%d Z%d %s b%d", i+1, q.TP, q.PP, q.DP, q.Interleave, q.ZeRO, q.Recompute, q.MicroBatch),
-				Cells:  []string{units.Duration(pl.Time.Step) + " · " + units.Bytes(pl.Memory.Total)},
+				Key: "rank_" + strconv.Itoa(i+1),
+				Label: i18n.T(lang, "plan.rank_row", "rank", strconv.Itoa(i+1), "tp", strconv.Itoa(q.TP), "pp", strconv.Itoa(q.PP),
+					"dp", strconv.Itoa(q.DP), "v", strconv.Itoa(q.Interleave), "zero", strconv.Itoa(q.ZeRO),
+					"recompute", i18n.T(lang, "recompute_short."+string(q.Recompute)), "b", strconv.Itoa(q.MicroBatch)),
+				Cells:  []string{dur(pl.Time.Step) + " · " + units.Bytes(pl.Memory.Total)},
 				Action: &Assignment{Knob: "rank", Value: strconv.Itoa(i + 1)},
 			})
 		}
 		tb.Rows = append(ranked, tb.Rows...)
 	}
 	if r.View == ViewBudget && len(r.Budget) == 2 {
-		tb.Rows = append(tb.Rows, row("budget_step_s", units.Duration(r.Budget[0].Step())+" → "+units.Duration(r.Budget[1].Step())))
+		tb.Rows = append(tb.Rows, row("budget_step_s", dur(r.Budget[0].Step())+" → "+dur(r.Budget[1].Step())))
 	}
 	return tb
 }
@@ -592,5 +611,5 @@ func (PlanLesson) live(les *Lesson, step int, at sim.Time, lang string) string {
 		}
 	}
 	total := tl.Micro * tl.Stages * tl.Chunks
-	return i18n.T(lang, "ui.live_plan", "t", units.Duration(s), "done", strconv.Itoa(done), "total", strconv.Itoa(total))
+	return i18n.T(lang, "ui.live_plan", "t", units.LocalDuration(lang, s), "done", count(done), "total", count(total))
 }

@@ -61,9 +61,9 @@ func NumericValue(value string) bool {
 	return true
 }
 
-// ValueText is how a value of k reads in lang: an enum value's label (or
-// the number itself), a byte size in the units it was given in
-// (BytesLabel), any other value as it is.
+// ValueText is how a value of k reads in lang: a byte size in the units it
+// was given in (BytesLabel), a number grouped by thousands as every count
+// is ("16,384"), an enum value's label; any other value as it is.
 func (k Knob) ValueText(lang, value string) string {
 	switch {
 	case k.Kind == KnobBytes:
@@ -72,7 +72,12 @@ func (k Knob) ValueText(lang, value string) string {
 			return value
 		}
 		return BytesLabel(n)
-	case k.Kind != KnobEnum || NumericValue(value):
+	case NumericValue(value):
+		if n, err := strconv.ParseInt(value, 10, 64); err == nil {
+			return units.Count(n)
+		}
+		return value
+	case k.Kind != KnobEnum:
 		return value
 	}
 	return i18n.T(lang, k.ValueLabel(value))
@@ -117,7 +122,7 @@ func (k Knob) Parse(text string) (canonical string, err *InputError) {
 				return v, nil
 			}
 		}
-		return "", inputError("error.enum", k.Name, text, "allowed", strings.Join(k.Values, ", "))
+		return "", inputError("error.enum", k.Name, text, "allowed", listArg(k.Values))
 	}
 	return "", inputError("error.enum", k.Name, text, "allowed", "")
 }

@@ -1,16 +1,16 @@
 package scenarios
 
 import (
-	"encoding/json"
 	"fmt"
-	"github.com/gpuscope/gpuscope/engine/model"
 	"maps"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/gpuscope/gpuscope/engine/model"
 	"github.com/gpuscope/gpuscope/engine/sim"
+	"github.com/gpuscope/gpuscope/engine/tinyjson"
 	"github.com/gpuscope/gpuscope/scenarios/i18n"
 )
 
@@ -41,6 +41,7 @@ type Player struct {
 	// step opens on its final picture and playing jumps there at once,
 	// with nothing animated in between.
 	reduced bool
+	plays   int // how many times playing has started
 }
 
 type answer struct {
@@ -76,7 +77,7 @@ func NewPlayerAt(frag string) (*Player, []*InputError, error) {
 		if les, err = prepareState(st); err != nil {
 			return nil, nil, err
 		}
-		errs = append(errs, &InputError{Field: "config", Key: "error.command", Args: []string{"field", "config", "value", "", "detail", perr.Error()}})
+		errs = append(errs, engineError(engineField(st.Scenario, perr), "", perr))
 	}
 	p.st, p.les = st, les
 	p.t = p.step().From
@@ -103,7 +104,9 @@ func (p *Player) adopt(st State) *InputError {
 		les, err = prepareState(st)
 		if err != nil {
 			field := engineField(st.Scenario, err)
-			return &InputError{Field: field, Value: st.Config[field], Key: "error.command", Args: []string{"field", field, "value", "", "detail", err.Error()}}
+			e := engineError(field, "", err)
+			e.Value = st.Config[field]
+			return e
 		}
 	}
 	stepChanged := st.Step != p.st.Step || st.Scenario != p.st.Scenario
@@ -216,9 +219,14 @@ func (p *Player) Play() {
 	}
 	if !p.playing {
 		p.playing = true
+		p.plays++
 		p.rev++
 	}
 }
+
+// Plays counts the times playing has started (Play when paused): the
+// page restarts its frame-time means on each (state().perf).
+func (p *Player) Plays() int { return p.plays }
 
 // Pause stops the playhead.
 func (p *Player) Pause() {
@@ -318,7 +326,7 @@ func (p *Player) Set(key, value string) *InputError {
 			}
 		}
 		if !ok {
-			e := inputError("error.enum", "speed", value, "allowed", "0.25, 0.5, 1, 2, 4")
+			e := inputError("error.enum", "speed", value, "allowed", listArg([]string{"0.25", "0.5", "1", "2", "4"}))
 			p.report([]*InputError{e})
 			return e
 		}
@@ -392,7 +400,7 @@ type PlayerState struct {
 	ToS      float64     `json:"to_s"`
 	Speed    float64     `json:"speed"`
 	Lang     string      `json:"lang"`
-	Config   Config      `json:"config"`
+	Config   StateConfig `json:"config"`
 	Metrics  any         `json:"metrics"`
 	Error    *string     `json:"error"`
 	Errors   []ErrorInfo `json:"errors"`
@@ -403,6 +411,36 @@ type PlayerState struct {
 	// ReducedMotion is step mode: each step shown at its end, nothing
 	// animated (the reader or the embed asked for reduced motion).
 	ReducedMotion bool `json:"reduced_motion"`
+}
+
+// StateConfig is the lesson's configuration as state() reports it, by
+// the fragment's keys: the value of an int or float knob as a JSON
+// number, as set takes it ({"gpus": 16}); an enum's (even one whose
+// choices are numbers, such as a strategy lesson's gpus) and a byte
+// size's as the string the fragment writes ("nvlink4", "268435456").
+type StateConfig map[string]any
+
+// stateConfig is the player's configuration as a StateConfig.
+func (p *Player) stateConfig() StateConfig {
+	out := make(StateConfig, len(p.st.Config))
+	for name, v := range p.st.Config {
+		out[name] = v
+		k, ok := p.les.Scenario.Knob(name)
+		if !ok {
+			continue
+		}
+		switch k.Kind {
+		case KnobInt:
+			if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+				out[name] = n
+			}
+		case KnobFloat:
+			if f, err := strconv.ParseFloat(v, 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+				out[name] = f
+			}
+		}
+	}
+	return out
 }
 
 // QuestionState is a step's question as the page shows it.
@@ -433,10 +471,10 @@ func (p *Player) Question() (*QuestionState, bool) {
 func (p *Player) Answer(choice int) *InputError {
 	q, ok := p.les.Question(p.st.Step, p.st.Lang)
 	if !ok {
-		return p.cmdErr("choice", strconv.Itoa(choice), "a step that asks a question")
+		return p.report1(inputError("error.no_question", "choice", strconv.Itoa(choice)))
 	}
 	if choice < 0 || choice >= len(q.Choices) {
-		return p.cmdErr("choice", strconv.Itoa(choice), fmt.Sprintf("0–%d", len(q.Choices)-1))
+		return p.cmdErr("choice", strconv.Itoa(choice), "error.allowed.range", "min", "0", "max", strconv.Itoa(len(q.Choices)-1))
 	}
 	if p.answers == nil {
 		p.answers = map[int]answer{}
@@ -462,7 +500,7 @@ func (p *Player) Report() PlayerState {
 		ToS:      sr.To.Seconds(),
 		Speed:    p.speed,
 		Lang:     p.st.Lang,
-		Config:   p.st.Config.Clone(),
+		Config:   p.stateConfig(),
 		Metrics:  p.les.Metrics(p.st.Step),
 		Errors:   []ErrorInfo{},
 		Fragment: p.Fragment(),
@@ -506,9 +544,9 @@ func (p *Player) ErrorText(lang string) string {
 // A malformed command changes nothing and returns an error naming the
 // field and what is allowed.
 func (p *Player) Command(raw []byte) *InputError {
-	var m map[string]any
-	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
-		return p.cmdErr("command", string(raw), "not a JSON object")
+	m, err := parseObject(raw)
+	if err != nil || m == nil {
+		return p.cmdErr("command", string(raw), "error.allowed.json_object")
 	}
 	typ, _ := m["type"].(string)
 	switch typ {
@@ -521,7 +559,7 @@ func (p *Player) Command(raw []byte) *InputError {
 		if v, ok := m["delta"]; ok {
 			f, ok := v.(float64)
 			if !ok || f != math.Trunc(f) || math.Abs(f) > 1000 {
-				return p.cmdErr("delta", fmt.Sprint(v), "a whole number, e.g. 1 or -1")
+				return p.cmdErr("delta", fmt.Sprint(v), "error.allowed.delta")
 			}
 			d = int(f)
 		}
@@ -530,7 +568,7 @@ func (p *Player) Command(raw []byte) *InputError {
 		if v, ok := m["time_s"]; ok {
 			f, ok := v.(float64)
 			if !ok || f < 0 || math.IsInf(f, 0) {
-				return p.cmdErr("time_s", fmt.Sprint(v), "a number of seconds ≥ 0")
+				return p.cmdErr("time_s", fmt.Sprint(v), "error.allowed.time_s")
 			}
 			p.SeekTime(sim.FromSeconds(f))
 			return nil
@@ -542,7 +580,7 @@ func (p *Player) Command(raw []byte) *InputError {
 			f, isNum = float64(n), err == nil
 		}
 		if !ok || !isNum || f != math.Trunc(f) {
-			return p.cmdErr("step", fmt.Sprint(v), "1–"+strconv.Itoa(len(p.les.Steps)))
+			return p.cmdErr("step", fmt.Sprint(v), "error.allowed.range", "min", "1", "max", strconv.Itoa(len(p.les.Steps)))
 		}
 		if f < 1 || f > float64(len(p.les.Steps)) {
 			return p.Goto(int(math.Max(-1, math.Min(f, 1e6))))
@@ -560,7 +598,7 @@ func (p *Player) Command(raw []byte) *InputError {
 			}
 		}
 		if len(pairs) == 0 {
-			return p.cmdErr("set", string(raw), "at least one setting, e.g. {\"type\":\"set\",\"gpus\":16}")
+			return p.cmdErr("set", string(raw), "error.allowed.set")
 		}
 		for _, kv := range pairs {
 			if err := p.Set(kv[0], kv[1]); err != nil {
@@ -570,14 +608,14 @@ func (p *Player) Command(raw []byte) *InputError {
 	case "answer":
 		f, ok := m["choice"].(float64)
 		if !ok || f != math.Trunc(f) {
-			return p.cmdErr("choice", fmt.Sprint(m["choice"]), "the number of a choice, from 0")
+			return p.cmdErr("choice", fmt.Sprint(m["choice"]), "error.allowed.choice")
 		}
 		return p.Answer(int(f))
 	case "hf-config":
 		text, _ := m["json"].(string)
 		return p.HFConfig(text)
 	default:
-		return p.cmdErr("type", fmt.Sprint(m["type"]), "play, pause, step, goto, set, answer, hf-config")
+		return p.cmdErr("type", fmt.Sprint(m["type"]), "error.allowed.list", "list", listArg([]string{"play", "pause", "step", "goto", "set", "answer", "hf-config"}))
 	}
 	return nil
 }
@@ -590,9 +628,7 @@ func (p *Player) Command(raw []byte) *InputError {
 func (p *Player) HFConfig(text string) *InputError {
 	s := p.les.Scenario
 	if k, ok := s.Knob("model"); !ok || !slices.Contains(k.Values, "custom") {
-		e := inputError("error.command_field", "hf_config", "", "allowed", "a lesson with a model of your own (strategy-planner)")
-		p.report([]*InputError{e})
-		return e
+		return p.report1(inputError("error.hf_lesson", "hf_config", ""))
 	}
 	seq := p.st.Config.IntOf("seq")
 	if seq <= 0 {
@@ -600,7 +636,7 @@ func (p *Player) HFConfig(text string) *InputError {
 	}
 	m, err := model.FromHFConfig([]byte(text), seq)
 	if err != nil {
-		e := inputError("error.command", "hf_config", shown(text), "detail", err.Error())
+		e := engineError("hf_config", shown(text), err)
 		p.report([]*InputError{e})
 		return e
 	}
@@ -613,8 +649,18 @@ func (p *Player) HFConfig(text string) *InputError {
 	return nil
 }
 
-func (p *Player) cmdErr(field, value, allowed string) *InputError {
-	e := inputError("error.command_field", field, value, "allowed", allowed)
+// report1 reports one error and returns it.
+func (p *Player) report1(e *InputError) *InputError {
+	p.report([]*InputError{e})
+	return e
+}
+
+// cmdErr is the error of a command's bad field: allowedKey words what
+// is allowed (an error.allowed.* key), its placeholders filled from
+// args.
+func (p *Player) cmdErr(field, value, allowedKey string, args ...string) *InputError {
+	e := inputError("error.command_field", field, value, args...)
+	e.Local = []string{"allowed", allowedKey}
 	p.report([]*InputError{e})
 	return e
 }
@@ -630,8 +676,18 @@ func valueText(v any) string {
 	case nil:
 		return ""
 	}
-	b, _ := json.Marshal(v)
+	b, _ := tinyjson.Marshal(v)
 	return string(b)
+}
+
+// parseObject reads a JSON object as encoding/json.Unmarshal does into a
+// map[string]any: nil for null, an error for anything but an object.
+func parseObject(raw []byte) (map[string]any, error) {
+	v, err := tinyjson.Parse(raw)
+	if err != nil {
+		return nil, err
+	}
+	return v.Object()
 }
 
 func sortedKeys(m map[string]any) []string { return slices.Sorted(maps.Keys(m)) }
@@ -664,40 +720,43 @@ func (p *Player) keptValue(field string) (string, bool) {
 // Description is a text account of what the picture shows at this step,
 // for screen readers (the page puts it in a live region, updated per step,
 // not per frame): the step, its title and the step's numbers, or a note
-// that they wait for the reader's prediction.
+// that they wait for the reader's prediction. Its punctuation comes from
+// the catalogue (ui.desc_*), full-width in Chinese.
 func (p *Player) Description() string {
 	lang := p.st.Lang
 	t := func(key string, args ...string) string { return i18n.T(lang, key, args...) }
 	title, _ := p.Narration()
-	var b strings.Builder
-	b.WriteString(t("ui.step", "n", strconv.Itoa(p.st.Step), "total", strconv.Itoa(len(p.les.Steps))))
-	b.WriteString(": ")
-	b.WriteString(title)
-	b.WriteString(". ")
+	head := t("ui.desc_head", "step", t("ui.step", "n", strconv.Itoa(p.st.Step), "total", strconv.Itoa(len(p.les.Steps))),
+		"title", sentence(lang, title))
 	if q, ok := p.Question(); ok && !q.Answered {
-		b.WriteString(t("ui.predict_locked"))
-		return b.String()
+		return head + t("ui.predict_locked")
 	}
 	tb := p.les.Table(p.st.Step, lang)
-	for i, r := range tb.Rows {
-		if i > 0 {
-			b.WriteString("; ")
+	var rows []string
+	for _, r := range tb.Rows {
+		if r.Key == "command" {
+			continue // a command line to type, not something the picture shows
 		}
-		b.WriteString(r.Label)
-		b.WriteString(": ")
+		var cells []string
 		for j, c := range r.Cells {
-			if j > 0 {
-				b.WriteString(", ")
-			}
 			if len(tb.ColumnKeys) > 1 && j+1 < len(tb.Columns) {
-				b.WriteString(tb.Columns[j+1])
-				b.WriteString(" ")
+				c = t("ui.desc_cell", "column", tb.Columns[j+1], "value", c)
 			}
-			b.WriteString(c)
+			cells = append(cells, c)
 		}
+		rows = append(rows, t("ui.desc_row", "label", r.Label, "cells", strings.Join(cells, t("ui.desc_cell_sep"))))
 	}
-	if len(tb.Rows) > 0 {
-		b.WriteString(".")
+	if len(rows) == 0 {
+		return head
 	}
-	return b.String()
+	return head + sentence(lang, strings.Join(rows, t("ui.desc_row_sep")))
+}
+
+// sentence ends s with a full stop in lang, unless it ends with one
+// already (a title that asks a question).
+func sentence(lang, s string) string {
+	if s == "" || strings.ContainsRune(".?!。？！", []rune(s)[len([]rune(s))-1]) {
+		return s
+	}
+	return s + i18n.T(lang, "ui.full_stop")
 }

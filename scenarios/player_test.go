@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"github.com/gpuscope/gpuscope/engine/collective"
+	"maps"
 	"math"
 	"strings"
 	"testing"
@@ -26,7 +27,7 @@ func TestPlayerStartsAtTheFirstStep(t *testing.T) {
 		t.Errorf("Report() = %+v", r)
 	}
 	m := r.Metrics.(CollectiveMetrics)
-	if r.Config["gpus"] != "8" || m.Algo != "star" || m.Ring.Algo != "ring" {
+	if r.Config["gpus"] != int64(8) || m.Algo != "star" || m.Ring.Algo != "ring" {
 		t.Errorf("config %v, metrics algo %q ring %q", r.Config, m.Algo, m.Ring.Algo)
 	}
 }
@@ -131,7 +132,7 @@ func TestPlayerBadInputKeepsLastGoodState(t *testing.T) {
 			if after.Error == nil || !strings.Contains(*after.Error, err.Localize("en")) {
 				t.Errorf("Report().Error = %v, want it to carry %q", after.Error, err.Localize("en"))
 			}
-			if !after.Config.Equal(before.Config) || after.Step != before.Step || after.Speed != before.Speed {
+			if !maps.Equal(after.Config, before.Config) || after.Step != before.Step || after.Speed != before.Speed {
 				t.Errorf("state changed: %v step %d → %v step %d", before.Config, before.Step, after.Config, after.Step)
 			}
 		})
@@ -310,5 +311,27 @@ func TestNumfmtNarrationQuotesTheStep(t *testing.T) {
 	}
 	if _, text := p.Narration(); !strings.Contains(text, "shows 1.5 in each format") {
 		t.Errorf("step 1 narration %q: want the step's value 1.5", text)
+	}
+}
+
+// Plays counts the times playing starts, not every play command: the
+// page restarts its frame-time means on each.
+func TestPlayerCountsPlays(t *testing.T) {
+	p, err := NewPlayer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Plays() != 0 {
+		t.Fatalf("a new player has played %d times", p.Plays())
+	}
+	p.Play()
+	p.Play() // already playing
+	if p.Plays() != 1 {
+		t.Errorf("play, play: %d plays, want 1", p.Plays())
+	}
+	p.Pause()
+	p.Command([]byte(`{"type":"play"}`))
+	if p.Plays() != 2 {
+		t.Errorf("pause, play: %d plays, want 2", p.Plays())
 	}
 }

@@ -2,7 +2,8 @@ package scenarios
 
 import (
 	"math"
-	"strconv"
+
+	"github.com/gpuscope/gpuscope/engine/units"
 )
 
 // The fault-tolerance lesson's question.
@@ -16,7 +17,7 @@ var faultQuestions = map[string]asker{
 		}
 		c := r.Result.Config
 		expected := c.Days * 86400 / c.ClusterMTBF()
-		q.Choices, q.Answer = numberChoices(expected, func(v float64) string { return strconv.FormatFloat(math.Round(v), 'f', 0, 64) })
+		q.Choices, q.Answer = numberChoices(expected, func(v float64) string { return units.Count(int64(math.Round(v))) })
 		return faultNarration(r, lang), true
 	},
 }

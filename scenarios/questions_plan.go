@@ -55,16 +55,16 @@ var planQuestions = map[string]asker{
 		return -1, nil, nil, true
 	}),
 	// data-parallel: the naive gradient sync over NVLink.
-	"sync": planQuestion(func(_ *Lesson, r *PlanRun, _ string, _ *Question) (float64, func(float64) string, []string, bool) {
-		return parallel.NaiveSyncSeconds(2*r.Result.Params, 900e9), units.Duration, nil, true
+	"sync": planQuestion(func(_ *Lesson, r *PlanRun, lang string, _ *Question) (float64, func(float64) string, []string, bool) {
+		return parallel.NaiveSyncSeconds(2*r.Result.Params, 900e9), localDuration(lang), nil, true
 	}),
 	// tensor-parallel: TP's communication once the group leaves the node.
-	"tp-across": planQuestion(func(les *Lesson, r *PlanRun, _ string, _ *Question) (float64, func(float64) string, []string, bool) {
+	"tp-across": planQuestion(func(les *Lesson, r *PlanRun, lang string, _ *Question) (float64, func(float64) string, []string, bool) {
 		in, ok := stepRun(les, "node")
 		if !ok {
 			return 0, nil, nil, false
 		}
-		return r.Result.Time.TPComm, units.Duration, []string{"tp_in", units.Duration(in.Result.Time.TPComm), "tp_node", strconv.Itoa(in.Config.Plan.TP)}, true
+		return r.Result.Time.TPComm, localDuration(lang), []string{"tp_in", units.LocalDuration(lang, in.Result.Time.TPComm), "tp_node", strconv.Itoa(in.Config.Plan.TP)}, true
 	}),
 	// pipeline-parallel: the bubble with p stages and 4 micro-batches.
 	"bubble-m4": planQuestion(func(_ *Lesson, r *PlanRun, _ string, _ *Question) (float64, func(float64) string, []string, bool) {
@@ -124,4 +124,9 @@ var planQuestions = map[string]asker{
 		q.Choices, q.Answer = rotate([]float64{0.20, 0.15, v, 0.02}, 2, units.Percent)
 		return -1, nil, nil, true
 	}),
+}
+
+// localDuration formats seconds for reading in lang.
+func localDuration(lang string) func(float64) string {
+	return func(s float64) string { return units.LocalDuration(lang, s) }
 }

@@ -574,7 +574,7 @@ func (s *Scenario) Defaults() Config {
 func (s *Scenario) Set(cfg Config, name, text string) (Config, *InputError) {
 	k, ok := s.Knob(name)
 	if !ok {
-		return cfg.Clone(), inputError("error.unknown_key", name, text, "allowed", strings.Join(s.knobNames(), ", "))
+		return cfg.Clone(), inputError("error.unknown_key", name, text, "allowed", listArg(s.knobNames()))
 	}
 	v, err := k.Parse(text)
 	if err != nil {

@@ -74,6 +74,7 @@ func (f Frame) words() render.Words {
 type Picture struct {
 	timelines timelineCache
 	faults    faultCache
+	numfmt    numfmtCache
 	scratch   render.List // a second picture before it joins the list
 }
 

@@ -3,10 +3,13 @@ package scene
 import (
 	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/gpuscope/gpuscope/engine/parallel"
+	"github.com/gpuscope/gpuscope/engine/units"
 	"github.com/gpuscope/gpuscope/render"
 	"github.com/gpuscope/gpuscope/scenarios"
+	"github.com/gpuscope/gpuscope/scenarios/i18n"
 )
 
 // The strategy lessons' pictures: a PlanRun's view as one or two render
@@ -30,23 +33,36 @@ func buildPlan(p *Picture, dst render.List, m Moment, f Frame) render.List {
 	pf.t, pf.frac = m.window()
 	switch run.View {
 	case scenarios.ViewTimeline, scenarios.ViewSchedules:
-		return render.AppendPipeline(dst, p.pipelineView(run, pf))
+		return render.AppendPipeline(dst, p.pipelineView(m, run, pf))
 	case scenarios.ViewRecompute, scenarios.ViewAccum:
+		// The time lines at the left (on top on a tall stage), memory and
+		// time a step beside them, under one headline.
+		v := p.pipelineView(m, run, pf)
+		head := v.Headline
+		v.Headline = ""
+		hh := render.HeadlineHeight(f.Stage, f.Scale)
+		body := f.Stage
+		body.Y, body.H = body.Y+hh, body.H-hh
 		left, right := pf, pf
-		if f.Stage.W >= f.Stage.H {
-			left.stage.W = f.Stage.W * 0.64
-			right.stage.X, right.stage.W = f.Stage.X+left.stage.W, f.Stage.W-left.stage.W
+		left.stage, right.stage = body, body
+		if body.W >= body.H {
+			left.stage.W = body.W * 0.6
+			right.stage.X, right.stage.W = body.X+left.stage.W, body.W-left.stage.W
 		} else {
-			left.stage.H = f.Stage.H * 0.6
-			right.stage.Y, right.stage.H = f.Stage.Y+left.stage.H, f.Stage.H-left.stage.H
+			left.stage.H = body.H * 0.6
+			right.stage.Y, right.stage.H = body.Y+left.stage.H, body.H-left.stage.H
 		}
-		dst = render.AppendPipeline(dst, p.pipelineView(run, left))
-		p.scratch = render.AppendMemoryBars(p.scratch, memoryView(run, right))
+		v.Stage = left.stage
+		dst = render.AppendPipeline(dst, v)
+		p.scratch = render.AppendMemoryBars(p.scratch, p.memoryView(m, run, right))
 		dst.Items = append(dst.Items, p.scratch.Items...)
 		dst.Keys = append(dst.Keys, p.scratch.Keys...)
+		render.Headline(&dst, f.Theme, f.Stage, f.Scale, head)
 		return dst
-	case scenarios.ViewMemory, scenarios.ViewZeRO, scenarios.ViewSeed:
-		return render.AppendMemoryBars(dst, memoryView(run, pf))
+	case scenarios.ViewMemory, scenarios.ViewZeRO:
+		return render.AppendMemoryBars(dst, p.memoryView(m, run, pf))
+	case scenarios.ViewSeed:
+		return render.AppendCards(dst, p.cardsView(m, run, pf))
 	case scenarios.ViewCluster:
 		return render.AppendCluster(dst, clusterView(run, pf))
 	case scenarios.ViewTPMatrix:
@@ -57,77 +73,406 @@ func buildPlan(p *Picture, dst render.List, m Moment, f Frame) render.List {
 	return empty(dst, f)
 }
 
-func memoryView(run *scenarios.PlanRun, f planFrame) render.MemoryBarsView {
-	v := render.MemoryBarsView{Width: f.Width, Height: f.Height, Stage: f.stage, Scale: f.Scale, Theme: f.Theme, Words: f.words()}
+// say is a canvas word of the frame's language.
+func (f planFrame) say(key string, args ...string) string { return f.words().Say(key, args...) }
+
+// fit says whether the fullest GPU fits: "fits", or by how much it is
+// over.
+func fit(f planFrame, mem parallel.Memory) string {
+	if mem.Fits {
+		return f.say("canvas.mem.fits")
+	}
+	return f.say("canvas.mem.overby", "bytes", units.Bytes(mem.Over))
+}
+
+// catalogued is key's text in the reader's language, or def where the
+// catalogue has none.
+func catalogued(f planFrame, key, def string) string {
+	if i18n.Has(f.Lang, key) || i18n.Has(i18n.Fallback, key) {
+		return f.say(key)
+	}
+	return def
+}
+
+// recomputeName is a recomputation mode in the reader's words.
+func recomputeName(f planFrame, rc parallel.Recompute) string {
+	return f.say("canvas.rc." + string(rc))
+}
+
+// memoryView is a memory step's bars: one per pipeline stage, ZeRO stage,
+// recomputation mode or number of micro-batches, with the step's point
+// over them; ZeRO's compared on a zoom where ZeRO-3's is a sliver, with
+// each stage's communication under it; recomputation's and accumulation's
+// with their time a step under them (accumulation's bars are the
+// activations alone: the rest of the memory does not change with m).
+func memoryView(m Moment, run *scenarios.PlanRun, f planFrame) render.MemoryBarsView {
+	th := f.Theme
+	v := render.MemoryBarsView{Width: f.Width, Height: f.Height, Stage: f.stage, Scale: f.Scale, Theme: th, Words: f.words()}
 	cur := run.Result.Memory
+	p := run.Config.Plan
 	v.Capacity, v.Usable = cur.Capacity, cur.Usable
 	bars := run.Bars
-	if f.conceal && len(bars) > 1 && run.View != scenarios.ViewMemory && run.View != scenarios.ViewSeed {
+	if f.conceal && len(bars) > 1 && run.View != scenarios.ViewMemory {
 		bars = bars[:1]
 	}
-	for _, b := range bars {
-		m := b.Memory
-		if v.Capacity == 0 {
-			v.Capacity, v.Usable = m.Capacity, m.Usable
-		}
+	// The question asks what each GPU holds of the model's state: until
+	// it is answered, the bars keep only what the answer is not.
+	askStates := f.conceal && m.StepRun().Step.Predict == "states-per-gpu"
+	for i, b := range bars {
+		mem := b.Memory
 		bar := render.MemoryBar{Label: b.Label, Segments: []render.MemorySegment{
-			{Key: "weights", Bytes: m.Weights}, {Key: "gradients", Bytes: m.Gradients}, {Key: "optimizer", Bytes: m.Optimizer},
-			{Key: "activations", Bytes: m.Activations}, {Key: "buffers", Bytes: m.Buffers},
+			{Key: "weights", Bytes: mem.Weights}, {Key: "gradients", Bytes: mem.Gradients}, {Key: "optimizer", Bytes: mem.Optimizer},
+			{Key: "activations", Bytes: mem.Activations}, {Key: "buffers", Bytes: mem.Buffers},
 		}}
+		if askStates {
+			bar.Segments = bar.Segments[3:]
+		}
 		switch run.View {
 		case scenarios.ViewZeRO:
-			bar.Current = b.Label == fmt.Sprintf("ZeRO-%d", run.Config.Plan.ZeRO)
+			bar.Current = b.Label == "ZeRO-"+strconv.Itoa(p.ZeRO)
+			bar.Seconds, bar.Hidden = b.Time.DPComm, b.Time.DPHidden
 		case scenarios.ViewRecompute:
-			bar.Current = b.Label == string(run.Config.Plan.Recompute)
+			bar.Current = b.Label == string(p.Recompute)
+			bar.Label = f.say("canvas.rc.bar." + b.Label)
+			bar.Seconds = b.Time.Step
 		case scenarios.ViewAccum:
-			bar.Current = b.Label == fmt.Sprintf("m=%d", run.Result.MicroBatches)
+			bar.Current = b.Label == "m="+strconv.Itoa(run.Result.MicroBatches)
+			bar.Segments = bar.Segments[3:4]
+			bar.Seconds = b.Time.Step
 		case scenarios.ViewMemory:
-			bar.Current = m.Stage == cur.Stage
+			bar.Current = mem.Stage == cur.Stage
+			bar.Label = f.say("canvas.pipe.stage", "n", strconv.Itoa(i))
+			if p.PP == 1 {
+				bar.Label = f.say("canvas.mem.gpu")
+			}
 		}
 		v.Bars = append(v.Bars, bar)
 	}
+	switch run.View {
+	case scenarios.ViewZeRO:
+		v.Headline = f.say("canvas.zero.head"+strconv.Itoa(p.ZeRO), "gpus", strconv.Itoa(p.DP), "bytes", units.Bytes(cur.Total), "fit", fit(f, cur))
+		tallest := 0.0
+		for _, b := range bars {
+			tallest = max(tallest, b.Memory.Total)
+		}
+		if tallest > 3*v.Capacity {
+			v.Zoom = v.Capacity * 1.25
+		}
+		v.Lower = render.LowerChart{Title: f.say("canvas.zero.comm"), Solid: f.say("canvas.zero.exposed"), Light: f.say("canvas.zero.hidden"), Color: th.Hot}
+	case scenarios.ViewRecompute:
+		v.Lower = render.LowerChart{Title: f.say("canvas.rc.time"), Solid: f.say("canvas.rc.step"), Color: th.Dim}
+	case scenarios.ViewAccum:
+		v.Capacity, v.Usable = 0, 0
+		v.Lower = render.LowerChart{Title: f.say("canvas.acc.time"), Solid: f.say("canvas.acc.step"), Color: th.Dim}
+	case scenarios.ViewMemory:
+		switch {
+		case askStates:
+			v.Headline = f.say("canvas.mem.ask", "tp", strconv.Itoa(p.TP), "pp", strconv.Itoa(p.PP))
+		case p.TP*p.PP == 1:
+			v.Headline = f.say("canvas.mem.replica", "bytes", units.Bytes(cur.Total), "fit", fit(f, cur))
+		default:
+			v.Headline = f.say("canvas.mem.split", "tp", strconv.Itoa(p.TP), "pp", strconv.Itoa(p.PP), "bytes", units.Bytes(cur.Total), "fit", fit(f, cur))
+		}
+	}
 	return v
 }
 
-// timelineCache is a run's time lines converted for the renderer.
+// cardsView pours the seed's 100B model into 80 GB cards, one kind of
+// bytes a step (the lesson's seed-memory steps in order): the weights in
+// FP32 and in BF16; then Adam's moments as the seed counts them, and the
+// ZeRO paper's 16 bytes a parameter; then the activations, against the
+// seed's 800 GB – 1.2 TB, whose count is the question's answer.
+func cardsView(m Moment, run *scenarios.PlanRun, f planFrame) render.CardsView {
+	card := float64(run.Config.Cluster.GPU.HBMBytes)
+	v := render.CardsView{Width: f.Width, Height: f.Height, Stage: f.stage, Scale: f.Scale, Theme: f.Theme, Words: f.words(),
+		Card: card, Progress: f.frac}
+	v.Headline = f.say("canvas.cards.head", "model", scenarios.ModelName(f.Lang, run.Config.Model), "params", scenarios.ParamCount(f.Lang, run.Result.Params),
+		"gpu", catalogued(f, "gpu."+run.Config.Cluster.GPU.ID, run.Config.Cluster.GPU.Name), "bytes", units.Bytes(card))
+	if len(run.Bars) < 5 {
+		return v
+	}
+	// Which of the lesson's seed-memory steps this is.
+	k := 0
+	for i := 0; i < m.Step-1; i++ {
+		if r, ok := m.Lesson.Steps[i].Run.(*scenarios.PlanRun); ok && r.View == scenarios.ViewSeed {
+			k++
+		}
+	}
+	fp32, bf16, adam, act, mixed := run.Bars[0].Memory, run.Bars[1].Memory, run.Bars[2].Memory, run.Bars[3].Memory, run.Bars[4].Memory
+	lo, hi := 800e9, 1.2e12 // seed 001's estimate of everything together
+	// One scale for the three steps: the most any of them pours.
+	most := hi
+	for _, b := range run.Bars {
+		most = max(most, b.Memory.Total)
+	}
+	v.Slots = parallel.CardsNeeded(most, card)
+	seg := func(key string, b float64) render.MemorySegment { return render.MemorySegment{Key: key, Bytes: b} }
+	row := func(key string, pour int, segs ...render.MemorySegment) render.CardsRow {
+		t := 0.0
+		for _, s := range segs {
+			t += s.Bytes
+		}
+		return render.CardsRow{Label: f.say(key, "bytes", units.Bytes(t), "b", strconv.Itoa(run.Config.Plan.MicroBatch)), Segments: segs, Pour: pour}
+	}
+	switch {
+	case k == 0:
+		v.Rows = []render.CardsRow{
+			row("canvas.cards.fp32", 0, seg("weights", fp32.Weights)),
+			row("canvas.cards.bf16", 0, seg("weights", bf16.Weights)),
+		}
+	case k == 1:
+		v.Rows = []render.CardsRow{
+			row("canvas.cards.adam", 1, seg("weights", adam.Weights), seg("optimizer", adam.Optimizer)),
+			row("canvas.cards.mixed", 0, seg("weights", mixed.Weights), seg("gradients", mixed.Gradients), seg("optimizer", mixed.Optimizer)),
+		}
+	default:
+		v.Rows = []render.CardsRow{
+			row("canvas.cards.act", 2, seg("weights", act.Weights), seg("optimizer", act.Optimizer), seg("activations", act.Activations)),
+			{Label: f.say("canvas.cards.seed", "lo", units.Bytes(lo), "hi", units.Bytes(hi)), Bytes: lo, High: hi,
+				Estimate: f.say("canvas.cards.estimate"), Hidden: f.conceal},
+		}
+	}
+	return v
+}
+
+// timelineCache is a run's time lines converted for the renderer, with
+// their words, and the time axis the step shares with its neighbours.
 type timelineCache struct {
 	run     *scenarios.PlanRun
 	conceal bool
+	lang    string
 	tls     []render.Timeline
+	head    string
+	dphead  string // data parallelism's, with its replicas
+	span    float64
+	ref     float64 // the step time without overlap, dashed
+	views   viewCache
+	drawn   render.PipelineCache // what AppendPipeline derives from tls
 }
 
-// pipelineView draws the run's time lines, each with its data-parallel
-// all-reduce and optimizer update after the last backward of every stage,
-// and the activation memory over time. The blocks depend on the run alone,
-// not on the playhead: they are converted once per run.
-func (p *Picture) pipelineView(run *scenarios.PlanRun, f planFrame) render.PipelineView {
-	v := render.PipelineView{Width: f.Width, Height: f.Height, Stage: f.stage, Scale: f.Scale, Theme: f.Theme, Words: f.words(), Time: f.t}
-	if c := &p.timelines; c.run != run || c.conceal != f.conceal {
-		*c = timelineCache{run: run, conceal: f.conceal, tls: timelines(run, f.conceal)}
+// viewCache is the last memory or cards view made, for the frame and
+// step it was made for: rebuilt when either changes, not every frame.
+type viewCache struct {
+	key   viewKey
+	mem   render.MemoryBarsView
+	cards render.CardsView
+}
+
+type viewKey struct {
+	run     *scenarios.PlanRun
+	lesson  *scenarios.Lesson
+	step    int
+	frame   Frame
+	stage   render.Rect
+	conceal bool
+}
+
+func keyOf(m Moment, run *scenarios.PlanRun, f planFrame) viewKey {
+	return viewKey{run: run, lesson: m.Lesson, step: m.Step, frame: f.Frame, stage: f.stage, conceal: f.conceal}
+}
+
+// memoryView is memoryView(m, run, f), made once for the frame.
+func (p *Picture) memoryView(m Moment, run *scenarios.PlanRun, f planFrame) render.MemoryBarsView {
+	c := &p.timelines.views
+	if k := keyOf(m, run, f); c.key != k || c.mem.Bars == nil {
+		c.key, c.mem = k, memoryView(m, run, f)
 	}
-	v.Timelines = p.timelines.tls
+	return c.mem
+}
+
+// cardsView is cardsView(m, run, f), made once for the frame, at the
+// playhead's progress.
+func (p *Picture) cardsView(m Moment, run *scenarios.PlanRun, f planFrame) render.CardsView {
+	c := &p.timelines.views
+	if k := keyOf(m, run, f); c.key != k || c.cards.Rows == nil {
+		c.key, c.cards = k, cardsView(m, run, f)
+	}
+	v := c.cards
+	v.Progress = f.frac
 	return v
 }
 
-// timelines converts a run's schedules to drawn time lines.
-func timelines(run *scenarios.PlanRun, conceal bool) []render.Timeline {
+// pipelineView draws the run's time lines — each with its data-parallel
+// all-reduce and optimizer update after the last backward of every stage,
+// and the activation memory over time — on the time axis of the
+// neighbouring steps that show the same view (so that a saving shows as
+// a shorter line), under the step's point. Data parallelism's (show: dp)
+// draws its replicas and names the phases of a step. The blocks and
+// words depend on the run alone, not on the playhead: they are made once
+// per run.
+func (p *Picture) pipelineView(m Moment, run *scenarios.PlanRun, f planFrame) render.PipelineView {
+	v := render.PipelineView{Width: f.Width, Height: f.Height, Stage: f.stage, Scale: f.Scale, Theme: f.Theme, Words: f.words(), Time: f.t}
+	if c := &p.timelines; c.run != run || c.conceal != f.conceal || c.lang != f.Lang {
+		*c = timelineCache{run: run, conceal: f.conceal, lang: f.Lang, tls: timelines(run, f, f.conceal), head: headline(run, f), span: sharedSpan(m), ref: overlapRef(m, run)}
+		if c.ref > 0 && len(c.tls) == 1 {
+			c.tls[0].Note = f.say("canvas.tl.ref", "step", units.Duration(run.Result.Time.Step), "ref", units.Duration(c.ref))
+		}
+	}
+	v.Timelines, v.Headline, v.Span = p.timelines.tls, p.timelines.head, p.timelines.span
+	if pl := run.Config.Plan; pl.PP == 1 && m.shows("dp") {
+		v.Replicas, v.Phases = pl.DP, true
+		if p.timelines.dphead == "" {
+			p.timelines.dphead = f.say("canvas.tl.dp", "gpus", strconv.Itoa(pl.DP), "step", units.Duration(run.Result.Time.Step))
+		}
+		v.Headline = p.timelines.dphead
+	} else if pl.PP == 1 {
+		v.Phases = true
+	}
+	v.Ref = p.timelines.ref
+	v.Cache = &p.timelines.drawn
+	return v
+}
+
+// overlapRef is, for a step that hides its all-reduce, the step time of
+// a neighbouring step with the same view that does not (the saving shows
+// as the gap to it); 0 for none.
+func overlapRef(m Moment, run *scenarios.PlanRun) float64 {
+	if pl := run.Config.Plan; pl.PP != 1 || !pl.Overlap || run.Result.Time.DPHidden <= 0 {
+		return 0
+	}
+	lo, hi := sameViewSteps(m)
+	for i := lo; i <= hi; i++ {
+		if r := m.Lesson.Steps[i].Run.(*scenarios.PlanRun); !r.Config.Plan.Overlap && len(r.Timelines) > 0 {
+			return r.Timelines[0].Timeline.Length
+		}
+	}
+	return 0
+}
+
+// sameViewSteps are the steps (0-based, lo to hi) around m's that show
+// the same view.
+func sameViewSteps(m Moment) (lo, hi int) {
+	steps := m.Lesson.Steps
+	view := m.StepRun().Run.(*scenarios.PlanRun).View
+	same := func(i int) bool {
+		r, ok := steps[i].Run.(*scenarios.PlanRun)
+		return ok && r.View == view
+	}
+	lo, hi = m.Step-1, m.Step-1
+	for lo > 0 && same(lo-1) {
+		lo--
+	}
+	for hi+1 < len(steps) && same(hi+1) {
+		hi++
+	}
+	return lo, hi
+}
+
+// sharedSpan is the longest time line of the steps around m's that show
+// the same view: one time axis for them all.
+func sharedSpan(m Moment) float64 {
+	steps := m.Lesson.Steps
+	lo, hi := sameViewSteps(m)
+	span := 0.0
+	for i := lo; i <= hi; i++ {
+		for _, t := range steps[i].Run.(*scenarios.PlanRun).Timelines {
+			span = max(span, t.Timeline.Length)
+		}
+	}
+	return span
+}
+
+// headline is a time-line step's point, from its numbers.
+func headline(run *scenarios.PlanRun, f planFrame) string {
+	res := run.Result
+	p, tm := run.Config.Plan, res.Time
+	d := units.Duration
+	switch run.View {
+	case scenarios.ViewSchedules:
+		return f.say("canvas.tl.schedules", "p", strconv.Itoa(p.PP), "m", strconv.Itoa(res.MicroBatches))
+	case scenarios.ViewRecompute:
+		if p.Recompute == parallel.RecomputeFull && len(run.Timelines) == 3 && !f.conceal {
+			none := run.Timelines[0].Result
+			return f.say("canvas.rc.headfull", "act", units.Bytes(res.Memory.Activations), "none", units.Bytes(none.Memory.Activations),
+				"pct", units.Percent(tm.Step/none.Time.Step-1))
+		}
+		return f.say("canvas.rc.head", "mode", recomputeName(f, p.Recompute), "act", units.Bytes(res.Memory.Activations), "step", d(tm.Step))
+	case scenarios.ViewAccum:
+		return f.say("canvas.acc.head", "m", strconv.Itoa(res.MicroBatches), "step", d(tm.Step), "total", units.Bytes(res.Memory.Total))
+	}
+	switch {
+	case p.PP > 1:
+		return f.say("canvas.tl.pipe", "step", d(tm.Step), "share", units.Percent(scenarios.BubbleShare(res)))
+	case tm.DPComm > 0 && tm.DPHidden > 0:
+		return f.say("canvas.tl.overlap", "hidden", d(tm.DPHidden), "comm", d(tm.DPComm), "step", d(tm.Step))
+	case tm.DPComm > 0:
+		return f.say("canvas.tl.serial", "comm", d(tm.DPComm), "step", d(tm.Step))
+	}
+	return f.say("canvas.tl.one", "step", d(tm.Step))
+}
+
+// timelines converts a run's schedules to drawn time lines, with their
+// labels and times in the reader's words.
+func timelines(run *scenarios.PlanRun, f planFrame, conceal bool) []render.Timeline {
 	tls := run.Timelines
 	if conceal && len(tls) > 1 {
 		tls = tls[:1]
 	}
 	out := make([]render.Timeline, 0, len(tls))
 	for _, pt := range tls {
-		out = append(out, timeline(pt))
+		t := timeline(pt)
+		pl := pt.Result.Config.Plan
+		switch run.View {
+		case scenarios.ViewRecompute:
+			t.Label = recomputeName(f, pl.Recompute)
+		case scenarios.ViewAccum:
+			t.Label = f.say("canvas.acc.label", "m", strconv.Itoa(pt.Result.MicroBatches), "b", strconv.Itoa(pl.MicroBatch))
+			t.Sums = sumsSeries(pt.Timeline)
+			t.SumsNote = f.say("canvas.acc.note", "m", strconv.Itoa(pt.Result.MicroBatches))
+		default:
+			if pl.PP == 1 {
+				t.Label = f.say("canvas.tl.dplabel", "gpus", strconv.Itoa(pl.DP), "m", strconv.Itoa(pt.Result.MicroBatches))
+			} else {
+				t.Label = f.say("canvas.tl.label", "sched", scheduleName(f, pl), "p", strconv.Itoa(pl.PP), "m", strconv.Itoa(pt.Result.MicroBatches))
+			}
+		}
+		t.Note = f.say("canvas.tl.step", "step", units.Duration(pt.Result.Time.Step))
+		out = append(out, t)
 	}
 	return out
 }
 
+// sumsSeries is the share of a step's gradient summed on stage 0 over
+// time: a micro-batch's worth more at the end of each backward, nothing
+// again once the update has used it.
+func sumsSeries(tl parallel.Timeline) []render.MemoryPoint {
+	var ends []float64
+	update := -1.0
+	for _, b := range tl.Blocks {
+		switch {
+		case b.Stage == 0 && b.Kind == parallel.Backward:
+			ends = append(ends, b.End)
+		case b.Stage == 0 && b.Kind == parallel.Optimizer:
+			update = b.End
+		}
+	}
+	if len(ends) == 0 {
+		return nil
+	}
+	slices.Sort(ends)
+	out := []render.MemoryPoint{{T: 0, Bytes: 0}}
+	for k, e := range ends {
+		out = append(out, render.MemoryPoint{T: e, Bytes: float64(k+1) / float64(len(ends))})
+	}
+	if update > 0 {
+		out = append(out, render.MemoryPoint{T: update, Bytes: 0})
+	}
+	return out
+}
+
+// scheduleName is a pipeline schedule in the reader's words.
+func scheduleName(f planFrame, pl parallel.Plan) string {
+	if pl.Schedule == parallel.Interleaved {
+		return f.say("canvas.sched.interleaved", "v", strconv.Itoa(pl.Interleave))
+	}
+	return f.say("canvas.sched." + string(pl.Schedule))
+}
+
 // timeline is one schedule of a strategy step, drawn: its blocks with
-// the shares of each that the engine's result gives (stageShares), and
-// the step's data-parallel and optimizer time.
+// the shares of each that the engine's result gives (stageShares). Its
+// Length is the engine's time line's: the step time.
 func timeline(pt scenarios.PlanTimeline) render.Timeline {
-	label := fmt.Sprintf("%s  p=%d m=%d", pt.Label, pt.Timeline.Stages, pt.Timeline.Micro)
-	return convert(label, pt.Timeline, stageShares(pt.Result, pt.Timeline.Stages), pt.Result.Time, pt.ActBytes)
+	return convert(pt.Timeline, stageShares(pt.Result, pt.Timeline.Stages), pt.ActBytes)
 }
 
 // shares are, per stage, the parts of a forward and of a backward block
@@ -153,12 +498,20 @@ func stageShares(res parallel.Result, stages int) shares {
 }
 
 // convert draws a schedule's blocks: each forward and backward split by
-// sh (zero shares: whole compute blocks), then each stage's data-parallel
-// all-reduce (the part hidden behind the backward drawn as such) and
-// optimizer update from tm, and act bytes a chunk-micro-batch holds on
-// each stage as memory over time (nil: none).
-func convert(label string, tl parallel.Timeline, sh shares, tm parallel.Time, act []float64) render.Timeline {
-	out := render.Timeline{Label: label, Stages: tl.Stages, Length: tl.Length}
+// sh (zero shares: whole compute blocks), sends as communication (one
+// bar with the tensor-parallel communication that ends where the send
+// starts: one mark, not two), each
+// stage's data-parallel all-reduce (the part hidden behind the backward
+// drawn as such, bucket by bucket) and optimizer update as the engine's
+// time line places them, and act bytes a chunk-micro-batch holds on each
+// stage as memory over time (nil: none).
+func convert(tl parallel.Timeline, sh shares, act []float64) render.Timeline {
+	out := render.Timeline{Stages: tl.Stages, Length: tl.Length, Blocks: make([]render.TimelineBlock, 0, 2*len(tl.Blocks))}
+	type commKey struct {
+		stage int
+		end   float64
+	}
+	commAt := map[commKey]int{} // a block's communication bar by its stage and end
 	at := func(v []float64, st int) float64 {
 		if st < len(v) {
 			return v[st]
@@ -173,10 +526,10 @@ func convert(label string, tl parallel.Timeline, sh shares, tm parallel.Time, ac
 		}
 		out.Blocks = append(out.Blocks, render.TimelineBlock{Stage: b.Stage, Kind: kind, MicroBatch: mb, Chunk: b.Chunk, Start: start, End: cut})
 		if commShare > 0.01 {
+			commAt[commKey{b.Stage, b.End}] = len(out.Blocks)
 			out.Blocks = append(out.Blocks, render.TimelineBlock{Stage: b.Stage, Kind: render.BlockComm, MicroBatch: -1, Start: cut, End: b.End})
 		}
 	}
-	lastB := make([]float64, tl.Stages)
 	for _, b := range tl.Blocks {
 		switch b.Kind {
 		case parallel.Forward:
@@ -188,27 +541,18 @@ func convert(label string, tl parallel.Timeline, sh shares, tm parallel.Time, ac
 				out.Blocks = append(out.Blocks, render.TimelineBlock{Stage: b.Stage, Kind: render.BlockRecompute, MicroBatch: -1, Chunk: b.Chunk, Start: b.Start, End: split})
 			}
 			block(b, render.BlockBackward, split, at(sh.tpB, b.Stage))
-			lastB[b.Stage] = max(lastB[b.Stage], b.End)
+		case parallel.AllReduce:
+			out.Blocks = append(out.Blocks, render.TimelineBlock{Stage: b.Stage, Kind: render.BlockDPComm, MicroBatch: b.MicroBatch, Start: b.Start, End: b.End, Hidden: b.Hidden})
+		case parallel.Optimizer:
+			out.Blocks = append(out.Blocks, render.TimelineBlock{Stage: b.Stage, Kind: render.BlockOptimizer, MicroBatch: -1, Start: b.Start, End: b.End})
 		default:
+			if i, ok := commAt[commKey{b.Stage, b.Start}]; ok && out.Blocks[i].End == b.Start {
+				out.Blocks[i].End = b.End // the send continues the bar
+				commAt[commKey{b.Stage, b.End}] = i
+				continue
+			}
 			out.Blocks = append(out.Blocks, render.TimelineBlock{Stage: b.Stage, Kind: render.BlockComm, MicroBatch: -1, Start: b.Start, End: b.End})
 		}
-	}
-	// Data parallelism and the update, after each stage's last backward.
-	for st := range tl.Stages {
-		end := lastB[st]
-		if tm.DPComm > 0 {
-			start := max(0, end-tm.DPHidden)
-			if tm.DPHidden > 0 {
-				out.Blocks = append(out.Blocks, render.TimelineBlock{Stage: st, Kind: render.BlockDPComm, MicroBatch: -1, Start: start, End: end, Hidden: true})
-			}
-			exposed := tm.DPComm - tm.DPHidden
-			out.Blocks = append(out.Blocks, render.TimelineBlock{Stage: st, Kind: render.BlockDPComm, MicroBatch: -1, Start: end, End: end + exposed})
-			end += exposed
-		}
-		if tm.Optimizer > 0 {
-			out.Blocks = append(out.Blocks, render.TimelineBlock{Stage: st, Kind: render.BlockOptimizer, MicroBatch: -1, Start: end, End: end + tm.Optimizer})
-		}
-		out.Length = max(out.Length, end+tm.Optimizer)
 	}
 	out.Memory = memorySeries(tl, act)
 	return out

@@ -40,8 +40,9 @@
  * Events: {source: "gpuscope", version: 1, type, ...}: ready {state},
  * step {step, state}, finished, resize {height}, state {state}. A state is
  * window.gpuscope.state() inside the frame: scenario, step, steps, step_id,
- * playing, time_s, from_s, to_s, end_s, speed, lang, config (strings),
- * metrics, error, errors, fragment, question.
+ * playing, time_s, from_s, to_s, end_s, speed, lang, config (by the
+ * fragment's keys: int and float knobs as numbers, enums and byte sizes
+ * as strings), metrics, error, errors, fragment, question.
  */
 (function () {
   "use strict";

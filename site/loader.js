@@ -5,14 +5,24 @@
 // (script-src 'self' 'wasm-unsafe-eval') is enough.
 //
 // Progress: #loader-bar is a <progress>; without a value it is indeterminate.
-// The server may send the gzip copy of main.wasm, in which case the
-// Content-Length (if any) counts compressed bytes while the stream yields
-// decompressed ones: then the total is unknown unless the server also sends
-// X-Uncompressed-Length (gpuscope serve does), and the bar stays indeterminate.
+// The text counts the bytes that travel. Sent as they are, main.wasm's
+// Content-Length is its size: "Loading gpuscope… 3.1 of 14.3 MB". The
+// server may send a compressed copy instead (Content-Encoding: gzip, as
+// gpuscope serve does): then the stream yields decompressed bytes while the
+// Content-Length counts compressed ones, so the text gives the share of the
+// decompressed size arrived, of the compressed size that travels —
+// "Loading gpuscope… 42% of 3.5 MB" — when the server also sends the
+// decompressed size (X-Uncompressed-Length; gpuscope serve does). Without
+// it the bar stays indeterminate and the text says only the compressed size;
+// without either, nothing: a count of decompressed bytes would overstate
+// the transfer about fourfold.
 //
 // The wasm hides #loader (class "hidden") once it has drawn its first frame.
-// window.gpuscopeLoader reports {phase, loaded, total, error} for tests;
-// phase is "poster", "loading", "starting", "running", "exited" or "failed".
+// window.gpuscopeLoader reports {phase, loaded, total, transfer, encoding,
+// error} for tests: loaded and total count decompressed bytes (total 0 when
+// unknown), transfer the bytes on the wire (0 when unknown), encoding the
+// Content-Encoding ("identity" when none); phase is "poster", "loading",
+// "starting", "running", "exited" or "failed".
 //
 // Embeds (body.page-embed) load lazily, as the fragment's load= key says:
 // "click" (the default) shows the lesson's poster (posters/ID-THEME.png,
@@ -22,16 +32,69 @@
 // origins= allow-list may also post {version: 1, type: "load"}. The
 // fragment is read here only for these few keys; the wasm parses it in
 // full (and reports any error in it) once it runs.
+//
+// Catalogues: main.wasm embeds only the English one (scenarios/i18n, built
+// with -tags i18nfetch). The loader fetches the fragment's lang= catalogue,
+// i18n/LANG.txt, alongside main.wasm and leaves it in
+// window.gpuscopeI18n.texts before the wasm starts; the others once the
+// reader reaches for the language picker. A catalogue asked for before it
+// arrives the wasm fetches itself (wasm/catalogue.go).
 (function () {
   "use strict";
 
   var WASM_URL = "main.wasm";
-  var status = { phase: "loading", loaded: 0, total: 0, error: null };
+  var status = { phase: "loading", loaded: 0, total: 0, transfer: 0, encoding: "identity", error: null };
   window.gpuscopeLoader = status;
+
+  // The languages main.wasm does not embed: i18n.Langs() but English.
+  var FETCHED_LANGS = ["zh"];
+  var catalogues = { base: "i18n/", texts: {} };
+  window.gpuscopeI18n = catalogues;
+  var pending = {};
+
+  // fetchCatalogue fetches lang's catalogue once into catalogues.texts;
+  // the promise never rejects (the wasm retries, and explains, itself).
+  function fetchCatalogue(lang) {
+    if (FETCHED_LANGS.indexOf(lang) < 0) return Promise.resolve();
+    if (!pending[lang]) {
+      pending[lang] = fetch(catalogues.base + lang + ".txt").then(function (resp) {
+        return resp.ok ? resp.text() : null;
+      }).then(function (text) {
+        if (typeof text === "string") catalogues.texts[lang] = text;
+      }).catch(function () {});
+    }
+    return pending[lang];
+  }
+
+  // prefetchOnIntent fetches every catalogue when the reader reaches for
+  // the language picker, so that picking one finds it there.
+  function prefetchOnIntent() {
+    var all = function () { FETCHED_LANGS.forEach(fetchCatalogue); };
+    ["pointerdown", "focusin", "keydown"].forEach(function (type) {
+      document.addEventListener(type, function (ev) {
+        if (ev.target && ev.target.id === "lang") all();
+      }, true);
+    });
+  }
 
   function $(id) { return document.getElementById(id); }
 
   function mb(n) { return (n / 1e6).toFixed(1); }
+
+  // progressText is the loader's line for loaded of total decompressed
+  // bytes (total 0: unknown), transfer bytes on the wire (0: unknown) and
+  // the response's encoding.
+  function progressText(loaded, total, transfer, encoding) {
+    var head = "Loading gpuscope… ";
+    if (encoding === "identity") {
+      return total > 0 ? head + mb(loaded) + " of " + mb(total) + " MB" : head + mb(loaded) + " MB";
+    }
+    var pct = total > 0 ? Math.min(100, Math.floor(100 * loaded / total)) + "%" : "";
+    if (transfer > 0) {
+      return pct ? head + pct + " of " + mb(transfer) + " MB" : head + "(" + mb(transfer) + " MB compressed)";
+    }
+    return pct ? head + pct : "Loading gpuscope…";
+  }
 
   function showProgress(loaded, total) {
     var bar = $("loader-bar");
@@ -48,9 +111,7 @@
       // The numbers are not in the catalogue: stop the wasm from
       // overwriting them with the bare "Loading" label.
       text.removeAttribute("data-i18n");
-      text.textContent = total > 0
-        ? "Loading gpuscope… " + mb(loaded) + " of " + mb(total) + " MB"
-        : "Loading gpuscope… " + mb(loaded) + " MB";
+      text.textContent = progressText(loaded, total, status.transfer, status.encoding);
     }
   }
 
@@ -97,18 +158,24 @@
     return parseInt(v, 10);
   }
 
+  // encodingOf is resp's Content-Encoding, "identity" when none.
+  function encodingOf(resp) {
+    return (resp.headers.get("Content-Encoding") || "identity").trim().toLowerCase() || "identity";
+  }
+
   // expectedSize returns the decoded size of the body, or 0 when unknown.
   function expectedSize(resp) {
-    var uncompressed = headerInt(resp, "X-Uncompressed-Length");
-    if (uncompressed > 0) return uncompressed;
-    var enc = (resp.headers.get("Content-Encoding") || "identity").trim().toLowerCase();
-    if (enc !== "identity") return 0; // Content-Length counts encoded bytes
+    if (encodingOf(resp) !== "identity") {
+      return headerInt(resp, "X-Uncompressed-Length"); // Content-Length counts encoded bytes
+    }
     return headerInt(resp, "Content-Length");
   }
 
   // counter tracks the bytes of resp's body as they arrive and shows them,
   // at most once per frame.
   function counter(resp) {
+    status.encoding = encodingOf(resp);
+    status.transfer = headerInt(resp, "Content-Length");
     status.total = expectedSize(resp);
     status.loaded = 0;
     showProgress(0, status.total);
@@ -208,6 +275,7 @@
     }
     // WebGL is not probed up front (a probe context costs a noticeable
     // part of start-up): when the program fails, noWebGL() explains why.
+    var catalogue = fetchCatalogue(fragmentValue("lang").toLowerCase());
     var resp;
     try {
       resp = await fetch(WASM_URL);
@@ -255,6 +323,7 @@
       }
       return;
     }
+    await catalogue;
     status.phase = "running";
     go.run(result.instance).catch(function (e) {
       if (noWebGL()) return;
@@ -369,6 +438,7 @@
   }
 
   function init() {
+    prefetchOnIntent();
     var embed = document.body && document.body.classList.contains("page-embed");
     var mode = fragmentValue("load").toLowerCase();
     if (embed && mode !== "auto") {

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"encoding/json"
 	"strings"
 	"sync"
 	"syscall/js"
@@ -12,6 +11,8 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/gpuscope/gpuscope/engine/sim"
+	"github.com/gpuscope/gpuscope/engine/tinyjson"
+	"github.com/gpuscope/gpuscope/page"
 	"github.com/gpuscope/gpuscope/render"
 	"github.com/gpuscope/gpuscope/render/paint"
 	"github.com/gpuscope/gpuscope/scenarios"
@@ -31,6 +32,7 @@ type app struct {
 	frag      string   // the fragment we last wrote to the address bar
 	lastLang  string
 	lastScn   string
+	lastStep  int
 
 	list render.List   // built by Update, painted by Draw
 	pic  scene.Picture // builds list, keeping what a run's pictures share between frames
@@ -58,10 +60,12 @@ type app struct {
 }
 
 // perf holds the Go time spent per frame, averaged over the last
-// perfWindow frames so that start-up (the first frame compiles shaders and
-// fills the glyph atlas) does not linger in the figures.
+// page.WindowFrames frames since playing last started, so that start-up
+// (the first frame compiles shaders and fills the glyph atlas) and the
+// idle ticks before playing do not linger in the figures.
 type perf struct {
-	update, draw, interval recent
+	update, draw, interval page.Window
+	plays                  int // the player's Plays when the windows were last emptied
 	lastDraw               time.Time
 	mainMS                 float64 // performance.now() when Go's main began
 	readyMS                float64 // … when newApp had prepared the lesson and the DOM
@@ -70,28 +74,15 @@ type perf struct {
 	firstDrawMS            float64 // Go time of the first Draw (shader, glyphs)
 }
 
-const perfWindow = 120
-
-// recent is a running mean of the last perfWindow samples, in ms.
-type recent struct {
-	v   [perfWindow]float64
-	n   int
-	sum float64
-}
-
-func (w *recent) add(ms float64) {
-	i := w.n % perfWindow
-	w.sum += ms - w.v[i]
-	w.v[i] = ms
-	w.n++
-}
-
-func (w *recent) mean() float64 {
-	k := min(w.n, perfWindow)
-	if k == 0 {
-		return 0
+// restartOnPlay empties the windows when playing has started since the
+// last tick.
+func (p *perf) restartOnPlay(plays int) {
+	if plays != p.plays {
+		p.plays = plays
+		p.update.Reset()
+		p.draw.Reset()
+		p.interval.Reset()
 	}
-	return w.sum / float64(k)
 }
 
 func since(t time.Time) float64 { return float64(time.Since(t).Microseconds()) / 1000 }
@@ -152,6 +143,7 @@ func (a *app) Update() error {
 	}
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	a.perf.restartOnPlay(a.player.Plays())
 	if a.drawn && !a.ready {
 		a.ready = true
 		a.ui.hideLoader()
@@ -177,6 +169,13 @@ func (a *app) Update() error {
 	// after the first frame (and before ready is reported to scripts).
 	if rev := a.player.Rev(); rev != a.shownRev && a.drawn {
 		a.shownRev = rev
+		if st := a.player.State(); st.Step != a.lastStep || st.Scenario != a.lastScn {
+			// A new step starts at the top of the panel, its title in view.
+			a.lastStep, a.lastScn = st.Step, st.Scenario
+			if p := document.Call("getElementById", "panel"); p.Truthy() {
+				p.Set("scrollTop", 0)
+			}
+		}
 		a.ui.refresh()
 		a.syncFragment()
 		a.stageDirty = true
@@ -189,6 +188,9 @@ func (a *app) Update() error {
 	}
 	a.embedTick(changed, events)
 	if a.stageDirty {
+		if a.present {
+			fitCaptions() // the captions' size sets the picture's
+		}
 		a.stage = a.ui.stageRect()
 		a.stageDirty = false
 	}
@@ -202,7 +204,7 @@ func (a *app) Update() error {
 		a.build(w, h)
 		a.dirty = true
 	}
-	a.perf.update.add(since(start))
+	a.perf.update.Add(since(start))
 	return nil
 }
 
@@ -266,8 +268,8 @@ func (a *app) Draw(screen *ebiten.Image) {
 		snap(screen)
 	}
 	if a.drawn {
-		a.perf.draw.add(since(start))
-		a.perf.interval.add(float64(start.Sub(a.perf.lastDraw).Microseconds()) / 1000)
+		a.perf.draw.Add(since(start))
+		a.perf.interval.Add(float64(start.Sub(a.perf.lastDraw).Microseconds()) / 1000)
 	}
 	a.perf.lastDraw = start
 	if !a.drawn {
@@ -294,28 +296,16 @@ func devicePixelRatio() float64 {
 func (a *app) stateJSON() string {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	type perfOut struct {
-		UpdateMS     float64 `json:"update_ms"`
-		DrawMS       float64 `json:"draw_ms"`
-		FPS          float64 `json:"fps"`
-		MainMS       float64 `json:"main_ms"`
-		InitMS       float64 `json:"init_ms"`
-		FirstFrameMS float64 `json:"first_frame_ms"`
-		FirstUpdate  float64 `json:"first_update_ms"`
-		FirstDraw    float64 `json:"first_draw_ms"`
-		HeapBytes    float64 `json:"heap_bytes"`    // issue 9: Go's HeapAlloc
-		JSHeapBytes  float64 `json:"js_heap_bytes"` // issue 9: performance.memory.usedJSHeapSize, 0 if none
-	}
-	out := struct {
-		scenarios.PlayerState
-		Ready bool    `json:"ready"`
-		Perf  perfOut `json:"perf"`
-	}{a.player.Report(), a.ready, perfOut{a.perf.update.mean(), a.perf.draw.mean(), 0, a.perf.mainMS, a.perf.readyMS, a.perf.firstFrameMS, a.perf.firstUpdateMS, a.perf.firstDrawMS, 0, 0}}
+	out := page.State{PlayerState: a.player.Report(), Ready: a.ready, Perf: page.Perf{
+		UpdateMS: a.perf.update.Mean(), DrawMS: a.perf.draw.Mean(), MainMS: a.perf.mainMS, InitMS: a.perf.readyMS,
+		FirstFrameMS: a.perf.firstFrameMS, FirstUpdate: a.perf.firstUpdateMS, FirstDraw: a.perf.firstDrawMS,
+		UpdateFrames: a.perf.update.Frames(), DrawFrames: a.perf.draw.Frames(),
+	}}
 	out.Perf.HeapBytes, out.Perf.JSHeapBytes = a.mem.read() // issue 9 (robust.go)
-	if iv := a.perf.interval.mean(); iv > 0 {
+	if iv := a.perf.interval.Mean(); iv > 0 {
 		out.Perf.FPS = 1000 / iv
 	}
-	b, err := json.Marshal(out)
+	b, err := tinyjson.Marshal(out)
 	if err != nil {
 		return "{}"
 	}

@@ -3,13 +3,13 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
 	"syscall/js"
 
+	"github.com/gpuscope/gpuscope/engine/tinyjson"
 	"github.com/gpuscope/gpuscope/scenarios"
 )
 
@@ -166,7 +166,7 @@ func (a *app) post(e scenarios.Event) {
 	if p := a.parentOrigin(); emb.Allowed(p) {
 		targets = []string{p}
 	}
-	b, err := json.Marshal(e)
+	b, err := tinyjson.Marshal(e)
 	if err != nil {
 		return
 	}

@@ -4,6 +4,7 @@ package main
 
 import (
 	"strconv"
+	"strings"
 	"syscall/js"
 
 	"github.com/gpuscope/gpuscope/scenarios/i18n"
@@ -110,10 +111,13 @@ func (u *ui) toggleHelp(on bool) {
 	appendChild(help, title)
 	list := create("dl")
 	for _, k := range [][2]string{
-		{"Space", "ui.keys_space"}, {"← →", "ui.keys_arrows"}, {"Home End", "ui.keys_home_end"}, {"?", "ui.keys_help"}, {"Esc", "ui.keys_close"},
+		{"ui.key_space", "ui.keys_space"}, {"← →", "ui.keys_arrows"}, {"Home End", "ui.keys_home_end"}, {"?", "ui.keys_help"}, {"Esc", "ui.keys_close"},
 	} {
 		dt := create("dt")
 		kbd := create("kbd")
+		if strings.HasPrefix(k[0], "ui.") {
+			k[0] = i18n.T(lang, k[0]) // a key's name that has a word in the reader's language
+		}
 		kbd.SetTextContent(k[0])
 		appendChild(dt, kbd)
 		dd := create("dd")
@@ -153,6 +157,25 @@ func (u *ui) togglePresent() {
 	u.a.player.Set("present", v)
 	if on != document.Get("fullscreenElement").Truthy() {
 		toggleFullscreen()
+	}
+}
+
+// fitCaptions shrinks presentation mode's captions until the step's words
+// fit their band under the picture (at most 30% of the screen: style.css),
+// from 1 em down to 0.5 em: nothing is ever cut off.
+func fitCaptions() {
+	panel := document.Call("getElementById", "panel")
+	if !panel.Truthy() {
+		return
+	}
+	narration := document.Call("getElementById", "narration")
+	fits := func(el js.Value) bool { return el.Get("scrollHeight").Int() <= el.Get("clientHeight").Int()+1 }
+	style := panel.Get("style")
+	for size := 100; size >= 50; size -= 5 {
+		style.Call("setProperty", "--caption-size", strconv.Itoa(size)+"%")
+		if fits(panel) && (!narration.Truthy() || fits(narration)) {
+			return
+		}
 	}
 }
 

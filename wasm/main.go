@@ -9,6 +9,7 @@ import (
 )
 
 func main() {
+	useFetchedCatalogues()
 	a, err := newApp()
 	if err != nil {
 		log.Printf("gpuscope: %v", err)

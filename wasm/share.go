@@ -3,6 +3,7 @@
 package main
 
 import (
+	"image"
 	"math"
 	"strconv"
 	"strings"
@@ -262,22 +263,27 @@ func (a *app) exportPNG() {
 	st := a.player.State()
 	lines := page.Caption(a.player, window.Get("location").Get("href").String())
 	name, dark, dpr := page.ExportName(st, "png"), a.dark, a.dpr
+	// The picture only: the stage, not the canvas under the side panel.
+	r := a.stage
+	crop := image.Rect(int(float64(r[0])*dpr), int(float64(r[1])*dpr), int(float64(r[0]+r[2])*dpr), int(float64(r[1]+r[3])*dpr))
 	set("share-png", "disabled", true)
 	a.snap = func(screen *ebiten.Image) {
-		if err := try(func() { savePNG(screen, lines, name, st.Lang, dark, dpr) }); err != nil {
+		if err := try(func() { savePNG(screen, crop, lines, name, st.Lang, dark, dpr) }); err != nil {
 			a.shareSay("ui.share_failed", "reason", err.Error())
 		}
 		set("share-png", "disabled", false)
 	}
 }
 
-// savePNG reads the screen, adds a caption band below it and downloads the
-// whole as a PNG.
-func savePNG(screen *ebiten.Image, lines []string, name, lang string, dark bool, dpr float64) {
-	b := screen.Bounds()
-	w, h := b.Dx(), b.Dy()
+// savePNG reads the part crop of the screen (the picture's stage), adds a
+// caption band below it and downloads the whole as a PNG.
+func savePNG(screen *ebiten.Image, crop image.Rectangle, lines []string, name, lang string, dark bool, dpr float64) {
+	if crop = crop.Intersect(screen.Bounds()); crop.Empty() {
+		crop = screen.Bounds()
+	}
+	w, h := crop.Dx(), crop.Dy()
 	pix := make([]byte, 4*w*h)
-	screen.ReadPixels(pix)
+	screen.SubImage(crop).(*ebiten.Image).ReadPixels(pix)
 	for i := 3; i < len(pix); i += 4 {
 		pix[i] = 255 // the picture is opaque; ImageData wants straight alpha
 	}

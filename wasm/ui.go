@@ -279,7 +279,7 @@ func (u *ui) refreshClock() {
 		setValue(tl, strconv.Itoa(int(1000*float64(p.Time())/float64(end))))
 	}
 	lang := p.State().Lang
-	setText(byID("time-label"), i18n.T(lang, "ui.time", "t", p.Time().String()+" / "+end.String()))
+	setText(byID("time-label"), i18n.T(lang, "ui.time", "t", scenarios.TimeText(lang, p.Time())+" / "+scenarios.TimeText(lang, end)))
 	// The live numbers above the table (for a collective: the elapsed time
 	// and the bytes sent so far).
 	if live := byID("live"); live != nil {

@@ -195,7 +195,8 @@ func orDash(s string) string {
 
 // measureSize reads a wasm file's size, its gzip size (FILE.gz, as make
 // build writes it with gzip -9, else compressed here) and its brotli size
-// when the brotli command is installed.
+// (FILE.br, as make build writes it with brotli -q 11, else compressed
+// here when the brotli command is installed).
 func measureSize(path string) (Size, error) {
 	s := Size{File: filepath.Base(path)}
 	st, err := os.Stat(path)
@@ -215,6 +216,10 @@ func measureSize(path string) (Size, error) {
 		zw.Write(data)
 		zw.Close()
 		s.Gzip = int64(buf.Len())
+	}
+	if br, err := os.Stat(path + ".br"); err == nil && !br.ModTime().Before(st.ModTime()) {
+		s.Brotli = br.Size()
+		return s, nil
 	}
 	bin, err := exec.LookPath("brotli")
 	if err != nil {

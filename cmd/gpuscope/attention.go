@@ -10,6 +10,25 @@ import (
 	"github.com/gpuscope/gpuscope/scenarios"
 )
 
+var attentionHelp = cmdHelp{
+	name:  "gpuscope attention",
+	usage: "[--seq N --head-dim d --heads H --batch B --gpu G --dtype D --impl standard|flash] [--json]",
+	about: `The HBM traffic and the time of one attention core (QKᵀ, softmax, ×V),
+standard (the N×N scores written to HBM and read back) or FlashAttention
+(tiled in shared memory, K and V streamed from L2): hbm_bytes, score_bytes,
+time_s.`,
+	flags: map[string]flagDoc{
+		"seq":      {what: "sequence length N, tokens"},
+		"head-dim": {what: "head dimension d"},
+		"heads":    {what: "attention heads H"},
+		"batch":    {what: "sequences in the batch B"},
+		"gpu":      {what: "the GPU"},
+		"dtype":    {what: "the number format of Q, K, V and the scores"},
+		"impl":     {what: "standard attention or FlashAttention"},
+		"json":     jsonDoc,
+	},
+}
+
 func runAttention(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet([]scenarios.Knob{
 		{Name: "seq", Kind: scenarios.KnobInt, Min: 1, Max: 1 << 22, Default: "2048"},
@@ -20,9 +39,9 @@ func runAttention(args []string, stdout, stderr io.Writer) int {
 		{Name: "dtype", Kind: scenarios.KnobEnum, Values: dtypeIDs(), Default: "bf16"},
 		{Name: "impl", Kind: scenarios.KnobEnum, Values: []string{string(kernel.StandardAttention), string(kernel.FlashAttention)}, Default: string(kernel.FlashAttention)},
 	}, "json")
+	fs.help = attentionHelp
 	if err := fs.parse(args); err != nil {
-		fmt.Fprintf(stderr, "gpuscope attention: %v\n", err)
-		return 2
+		return fs.stop(err, stdout, stderr)
 	}
 	if len(fs.args) > 0 {
 		fmt.Fprintf(stderr, "gpuscope attention: unexpected argument %q; allowed flags: %s\n", fs.args[0], fs.allowed())

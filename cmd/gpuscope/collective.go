@@ -39,12 +39,38 @@ var collectiveKnobs = []scenarios.Knob{
 // packet-level run.
 var fabricFlags = []string{"gpus-per-node", "topology", "oversubscription", "intra", "inter"}
 
+var collectiveHelp = cmdHelp{
+	name:  "gpuscope collective",
+	usage: "[--op OP --algo A --ranks N --bytes B --link L | --nodes N ...] [--json]",
+	about: `A collective's time and bandwidths: time_s, bytes_sent_per_rank, algbw_GBps,
+busbw_GBps, max_link_utilization, with its α-β closed form beside them.
+An all-reduce by ring or star on up to 4,096 ranks runs on the packet-level
+engine (the ring lesson's) when no fabric flag is given, or with --nodes
+(--inter then joins the nodes). Any other operation or algorithm, more
+ranks, or a fabric flag (--gpus-per-node, --topology, --oversubscription,
+--intra, --inter) runs it as flows sharing the links of a cluster.`,
+	flags: map[string]flagDoc{
+		"op":               {what: "the operation"},
+		"algo":             {what: "the algorithm"},
+		"ranks":            {what: "GPUs taking part"},
+		"bytes":            {what: "the message: the vector each rank holds"},
+		"link":             {what: "the packet-level run's link between neighbours (on a cluster, nvlink3 or nvlink4 stands for --intra)"},
+		"gpus-per-node":    {what: "GPUs in a node (a cluster run)"},
+		"topology":         {what: "the cluster: one NVSwitch node, or nodes on a rail-optimised InfiniBand fat tree"},
+		"intra":            {what: "the link inside a node"},
+		"inter":            {what: "the network between nodes (a packet-level run with --nodes uses it too)"},
+		"nodes":            {what: "the packet-level ring grown over this many nodes (the ranks split evenly)"},
+		"oversubscription": {what: "the fat tree's oversubscription, 2 for 2:1 (only with --topology fat-tree)", allowed: "1–64", def: "1 (non-blocking)"},
+		"json":             jsonDoc,
+	},
+}
+
 func runCollective(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet(collectiveKnobs, "json")
-	fs.floats["oversubscription"] = true
+	fs.float("oversubscription", "1")
+	fs.help = collectiveHelp
 	if err := fs.parse(args); err != nil {
-		fmt.Fprintf(stderr, "gpuscope collective: %v\n", err)
-		return 2
+		return fs.stop(err, stdout, stderr)
 	}
 	if len(fs.args) > 0 {
 		fmt.Fprintf(stderr, "gpuscope collective: unexpected argument %q; allowed flags: %s\n", fs.args[0], fs.allowed())

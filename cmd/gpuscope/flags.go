@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -11,13 +12,18 @@ import (
 
 // flagSet is a small parser for --name value and --name=value flags whose
 // values are checked by scenario knobs, so the CLI, the URL fragment and the
-// page report a bad value in the same words.
+// page report a bad value in the same words. -h and --help ask for the
+// command's help (help.go), written from the same knobs.
 type flagSet struct {
-	knobs  []scenarios.Knob
-	bools  map[string]bool
-	floats map[string]bool // names of flags that take any real number
-	vals   map[string]string
-	args   []string // positional arguments
+	knobs      []scenarios.Knob
+	bools      map[string]bool
+	floats     map[string]bool // names of flags that take any real number
+	vals       map[string]string
+	args       []string // positional arguments
+	help       cmdHelp
+	boolNames  []string // in the order given, for the help
+	floatNames []string // likewise
+	floatDefs  map[string]string
 }
 
 func newFlagSet(knobs []scenarios.Knob, bools ...string) *flagSet {
@@ -25,7 +31,47 @@ func newFlagSet(knobs []scenarios.Knob, bools ...string) *flagSet {
 	for _, b := range bools {
 		fs.bools[b] = false
 	}
+	fs.boolNames = bools
 	return fs
+}
+
+// float adds a flag that takes any real number, with its default ("" for
+// none).
+func (fs *flagSet) float(name, def string) {
+	fs.floats[name] = true
+	fs.floatNames = append(fs.floatNames, name)
+	if fs.floatDefs == nil {
+		fs.floatDefs = map[string]string{}
+	}
+	fs.floatDefs[name] = def
+}
+
+// number returns a float flag's value or its default.
+func (fs *flagSet) number(name string) float64 {
+	v, ok := fs.vals[name]
+	if !ok {
+		v = fs.floatDefs[name]
+	}
+	f, _ := strconv.ParseFloat(v, 64)
+	return f
+}
+
+// errHelp is parse's answer to -h or --help.
+var errHelp = errors.New("help requested")
+
+// isHelp reports whether a command-line word asks for help.
+func isHelp(arg string) bool { return arg == "-h" || arg == "--help" || arg == "-help" }
+
+// stop ends a command whose flags did not parse: the help on stdout and
+// status 0 for -h or --help, else the one-line error on stderr and status
+// 2.
+func (fs *flagSet) stop(err error, stdout, stderr io.Writer) int {
+	if errors.Is(err, errHelp) {
+		fs.writeHelp(stdout)
+		return 0
+	}
+	fmt.Fprintf(stderr, "%s: %v\n", fs.help.name, err)
+	return 2
 }
 
 func (fs *flagSet) allowed() string {
@@ -49,6 +95,9 @@ func (fs *flagSet) parse(args []string) error {
 		if !strings.HasPrefix(a, "-") || a == "-" {
 			fs.args = append(fs.args, a)
 			continue
+		}
+		if isHelp(a) {
+			return errHelp
 		}
 		name := strings.TrimLeft(a, "-")
 		value, hasValue := "", false
@@ -120,6 +169,8 @@ func describe(k scenarios.Knob) string {
 		return "allowed " + strings.Join(k.Values, ", ")
 	case scenarios.KnobBytes:
 		return fmt.Sprintf("allowed %d–%d bytes (suffixes KB, MB, GB, KiB, MiB, GiB)", k.Min, k.Max)
+	case scenarios.KnobFloat:
+		return fmt.Sprintf("allowed %g–%g", k.FMin, k.FMax)
 	}
 	return fmt.Sprintf("allowed %d–%d", k.Min, k.Max)
 }

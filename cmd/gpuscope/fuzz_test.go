@@ -193,6 +193,11 @@ func FuzzCLI(f *testing.F) {
 	}
 	seeds := []struct{ cmd, text string }{
 		{"", "--help"},
+		{"", "help plan"},
+		{"", "help scenario run ring-allreduce"},
+		{"", "version"},
+		{"collective", "--ranks 16 -h"},
+		{"plan", "--model gpt3-xl --help"},
 		{"", "warp -- - = --="},
 		{"", "collective --ranks=-1"},
 		{"collective", "--ranks 8 --bytes 256MiB --link nvlink4 --json"},

@@ -33,6 +33,27 @@ func parseTile(s string) (m, n, k int, err error) {
 	return 0, 0, 0, fmt.Errorf("--tile: %q is not a tile; allowed T, TxT or BMxBNxBK, e.g. 16 or 128x128x64", s)
 }
 
+var gemmHelp = cmdHelp{
+	name:  "gpuscope gemm",
+	usage: "[--m M --n N --k K --dtype D --gpu G --kernel naive|smem-tiled|tensor-tiled --tile T] [--json]",
+	about: `One matrix product C[M×N] = A[M×K] × B[K×N] on a GPU: FLOPs, HBM and
+shared-memory bytes, and the time as max(compute, memory) with wave
+quantisation: time_s, tflops, hbm_bytes, smem_bytes, flops,
+intensity_flop_per_byte, bound, utilization. Tensor cores are assumed to
+sustain 82% of their dense peak.`,
+	flags: map[string]flagDoc{
+		"m":      {what: "rows of A and C"},
+		"n":      {what: "columns of B and C"},
+		"k":      {what: "columns of A, rows of B"},
+		"dtype":  {what: "the number format of A and B"},
+		"gpu":    {what: "the GPU"},
+		"kernel": {what: "naive (every operand from HBM), tiled in shared memory on CUDA cores, or tiled on tensor cores"},
+		"tile": {what: "the tile: T×T for smem-tiled, BM×BN×BK for tensor-tiled", arg: "T|TxT|BMxBNxBK",
+			allowed: "T, TxT or BMxBNxBK with sizes 1–1024 (tensor-tiled: multiples of 16)", def: "16 for smem-tiled, 128x128x64 for tensor-tiled"},
+		"json": jsonDoc,
+	},
+}
+
 func runGEMM(args []string, stdout, stderr io.Writer) int {
 	dim := func(name string) scenarios.Knob {
 		return scenarios.Knob{Name: name, Kind: scenarios.KnobInt, Min: 1, Max: 1 << 20, Default: "8192"}
@@ -44,6 +65,7 @@ func runGEMM(args []string, stdout, stderr io.Writer) int {
 		{Name: "kernel", Kind: scenarios.KnobEnum, Values: []string{string(kernel.Naive), string(kernel.SmemTiled), string(kernel.TensorTiled)}, Default: string(kernel.TensorTiled)},
 		{Name: "tile", Kind: scenarios.KnobEnum, Default: ""}, // checked by parseTile
 	}, "json")
+	fs.help = gemmHelp
 	// --tile takes free text: parse it before the knob parser sees it.
 	var tile string
 	var rest []string
@@ -59,8 +81,7 @@ func runGEMM(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if err := fs.parse(rest); err != nil {
-		fmt.Fprintf(stderr, "gpuscope gemm: %v\n", err)
-		return 2
+		return fs.stop(err, stdout, stderr)
 	}
 	if len(fs.args) > 0 {
 		fmt.Fprintf(stderr, "gpuscope gemm: unexpected argument %q; allowed flags: %s\n", fs.args[0], fs.allowed())

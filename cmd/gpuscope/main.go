@@ -13,9 +13,12 @@
 //	gpuscope scenario run ID [--json] [--KNOB VALUE ...]
 //	gpuscope serve [--addr localhost:8080] [--dir site/dist]
 //	gpuscope site [--dist site/dist] [--base http://localhost:8080/] [--course site/course]
+//	gpuscope help [CMD], gpuscope CMD --help
+//	gpuscope version
 //
 // Bad flags print one line naming the flag and the allowed values, and exit
-// with status 2.
+// with status 2. -h or --help after a command prints its usage with every
+// flag, its allowed values and its default, and exits with status 0.
 package main
 
 import (
@@ -31,14 +34,17 @@ const usage = `usage:
   gpuscope faults --gpus N --mtbf-gpu-hours H --checkpoint-every-s C --checkpoint-cost-s W --restart-cost-s R --days D --seed S [--json]
   gpuscope gemm --m M --n N --k K --dtype bf16 --gpu h100 --kernel naive|smem-tiled|tensor-tiled [--tile 128x128x64] [--json]
   gpuscope plan (--model PRESET | --hf-config FILE | --layers L --hidden H --heads A --seq S --vocab V [--ffn F] | --params N)
-                [--gpus N --tp T --pp P --dp D --interleave V --sp --zero 0-3 --recompute none|selective|full --flash
+                [--gpus N --tp T --pp P --dp D --interleave V --sp --zero 0-3 --recompute none|selective|full --flash --overlap
                  --micro-batch B --global-batch G --gpu a100-80gb|h100|h200 --gpus-per-node 8 --bytes-per-param 16|18
                  --schedule gpipe|1f1b|interleaved --dtype bf16|fp16|fp8] [--search [--top K]] [--json]
   gpuscope roofline --gpu a100-80gb|h100|h200 --dtype fp32|tf32|fp16|bf16|fp8 [--json]
   gpuscope scenario list [--json]
   gpuscope scenario run ID [--json] [--KNOB VALUE ...]
   gpuscope serve [--addr HOST:PORT] [--dir DIR]
-  gpuscope site [--dist DIR] [--base URL] [--course DIR]`
+  gpuscope site [--dist DIR] [--base URL] [--course DIR]
+  gpuscope help [CMD]    this list, or CMD's flags with their allowed values and defaults
+                         (the same as gpuscope CMD --help)
+  gpuscope version       the module version and the VCS revision it was built from`
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -70,10 +76,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runServe(args[1:], stdout, stderr)
 	case "site":
 		return runSite(args[1:], stdout, stderr)
-	case "help", "-h", "--help":
-		fmt.Fprintln(stdout, usage)
-		return 0
+	case "help", "-h", "--help", "-help":
+		return runHelp(args[1:], stdout, stderr)
+	case "version", "--version", "-version":
+		return runVersion(args[1:], stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "gpuscope: unknown command %q; allowed: attention, collective, faults, gemm, numfmt, plan, roofline, scenario, serve, site\n", args[0])
+	fmt.Fprintf(stderr, "gpuscope: unknown command %q; allowed: attention, collective, faults, gemm, numfmt, plan, roofline, scenario, serve, site, help, version\n", args[0])
 	return 2
 }

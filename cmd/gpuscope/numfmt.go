@@ -9,14 +9,27 @@ import (
 	"github.com/gpuscope/gpuscope/scenarios"
 )
 
+var numfmtHelp = cmdHelp{
+	name:  "gpuscope numfmt",
+	usage: "--value X [--format F] [--json]",
+	about: `A number as a floating-point format stores it: stored, bits (sign, exponent,
+mantissa), relative_error, and the format's max, min_normal, min_subnormal
+and epsilon. Overflow gives Inf (or NaN in FP8 E4M3, which has no Inf).`,
+	flags: map[string]flagDoc{
+		"format": {what: "the number format"},
+		"value":  {what: "the number to store", def: "none: required"},
+		"json":   jsonDoc,
+	},
+}
+
 func runNumfmt(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet([]scenarios.Knob{
 		{Name: "format", Kind: scenarios.KnobEnum, Values: numfmt.IDs(), Default: "fp16"},
 	}, "json")
-	fs.floats["value"] = true
+	fs.float("value", "")
+	fs.help = numfmtHelp
 	if err := fs.parse(args); err != nil {
-		fmt.Fprintf(stderr, "gpuscope numfmt: %v\n", err)
-		return 2
+		return fs.stop(err, stdout, stderr)
 	}
 	if len(fs.args) > 0 {
 		fmt.Fprintf(stderr, "gpuscope numfmt: unexpected argument %q; allowed flags: %s\n", fs.args[0], fs.allowed())

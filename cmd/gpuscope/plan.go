@@ -6,10 +6,12 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gpuscope/gpuscope/engine/hw"
 	"github.com/gpuscope/gpuscope/engine/model"
 	"github.com/gpuscope/gpuscope/engine/parallel"
+	"github.com/gpuscope/gpuscope/engine/units"
 	"github.com/gpuscope/gpuscope/scenarios"
 )
 
@@ -37,6 +39,57 @@ func planKnobs() []scenarios.Knob {
 		{Name: "bytes-per-param", Kind: scenarios.KnobEnum, Values: []string{"16", "18"}, Default: "16"},
 		{Name: "dtype", Kind: scenarios.KnobEnum, Values: []string{"bf16", "fp16", "fp8"}, Default: "bf16"},
 	}
+}
+
+var planHelp = cmdHelp{
+	name: "gpuscope plan",
+	usage: `(--model PRESET | --hf-config FILE | --layers L --hidden H --heads A --seq S --vocab V | --params N)
+                     [--gpus N --tp T --pp P --dp D ...] [--search [--top K]] [--json]`,
+	about: `A parallel plan's memory per GPU and step time: TP × PP × DP with sequence
+parallelism, ZeRO, recomputation, FlashAttention, micro-batches and a
+pipeline schedule, on DGX-style nodes. The plan's line is followed by every
+setting that changes the numbers, with those left at their defaults marked.
+--search instead ranks every valid plan that fits, fastest first, with the
+branch of the seeds' decision tree. --params N alone prints model-state
+memory only. Plans that do not add up (TP × PP × DP ≠ GPUs, heads not
+divisible by TP, layers by PP × v, the batch by DP × micro-batch) are
+refused with the constraint named.`,
+	flags: map[string]flagDoc{
+		"model":           {what: "a model preset", def: "none: give --model, --hf-config, the sizes or --params"},
+		"hf-config":       {what: "a Hugging Face config.json naming the model", arg: "FILE", allowed: "a config.json file"},
+		"layers":          {what: "transformer layers (overrides the model's)", def: "the model's"},
+		"hidden":          {what: "hidden size (overrides the model's)", def: "the model's"},
+		"heads":           {what: "attention heads (overrides the model's)", def: "the model's"},
+		"kv-heads":        {what: "key/value heads, for grouped-query attention", def: "the model's; --heads for a model from sizes"},
+		"seq":             {what: "sequence length, tokens", def: "the model's (a config.json's max_position_embeddings)"},
+		"vocab":           {what: "vocabulary size", def: "the model's"},
+		"ffn":             {what: "the MLP's inner size", def: "the model's; 4 × --hidden for a model from sizes"},
+		"ffn-kind":        {what: "the MLP: gelu (GPT style: biases, learned positions, tied embeddings) or swiglu (Llama style)", def: "the model's; gelu for a model from sizes"},
+		"params":          {what: "parameters, for model-state memory alone (no model shape)"},
+		"gpus":            {what: "GPUs in the cluster", def: "tp × pp × dp (tp × pp without --dp)"},
+		"tp":              {what: "tensor-parallel degree"},
+		"pp":              {what: "pipeline-parallel degree (stages)"},
+		"dp":              {what: "data-parallel degree", def: "gpus ÷ (tp × pp)"},
+		"interleave":      {what: "model chunks per pipeline stage, v (the interleaved schedule)"},
+		"zero":            {what: "ZeRO stage: 1 shards the optimizer states over DP, 2 the gradients too, 3 the weights too"},
+		"micro-batch":     {what: "sequences per micro-batch"},
+		"global-batch":    {what: "sequences per optimizer step", def: "the preset's batch when dp × micro-batch divides it, else dp × micro-batch × 4·pp (a bubble near a quarter); with --search the preset's batch, else --gpus"},
+		"gpus-per-node":   {what: "GPUs per node, joined by --intra"},
+		"top":             {what: "plans --search lists (0: all)"},
+		"recompute":       {what: "activation recomputation: none, selective (attention's softmax and dropout) or full (each layer's forward again)"},
+		"schedule":        {what: "the pipeline schedule", def: "1f1b; interleaved when --interleave > 1"},
+		"gpu":             {what: "the GPU"},
+		"intra":           {what: "the link inside a node", def: "the GPU's NVLink: nvlink3 for a100-80gb, nvlink4 for h100 and h200"},
+		"inter":           {what: "the network between nodes, one NIC per GPU", def: "ib-hdr for a100-80gb, ib-ndr for h100 and h200"},
+		"bytes-per-param": {what: "model-state bytes a parameter: 16 (BF16 weights and gradients, FP32 master weights and Adam moments) or 18 (FP32 gradients, Megatron-LM)"},
+		"dtype":           {what: "the number format of the matrix products"},
+		"json":            jsonDoc,
+		"search":          {what: "rank every valid plan that fits, fastest first (each with sequence parallelism when TP > 1 and DP overlap; --sp and --overlap are not read)"},
+		"sp":              {what: "sequence parallelism in the TP group (activations outside the matrix products split over TP)", def: "on when --tp > 1"},
+		"flash":           {what: "FlashAttention (off: standard attention, the N×N scores through HBM)", def: "on"},
+		"overlap":         {what: "hide the DP all-reduce behind the backward pass, bucket by bucket (off: after it)", def: "on"},
+	},
+	extra: []string{"hf-config"},
 }
 
 // statesOnly is gpuscope plan --params N: model-state memory alone.
@@ -74,8 +127,9 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	fs := newFlagSet(planKnobs(), "json", "search", "sp", "flash", "overlap")
+	fs.help = planHelp
 	if err := fs.parse(rest); err != nil {
-		return fail("%v", err)
+		return fs.stop(err, stdout, stderr)
 	}
 	if len(fs.args) > 0 {
 		return fail("unexpected argument %q; allowed flags: %s", fs.args[0], fs.allowed())
@@ -201,7 +255,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		if fs.bools["json"] {
 			return writeJSON(stdout, stderr, out)
 		}
-		fmt.Fprintf(stdout, "%.4g parameters, %d bytes each, over TP %d × PP %d, ZeRO-%d across DP %d, on %s:\n", psi, bpp, tp, pp, out.ZeRO, dp, g.Name)
+		fmt.Fprintf(stdout, "%s parameters, %d bytes each, over TP %d × PP %d, ZeRO-%d across DP %d, on %s:\n", units.Params(psi), bpp, tp, pp, out.ZeRO, dp, g.Name)
 		writeMemory(stdout, mem)
 		return 0
 	}
@@ -216,18 +270,19 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	}
 	mb := atoi("micro-batch")
 	gb := 0
+	gbDefault := "" // how gb was chosen, when not given
 	switch {
 	case given("global-batch"):
 		gb = atoi("global-batch")
 	case fs.bools["search"] && m.Batch > 0:
-		gb = m.Batch
+		gb, gbDefault = m.Batch, m.ID+"'s batch"
 	case fs.bools["search"]:
-		gb = gpus
+		gb, gbDefault = gpus, "one sequence a GPU"
 	default:
 		// Enough micro-batches to keep a pipeline's bubble near a quarter.
-		gb = dp * mb * max(1, 4*pp)
+		gb, gbDefault = dp*mb*max(1, 4*pp), "DP × micro-batch × 4·PP"
 		if m.Batch > 0 && m.Batch%(dp*mb) == 0 {
-			gb = m.Batch
+			gb, gbDefault = m.Batch, m.ID+"'s batch"
 		}
 	}
 	dtype := hw.Dtype(fs.value("dtype"))
@@ -243,6 +298,8 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 			return writeJSON(stdout, stderr, out)
 		}
 		fmt.Fprintf(stdout, "%s on %d × %s, global batch %d: %d plans evaluated, %d fit\n", m.ID, gpus, g.Name, gb, sr.Evaluated, sr.Fitting)
+		base := parallel.Plan{Flash: flash, GlobalBatch: gb, BytesPerParam: bpp, Dtype: dtype}
+		planSettings(given, m, hfPath != "", base, cl, gbDefault, true).write(stdout)
 		fmt.Fprintf(stdout, "decision: %s — %s\n", sr.Decision.Branch, sr.Decision.Advice)
 		for _, s := range sr.Decision.Steps {
 			fmt.Fprintf(stdout, "  %-55s %-3s %s\n", s.Question, map[bool]string{true: "yes", false: "no"}[s.Answer], s.Detail)
@@ -269,13 +326,14 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("--%v", err)
 	}
-	out := r.Metrics()
+	set := planSettings(given, m, hfPath != "", plan, cl, gbDefault, false)
 	if fs.bools["json"] {
-		return writeJSON(stdout, stderr, out)
+		return writeJSON(stdout, stderr, planOutput{Metrics: r.Metrics(), Overlap: plan.Overlap, Seq: m.Seq, Dropout: true, Defaulted: set.defaulted()})
 	}
-	fmt.Fprintf(stdout, "%s (%.4g parameters) on %d × %s: TP %d × PP %d × DP %d, %s schedule, %d micro-batches of %d\n",
-		m.ID, r.Params, gpus, g.Name, tp, pp, dp, sched, r.MicroBatches, mb)
-	fmt.Fprintf(stdout, "memory per GPU (stage %d of %d):\n", r.Memory.Stage, pp)
+	fmt.Fprintf(stdout, "%s (%s parameters) on %d × %s: TP %d × PP %d × DP %d, %s schedule, %d micro-batches of %d\n",
+		m.ID, units.Params(r.Params), gpus, g.Name, tp, pp, dp, sched, r.MicroBatches, mb)
+	set.write(stdout)
+	fmt.Fprintf(stdout, "memory per GPU (stage %d of %d, the fullest):\n", r.Memory.Stage+1, pp)
 	writeMemory(stdout, r.Memory)
 	tm := r.Time
 	fmt.Fprintf(stdout, "time per step:\n")
@@ -291,6 +349,112 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// planOutput is gpuscope plan --json: the plan's metrics, and the
+// settings they leave out.
+type planOutput struct {
+	parallel.Metrics
+	Overlap bool `json:"overlap"` // DP communication behind the backward pass
+	Seq     int  `json:"seq"`     // the sequence length, tokens
+	// Dropout is assumed on: its masks are counted in the activations and
+	// its passes in the time; no flag turns it off.
+	Dropout bool `json:"dropout"`
+	// Defaulted are the flags of the settings that change the numbers
+	// and were not given, in the order the text output lists them.
+	Defaulted []string `json:"defaulted"`
+}
+
+// planSetting is a setting that changes a plan's numbers, as gpuscope
+// plan lists them under the plan: its value and where the value came
+// from.
+type planSetting struct {
+	flag  string // "" for an assumption no flag changes
+	name  string
+	value string
+	from  string // "given", "default…", or why it is assumed
+}
+
+type planSettingList []planSetting
+
+// planSettings lists the settings behind a plan (for --search, the ones
+// every plan searched shares), each marked given or default.
+func planSettings(given func(string) bool, m model.Transformer, fromHF bool, p parallel.Plan, cl parallel.Cluster, gbDefault string, search bool) planSettingList {
+	onOff := map[bool]string{true: "on", false: "off"}
+	var s planSettingList
+	add := func(flag, name, value, def string) {
+		from := def
+		if flag != "" && given(flag) {
+			from = "given"
+		}
+		s = append(s, planSetting{flag, name, value, from})
+	}
+	add("gpu", "GPU", cl.GPU.Name, "default")
+	if search {
+		s = append(s, planSetting{"", "sequence parallel", "on when TP > 1", "in every plan searched"},
+			planSetting{"", "DP overlap", "on", "in every plan searched"})
+	} else {
+		add("sp", "sequence parallel", onOff[p.SP], "default: on when TP > 1")
+		add("overlap", "DP overlap", onOff[p.Overlap], "default")
+	}
+	add("flash", "FlashAttention", onOff[p.Flash], "default")
+	if !search {
+		add("recompute", "recomputation", string(p.Recompute), "default")
+		add("zero", "ZeRO stage", strconv.Itoa(p.ZeRO), "default")
+		add("micro-batch", "micro-batch", sequences(p.MicroBatch), "default")
+		sched := string(p.Schedule)
+		if p.Interleave > 1 {
+			sched += fmt.Sprintf(", v = %d", p.Interleave)
+		}
+		add("schedule", "pipeline schedule", sched, "default: 1f1b, interleaved when --interleave > 1")
+	}
+	add("global-batch", "global batch", sequences(p.GlobalBatch), "default: "+gbDefault)
+	src := m.ID + "'s"
+	if fromHF {
+		src = "config.json's max_position_embeddings"
+	}
+	add("seq", "sequence length", fmt.Sprintf("%d tokens", m.Seq), "default: "+src)
+	add("dtype", "matrix products in", string(p.Dtype), "default")
+	add("bytes-per-param", "model-state bytes", fmt.Sprintf("%d a parameter", p.BytesPerParam), "default")
+	add("gpus-per-node", "GPUs a node", strconv.Itoa(cl.GPUsPerNode), "default")
+	add("intra", "inside a node", cl.Intra.Name, "default for the "+cl.GPU.Name)
+	add("inter", "between nodes", cl.Inter.Name+", a NIC a GPU", "default for the "+cl.GPU.Name)
+	s = append(s, planSetting{"", "dropout", "on", "assumed, no flag: its masks are stored and its passes timed"})
+	return s
+}
+
+// defaulted are the flags of the settings that were not given.
+func (s planSettingList) defaulted() []string {
+	out := []string{}
+	for _, x := range s {
+		if x.flag != "" && x.from != "given" {
+			out = append(out, x.flag)
+		}
+	}
+	return out
+}
+
+func (s planSettingList) write(w io.Writer) {
+	nw, vw := 0, 0
+	for _, x := range s {
+		nw, vw = max(nw, utf8.RuneCountInString(x.name)), max(vw, utf8.RuneCountInString(x.value))
+	}
+	fmt.Fprintln(w, "settings behind these numbers (default: not on the command line; gpuscope plan --help lists the flags):")
+	for _, x := range s {
+		fmt.Fprintf(w, "  %s  %s  %s\n", pad(x.name, nw), pad(x.value, vw), x.from)
+	}
+}
+
+func sequences(n int) string {
+	if n == 1 {
+		return "1 sequence"
+	}
+	return strconv.Itoa(n) + " sequences"
+}
+
+// pad fills s with spaces to n runes.
+func pad(s string, n int) string {
+	return s + strings.Repeat(" ", max(0, n-utf8.RuneCountInString(s)))
+}
+
 func writeMemory(w io.Writer, m parallel.Memory) {
 	for _, row := range []struct {
 		name string
@@ -299,8 +463,8 @@ func writeMemory(w io.Writer, m parallel.Memory) {
 		fmt.Fprintf(w, "  %-16s %8.2f GB\n", row.name, row.v/1e9)
 	}
 	if m.Fits {
-		fmt.Fprintf(w, "  fits: %.1f GB usable of %.0f GB\n", m.Usable/1e9, m.Capacity/1e9)
+		fmt.Fprintf(w, "  fits: %s usable of %s\n", units.Bytes(m.Usable), units.Bytes(m.Capacity))
 	} else {
-		fmt.Fprintf(w, "  does NOT fit: %.2f GB over the %.1f GB usable of %.0f GB\n", m.Over/1e9, m.Usable/1e9, m.Capacity/1e9)
+		fmt.Fprintf(w, "  does NOT fit: %s over the %s usable of %s\n", units.Bytes(m.Over), units.Bytes(m.Usable), units.Bytes(m.Capacity))
 	}
 }

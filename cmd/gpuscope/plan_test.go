@@ -2,12 +2,16 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/gpuscope/gpuscope/engine/parallel"
 	"github.com/gpuscope/gpuscope/scenarios"
 )
 
@@ -244,6 +248,142 @@ func TestInfraLessonsMatchCLI(t *testing.T) {
 		cli := run(m.Command)
 		if num(t, cli, "failures") != float64(m.Failures) || num(t, cli, "goodput") != m.Goodput {
 			t.Errorf("fault-tolerance step %d: CLI %v, page %d failures %g goodput", i+1, cli, m.Failures, m.Goodput)
+		}
+	}
+}
+
+// planSettingsText reads the settings block of gpuscope plan's text
+// output: each row's value and where it came from, by name.
+func planSettingsText(t *testing.T, out string) map[string][2]string {
+	t.Helper()
+	_, block, ok := strings.Cut(out, "settings behind these numbers")
+	if !ok {
+		t.Fatalf("no settings under the plan:\n%s", out)
+	}
+	rows := map[string][2]string{}
+	for _, l := range strings.Split(block, "\n")[1:] {
+		if !strings.HasPrefix(l, "  ") {
+			break
+		}
+		f := regexp.MustCompile(`\s{2,}`).Split(strings.TrimSpace(l), 3)
+		if len(f) != 3 {
+			t.Fatalf("settings row %q: want name, value and source", l)
+		}
+		rows[f[0]] = [2]string{f[1], f[2]}
+	}
+	return rows
+}
+
+// gpuscope plan says the settings behind its numbers, each marked given
+// or default, in text (issue 17: SP, FlashAttention, DP overlap and
+// dropout change them by tens of percent and were not said) and in JSON
+// (added fields only).
+func TestPlanSaysItsSettings(t *testing.T) {
+	tests := []struct {
+		args []string
+		want map[string][2]string // value, source
+	}{
+		{[]string{"--model", "gpt3-175b", "--gpus", "512", "--tp", "8", "--pp", "8"}, map[string][2]string{
+			"GPU":                {"H100 SXM", "default"},
+			"sequence parallel":  {"on", "default: on when TP > 1"},
+			"FlashAttention":     {"on", "default"},
+			"DP overlap":         {"on", "default"},
+			"dropout":            {"on", "assumed, no flag: its masks are stored and its passes timed"},
+			"recomputation":      {"selective", "default"},
+			"ZeRO stage":         {"0", "default"},
+			"micro-batch":        {"1 sequence", "default"},
+			"pipeline schedule":  {"1f1b", "default: 1f1b, interleaved when --interleave > 1"},
+			"global batch":       {"1536 sequences", "default: gpt3-175b's batch"},
+			"sequence length":    {"2048 tokens", "default: gpt3-175b's"},
+			"matrix products in": {"bf16", "default"},
+			"model-state bytes":  {"16 a parameter", "default"},
+			"GPUs a node":        {"8", "default"},
+			"inside a node":      {"NVLink 4", "default for the H100 SXM"},
+		}},
+		{[]string{"--model", "gpt3-175b", "--gpus", "512", "--tp", "8", "--pp", "8", "--sp=false", "--flash=false", "--overlap=false",
+			"--recompute", "full", "--global-batch", "512", "--seq", "1024", "--gpu", "a100-80gb", "--interleave", "2"}, map[string][2]string{
+			"GPU":               {"A100 80GB", "given"},
+			"sequence parallel": {"off", "given"},
+			"FlashAttention":    {"off", "given"},
+			"DP overlap":        {"off", "given"},
+			"dropout":           {"on", "assumed, no flag: its masks are stored and its passes timed"},
+			"recomputation":     {"full", "given"},
+			"pipeline schedule": {"interleaved, v = 2", "default: 1f1b, interleaved when --interleave > 1"},
+			"global batch":      {"512 sequences", "given"},
+			"sequence length":   {"1024 tokens", "given"},
+			"inside a node":     {"NVLink 3", "default for the A100 80GB"},
+		}},
+		// One GPU: no TP, so no sequence parallelism by default; the
+		// global batch worked out.
+		{[]string{"--layers", "2", "--hidden", "64", "--heads", "4", "--seq", "8", "--vocab", "10"}, map[string][2]string{
+			"sequence parallel": {"off", "default: on when TP > 1"},
+			"global batch":      {"4 sequences", "default: DP × micro-batch × 4·PP"},
+			"sequence length":   {"8 tokens", "given"},
+		}},
+		{[]string{"--model", "llama2-70b", "--gpus", "64", "--tp", "8", "--pp", "2", "--global-batch", "64"}, map[string][2]string{
+			"global batch": {"64 sequences", "given"},
+		}},
+		{[]string{"--search", "--model", "gpt3-xl", "--gpus", "8"}, map[string][2]string{
+			"sequence parallel": {"on when TP > 1", "in every plan searched"},
+			"DP overlap":        {"on", "in every plan searched"},
+			"FlashAttention":    {"on", "default"},
+			"dropout":           {"on", "assumed, no flag: its masks are stored and its passes timed"},
+			"global batch":      {"512 sequences", "default: gpt3-xl's batch"},
+		}},
+	}
+	for _, tt := range tests {
+		out, errOut, code := runCLI(append([]string{"plan"}, tt.args...)...)
+		if code != 0 {
+			t.Fatalf("plan %v: exit %d: %s", tt.args, code, errOut)
+		}
+		rows := planSettingsText(t, out)
+		for name, w := range tt.want {
+			if got, ok := rows[name]; !ok || got != w {
+				t.Errorf("plan %v: setting %q = %q, want %q", tt.args, name, got, w)
+			}
+		}
+		if slices.Contains(tt.args, "--search") {
+			continue
+		}
+		// The JSON says the same, with the settings it lacked added and
+		// every field it had kept.
+		m := planJSON(t, tt.args...)
+		for field, row := range map[string]string{"sp": "sequence parallel", "flash": "FlashAttention", "overlap": "DP overlap", "dropout": "dropout"} {
+			if got, want := m[field], rows[row][0] == "on"; got != want {
+				t.Errorf("plan %v --json: %s = %v, the text says %s %s", tt.args, field, got, row, rows[row][0])
+			}
+		}
+		if got := num(t, m, "seq"); fmt.Sprintf("%g tokens", got) != rows["sequence length"][0] {
+			t.Errorf("plan %v --json: seq %g, the text says %s", tt.args, got, rows["sequence length"][0])
+		}
+		var defaulted []string
+		for _, d := range m["defaulted"].([]any) {
+			defaulted = append(defaulted, d.(string))
+		}
+		for _, flag := range []string{"sp", "flash", "overlap", "recompute", "global-batch", "seq", "gpu"} {
+			given := slices.ContainsFunc(tt.args, func(a string) bool { return a == "--"+flag || strings.HasPrefix(a, "--"+flag+"=") })
+			if slices.Contains(defaulted, flag) == given {
+				t.Errorf("plan %v --json: defaulted %q; --%s given: %v", tt.args, defaulted, flag, given)
+			}
+		}
+	}
+}
+
+// --json adds fields and renames none: every field of the engine's plan
+// metrics is still there.
+func TestPlanJSONAddsOnly(t *testing.T) {
+	m := planJSON(t, "--model", "gpt3-xl", "--gpus", "8")
+	b, _ := json.Marshal(parallel.Metrics{})
+	var want map[string]any
+	json.Unmarshal(b, &want)
+	for k := range want {
+		if _, ok := m[k]; !ok && k != "memory_per_stage" {
+			t.Errorf("plan --json lacks %q", k)
+		}
+	}
+	for _, k := range []string{"overlap", "seq", "dropout", "defaulted"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("plan --json lacks the added %q", k)
 		}
 	}
 }

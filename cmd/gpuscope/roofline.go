@@ -18,14 +18,27 @@ func dtypeIDs() []string {
 	return ids
 }
 
+var rooflineHelp = cmdHelp{
+	name:  "gpuscope roofline",
+	usage: "[--gpu G --dtype D] [--json]",
+	about: `A GPU's roofline for one number format: peak_tflops, hbm_TBps and the ridge
+point ridge_flop_per_byte (peak ÷ bandwidth; a kernel of lower arithmetic
+intensity is memory-bound).`,
+	flags: map[string]flagDoc{
+		"gpu":   {what: "the GPU"},
+		"dtype": {what: "the number format (the GPU must have a unit for it)"},
+		"json":  jsonDoc,
+	},
+}
+
 func runRoofline(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet([]scenarios.Knob{
 		{Name: "gpu", Kind: scenarios.KnobEnum, Values: hw.GPUIDs(), Default: "h100"},
 		{Name: "dtype", Kind: scenarios.KnobEnum, Values: dtypeIDs(), Default: "bf16"},
 	}, "json")
+	fs.help = rooflineHelp
 	if err := fs.parse(args); err != nil {
-		fmt.Fprintf(stderr, "gpuscope roofline: %v\n", err)
-		return 2
+		return fs.stop(err, stdout, stderr)
 	}
 	if len(fs.args) > 0 {
 		fmt.Fprintf(stderr, "gpuscope roofline: unexpected argument %q; allowed flags: %s\n", fs.args[0], fs.allowed())

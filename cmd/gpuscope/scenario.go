@@ -9,10 +9,22 @@ import (
 	"github.com/gpuscope/gpuscope/scenarios/i18n"
 )
 
+const scenarioUsage = `usage: gpuscope scenario list [--json]
+       gpuscope scenario run ID [--json] [--KNOB VALUE ...]
+
+The lessons, headless. list prints each lesson's id, steps and title; run
+plays one and prints each step's numbers (with --json, the page's
+state().metrics for each step). A lesson's knobs are its flags: gpuscope
+scenario run ID --help lists them with their allowed values and defaults.`
+
 func runScenario(args []string, stdout, stderr io.Writer) int {
 	if len(args) < 1 {
 		fmt.Fprintln(stderr, "gpuscope scenario: missing subcommand; allowed: list, run")
 		return 2
+	}
+	if isHelp(args[0]) {
+		fmt.Fprintln(stdout, scenarioUsage)
+		return 0
 	}
 	switch args[0] {
 	case "list":
@@ -33,12 +45,13 @@ type scenarioInfo struct {
 
 func scenarioList(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet(nil, "json")
+	fs.help = cmdHelp{name: "gpuscope scenario list", usage: "[--json]", about: "The lessons: id, steps and title (with --json, their knobs too).",
+		flags: map[string]flagDoc{"json": {what: "print the list as JSON"}}}
 	if err := fs.parse(args); err != nil || len(fs.args) > 0 {
 		if err == nil {
 			err = fmt.Errorf("unexpected argument %q; allowed flags: %s", fs.args[0], fs.allowed())
 		}
-		fmt.Fprintf(stderr, "gpuscope scenario list: %v\n", err)
-		return 2
+		return fs.stop(err, stdout, stderr)
 	}
 	var infos []scenarioInfo
 	for _, s := range scenarios.All() {
@@ -68,6 +81,11 @@ type stepReport struct {
 }
 
 func scenarioRun(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && isHelp(args[0]) {
+		fmt.Fprintf(stdout, "usage: gpuscope scenario run ID [--json] [--KNOB VALUE ...]\n\nPlays a lesson headless and prints each step's numbers. ID is one of:\n%s\n\ngpuscope scenario run ID --help lists the lesson's knobs.\n",
+			wrap(strings.Join(scenarios.IDs(), ", "), "  ", 80))
+		return 0
+	}
 	if len(args) < 1 || strings.HasPrefix(args[0], "-") {
 		fmt.Fprintf(stderr, "gpuscope scenario run: missing lesson id; allowed: %s\n", strings.Join(scenarios.IDs(), ", "))
 		return 2
@@ -78,9 +96,14 @@ func scenarioRun(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	fs := newFlagSet(s.Knobs, "json")
+	fs.help = cmdHelp{name: "gpuscope scenario run", usage: s.ID + " [--json] [--KNOB VALUE ...]",
+		about: i18n.T("en", s.Title) + "\n\nEach step's numbers, the lesson played headless. The flags are the lesson's\nknobs (the page's URL fragment keys); a step may set some of them itself.",
+		flags: map[string]flagDoc{"json": {what: "print each step's configuration and numbers as JSON"}}}
+	for _, k := range s.Knobs {
+		fs.help.flags[k.Name] = flagDoc{what: i18n.T("en", k.Label)}
+	}
 	if err := fs.parse(args[1:]); err != nil {
-		fmt.Fprintf(stderr, "gpuscope scenario run: %v\n", err)
-		return 2
+		return fs.stop(err, stdout, stderr)
 	}
 	if len(fs.args) > 0 {
 		fmt.Fprintf(stderr, "gpuscope scenario run: unexpected argument %q; allowed flags: %s\n", fs.args[0], fs.allowed())

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -10,6 +11,26 @@ import (
 )
 
 const siteUsage = "usage: gpuscope site [--dist DIR] [--base URL] [--course DIR]"
+
+// siteHelp is gpuscope site --help.
+const siteHelp = siteUsage + `
+
+Writes the build-time pages into a built site (make build runs it after
+copying the simulator there): a share page and an oEmbed file per lesson,
+and the course built from its sources.
+
+flags:
+  --dist DIR
+        the built site, holding index.html; default site/dist
+  --base URL
+        the site's public address, for oEmbed's absolute URLs: an http or
+        https URL (a missing final / is added); default ` + sitegen.DefaultBase + `
+  --course DIR
+        the course's sources (site/course/FORMAT.md describes them); default
+        site/course
+  -h, --help
+        print this help
+`
 
 // runSite writes the build-time pages of the static site: a share page
 // and an oEmbed file per lesson, and the course built from its sources
@@ -21,6 +42,10 @@ func runSite(args []string, stdout, stderr io.Writer) int {
 	base := fs.String("base", sitegen.DefaultBase, "the site's public address, for oEmbed's absolute URLs")
 	courseDir := fs.String("course", "site/course", "the course's sources (FORMAT.md there)")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, siteHelp)
+			return 0
+		}
 		fmt.Fprintf(stderr, "gpuscope site: %v; %s\n", err, siteUsage)
 		return 2
 	}

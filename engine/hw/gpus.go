@@ -27,11 +27,17 @@ type GPU struct {
 	Aliases []string // other accepted ids
 	Name    string   // short Latin name for labels
 
-	SMs               int
-	TensorCores       int
-	CUDACores         int     // FP32 lanes: 64 per SM on A100, 128 on H100 and H200
-	BoostClockHz      float64 // the clock the peak rates assume
-	WarpSchedulers    int     // per SM
+	SMs         int
+	TensorCores int
+	CUDACores   int // FP32 lanes: 64 per SM on A100, 128 on H100 and H200
+	// BoostClockHz is the clock the tensor cores' peak rates assume;
+	// VectorClockHz the (higher) clock the CUDA cores' FP32 peak assumes:
+	// NVIDIA quotes the H100 SXM at 1.83 GHz for low-precision tensor
+	// math and 1.98 GHz for FP32 and FP64 vector math, and its datasheet's
+	// 66.9 TFLOP/s FP32 is 16,896 lanes × 2 FLOP × 1.98 GHz.
+	BoostClockHz      float64
+	VectorClockHz     float64
+	WarpSchedulers    int // per SM
 	MaxWarpsPerSM     int
 	MaxBlocksPerSM    int
 	RegistersPerSM    int // 32-bit registers
@@ -65,7 +71,7 @@ func (g GPU) PeakFLOPS(d Dtype) (float64, bool) {
 var gpus = []GPU{
 	{
 		ID: "a100-80gb", Aliases: []string{"a100"}, Name: "A100 80GB",
-		SMs: 108, TensorCores: 432, CUDACores: 6912, BoostClockHz: 1.41e9,
+		SMs: 108, TensorCores: 432, CUDACores: 6912, BoostClockHz: 1.41e9, VectorClockHz: 1.41e9,
 		WarpSchedulers: 4, MaxWarpsPerSM: 64, MaxBlocksPerSM: 32,
 		RegistersPerSM: 65536, SharedMemPerSM: 164 << 10, SharedMemPerBlock: 163 << 10,
 		L2Bytes:  40e6,
@@ -83,7 +89,7 @@ var gpus = []GPU{
 
 var h100 = GPU{
 	ID: "h100", Aliases: []string{"h100-sxm"}, Name: "H100 SXM",
-	SMs: 132, TensorCores: 528, CUDACores: 16896, BoostClockHz: 1.83e9,
+	SMs: 132, TensorCores: 528, CUDACores: 16896, BoostClockHz: 1.83e9, VectorClockHz: 1.98e9,
 	WarpSchedulers: 4, MaxWarpsPerSM: 64, MaxBlocksPerSM: 32,
 	RegistersPerSM: 65536, SharedMemPerSM: 228 << 10, SharedMemPerBlock: 227 << 10,
 	L2Bytes:  50e6,

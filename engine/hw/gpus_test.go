@@ -44,6 +44,19 @@ func TestGPUCatalog(t *testing.T) {
 	if got := float64(h.TensorCores) * 1024 * h.BoostClockHz; math.Abs(got-989.4e12)/989.4e12 > 1e-3 {
 		t.Errorf("528 × 1024 × 1.83 GHz = %g, want 989.4e12", got)
 	}
+	// The CUDA cores' FP32 peak is every lane's FMA (2 FLOP) a clock at
+	// the vector clock: 16,896 × 2 × 1.98 GHz = 66.9 TFLOP/s on an H100
+	// SXM, 6,912 × 2 × 1.41 GHz = 19.5 on an A100. One clock for both the
+	// peak and a single lane's time (the cpu-vs-gpu lesson uses both).
+	for _, g := range gpus {
+		fp32, _ := g.PeakFLOPS(FP32)
+		if got := float64(g.CUDACores) * 2 * g.VectorClockHz; math.Abs(got-fp32)/fp32 > 1e-3 {
+			t.Errorf("%s: %d lanes × 2 × %g Hz = %g, want its FP32 peak %g", g.ID, g.CUDACores, g.VectorClockHz, got, fp32)
+		}
+	}
+	if h.VectorClockHz != 1.98e9 {
+		t.Errorf("H100 SXM vector clock %g, want 1.98 GHz", h.VectorClockHz)
+	}
 	if _, ok := h.PeakFLOPS(FP8); !ok {
 		t.Error("H100 has no FP8 rate")
 	}

@@ -40,8 +40,11 @@ type AttentionResult struct {
 	HBMBytes   float64
 	ScoreBytes float64 // one N×N score matrix per batch element and head: B·H·N²·bytes
 	// KVInL2 reports whether FlashAttention's re-reads of K and V are
-	// served by L2 (the heads in flight fit in half of it).
+	// served by L2 (the heads in flight fit in half of it); KVReads is
+	// how many times K and V come from HBM: once while they fit, else
+	// once per wave of a head's blocks.
 	KVInL2   bool
+	KVReads  int
 	ComputeS float64
 	MemoryS  float64
 	TimeS    float64
@@ -53,11 +56,12 @@ type AttentionResult struct {
 // softmax (2·N²), read P and V (N² + N·d), write O (N·d): 4·N² + 4·N·d
 // elements per head — Θ(N·d + N²).
 //
-// FlashAttention: each block of Br query rows reads all of K and V, so
-// HBM sees 2·N·d (Q in, O out) + 2·N²·d/Br (K, V per block) elements per
-// head — Θ(N²·d²/M) for an SRAM of M elements, the paper's bound — unless
-// K and V of the heads in flight fit in L2, where the re-reads stay: then
-// 4·N·d, linear in N.
+// FlashAttention: each block of Br query rows reads all of K and V. With
+// no cache that is 2·N·d (Q in, O out) + 2·N²·d/Br elements per head, the
+// paper's Θ(N²·d²/M) for an SRAM of M elements; on a GPU the blocks
+// running at once share K and V through L2, so HBM sees 2·N·d + w·2·N·d,
+// w = 1 while K and V of the heads in flight fit in L2, else the waves
+// of a head's blocks (⌈N/Br ÷ SMs⌉): linear in N, then a step up.
 func Attention(c AttentionConfig) (AttentionResult, error) {
 	r := AttentionResult{Config: c}
 	if c.Batch < 1 || c.Heads < 1 || c.Seq < 1 || c.HeadDim < 1 || c.Seq > 1<<22 || c.HeadDim > 1024 {
@@ -90,13 +94,21 @@ func Attention(c AttentionConfig) (AttentionResult, error) {
 		// One block a SM; blocks are scheduled head by head, so the heads
 		// in flight are the SMs' blocks divided by a head's blocks.
 		blocksPerHead := math.Ceil(N / float64(br))
-		inFlight := math.Max(1, math.Min(heads, math.Ceil(float64(g.SMs)/blocksPerHead)))
+		sms := float64(g.SMs)
+		inFlight := math.Max(1, math.Min(heads, math.Ceil(sms/blocksPerHead)))
 		r.KVInL2 = inFlight*2*N*d*B <= float64(g.L2Bytes)/2
-		if r.KVInL2 {
-			r.HBMBytes = heads * 4 * N * d * B
-		} else {
-			r.HBMBytes = heads * (2*N*d + 2*N*N*d/float64(br)) * B
+		// Every block streams all of its head's K and V. The blocks of a
+		// wave start together and walk the same tiles at the same pace,
+		// so one read from HBM serves the whole wave through L2 (as the
+		// tensor-core GEMM's blocks share their tiles). While K and V of
+		// the heads in flight fit in L2 they stay there for the next
+		// waves too: one read in all. Once they do not, each wave of a
+		// head's blocks reads them again.
+		r.KVReads = 1
+		if !r.KVInL2 {
+			r.KVReads = int(math.Ceil(blocksPerHead / sms))
 		}
+		r.HBMBytes = heads * (2*N*d + float64(r.KVReads)*2*N*d) * B
 	default:
 		return r, fmt.Errorf("impl: %q; allowed standard, flash", c.Impl)
 	}
@@ -114,11 +126,12 @@ type AttentionMetrics struct {
 	FLOPs      float64 `json:"flops"`
 	Bound      string  `json:"bound"`
 	KVInL2     bool    `json:"kv_in_l2"`
+	KVReads    int     `json:"kv_hbm_reads,omitempty"`
 }
 
 // Metrics reports the result under the CLI's names.
 func (r AttentionResult) Metrics() AttentionMetrics {
-	m := AttentionMetrics{HBMBytes: r.HBMBytes, TimeS: r.TimeS, ScoreBytes: r.ScoreBytes, FLOPs: r.FLOPs, Bound: "compute", KVInL2: r.KVInL2}
+	m := AttentionMetrics{HBMBytes: r.HBMBytes, TimeS: r.TimeS, ScoreBytes: r.ScoreBytes, FLOPs: r.FLOPs, Bound: "compute", KVInL2: r.KVInL2, KVReads: r.KVReads}
 	if r.MemoryS > r.ComputeS {
 		m.Bound = "memory"
 	}

@@ -38,11 +38,31 @@ func TestAttentionTrafficGrowth(t *testing.T) {
 	if want := 16 * (4*2048.0*2048 + 4*2048*128) * 2; s.HBMBytes != want {
 		t.Errorf("standard N=2048: %g bytes, want %g", s.HBMBytes, want)
 	}
-	// When K and V of the heads in flight outgrow L2, FlashAttention pays
-	// the paper's 2·N²·d/Br re-reads.
 	f := attn(t, FlashAttention, 1<<17)
 	if f.KVInL2 {
 		t.Error("N = 131072: K and V still reported in L2")
+	}
+}
+
+// When K and V outgrow L2, each wave of a head's blocks reads them from
+// HBM again, and no more: the blocks of a wave share them through L2.
+// Hand-worked for 16 heads, d = 128, BF16 on an H100 (132 SMs, 50 MB L2):
+// at N = 32,768 one head is in flight (256 blocks ≥ 132), its K and V
+// 2·32768·128·2 = 16.8 MB fit in 25 MB: 16 × 4·N·d × 2 = 537 MB. At
+// 65,536 they are 33.5 MB and do not; 512 blocks are ⌈512 ÷ 132⌉ = 4
+// waves: 16 × (2 + 4·2)·N·d × 2 = 2.68 GB — ×5 for ×2 in N, and still
+// 1/205 of standard attention's 16 × 4·N²·2 = 550 GB.
+func TestFlashAttentionKVWaves(t *testing.T) {
+	f32, f64 := attn(t, FlashAttention, 32768), attn(t, FlashAttention, 65536)
+	if !f32.KVInL2 || f32.KVReads != 1 || f32.HBMBytes != 16*4*32768.0*128*2 {
+		t.Errorf("N = 32768: in L2 %v, %d reads, %g bytes; want true, 1, %g", f32.KVInL2, f32.KVReads, f32.HBMBytes, 16*4*32768.0*128*2)
+	}
+	if want := 16 * 10 * 65536.0 * 128 * 2; f64.KVInL2 || f64.KVReads != 4 || f64.HBMBytes != want {
+		t.Errorf("N = 65536: in L2 %v, %d reads, %g bytes; want false, 4, %g", f64.KVInL2, f64.KVReads, f64.HBMBytes, want)
+	}
+	s64 := attn(t, StandardAttention, 65536)
+	if r := s64.HBMBytes / f64.HBMBytes; r < 150 {
+		t.Errorf("N = 65536: standard moves only %.0f× FlashAttention's bytes, want ≈ 205×", r)
 	}
 }
 

@@ -11,13 +11,17 @@ import (
 // takes for one element of C, a dot product of n multiply-adds, one per
 // clock — against throughput — how long the whole product takes with
 // every worker busy at its peak (an upper bound: memory ignored, as the
-// memory-wall lesson shows it should not be).
+// memory-wall lesson shows it should not be). The two agree: the whole
+// product is n² elements dealt to the workers, n² ÷ workers rounds of one
+// element each (the CPU's workers are its 1,024 FP32 SIMD lanes), because
+// a GPU lane's element time and the FP32 peak use the same clock
+// (hw.GPU.VectorClockHz).
 type CPUvsGPU struct {
 	N                 int
 	CPU               hw.CPU
 	GPU               hw.GPU
 	CPUElementS       float64 // one core, one element: n FMAs at the CPU clock
-	GPUElementS       float64 // one CUDA core, one element: n FMAs at the GPU clock
+	GPUElementS       float64 // one CUDA core, one element: n FMAs at the CUDA cores' clock
 	CPUTotalS         float64 // 2n³ ÷ the CPU's FP32 peak
 	GPUTotalS         float64 // 2n³ ÷ the GPU's FP32 (CUDA-core) peak
 	TensorTotalS      float64 // 2n³ ÷ the GPU's BF16 tensor peak
@@ -37,7 +41,7 @@ func CompareCPUGPU(n int, c hw.CPU, g hw.GPU) (CPUvsGPU, error) {
 	return CPUvsGPU{
 		N: n, CPU: c, GPU: g,
 		CPUElementS:       float64(n) / c.ClockHz,
-		GPUElementS:       float64(n) / g.BoostClockHz,
+		GPUElementS:       float64(n) / g.VectorClockHz,
 		CPUTotalS:         flops / c.PeakFLOPS(),
 		GPUTotalS:         flops / fp32,
 		TensorTotalS:      flops / bf16,

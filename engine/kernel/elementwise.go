@@ -34,8 +34,11 @@ var (
 type ElementwiseKernel struct {
 	Ops      []string // the operations it runs
 	HBMBytes float64
-	FLOPs    float64
-	TimeS    float64 // max(FLOPs ÷ CUDA peak, bytes ÷ bandwidth) + launch overhead
+	// ReadBytes and WriteBytes split HBMBytes: its input in; its output
+	// and side tensors (dropout's mask) out.
+	ReadBytes, WriteBytes float64
+	FLOPs                 float64
+	TimeS                 float64 // max(FLOPs ÷ CUDA peak, bytes ÷ bandwidth) + launch overhead
 }
 
 // ElementwiseResult is a chain run unfused (a kernel per operation, each
@@ -66,12 +69,13 @@ func Elementwise(ops []ElementwiseOp, n int64, d hw.Dtype, g hw.GPU, fused bool)
 	N, B := float64(n), float64(b)
 	r := ElementwiseResult{Elements: N, Fused: fused}
 	kernel := func(ops []ElementwiseOp) ElementwiseKernel {
-		k := ElementwiseKernel{HBMBytes: 2 * N * B} // its input in, its output out
+		k := ElementwiseKernel{ReadBytes: N * B, WriteBytes: N * B} // its input in, its output out
 		for _, op := range ops {
 			k.Ops = append(k.Ops, op.Name)
 			k.FLOPs += op.FLOPs * N
-			k.HBMBytes += op.ExtraWrites * N
+			k.WriteBytes += op.ExtraWrites * N
 		}
+		k.HBMBytes = k.ReadBytes + k.WriteBytes
 		k.TimeS = max(k.FLOPs/cuda, k.HBMBytes/g.HBMBandwidth) + LaunchOverhead
 		return k
 	}

@@ -37,3 +37,21 @@ func TestFusedElementwise(t *testing.T) {
 		t.Error("0 elements accepted")
 	}
 }
+
+// Each kernel's traffic splits into its reads and its writes: in BF16 an
+// unfused LayerNorm reads 2 and writes 2 bytes an element, dropout
+// writes 2 + its 1-byte mask; fused, 2 in and 3 out.
+func TestElementwiseReadsAndWrites(t *testing.T) {
+	g, _ := hw.GPUByID("h100")
+	chain := []ElementwiseOp{LayerNorm, GeLU, Dropout}
+	un, _ := Elementwise(chain, 1000, hw.BF16, g, false)
+	fu, _ := Elementwise(chain, 1000, hw.BF16, g, true)
+	for i, want := range [][2]float64{{2000, 2000}, {2000, 2000}, {2000, 3000}} {
+		if k := un.Kernels[i]; k.ReadBytes != want[0] || k.WriteBytes != want[1] || k.HBMBytes != want[0]+want[1] {
+			t.Errorf("unfused %v: read %g, write %g; want %v", k.Ops, k.ReadBytes, k.WriteBytes, want)
+		}
+	}
+	if k := fu.Kernels[0]; k.ReadBytes != 2000 || k.WriteBytes != 3000 {
+		t.Errorf("fused: read %g, write %g; want 2000 and 3000", k.ReadBytes, k.WriteBytes)
+	}
+}

@@ -65,7 +65,7 @@ type GEMMResult struct {
 	MemoryS     float64 // time if only HBM traffic counted
 	SmemS       float64 // time if only shared-memory traffic counted
 	TimeS       float64 // the largest of the three
-	Bound       string  // "memory" (HBM or shared memory) or "compute"
+	Bound       string  // what sets TimeS: "memory" (HBM), "shared-memory" or "compute"
 	Peak        float64 // the dtype's peak, FLOP/s, that utilisation is measured against
 }
 
@@ -176,8 +176,15 @@ func GEMM(c GEMMConfig) (GEMMResult, error) {
 	}
 	r.MemoryS = r.HBMBytes / g.HBMBandwidth
 	r.TimeS = max(r.ComputeS, r.MemoryS, r.SmemS)
-	r.Bound = "compute"
-	if r.TimeS > r.ComputeS {
+	switch {
+	case r.TimeS <= r.ComputeS:
+		r.Bound = "compute"
+	case r.SmemS > r.MemoryS:
+		// A tiled kernel on CUDA cores reads both operands of every
+		// multiply-add from shared memory: its banks, not HBM, set the
+		// pace.
+		r.Bound = "shared-memory"
+	default:
 		r.Bound = "memory"
 	}
 	return r, nil

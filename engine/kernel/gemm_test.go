@@ -104,3 +104,26 @@ func BenchmarkGEMM8192(b *testing.B) {
 		GEMM(GEMMConfig{M: 8192, N: 8192, K: 8192, Dtype: hw.BF16, GPU: g, Kernel: TensorTiled})
 	}
 }
+
+// A 16×16-tiled GEMM on CUDA cores is limited by shared memory, not HBM
+// (what the memory-wall lesson's "Limited by" row must say). Hand-worked
+// for 4096³ BF16 on an H100: HBM 2·4096³/16·2 B + C = 17.2 GB in 5.13 ms
+// at 3.35 TB/s; shared memory 17.2 GB + 2·4096³·2 B = 292 GB at 132 SMs ×
+// 128 B × 1.83 GHz = 30.9 TB/s, 9.44 ms; arithmetic 2·4096³ ÷ 66.9 TFLOP/s
+// = 2.05 ms. Shared memory is the slowest of the three.
+func TestTiledGEMMIsSharedMemoryBound(t *testing.T) {
+	r := gemm(t, "h100", hw.BF16, SmemTiled, 4096, 16)
+	n := 4096.0
+	hbm := 2*n*n*n/16*2 + n*n*2
+	smem := 2*n*n*n/16*2 + 2*n*n*n*2
+	smemS := smem / (132 * 128 * 1.83e9)
+	if math.Abs(r.HBMBytes/hbm-1) > 1e-12 || math.Abs(r.SmemS/smemS-1) > 1e-12 || math.Abs(r.MemoryS-hbm/3.35e12) > 1e-12 {
+		t.Errorf("HBM %g B in %g s, smem %g s; want %g B, %g s, %g s", r.HBMBytes, r.MemoryS, r.SmemS, hbm, hbm/3.35e12, smemS)
+	}
+	if r.Bound != "shared-memory" || r.TimeS != r.SmemS {
+		t.Errorf("16×16 tiles: %s-bound in %g s; want shared-memory-bound in %g s", r.Bound, r.TimeS, smemS)
+	}
+	if nm := gemm(t, "h100", hw.BF16, Naive, 4096, 0); nm.Bound != "memory" {
+		t.Errorf("naive: %s-bound, want memory (HBM)", nm.Bound)
+	}
+}

@@ -43,6 +43,10 @@ type Launch struct {
 	// GPU's block slots they fill (1 when the grid divides evenly).
 	TailBlocks      int
 	TailUtilization float64
+	// What one block takes of its SM, as allocated: registers in whole
+	// units of 256 a warp, shared memory with the runtime's 1 KB.
+	RegistersPerBlock int
+	SharedMemPerBlock int
 }
 
 // Place computes occupancy and waves. It returns an error naming the field
@@ -72,6 +76,8 @@ func Place(c LaunchConfig) (Launch, error) {
 		{"shared-memory", g.SharedMemPerSM / (c.SharedMemPerBlock + smemReservedPerBlock)},
 		{"blocks", g.MaxBlocksPerSM},
 	}
+	l.RegistersPerBlock = regsPerWarp * l.WarpsPerBlock
+	l.SharedMemPerBlock = c.SharedMemPerBlock + smemReservedPerBlock
 	l.BlocksPerSM = limits[0].n
 	l.Limit = limits[0].name
 	for _, lim := range limits[1:] {

@@ -61,3 +61,25 @@ func TestDivergence(t *testing.T) {
 		t.Errorf("uniform warp: %d slots, %.3f idle; want 10, 0", u.IssueSlots(), u.IdleLanes())
 	}
 }
+
+// What one block takes of its SM, as the picture's meters draw it: 256
+// threads × 64 registers = 16,384 of the SM's 65,536 (four blocks fill
+// them); 48 KB of shared memory is 49,152 + the runtime's 1,024 bytes.
+func TestBlockFootprint(t *testing.T) {
+	g, _ := hw.GPUByID("h100")
+	l, err := Place(LaunchConfig{GPU: g, Blocks: 1000, ThreadsPerBlock: 256, RegistersPerThread: 64, SharedMemPerBlock: 48 << 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.RegistersPerBlock != 16384 || l.SharedMemPerBlock != 49152+1024 {
+		t.Errorf("a block takes %d registers and %d bytes; want 16384 and 50176", l.RegistersPerBlock, l.SharedMemPerBlock)
+	}
+	if l.BlocksPerSM*l.RegistersPerBlock > g.RegistersPerSM || l.BlocksPerSM*l.SharedMemPerBlock > g.SharedMemPerSM {
+		t.Errorf("%d blocks overfill the SM", l.BlocksPerSM)
+	}
+	// 33 registers round up to 40 a thread (1,280 a warp, five units).
+	l, _ = Place(LaunchConfig{GPU: g, Blocks: 1, ThreadsPerBlock: 32, RegistersPerThread: 33})
+	if l.RegistersPerBlock != 1280 {
+		t.Errorf("33 registers × 32 threads: %d allocated, want 1280", l.RegistersPerBlock)
+	}
+}

@@ -1,31 +1,169 @@
 package model
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/gpuscope/gpuscope/engine/tinyjson"
 )
 
 // hfConfig is the part of a Hugging Face transformers config.json that
 // fixes a decoder's shape.
 type hfConfig struct {
-	ModelType         string   `json:"model_type"`
-	Architectures     []string `json:"architectures"`
-	Layers            *int     `json:"num_hidden_layers"`
-	Hidden            *int     `json:"hidden_size"`
-	Heads             *int     `json:"num_attention_heads"`
-	KVHeads           *int     `json:"num_key_value_heads"`
-	Intermediate      *int     `json:"intermediate_size"`
-	Vocab             *int     `json:"vocab_size"`
-	MaxPositions      *int     `json:"max_position_embeddings"`
-	TieWordEmbeddings *bool    `json:"tie_word_embeddings"`
-	HiddenAct         string   `json:"hidden_act"`
+	ModelType         string
+	Architectures     []string
+	Layers            *int
+	Hidden            *int
+	Heads             *int
+	KVHeads           *int
+	Intermediate      *int
+	Vocab             *int
+	MaxPositions      *int
+	TieWordEmbeddings *bool
+	HiddenAct         string
 	// GPT-2 style names.
-	NLayer     *int `json:"n_layer"`
-	NEmbd      *int `json:"n_embd"`
-	NHead      *int `json:"n_head"`
-	NPositions *int `json:"n_positions"`
-	NInner     *int `json:"n_inner"`
+	NLayer     *int
+	NEmbd      *int
+	NHead      *int
+	NPositions *int
+	NInner     *int
+}
+
+// fields are hfConfig's members by their config.json names.
+func (c *hfConfig) fields() []hfField {
+	return []hfField{
+		{"model_type", &c.ModelType}, {"architectures", &c.Architectures},
+		{"num_hidden_layers", &c.Layers}, {"hidden_size", &c.Hidden},
+		{"num_attention_heads", &c.Heads}, {"num_key_value_heads", &c.KVHeads},
+		{"intermediate_size", &c.Intermediate}, {"vocab_size", &c.Vocab},
+		{"max_position_embeddings", &c.MaxPositions}, {"tie_word_embeddings", &c.TieWordEmbeddings},
+		{"hidden_act", &c.HiddenAct},
+		{"n_layer", &c.NLayer}, {"n_embd", &c.NEmbd}, {"n_head", &c.NHead},
+		{"n_positions", &c.NPositions}, {"n_inner", &c.NInner},
+	}
+}
+
+type hfField struct {
+	name string
+	ptr  any // *string, *[]string, **int or **bool
+}
+
+// parseHFConfig reads data into c as encoding/json's Unmarshal would: a
+// key matches a field by its name, exactly or else ignoring case; of
+// repeated keys the last wins; null leaves a field unset; other keys
+// are ignored, whatever they hold. A value of the wrong type is an error
+// naming the field.
+func parseHFConfig(data []byte, c *hfConfig) error {
+	v, err := tinyjson.Parse(data)
+	if err != nil {
+		return err
+	}
+	switch v.Kind {
+	case tinyjson.Null:
+		return nil
+	case tinyjson.Object:
+	default:
+		return errors.New("a JSON " + v.Kind.String() + "; must be an object")
+	}
+	fields := c.fields()
+	var first error // encoding/json reads on after a wrong type and reports the first
+	for _, m := range v.Members {
+		f := matchField(fields, m.Key)
+		if f == nil {
+			continue
+		}
+		if err := f.set(m.Value); err != nil && first == nil {
+			first = errors.New(f.name + ": " + err.Error())
+		}
+	}
+	return first
+}
+
+func matchField(fields []hfField, key string) *hfField {
+	for i := range fields {
+		if fields[i].name == key {
+			return &fields[i]
+		}
+	}
+	for i := range fields {
+		if strings.EqualFold(fields[i].name, key) {
+			return &fields[i]
+		}
+	}
+	return nil
+}
+
+func (f *hfField) set(v tinyjson.Value) error {
+	want := "" // what the field takes, when v is not that
+	switch p := f.ptr.(type) {
+	case *string:
+		switch v.Kind {
+		case tinyjson.String:
+			*p = v.Text
+		case tinyjson.Null:
+		default:
+			want = "a string"
+		}
+	case *[]string:
+		switch v.Kind {
+		case tinyjson.Array:
+			// As encoding/json fills a slice: in place, so that a null
+			// element of a repeated key keeps what the earlier one wrote.
+			s := *p
+			for i, it := range v.Items {
+				if i >= cap(s) {
+					s = slices.Grow(s[:i], 1)
+				}
+				if i >= len(s) {
+					s = s[:i+1]
+				}
+				switch it.Kind {
+				case tinyjson.String:
+					s[i] = it.Text
+				case tinyjson.Null:
+				default:
+					want = "a list of strings"
+				}
+			}
+			if s = s[:len(v.Items)]; len(s) == 0 {
+				s = []string{}
+			}
+			*p = s
+		case tinyjson.Null:
+			*p = nil
+		default:
+			want = "a list of strings"
+		}
+	case **int:
+		switch v.Kind {
+		case tinyjson.Number:
+			n, err := v.Int()
+			if err != nil {
+				return errors.New(v.Text + "; must be an integer")
+			}
+			*p = &n
+		case tinyjson.Null:
+			*p = nil
+		default:
+			want = "an integer"
+		}
+	case **bool:
+		switch v.Kind {
+		case tinyjson.Bool:
+			b := v.Bool
+			*p = &b
+		case tinyjson.Null:
+			*p = nil
+		default:
+			want = "true or false"
+		}
+	}
+	if want != "" {
+		return errors.New("a JSON " + v.Kind.String() + "; must be " + want)
+	}
+	return nil
 }
 
 // FromHFConfig reads a Hugging Face config.json (Llama, Mistral, Qwen and
@@ -34,7 +172,7 @@ type hfConfig struct {
 // overrides max_position_embeddings as the training sequence length.
 func FromHFConfig(data []byte, seq int) (Transformer, error) {
 	var c hfConfig
-	if err := json.Unmarshal(data, &c); err != nil {
+	if err := parseHFConfig(data, &c); err != nil {
 		return Transformer{}, fmt.Errorf("config.json: %v", err)
 	}
 	pick := func(name string, ps ...*int) (int, error) {

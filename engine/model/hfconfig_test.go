@@ -1,9 +1,13 @@
 package model
 
 import (
+	"encoding/json"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/gpuscope/gpuscope/engine/tinyjson"
 )
 
 // Llama 3 405B's released config.json (the shape fields).
@@ -63,4 +67,66 @@ func FuzzFromHFConfig(f *testing.F) {
 			_ = m.Params()
 		}
 	})
+}
+
+// hfConfigJSON is hfConfig with the json tags FromHFConfig read it by
+// when it used encoding/json: the reference parseHFConfig is held to.
+type hfConfigJSON struct {
+	ModelType         string   `json:"model_type"`
+	Architectures     []string `json:"architectures"`
+	Layers            *int     `json:"num_hidden_layers"`
+	Hidden            *int     `json:"hidden_size"`
+	Heads             *int     `json:"num_attention_heads"`
+	KVHeads           *int     `json:"num_key_value_heads"`
+	Intermediate      *int     `json:"intermediate_size"`
+	Vocab             *int     `json:"vocab_size"`
+	MaxPositions      *int     `json:"max_position_embeddings"`
+	TieWordEmbeddings *bool    `json:"tie_word_embeddings"`
+	HiddenAct         string   `json:"hidden_act"`
+	NLayer            *int     `json:"n_layer"`
+	NEmbd             *int     `json:"n_embd"`
+	NHead             *int     `json:"n_head"`
+	NPositions        *int     `json:"n_positions"`
+	NInner            *int     `json:"n_inner"`
+}
+
+// checkLikeEncodingJSON fails unless parseHFConfig accepts data exactly
+// when encoding/json.Unmarshal does, with the same fields.
+func checkLikeEncodingJSON(t *testing.T, data []byte) {
+	t.Helper()
+	var want hfConfigJSON
+	stdErr := json.Unmarshal(data, &want)
+	var got hfConfig
+	err := parseHFConfig(data, &got)
+	if tinyjson.TooDeep(err) {
+		return // encoding/json reads on to 10,000 levels
+	}
+	if (err == nil) != (stdErr == nil) {
+		t.Fatalf("parseHFConfig(%q) error %v; encoding/json %v", data, err, stdErr)
+	}
+	if err == nil && !reflect.DeepEqual(got, hfConfig(want)) {
+		t.Fatalf("parseHFConfig(%q) = %+v; encoding/json %+v", data, got, hfConfig(want))
+	}
+}
+
+func TestParseHFConfigLikeEncodingJSON(t *testing.T) {
+	for _, s := range []string{
+		llama3405B, `null`, `{}`, `[]`, `"x"`, `{"hidden_size":"8"}`, `{"hidden_size":8.0}`, `{"hidden_size":1e3}`,
+		`{"hidden_size":9223372036854775808}`, `{"hidden_size":-0}`, `{"hidden_size":null}`, `{"hidden_size":1,"hidden_size":null}`,
+		`{"HIDDEN_SIZE":4,"hidden_size":5}`, `{"hidden_size":5,"Hidden_Size":4}`, `{"rms_norm_eps":1e400}`,
+		`{"architectures":["A",null]}`, `{"architectures":["a","b"],"architectures":[null]}`,
+		`{"architectures":["a","b"],"architectures":["x"],"architectures":[null,null]}`, `{"architectures":[]}`,
+		`{"architectures":[1]}`, `{"architectures":"A"}`, `{"tie_word_embeddings":1}`, `{"tie_word_embeddings":true}`,
+		`{"model_type":5,"hidden_size":"x"}`, `{"model_type":null}`, `{"nested":{"hidden_size":1}}`,
+		`{"hidden_ſize":3}`, // ſ folds to s, as in encoding/json
+	} {
+		checkLikeEncodingJSON(t, []byte(s))
+	}
+}
+
+// FuzzParseHFConfig holds parseHFConfig to encoding/json on any input.
+func FuzzParseHFConfig(f *testing.F) {
+	f.Add([]byte(llama3405B))
+	f.Add([]byte(`{"architectures":["a","b"],"architectures":[null],"N_LAYER":2,"n_layer":null,"hidden_act":"gelu"}`))
+	f.Fuzz(checkLikeEncodingJSON)
 }

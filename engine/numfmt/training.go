@@ -23,9 +23,12 @@ type TrainConfig struct {
 
 // TrainStep is one step of the run.
 type TrainStep struct {
-	Step    int     `json:"step"`
-	Loss    float64 `json:"loss"` // in FP32, as autocast keeps it
-	Grad    float64 `json:"grad"` // the gradient as the format stored it (unscaled)
+	Step int     `json:"step"`
+	Loss float64 `json:"loss"` // in FP32, as autocast keeps it
+	Grad float64 `json:"grad"` // the gradient as the format stored it (unscaled)
+	// Exact is the gradient before the format stores it (unscaled,
+	// float64): at the spike about −300,000, which FP16 cannot hold.
+	Exact   float64 `json:"exact_grad"`
 	W       float64 `json:"w"`
 	Scale   float64 `json:"scale"` // the loss scale used (1 without scaling)
 	Skipped bool    `json:"skipped"`
@@ -65,7 +68,7 @@ func Train(c TrainConfig) []TrainStep {
 		e := f.Round(wx - f.Round(y))
 		loss := FP32.Round(float64(0.5 * e * e))
 		g := f.Round(f.Round(e*scale) * f.Round(x)) // d loss/d w, scaled
-		st := TrainStep{Step: t, Loss: loss, Scale: scale}
+		st := TrainStep{Step: t, Loss: loss, Scale: scale, Exact: float64(e * x)}
 		if c.LossScaling && (math.IsInf(g, 0) || math.IsNaN(g)) {
 			// Overflow: skip the update, halve the scale.
 			st.Skipped = true

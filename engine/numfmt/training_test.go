@@ -55,3 +55,20 @@ func TestTrainingIsDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// At the spike the gradient before storage is the residual × the outlier
+// input, about −300 × 1000: beyond FP16's 65,504 (so FP16 holds −Inf),
+// within BF16's range (−299,008 once rounded).
+func TestTrainExactGradient(t *testing.T) {
+	steps := Train(TrainConfig{Format: FP16, Steps: 101, SpikeStep: 100, Seed: 1})
+	g := steps[100].Exact
+	if g > -2.5e5 || g < -3.5e5 {
+		t.Fatalf("exact gradient at the spike %g, want ≈ −300,000", g)
+	}
+	if !math.IsInf(FP16.Round(g), -1) || math.IsInf(BF16.Round(g), 0) || math.IsInf(steps[100].Grad, 0) == false {
+		t.Errorf("FP16 %g, BF16 %g, stored %g; want −Inf, finite, −Inf", FP16.Round(g), BF16.Round(g), steps[100].Grad)
+	}
+	if e := steps[50].Exact; math.IsNaN(e) || math.Abs(e) > 100 {
+		t.Errorf("an ordinary step's gradient %g", e)
+	}
+}

@@ -34,3 +34,19 @@ func BenchmarkSearch405B(b *testing.B) {
 		}
 	}
 }
+
+// A long interleaved schedule, run for its lengths as Evaluate runs it:
+// 16 stages, 128 micro-batches, 4 chunks a stage (16,384 blocks).
+func BenchmarkScheduleLengths(b *testing.B) {
+	fwd, bwd := make([]float64, 16), make([]float64, 16)
+	for i := range fwd {
+		fwd[i], bwd[i] = 1, 2
+	}
+	fwd[0], bwd[15] = 1.25, 2.5
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := scheduleLengths(Interleaved, 16, 128, 4, fwd, bwd, 0.01); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,9 +1,11 @@
 package parallel
 
 import (
-	"github.com/gpuscope/gpuscope/engine/collective"
 	"math"
+	"slices"
 	"sync"
+
+	"github.com/gpuscope/gpuscope/engine/collective"
 
 	"github.com/gpuscope/gpuscope/engine/hw"
 	"github.com/gpuscope/gpuscope/engine/kernel"
@@ -26,9 +28,12 @@ import (
 //     parallelism, the same bytes), 2 more with full recomputation, on
 //     NVLink inside a node or hierarchically when TP spans nodes; on the
 //     critical path, as in Megatron-LM;
-//   - pipeline: one send of b·s·h/t activations per boundary (Megatron's
-//     scatter/gather), as many on the critical path as the schedule puts
-//     there (PipelineSends); the bubble (p−1)/(v·m) of the ideal time;
+//   - pipeline: the schedule run block by block (BuildTimeline, the time
+//     line a lesson draws), each stage at its own forward and backward
+//     times: the bubble is what it takes beyond the critical stage's
+//     work, the sends on the critical path what one send of b·s·h/t
+//     activations per boundary (Megatron's scatter/gather) adds to it —
+//     for equal stages the bubble is (p−1)/(v·m) of the ideal time;
 //   - data parallelism: ring all-reduce (reduce-scatter + all-gather with
 //     ZeRO), hierarchical over NVLink and one NIC per GPU, bucketed behind
 //     the last micro-batch's backward when Overlap is on (all but the last
@@ -36,13 +41,48 @@ import (
 //   - the optimizer: Adam over the GPU's shard as HBM traffic.
 //
 // Collective times are α-β closed forms with each link's Efficiency.
-func Evaluate(c Config) (Result, error) {
+func Evaluate(c Config) (Result, error) { return evaluate(c, nil) }
+
+// searching is what a search keeps between the plans it evaluates: the
+// cluster's GPU at its sustained clock, scratch for the per-stage numbers
+// of plans it discards, and the last pipeline schedules run (a plan's
+// ZeRO stages share one, and come three recomputation choices apart).
+type searching struct {
+	gpu      hw.GPU
+	haveGPU  bool
+	stage    []float64 // a discarded plan's per-stage numbers
+	fwd, bwd []float64 // the stage times being looked up
+	runs     [3]scheduleRun
+	next     int // the run to replace
+}
+
+// scheduleRun is one pipeline schedule run: its shape, its stage times
+// and what it gave.
+type scheduleRun struct {
+	s             Schedule
+	p, m, v       int
+	fwd, bwd      []float64
+	p2p           float64
+	bubble, sends float64
+}
+
+// evaluate is Evaluate; with a search's state, it returns a plan that
+// does not fit without its time, keeps no per-stage memory (the search
+// lists plans without it) and reuses schedules already run.
+func evaluate(c Config, se *searching) (Result, error) {
 	if err := c.Validate(); err != nil {
 		return Result{Config: c}, err
 	}
 	m, p, cl := c.Model, c.Plan, c.Cluster
 	r := Result{Config: c, Params: m.Params()}
-	cl.GPU = sustained(cl.GPU)
+	if se == nil {
+		cl.GPU = sustained(cl.GPU)
+	} else {
+		if !se.haveGPU {
+			se.gpu, se.haveGPU = sustained(cl.GPU), true
+		}
+		cl.GPU = se.gpu // a search's cluster does not change
+	}
 	mbs := p.GlobalBatch / (p.DP * p.MicroBatch)
 	r.MicroBatches = mbs
 	tokens := float64(p.GlobalBatch) * float64(m.Seq)
@@ -50,6 +90,12 @@ func Evaluate(c Config) (Result, error) {
 
 	t, pp, v, dp := p.TP, p.PP, p.Interleave, p.DP
 	midLayers, endLayers, _ := stageLayers(m.Layers, pp, v)
+	stageLayerCount := func(st int) int {
+		if st == 0 || st == pp-1 {
+			return endLayers
+		}
+		return midLayers
+	}
 	g := cl.GPU
 	gradBytes := 2.0
 	if p.BytesPerParam == 18 {
@@ -87,19 +133,26 @@ func Evaluate(c Config) (Result, error) {
 	headFwd := gemm(g, p.Dtype, n, float64(m.Vocab)/T, h) + n*float64(m.Vocab)/T*4*2/(g.HBMBandwidth*MemoryEfficiency)
 	headBwd := gemm(g, p.Dtype, n, h, float64(m.Vocab)/T) + gemm(g, p.Dtype, h, float64(m.Vocab)/T, n) + n*float64(m.Vocab)/T*4*2/(g.HBMBandwidth*MemoryEfficiency)
 
-	r.StageParams = make([]float64, pp)
-	r.StageForward = make([]float64, pp)
-	r.StageBackward = make([]float64, pp)
-	r.StageTP = make([]float64, pp)
-	r.StageTPForward = make([]float64, pp)
-	r.StageRecompute = make([]float64, pp)
-	r.StageMemory = make([]Memory, pp)
+	// The six per-stage lists share one array: in a search, scratch
+	// until the plan turns out to fit.
+	var stage []float64
+	if se == nil {
+		stage = make([]float64, 6*pp)
+		r.StageMemory = make([]Memory, pp)
+	} else {
+		se.stage = grow(se.stage, 6*pp)
+		stage = se.stage
+	}
+	r.setStageLists(stage, pp)
+	// What every stage's activations are made of.
+	act := ActivationBytes(m, m.Seq, p.MicroBatch, t, p.SP, p.Flash, p.Recompute)
+	var actFull float64 // the layer being recomputed holds its full activations
+	if p.Recompute == RecomputeFull {
+		actFull = ActivationBytes(m, m.Seq, p.MicroBatch, t, p.SP, p.Flash, RecomputeNone)
+	}
 	worst := -1
 	for st := 0; st < pp; st++ {
-		layers := midLayers
-		if st == 0 || st == pp-1 {
-			layers = endLayers
-		}
+		layers := stageLayerCount(st)
 		params := float64(layers) * layerParams
 		L := float64(layers)
 		fwd, bwd, tp := L*cost.fwd, L*cost.bwd, L*(cost.tpFwd+cost.tpBwd)
@@ -133,12 +186,10 @@ func Evaluate(c Config) (Result, error) {
 			mem.Weights /= D
 		}
 		mem.InFlight = InFlight(p.Schedule, pp, mbs, v, st)
-		act := ActivationBytes(m, m.Seq, p.MicroBatch, t, p.SP, p.Flash, p.Recompute)
 		layersPerChunk := float64(layers) / float64(v)
 		mem.Activations = float64(mem.InFlight) * layersPerChunk * act
 		if p.Recompute == RecomputeFull {
-			// The layer being recomputed holds its full activations.
-			mem.Activations += ActivationBytes(m, m.Seq, p.MicroBatch, t, p.SP, p.Flash, RecomputeNone)
+			mem.Activations += actFull
 		}
 		if st == pp-1 {
 			// FP32 logits for the cross-entropy of the micro-batch in
@@ -156,12 +207,19 @@ func Evaluate(c Config) (Result, error) {
 		}
 		mem.Total = mem.Weights + mem.Gradients + mem.Optimizer + mem.Activations + mem.Buffers
 		mem.Check()
-		r.StageMemory[st] = mem
-		if worst < 0 || mem.Total > r.StageMemory[worst].Total {
-			worst = st
+		if r.StageMemory != nil {
+			r.StageMemory[st] = mem
+		}
+		if worst < 0 || mem.Total > r.Memory.Total {
+			worst, r.Memory = st, mem
 		}
 	}
-	r.Memory = r.StageMemory[worst]
+	if se != nil {
+		if !r.Memory.Fits {
+			return r, nil // a search keeps only the plans that fit
+		}
+		r.setStageLists(slices.Clone(stage), pp) // kept: its own array
+	}
 
 	// The critical stage sets the pace of the steady state.
 	crit := 0
@@ -176,17 +234,18 @@ func Evaluate(c Config) (Result, error) {
 	tm.Compute = M * (r.StageForward[crit] + r.StageBackward[crit])
 	tm.TPComm = M * r.StageTP[crit]
 	r.BubbleFraction = BubbleFraction(pp, mbs, v)
-	tm.Bubble = float64(pp-1) / float64(v) * slot
-
-	// Pipeline sends on the critical path.
 	if pp > 1 {
+		// One pipeline send: b·s·h/t activations (Megatron's
+		// scatter/gather).
 		link := cl.Inter
 		if t*dp < cl.GPUsPerNode {
 			link = cl.Intra // neighbouring stages share a node
 		}
 		bytes := n * h * 2 / T
 		r.P2P = link.Latency.Seconds() + bytes/(link.Bandwidth*link.Efficiency)
-		tm.PPComm = PipelineSends(p.Schedule, pp, mbs, v) * r.P2P
+		// The bubble and the sends on the critical path, from the
+		// schedule run block by block (the one Timeline draws).
+		tm.Bubble, tm.PPComm = pipelineIdle(r, M*slot, slot, se)
 	}
 
 	// Data parallelism over the stage with the most parameters.
@@ -220,7 +279,7 @@ func Evaluate(c Config) (Result, error) {
 		bwdLast := r.StageBackward[crit]
 		tm.DPHidden = math.Min(perStep*(1-1/buckets), bwdLast)
 		if perMicro > 0 {
-			layers := float64(max(1, r.StageMemory[crit].Layers))
+			layers := float64(max(1, stageLayerCount(crit)))
 			window := r.StageForward[crit] + r.StageBackward[crit]
 			tm.DPHidden += M * math.Min(perMicro*(1-1/layers), window)
 		}
@@ -491,4 +550,50 @@ const maxSendsBlocks = 4096
 type sendsKey struct {
 	s       Schedule
 	p, m, v int
+}
+
+// pipelineIdle is a pipeline's bubble and the time its sends add on the
+// critical path, from its schedule run block by block (scheduleLengths,
+// the run BuildTimeline draws): the run without sends less busy (the
+// critical stage's own work, m micro-batches of slot each), and the run
+// with sends less the run without. Beyond maxScheduleBlocks blocks, the
+// closed forms for equal stages: (p−1)/v slots, and PipelineSends sends.
+func pipelineIdle(r Result, busy, slot float64, se *searching) (bubble, sends float64) {
+	p := r.Config.Plan
+	var fwd, bwd []float64
+	if se == nil {
+		fwd, bwd = r.stageTimes(nil, nil)
+	} else {
+		se.fwd, se.bwd = r.stageTimes(se.fwd, se.bwd)
+		fwd, bwd = se.fwd, se.bwd
+		for i := range se.runs {
+			run := &se.runs[i]
+			if run.s == p.Schedule && run.p == p.PP && run.m == r.MicroBatches && run.v == p.Interleave && run.p2p == r.P2P &&
+				slices.Equal(run.fwd, fwd) && slices.Equal(run.bwd, bwd) {
+				return run.bubble, run.sends
+			}
+		}
+	}
+	with, idle, err := scheduleLengths(p.Schedule, p.PP, r.MicroBatches, p.Interleave, fwd, bwd, r.P2P)
+	if err != nil {
+		bubble = float64(p.PP-1) / float64(p.Interleave) * slot
+		sends = PipelineSends(p.Schedule, p.PP, r.MicroBatches, p.Interleave) * r.P2P
+	} else {
+		bubble, sends = max(0, idle-busy), max(0, with-idle)
+	}
+	if se != nil {
+		run := &se.runs[se.next]
+		se.next = (se.next + 1) % len(se.runs)
+		*run = scheduleRun{s: p.Schedule, p: p.PP, m: r.MicroBatches, v: p.Interleave,
+			fwd: append(run.fwd[:0], fwd...), bwd: append(run.bwd[:0], bwd...), p2p: r.P2P, bubble: bubble, sends: sends}
+	}
+	return bubble, sends
+}
+
+// setStageLists points the six per-stage lists at six parts of stage
+// (6·pp numbers).
+func (r *Result) setStageLists(stage []float64, pp int) {
+	for i, list := range [...]*[]float64{&r.StageParams, &r.StageForward, &r.StageBackward, &r.StageTP, &r.StageTPForward, &r.StageRecompute} {
+		*list = stage[i*pp : (i+1)*pp : (i+1)*pp]
+	}
 }

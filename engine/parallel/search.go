@@ -46,10 +46,6 @@ func Search(o SearchOptions) (SearchResult, error) {
 	if o.GlobalBatch < 1 {
 		return sr, fmt.Errorf("global-batch: %d; at least 1", o.GlobalBatch)
 	}
-	maxMB := o.MaxMicroBatch
-	if maxMB == 0 {
-		maxMB = 16
-	}
 	base := Plan{BytesPerParam: o.BytesPerParam, Dtype: o.Dtype, Flash: o.Flash, Overlap: true, GlobalBatch: o.GlobalBatch}
 	// Validate the fixed parts once, with a plan that is otherwise sound.
 	probe := base
@@ -58,7 +54,71 @@ func Search(o SearchOptions) (SearchResult, error) {
 	if err := (Config{Model: m, Plan: probe, Cluster: cl}).Validate(); err != nil {
 		return sr, err
 	}
-	n := cl.GPUs
+	// Every plan tried, counted first so that the list of those that fit
+	// is allocated once.
+	candidates := 0
+	o.plans(base, func(Plan) { candidates++ })
+	plans := make([]Result, 0, candidates)
+	var se searching
+	o.plans(base, func(p Plan) {
+		r, err := evaluate(Config{Model: m, Plan: p, Cluster: cl}, &se)
+		if err != nil {
+			return
+		}
+		sr.Evaluated++
+		if r.Memory.Fits { // evaluate keeps no per-stage memory for a search: the list is long; Evaluate the chosen plan again for it
+			plans = append(plans, r)
+		}
+	})
+	sr.Fitting = len(plans)
+	// Ranked through their indices (the same stable sort, the same
+	// comparisons), then moved into place once each: a Result is a
+	// kilobyte.
+	order := make([]int, len(plans))
+	for i := range order {
+		order[i] = i
+	}
+	less := func(a, b *Result) bool {
+		if a.Time.Step != b.Time.Step {
+			return a.Time.Step < b.Time.Step
+		}
+		if a.Config.Plan.TP != b.Config.Plan.TP {
+			return a.Config.Plan.TP < b.Config.Plan.TP
+		}
+		return a.Config.Plan.PP < b.Config.Plan.PP
+	}
+	// sort.SliceStable as before, not slices.SortStableFunc: the wasm
+	// links it already, and a generic instantiation is ≈ 8 kB of code.
+	sort.SliceStable(order, func(i, j int) bool { return less(&plans[order[i]], &plans[order[j]]) })
+	for i := range order { // plans[j] = plans[order[j]], cycle by cycle
+		if order[i] < 0 {
+			continue
+		}
+		first := plans[i]
+		for j := i; ; {
+			k := order[j]
+			order[j] = -1
+			if k == i {
+				plans[j] = first
+				break
+			}
+			plans[j], j = plans[k], k
+		}
+	}
+	sr.Plans = plans
+	sr.Decision = Decide(m, cl, o.BytesPerParam)
+	return sr, nil
+}
+
+// plans calls try with every plan Search evaluates, in its order: base
+// with TP, PP, DP, the schedule and its chunks, micro-batch size, ZeRO
+// stage and recomputation filled in.
+func (o SearchOptions) plans(base Plan, try func(Plan)) {
+	m, n := o.Model, o.Cluster.GPUs
+	maxMB := o.MaxMicroBatch
+	if maxMB == 0 {
+		maxMB = 16
+	}
 	for tp := 1; tp <= n; tp++ {
 		if n%tp != 0 || m.Heads%tp != 0 {
 			continue
@@ -75,11 +135,9 @@ func Search(o SearchOptions) (SearchResult, error) {
 				if v > 1 && pp == 1 {
 					break
 				}
-				mid, ends, err := stageLayers(m.Layers, pp, v)
-				if err != nil || ends < v {
+				if _, ends, err := stageLayers(m.Layers, pp, v); err != nil || ends < v {
 					continue
 				}
-				_ = mid
 				sched := OneFOneB
 				if v > 1 {
 					sched = Interleaved
@@ -104,35 +162,13 @@ func Search(o SearchOptions) (SearchResult, error) {
 							p.TP, p.PP, p.DP, p.Interleave, p.Schedule = tp, pp, dp, v, sched
 							p.SP = tp > 1
 							p.ZeRO, p.Recompute, p.MicroBatch = zero, rc, mb
-							r, err := Evaluate(Config{Model: m, Plan: p, Cluster: cl})
-							if err != nil {
-								continue
-							}
-							sr.Evaluated++
-							if !r.Memory.Fits {
-								continue
-							}
-							r.StageMemory = nil // the list is long; Evaluate the chosen plan again for it
-							sr.Plans = append(sr.Plans, r)
+							try(p)
 						}
 					}
 				}
 			}
 		}
 	}
-	sr.Fitting = len(sr.Plans)
-	sort.SliceStable(sr.Plans, func(i, j int) bool {
-		a, b := sr.Plans[i], sr.Plans[j]
-		if a.Time.Step != b.Time.Step {
-			return a.Time.Step < b.Time.Step
-		}
-		if a.Config.Plan.TP != b.Config.Plan.TP {
-			return a.Config.Plan.TP < b.Config.Plan.TP
-		}
-		return a.Config.Plan.PP < b.Config.Plan.PP
-	})
-	sr.Decision = Decide(m, cl, o.BytesPerParam)
-	return sr, nil
 }
 
 // DecisionStep is one question of the decision tree, answered.

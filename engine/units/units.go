@@ -23,6 +23,7 @@ var (
 		{1e18, "EFLOP"}, {1e21, "ZFLOP"}, {1e24, "YFLOP"}}
 	flopRates = []unit{{1, "FLOP/s"}, {1e3, "kFLOP/s"}, {1e6, "MFLOP/s"}, {1e9, "GFLOP/s"}, {1e12, "TFLOP/s"},
 		{1e15, "PFLOP/s"}, {1e18, "EFLOP/s"}}
+	paramUnits = []unit{{1, ""}, {1e3, "K"}, {1e6, "M"}, {1e9, "B"}, {1e12, "T"}}
 	shortTimes = []unit{{1e-12, "ps"}, {1e-9, "ns"}, {1e-6, "µs"}, {1e-3, "ms"}, {1, "s"}}
 	// Long durations: a unit is used from its threshold up (days from
 	// 48 hours: "36 h" reads better than "1.5 d").
@@ -51,6 +52,12 @@ func FLOP(f float64) string { return scaled(f, flops) }
 
 // FLOPS is a rate of floating-point operations: "989 TFLOP/s".
 func FLOPS(f float64) string { return scaled(f, flopRates) }
+
+// Params is a count of model parameters as the field writes it: "175B",
+// "7.24B", "124M", "40K" (three significant digits; B = 10^9).
+func Params(n float64) string {
+	return strings.ReplaceAll(scaled(n, paramUnits), " ", "")
+}
 
 // Duration is s seconds in English: "45 µs", "2.7 ms", "1.42 s", "10 min",
 // "3.1 h", "54 d".
@@ -120,7 +127,7 @@ func Number(x float64) string {
 	}
 	r := round(math.Abs(x))
 	if r >= 1000 {
-		return sign(x) + Count(int64(math.Round(math.Abs(x))))
+		return sign(x) + whole(math.Round(math.Abs(x)))
 	}
 	return sign(x) + format(r)
 }
@@ -134,6 +141,21 @@ func Count(n int64) string {
 	if neg {
 		b.WriteByte('-')
 	}
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// whole is a non-negative whole number grouped by thousands, like Count,
+// for values beyond int64 too (a float64 converted to int64 out of range
+// gives a different number on amd64 and in WebAssembly).
+func whole(r float64) string {
+	s := strconv.FormatFloat(r, 'f', 0, 64)
+	var b strings.Builder
 	for i, c := range s {
 		if i > 0 && (len(s)-i)%3 == 0 {
 			b.WriteByte(',')
@@ -202,7 +224,7 @@ func format(r float64) string { return formatN(r, Digits) }
 // more grouped by thousands (when n ≤ 4 they have no fraction left).
 func formatN(r float64, n int) string {
 	if r >= 1000 && r == math.Trunc(r) {
-		return Count(int64(r))
+		return whole(r)
 	}
 	return strconv.FormatFloat(r, 'f', -1, 64)
 }

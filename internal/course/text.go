@@ -76,8 +76,8 @@ var ui = map[string]map[string]string{
 	"zh": {
 		"course":                     "gpuscope 课程",
 		"tagline":                    "大模型如何在 GPU 集群上训练：正文旁边就是模拟器",
-		"layer.silicon":              "芯片层",
-		"layer.strategy":             "并行策略层",
+		"layer.silicon":              "硅片层",
+		"layer.strategy":             "策略层",
 		"layer.infrastructure":       "基础设施层",
 		"layer.silicon.about":        "一颗 GPU 如何计算：核心、内存与核函数。",
 		"layer.strategy.about":       "一颗 GPU 放不下的模型，如何拆到许多 GPU 上。",

@@ -20,16 +20,27 @@
 // double-size offscreen that is composited back each time a plain draw,
 // such as a glyph, follows: once per label in our pictures.)
 //
-// Text is drawn with the embedded Go Regular font (golang.org/x/image/font/
-// gofont). Glyphs are rasterised by x/image once per rune, size and
-// quarter-pixel offset into a 1024×1024 atlas (emptied and refilled if it
-// ever fills up); there is one face per whole pixel size, and sizes are
-// clamped to 8..96. A text item's (X, Y) is the top of its line box (the
-// baseline is the font's ascent, 0.945 em rounded to a pixel, below it; the
-// line box is 1.156 em tall) and Align says whether X is the line's left
-// end, centre or right end. The pen moves by the font's fractional
-// advances; each glyph is drawn on whole pixels from the nearest
-// quarter-pixel variant, so labels stay sharp and evenly spaced.
+// Text is drawn with render/font's subset of Go Regular (golang.org/x/
+// image/font/gofont), advancing by render/font's metrics, which the
+// builders measure with. Glyphs are rasterised by x/image once per rune,
+// size and quarter-pixel offset into a 1024×1024 atlas (emptied and
+// refilled if it ever fills up); there is one face per whole pixel size,
+// and sizes are clamped to 8..96. A text item's (X, Y) is the top of its
+// line box (the baseline is the font's ascent, 0.945 em rounded to a
+// pixel, below it; the line box is 1.156 em tall) and Align says whether X
+// is the line's left end, centre or right end. The pen moves by the
+// font's fractional advances; each glyph is drawn on whole pixels from
+// the nearest quarter-pixel variant, so labels stay sharp and evenly
+// spaced.
+//
+// Chinese is not in the embedded font. A CJK rune it lacks
+// (render/font.Fallback) is drawn by the browser: white on a 2D canvas of
+// the page's own, in the first of Noto Sans CJK SC, Source Han Sans SC,
+// WenQuanYi Micro Hei, PingFang SC, Microsoft YaHei or sans-serif it has,
+// at the face's size, centred in a cell exactly one em wide on the font's
+// baseline; its alpha goes into the same atlas, cached the same way, on
+// whole pixels. That file (browser.go) is the painter's only use of
+// syscall/js.
 //
 // A Painter keeps its buffers between frames, so painting a list of the
 // same shape as the previous frame's allocates nothing per item. Draw uses

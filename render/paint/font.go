@@ -4,20 +4,20 @@ package paint
 
 import (
 	"image"
-	"sync"
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"golang.org/x/image/font"
-	"golang.org/x/image/font/gofont/goregular"
 	"golang.org/x/image/font/opentype"
-	"golang.org/x/image/font/sfnt"
 	"golang.org/x/image/math/fixed"
+
+	canvasfont "github.com/gpuscope/gpuscope/render/font"
 )
 
-// Text sizes are clamped to this range of whole pixels.
+// Text sizes are clamped to this range of whole pixels (render/font's
+// Size rounds and clamps the same way, for the builders' measurements).
 const (
-	minTextSize = 8
-	maxTextSize = 96
+	minTextSize = canvasfont.MinSize
+	maxTextSize = canvasfont.MaxSize
 )
 
 // subpixels is how many horizontal positions within a pixel a glyph is
@@ -30,34 +30,25 @@ const subpixels = 4
 // glyphs (all four sub-pixel variants) of about six sizes up to 24 px.
 const atlasSize = 1024
 
-// goRegular parses the embedded Go Regular font once.
-var goRegular = sync.OnceValues(func() (*sfnt.Font, error) {
-	return opentype.Parse(goregular.TTF)
-})
-
-// A face is Go Regular at one pixel size. Its glyphs are rasterised on
-// demand into the painter's atlas.
+// A face is the canvas font (render/font's subset of Go Regular) at one
+// pixel size. Its glyphs are rasterised on demand into the painter's
+// atlas; its advances are render/font's, so that the builders measure
+// what is drawn.
 //
 // (Ebiten's text/v2 would do this too, but it draws each glyph with its own
 // DrawImage, about ten times the cost of a quad here, and importing it
 // links go-text/typesetting's tables: about 190 KB more gzipped wasm.)
 type face struct {
 	f      font.Face
+	px     int // the size
 	ascent int // pixels from the top of the line box to the baseline
-	ascii  [128]asciiRune
+	ascii  [128][subpixels]glyph
 	other  map[glyphKey]glyph
 }
 
 type glyphKey struct {
 	r   rune
 	sub int
-}
-
-// asciiRune caches an ASCII rune's advance and its glyphs.
-type asciiRune struct {
-	advance fixed.Int26_6
-	ok      bool // advance is cached
-	glyphs  [subpixels]glyph
 }
 
 // A glyph is a rune rasterised at one sub-pixel offset into the atlas
@@ -71,7 +62,7 @@ type glyph struct {
 }
 
 func newFace(px int) (*face, error) {
-	tt, err := goRegular()
+	tt, err := canvasfont.Parse()
 	if err != nil {
 		return nil, err
 	}
@@ -83,21 +74,12 @@ func newFace(px int) (*face, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &face{f: f, ascent: f.Metrics().Ascent.Round()}, nil
+	return &face{f: f, px: px, ascent: f.Metrics().Ascent.Round()}, nil
 }
 
-// advance is r's advance, or 0 for a rune the font lacks.
+// advance is r's advance (render/font.AdvanceFixed).
 func (f *face) advance(r rune) fixed.Int26_6 {
-	if r < 0 || r >= 128 {
-		a, _ := f.f.GlyphAdvance(r)
-		return a
-	}
-	c := &f.ascii[r]
-	if !c.ok {
-		c.advance, _ = f.f.GlyphAdvance(r)
-		c.ok = true
-	}
-	return c.advance
+	return canvasfont.AdvanceFixed(r, f.px)
 }
 
 // width is the advance of s. (Go Regular has no kerning table, so the
@@ -119,11 +101,12 @@ func split(pen fixed.Int26_6) (px, sub int) {
 }
 
 // glyph returns r rasterised sub/subpixels of a pixel right of a pixel's
-// left edge, placing it in the atlas the first time.
+// left edge, placing it in the atlas the first time. A rune the browser
+// draws (render/font.Fallback) has one variant, on whole pixels.
 func (p *Painter) glyph(f *face, r rune, sub int) glyph {
 	p.atlas.image() // so that the generation is at least 1
 	if r >= 0 && r < 128 {
-		g := &f.ascii[r].glyphs[sub]
+		g := &f.ascii[r][sub]
 		if g.gen != p.atlas.gen {
 			*g = p.rasterise(f, r, sub)
 		}
@@ -141,34 +124,61 @@ func (p *Painter) glyph(f *face, r rune, sub int) glyph {
 	return g
 }
 
-// rasterise draws r into the atlas. When the atlas is full it is emptied
-// (after drawing what is queued) and every glyph is rasterised again as
-// it is next used.
-func (p *Painter) rasterise(f *face, r rune, sub int) glyph {
+// A mask is a glyph's coverage, one byte a pixel, row by row, w×h, to be
+// drawn with its top left at (dx, dy) from the pen's whole pixel on the
+// baseline (w = 0: nothing to draw).
+type mask struct {
+	w, h, dx, dy int
+	alpha        []byte
+}
+
+// fontMask rasterises r from the canvas font with x/image.
+func (p *Painter) fontMask(f *face, r rune, sub int) mask {
 	dot := fixed.Point26_6{X: fixed.Int26_6(sub * 64 / subpixels)}
-	dr, mask, mp, _, ok := f.f.Glyph(dot, r)
+	dr, m, mp, _, ok := f.f.Glyph(dot, r)
 	if !ok || dr.Empty() {
+		return mask{}
+	}
+	a := p.alpha[:0]
+	for j := 0; j < dr.Dy(); j++ {
+		for i := 0; i < dr.Dx(); i++ {
+			_, _, _, v := m.At(mp.X+i, mp.Y+j).RGBA()
+			a = append(a, byte(v>>8))
+		}
+	}
+	p.alpha = a
+	return mask{w: dr.Dx(), h: dr.Dy(), dx: dr.Min.X, dy: dr.Min.Y, alpha: a}
+}
+
+// rasterise draws r into the atlas: from the canvas font, or through the
+// browser for a rune the font lacks that the browser draws. When the atlas
+// is full it is emptied (after drawing what is queued) and every glyph is
+// rasterised again as it is next used.
+func (p *Painter) rasterise(f *face, r rune, sub int) glyph {
+	var m mask
+	if canvasfont.Fallback(r) {
+		m = p.browser.mask(f, r, &p.alpha)
+	} else {
+		m = p.fontMask(f, r, sub)
+	}
+	if m.w <= 0 || m.h <= 0 {
 		return glyph{gen: p.atlas.gen}
 	}
-	x, y, ok := p.atlas.place(dr.Dx(), dr.Dy())
+	x, y, ok := p.atlas.place(m.w, m.h)
 	if !ok {
 		p.flush()
 		p.atlas.reset()
-		if x, y, ok = p.atlas.place(dr.Dx(), dr.Dy()); !ok {
+		if x, y, ok = p.atlas.place(m.w, m.h); !ok {
 			return glyph{gen: p.atlas.gen} // larger than the atlas
 		}
 	}
 	pix := p.atlas.pix[:0]
-	for j := 0; j < dr.Dy(); j++ {
-		for i := 0; i < dr.Dx(); i++ {
-			_, _, _, a := mask.At(mp.X+i, mp.Y+j).RGBA()
-			v := byte(a >> 8)
-			pix = append(pix, v, v, v, v) // premultiplied white
-		}
+	for _, v := range m.alpha[:m.w*m.h] {
+		pix = append(pix, v, v, v, v) // premultiplied white
 	}
 	p.atlas.pix = pix
-	p.atlas.img.SubImage(image.Rect(x, y, x+dr.Dx(), y+dr.Dy())).(*ebiten.Image).WritePixels(pix)
-	return glyph{x: x, y: y, w: dr.Dx(), h: dr.Dy(), dx: dr.Min.X, dy: dr.Min.Y, gen: p.atlas.gen}
+	p.atlas.img.SubImage(image.Rect(x, y, x+m.w, y+m.h)).(*ebiten.Image).WritePixels(pix)
+	return glyph{x: x, y: y, w: m.w, h: m.h, dx: m.dx, dy: m.dy, gen: p.atlas.gen}
 }
 
 // atlas packs glyph images into one image in shelves, so that a whole

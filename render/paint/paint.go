@@ -11,6 +11,7 @@ import (
 	"golang.org/x/image/math/fixed"
 
 	"github.com/gpuscope/gpuscope/render"
+	canvasfont "github.com/gpuscope/gpuscope/render/font"
 )
 
 // maxVertices keeps a batch's vertex indices within uint16.
@@ -28,8 +29,10 @@ type Painter struct {
 	vs  []ebiten.Vertex
 	is  []uint16
 
-	atlas atlas
-	faces [maxTextSize - minTextSize + 1]*face
+	atlas   atlas
+	faces   [maxTextSize - minTextSize + 1]*face
+	alpha   []byte      // scratch for a glyph's coverage
+	browser browserText // draws the runes the canvas font lacks (CJK)
 }
 
 var defaultPainter Painter
@@ -206,6 +209,9 @@ func (p *Painter) text(it *render.Item) {
 	r, g, b := float32(it.Color.R)/255*a, float32(it.Color.G)/255*a, float32(it.Color.B)/255*a
 	for _, ch := range it.Text {
 		x, sub := split(pen)
+		if ch >= 0x2e80 && canvasfont.Fallback(ch) {
+			x, sub = pen.Round(), 0 // the browser's glyphs sit on whole pixels
+		}
 		if gl := p.glyph(f, ch, sub); gl.w > 0 {
 			p.glyphQuad(x+gl.dx, y+gl.dy, gl.x, gl.y, gl.w, gl.h, r, g, b, a)
 		}

@@ -19,6 +19,17 @@
 // digits and '_'), filled by T from name/value pairs. Both languages must use
 // the same set of placeholders for a key.
 //
+// # Builds
+//
+// Natively, and in any build without the i18nfetch tag, both catalogues
+// are embedded. main.wasm is built with -tags i18nfetch: only English is
+// embedded (the fallback, and what the scenarios check their keys
+// against), and the other catalogues come from the page, which fetches
+// the reader's language (site/dist/i18n/LANG.txt) beside main.wasm. Load
+// installs a catalogue's text; SetSource names a function that supplies
+// one the first time it is asked for; until then, or if it fails, that
+// language is English.
+//
 // # Contract
 //
 // A malformed line, a duplicate key, a key present in one language and not

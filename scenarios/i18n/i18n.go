@@ -1,14 +1,14 @@
 package i18n
 
 import (
-	"embed"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
 )
-
-//go:embed en.txt zh.txt
-var files embed.FS
 
 // Fallback is the language used when a requested one is not known.
 const Fallback = "en"
@@ -38,9 +38,18 @@ type parseError struct {
 func (e *parseError) Error() string { return fmt.Sprintf("%s:%d: %s", e.file, e.line, e.msg) }
 
 // catalogues maps a language to its catalogue. loadErrs holds the problems
-// found while parsing; the tests fail on any of them. A malformed line is
-// skipped, so the rest of the catalogue still works.
-var catalogues, loadErrs = loadAll()
+// found while parsing the embedded files; the tests fail on any of them. A
+// malformed line is skipped, so the rest of the catalogue still works.
+// Without the i18nfetch tag every language is embedded; with it only
+// English is, and the others are added by Load or through the source
+// (SetSource) when first asked for. mu guards catalogues, source and
+// failed.
+var (
+	mu                   sync.RWMutex
+	catalogues, loadErrs = loadAll()
+	source               func(lang string) (string, error)
+	failed               = map[string]bool{} // languages the source could not supply
+)
 
 func loadAll() (map[string]*catalogue, []error) {
 	cats := make(map[string]*catalogue, len(langs))
@@ -49,15 +58,53 @@ func loadAll() (map[string]*catalogue, []error) {
 		name := lang + ".txt"
 		src, err := files.ReadFile(name)
 		if err != nil {
-			errs = append(errs, err)
-			cats[lang] = &catalogue{file: name, entries: map[string]entry{}}
-			continue
+			if lang == Fallback || !fetched {
+				errs = append(errs, err)
+				cats[lang] = &catalogue{file: name, entries: map[string]entry{}}
+			}
+			continue // fetched: Load or the source adds it
 		}
 		c, perrs := parse(name, string(src))
 		cats[lang] = c
 		errs = append(errs, perrs...)
 	}
 	return cats, errs
+}
+
+// Load installs lang's catalogue from its text (the format of en.txt), in
+// place of any it had. A malformed line is skipped, as in the embedded
+// files, and reported in the error, which names lang.txt and the line;
+// the rest of the catalogue is installed all the same. lang must be one
+// of Langs.
+func Load(lang, text string) error {
+	if !Known(lang) {
+		return fmt.Errorf("i18n: unknown language %q (want one of %s)", lang, strings.Join(langs, ", "))
+	}
+	c, errs := parse(lang+".txt", text)
+	mu.Lock()
+	catalogues[lang] = c
+	delete(failed, lang)
+	mu.Unlock()
+	return errors.Join(errs...)
+}
+
+// SetSource sets where a catalogue that is not embedded comes from: the
+// first time a language of Langs without a catalogue is asked for, src
+// is called (once) for its text. If src fails, or there is no source,
+// that language falls back to English. The browser build (-tags
+// i18nfetch) sets one that reads what the page fetched.
+func SetSource(src func(lang string) (string, error)) {
+	mu.Lock()
+	source = src
+	mu.Unlock()
+}
+
+// Loaded reports whether lang has a catalogue, embedded or loaded.
+func Loaded(lang string) bool {
+	mu.RLock()
+	defer mu.RUnlock()
+	_, ok := catalogues[lang]
+	return ok
 }
 
 // parse reads one catalogue. It returns every entry it could read and an
@@ -211,10 +258,41 @@ func Langs() []string { return slices.Clone(langs) }
 func Known(lang string) bool { return slices.Contains(langs, lang) }
 
 func lookup(lang string) *catalogue {
-	if c, ok := catalogues[lang]; ok {
+	mu.RLock()
+	c, ok := catalogues[lang]
+	fallback := catalogues[Fallback]
+	try := !ok && source != nil && !failed[lang] && Known(lang)
+	mu.RUnlock()
+	switch {
+	case ok:
 		return c
+	case try:
+		if c := fetch(lang); c != nil {
+			return c
+		}
 	}
-	return catalogues[Fallback]
+	return fallback
+}
+
+// fetch asks the source for lang's catalogue and installs it; nil if the
+// source fails (lang is then English from now on).
+func fetch(lang string) *catalogue {
+	mu.Lock()
+	defer mu.Unlock()
+	if c, ok := catalogues[lang]; ok {
+		return c // another caller got it first
+	}
+	if source == nil || failed[lang] {
+		return nil
+	}
+	text, err := source(lang)
+	if err != nil {
+		failed[lang] = true
+		return nil
+	}
+	c, _ := parse(lang+".txt", text) // a malformed line is skipped, as when embedded
+	catalogues[lang] = c
+	return c
 }
 
 // Has reports whether the catalogue of lang (English if lang is unknown)
@@ -239,9 +317,15 @@ func Keys(lang string) []string {
 // T returns the text of key in lang with its placeholders filled. args are
 // name/value pairs: T("en", "ui.step", "n", "3", "total", "6") gives
 // "Step 3 / 6". A placeholder with no value is left as it is, a trailing
-// unpaired arg is ignored, and values are inserted verbatim (a value that
-// looks like a placeholder is not filled again). An unknown lang falls back
-// to English; an unknown key gives ⟦key⟧.
+// unpaired arg is ignored, a name given twice takes its first value, and
+// values are inserted verbatim (a value that looks like a placeholder is
+// not filled again). An unknown lang falls back to English; an unknown key
+// gives ⟦key⟧.
+//
+// In Chinese, a value that begins or ends with a Latin letter or a digit
+// where the text around the placeholder is a Chinese character gets a
+// space there, as the glossary's rule 3 asks: "{model}有" reads
+// "GPT-3 175B 有" and "原文的 100B 模型有".
 func T(lang, key string, args ...string) string {
 	e, ok := lookup(lang).entries[key]
 	if !ok {
@@ -250,9 +334,62 @@ func T(lang, key string, args ...string) string {
 	if len(args) < 2 || !strings.Contains(e.value, "{") {
 		return e.value
 	}
-	pairs := make([]string, 0, len(args)&^1)
+	values := make(map[string]string, len(args)/2)
 	for i := 0; i+1 < len(args); i += 2 {
-		pairs = append(pairs, "{"+args[i]+"}", args[i+1])
+		if _, dup := values[args[i]]; !dup {
+			values[args[i]] = args[i+1]
+		}
 	}
-	return strings.NewReplacer(pairs...).Replace(e.value)
+	return fill(e.value, values, spacesLatin(lang))
+}
+
+// spacesLatin reports whether lang's text puts a space between its own
+// characters and Latin letters or digits.
+func spacesLatin(lang string) bool { return lang == "zh" }
+
+// fill replaces the placeholders of v that have values.
+func fill(v string, values map[string]string, space bool) string {
+	var b strings.Builder
+	var last rune // the last rune written
+	for i := 0; i < len(v); {
+		if v[i] == '{' {
+			if j := strings.IndexByte(v[i:], '}'); j > 0 {
+				if val, ok := values[v[i+1:i+j]]; ok {
+					if space && val != "" {
+						first, _ := utf8.DecodeRuneInString(strings.TrimLeft(val, "+−-"))
+						if isHan(last) && isLatin(first) {
+							b.WriteByte(' ')
+						}
+						end, _ := utf8.DecodeLastRuneInString(val)
+						after, _ := utf8.DecodeRuneInString(v[i+j+1:])
+						b.WriteString(val)
+						if isLatin(end) && isHan(after) {
+							b.WriteByte(' ')
+						}
+						last = end
+					} else {
+						b.WriteString(val)
+						if val != "" {
+							last, _ = utf8.DecodeLastRuneInString(val)
+						}
+					}
+					i += j + 1
+					continue
+				}
+			}
+		}
+		r, n := utf8.DecodeRuneInString(v[i:])
+		b.WriteRune(r)
+		last = r
+		i += n
+	}
+	return b.String()
+}
+
+func isHan(r rune) bool { return unicode.Is(unicode.Han, r) }
+
+// isLatin reports whether r is a Latin letter, a digit or a percent sign
+// (a figure: "37.5% 的通道").
+func isLatin(r rune) bool {
+	return r < utf8.RuneSelf && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '%')
 }

@@ -1,3 +1,5 @@
+//go:build !i18nfetch
+
 package i18n
 
 import (

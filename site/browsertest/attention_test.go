@@ -11,8 +11,8 @@ func TestFlashAttentionLesson(t *testing.T) {
 	ctx := open(t, "index.html#scenario=flash-attention&seq=4096&heads=16")
 	waitReady(ctx)
 	var st struct {
-		Steps   int               `json:"steps"`
-		Config  map[string]string `json:"config"`
+		Steps   int            `json:"steps"`
+		Config  map[string]any `json:"config"`
 		Metrics struct {
 			Standard   map[string]any `json:"standard"`
 			Flash      map[string]any `json:"flash"`
@@ -21,7 +21,7 @@ func TestFlashAttentionLesson(t *testing.T) {
 		} `json:"metrics"`
 	}
 	evalJSON(ctx, "window.gpuscope.state()", &st)
-	if st.Steps != 5 || st.Config["seq"] != "4096" {
+	if st.Steps != 5 || st.Config["seq"] != 4096.0 {
 		t.Fatalf("flash-attention: %d steps, config %v", st.Steps, st.Config)
 	}
 	for _, impl := range []string{"standard", "flash"} {

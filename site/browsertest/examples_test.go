@@ -1,23 +1,19 @@
 package browsertest
 
 // Tests of what authors use to embed gpuscope in their own pages (issue 7):
-// site/embed.js, the example pages in site/examples/, the Hugo shortcode
-// and the Jekyll include.
+// site/embed.js and the example pages in site/examples/ (the Hugo, Jekyll
+// and MkDocs examples: ssg_test.go).
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"html/template"
 	"math"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"path/filepath"
 	"reflect"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -259,7 +255,7 @@ func TestScrollytellingDrivesFrame(t *testing.T) {
 	ask := `(() => { document.getElementById("story-sim").contentWindow.postMessage({version: 1, type: "state"}, location.origin);
 	  return window.__gpuscopeEvents; })()`
 	e := waitFor(t, ctx, ask, 20*time.Second, "state event with step 6, 16 GPUs on 4 nodes", func(e exEvent) bool {
-		return e.Type == "state" && e.State != nil && e.State.Step == 6 && e.State.Config["gpus"] == "16" && e.State.Config["nodes"] == "4"
+		return e.Type == "state" && e.State != nil && e.State.Step == 6 && e.State.Config["gpus"] == 16.0 && e.State.Config["nodes"] == "4"
 	})
 	if e.State.Playing {
 		t.Errorf("the last scene has no data-play, but the simulator plays")
@@ -268,414 +264,12 @@ func TestScrollytellingDrivesFrame(t *testing.T) {
 	// Back to the first scene: the star with 8 GPUs on one node.
 	scrollScene(t, ctx, 0)
 	waitFor(t, ctx, ask, 20*time.Second, "state event with step 1, 8 GPUs on 1 node", func(e exEvent) bool {
-		return e.Type == "state" && e.State != nil && e.State.Step == 1 && e.State.Config["gpus"] == "8" && e.State.Config["nodes"] == "1"
+		return e.Type == "state" && e.State != nil && e.State.Step == 1 && e.State.Config["gpus"] == 8.0 && e.State.Config["nodes"] == "1"
 	})
 }
 
-// ---- Hugo ----
-
-// The Hugo shortcode, for the call in hugo/README.md, renders the iframe
-// the README shows, and that iframe, on a page of another origin, loads
-// embed.html with the expected fragment.
-//
-// A Hugo shortcode is a Go html/template. The test executes it with Go's
-// html/template (Hugo runs a fork of it, with the same contextual
-// escaping) against hugoShortcode, a stand-in for Hugo's shortcode context
-// offering what the shortcode uses: .Get "name" (named parameters; "" when
-// absent, as Hugo's), .Site.Params, and Hugo's functions default, errorf
-// and safeCSS with Hugo's semantics. Keep the shortcode to those.
-func TestHugoShortcode(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join(examplesDir, "hugo", "layouts", "shortcodes", "gpuscope.html"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl, err := template.New("gpuscope.html").Funcs(hugoFuncs).Parse(string(src))
-	if err != nil {
-		t.Fatalf("the shortcode does not parse as a Go template with default, errorf and safeCSS: %v", err)
-	}
-	readme := readExample(t, "hugo", "README.md")
-	call := regexp.MustCompile(`\{\{<\s*gpuscope\s+(.*?)\s*>\}\}`).FindStringSubmatch(readme)
-	if call == nil {
-		t.Fatal("hugo/README.md shows no {{< gpuscope … >}} call")
-	}
-	params := hugoParams(t, call[1])
-	render := func(params map[string]any, siteParams map[string]any) (string, error) {
-		var b strings.Builder
-		err := tmpl.Execute(&b, hugoShortcode{params: params, site: hugoSite{Params: siteParams}})
-		return b.String(), err
-	}
-
-	// The README's call with no site parameter: the README's output.
-	got, err := render(params, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := readmeIframe(t, readme); got != want {
-		t.Errorf("{{< gpuscope %s >}} renders\n  %s\nhugo/README.md says\n  %s", call[1], got, want)
-	}
-	// No scenario: an error, as errorf fails a Hugo build.
-	if out, err := render(map[string]any{"step": "2"}, nil); err == nil {
-		t.Errorf("no scenario: rendered %q, want an error", out)
-	}
-
-	// In a browser: the README's call with the site parameter pointing at
-	// the test server, and one with every parameter.
-	first, err := render(params, map[string]any{"gpuscope_base": baseURL})
-	if err != nil {
-		t.Fatal(err)
-	}
-	all := hugoParams(t, `scenario="ring-allreduce" step=3 lang="zh" hide="narration,share" theme="dark" load="visible" title="Ring, in Chinese" height=480 base="`+baseURL+`"`)
-	second, err := render(all, map[string]any{"gpuscope_base": "/elsewhere/"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := `style="width:100%; height:480px; border:0"`; !strings.Contains(second, want) {
-		t.Errorf("height=480 renders %s; want %s", second, want)
-	}
-	checkRenderedFrames(t, first+"\n"+second, []exampleFrame{
-		{Src: baseURL + "embed.html#scenario=roofline&step=2&lang=en", Title: "gpuscope: roofline", Aspect: "16 / 10"},
-		{Src: baseURL + "embed.html#scenario=ring-allreduce&step=3&lang=zh&hide=narration,share&theme=dark&load=visible", Title: "Ring, in Chinese", Height: "480px"},
-	})
-}
-
-// hugoShortcode stands in for Hugo's shortcode context (ShortcodeWithPage).
-type hugoShortcode struct {
-	params map[string]any
-	site   hugoSite
-}
-
-// Get returns a named parameter, "" when it is absent (as Hugo's does).
-func (s hugoShortcode) Get(key any) any {
-	k, ok := key.(string)
-	if !ok {
-		return nil // positional parameters: the shortcode uses none
-	}
-	if v, ok := s.params[k]; ok {
-		return v
-	}
-	return ""
-}
-
-func (s hugoShortcode) Site() hugoSite { return s.site }
-
-type hugoSite struct {
-	Params map[string]any
-}
-
-// hugoFuncs are Hugo's template functions the shortcode uses, as Hugo
-// defines them.
-var hugoFuncs = template.FuncMap{
-	// default DEFAULT INPUT: INPUT unless it is unset: nil, a zero
-	// number, an empty string, slice or map (booleans are always set).
-	"default": func(dflt any, given ...any) any {
-		if len(given) == 0 {
-			return dflt
-		}
-		g := given[0]
-		if g == nil {
-			return dflt
-		}
-		v := reflect.ValueOf(g)
-		switch v.Kind() {
-		case reflect.Bool:
-			return g
-		case reflect.String, reflect.Slice, reflect.Array, reflect.Map:
-			if v.Len() == 0 {
-				return dflt
-			}
-		case reflect.Int, reflect.Int64, reflect.Float64:
-			if v.IsZero() {
-				return dflt
-			}
-		case reflect.Pointer, reflect.Interface:
-			if v.IsNil() {
-				return dflt
-			}
-		}
-		return g
-	},
-	// errorf fails the build with a message.
-	"errorf": func(format string, args ...any) (string, error) {
-		return "", fmt.Errorf(format, args...)
-	},
-	// safeCSS marks a string as trusted CSS.
-	"safeCSS": func(s any) template.CSS { return template.CSS(fmt.Sprint(s)) },
-}
-
-// hugoParams parses a shortcode call's named parameters: name="string",
-// or an unquoted value, which Hugo types (an integer here).
-func hugoParams(t *testing.T, call string) map[string]any {
-	t.Helper()
-	out := map[string]any{}
-	re := regexp.MustCompile(`(\w+)=(?:"([^"]*)"|(\S+))`)
-	rest := re.ReplaceAllStringFunc(call, func(m string) string {
-		p := re.FindStringSubmatch(m)
-		if strings.HasPrefix(m[len(p[1])+1:], `"`) {
-			out[p[1]] = p[2]
-		} else if n, err := strconv.Atoi(p[3]); err == nil {
-			out[p[1]] = n
-		} else {
-			out[p[1]] = p[3]
-		}
-		return ""
-	})
-	if strings.TrimSpace(rest) != "" {
-		t.Fatalf("shortcode call %q: cannot read %q", call, rest)
-	}
-	return out
-}
-
-func readExample(t *testing.T, parts ...string) string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(append([]string{examplesDir}, parts...)...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
-// readmeIframe is the first <iframe …></iframe> inside an html code block
-// of a README: the output it promises.
-func readmeIframe(t *testing.T, readme string) string {
-	t.Helper()
-	m := regexp.MustCompile("(?s)```html\\s*(<iframe .*?</iframe>)").FindStringSubmatch(readme)
-	if m == nil {
-		t.Fatal("the README shows no rendered <iframe> in an html code block")
-	}
-	return m[1]
-}
-
-// checkRenderedFrames puts html into a page served from another loopback
-// origin and checks, in the browser, each iframe's attributes and that it
-// navigates to the site's embed.html: its document becomes one of another
-// origin (which cannot be read), and the page's resource timing lists
-// embed.html fetched by an iframe. want gives each frame's resolved src,
-// title, style.aspectRatio and style.height; every frame must also have
-// loading=lazy, allow=fullscreen, width 100% and no border.
-func checkRenderedFrames(t *testing.T, html string, want []exampleFrame) {
-	t.Helper()
-	host := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/post.html" {
-			http.NotFound(w, r)
-			return
-		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprint(w, `<!doctype html><html><head><meta charset="utf-8"><title>A post</title></head>
-<body style="margin:0;font:16px serif"><main style="width:800px;margin:0 auto"><p>Prose.</p>`+html+`<p>More prose.</p></main></body></html>`)
-	}))
-	defer host.Close()
-
-	ctx := openBlank(t)
-	chromedpRun(t, ctx, chromedp.Navigate(host.URL+"/post.html"))
-	fs := frames(ctx)
-	if len(fs) != len(want) {
-		t.Fatalf("%d iframes rendered, want %d:\n%s", len(fs), len(want), html)
-	}
-	for i, f := range fs {
-		w := want[i]
-		if f.Src != w.Src || f.Title != w.Title || f.Loading != "lazy" || f.Allow != "fullscreen" ||
-			f.Width != "100%" || f.Border != "none" || f.Aspect != w.Aspect || f.Height != w.Height {
-			t.Errorf("iframe %d:\n  got  %+v\n  want src %q title %q, loading lazy, allow fullscreen, width 100%%, border 0, aspect-ratio %q, height %q",
-				i, f, w.Src, w.Title, w.Aspect, w.Height)
-		}
-	}
-	deadline := time.Now().Add(20 * time.Second)
-	for i := range fs {
-		for {
-			var navigated bool
-			evalJSON(ctx, fmt.Sprintf(`(() => { const f = document.querySelectorAll("iframe")[%d];
-			  f.scrollIntoView({block: "center"});
-			  try { f.contentWindow.location.href; return false; } catch (e) { return true; } })()`, i), &navigated)
-			if navigated {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("iframe %d did not navigate to another origin within 20 s", i)
-			}
-			time.Sleep(200 * time.Millisecond)
-		}
-	}
-	// An iframe's resource timing entry appears when its document has
-	// loaded, after it became cross-origin: wait for all of them.
-	var fetched []string
-	n := 0
-	deadline = time.Now().Add(20 * time.Second)
-	for {
-		evalJSON(ctx, `performance.getEntriesByType("resource").filter((e) => e.initiatorType === "iframe").map((e) => e.name)`, &fetched)
-		n = 0
-		for _, u := range fetched {
-			if strings.SplitN(u, "#", 2)[0] == baseURL+"embed.html" {
-				n++
-			}
-		}
-		if n >= len(want) || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(200 * time.Millisecond)
-	}
-	if n != len(want) {
-		t.Errorf("the page's iframes fetched %v; want %s %d times", fetched, baseURL+"embed.html", len(want))
-	}
-}
-
-// ---- Jekyll ----
-
-// The Jekyll include, for the call in jekyll/README.md, renders the iframe
-// the README shows, and that iframe loads embed.html in a browser.
-//
-// Jekyll's templates are Liquid, which Go cannot run: renderLiquid is a
-// stand-in that knows only the constructs the include uses, and fails on
-// anything else, so the include cannot drift beyond what is checked.
-func TestJekyllInclude(t *testing.T) {
-	include := readExample(t, "jekyll", "_includes", "gpuscope.html")
-	readme := readExample(t, "jekyll", "README.md")
-	call := regexp.MustCompile(`\{%\s*include\s+gpuscope\.html\s+(.*?)\s*%\}`).FindStringSubmatch(readme)
-	if call == nil {
-		t.Fatal("jekyll/README.md shows no {% include gpuscope.html … %} call")
-	}
-	params := jekyllParams(t, call[1])
-
-	got, err := renderLiquid(include, params, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := readmeIframe(t, readme); strings.TrimSpace(got) != want {
-		t.Errorf("{%% include gpuscope.html %s %%} renders\n  %s\njekyll/README.md says\n  %s", call[1], got, want)
-	}
-
-	first, err := renderLiquid(include, params, map[string]string{"gpuscope_base": baseURL})
-	if err != nil {
-		t.Fatal(err)
-	}
-	all := jekyllParams(t, `scenario="ring-allreduce" step=3 lang="zh" hide="narration,share" theme="dark" load="visible" title="Ring, in Chinese" height=480 base="`+baseURL+`"`)
-	second, err := renderLiquid(include, all, map[string]string{"gpuscope_base": "/elsewhere/"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkRenderedFrames(t, first+second, []exampleFrame{
-		{Src: baseURL + "embed.html#scenario=roofline&step=2&lang=en", Title: "gpuscope: roofline", Aspect: "16 / 10"},
-		{Src: baseURL + "embed.html#scenario=ring-allreduce&step=3&lang=zh&hide=narration,share&theme=dark&load=visible", Title: "Ring, in Chinese", Height: "480px"},
-	})
-}
-
-// jekyllParams parses an include call's parameters as Jekyll does
-// (Jekyll::Tags::IncludeTag's VALID_SYNTAX): name="string", name='string'
-// or an unquoted value, which Jekyll evaluates as a Liquid expression; the
-// stand-in accepts only integer literals there.
-func jekyllParams(t *testing.T, call string) map[string]string {
-	t.Helper()
-	re := regexp.MustCompile(`([\w-]+)\s*=\s*(?:"([^"\\]*(?:\\.[^"\\]*)*)"|'([^'\\]*(?:\\.[^'\\]*)*)'|([\w.-]+))`)
-	out := map[string]string{}
-	rest := re.ReplaceAllStringFunc(call, func(m string) string {
-		p := re.FindStringSubmatch(m)
-		switch {
-		case strings.Contains(m, `"`):
-			out[p[1]] = p[2]
-		case strings.Contains(m, `'`):
-			out[p[1]] = p[3]
-		default:
-			if _, err := strconv.Atoi(p[4]); err != nil {
-				t.Fatalf("include parameter %s=%s: the stand-in evaluates only integer literals", p[1], p[4])
-			}
-			out[p[1]] = p[4]
-		}
-		return ""
-	})
-	if strings.TrimSpace(rest) != "" {
-		t.Fatalf("include call %q: cannot read %q", call, rest)
-	}
-	return out
-}
-
-var (
-	liquidComment = regexp.MustCompile(`(?s)\{%\s*comment\s*%\}.*?\{%\s*endcomment\s*%\}`)
-	liquidIf      = regexp.MustCompile(`(?s)\{%\s*if\s+(include|site)\.(\w+)\s*%\}(.*?)(?:\{%\s*else\s*%\}(.*?))?\{%\s*endif\s*%\}`)
-	liquidOutput  = regexp.MustCompile(`\{\{(.*?)\}\}`)
-	liquidOperand = regexp.MustCompile(`^(?:(include|site)\.(\w+)|"([^"]*)"|'([^']*)'|(-?\d+))$`)
-)
-
-// renderLiquid renders a Liquid include with its parameters (include.*)
-// and site variables (site.*). It knows only:
-//
-//	{% comment %}…{% endcomment %}                 dropped
-//	{% if include.x %}…{% else %}…{% endif %}      not nested; else optional;
-//	                                               true when x is given (even
-//	                                               empty, as in Liquid)
-//	{{ operand | default: operand | … }}           operand: include.x, site.x,
-//	                                               "text", 'text' or an integer;
-//	                                               default replaces a missing
-//	                                               or empty value
-//
-// Whitespace control ({%- -%}) and anything else are errors.
-func renderLiquid(src string, include, site map[string]string) (string, error) {
-	lookup := func(scope, name string) (string, bool) {
-		m := include
-		if scope == "site" {
-			m = site
-		}
-		v, ok := m[name]
-		return v, ok
-	}
-	s := liquidComment.ReplaceAllString(src, "")
-	var err error
-	s = liquidIf.ReplaceAllStringFunc(s, func(m string) string {
-		p := liquidIf.FindStringSubmatch(m)
-		if strings.Contains(p[3], "{%") || strings.Contains(p[4], "{%") {
-			err = fmt.Errorf("nested tags in %q: the stand-in does not nest", m)
-		}
-		if _, ok := lookup(p[1], p[2]); ok {
-			return p[3]
-		}
-		return p[4]
-	})
-	s = liquidOutput.ReplaceAllStringFunc(s, func(m string) string {
-		expr := liquidOutput.FindStringSubmatch(m)[1]
-		parts := strings.Split(expr, "|")
-		val, set, e := liquidOperandValue(strings.TrimSpace(parts[0]), lookup)
-		if e != nil {
-			err = e
-		}
-		for _, f := range parts[1:] {
-			name, arg, _ := strings.Cut(strings.TrimSpace(f), ":")
-			if strings.TrimSpace(name) != "default" {
-				err = fmt.Errorf("filter %q in %q: the stand-in knows only default", name, m)
-				continue
-			}
-			dv, dset, e := liquidOperandValue(strings.TrimSpace(arg), lookup)
-			if e != nil {
-				err = e
-			}
-			if !set || val == "" {
-				val, set = dv, dset
-			}
-		}
-		return val
-	})
-	if err != nil {
-		return "", err
-	}
-	if strings.Contains(s, "{%") || strings.Contains(s, "{{") {
-		return "", errors.New("Liquid the stand-in does not know is left in: " + s)
-	}
-	return s, nil
-}
-
-func liquidOperandValue(op string, lookup func(scope, name string) (string, bool)) (string, bool, error) {
-	p := liquidOperand.FindStringSubmatch(op)
-	switch {
-	case p == nil:
-		return "", false, fmt.Errorf("operand %q: the stand-in knows include.x, site.x, strings and integers", op)
-	case p[1] != "":
-		v, ok := lookup(p[1], p[2])
-		return v, ok, nil
-	case p[5] != "":
-		return p[5], true, nil
-	case strings.HasPrefix(op, `"`):
-		return p[3], true, nil
-	default:
-		return p[4], true, nil
-	}
-}
+// The Hugo shortcode, the Jekyll include and the MkDocs pages are built
+// with the real programs in ssg_test.go.
 
 // ---- embed.js ----
 
@@ -776,7 +370,7 @@ window.pokeOther = () => { other.contentWindow.postMessage("go", otherOrigin); r
 		return e.Type == "step" && e.Step == 3 && e.State != nil && e.State.Step == 3
 	})
 	st := waitFor(t, ctx, evs, 10*time.Second, "state event with step 3 and gpus 16", func(e exEvent) bool {
-		return e.Type == "state" && e.State != nil && e.State.Step == 3 && e.State.Config["gpus"] == "16"
+		return e.Type == "state" && e.State != nil && e.State.Step == 3 && e.State.Config["gpus"] == 16.0
 	}).State
 
 	var want cliMetrics
@@ -789,8 +383,8 @@ window.pokeOther = () => { other.contentWindow.postMessage("go", otherOrigin); r
 	}
 	var last pageState
 	evalJSON(ctx, "sim.state", &last)
-	if last.Step != 3 || last.Config["gpus"] != "16" {
-		t.Errorf("sim.state = step %d gpus %q; want the last state, step 3 with 16", last.Step, last.Config["gpus"])
+	if last.Step != 3 || last.Config["gpus"] != 16.0 {
+		t.Errorf("sim.state = step %d gpus %v; want the last state, step 3 with 16", last.Step, last.Config["gpus"])
 	}
 
 	// autoHeight: the iframe follows the frame's resize events.
@@ -836,8 +430,8 @@ window.pokeOther = () => { other.contentWindow.postMessage("go", otherOrigin); r
 	after := waitFor(t, ctx, fmt.Sprintf("events.slice(%d)", before), 10*time.Second, "state event after requestState", func(e exEvent) bool {
 		return e.Type == "state" && e.State != nil
 	}).State
-	if after.Step != 3 || after.Config["gpus"] != "16" || after.Config["link"] != "nvlink4" || after.Playing {
-		t.Errorf("after messages from a page not on the allow-list: step %d, gpus %q, link %q, playing %v; want step 3, 16, nvlink4, paused",
+	if after.Step != 3 || after.Config["gpus"] != 16.0 || after.Config["link"] != "nvlink4" || after.Playing {
+		t.Errorf("after messages from a page not on the allow-list: step %d, gpus %v, link %v, playing %v; want step 3, 16, nvlink4, paused",
 			after.Step, after.Config["gpus"], after.Config["link"], after.Playing)
 	}
 	screenshot(ctx, "embedjs-parent")

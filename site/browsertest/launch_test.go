@@ -42,7 +42,9 @@ func TestSIMTLaunchLesson(t *testing.T) {
 		img := decodePNG(t, screenshot(ctx, fmt.Sprintf("simt-step%d-%s", n, st.StepID)))
 		rims := countPixels(img, elementRect(ctx, "#stage").image(), rimLight, 20) +
 			countPixels(img, elementRect(ctx, "#stage").image(), rimDark, 20)
-		if rims < 132*20 {
+		// Every step draws the 132 SMs' rims (smaller beside the zoomed SM
+		// of steps 2 and 3).
+		if rims < 132*12 {
 			t.Errorf("step %d: %d SM-rim pixels, want all 132 SMs drawn", n, rims)
 		}
 	}

@@ -22,17 +22,17 @@ import (
 
 // pageState is the part of window.gpuscope.state() the tests read.
 type pageState struct {
-	Scenario string            `json:"scenario"`
-	Step     int               `json:"step"`
-	Steps    int               `json:"steps"`
-	StepID   string            `json:"step_id"`
-	Playing  bool              `json:"playing"`
-	TimeS    float64           `json:"time_s"`
-	EndS     float64           `json:"end_s"`
-	FromS    float64           `json:"from_s"`
-	ToS      float64           `json:"to_s"`
-	Lang     string            `json:"lang"`
-	Config   map[string]string `json:"config"`
+	Scenario string         `json:"scenario"`
+	Step     int            `json:"step"`
+	Steps    int            `json:"steps"`
+	StepID   string         `json:"step_id"`
+	Playing  bool           `json:"playing"`
+	TimeS    float64        `json:"time_s"`
+	EndS     float64        `json:"end_s"`
+	FromS    float64        `json:"from_s"`
+	ToS      float64        `json:"to_s"`
+	Lang     string         `json:"lang"`
+	Config   map[string]any `json:"config"` // int and float knobs as numbers, enums and sizes as strings
 	Metrics  struct {
 		cliMetrics
 		Ring cliMetrics `json:"ring"`
@@ -41,9 +41,11 @@ type pageState struct {
 	Error *string `json:"error"`
 	Ready bool    `json:"ready"`
 	Perf  struct {
-		UpdateMS float64 `json:"update_ms"`
-		DrawMS   float64 `json:"draw_ms"`
-		FPS      float64 `json:"fps"`
+		UpdateMS     float64 `json:"update_ms"`
+		DrawMS       float64 `json:"draw_ms"`
+		FPS          float64 `json:"fps"`
+		UpdateFrames int     `json:"update_frames"` // the ticks update_ms is the mean of
+		DrawFrames   int     `json:"draw_frames"`   // the repaints draw_ms is the mean of
 	} `json:"perf"`
 }
 
@@ -189,7 +191,7 @@ func TestRingLessonSteps(t *testing.T) {
 	ctx := open(t, "index.html#scenario=ring-allreduce&gpus=8")
 	waitReady(ctx)
 	st := state(ctx)
-	if st.Scenario != "ring-allreduce" || st.Steps != 6 || st.Step != 1 || st.Config["gpus"] != "8" || st.Error != nil {
+	if st.Scenario != "ring-allreduce" || st.Steps != 6 || st.Step != 1 || st.Config["gpus"] != 8.0 || st.Error != nil {
 		t.Fatalf("initial state = %+v, want ring-allreduce step 1 of 6 with gpus 8 and no error", st)
 	}
 	var scenarios []string
@@ -327,7 +329,7 @@ func TestKnobsRerun(t *testing.T) {
 	  el.value = "16"; el.dispatchEvent(new Event("input", {bubbles: true})); return true; })()`, nil))
 	settle(ctx)
 	after := state(ctx)
-	if after.Config["gpus"] != "16" || after.Metrics.Ranks != 16 || after.Metrics.Rounds != 30 {
+	if after.Config["gpus"] != 16.0 || after.Metrics.Ranks != 16 || after.Metrics.Rounds != 30 {
 		t.Fatalf("after the slider moved to 16: config %v, ranks %d, rounds %d; want 16, 16, 30", after.Config, after.Metrics.Ranks, after.Metrics.Rounds)
 	}
 	if after.Metrics.Star.TimeS <= 2*before.Metrics.Star.TimeS*0.99 {
@@ -479,8 +481,8 @@ func TestBadFragments(t *testing.T) {
 			if !visible {
 				t.Errorf("#error is not visible")
 			}
-			if s.Scenario != "ring-allreduce" || (s.Config["gpus"] != "8" && s.Config["gpus"] != "16") {
-				t.Errorf("state after a bad link: %s gpus %s", s.Scenario, s.Config["gpus"])
+			if s.Scenario != "ring-allreduce" || (s.Config["gpus"] != 8.0 && s.Config["gpus"] != 16.0) {
+				t.Errorf("state after a bad link: %s gpus %v", s.Scenario, s.Config["gpus"])
 			}
 			screenshot(ctx, "bad-"+tt.name)
 			// Still running: play moves time on.
@@ -498,8 +500,8 @@ func TestBadFragments(t *testing.T) {
 	chromedpRun(t, ctx, chromedp.Evaluate(`location.hash = "#scenario=ring-allreduce&gpus=abc&step=2"; true`, nil))
 	settle(ctx)
 	s := state(ctx)
-	if s.Config["gpus"] != "12" || s.Step != 2 || s.Error == nil || !strings.Contains(*s.Error, "abc") {
-		t.Errorf("after #gpus=abc&step=2 on a running page: gpus %s step %d error %v; want gpus 12 kept, step 2, an error", s.Config["gpus"], s.Step, s.Error)
+	if s.Config["gpus"] != 12.0 || s.Step != 2 || s.Error == nil || !strings.Contains(*s.Error, "abc") {
+		t.Errorf("after #gpus=abc&step=2 on a running page: gpus %v step %d error %v; want gpus 12 kept, step 2, an error", s.Config["gpus"], s.Step, s.Error)
 	}
 	if !strings.Contains(text(ctx, "#error"), "12") {
 		t.Errorf("#error %q does not say the value kept (12)", text(ctx, "#error"))

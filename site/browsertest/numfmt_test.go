@@ -17,7 +17,7 @@ type numfmtState struct {
 	StepID  string `json:"step_id"`
 	Playing bool   `json:"playing"`
 	TimeS   float64
-	Config  map[string]string `json:"config"`
+	Config  map[string]any `json:"config"`
 	Metrics struct {
 		Format   string `json:"format"`
 		Value    any    `json:"value"`
@@ -94,8 +94,8 @@ func TestNumberFormatsLesson(t *testing.T) {
 		chromedp.Evaluate(`document.getElementById("knob-value").dispatchEvent(new Event("change")) && true`, nil))
 	settle(ctx)
 	evalJSON(ctx, "window.gpuscope.state()", &st)
-	if st.Error == nil || !strings.Contains(*st.Error, "value") || st.Config["value"] != "70000" {
-		t.Errorf("value abc: error %v, value %s; want an error naming value and 70000 kept", st.Error, st.Config["value"])
+	if st.Error == nil || !strings.Contains(*st.Error, "value") || st.Config["value"] != 70000.0 {
+		t.Errorf("value abc: error %v, value %v; want an error naming value and 70000 kept", st.Error, st.Config["value"])
 	}
 	chromedpRun(t, ctx, chromedp.SetValue("#knob-value", "65519", chromedp.ByQuery),
 		chromedp.Evaluate(`document.getElementById("knob-value").dispatchEvent(new Event("change")) && true`, nil))

@@ -3,6 +3,7 @@ package browsertest
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
 	"testing"
@@ -103,9 +104,9 @@ func TestLoaderProgress(t *testing.T) {
 
 	var texts []string
 	evalJSON(ctx, "window.__loaderTexts", &texts)
-	progress := regexp.MustCompile(`\d+\.\d( of \d+\.\d)? MB`)
+	progress := regexp.MustCompile(`\d+%|\d+\.\d( of \d+\.\d)? MB`) // see TestLoaderCountsTransfer
 	if !slices.ContainsFunc(texts, progress.MatchString) {
-		t.Errorf("#loader-text never showed download progress in MB; it showed %q", texts)
+		t.Errorf("#loader-text never showed download progress (a percentage or MB); it showed %q", texts)
 	}
 	var st struct {
 		Phase  string  `json:"phase"`
@@ -196,6 +197,24 @@ func TestLayout(t *testing.T) {
 			}
 			if page.CanvasZ != "0" || page.PanelZ != "1" {
 				t.Errorf("z-index canvas %s, panel %s; want 0 and 1", page.CanvasZ, page.PanelZ)
+			}
+			if tt.page == "embed.html" {
+				// The focus hint sits in the header, never over the picture,
+				// and the narration shows whole lines (the step's title runs
+				// into its text).
+				var shown bool
+				evalJSON(ctx, `document.getElementById("focus-hint").hidden = false`, &shown)
+				hint, stage := elementRect(ctx, "#focus-hint"), elementRect(ctx, "#stage")
+				if hint.Width == 0 || !hint.image().Intersect(stage.image()).Empty() {
+					t.Errorf("#focus-hint %+v over #stage %+v", hint, stage)
+				}
+				var n struct{ H, Line float64 }
+				evalJSON(ctx, `(() => { const n = document.getElementById("narration");
+				  return {H: n.clientHeight, Line: parseFloat(getComputedStyle(n).lineHeight)}; })()`, &n)
+				if lines := n.H / n.Line; n.Line == 0 || lines < 0.9 || math.Abs(lines-math.Round(lines)) > 0.15 {
+					t.Errorf("narration %.1f px tall at %.1f px a line: %.2f lines, want whole ones", n.H, n.Line, lines)
+				}
+				evalJSON(ctx, `document.getElementById("focus-hint").hidden = true`, &shown)
 			}
 			screenshot(ctx, "layout-"+name)
 		})

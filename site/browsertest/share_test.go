@@ -234,7 +234,7 @@ func TestShareDialog(t *testing.T) {
 	}
 }
 
-func mapsEqual(a, b map[string]string) bool {
+func mapsEqual(a, b map[string]any) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -384,8 +384,9 @@ func waitExport(t *testing.T, ctx context.Context, typ string, timeout time.Dura
 	}
 }
 
-// PNG: the picture as drawn, with a caption band below it naming the
-// lesson, the step, the knobs and the link.
+// PNG: the picture as drawn — the stage only, not the canvas under the
+// side panel — with a caption band below it naming the lesson, the step,
+// the knobs and the link.
 func TestShareExportPNG(t *testing.T) {
 	ctx := open(t, "index.html#scenario=ring-allreduce&step=2&gpus=8")
 	waitReady(ctx)
@@ -395,9 +396,9 @@ func TestShareExportPNG(t *testing.T) {
 	chromedpRun(t, ctx, chromedp.Click("#share-png", chromedp.ByQuery))
 	e := waitExport(t, ctx, "png", 15*time.Second)
 	var canvas struct{ W, H int }
-	evalJSON(ctx, `(() => { const c = document.querySelector("body > canvas"); return {W: c.width, H: c.height}; })()`, &canvas)
-	if e.Width != canvas.W || e.Height <= canvas.H || e.Bytes < 10_000 || e.Name != "gpuscope-ring-allreduce-step2.png" {
-		t.Fatalf("lastExport %+v; want %d wide, more than %d high (a caption), > 10 kB, gpuscope-ring-allreduce-step2.png", e, canvas.W, canvas.H)
+	evalJSON(ctx, `(() => { const s = document.getElementById("stage").getBoundingClientRect(); return {W: Math.round(s.width * devicePixelRatio), H: Math.round(s.height * devicePixelRatio)}; })()`, &canvas)
+	if abs(e.Width-canvas.W) > 1 || e.Height <= canvas.H || e.Bytes < 10_000 || e.Name != "gpuscope-ring-allreduce-step2.png" {
+		t.Fatalf("lastExport %+v; want the stage's %d wide, more than its %d high (a caption), > 10 kB, gpuscope-ring-allreduce-step2.png", e, canvas.W, canvas.H)
 	}
 	if s := text(ctx, "#share-status"); !strings.Contains(s, e.Name) {
 		t.Errorf("#share-status = %q; want it to name %s", s, e.Name)
@@ -473,4 +474,11 @@ func TestShareExportWebM(t *testing.T) {
 	if s := state(ctx); s.Playing {
 		t.Errorf("the lesson still plays after recording; it was paused before")
 	}
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
 }

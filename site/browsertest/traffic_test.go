@@ -66,6 +66,18 @@ func (l *trafficLog) bytes() (n int64, paths []string) {
 	return
 }
 
+// bytesFor is the body bytes sent for exactly path since the last reset.
+func (l *trafficLog) bytesFor(path string) (n int64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, h := range l.hits {
+		if h.path == path {
+			n += h.bytes
+		}
+	}
+	return n
+}
+
 type countingWriter struct {
 	http.ResponseWriter
 	status int

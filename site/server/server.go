@@ -2,8 +2,9 @@
 //
 // It is the handler behind `gpuscope serve` and the browser tests. Compared
 // with http.FileServer it fixes the content types that matter for the site
-// (application/wasm, text/javascript), serves a precompressed "X.gz" beside
-// "X" to clients that accept gzip, never lists directories, hides dotfiles,
+// (application/wasm, text/javascript), serves a precompressed "X.br" or
+// "X.gz" beside "X" to clients that accept brotli or gzip (brotli first),
+// never lists directories, hides dotfiles,
 // asks browsers to revalidate every file (the names carry no content
 // hash, so a rebuilt main.wasm must not be served stale from a cache), and
 // sends a Content Security Policy with every response.
@@ -15,6 +16,7 @@ import (
 	"net/http"
 	"os"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -49,7 +51,8 @@ const ContentSecurityPolicy = "default-src 'self'; script-src 'self' 'wasm-unsaf
 	"img-src 'self' data: blob:; media-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'"
 
 // UncompressedLengthHeader carries the decoded size of a body sent with
-// Content-Encoding: gzip, so that the page's loader can show real progress.
+// Content-Encoding: br or gzip, so that the page's loader can show real
+// progress.
 const UncompressedLengthHeader = "X-Uncompressed-Length"
 
 // Handler returns an http.Handler serving the files under dir.
@@ -111,11 +114,21 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hdr.Set("X-Content-Type-Options", "nosniff")
 
 	served, servedInfo := name, fi
-	if gz, err := root.Stat(name + ".gz"); err == nil && gz.Mode().IsRegular() && path.Ext(name) != ".gz" {
-		hdr.Add("Vary", "Accept-Encoding")
-		if acceptsGzip(r.Header.Get("Accept-Encoding")) {
-			served, servedInfo = name+".gz", gz
-			hdr.Set("Content-Encoding", "gzip")
+	if ext := path.Ext(name); ext != ".gz" && ext != ".br" {
+		// Precompressed copies, best first: brotli is ≈ 30% smaller than
+		// gzip -9 on main.wasm.
+		var copies []precompressed
+		for _, c := range encodings {
+			if st, err := root.Stat(name + c.suffix); err == nil && st.Mode().IsRegular() {
+				copies = append(copies, precompressed{c, st})
+			}
+		}
+		if len(copies) > 0 {
+			hdr.Add("Vary", "Accept-Encoding")
+		}
+		if c, ok := choose(copies, r.Header.Get("Accept-Encoding")); ok {
+			served, servedInfo = name+c.suffix, c.info
+			hdr.Set("Content-Encoding", c.coding)
 			hdr.Set(UncompressedLengthHeader, strconv.FormatInt(fi.Size(), 10))
 		}
 	}
@@ -153,10 +166,44 @@ func contentType(name string) string {
 	return "application/octet-stream"
 }
 
-// acceptsGzip reports whether an Accept-Encoding header value admits gzip:
-// "gzip" or "*" listed with a non-zero quality (RFC 9110, section 12.5.3).
-func acceptsGzip(header string) bool {
-	gzipQ, starQ := -1.0, -1.0
+// encoding is a content coding the handler serves from a precompressed
+// copy, FILE+suffix.
+type encoding struct {
+	coding string   // the Content-Encoding token
+	names  []string // the tokens that ask for it in Accept-Encoding
+	suffix string
+}
+
+// encodings are in order of preference.
+var encodings = []encoding{
+	{"br", []string{"br"}, ".br"},
+	{"gzip", []string{"gzip", "x-gzip"}, ".gz"},
+}
+
+type precompressed struct {
+	encoding
+	info os.FileInfo
+}
+
+// choose picks the copy to send for an Accept-Encoding header value: of
+// those the client accepts (a non-zero quality, RFC 9110 section 12.5.3),
+// the one with the highest quality, brotli on a tie. An absent or empty
+// header gets none: the file as it is.
+func choose(copies []precompressed, header string) (precompressed, bool) {
+	var best precompressed
+	bestQ := 0.0
+	for _, c := range copies {
+		if q := acceptQ(header, c.names); q > bestQ {
+			best, bestQ = c, q
+		}
+	}
+	return best, bestQ > 0
+}
+
+// acceptQ is the quality an Accept-Encoding header value gives a coding
+// (any of names): its own entry's, else that of "*", else 0.
+func acceptQ(header string, names []string) float64 {
+	codingQ, starQ := -1.0, -1.0
 	for _, part := range strings.Split(header, ",") {
 		coding, params, _ := strings.Cut(part, ";")
 		coding = strings.ToLower(strings.TrimSpace(coding))
@@ -171,15 +218,15 @@ func acceptsGzip(header string) bool {
 				q = f
 			}
 		}
-		switch coding {
-		case "gzip", "x-gzip":
-			gzipQ = q
-		case "*":
+		switch {
+		case slices.Contains(names, coding):
+			codingQ = max(codingQ, q)
+		case coding == "*":
 			starQ = q
 		}
 	}
-	if gzipQ >= 0 {
-		return gzipQ > 0
+	if codingQ >= 0 {
+		return codingQ
 	}
-	return starQ > 0
+	return max(starQ, 0)
 }

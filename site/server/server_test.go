@@ -268,3 +268,100 @@ func TestHandlerContentSecurityPolicy(t *testing.T) {
 		t.Error("a 500 lacks the Content Security Policy")
 	}
 }
+
+// With a brotli copy beside the gzip one, a client that accepts br gets
+// it, unless it rates gzip higher; one that accepts only gzip gets gzip.
+func TestHandlerBrotli(t *testing.T) {
+	dir, wasm := newSite(t)
+	br := []byte("not really brotli, but the handler never decodes it")
+	if err := os.WriteFile(filepath.Join(dir, "main.wasm.br"), br, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gz, err := os.ReadFile(filepath.Join(dir, "main.wasm.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := Handler(dir)
+	tests := []struct {
+		acceptEncoding string
+		want           string // Content-Encoding
+	}{
+		{"", ""},
+		{"identity", ""},
+		{"br", "br"},
+		{"gzip", "gzip"},
+		{"gzip, deflate, br, zstd", "br"}, // Chromium's
+		{"gzip, deflate, br", "br"},
+		{"br;q=0.5, gzip", "gzip"},
+		{"br;q=1.0, gzip;q=0.5", "br"},
+		{"br;q=0, gzip", "gzip"},
+		{"br, gzip;q=0", "br"},
+		{"br;q=0, gzip;q=0", ""},
+		{"*", "br"},
+		{"*;q=0.5, gzip", "gzip"},
+		{"*, br;q=0", "gzip"},
+		{"BR", "br"},
+		{"deflate", ""},
+	}
+	etags := map[string]string{}
+	for _, tt := range tests {
+		t.Run(tt.acceptEncoding, func(t *testing.T) {
+			rec := get(t, h, http.MethodGet, "/main.wasm", map[string]string{"Accept-Encoding": tt.acceptEncoding})
+			if rec.Code != http.StatusOK {
+				t.Fatalf("status %d, want 200", rec.Code)
+			}
+			hdr := rec.Header()
+			if got := hdr.Get("Content-Encoding"); got != tt.want {
+				t.Errorf("Content-Encoding %q, want %q", got, tt.want)
+			}
+			if got := hdr.Get("Content-Type"); got != "application/wasm" {
+				t.Errorf("Content-Type %q, want application/wasm", got)
+			}
+			if got := hdr.Values("Vary"); len(got) != 1 || got[0] != "Accept-Encoding" {
+				t.Errorf("Vary %q, want Accept-Encoding once", got)
+			}
+			want := map[string][]byte{"": wasm, "br": br, "gzip": gz}[tt.want]
+			if !bytes.Equal(rec.Body.Bytes(), want) {
+				t.Errorf("body: %d bytes, want the %q copy's %d", rec.Body.Len(), tt.want, len(want))
+			}
+			if u := hdr.Get(UncompressedLengthHeader); tt.want != "" && u != strconv.Itoa(len(wasm)) {
+				t.Errorf("%s %q, want %d", UncompressedLengthHeader, u, len(wasm))
+			}
+			etags[tt.want] = hdr.Get("ETag")
+		})
+	}
+	if etags["br"] == etags["gzip"] || etags["br"] == etags[""] {
+		t.Errorf("ETags %q are not one per representation", etags)
+	}
+
+	// HEAD says the same, without a body.
+	rec := get(t, h, http.MethodHead, "/main.wasm", map[string]string{"Accept-Encoding": "br"})
+	if rec.Header().Get("Content-Encoding") != "br" || rec.Body.Len() != 0 {
+		t.Errorf("HEAD: Content-Encoding %q, %d body bytes", rec.Header().Get("Content-Encoding"), rec.Body.Len())
+	}
+	// The copy itself, asked for by name, is a plain file.
+	rec = get(t, h, http.MethodGet, "/main.wasm.br", map[string]string{"Accept-Encoding": "br"})
+	if rec.Code != http.StatusOK || rec.Header().Get("Content-Encoding") != "" || !bytes.Equal(rec.Body.Bytes(), br) {
+		t.Errorf("GET main.wasm.br: status %d, Content-Encoding %q", rec.Code, rec.Header().Get("Content-Encoding"))
+	}
+}
+
+// A file with only a brotli copy: gzip-only clients get it as it is.
+func TestHandlerBrotliOnly(t *testing.T) {
+	dir, _ := newSite(t)
+	if err := os.WriteFile(filepath.Join(dir, "loader.js.br"), []byte("br"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := Handler(dir)
+	rec := get(t, h, http.MethodGet, "/loader.js", map[string]string{"Accept-Encoding": "gzip"})
+	if got := rec.Header().Get("Content-Encoding"); got != "" || rec.Body.String() != "console.log(1)" {
+		t.Errorf("gzip-only client: Content-Encoding %q, body %q; want the file as it is", got, rec.Body.String())
+	}
+	if got := rec.Header().Get("Vary"); got != "Accept-Encoding" {
+		t.Errorf("Vary %q, want Accept-Encoding", got)
+	}
+	rec = get(t, h, http.MethodGet, "/loader.js", map[string]string{"Accept-Encoding": "br"})
+	if got := rec.Header().Get("Content-Type"); rec.Header().Get("Content-Encoding") != "br" || got != "text/javascript; charset=utf-8" {
+		t.Errorf("br client: Content-Encoding %q, Content-Type %q", rec.Header().Get("Content-Encoding"), got)
+	}
+}

@@ -1,0 +1,255 @@
+// Package textcheck holds the writing rules of the project's glossary
+// (../shared/GLOSSARY.md) as checks a test can run on any text a reader
+// sees: the simulator's narration, tables, errors and screen-reader text
+// (package scenarios' tests) and the course pages (package course's
+// tests). It is used by tests only.
+//
+// Chinese text fails on
+//
+//   - Latin script beyond the product, API and unit names a Chinese
+//     reader sees in Latin script (AllowedLatin; GLOSSARY rule 2): a
+//     word of three or more letters outside the list is English that
+//     leaked through;
+//   - half-width punctuation , . : ; ( ) ? ! touching a Chinese
+//     character (rule 3: full-width around Chinese text, half-width only
+//     inside formulas and code);
+//   - a term written another way than the glossary's, or a unit, ratio or
+//     count written against rules 4 and 5 (Variants).
+//
+// English text fails on any Chinese character, and on the Latin
+// variants of Variants (AllToAll for All-to-All).
+package textcheck
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"unicode"
+)
+
+// AllowedLatin are the words of three or more letters a Chinese reader
+// sees in Latin script, each for its reason. Anything else of three
+// letters or more in Chinese text is English that should have gone
+// through the catalogue. Two-letter abbreviations (TP, PP, DP, EP, SM,
+// IB, NIC …) and unit symbols of two letters (ms, GB, µs) pass without
+// being listed.
+var AllowedLatin = map[string]string{
+	// Products, chips, links and interconnects (GLOSSARY rule 2).
+	"GPU": "product", "CPU": "product", "NVIDIA": "vendor", "CUDA": "API", "NVLink": "product", "NVSwitch": "product",
+	"InfiniBand": "product", "NDR": "InfiniBand generation", "HDR": "InfiniBand generation", "XDR": "InfiniBand generation",
+	"RoCE": "protocol", "PCIe": "bus", "SXM": "H100 form factor", "ConnectX-7": "NIC product", "HGX": "product",
+	"NVL72": "product", "GB200": "product", "HBM": "memory type", "SRAM": "memory type", "NCCL": "library",
+	"nccl-tests": "tool", "PyTorch": "framework", "DDP": "PyTorch API", "FSDP": "PyTorch API", "DeepSpeed": "framework",
+	"Megatron-LM": "framework", "Megatron": "model and framework", "WebGL": "browser API", "WebM": "file format",
+	"PNG": "file format", "HTML": "format", "JSON": "format", "MediaRecorder": "browser API", "JavaScript": "language",
+	"Enter": "key name", "Ctrl": "key name", "Mac": "platform", "Hugging": "Hugging Face", "Face": "Hugging Face",
+	"config.json": "file name", "Meta": "company", "Google": "company", "OpenAI": "company",
+	// Models.
+	"GPT": "model", "GPT-2": "model", "GPT-3": "model", "GPT-4": "model", "Llama": "model", "Mistral": "model", "Qwen": "model",
+	"Transformer": "architecture, kept in Latin by practitioners",
+	// API, algorithm and operation names kept in English (GLOSSARY table).
+	"AllReduce": "collective", "Reduce-Scatter": "collective", "AllGather": "collective", "All-to-All": "collective",
+	"Tensor": "Tensor Core", "Core": "Tensor Core", "token": "term", "tokens": "term", "softmax": "function",
+	"FlashAttention": "algorithm", "ZeRO": "optimizer", "ZeRO-1": "stage", "ZeRO-2": "stage", "ZeRO-3": "stage",
+	"Stage": "ZeRO stage", "GEMM": "operation", "SIMT": "execution model", "SIMD": "execution model",
+	"GPipe": "schedule", "1F1B": "schedule", "Adam": "optimizer", "AdamW": "optimizer", "LayerNorm": "operation",
+	"RMSNorm": "operation", "GeLU": "activation", "SwiGLU": "activation", "Dropout": "operation", "MLP": "layer",
+	"MoE": "mixture of experts", "MFU": "metric", "MTBF": "metric", "busbw": "metric symbol in formulas",
+	"algbw": "metric symbol in formulas", "top-k": "term kept in Latin",
+	// Number formats (GLOSSARY: FP32 / FP16 / BF16 / FP8) and IEEE values.
+	"FP32": "format", "FP16": "format", "BF16": "format", "FP8": "format", "TF32": "format", "FP64": "format",
+	"E4M3": "format", "E5M2": "format", "MXFP8": "format", "NVFP4": "format", "float64": "Go type", "Inf": "IEEE value",
+	"NaN": "IEEE value", "bias": "IEEE exponent bias", "emax": "formula symbol",
+	// Unit symbols (rule 4) and functions in formulas.
+	"FLOP": "unit", "FLOPs": "unit", "TFLOP": "unit", "PFLOP": "unit", "GHz": "unit", "KiB": "unit", "MiB": "unit",
+	"GiB": "unit", "TiB": "unit", "max": "formula function", "min": "formula function", "log": "formula function",
+	// People whose formulas and papers a source line cites.
+	"Young": "author", "Daly": "author", "Korthikanti": "author", "Narayanan": "author", "Dao": "author",
+	"Patarasuk": "author", "Yuan": "author", "Rajbhandari": "author", "Shoeybi": "author", "Amdahl": "law",
+	"NIC": "network interface card, after 网卡", "postMessage": "browser API", "else": "code keyword (if / else)",
+	"FMA": "instruction", "RDMA": "protocol", "SHARP": "NVLink SHARP", "DRAM": "memory type", "BatchNorm": "operation",
+	"arXiv": "preprint server (a citation)", "tanh": "formula function", "Chen": "author", "Brown": "author",
+	// The product itself.
+	"gpuscope": "product",
+	"code":     "a code span of the course's prose, as the course test reads it",
+}
+
+// latinToken is a run of Latin letters and digits, joined by the inner
+// punctuation of names (GPT-3, config.json, nccl-tests).
+var latinToken = regexp.MustCompile(`[A-Za-z0-9]+(?:[-.'’_][A-Za-z0-9]+)*`)
+
+var letterRun = regexp.MustCompile(`[A-Za-z]{3,}`)
+
+// gloss is a Chinese term's English name in brackets right after it, as
+// rule 5 asks at a term's first use: 线程束（warp）, 激活值（activations）.
+var gloss = regexp.MustCompile(`([\p{Han}”])（[A-Za-z][A-Za-z0-9 -]{0,40}）`)
+
+// Variant is a way of writing a term, a unit or a number that the
+// glossary settles otherwise.
+type Variant struct {
+	Re   *regexp.Regexp
+	Want string // what to write instead
+	// Lang is "zh", "en" or "" (both).
+	Lang string
+	// Prose: the rule is about prose, not about values a reader types
+	// (an error message's allowed range reads 64–65536, as typed).
+	Prose bool
+}
+
+func v(lang, re, want string) Variant {
+	return Variant{Re: regexp.MustCompile(re), Want: want, Lang: lang}
+}
+
+// Variants are the forbidden spellings (GLOSSARY rules 4 and 5 and its
+// table), each with the glossary's form.
+var Variants = []Variant{
+	v("", `AllToAll|Alltoall|ALLTOALL`, "All-to-All (all-to-all in English prose)"),
+	v("zh", `all-to-all|all-reduce|Allreduce|All-Reduce|reduce-scatter|all-gather`, "All-to-All, AllReduce, Reduce-Scatter, AllGather"),
+	v("zh", `分支分化|分叉|线程束分裂|分裂的线程束|让线程束分裂`, "线程束分化"),
+	v("zh", `芯片层`, "硅片层"),
+	v("zh", `并行策略层`, "策略层"),
+	v("zh", `种子文章|种子的`, "原文"),
+	v("zh", `梯度累加`, "梯度累积"),
+	v("zh", `演示给我看`, "在模拟器中演示"),
+	v("zh", `超额订阅`, "收敛比"),
+	v("zh", `[张块台片][ ]?(?:GPU|H100|H200|A100|B200|显卡|卡)|[0-9十百千万]+ ?[张块]卡|单卡|多卡|每张卡`, "颗 GPU"),
+	v("zh", `(?:GPU|H100|H200|A100|B200|显卡|卡|状态|激活值|权重|梯度|优化器)(?: ?的)? ?内存|内存(?:占用|预算|容量|放不下|装不下)`, "显存"),
+	v("zh", `(?:相差|差距|快了|慢了|是|为|约|达到?|提升|提速|^|[，。；：、（])\s*×\s*[0-9]|[0-9.]×(?:\s*[\p{Han}，。；：、（）]|$)`, "N 倍 (never ×N in prose)"),
+	v("zh", `(?:少|低|小|减少|降低|缩小|慢)了?约?\s*[0-9][0-9.,]*\s*倍`, "降到 1/N"),
+	v("zh", `[0-9]\s?(?:min|h|d|hr|hrs|days?|hours?|minutes?)(?:[^A-Za-z0-9_-]|$)`, "分钟 / 小时 / 天"),
+	v("zh", `[0-9.]+\s?[KMBT]\s*(?:个|参数|次|条|token|辆|颗)`, "万 / 亿 for large counts"),
+	{Re: regexp.MustCompile(`(?:^|[^0-9.,])[0-9]{5,}(?:[^0-9]|$)`), Want: "digits grouped as 16,384 (units.Count)", Lang: "zh", Prose: true},
+	v("zh", `\p{Han} +\p{Han}`, "no space between Chinese characters"),
+	v("zh", `\p{Han}[+−]?[A-Za-z0-9]|[A-Za-z0-9%]\p{Han}`, "a space between Chinese and Latin letters or digits (rule 3)"),
+	v("zh", `双工`, "双向"),
+	v("zh", `显卡`, "GPU"),
+	v("zh", `实验一下|动手玩`, "动手试试"),
+	v("zh", `分片数据并行（FSDP）`, "FSDP（完全分片数据并行）"),
+	v("zh", `(?:^|[^型])算力利用率（MFU）`, "模型算力利用率（MFU）"),
+}
+
+// halfWidth are the punctuation marks that must be full-width next to
+// Chinese text.
+const halfWidth = ",.:;()?!"
+
+// IsCJK reports whether r is a Chinese character or full-width
+// punctuation.
+func IsCJK(r rune) bool {
+	return unicode.Is(unicode.Han, r) || r >= 0x3000 && r <= 0x303F || r >= 0xFF00 && r <= 0xFFEF
+}
+
+func isHan(r rune) bool { return unicode.Is(unicode.Han, r) }
+
+// Chinese returns the problems of s, Chinese prose.
+func Chinese(s string) []string { return chinese(s, true, nil) }
+
+// ChineseInput returns the problems of s, a Chinese message about what a
+// reader typed: it may spell the tokens of code in Latin script (the URL
+// keys and values it names) and quotes numbers as they are typed.
+func ChineseInput(s string, code ...string) []string { return chinese(s, false, code) }
+
+func chinese(s string, prose bool, code []string) []string {
+	var out []string
+	rs := []rune(s)
+	for i, r := range rs {
+		if !strings.ContainsRune(halfWidth, r) {
+			continue
+		}
+		prev, next := rune(0), rune(0)
+		if i > 0 {
+			prev = rs[i-1]
+		}
+		if i+1 < len(rs) {
+			next = rs[i+1]
+		}
+		// A bracket counts only beside a Chinese character: a formula
+		// may close its brackets before a full-width "；".
+		near := IsCJK
+		if r == '(' || r == ')' {
+			near = isHan
+		}
+		if near(prev) || near(next) {
+			out = append(out, fmt.Sprintf("half-width %q beside Chinese in …%s…", r, excerpt(rs, i)))
+		}
+	}
+	orig := s
+	s = gloss.ReplaceAllString(s, "$1（）")
+	codeSet := map[string]bool{}
+	for _, c := range code {
+		codeSet[c] = true
+	}
+	for _, loc := range latinToken.FindAllStringIndex(s, -1) {
+		tok := s[loc[0]:loc[1]]
+		if _, ok := AllowedLatin[tok]; ok || codeSet[tok] || codeSet[strings.ToLower(tok)] {
+			continue
+		}
+		for _, w := range letterRun.FindAllString(tok, -1) {
+			if _, ok := AllowedLatin[w]; !ok && !codeSet[w] {
+				out = append(out, fmt.Sprintf("English %q in …%s…", tok, excerptAt(s, loc[0], loc[1])))
+				break
+			}
+		}
+	}
+	out = append(out, variants(orig, "zh", prose)...)
+	return out
+}
+
+// English returns the problems of s, English text.
+func English(s string) []string {
+	var out []string
+	rs := []rune(s)
+	for i, r := range rs {
+		if unicode.Is(unicode.Han, r) || r >= 0x3000 && r <= 0x303F || r >= 0xFF01 && r <= 0xFF5E {
+			out = append(out, fmt.Sprintf("Chinese %q in …%s…", r, excerpt(rs, i)))
+			break
+		}
+	}
+	return append(out, variants(s, "en", true)...)
+}
+
+func variants(s, lang string, prose bool) []string {
+	var out []string
+	for _, va := range Variants {
+		if va.Lang != "" && va.Lang != lang || va.Prose && !prose {
+			continue
+		}
+		for _, loc := range va.Re.FindAllStringIndex(s, -1) {
+			out = append(out, fmt.Sprintf("%q: write %s, in …%s…", s[loc[0]:loc[1]], va.Want, excerptAt(s, loc[0], loc[1])))
+		}
+	}
+	return out
+}
+
+func excerpt(rs []rune, i int) string {
+	from, to := max(0, i-12), min(len(rs), i+12)
+	return string(rs[from:to])
+}
+
+func excerptAt(s string, from, to int) string {
+	a := []rune(s[:from])
+	b := []rune(s[to:])
+	return string(a[max(0, len(a)-12):]) + s[from:to] + string(b[:min(len(b), 12)])
+}
+
+// Words are the Latin tokens of s with three or more letters, sorted and
+// counted: for reviewing what a Chinese text spells in Latin script.
+func Words(s string) map[string]int {
+	out := map[string]int{}
+	for _, tok := range latinToken.FindAllString(s, -1) {
+		if letterRun.MatchString(tok) {
+			out[tok]++
+		}
+	}
+	return out
+}
+
+// SortedKeys is a helper for reports.
+func SortedKeys(m map[string]int) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,257 @@
+package render
+
+import (
+	"math"
+	"strings"
+)
+
+// Helpers the silicon layer's pictures share (cpu-vs-gpu, simt-launch,
+// memory-wall, roofline, fused-kernels, flash-attention, number-formats):
+// one rule for text sizes, a width estimate with room for CJK, and a
+// placer that draws a label only where it overlaps no other label and
+// stays on the stage (PICTURES.md rule 8).
+
+// siMinText is the smallest text of a silicon picture at scale 1: 12 CSS
+// px at 1280×800 and, × 1.5, 20 px in presentation mode.
+const siMinText = 13.5
+
+// siSizes is a picture's text sizes on its stage: fs for labels and big
+// for its headline, both at least siMinText × scale.
+func siSizes(st Rect, sc float32) (fs, big float32) {
+	fs = clamp(minf(st.W, st.H)/40, siMinText*sc, 17*sc)
+	big = clamp(fs*1.2, siMinText*sc, 21*sc)
+	return fs, big
+}
+
+// siW is the width s takes at size fs, with margins: a CJK character (or
+// full-width punctuation) a whole em, any other a little over the
+// painter's average, and never less than textWidth.
+func siW(s string, fs float32) float32 {
+	var em float32
+	for _, r := range s {
+		switch {
+		case r >= 0x2E80 && r < 0xA000, r >= 0xAC00 && r < 0xD7A4, r >= 0xF900 && r < 0xFB00, r >= 0xFF00 && r < 0xFFEF:
+			em += 1
+		default:
+			em += 0.6
+		}
+	}
+	return maxf(em*fs, textWidth(s, fs))
+}
+
+// siFit is s cut with an ellipsis to w pixels by siW.
+func siFit(s string, fs, w float32) string {
+	if siW(s, fs) <= w {
+		return s
+	}
+	r := []rune(s)
+	for len(r) > 1 && siW(string(r)+"…", fs) > w {
+		r = r[:len(r)-1]
+	}
+	return string(r) + "…"
+}
+
+// siBox is the box a label of s at (x, y) takes, by siW.
+func siBox(x, y, fs float32, a Align, s string) Rect {
+	w := siW(s, fs)
+	switch a {
+	case AlignCenter:
+		x -= w / 2
+	case AlignRight:
+		x -= w
+	}
+	return Rect{x, y, w, fs * LineHeight}
+}
+
+// siPlacer draws labels that fit: inside the stage and over no label
+// placed before. Its boxes live in the placer (no allocation a frame).
+type siPlacer struct {
+	l     *List
+	stage Rect
+	boxes [128]Rect
+	n     int
+}
+
+func newPlacer(l *List, st Rect) siPlacer { return siPlacer{l: l, stage: st} }
+
+// free reports whether r is on the stage and clear of every placed box.
+func (p *siPlacer) free(r Rect) bool {
+	st := p.stage
+	if r.X < st.X || r.Y < st.Y || r.X+r.W > st.X+st.W || r.Y+r.H > st.Y+st.H {
+		return false
+	}
+	for i := 0; i < p.n; i++ {
+		if siOverlap(r, p.boxes[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// reserve keeps r clear of later labels (a legend, a headline).
+func (p *siPlacer) reserve(r Rect) {
+	if p.n < len(p.boxes) {
+		p.boxes[p.n] = r
+		p.n++
+	}
+}
+
+// text draws s if it fits and reports whether it did.
+func (p *siPlacer) text(x, y, fs float32, a Align, c Color, s string) bool {
+	if s == "" {
+		return false
+	}
+	b := siBox(x, y, fs, a, s)
+	if !p.free(b) {
+		return false
+	}
+	p.l.Label(x, y, fs, a, c, s)
+	p.reserve(b)
+	return true
+}
+
+// first draws the first of the texts that fits at (x, y).
+func (p *siPlacer) first(x, y, fs float32, a Align, c Color, texts ...string) bool {
+	for _, s := range texts {
+		if p.text(x, y, fs, a, c, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// fit draws s at (x, y), cut to width w (and to the stage) if needed, if
+// its line is free.
+func (p *siPlacer) fit(x, y, fs float32, a Align, c Color, s string, w float32) bool {
+	st := p.stage
+	switch a {
+	case AlignLeft:
+		w = minf(w, st.X+st.W-x)
+	case AlignRight:
+		w = minf(w, x-st.X)
+	case AlignCenter:
+		w = minf(w, 2*minf(x-st.X, st.X+st.W-x))
+	}
+	if w < fs {
+		return false
+	}
+	return p.text(x, y, fs, a, c, siFit(s, fs, w))
+}
+
+func siOverlap(a, b Rect) bool {
+	return a.X+a.W > b.X && b.X+b.W > a.X && a.Y+a.H > b.Y && b.Y+b.H > a.Y
+}
+
+// siLegend draws a legend row (Legend) at the bottom of r, reserves it in
+// the placer and returns the height it took (0 when it does not fit).
+func siLegend(p *siPlacer, th Theme, r Rect, fs, sc float32, entries ...LegendEntry) float32 {
+	// Legend measures with textWidth; CJK labels are wider: measure each
+	// entry by siW and leave the slack as a margin.
+	h := siLegendHeight(r.W, fs, entries...)
+	if h > r.H || len(entries) == 0 {
+		return 0
+	}
+	y := r.Y + r.H - h
+	Legend(p.l, th, r.X, y, r.W, fs, sc, entries...)
+	p.reserve(Rect{r.X, y, r.W, h})
+	return h
+}
+
+// siLegendHeight is the height siLegend takes in width w (by siW, so
+// that Legend's own layout, by textWidth, fits inside it).
+func siLegendHeight(w, fs float32, entries ...LegendEntry) float32 {
+	sw := fs * 0.9
+	lineH := fs * LineHeight * 1.15
+	cx, lines := float32(0), float32(1)
+	for _, e := range entries {
+		ew := sw + fs*0.4 + siW(e.Label, fs) + fs
+		if cx > 0 && cx+ew-fs > w {
+			cx, lines = 0, lines+1
+		}
+		cx += ew
+	}
+	return lines * lineH
+}
+
+// siMix is a between b (f = 0 … 1), a's alpha kept.
+func siMix(a, b Color, f float64) Color {
+	m := func(x, y uint8) uint8 { return uint8(math.Round(float64(x) + (float64(y)-float64(x))*f)) }
+	return Color{m(a.R, b.R), m(a.G, b.G), m(a.B, b.B), a.A}
+}
+
+// siHeadline draws the step's headline across the top of the stage, on
+// two lines where one is too short, and returns the y below it.
+func siHeadline(p *siPlacer, th Theme, st Rect, big float32, c Color, s string) float32 {
+	pad := big * 0.6
+	y := st.Y + pad*0.6
+	h := p.wrap(st.X+pad, y, big, AlignLeft, c, s, st.W-2*pad, 2)
+	if h == 0 {
+		h = big * LineHeight
+	}
+	return y + h + pad*0.4
+}
+
+// wrap draws s in lines of at most w pixels (at most maxLines, the last
+// cut with an ellipsis) and returns the height it took.
+func (p *siPlacer) wrap(x, y, fs float32, a Align, c Color, s string, w float32, maxLines int) float32 {
+	lines := siWrap(s, fs, w, maxLines)
+	for i, ln := range lines {
+		p.fit(x, y+float32(i)*fs*LineHeight, fs, a, c, ln, w)
+	}
+	return float32(len(lines)) * fs * LineHeight
+}
+
+// siWrap splits s at spaces (anywhere in CJK text) into lines of at most
+// w pixels at size fs; the last of maxLines keeps the rest, to be cut.
+func siWrap(s string, fs, w float32, maxLines int) []string {
+	var out []string
+	r := []rune(s)
+	for len(r) > 0 {
+		if len(out) == maxLines-1 || siW(string(r), fs) <= w {
+			out = append(out, string(r))
+			break
+		}
+		cut, space := 0, -1
+		for i := 1; i <= len(r); i++ {
+			if siW(string(r[:i]), fs) > w {
+				break
+			}
+			cut = i
+			// A break at a space, but not between a number and its unit.
+			if r[i-1] == ' ' && !(i >= 2 && r[i-2] >= '0' && r[i-2] <= '9' && i < len(r) && r[i] != ' ' && r[i] < 0x2E80) {
+				space = i
+			}
+		}
+		if cut == 0 {
+			break
+		}
+		if space > 0 && (r[cut-1] < 0x2E80 || r[min(cut, len(r)-1)] < 0x2E80) {
+			cut = space
+		}
+		out = append(out, strings.TrimRight(string(r[:cut]), " "))
+		r = []rune(strings.TrimLeft(string(r[cut:]), " "))
+	}
+	return out
+}
+
+// siArrow draws a line from (x1, y1) to (x2, y2) with a head at the end.
+func siArrow(l *List, x1, y1, x2, y2, w, head float32, c Color) {
+	l.Segment(x1, y1, x2, y2, w, c)
+	dx, dy := x2-x1, y2-y1
+	n := float32(math.Hypot(float64(dx), float64(dy)))
+	if n <= 0 {
+		return
+	}
+	ux, uy := dx/n, dy/n
+	bx, by := x2-ux*head, y2-uy*head
+	l.Segment(x2, y2, bx-uy*head*0.6, by+ux*head*0.6, w, c)
+	l.Segment(x2, y2, bx+uy*head*0.6, by-ux*head*0.6, w, c)
+}
+
+// siFrac clamps a fraction to 0 … 1 (NaN is 0).
+func siFrac(f float64) float64 {
+	if !(f > 0) {
+		return 0
+	}
+	return math.Min(f, 1)
+}

@@ -1,0 +1,81 @@
+package scene
+
+import (
+	"testing"
+
+	"github.com/gpuscope/gpuscope/render"
+	"github.com/gpuscope/gpuscope/scenarios"
+)
+
+// heaviest are the time-line lessons at the page benchmark's heaviest
+// configurations (site/browsertest/bench_test.go's heaviest map).
+var heaviest = []struct{ id, frag string }{
+	{"pipeline-parallel", "step=4&pp=8&micro_batches=32&schedule=interleaved&interleave=4&recompute=full"},
+	{"activation-checkpointing", "step=3&model=gpt3-175b&pp=16&gpus=128&micro_batches=32&recompute=full&flash=on"},
+}
+
+// playing is a player at id's heaviest configuration, playing.
+func playing(tb testing.TB, id, frag string) *scenarios.Player {
+	tb.Helper()
+	p, errs, err := scenarios.NewPlayerAt("scenario=" + id + "&" + frag)
+	if err != nil || len(errs) > 0 {
+		tb.Fatalf("%s: %v %v", id, err, errs)
+	}
+	p.Play()
+	return p
+}
+
+// BenchmarkHeaviestFrame builds the picture of a time-line lesson at its
+// heaviest, playing, frame after frame as the page does (a 60th of a
+// second of playback each, at a quarter speed): the Go time of Update's
+// picture step, with the display items that Draw then paints.
+func BenchmarkHeaviestFrame(b *testing.B) {
+	for _, h := range heaviest {
+		b.Run(h.id, func(b *testing.B) {
+			p := playing(b, h.id, h.frag)
+			p.Command([]byte(`{"type":"set","speed":0.25}`))
+			var pic Picture
+			var l render.List
+			for range 3 { // warm: the run's views built once
+				p.Advance(1.0 / 60)
+				l = pic.Build(l, At(p), desktop)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				if p.Advance(1.0 / 60); !p.Playing() {
+					p.Play()
+				}
+				l = pic.Build(l, At(p), desktop)
+			}
+			b.ReportMetric(float64(len(l.Items)), "items")
+		})
+	}
+}
+
+// At their heaviest, playing, the time-line lessons build each frame's
+// picture without allocating (the run's views, bubbles and words are
+// made once), and with the display items their detail needs: marks
+// under a pixel are merged (before: 12,188 and 16,978 items).
+func TestHeaviestFrames(t *testing.T) {
+	maxItems := map[string]int{"pipeline-parallel": 8000, "activation-checkpointing": 12500}
+	for _, h := range heaviest {
+		p := playing(t, h.id, h.frag)
+		var pic Picture
+		var l render.List
+		for range 60 {
+			p.Advance(1.0 / 60)
+			l = pic.Build(l, At(p), desktop)
+		}
+		allocs := testing.AllocsPerRun(30, func() {
+			p.Advance(1.0 / 60)
+			l = pic.Build(l, At(p), desktop)
+		})
+		if allocs != 0 {
+			t.Errorf("%s: %.1f allocations a frame, want none", h.id, allocs)
+		}
+		if n := len(l.Items); n > maxItems[h.id] {
+			t.Errorf("%s: %d display items, want at most %d", h.id, n, maxItems[h.id])
+		}
+	}
+}

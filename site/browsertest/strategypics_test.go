@@ -1,0 +1,42 @@
+package browsertest
+
+import (
+	"fmt"
+	"testing"
+)
+
+// The strategy lessons drawn with time lines, memory bars and cards,
+// every step, for a person to look at (out/screens/pics-*): in Chinese at
+// 1280×800, on a 390×844 phone and in presentation mode, each at the end
+// of its step, the question answered where one is asked (its picture
+// before the answer is TestStrategyLessons').
+func TestStrategyPicturesScreens(t *testing.T) {
+	for _, v := range []struct {
+		name, frag string
+		w, h       int64
+	}{{"zh", "&lang=zh", 1280, 800}, {"phone", "&lang=en", 390, 844}, {"present", "&lang=en&present=1", 1280, 800}} {
+		for _, id := range []string{"memory-budget", "data-parallel", "pipeline-parallel", "zero-stages", "activation-checkpointing",
+			"gradient-accumulation", "overlap", "3d-parallel"} {
+			t.Run(v.name+"/"+id, func(t *testing.T) {
+				ctx := openSized(t, "index.html#scenario="+id+v.frag, v.w, v.h)
+				waitReady(ctx)
+				var st planState
+				evalJSON(ctx, "window.gpuscope.state()", &st)
+				for n := 1; n <= st.Steps; n++ {
+					command(ctx, fmt.Sprintf(`{type: "goto", step: %d}`, n))
+					command(ctx, `{type: "goto", time_s: 1000}`)
+					settle(ctx)
+					evalJSON(ctx, "window.gpuscope.state()", &st)
+					if q := st.Question; q != nil && !q.Answered {
+						command(ctx, `{type: "answer", choice: 0}`)
+						settle(ctx)
+					}
+					img := decodePNG(t, screenshot(ctx, fmt.Sprintf("pics-%s-step%d-%s", id, n, v.name)))
+					if px := drawn(img, elementRect(ctx, "#stage").image()); px < 1000 {
+						t.Errorf("step %d: %d pixels drawn", n, px)
+					}
+				}
+			})
+		}
+	}
+}
