@@ -150,6 +150,19 @@ type ClusterView struct {
 	// the lines: names, and bandwidths in bytes/s each way (0: unknown).
 	IntraName, InterName string
 	IntraBW, InterBW     float64
+	// Headline says the active collective's link and times (made by the
+	// caller from the engine's result); Time is the playhead on it,
+	// seconds (negative: done), shown as the clock.
+	Headline string
+	Time     float64
+	// The step the collective is part of: its time and its parts
+	// (compute, tp, pp, dp, bubble, optimizer) as a bar, the active
+	// collective's part outlined. None: no bar.
+	Step  float64
+	Parts []TimePart
+	// Pending: the step asks about the collective's time, so the bar
+	// waits for the answer.
+	Pending bool
 }
 
 // TPMatrixView is tensor parallelism inside one MLP: X·A split by columns

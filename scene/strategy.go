@@ -594,12 +594,49 @@ func memorySeries(tl parallel.Timeline, per []float64) [][]render.MemoryPoint {
 func clusterView(run *scenarios.PlanRun, f planFrame) render.ClusterView {
 	c := run.Config
 	cl := c.Cluster
-	return render.ClusterView{
-		Width: f.Width, Height: f.Height, Stage: f.stage, Scale: f.Scale, Theme: f.Theme, Words: f.words(),
+	w := f.words()
+	v := render.ClusterView{
+		Width: f.Width, Height: f.Height, Stage: f.stage, Scale: f.Scale, Theme: f.Theme, Words: w,
 		Nodes: (cl.GPUs + cl.GPUsPerNode - 1) / cl.GPUsPerNode, GPUsPerNode: cl.GPUsPerNode,
 		TP: c.Plan.TP, PP: c.Plan.PP, DP: c.Plan.DP, ColourBy: run.ColourBy, Active: run.ColourBy, Progress: f.frac,
 		IntraName: cl.Intra.Name, IntraBW: cl.Intra.Bandwidth, InterName: cl.Inter.Name, InterBW: cl.Inter.Bandwidth,
+		Time: f.t, Pending: f.conceal,
 	}
+	tm := run.Result.Time
+	v.Step = tm.Step
+	v.Parts = []render.TimePart{{Key: "compute", Seconds: tm.Compute}, {Key: "tp", Seconds: tm.TPComm}, {Key: "pp", Seconds: tm.PPComm},
+		{Key: "dp", Seconds: tm.DPComm - tm.DPHidden}, {Key: "bubble", Seconds: tm.Bubble}, {Key: "optimizer", Seconds: tm.Optimizer}}
+	v.Headline = clusterHeadline(run, w, f.conceal)
+	return v
+}
+
+// clusterHeadline says which link the step's collective uses and what
+// it costs: one instance (the page's clock runs over it) and its share of
+// the step — the latter not while the step's question waits.
+func clusterHeadline(run *scenarios.PlanRun, w render.Words, conceal bool) string {
+	c := run.Config
+	cl := c.Cluster
+	each, per, hidden := run.ClusterCollective()
+	if each <= 0 {
+		return w.Say("canvas.cluster.none_" + run.ColourBy)
+	}
+	link := cl.Inter.Name
+	switch run.ColourBy {
+	case "tp":
+		if c.Plan.TP <= cl.GPUsPerNode {
+			link = cl.Intra.Name
+		}
+	case "pp":
+		if c.Plan.TP*c.Plan.DP < cl.GPUsPerNode {
+			link = cl.Intra.Name
+		}
+	}
+	key := "canvas.cluster.head_" + run.ColourBy
+	if conceal {
+		key += "_pending"
+	}
+	return w.Say(key, "link", link, "each", units.Duration(each), "per", units.Duration(per), "hidden", units.Duration(hidden),
+		"step", units.Duration(run.Result.Time.Step))
 }
 
 // tpExample is the tensor-parallel lesson's matrices, computed once.
