@@ -182,6 +182,11 @@ type TPMatrixView struct {
 	// Phase 0…4: 0 the split, 1 the column-parallel products, 2 GeLU, 3
 	// the row-parallel products, 4 the all-reduce Z = Z1 + Z2.
 	Phase int
+	// Part: 0 the whole MLP, 1 its first half (X·A cut by columns, GeLU),
+	// 2 its second (Y·B cut by rows, the all-reduce).
+	Part int
+	// Headline is the step's point, over the matrices (made by the caller).
+	Headline string
 }
 
 // PlanRow is one ranked plan of the search.

@@ -40,6 +40,10 @@ var planViews = []string{ViewMemory, ViewTimeline, ViewSchedules, ViewCluster, V
 // show: by TP group, pipeline stage or data-parallel replica.
 var ClusterModes = []string{"tp", "pp", "dp"}
 
+// TPMatrixParts are the halves of the MLP a tp-matrix step may show:
+// X·A cut by columns, or Y·B cut by rows and the all-reduce.
+var TPMatrixParts = []string{"columns", "rows"}
+
 // PlanTimeline is one schedule drawn by a timeline step.
 type PlanTimeline struct {
 	Label    string

@@ -66,7 +66,7 @@ func buildPlan(p *Picture, dst render.List, m Moment, f Frame) render.List {
 	case scenarios.ViewCluster:
 		return render.AppendCluster(dst, clusterView(run, pf))
 	case scenarios.ViewTPMatrix:
-		return render.AppendTPMatrix(dst, tpView(pf))
+		return render.AppendTPMatrix(dst, tpView(m, run, pf))
 	case scenarios.ViewPlanner, scenarios.ViewBudget:
 		return render.AppendPlanner(dst, plannerView(run, pf))
 	}
@@ -642,14 +642,32 @@ func clusterHeadline(run *scenarios.PlanRun, w render.Words, conceal bool) strin
 // tpExample is the tensor-parallel lesson's matrices, computed once.
 var tpExample = parallel.NewTPExample()
 
-func tpView(f planFrame) render.TPMatrixView {
+// tpView is one layer's MLP over two GPUs: a columns step plays its
+// first half (phases 0–2), a rows step its second (2–4), the whole of it
+// otherwise; the step's window is one layer's forward (the engine's), and
+// the rows step says what its all-reduces cost.
+func tpView(m Moment, run *scenarios.PlanRun, f planFrame) render.TPMatrixView {
 	e := tpExample
-	phase := 4
-	if f.t >= 0 {
-		phase = min(4, int(f.frac*5))
+	w := f.words()
+	lo, hi, part := 0, 4, 0
+	head := ""
+	switch {
+	case m.shows("columns"):
+		lo, hi, part = 0, 2, 1
+		head = w.Say("canvas.tp.head_columns")
+	case m.shows("rows"):
+		lo, hi, part = 2, 4, 2
+		c, comm := run.LayerForward()
+		head = w.Say("canvas.tp.head_rows", "comm", units.Duration(comm), "total", units.Duration(c+comm),
+			"tp", strconv.Itoa(run.Config.Plan.TP))
 	}
-	return render.TPMatrixView{Width: f.Width, Height: f.Height, Stage: f.stage, Scale: f.Scale, Theme: f.Theme, Words: f.words(),
-		X: e.X, A1: e.A1, A2: e.A2, Y1: e.Y1, Y2: e.Y2, B1: e.B1, B2: e.B2, Z1: e.Z1, Z2: e.Z2, Z: e.Z, Phase: phase}
+	phase := hi
+	if f.t >= 0 {
+		phase = min(hi, lo+int(f.frac*float64(hi-lo+1)))
+	}
+	return render.TPMatrixView{Width: f.Width, Height: f.Height, Stage: f.stage, Scale: f.Scale, Theme: f.Theme, Words: w,
+		X: e.X, A1: e.A1, A2: e.A2, Y1: e.Y1, Y2: e.Y2, B1: e.B1, B2: e.B2, Z1: e.Z1, Z2: e.Z2, Z: e.Z, Phase: phase,
+		Part: part, Headline: head}
 }
 
 // plannerQuestions are the decision tree's questions, short enough for the
