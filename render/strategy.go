@@ -206,7 +206,7 @@ type TimePart struct {
 
 // DecisionNode is one question of the decision tree.
 type DecisionNode struct {
-	Question string // short Latin, e.g. "fits 1 GPU?"
+	Question string // the question in the reader's language, with its numbers
 	Answer   bool
 	Taken    bool // on the path the model takes
 }
@@ -223,6 +223,8 @@ type PlannerView struct {
 	Branch        string // dp, tp-dp, tp-pp-dp: the leaf lit
 	Plans         []PlanRow
 	Usable        float64 // bytes, for the memory column's scale
+	// Note explains the plans' codes, under the table ("": none).
+	Note string
 }
 
 // CardsView is a model's bytes poured into GPUs: a row a configuration,

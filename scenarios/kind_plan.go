@@ -44,6 +44,9 @@ var ClusterModes = []string{"tp", "pp", "dp"}
 // X·A cut by columns, or Y·B cut by rows and the all-reduce.
 var TPMatrixParts = []string{"columns", "rows"}
 
+// PlannerParts narrow a planner step to one part: the decision tree.
+var PlannerParts = []string{"tree"}
+
 // PlanTimeline is one schedule drawn by a timeline step.
 type PlanTimeline struct {
 	Label    string

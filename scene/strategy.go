@@ -68,7 +68,7 @@ func buildPlan(p *Picture, dst render.List, m Moment, f Frame) render.List {
 	case scenarios.ViewTPMatrix:
 		return render.AppendTPMatrix(dst, tpView(m, run, pf))
 	case scenarios.ViewPlanner, scenarios.ViewBudget:
-		return render.AppendPlanner(dst, plannerView(run, pf))
+		return render.AppendPlanner(dst, plannerView(m, run, pf))
 	}
 	return empty(dst, f)
 }
@@ -670,21 +670,18 @@ func tpView(m Moment, run *scenarios.PlanRun, f planFrame) render.TPMatrixView {
 		Part: part, Headline: head}
 }
 
-// plannerQuestions are the decision tree's questions, short enough for the
-// canvas.
-var plannerQuestions = map[string]string{"fits-one-gpu": "fits 1 GPU?", "fits-one-node": "fits 1 node?", "fits-tp-pp": "TP in node + PP fits?"}
-
-func plannerView(run *scenarios.PlanRun, f planFrame) render.PlannerView {
-	v := render.PlannerView{Width: f.Width, Height: f.Height, Stage: f.stage, Scale: f.Scale, Theme: f.Theme, Words: f.words(), Usable: run.Result.Memory.Usable}
+func plannerView(m Moment, run *scenarios.PlanRun, f planFrame) render.PlannerView {
+	w := f.words()
+	v := render.PlannerView{Width: f.Width, Height: f.Height, Stage: f.stage, Scale: f.Scale, Theme: f.Theme, Words: w, Usable: run.Result.Memory.Usable}
 	if run.View == scenarios.ViewBudget {
 		budget := run.Budget
 		if f.conceal && len(budget) > 1 {
 			budget = budget[:1]
 		}
 		for i, b := range budget {
-			label := "seed step"
+			label := w.Say("canvas.plan.budget_seed")
 			if i > 0 {
-				label = "compute x1.2"
+				label = w.Say("canvas.plan.budget_faster")
 			}
 			v.Plans = append(v.Plans, render.PlanRow{Label: label, Step: b.Step(), Selected: i == 0, Parts: []render.TimePart{
 				{Key: "compute", Seconds: b.Compute}, {Key: "dp", Seconds: b.DPSync}, {Key: "bubble", Seconds: b.Bubble},
@@ -696,8 +693,11 @@ func plannerView(run *scenarios.PlanRun, f planFrame) render.PlannerView {
 	if sr == nil {
 		return v
 	}
+	// The tree's questions with the reader's bytes: what a GPU would hold
+	// on the branch against what it can use.
 	for _, s := range sr.Decision.Steps {
-		v.Tree = append(v.Tree, render.DecisionNode{Question: plannerQuestions[s.ID], Answer: s.Answer, Taken: true})
+		v.Tree = append(v.Tree, render.DecisionNode{Question: w.Say("canvas.plan.q_"+s.ID, "need", units.Bytes(s.Need), "have", units.Bytes(s.Have)),
+			Answer: s.Answer, Taken: true})
 	}
 	v.Branch = sr.Decision.Branch
 	selected := run.Selected()
@@ -708,13 +708,18 @@ func plannerView(run *scenarios.PlanRun, f planFrame) render.PlannerView {
 		p := r.Config.Plan
 		tm := r.Time
 		v.Plans = append(v.Plans, render.PlanRow{
-			Label:  fmt.Sprintf("TP%d PP%d DP%d v%d Z%d %s b%d", p.TP, p.PP, p.DP, p.Interleave, p.ZeRO, p.Recompute, p.MicroBatch),
+			Label: fmt.Sprintf("TP%d PP%d DP%d v%d Z%d b%d ", p.TP, p.PP, p.DP, p.Interleave, p.ZeRO, p.MicroBatch) +
+				w.Say("canvas.plan.rc_"+string(p.Recompute)),
 			Step:   tm.Step,
 			Memory: r.Memory.Total,
 			Parts: []render.TimePart{{Key: "compute", Seconds: tm.Compute}, {Key: "tp", Seconds: tm.TPComm}, {Key: "pp", Seconds: tm.PPComm},
 				{Key: "dp", Seconds: tm.DPComm - tm.DPHidden}, {Key: "bubble", Seconds: tm.Bubble}, {Key: "optimizer", Seconds: tm.Optimizer}},
 			Selected: i == selected,
 		})
+	}
+	v.Note = w.Say("canvas.plan.codes")
+	if m.shows("tree") {
+		v.Plans, v.Note = nil, ""
 	}
 	return v
 }
