@@ -2,7 +2,6 @@ package render
 
 import (
 	"strconv"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/gpuscope/gpuscope/engine/units"
@@ -132,11 +131,12 @@ func AppendCluster(dst List, v ClusterView) List {
 	tp, pp, dp := max(v.TP, 1), max(v.PP, 1), max(v.DP, 1)
 	prog := clamp(float32(v.Progress), 0, 1)
 
-	fs := clamp(minf(st.W, st.H)/45, 10*sc, 18*sc)
+	fs := clamp(minf(st.W, st.H)/45, 14*sc, 18*sc)
 	pad := fs * 0.8
+	w := v.Words
 
-	// Header: the configuration and the active collective; under it the
-	// colour key and the warning when a TP group leaves its node.
+	// Header: the configuration and the clock; the active collective,
+	// its link and its times.
 	spans := false
 	if tp > 1 {
 		for a := 0; a < n; a += tp {
@@ -146,26 +146,79 @@ func AppendCluster(dst List, v ClusterView) List {
 			}
 		}
 	}
-	l.Label(st.X+pad, st.Y+pad, fs, AlignLeft, th.Text, clusterTitle(v.Nodes, G, tp, pp, dp))
-	if a := clActiveName(v.Active); a != "" {
-		l.Label(st.X+st.W-pad, st.Y+pad, fs, AlignRight, th.LinkActive, a)
+	y := st.Y + pad
+	clock := ""
+	if v.Headline != "" {
+		t := v.Time
+		clock = clusterLabels.get(clKey{w.Lang, "", 'c', t}, func() string {
+			if t < 0 {
+				return ""
+			}
+			return w.Say("canvas.clock", "t", units.Duration(t))
+		})
 	}
-	l.Label(st.X+pad, st.Y+pad+fs*1.35, fs*0.9, AlignLeft, th.Dim, clColourKey(v.ColourBy))
-	if spans {
-		l.Label(st.X+st.W-pad, st.Y+pad+fs*1.35, fs*0.9, AlignRight, th.Hot, "TP spans nodes")
+	cw := labelW(clock, fs)
+	if clock != "" {
+		l.Label(st.X+st.W-pad, y, fs, AlignRight, th.Text, clock)
 	}
-	top := st.Y + pad + fs*2.9
+	l.Label(st.X+pad, y, fs, AlignLeft, th.Text, fitLabel(clusterTitle(w, v.Nodes, G, tp, pp, dp), fs, st.W-3*pad-cw))
+	y += fs * 1.4
+	if v.Headline != "" {
+		h1, h2 := wrap2(v.Headline, fs, st.W-2*pad)
+		l.Label(st.X+pad, y, fs, AlignLeft, th.LinkActive, h1)
+		l.Key(th.LinkActive, h1)
+		if h2 != "" {
+			y += fs * 1.3
+			l.Label(st.X+pad, y, fs, AlignLeft, th.LinkActive, h2)
+		}
+		y += fs * 1.4
+	}
+	top := y + fs*0.2
 
-	// Legend at the bottom: one line, or two on a narrow stage.
+	// At the bottom: the legend (the colouring, the links), and over it
+	// the step's time by part.
 	intra, inter := linkLabel(v.IntraName, "NVLink", v.IntraBW), linkLabel(v.InterName, "InfiniBand", v.InterBW)
 	lane := fs * 3
-	entry := func(s string) float32 { return lane + fs*0.5 + clTextW(s, fs*0.9) + fs*1.5 }
+	entry := func(s string) float32 { return lane + fs*0.5 + labelW(s, fs) + fs*1.5 }
 	legendLines := 1
 	if entry(intra)+entry(inter) > st.W-2*pad {
 		legendLines = 2
 	}
-	legendY := st.Y + st.H - pad - float32(legendLines)*fs*1.4
-	bottom := legendY - fs*0.6
+	groupsN, _ := clGroups(v.ColourBy, n, tp, pp, dp)
+	colourKey := clColourKey(w, v.ColourBy, groupsN, tp)
+	stripW := fs * 0.9 * float32(min(groupsN, 8))
+	ckLines := float32(1)
+	if stripW+fs*0.5+labelW(colourKey, fs) > st.W-2*pad {
+		ckLines = 2
+	}
+	// The key under the links: the step bar's parts (when it is drawn),
+	// what lit and hot lines mean.
+	barH := float32(0)
+	var ex [10]LegendEntry
+	k := 0
+	if v.Step > 0 && len(v.Parts) > 0 && !v.Pending {
+		barH = fs * 2.8
+		for _, p := range v.Parts {
+			if p.Seconds > 0 && k < len(ex)-2 {
+				ex[k] = LegendEntry{Color: PlanPartColour(p.Key, th), Label: w.Say("canvas.cluster.part_" + p.Key)}
+				k++
+			}
+		}
+	}
+	ex[k] = LegendEntry{Color: th.LinkActive, Label: w.Say("canvas.cluster.key_lit")}
+	k++
+	if spans {
+		ex[k] = LegendEntry{Color: th.Hot, Label: w.Say("canvas.cluster.key_spans")}
+		k++
+	}
+	extra := ex[:k]
+	extraH := LegendHeight(st.W-2*pad, fs, extra...)
+	legendH := ckLines*fs*1.35 + float32(legendLines)*fs*1.4 + extraH
+	legendY := st.Y + st.H - pad - legendH
+	bottom := legendY - fs*0.6 - barH
+	if barH > 0 {
+		clStepBar(&l, th, sc, fs, w, Rect{st.X + pad, bottom + fs*0.3, st.W - 2*pad, barH - fs*0.3}, v)
+	}
 
 	// The grid: the node columns and GPU rows per node that give the
 	// largest GPU squares.
@@ -390,9 +443,31 @@ func AppendCluster(dst List, v ClusterView) List {
 		}
 	}
 
-	// Legend: a lane per link; while a collective runs, a packet races
-	// clAlong each, the NVLink one faster by the ratio of the speeds.
-	lx, ly := st.X+pad, legendY
+	// Legend: the colouring (a strip of the groups' colours, each keyed);
+	// a lane per link, where while a collective runs a packet races along
+	// each, the NVLink one faster by the ratio of the speeds; what lit
+	// and hot lines mean.
+	ly := legendY
+	{
+		k := min(groupsN, 8)
+		sw := fs * 0.9
+		for i := 0; i < k; i++ {
+			idx := i * max(1, groupsN/k)
+			l.Rect(st.X+pad+float32(i)*sw, ly+fs*0.1, sw-sc, sw, Chunk((idx*stride)%groups, groups))
+		}
+		for g := 0; g < groups; g++ {
+			l.Key(Chunk(g, groups), colourKey)
+		}
+		if ckLines == 1 {
+			l.Label(st.X+pad+stripW+fs*0.5, ly, fs, AlignLeft, th.Text, colourKey)
+		} else {
+			c1, c2 := wrap2(colourKey, fs, st.W-2*pad-stripW-fs*0.5)
+			l.Label(st.X+pad+stripW+fs*0.5, ly, fs, AlignLeft, th.Text, c1)
+			l.Label(st.X+pad, ly+fs*1.35, fs, AlignLeft, th.Text, c2)
+		}
+		ly += ckLines * fs * 1.35
+	}
+	lx := st.X + pad
 	for i, e := range [2]string{intra, inter} {
 		if i == 1 && legendLines == 2 {
 			lx, ly = st.X+pad, ly+fs*1.4
@@ -400,6 +475,7 @@ func AppendCluster(dst List, v ClusterView) List {
 		cy := ly + fs*0.55
 		if i == 0 {
 			l.Rect(lx, cy-fs*0.2, lane, fs*0.4, th.Rim)
+			l.Key(th.Rim, e)
 		} else {
 			l.Segment(lx, cy, lx+lane, cy, 1*sc, th.Dim)
 		}
@@ -410,10 +486,47 @@ func AppendCluster(dst List, v ClusterView) List {
 			}
 			l.Circle(lx+lane*t, cy, fs*0.3, c)
 		}
-		l.Label(lx+lane+fs*0.5, ly, fs*0.9, AlignLeft, th.Text, e)
+		l.Label(lx+lane+fs*0.5, ly, fs, AlignLeft, th.Text, fitLabel(e, fs, st.X+st.W-pad-(lx+lane+fs*0.5)))
 		lx += entry(e)
 	}
+	ly += fs * 1.4
+	Legend(&l, th, st.X+pad, ly, st.W-2*pad, fs, sc, extra...)
 	return l
+}
+
+// clStepBar draws the step's time by part in r: a label, then a bar on
+// the step's own scale, the active collective's part outlined and its
+// share said.
+func clStepBar(l *List, th Theme, sc, fs float32, w Words, r Rect, v ClusterView) {
+	label := clusterLabels.get(clKey{w.Lang, v.Active, 's', v.Step}, func() string {
+		var part float64
+		for _, p := range v.Parts {
+			if p.Key == v.Active {
+				part += p.Seconds
+			}
+		}
+		return w.Say("canvas.cluster.step", "step", units.Duration(v.Step), "part", w.Say("canvas.cluster.part_"+v.Active),
+			"share", units.Percent(part/v.Step))
+	})
+	l.Label(r.X, r.Y, fs, AlignLeft, th.Text, fitLabel(label, fs, r.W))
+	by, bh := r.Y+fs*1.3, fs*0.9
+	x := r.X
+	var ax, aw float32
+	for _, p := range v.Parts {
+		if p.Seconds <= 0 {
+			continue
+		}
+		pw := r.W * float32(p.Seconds/v.Step)
+		l.Rect(x, by, pw, bh, PlanPartColour(p.Key, th))
+		if p.Key == v.Active {
+			ax, aw = x, pw
+		}
+		x += pw
+	}
+	l.Frame(r.X, by, r.W, bh, 1*sc, th.Link)
+	if aw > 0 {
+		l.Frame(ax, by-2*sc, maxf(aw, 2*sc), bh+4*sc, 2*sc, th.Text)
+	}
 }
 
 // clDashedFrame draws a rectangle's outline as dashes.
@@ -473,27 +586,26 @@ func clGcd(a, b int) int {
 	return a
 }
 
-func clColourKey(by string) string {
-	switch by {
-	case "pp":
-		return "colour: PP stage"
-	case "dp":
-		return "colour: DP replica"
-	}
-	return "colour: TP group"
+// clColourKey says what the GPUs' colours mean.
+func clColourKey(w Words, by string, groups, tp int) string {
+	return clusterLabels.get(clKey{w.Lang, by, 'k', float64(groups*1000 + tp)}, func() string {
+		switch by {
+		case "pp":
+			return w.Say("canvas.cluster.colour_pp", "n", strconv.Itoa(groups))
+		case "dp":
+			return w.Say("canvas.cluster.colour_dp", "n", strconv.Itoa(groups))
+		}
+		return w.Say("canvas.cluster.colour_tp", "n", strconv.Itoa(groups), "tp", strconv.Itoa(tp))
+	})
 }
 
-func clActiveName(a string) string {
-	switch a {
-	case "tp":
-		return "TP all-reduce"
-	case "pp":
-		return "PP send"
-	case "dp":
-		return "DP all-reduce"
-	}
-	return ""
+type clKey struct {
+	lang, sub string
+	kind      byte
+	v         float64
 }
+
+var clusterLabels memo[clKey]
 
 // clTextW estimates the width of s at size fs (the painter's font averages
 // a little over half an em per character).
@@ -530,22 +642,10 @@ type linkKey struct {
 
 var linkLabels memo[linkKey]
 
-// The title is built once per configuration, not every frame.
-var clusterTitleCache struct {
-	sync.Mutex
-	key [5]int
-	s   string
-}
-
-func clusterTitle(nodes, g, tp, pp, dp int) string {
-	key := [5]int{nodes, g, tp, pp, dp}
-	c := &clusterTitleCache
-	c.Lock()
-	defer c.Unlock()
-	if c.s == "" || c.key != key {
-		c.key = key
-		c.s = strconv.Itoa(nodes) + " nodes × " + strconv.Itoa(g) + " GPUs · TP " + strconv.Itoa(tp) +
-			" PP " + strconv.Itoa(pp) + " DP " + strconv.Itoa(dp)
-	}
-	return c.s
+// clusterTitle is the configuration, built once per configuration and
+// language, not every frame.
+func clusterTitle(w Words, nodes, g, tp, pp, dp int) string {
+	return clusterLabels.get(clKey{w.Lang, "", 't', float64(nodes)*1e12 + float64(g)*1e9 + float64(tp)*1e6 + float64(pp)*1e3 + float64(dp)}, func() string {
+		return w.Say("canvas.cluster.title", "nodes", strconv.Itoa(nodes), "g", strconv.Itoa(g), "tp", strconv.Itoa(tp), "pp", strconv.Itoa(pp), "dp", strconv.Itoa(dp))
+	})
 }

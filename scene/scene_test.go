@@ -127,16 +127,21 @@ func TestEveryViewChangesThePicture(t *testing.T) {
 			differ([][]string{nil, {k.Views[0]}})
 			continue
 		}
-		var pictures, colourings [][]string
+		var pictures, colourings, matrices [][]string
 		for _, v := range k.Views {
 			if slices.Contains(scenarios.ClusterModes, v) {
 				colourings = append(colourings, []string{scenarios.ViewCluster, v})
+			} else if slices.Contains(scenarios.TPMatrixParts, v) {
+				matrices = append(matrices, []string{scenarios.ViewTPMatrix, v})
+			} else if slices.Contains(scenarios.PlannerParts, v) {
+				continue // the tree alone: TestPictureRules' same-picture
 			} else {
 				pictures = append(pictures, []string{v})
 			}
 		}
 		differ(pictures)
 		differ(colourings)
+		differ(append(matrices, []string{scenarios.ViewTPMatrix}))
 	}
 }
 

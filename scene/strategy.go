@@ -66,9 +66,9 @@ func buildPlan(p *Picture, dst render.List, m Moment, f Frame) render.List {
 	case scenarios.ViewCluster:
 		return render.AppendCluster(dst, clusterView(run, pf))
 	case scenarios.ViewTPMatrix:
-		return render.AppendTPMatrix(dst, tpView(pf))
+		return render.AppendTPMatrix(dst, tpView(m, run, pf))
 	case scenarios.ViewPlanner, scenarios.ViewBudget:
-		return render.AppendPlanner(dst, plannerView(run, pf))
+		return render.AppendPlanner(dst, plannerView(m, run, pf))
 	}
 	return empty(dst, f)
 }
@@ -594,42 +594,94 @@ func memorySeries(tl parallel.Timeline, per []float64) [][]render.MemoryPoint {
 func clusterView(run *scenarios.PlanRun, f planFrame) render.ClusterView {
 	c := run.Config
 	cl := c.Cluster
-	return render.ClusterView{
-		Width: f.Width, Height: f.Height, Stage: f.stage, Scale: f.Scale, Theme: f.Theme, Words: f.words(),
+	w := f.words()
+	v := render.ClusterView{
+		Width: f.Width, Height: f.Height, Stage: f.stage, Scale: f.Scale, Theme: f.Theme, Words: w,
 		Nodes: (cl.GPUs + cl.GPUsPerNode - 1) / cl.GPUsPerNode, GPUsPerNode: cl.GPUsPerNode,
 		TP: c.Plan.TP, PP: c.Plan.PP, DP: c.Plan.DP, ColourBy: run.ColourBy, Active: run.ColourBy, Progress: f.frac,
 		IntraName: cl.Intra.Name, IntraBW: cl.Intra.Bandwidth, InterName: cl.Inter.Name, InterBW: cl.Inter.Bandwidth,
+		Time: f.t, Pending: f.conceal,
 	}
+	tm := run.Result.Time
+	v.Step = tm.Step
+	v.Parts = []render.TimePart{{Key: "compute", Seconds: tm.Compute}, {Key: "tp", Seconds: tm.TPComm}, {Key: "pp", Seconds: tm.PPComm},
+		{Key: "dp", Seconds: tm.DPComm - tm.DPHidden}, {Key: "bubble", Seconds: tm.Bubble}, {Key: "optimizer", Seconds: tm.Optimizer}}
+	v.Headline = clusterHeadline(run, w, f.conceal)
+	return v
+}
+
+// clusterHeadline says which link the step's collective uses and what
+// it costs: one instance (the page's clock runs over it) and its share of
+// the step — the latter not while the step's question waits.
+func clusterHeadline(run *scenarios.PlanRun, w render.Words, conceal bool) string {
+	c := run.Config
+	cl := c.Cluster
+	each, per, hidden := run.ClusterCollective()
+	if each <= 0 {
+		return w.Say("canvas.cluster.none_" + run.ColourBy)
+	}
+	link := cl.Inter.Name
+	switch run.ColourBy {
+	case "tp":
+		if c.Plan.TP <= cl.GPUsPerNode {
+			link = cl.Intra.Name
+		}
+	case "pp":
+		if c.Plan.TP*c.Plan.DP < cl.GPUsPerNode {
+			link = cl.Intra.Name
+		}
+	}
+	key := "canvas.cluster.head_" + run.ColourBy
+	if conceal {
+		key += "_pending"
+	}
+	return w.Say(key, "link", link, "each", units.Duration(each), "per", units.Duration(per), "hidden", units.Duration(hidden),
+		"step", units.Duration(run.Result.Time.Step))
 }
 
 // tpExample is the tensor-parallel lesson's matrices, computed once.
 var tpExample = parallel.NewTPExample()
 
-func tpView(f planFrame) render.TPMatrixView {
+// tpView is one layer's MLP over two GPUs: a columns step plays its
+// first half (phases 0–2), a rows step its second (2–4), the whole of it
+// otherwise; the step's window is one layer's forward (the engine's), and
+// the rows step says what its all-reduces cost.
+func tpView(m Moment, run *scenarios.PlanRun, f planFrame) render.TPMatrixView {
 	e := tpExample
-	phase := 4
-	if f.t >= 0 {
-		phase = min(4, int(f.frac*5))
+	w := f.words()
+	lo, hi, part := 0, 4, 0
+	head := ""
+	switch {
+	case m.shows("columns"):
+		lo, hi, part = 0, 2, 1
+		head = w.Say("canvas.tp.head_columns")
+	case m.shows("rows"):
+		lo, hi, part = 2, 4, 2
+		c, comm := run.LayerForward()
+		head = w.Say("canvas.tp.head_rows", "comm", units.Duration(comm), "total", units.Duration(c+comm),
+			"tp", strconv.Itoa(run.Config.Plan.TP))
 	}
-	return render.TPMatrixView{Width: f.Width, Height: f.Height, Stage: f.stage, Scale: f.Scale, Theme: f.Theme, Words: f.words(),
-		X: e.X, A1: e.A1, A2: e.A2, Y1: e.Y1, Y2: e.Y2, B1: e.B1, B2: e.B2, Z1: e.Z1, Z2: e.Z2, Z: e.Z, Phase: phase}
+	phase := hi
+	if f.t >= 0 {
+		phase = min(hi, lo+int(f.frac*float64(hi-lo+1)))
+	}
+	return render.TPMatrixView{Width: f.Width, Height: f.Height, Stage: f.stage, Scale: f.Scale, Theme: f.Theme, Words: w,
+		X: e.X, A1: e.A1, A2: e.A2, Y1: e.Y1, Y2: e.Y2, B1: e.B1, B2: e.B2, Z1: e.Z1, Z2: e.Z2, Z: e.Z, Phase: phase,
+		Part: part, Headline: head}
 }
 
-// plannerQuestions are the decision tree's questions, short enough for the
-// canvas.
-var plannerQuestions = map[string]string{"fits-one-gpu": "fits 1 GPU?", "fits-one-node": "fits 1 node?", "fits-tp-pp": "TP in node + PP fits?"}
-
-func plannerView(run *scenarios.PlanRun, f planFrame) render.PlannerView {
-	v := render.PlannerView{Width: f.Width, Height: f.Height, Stage: f.stage, Scale: f.Scale, Theme: f.Theme, Words: f.words(), Usable: run.Result.Memory.Usable}
+func plannerView(m Moment, run *scenarios.PlanRun, f planFrame) render.PlannerView {
+	w := f.words()
+	v := render.PlannerView{Width: f.Width, Height: f.Height, Stage: f.stage, Scale: f.Scale, Theme: f.Theme, Words: w, Usable: run.Result.Memory.Usable}
 	if run.View == scenarios.ViewBudget {
 		budget := run.Budget
 		if f.conceal && len(budget) > 1 {
 			budget = budget[:1]
 		}
 		for i, b := range budget {
-			label := "seed step"
+			label := w.Say("canvas.plan.budget_seed")
 			if i > 0 {
-				label = "compute x1.2"
+				label = w.Say("canvas.plan.budget_faster")
 			}
 			v.Plans = append(v.Plans, render.PlanRow{Label: label, Step: b.Step(), Selected: i == 0, Parts: []render.TimePart{
 				{Key: "compute", Seconds: b.Compute}, {Key: "dp", Seconds: b.DPSync}, {Key: "bubble", Seconds: b.Bubble},
@@ -641,8 +693,11 @@ func plannerView(run *scenarios.PlanRun, f planFrame) render.PlannerView {
 	if sr == nil {
 		return v
 	}
+	// The tree's questions with the reader's bytes: what a GPU would hold
+	// on the branch against what it can use.
 	for _, s := range sr.Decision.Steps {
-		v.Tree = append(v.Tree, render.DecisionNode{Question: plannerQuestions[s.ID], Answer: s.Answer, Taken: true})
+		v.Tree = append(v.Tree, render.DecisionNode{Question: w.Say("canvas.plan.q_"+s.ID, "need", units.Bytes(s.Need), "have", units.Bytes(s.Have)),
+			Answer: s.Answer, Taken: true})
 	}
 	v.Branch = sr.Decision.Branch
 	selected := run.Selected()
@@ -653,13 +708,18 @@ func plannerView(run *scenarios.PlanRun, f planFrame) render.PlannerView {
 		p := r.Config.Plan
 		tm := r.Time
 		v.Plans = append(v.Plans, render.PlanRow{
-			Label:  fmt.Sprintf("TP%d PP%d DP%d v%d Z%d %s b%d", p.TP, p.PP, p.DP, p.Interleave, p.ZeRO, p.Recompute, p.MicroBatch),
+			Label: fmt.Sprintf("TP%d PP%d DP%d v%d Z%d b%d ", p.TP, p.PP, p.DP, p.Interleave, p.ZeRO, p.MicroBatch) +
+				w.Say("canvas.plan.rc_"+string(p.Recompute)),
 			Step:   tm.Step,
 			Memory: r.Memory.Total,
 			Parts: []render.TimePart{{Key: "compute", Seconds: tm.Compute}, {Key: "tp", Seconds: tm.TPComm}, {Key: "pp", Seconds: tm.PPComm},
 				{Key: "dp", Seconds: tm.DPComm - tm.DPHidden}, {Key: "bubble", Seconds: tm.Bubble}, {Key: "optimizer", Seconds: tm.Optimizer}},
 			Selected: i == selected,
 		})
+	}
+	v.Note = w.Say("canvas.plan.codes")
+	if m.shows("tree") {
+		v.Plans, v.Note = nil, ""
 	}
 	return v
 }
