@@ -151,7 +151,7 @@ func AppendCollective(dst List, v CollectiveView) List {
 	// radius + box/2 (+ label) ≤ half the space.
 	halfW := 0.5*st.W - pad/2
 	halfH := 0.5*(st.Y+st.H-top) - pad/2
-	aspect := clamp(halfW/maxf(halfH, 1), 1/1.6, 2)
+	aspect := clamp(halfW/maxf(halfH, 1), 1/1.6, 3)
 	// Box size: most of the gap between neighbours, evenly spaced along
 	// the oval's perimeter (Ramanujan's approximation).
 	boxFor := func(rx, ry float32) float32 {
@@ -162,31 +162,40 @@ func AppendCollective(dst List, v CollectiveView) List {
 		}
 		return b
 	}
-	labelled := n <= 16
 	ls := 14 * sc // GPU labels
 	labW := labelW("GPU 00", ls)
-	ry := 0.9 * minf(halfH, halfW/aspect)
-	rx := ry * aspect
-	box := boxFor(rx, ry)
-	for i := 0; i < 6; i++ {
-		lab, side := float32(0), float32(0)
-		if labelled {
-			lab, side = ls*1.4, maxf(0, labW-box)/2
-		}
-		over := maxf(ry+box/2+lab-halfH, (rx+box/2+side-halfW)/aspect)
-		if over <= 0 {
-			break
-		}
-		ry -= over
+	fit := func(labelled bool) (rx, ry, box float32) {
+		ry = 0.9 * minf(halfH, halfW/aspect)
 		rx = ry * aspect
 		box = boxFor(rx, ry)
+		for i := 0; i < 6; i++ {
+			lab, side := float32(0), float32(0)
+			if labelled {
+				lab, side = ls*1.4, maxf(0, labW-box)/2
+			}
+			over := maxf(ry+box/2+lab-halfH, (rx+box/2+side-halfW)/aspect)
+			if over <= 0 {
+				break
+			}
+			ry -= over
+			rx = ry * aspect
+			box = boxFor(rx, ry)
+		}
+		if ry < 8*sc {
+			ry, rx = 8*sc, 8*sc*aspect
+		}
+		return rx, ry, box
 	}
-	if ry < 8*sc {
-		ry, rx = 8*sc, 8*sc*aspect
-	}
-	// Labels only where they fit beside their neighbours.
-	if labelled && labW > box*1.6 {
-		labelled = false
+	// Labels only where they fit beside their neighbours, and not at the
+	// price of a much smaller ring: a short stage (an embed's) drops them
+	// and gives their room to the GPUs.
+	labelled := n <= 16
+	rx, ry, box := fit(labelled)
+	if labelled {
+		if _, bry, bbox := fit(false); labW > box*1.6 || bbox > box*1.25 || bry > ry*1.25 {
+			labelled = false
+			rx, ry, box = fit(false)
+		}
 	}
 	// GPUs evenly spaced along the oval (by length, not by angle, so the
 	// ends of a wide oval are not crowded); a star's root in the middle.
