@@ -10,7 +10,13 @@
 // go to --out as ID-dark.png and ID-light.png and are committed, so that
 // make build needs no browser.
 //
-//	go run ./cmd/posters --site site/dist --out site/posters [--only ID,ID]
+// It also draws the figure of each lesson's printed handout (the course
+// page's print layout), ID-handout-LANG.png: the light theme, in the page's
+// language, at the step of the handout's first table (course.HandoutSteps)
+// with the step's question answered, so that the figure shows what the
+// tables under it give numbers for.
+//
+//	go run ./cmd/posters --site site/dist --out site/posters [--course site/course] [--only ID,ID]
 package main
 
 import (
@@ -41,6 +47,7 @@ import (
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
 
+	"github.com/gpuscope/gpuscope/internal/course"
 	"github.com/gpuscope/gpuscope/internal/headless"
 	"github.com/gpuscope/gpuscope/scenarios"
 	"github.com/gpuscope/gpuscope/site/server"
@@ -79,8 +86,9 @@ func main() {
 	out := flag.String("out", "site/posters", "directory to write ID-THEME.png into")
 	chromium := flag.String("chromium", "", "Chromium binary (default: chromium, chromium-browser or google-chrome on PATH)")
 	only := flag.String("only", "", "comma-separated lesson ids to render (default: all)")
+	courseDir := flag.String("course", "site/course", "the course's sources, whose pages say each handout's step")
 	flag.Usage = func() {
-		fmt.Fprintf(os.Stderr, "usage: posters [--site DIR] [--out DIR] [--chromium PATH] [--only ID[,ID]]\n")
+		fmt.Fprintf(os.Stderr, "usage: posters [--site DIR] [--out DIR] [--course DIR] [--chromium PATH] [--only ID[,ID]]\n")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -94,7 +102,12 @@ func main() {
 		log("%v", err)
 		os.Exit(2)
 	}
-	if err := run(*site, *out, *chromium, ids); err != nil {
+	steps, err := course.HandoutSteps(*courseDir)
+	if err != nil {
+		log("--course %s: %v", *courseDir, err)
+		os.Exit(1)
+	}
+	if err := run(*site, *out, *chromium, ids, steps); err != nil {
 		log("%v", err)
 		os.Exit(1)
 	}
@@ -129,7 +142,37 @@ func selectIDs(all []string, only string) ([]string, error) {
 	return ids, nil
 }
 
-func run(site, out, chromiumFlag string, ids []string) error {
+// A shot is one image the tool draws: a lesson in a theme and language, at
+// a step, its question answered or not, written to name.
+type shot struct {
+	id, theme, lang string
+	step            int
+	answer          bool
+	name            string
+}
+
+// shots lists every image for ids: the embed posters (step 1, as an
+// embed first shows it, in English), then the handout figures at steps.
+func shots(ids []string, steps map[string]int) []shot {
+	var out []shot
+	for _, theme := range themes {
+		for _, id := range ids {
+			out = append(out, shot{id: id, theme: theme, lang: "en", step: 1, name: id + "-" + theme + ".png"})
+		}
+	}
+	for _, lang := range handoutLangs {
+		for _, id := range ids {
+			out = append(out, shot{id: id, theme: "light", lang: lang, step: max(steps[id], 1), answer: true, name: course.HandoutPoster(id, lang)})
+		}
+	}
+	return out
+}
+
+// handoutLangs are the languages of the course's pages, each printing
+// its own handout figure.
+var handoutLangs = []string{"en", "zh"}
+
+func run(site, out, chromiumFlag string, ids []string, steps map[string]int) error {
 	abs, err := filepath.Abs(site)
 	if err != nil {
 		return err
@@ -177,41 +220,44 @@ func run(site, out, chromiumFlag string, ids []string) error {
 	var total, n int
 	var largest int
 	var largestName string
-	for _, theme := range themes {
-		tb, err := newTab(browserCtx, theme)
-		if err != nil {
-			return err
+	var tb *tab
+	defer func() {
+		if tb != nil {
+			tb.close()
 		}
-		for _, id := range ids {
-			name := id + "-" + theme + ".png"
-			t0 := time.Now()
-			raw, err := tb.poster(srv.URL, id, theme)
-			if err != nil {
+	}()
+	for _, sh := range shots(ids, steps) {
+		if tb == nil || tb.theme != sh.theme {
+			if tb != nil {
 				tb.close()
-				return fmt.Errorf("%s: %w", name, err)
 			}
-			buf, colours, err := compress(raw)
-			if err != nil {
-				tb.close()
-				return fmt.Errorf("%s: %w", name, err)
-			}
-			if err := os.WriteFile(filepath.Join(out, name), buf, 0o644); err != nil {
-				tb.close()
+			if tb, err = newTab(browserCtx, sh.theme); err != nil {
 				return err
 			}
-			kind := "truecolour"
-			if colours <= 256 {
-				kind = "paletted"
-			}
-			fmt.Printf("%-48s %6d bytes  (%s, %d colours, %.1f s)\n",
-				filepath.Join(out, name), len(buf), kind, colours, time.Since(t0).Seconds())
-			total += len(buf)
-			n++
-			if len(buf) > largest {
-				largest, largestName = len(buf), name
-			}
 		}
-		tb.close()
+		t0 := time.Now()
+		raw, err := tb.poster(srv.URL, sh)
+		if err != nil {
+			return fmt.Errorf("%s: %w", sh.name, err)
+		}
+		buf, colours, err := compress(raw)
+		if err != nil {
+			return fmt.Errorf("%s: %w", sh.name, err)
+		}
+		if err := os.WriteFile(filepath.Join(out, sh.name), buf, 0o644); err != nil {
+			return err
+		}
+		kind := "truecolour"
+		if colours <= 256 {
+			kind = "paletted"
+		}
+		fmt.Printf("%-48s %6d bytes  (%s, %d colours, %.1f s)\n",
+			filepath.Join(out, sh.name), len(buf), kind, colours, time.Since(t0).Seconds())
+		total += len(buf)
+		n++
+		if len(buf) > largest {
+			largest, largestName = len(buf), sh.name
+		}
 	}
 	fmt.Printf("%d posters, %d bytes in all, %d on average, largest %s (%d bytes), %.0f s\n",
 		n, total, total/max(n, 1), largestName, largest, time.Since(start).Seconds())
@@ -219,7 +265,7 @@ func run(site, out, chromiumFlag string, ids []string) error {
 }
 
 // snapshotSite copies the files of the site directory src (not its
-// subdirectories) into dst, retrying while main.wasm and main.wasm.gz
+// subdirectories, but for the catalogues in i18n/) into dst, retrying while main.wasm and main.wasm.gz
 // disagree — a build is writing them.
 func snapshotSite(src, dst string) error {
 	var err error
@@ -243,6 +289,17 @@ func copyFiles(src, dst string) error {
 		return err
 	}
 	for _, e := range entries {
+		if e.IsDir() && e.Name() == "i18n" {
+			// The catalogues the page fetches for a language other
+			// than English.
+			if err := os.MkdirAll(filepath.Join(dst, e.Name()), 0o755); err != nil {
+				return err
+			}
+			if err := copyFiles(filepath.Join(src, e.Name()), filepath.Join(dst, e.Name())); err != nil {
+				return err
+			}
+			continue
+		}
 		if !e.Type().IsRegular() {
 			continue
 		}
@@ -295,13 +352,14 @@ func checkWasm(dir string) error {
 type tab struct {
 	ctx    context.Context
 	cancel context.CancelFunc
+	theme  string
 	mu     sync.Mutex
 	errs   []string
 }
 
 func newTab(browserCtx context.Context, theme string) (*tab, error) {
 	ctx, cancel := chromedp.NewContext(browserCtx)
-	tb := &tab{ctx: ctx, cancel: cancel}
+	tb := &tab{ctx: ctx, cancel: cancel, theme: theme}
 	chromedp.ListenTarget(ctx, func(ev any) {
 		switch ev := ev.(type) {
 		case *runtime.EventConsoleAPICalled:
@@ -375,9 +433,10 @@ func (tb *tab) fail(err error) error {
 	return err
 }
 
-// embedURL is the embed page of lesson id in theme, loading at once.
-func embedURL(base, id, theme string) string {
-	return base + "/embed.html#scenario=" + url.QueryEscape(id) + "&load=auto&theme=" + theme + "&lang=en"
+// embedURL is the embed page of lesson id in theme and lang, loading at
+// once.
+func embedURL(base, id, theme, lang string) string {
+	return base + "/embed.html#scenario=" + url.QueryEscape(id) + "&load=auto&theme=" + theme + "&lang=" + lang
 }
 
 // playerState is the part of window.gpuscope.state() the tool reads.
@@ -390,11 +449,15 @@ type playerState struct {
 	ToS      float64 `json:"to_s"`
 	EndS     float64 `json:"end_s"`
 	Error    *string `json:"error"`
+	Question *struct {
+		Answered bool `json:"answered"`
+	} `json:"question"`
 }
 
-// poster loads lesson id, moves it to the poster moment and returns a PNG
-// screenshot of the stage.
-func (tb *tab) poster(base, id, theme string) ([]byte, error) {
+// poster loads the shot's lesson, moves it to the shot's moment — its
+// step, paused, halfway through the step's window, the question answered
+// if the shot asks — and returns a PNG screenshot of the stage.
+func (tb *tab) poster(base string, sh shot) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(tb.ctx, posterTimeout)
 	defer cancel()
 	tb.takeErrors()
@@ -404,7 +467,7 @@ func (tb *tab) poster(base, id, theme string) ([]byte, error) {
 	// about:blank also frees the previous lesson's memory first.
 	if err := chromedp.Run(ctx,
 		chromedp.Navigate("about:blank"),
-		chromedp.Navigate(embedURL(base, id, theme)),
+		chromedp.Navigate(embedURL(base, sh.id, sh.theme, sh.lang)),
 	); err != nil {
 		return nil, tb.fail(fmt.Errorf("loading the embed page: %w", err))
 	}
@@ -412,8 +475,7 @@ func (tb *tab) poster(base, id, theme string) ([]byte, error) {
 		return nil, tb.fail(err)
 	}
 
-	// The poster moment: step 1, paused, halfway through the step's window.
-	for _, cmd := range []string{`{type:"pause"}`, `{type:"goto", step:1}`} {
+	for _, cmd := range []string{`{type:"pause"}`, fmt.Sprintf(`{type:"goto", step:%d}`, sh.step)} {
 		if err := command(ctx, cmd); err != nil {
 			return nil, tb.fail(err)
 		}
@@ -422,8 +484,21 @@ func (tb *tab) poster(base, id, theme string) ([]byte, error) {
 	if err := headless.EvalJSON(ctx, `window.gpuscope.state()`, &st); err != nil {
 		return nil, tb.fail(err)
 	}
-	if st.Scenario != id {
-		return nil, tb.fail(fmt.Errorf("the page shows lesson %q, not %q", st.Scenario, id))
+	if st.Scenario != sh.id {
+		return nil, tb.fail(fmt.Errorf("the page shows lesson %q, not %q", st.Scenario, sh.id))
+	}
+	if sh.answer && st.Question != nil && !st.Question.Answered {
+		// As a reader would: a click on the first choice (any choice
+		// reveals the answer, and the picture with it).
+		var clicked bool
+		// The page draws the question's buttons on its next frame: wait
+		// for them (up to 10 s).
+		if err := headless.EvalJSON(ctx, `new Promise(done => { const t0 = performance.now();
+		  const tick = () => { const b = document.querySelector("#predict button[data-choice]");
+		    if (b) { b.click(); done(true); } else if (performance.now() - t0 > 10000) { done(false); } else { setTimeout(tick, 50); } };
+		  tick(); })`, &clicked); err != nil || !clicked {
+			return nil, tb.fail(fmt.Errorf("step %d asks a question, but no choice button could be clicked (%v)", sh.step, err))
+		}
 	}
 	mid := (st.FromS + st.ToS) / 2
 	for _, cmd := range []string{fmt.Sprintf(`{type:"goto", time_s:%v}`, mid), `{type:"pause"}`} {
@@ -434,13 +509,16 @@ func (tb *tab) poster(base, id, theme string) ([]byte, error) {
 	if err := headless.EvalJSON(ctx, `window.gpuscope.state()`, &st); err != nil {
 		return nil, tb.fail(err)
 	}
-	if st.Step != 1 || st.Playing || st.Error != nil {
+	if st.Step != sh.step || st.Playing || st.Error != nil || (sh.answer && st.Question != nil && !st.Question.Answered) {
 		msg := ""
 		if st.Error != nil {
 			msg = ", error " + *st.Error
 		}
-		return nil, tb.fail(fmt.Errorf("after goto: step %d, playing %v, time %g s (wanted step 1 paused at %g s)%s",
-			st.Step, st.Playing, st.TimeS, mid, msg))
+		if st.Question != nil {
+			msg += fmt.Sprintf(", question answered %v", st.Question.Answered)
+		}
+		return nil, tb.fail(fmt.Errorf("after goto: step %d, playing %v, time %g s (wanted step %d paused at %g s)%s",
+			st.Step, st.Playing, st.TimeS, sh.step, mid, msg))
 	}
 
 	// Let Ebiten draw the new moment: two animation frames, then a pause.

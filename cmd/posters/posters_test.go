@@ -11,11 +11,16 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpuscope/gpuscope/internal/course"
 	"github.com/gpuscope/gpuscope/scenarios"
 )
 
-// postersDir holds the committed posters (make posters writes them).
-const postersDir = "../../site/posters"
+// postersDir holds the committed posters (make posters writes them), and
+// courseDir the course whose handouts print some of them.
+const (
+	postersDir = "../../site/posters"
+	courseDir  = "../../site/course"
+)
 
 // maxPosterBytes leaves room under the embed page's 150 kB budget before
 // load.
@@ -52,6 +57,20 @@ func TestPostersCommitted(t *testing.T) {
 			if lum[0] >= lum[1] {
 				t.Errorf("dark poster's mean luminance %.1f ≥ light poster's %.1f", lum[0], lum[1])
 			}
+			for _, lang := range handoutLangs {
+				path := filepath.Join(postersDir, course.HandoutPoster(id, lang))
+				buf, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatalf("%v (run make posters: the course's handout prints it)", err)
+				}
+				img, err := png.Decode(bytes.NewReader(buf))
+				if err != nil {
+					t.Fatalf("%s: %v", path, err)
+				}
+				if n := distinctColours(img, 8); n < 8 {
+					t.Errorf("%s: %d distinct colours, want ≥ 8 (a blank stage?)", path, n)
+				}
+			}
 		})
 	}
 }
@@ -66,13 +85,16 @@ func TestNoStrayPosters(t *testing.T) {
 	for _, f := range files {
 		name := strings.TrimSuffix(filepath.Base(f), ".png")
 		ok := false
-		for _, theme := range themes {
-			if id, found := strings.CutSuffix(name, "-"+theme); found && slices.Contains(ids, id) {
-				ok = true
+		for _, id := range ids {
+			for _, theme := range themes {
+				ok = ok || name+".png" == id+"-"+theme+".png"
+			}
+			for _, lang := range handoutLangs {
+				ok = ok || name+".png" == course.HandoutPoster(id, lang)
 			}
 		}
 		if !ok {
-			t.Errorf("%s is not ID-THEME.png of a lesson (a renamed lesson's poster?)", f)
+			t.Errorf("%s is neither ID-THEME.png nor %s of a lesson (a renamed lesson's poster?)", f, course.HandoutPoster("ID", "LANG"))
 		}
 	}
 }
@@ -235,9 +257,36 @@ func TestSelectIDs(t *testing.T) {
 }
 
 func TestEmbedURL(t *testing.T) {
-	got := embedURL("http://127.0.0.1:1", "ring-allreduce", "light")
-	want := "http://127.0.0.1:1/embed.html#scenario=ring-allreduce&load=auto&theme=light&lang=en"
+	got := embedURL("http://127.0.0.1:1", "ring-allreduce", "light", "zh")
+	want := "http://127.0.0.1:1/embed.html#scenario=ring-allreduce&load=auto&theme=light&lang=zh"
 	if got != want {
 		t.Errorf("embedURL = %q, want %q", got, want)
+	}
+}
+
+// The handout figures are drawn at the step of the handout's first table,
+// answered, in the light theme and the page's language; the embed posters
+// at step 1, unanswered, in English.
+func TestShots(t *testing.T) {
+	steps, err := course.HandoutSteps(courseDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := []string{"roofline", "zero-stages"}
+	got := shots(ids, steps)
+	if len(got) != len(ids)*(len(themes)+len(handoutLangs)) {
+		t.Fatalf("%d shots for %d lessons: %+v", len(got), len(ids), got)
+	}
+	for _, sh := range got {
+		handout := strings.Contains(sh.name, "-handout-")
+		switch {
+		case !handout && (sh.step != 1 || sh.answer || sh.lang != "en" || sh.name != sh.id+"-"+sh.theme+".png"):
+			t.Errorf("embed poster %+v: want step 1, unanswered, English, ID-THEME.png", sh)
+		case handout && (sh.step != steps[sh.id] || !sh.answer || sh.theme != "light" || sh.name != course.HandoutPoster(sh.id, sh.lang)):
+			t.Errorf("handout figure %+v: want step %d, answered, light", sh, steps[sh.id])
+		}
+		if sh.id == "zero-stages" && handout && sh.step != 3 {
+			t.Errorf("zero-stages' handout figure at step %d, want 3 (its first table's)", sh.step)
+		}
 	}
 }

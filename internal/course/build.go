@@ -44,14 +44,11 @@ func Build(srcDir, distDir string) error {
 
 // build is Build for a set of lessons (the tests use a few).
 func build(srcDir, distDir string, lessons []*scenarios.Scenario) error {
-	b := &builder{src: srcDir, dist: distDir, lessons: lessons, byID: map[string]*scenarios.Scenario{}}
-	for _, s := range lessons {
-		b.ids = append(b.ids, s.ID)
-		b.byID[s.ID] = s
-	}
+	b := newBuilder(srcDir, distDir, lessons)
 	b.layers()
 	b.readGlossary()
 	docs := b.readDocs()
+	b.handoutSteps(docs)
 	if len(b.errs) > 0 {
 		return errors.Join(b.errs...)
 	}
@@ -75,6 +72,16 @@ func build(srcDir, distDir string, lessons []*scenarios.Scenario) error {
 	}
 	out["sw.js"] = bytes.ReplaceAll(sw, []byte("__VERSION__"), []byte(version(out)))
 	return writeAll(distDir, out)
+}
+
+// newBuilder is a builder of the course under srcDir for lessons.
+func newBuilder(srcDir, distDir string, lessons []*scenarios.Scenario) *builder {
+	b := &builder{src: srcDir, dist: distDir, lessons: lessons, byID: map[string]*scenarios.Scenario{}}
+	for _, s := range lessons {
+		b.ids = append(b.ids, s.ID)
+		b.byID[s.ID] = s
+	}
+	return b
 }
 
 // version is a hash of the course's files, naming the service worker's
@@ -545,7 +552,7 @@ func (b *builder) renderLesson(lang string, s *scenarios.Scenario, d *doc) (*les
 		SimTitle:    tr(lang, "sim.title", "title", title),
 		PresentHref: "../../index.html#" + frag + "&present=1",
 		OpenHref:    "../../index.html#" + frag,
-		PosterSrc:   "../../posters/" + s.ID + "-light.png",
+		PosterSrc:   "../../posters/" + HandoutPoster(s.ID, lang),
 	}
 	entry := searchEntry{URL: s.ID + ".html", Title: title, Headings: []string{}}
 	var text strings.Builder

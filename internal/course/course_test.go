@@ -211,6 +211,8 @@ func TestBuildErrors(t *testing.T) {
 		{"not a lesson", map[string]string{"en/rooflin.md": "Text.\n"}, "en/rooflin.md: \"rooflin\" is not a lesson id"},
 		{"directive at home", map[string]string{"en/index.md": "::: numbers step=1\n:::\n"},
 			"en/index.md:1: ::: numbers belongs in a lesson's page"},
+		{"handout steps disagree", map[string]string{"zh/roofline.md": "::: numbers step=2\n:::\n"},
+			"zh/roofline.md: the first ::: numbers block is at step 2"},
 		{"formula href", map[string]string{"en/roofline.md": "::: formula source=\"X\" href=doi.org/1\nT\n:::\n"},
 			"en/roofline.md:1: ::: formula href=doi.org/1: want an absolute http(s) URL"},
 	} {
@@ -237,7 +239,7 @@ func stubSite(t *testing.T, dist string, lessons []*scenarios.Scenario) {
 	t.Helper()
 	files := []string{"index.html", "embed.html", "embed.js", "favicon.svg"}
 	for _, s := range lessons {
-		files = append(files, "posters/"+s.ID+"-light.png")
+		files = append(files, "posters/"+HandoutPoster(s.ID, "en"), "posters/"+HandoutPoster(s.ID, "zh"))
 	}
 	for _, f := range files {
 		p := filepath.Join(dist, filepath.FromSlash(f))
@@ -402,7 +404,7 @@ func TestBuildFixture(t *testing.T) {
 		`<p>Ask the class which ceiling a <strong>matrix product</strong> hits.</p>`,
 		`<a class="present" href="../../index.html#scenario=roofline&amp;lang=en&amp;present=1"`,
 		`<section class="handout">`,
-		`<img src="../../posters/roofline-light.png"`,
+		`<img src="../../posters/roofline-handout-en.png"`,
 		`<button type="button" class="print-handout">Print handout</button>`,
 		`<form class="search-form" action="search.html" method="get" role="search">`,
 		`<pre><code>## not a heading: inside a code block`,
@@ -512,6 +514,28 @@ func TestRealCourse(t *testing.T) {
 	}
 	if n, want := len(checkLinks(t, dist)), 2*(3+len(scenarios.All())); n != want {
 		t.Errorf("%d pages written, want %d", n, want)
+	}
+}
+
+// The printed handout's figure is the lesson at the step of its first
+// table: zero-stages' handout tables step 3 (the three stages side by
+// side), so its figure is step 3, not the embed poster's step 1.
+func TestHandoutSteps(t *testing.T) {
+	steps, err := HandoutSteps(filepath.Join("..", "..", "site", "course"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(steps) != len(scenarios.All()) {
+		t.Errorf("%d lessons, want %d", len(steps), len(scenarios.All()))
+	}
+	for id, want := range map[string]int{"zero-stages": 3, "ring-allreduce": 6, "memory-budget": 3} {
+		if steps[id] != want {
+			t.Errorf("%s: handout step %d, want %d (its page's first ::: numbers)", id, steps[id], want)
+		}
+	}
+	fixtureSteps, err := HandoutSteps(copyFixture(t, nil))
+	if err == nil {
+		t.Errorf("HandoutSteps of the three-lesson fixture = %v, want the missing pages named", fixtureSteps)
 	}
 }
 
