@@ -79,6 +79,10 @@ func TestBenchPage(t *testing.T) {
 	if os.Getenv("GPUSCOPE_BENCH") != "1" {
 		t.Skip("set GPUSCOPE_BENCH=1 (make bench) to measure the page")
 	}
+	if only := os.Getenv("GPUSCOPE_BENCH_ONLY"); only != "" {
+		benchLessons(t, strings.Split(only, ","))
+		return
+	}
 	if _, err := os.Stat(filepath.Join(siteDir, "bare", "bare.wasm")); err != nil {
 		t.Skip("no bare/bare.wasm in the site (make bench builds it)")
 	}
@@ -215,6 +219,26 @@ func TestBenchPage(t *testing.T) {
 	out += lines.String()
 	_ = os.MkdirAll(filepath.Join("..", "..", "out"), 0o755)
 	_ = os.WriteFile(filepath.Join("..", "..", "out", "bench-page.txt"), []byte(out), 0o644)
+}
+
+// benchLessons measures only the frames of the lessons named (GPUSCOPE_BENCH_ONLY,
+// comma-separated, at their heaviest), printing them: a quick look at a few
+// lessons without the whole page benchmark. It writes no report file.
+func benchLessons(t *testing.T, ids []string) {
+	for _, id := range ids {
+		frag, known := heaviest[id]
+		if !known {
+			frag = fmt.Sprintf("step=%d", lastStep(id))
+		}
+		t.Run("frame/"+id, func(t *testing.T) {
+			ctx, st, fr := playingFor(t, "index.html#scenario="+id+"&"+frag, time.Second)
+			if st.Error != nil {
+				t.Errorf("%s (%s): the page reports an error: %s", id, frag, *st.Error)
+			}
+			fmt.Printf("per frame, %s (%s): %s\n", id, frag, fr)
+			chromedp.Cancel(ctx)
+		})
+	}
 }
 
 // lastStep is the number of id's last step (1 if unknown).
