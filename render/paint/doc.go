@@ -43,7 +43,19 @@
 // syscall/js.
 //
 // A Painter keeps its buffers between frames, so painting a list of the
-// same shape as the previous frame's allocates nothing per item. Draw uses
+// same shape as the previous frame's allocates nothing per item. It also
+// keeps a layer: an offscreen image, the canvas's size, holding the first
+// items of a long list (1,500 or more, and half the list or more) that
+// two successive frames had in common, painted on transparent. While the
+// lists begin with those items (compared with ==) and the canvas's size
+// and background stay, a frame is the background, the layer, and the
+// items after it; otherwise the layer is repainted from the new common
+// beginning, or the list is painted directly (prefix.go decides, and is
+// tested natively). The dense pictures draw what does not move first for
+// this. Source-over is associative, so a frame differs from one painted
+// item by item only by the layer's 8-bit rounding; the layer is already
+// rasterised, so emptying the glyph atlas does not touch it, and it is
+// deallocated when the canvas changes size. Draw uses
 // one package Painter and, like all Ebiten drawing, must be called from the
 // game's Draw.
 //

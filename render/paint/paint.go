@@ -3,6 +3,7 @@
 package paint
 
 import (
+	"image"
 	"image/color"
 	"math"
 	"slices"
@@ -33,6 +34,9 @@ type Painter struct {
 	faces   [maxTextSize - minTextSize + 1]*face
 	alpha   []byte      // scratch for a glyph's coverage
 	browser browserText // draws the runes the canvas font lacks (CJK)
+
+	prefix prefixCache   // which of a list's first items layer holds
+	layer  *ebiten.Image // those items painted on transparent, dst's size
 }
 
 var defaultPainter Painter
@@ -43,7 +47,10 @@ func Draw(dst *ebiten.Image, l render.List) {
 	defaultPainter.Draw(dst, l)
 }
 
-// Draw clears dst to l.Background and paints l's items in order.
+// Draw clears dst to l.Background and paints l's items in order. A long
+// list whose beginning is the previous frame's is painted from a layer
+// holding that beginning (prefix.go): only the items after it are turned
+// into quads.
 func (p *Painter) Draw(dst *ebiten.Image, l render.List) {
 	bg := l.Background
 	dst.Fill(color.NRGBA{bg.R, bg.G, bg.B, bg.A})
@@ -53,9 +60,33 @@ func (p *Painter) Draw(dst *ebiten.Image, l render.List) {
 	if p.shader == nil {
 		return // cannot happen: the shader source is fixed
 	}
+	b := dst.Bounds()
+	n, rebuild := p.prefix.plan(layerKey{w: b.Dx(), h: b.Dy(), bg: bg}, l.Items)
+	if n > 0 {
+		if rebuild {
+			if p.layer != nil && p.layer.Bounds().Size() != b.Size() {
+				p.layer.Deallocate() // its memory now, not at the next GC
+				p.layer = nil
+			}
+			if p.layer == nil {
+				p.layer = ebiten.NewImageWithOptions(image.Rect(0, 0, b.Dx(), b.Dy()), &ebiten.NewImageOptions{Unmanaged: true})
+			} else {
+				p.layer.Clear()
+			}
+			p.paint(p.layer, l.Items[:n])
+		}
+		var op ebiten.DrawImageOptions
+		op.GeoM.Translate(float64(b.Min.X), float64(b.Min.Y))
+		dst.DrawImage(p.layer, &op)
+	}
+	p.paint(dst, l.Items[n:])
+}
+
+// paint paints items on dst, over what it holds.
+func (p *Painter) paint(dst *ebiten.Image, items []render.Item) {
 	p.dst = dst
-	for i := range l.Items {
-		it := &l.Items[i]
+	for i := range items {
+		it := &items[i]
 		if it.Color.A == 0 {
 			continue
 		}
