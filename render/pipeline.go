@@ -13,7 +13,7 @@ const (
 	pipeGap        = 0.2  // between rows
 	pipeMem        = 2.0  // the memory chart
 	pipeSum        = 1.0  // the gradient's strip
-	pipeFaint      = 70   // alpha of what lies after the playhead
+	pipeVeil       = 170  // alpha of the background veiling what lies after the playhead
 )
 
 // AppendPipeline draws pipeline schedules one above the other on one time
@@ -29,11 +29,16 @@ const (
 // before its last block — the bubble — in the theme's Empty, which
 // nothing else in the picture uses (an exposed data-parallel bucket is
 // communication, not a bubble); the widest gap of a time line says
-// "idle". What lies after the playhead is faint; under a timeline with
+// "idle". What lies after the playhead is veiled; under a timeline with
 // Memory, stage 0's activation bytes over time as an area, the other
 // stages' as lines.
 //
-// It is drawn every frame. What it derives from the time lines alone —
+// It is drawn every frame, and painted from a cache of its beginning
+// (render/paint): so everything that does not move while it plays comes
+// first, in full colour — legend, rows, bubbles, blocks, charts, axis —
+// and what moves last: a translucent veil of the background over each
+// time line's rows and charts after the playhead, the words that stay
+// clear of it, the playhead. What it derives from the time lines alone —
 // each row's bubbles, the marks to key, the rows — is kept in v.Cache
 // between frames (without one it is derived anew). It draws no more
 // marks than the pixels can show: marks of one colour that follow each
@@ -144,6 +149,15 @@ func AppendPipeline(dst List, v PipelineView) List {
 	hatch := withAlpha(th.Background, 170)
 	comm := commColour(th)
 	rowsTop := y
+	// What moves, drawn after everything else: the veils after the
+	// playhead, then the words over them (over).
+	veils := cache.veils[:0]
+	over := List{Items: cache.over[:0]}
+	veil := func(x, y, w, h float32) {
+		if play < x+w && w > 0 && h > 0 {
+			veils = append(veils, Rect{maxf(x, play), y, x + w - maxf(x, play), h})
+		}
+	}
 	for ti, tl := range v.Timelines {
 		if ti > 0 {
 			y += ts * 0.4
@@ -198,12 +212,13 @@ func AppendPipeline(dst List, v PipelineView) List {
 		for c := range copies {
 			pipeBubbles(&l, fa, cols[:rows], y+float32(c)*pitch, pitch, rowH, at, th.Empty)
 		}
-		if play < end {
-			// The future behind the blocks is veiled: bubbles keep their
-			// colour (and count) but fade.
-			for r := range n {
-				l.Rect(play, y+float32(r)*pitch, end-play, rowH, withAlpha(th.Background, 150))
+		for r := range n {
+			// The future is veiled: a row and its lane.
+			h := rowH
+			if dp {
+				h += laneH
 			}
+			veil(x0, y+float32(r)*pitch, end-x0, h)
 		}
 		for c := range copies {
 			cy := y + float32(c)*pitch
@@ -257,31 +272,13 @@ func AppendPipeline(dst List, v PipelineView) List {
 				if b.Kind == BlockRecompute {
 					// Its hatching goes over it: what is pending goes
 					// first, then the block joins the next.
-					hc := hatch
-					if xa >= play {
-						hc = withAlpha(hatch, hatch.A/3)
-					}
-					hr.add(&l, &row[0], xa, by, w, bh, hc, maxf(rowH*0.45, 4*sc), 1.2*sc)
+					hr.add(&l, &row[0], xa, by, w, bh, hatch, maxf(rowH*0.45, 4*sc), 1.2*sc)
 				}
-				if w >= 1 && xa < play && play < xa+w {
-					row[band].flush(&l)
-					if band == 0 {
-						hr.flush(&l)
-					}
-					splitRect(&l, xa, by, w, bh, play, col)
-				} else {
-					if xa+w/2 >= play {
-						col = faint(col)
-					}
-					row[band].add(&l, xa, by, w, bh, col)
-				}
+				row[band].add(&l, xa, by, w, bh, col)
 				if w < 1 {
 					continue // no room for words
 				}
 				tc := th.Background
-				if xa+w/2 >= play {
-					tc = withAlpha(th.Text, 130)
-				}
 				word := ""
 				size := nfs
 				if v.Phases && c == 0 && b.Stage == 0 {
@@ -312,16 +309,20 @@ func AppendPipeline(dst List, v PipelineView) List {
 			}
 		}
 		if v.Phases {
-			pipeAllReduce(&l, v, fa, y, rowH, laneH, at, ts)
+			pipeAllReduce(&over, v, fa, y, rowH, laneH, at, ts)
 		}
-		pipeIdle(&l, v, fa, rows, y, pitch, rowH, at, ts)
+		pipeIdle(&over, v, fa, rows, y, pitch, rowH, at, ts)
 		y += float32(n) * pitch
 		if len(tl.Sums) > 0 {
-			pipeSums(&l, v, sc, tl, fa.end, Rect{x0, y, end - x0, rowH * pipeSum}, at, play, ts)
+			r := Rect{x0, y, end - x0, rowH * pipeSum}
+			pipeSums(&l, &over, v, tl, fa.end, r, at, ts)
+			veil(r.X, r.Y, r.W, r.H)
 			y += rowH * (pipeSum + pipeGap)
 		}
 		if len(tl.Memory) > 0 {
-			pipeMemory(&l, v, sc, tl, fa.end, Rect{x0, y + rowH*pipeGap, end - x0, rowH * pipeMem}, at, play, ts)
+			r := Rect{x0, y + rowH*pipeGap, end - x0, rowH * pipeMem}
+			pipeMemory(&l, &over, v, sc, tl, fa.end, r, at, ts)
+			veil(r.X, r.Y, r.W, r.H-0.5*sc) // down to its axis, which stays
 			y += rowH * (pipeMem + 2*pipeGap)
 		}
 	}
@@ -349,6 +350,15 @@ func AppendPipeline(dst List, v PipelineView) List {
 		l.Label(clamp(x, x0+w/2-labW-ts*0.4, x0+xw-w/2), ay+ts*0.4, ts, AlignCenter, th.Dim, s)
 	}
 	l.Label(x0-ts*0.6-labelWidth("0", ts), ay+ts*0.4, ts, AlignRight, th.Dim, name)
+
+	// What moves: the veils, the words that stay clear of them, the
+	// playhead.
+	vc := withAlpha(th.Background, pipeVeil)
+	for _, r := range veils {
+		l.Rect(r.X, r.Y, r.W, r.H, vc)
+	}
+	l.Items = append(l.Items, over.Items...)
+	cache.veils, cache.over = veils[:0], over.Items[:0]
 	if v.Ref > 0 && v.Ref <= span {
 		// Another configuration's end, to compare with, dashed (the time
 		// line's note names it).
@@ -364,9 +374,9 @@ func AppendPipeline(dst List, v PipelineView) List {
 }
 
 // pipeSums draws the gradient summed over a step's micro-batches in r:
-// an area of steps from nothing to all of it, faint after the playhead,
-// named at the left and with the time line's note at the right.
-func pipeSums(l *List, v PipelineView, sc float32, tl Timeline, end float64, r Rect, at func(float64) float32, play, ts float32) {
+// an area of steps from nothing to all of it, named (over the veil) at the left
+// and with the time line's note at the right.
+func pipeSums(l, over *List, v PipelineView, tl Timeline, end float64, r Rect, at func(float64) float32, ts float32) {
 	th := v.Theme
 	c := memoryColour("gradients", th)
 	l.Rect(r.X, r.Y, r.W, r.H, th.Panel)
@@ -378,14 +388,14 @@ func pipeSums(l *List, v PipelineView, sc float32, tl Timeline, end float64, r R
 		xa, xb := at(p.T), at(t1)
 		f := float32(math.Min(1, math.Max(0, p.Bytes)))
 		if xb > xa && f > 0 {
-			splitRect(l, xa, r.Y+r.H*(1-f), xb-xa, r.H*f, play, c)
+			l.Rect(xa, r.Y+r.H*(1-f), xb-xa, r.H*f, c)
 		}
 	}
 	if r.H >= ts*LineHeight {
 		name := say(v.Words, "canvas.pipe.grad")
-		l.Label(r.X+ts*0.3, r.Y+(r.H-ts*LineHeight)/2, ts, AlignLeft, th.Text, name)
+		over.Label(r.X+ts*0.3, r.Y+(r.H-ts*LineHeight)/2, ts, AlignLeft, th.Text, name)
 		if tl.SumsNote != "" && labelWidth(name, ts)+labelWidth(tl.SumsNote, ts)+ts*1.5 <= r.W {
-			l.Label(r.X+r.W-ts*0.3, r.Y+(r.H-ts*LineHeight)/2, ts, AlignRight, th.Text, tl.SumsNote)
+			over.Label(r.X+r.W-ts*0.3, r.Y+(r.H-ts*LineHeight)/2, ts, AlignRight, th.Text, tl.SumsNote)
 		}
 	}
 }
@@ -636,6 +646,8 @@ type PipelineCache struct {
 	facts   []lineFacts
 	cols    []column
 	hatches []hatchRun
+	veils   []Rect       // scratch: what to veil after the playhead
+	over    []Item       // scratch: the words over the veils
 	iv      [][2]float64 // scratch: one row's covered intervals
 }
 
@@ -843,13 +855,10 @@ func (r *hatchRun) flush(l *List) {
 	hatchRect(l, r.x0, r.y, r.x1-r.x0, r.h, r.step, r.width, r.c)
 }
 
-// faint is c as drawn after the playhead.
-func faint(c Color) Color { return withAlpha(c, uint8(int(c.A)*pipeFaint/255)) }
-
 // pipeMemory draws activation bytes over time in r: stage 0's as an area
 // of steps, the others' as thin levels behind it, on a scale up to the largest, which is
-// labelled.
-func pipeMemory(l *List, v PipelineView, sc float32, tl Timeline, end float64, r Rect, at func(float64) float32, play, ts float32) {
+// labelled (over the veil).
+func pipeMemory(l, over *List, v PipelineView, sc float32, tl Timeline, end float64, r Rect, at func(float64) float32, ts float32) {
 	th := v.Theme
 	peak := 0.0
 	for _, pts := range tl.Memory {
@@ -877,22 +886,22 @@ func pipeMemory(l *List, v PipelineView, sc float32, tl Timeline, end float64, r
 		for i, p := range pts {
 			xa, yy := at(p.T), level(p.Bytes)
 			if i > 0 && yy != sy {
-				m.step(sx, xa, sy, func(xa, xb, y float32) { memLevel(l, xa, xb, y, play, sc, th.Dim) })
+				m.step(sx, xa, sy, func(xa, xb, y float32) { memLevel(l, xa, xb, y, sc, th.Dim) })
 			}
 			if i == 0 || yy != sy {
 				sx, sy = xa, yy
 			}
 		}
 		if len(pts) > 0 {
-			m.step(sx, at(end), sy, func(xa, xb, y float32) { memLevel(l, xa, xb, y, play, sc, th.Dim) })
+			m.step(sx, at(end), sy, func(xa, xb, y float32) { memLevel(l, xa, xb, y, sc, th.Dim) })
 		}
-		m.flush(func(xa, xb, y float32) { memLevel(l, xa, xb, y, play, sc, th.Dim) })
+		m.flush(func(xa, xb, y float32) { memLevel(l, xa, xb, y, sc, th.Dim) })
 	}
 	if len(tl.Memory) > 0 {
 		var m narrowSteps
 		draw := func(xa, xb, y float32) {
 			if y < base {
-				splitRect(l, xa, y, xb-xa, base-y, play, area)
+				l.Rect(xa, y, xb-xa, base-y, area)
 			}
 		}
 		pts := tl.Memory[0]
@@ -912,9 +921,9 @@ func pipeMemory(l *List, v PipelineView, sc float32, tl Timeline, end float64, r
 		// Its peak at the right; its name at the left where both fit (the
 		// legend names it too).
 		pk, name := maxLabel(v.Words, peak), say(v.Words, "canvas.pipe.activations")
-		l.Label(r.X+r.W, r.Y, ts, AlignRight, th.Dim, pk)
+		over.Label(r.X+r.W, r.Y, ts, AlignRight, th.Dim, pk)
 		if labelWidth(pk, ts)+labelWidth(name, ts)+ts*1.5 <= r.W {
-			l.Label(r.X+ts*0.3, r.Y, ts, AlignLeft, th.Dim, name)
+			over.Label(r.X+ts*0.3, r.Y, ts, AlignLeft, th.Dim, name)
 		}
 	}
 }
@@ -951,31 +960,10 @@ func (m *narrowSteps) flush(draw func(xa, xb, y float32)) {
 	}
 }
 
-// memLevel draws a level of a memory line from xa to xb, faint after the
-// playhead.
-func memLevel(l *List, xa, xb, y, play, sc float32, c Color) {
-	switch {
-	case xb <= xa:
-	case play >= xb:
+// memLevel draws a level of a memory line from xa to xb.
+func memLevel(l *List, xa, xb, y, sc float32, c Color) {
+	if xb > xa {
 		l.Segment(xa, y, xb, y, 1*sc, withAlpha(c, 200))
-	case play <= xa:
-		l.Segment(xa, y, xb, y, 1*sc, withAlpha(c, pipeFaint))
-	default:
-		l.Segment(xa, y, play, y, 1*sc, withAlpha(c, 200))
-		l.Segment(play, y, xb, y, 1*sc, withAlpha(c, pipeFaint))
-	}
-}
-
-// splitRect fills a rectangle solid up to x = play and faint after it.
-func splitRect(l *List, x, y, w, h, play float32, c Color) {
-	switch {
-	case play >= x+w:
-		l.Rect(x, y, w, h, c)
-	case play <= x:
-		l.Rect(x, y, w, h, withAlpha(c, uint8(int(c.A)*pipeFaint/255)))
-	default:
-		l.Rect(x, y, play-x, h, c)
-		l.Rect(play, y, x+w-play, h, withAlpha(c, uint8(int(c.A)*pipeFaint/255)))
 	}
 }
 

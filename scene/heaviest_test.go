@@ -79,3 +79,40 @@ func TestHeaviestFrames(t *testing.T) {
 		}
 	}
 }
+
+// minSharedPrefix is the share of its items that a time-line lesson's
+// frame, at its heaviest and playing, begins with in common with the
+// frame before: what does not move is drawn first, the veil after the
+// playhead and the playhead last, so that the painter keeps the common
+// beginning drawn on a layer (render/paint's prefix cache) and paints
+// only the rest. Measured over 30 frames: pipeline-parallel 99.8% of
+// 7,329 items, activation-checkpointing 98.9% of 11,989 (before the
+// veil: 1.7% and 4.5%, the blocks' colours changing at the playhead).
+const minSharedPrefix = 0.95
+
+func TestHeaviestFramesShareAPrefix(t *testing.T) {
+	for _, h := range heaviest {
+		p := playing(t, h.id, h.frag)
+		p.Command([]byte(`{"type":"set","speed":0.25}`))
+		var pic Picture
+		var l render.List
+		var prev []render.Item
+		worst := 1.0
+		for i := range 30 {
+			p.Advance(1.0 / 60)
+			l = pic.Build(l, At(p), desktop)
+			if i > 0 {
+				n := 0
+				for n < min(len(prev), len(l.Items)) && prev[n] == l.Items[n] {
+					n++
+				}
+				worst = min(worst, float64(n)/float64(len(l.Items)))
+			}
+			prev = append(prev[:0], l.Items...)
+		}
+		t.Logf("%s: %d items, the least shared prefix %.4f", h.id, len(l.Items), worst)
+		if worst < minSharedPrefix {
+			t.Errorf("%s: two successive frames share %.1f%% of their %d items at the least, want %.0f%% at least", h.id, 100*worst, len(l.Items), 100*minSharedPrefix)
+		}
+	}
+}

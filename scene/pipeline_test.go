@@ -191,41 +191,66 @@ func TestPipelineBlocks(t *testing.T) {
 	}
 }
 
-// After the playhead, blocks are faint and start after it; before it,
-// solid and end before it; a line marks it.
+// The blocks are drawn in full colour wherever the playhead is; after
+// them, each row is veiled from the playhead to its end, in the
+// background's colour, and a line marks the playhead. Everything before
+// the veils is the same at another time, for the painter to keep drawn
+// (render/paint's prefix cache).
 func TestPipelinePlayhead(t *testing.T) {
 	pt := schedule(t, parallel.OneFOneB, 4, 8, 1, 1e-3, 2e-3)
-	now := pt.Length * 0.4
-	l := render.AppendPipeline(render.List{}, pipelineView(now, toView("1F1B", pt, 0)))
-	var play float32 = -1
-	for _, it := range l.Items {
-		if it.Kind == render.Line && it.Color == render.Dark.Text && it.X == it.X2 {
-			play = it.X
+	at := func(now float64) (l render.List, play float32, veils []int) {
+		l = render.AppendPipeline(render.List{}, pipelineView(now, toView("1F1B", pt, 0)))
+		play = -1
+		for i, it := range l.Items {
+			if it.Kind == render.Line && it.Color == render.Dark.Text && it.X == it.X2 {
+				play = it.X
+			}
+			bg := render.Dark.Background
+			if it.Kind == render.FillRect && it.Color.R == bg.R && it.Color.G == bg.G && it.Color.B == bg.B && it.Color.A > 0 && it.Color.A < 255 {
+				veils = append(veils, i)
+			}
+		}
+		if play < 0 {
+			t.Fatal("no playhead line")
+		}
+		return l, play, veils
+	}
+	l, play, veils := at(pt.Length * 0.4)
+	if len(veils) < 4 {
+		t.Fatalf("%d veils, want one a row (4) at least", len(veils))
+	}
+	for _, i := range veils {
+		if it := l.Items[i]; math.Abs(float64(it.X-play)) > 0.01 {
+			t.Errorf("a veil from %.1f, want from the playhead at %.1f", it.X, play)
 		}
 	}
-	if play < 0 {
-		t.Fatal("no playhead line")
-	}
-	var solid, faint int
-	for _, it := range l.Items {
-		if it.Kind != render.FillRect || (it.Color.R != render.Dark.LinkActive.R || it.Color.G != render.Dark.LinkActive.G) {
+	var before, after int
+	for i, it := range l.Items {
+		if it.Kind != render.FillRect || it.Color.R != render.Dark.LinkActive.R || it.Color.G != render.Dark.LinkActive.G {
 			continue
 		}
-		switch it.Color.A {
-		case 255:
-			solid++
-			if it.X+it.W > play+0.01 {
-				t.Errorf("solid block to %.1f past the playhead at %.1f", it.X+it.W, play)
-			}
-		default: // faint: what lies after the playhead
-			faint++
-			if it.X < play-0.01 {
-				t.Errorf("faint block from %.1f before the playhead at %.1f", it.X, play)
-			}
+		if it.Color.A != 255 {
+			t.Errorf("a forward block in %s, want it in full colour", it.Color.Hex())
+		}
+		if i > veils[0] {
+			t.Errorf("a forward block (item %d) after the first veil (item %d)", i, veils[0])
+		}
+		if it.X+it.W <= play {
+			before++
+		} else if it.X >= play {
+			after++
 		}
 	}
-	if solid == 0 || faint == 0 {
-		t.Errorf("%d solid and %d faint forward blocks, want both", solid, faint)
+	if before == 0 || after == 0 {
+		t.Errorf("%d forward blocks before the playhead and %d after, want both", before, after)
+	}
+	l2, _, veils2 := at(pt.Length * 0.6)
+	n := 0
+	for n < min(len(l.Items), len(l2.Items)) && l.Items[n] == l2.Items[n] {
+		n++
+	}
+	if n < veils[0] || veils2[0] != veils[0] {
+		t.Errorf("the lists at 40%% and 60%% of the step share %d items; the veils begin at items %d and %d", n, veils[0], veils2[0])
 	}
 }
 
