@@ -30,6 +30,7 @@ type Perf struct {
 	JSHeapBytes  float64 `json:"js_heap_bytes"` // issue 9: performance.memory.usedJSHeapSize, 0 if none
 	UpdateFrames int     `json:"update_frames"` // issue 16: the ticks UpdateMS is the mean of
 	DrawFrames   int     `json:"draw_frames"`   // issue 16: the repaints DrawMS (and FPS) are over
+	LayerItems   int     `json:"layer_items"`   // issue 16: display items the last repaint drew from the painter's layer (render/paint)
 }
 
 // WindowFrames is how many samples a Window's mean holds at most: two

@@ -52,7 +52,7 @@ func TestStateJSON(t *testing.T) {
 		if err != nil || string(got) != string(want) {
 			t.Fatalf("%s: tinyjson %s, %v; encoding/json %s", id, got, err, want)
 		}
-		for _, name := range []string{`"scenario":`, `"ready":true`, `"perf":{"update_ms":0.125,"draw_ms":1.5,"fps":59.5,"main_ms":0,"init_ms":0,"first_frame_ms":0,"first_update_ms":0,"first_draw_ms":0,"heap_bytes":16777216,"js_heap_bytes":0,"update_frames":120,"draw_frames":37}`} {
+		for _, name := range []string{`"scenario":`, `"ready":true`, `"perf":{"update_ms":0.125,"draw_ms":1.5,"fps":59.5,"main_ms":0,"init_ms":0,"first_frame_ms":0,"first_update_ms":0,"first_draw_ms":0,"heap_bytes":16777216,"js_heap_bytes":0,"update_frames":120,"draw_frames":37,"layer_items":0}`} {
 			if !strings.Contains(string(got), name) {
 				t.Errorf("%s: state() lacks %s: %s", id, name, got)
 			}

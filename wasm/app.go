@@ -299,7 +299,7 @@ func (a *app) stateJSON() string {
 	out := page.State{PlayerState: a.player.Report(), Ready: a.ready, Perf: page.Perf{
 		UpdateMS: a.perf.update.Mean(), DrawMS: a.perf.draw.Mean(), MainMS: a.perf.mainMS, InitMS: a.perf.readyMS,
 		FirstFrameMS: a.perf.firstFrameMS, FirstUpdate: a.perf.firstUpdateMS, FirstDraw: a.perf.firstDrawMS,
-		UpdateFrames: a.perf.update.Frames(), DrawFrames: a.perf.draw.Frames(),
+		UpdateFrames: a.perf.update.Frames(), DrawFrames: a.perf.draw.Frames(), LayerItems: paint.LayerItems(),
 	}}
 	out.Perf.HeapBytes, out.Perf.JSHeapBytes = a.mem.read() // issue 9 (robust.go)
 	if iv := a.perf.interval.Mean(); iv > 0 {

@@ -37,6 +37,7 @@ type Painter struct {
 
 	prefix prefixCache   // which of a list's first items layer holds
 	layer  *ebiten.Image // those items painted on transparent, dst's size
+	drew   int           // items the last Draw took from layer
 }
 
 var defaultPainter Painter
@@ -46,6 +47,10 @@ var defaultPainter Painter
 func Draw(dst *ebiten.Image, l render.List) {
 	defaultPainter.Draw(dst, l)
 }
+
+// LayerItems is how many display items the package Painter's last Draw
+// took from its layer rather than painting them (0: none).
+func LayerItems() int { return defaultPainter.drew }
 
 // Draw clears dst to l.Background and paints l's items in order. A long
 // list whose beginning is the previous frame's is painted from a layer
@@ -62,6 +67,7 @@ func (p *Painter) Draw(dst *ebiten.Image, l render.List) {
 	}
 	b := dst.Bounds()
 	n, rebuild := p.prefix.plan(layerKey{w: b.Dx(), h: b.Dy(), bg: bg}, l.Items)
+	p.drew = n
 	if n > 0 {
 		if rebuild {
 			if p.layer != nil && p.layer.Bounds().Size() != b.Size() {

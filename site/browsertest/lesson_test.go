@@ -46,6 +46,7 @@ type pageState struct {
 		FPS          float64 `json:"fps"`
 		UpdateFrames int     `json:"update_frames"` // the ticks update_ms is the mean of
 		DrawFrames   int     `json:"draw_frames"`   // the repaints draw_ms is the mean of
+		LayerItems   int     `json:"layer_items"`   // items the last repaint took from the painter's layer
 	} `json:"perf"`
 }
 

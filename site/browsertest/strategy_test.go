@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
@@ -270,5 +271,42 @@ func TestPlannerClickAPlan(t *testing.T) {
 	evalJSON(ctx, `document.querySelector('#metrics button[data-value="2"]').getAttribute("aria-pressed")`, &pressed)
 	if pressed != "true" {
 		t.Errorf("the chosen plan's button is not marked (aria-pressed %q)", pressed)
+	}
+}
+
+// The painter's layer (render/paint) at work: pipeline-parallel at its
+// heaviest, playing, paints all but its last items from the layer, which
+// holds the blocks in full colour, where they belong: the picture shows
+// the forward and backward blocks' colours, most of them before the
+// playhead (the left of the time line after a few seconds at a quarter
+// speed), veiled after it.
+func TestPipelineLayer(t *testing.T) {
+	ctx := open(t, "index.html#scenario=pipeline-parallel&"+heaviest["pipeline-parallel"])
+	waitReady(ctx)
+	command(ctx, `{type: "set", speed: 0.25}`)
+	command(ctx, `{type: "play"}`)
+	time.Sleep(3 * time.Second)
+	st := state(ctx)
+	if !st.Playing || st.Perf.LayerItems < 1500 {
+		t.Fatalf("playing %v, %d items from the layer; want playing, 1,500 or more", st.Playing, st.Perf.LayerItems)
+	}
+	command(ctx, `{type: "pause"}`)
+	settle(ctx)
+	img := decodePNG(t, screenshot(ctx, "pipeline-layer"))
+	stage := elementRect(ctx, "#stage").image()
+	left, right := stage, stage
+	left.Max.X = stage.Min.X + stage.Dx()/8
+	right.Min.X = stage.Max.X - stage.Dx()/3
+	count := func(r image.Rectangle) int {
+		n := 0
+		for _, c := range []color.RGBA{{0x56, 0xb4, 0xe9, 255}, {0x00, 0x72, 0xb2, 255}, {0x00, 0xb3, 0x82, 255}, {0x00, 0x86, 0x62, 255}} {
+			n += countPixels(img, r, c, 6)
+		}
+		return n
+	}
+	l, r := count(left), count(right)
+	t.Logf("%d items from the layer; block-coloured pixels: %d in the left eighth, %d in the right third", st.Perf.LayerItems, l, r)
+	if l < 500 || r > l/4 {
+		t.Errorf("block-coloured pixels: %d in the left eighth of the stage, %d in its right third; want many, then few (veiled)", l, r)
 	}
 }
