@@ -102,7 +102,7 @@ func AppendTPMatrix(dst List, v TPMatrixView) List {
 	// The headline over the matrices, the key under them.
 	if v.Headline != "" {
 		Headline(&l, th, st, sc, v.Headline)
-		hh := HeadlineHeight(st, sc)
+		hh := HeadlineHeight(st, sc, v.Headline)
 		st.Y, st.H = st.Y+hh, st.H-hh
 	}
 	kfs := clamp(minf(st.W, st.H)/40, 14*sc, 18*sc)

@@ -40,12 +40,15 @@ func buildPlan(p *Picture, dst render.List, m Moment, f Frame) render.List {
 		v := p.pipelineView(m, run, pf)
 		head := v.Headline
 		v.Headline = ""
-		hh := render.HeadlineHeight(f.Stage, f.Scale)
+		hh := render.HeadlineHeight(f.Stage, f.Scale, head)
 		body := f.Stage
 		body.Y, body.H = body.Y+hh, body.H-hh
 		left, right := pf, pf
 		left.stage, right.stage = body, body
-		if body.W >= body.H {
+		// Side by side on a wide stage, one over the other on a tall one
+		// (the stage's shape, not the body's: a headline on two lines
+		// does not turn a phone's picture sideways).
+		if f.Stage.W >= f.Stage.H {
 			left.stage.W = body.W * 0.6
 			right.stage.X, right.stage.W = body.X+left.stage.W, body.W-left.stage.W
 		} else {
