@@ -623,16 +623,15 @@ func clusterHeadline(run *scenarios.PlanRun, w render.Words, conceal bool) strin
 	if each <= 0 {
 		return w.Say("canvas.cluster.none_" + run.ColourBy)
 	}
-	link := cl.Inter.Name
+	// The link the engine costs the collective over (its slowest).
+	var link string
 	switch run.ColourBy {
 	case "tp":
-		if c.Plan.TP <= cl.GPUsPerNode {
-			link = cl.Intra.Name
-		}
+		link = parallel.TPLink(c.Plan, cl).Name
 	case "pp":
-		if c.Plan.TP*c.Plan.DP < cl.GPUsPerNode {
-			link = cl.Intra.Name
-		}
+		link = parallel.PipelineLink(c.Plan, cl).Name
+	default:
+		link = parallel.DPLink(c.Plan, cl).Name
 	}
 	key := "canvas.cluster.head_" + run.ColourBy
 	if conceal {
