@@ -82,7 +82,7 @@ func AppendMemoryBars(dst List, v MemoryBarsView) List {
 	w := st.W - 2*pad
 	if v.Headline != "" {
 		Headline(&l, th, st, sc, v.Headline)
-		y = st.Y + HeadlineHeight(st, sc)
+		y = st.Y + HeadlineHeight(st, sc, v.Headline)
 	}
 	// The legend: the segments the bars draw, in the canonical order.
 	var entries [len(memoryKeys) + 3]LegendEntry
