@@ -660,6 +660,10 @@ var linkLabels memo[linkKey]
 // language, not every frame.
 func clusterTitle(w Words, nodes, g, tp, pp, dp int) string {
 	return clusterLabels.get(clKey{w.Lang, "", 't', float64(nodes)*1e12 + float64(g)*1e9 + float64(tp)*1e6 + float64(pp)*1e3 + float64(dp)}, func() string {
-		return w.Say("canvas.cluster.title", "nodes", strconv.Itoa(nodes), "g", strconv.Itoa(g), "tp", strconv.Itoa(tp), "pp", strconv.Itoa(pp), "dp", strconv.Itoa(dp))
+		key := "canvas.cluster.title"
+		if nodes == 1 {
+			key = "canvas.cluster.title_one" // "1 node", not "1 nodes"
+		}
+		return w.Say(key, "nodes", strconv.Itoa(nodes), "g", strconv.Itoa(g), "tp", strconv.Itoa(tp), "pp", strconv.Itoa(pp), "dp", strconv.Itoa(dp))
 	})
 }
