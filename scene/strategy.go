@@ -52,7 +52,7 @@ func buildPlan(p *Picture, dst render.List, m Moment, f Frame) render.List {
 			left.stage.W = body.W * 0.6
 			right.stage.X, right.stage.W = body.X+left.stage.W, body.W-left.stage.W
 		} else {
-			left.stage.H = body.H * 0.6
+			left.stage.H = body.H * 0.52
 			right.stage.Y, right.stage.H = body.Y+left.stage.H, body.H-left.stage.H
 		}
 		v.Stage = left.stage
