@@ -196,8 +196,13 @@ func AppendCluster(dst List, v ClusterView) List {
 	barH := float32(0)
 	var ex [10]LegendEntry
 	k := 0
+	var bar1, bar2 string // the step bar's label, on two lines where one is short
 	if v.Step > 0 && len(v.Parts) > 0 && !v.Pending {
+		bar1, bar2 = wrap2(clStepLabel(w, v), fs, st.W-2*pad)
 		barH = fs * 2.8
+		if bar2 != "" {
+			barH += fs * 1.3
+		}
 		for _, p := range v.Parts {
 			if p.Seconds > 0 && k < len(ex)-2 {
 				ex[k] = LegendEntry{Color: PlanPartColour(p.Key, th), Label: w.Say("canvas.cluster.part_" + p.Key)}
@@ -217,7 +222,7 @@ func AppendCluster(dst List, v ClusterView) List {
 	legendY := st.Y + st.H - pad - legendH
 	bottom := legendY - fs*0.6 - barH
 	if barH > 0 {
-		clStepBar(&l, th, sc, fs, w, Rect{st.X + pad, bottom + fs*0.3, st.W - 2*pad, barH - fs*0.3}, v)
+		clStepBar(&l, th, sc, fs, bar1, bar2, Rect{st.X + pad, bottom + fs*0.3, st.W - 2*pad, barH - fs*0.3}, v)
 	}
 
 	// The grid: the node columns and GPU rows per node that give the
@@ -494,11 +499,10 @@ func AppendCluster(dst List, v ClusterView) List {
 	return l
 }
 
-// clStepBar draws the step's time by part in r: a label, then a bar on
-// the step's own scale, the active collective's part outlined and its
-// share said.
-func clStepBar(l *List, th Theme, sc, fs float32, w Words, r Rect, v ClusterView) {
-	label := clusterLabels.get(clKey{w.Lang, v.Active, 's', v.Step}, func() string {
+// clStepLabel is the step bar's label: the step's time and the active
+// collective's share of it.
+func clStepLabel(w Words, v ClusterView) string {
+	return clusterLabels.get(clKey{w.Lang, v.Active, 's', v.Step}, func() string {
 		var part float64
 		for _, p := range v.Parts {
 			if p.Key == v.Active {
@@ -508,8 +512,18 @@ func clStepBar(l *List, th Theme, sc, fs float32, w Words, r Rect, v ClusterView
 		return w.Say("canvas.cluster.step", "step", units.Duration(v.Step), "part", w.Say("canvas.cluster.part_"+v.Active),
 			"share", units.Percent(part/v.Step))
 	})
-	l.Label(r.X, r.Y, fs, AlignLeft, th.Text, fitLabel(label, fs, r.W))
+}
+
+// clStepBar draws the step's time by part in r: its label (one or two
+// lines), then a bar on the step's own scale, the active collective's
+// part outlined and its share said.
+func clStepBar(l *List, th Theme, sc, fs float32, label1, label2 string, r Rect, v ClusterView) {
+	l.Label(r.X, r.Y, fs, AlignLeft, th.Text, label1)
 	by, bh := r.Y+fs*1.3, fs*0.9
+	if label2 != "" {
+		l.Label(r.X, by, fs, AlignLeft, th.Text, label2)
+		by += fs * 1.3
+	}
 	x := r.X
 	var ax, aw float32
 	for _, p := range v.Parts {
@@ -646,6 +660,10 @@ var linkLabels memo[linkKey]
 // language, not every frame.
 func clusterTitle(w Words, nodes, g, tp, pp, dp int) string {
 	return clusterLabels.get(clKey{w.Lang, "", 't', float64(nodes)*1e12 + float64(g)*1e9 + float64(tp)*1e6 + float64(pp)*1e3 + float64(dp)}, func() string {
-		return w.Say("canvas.cluster.title", "nodes", strconv.Itoa(nodes), "g", strconv.Itoa(g), "tp", strconv.Itoa(tp), "pp", strconv.Itoa(pp), "dp", strconv.Itoa(dp))
+		key := "canvas.cluster.title"
+		if nodes == 1 {
+			key = "canvas.cluster.title_one" // "1 node", not "1 nodes"
+		}
+		return w.Say(key, "nodes", strconv.Itoa(nodes), "g", strconv.Itoa(g), "tp", strconv.Itoa(tp), "pp", strconv.Itoa(pp), "dp", strconv.Itoa(dp))
 	})
 }

@@ -82,7 +82,7 @@ func AppendMemoryBars(dst List, v MemoryBarsView) List {
 	w := st.W - 2*pad
 	if v.Headline != "" {
 		Headline(&l, th, st, sc, v.Headline)
-		y = st.Y + HeadlineHeight(st, sc)
+		y = st.Y + HeadlineHeight(st, sc, v.Headline)
 	}
 	// The legend: the segments the bars draw, in the canonical order.
 	var entries [len(memoryKeys) + 3]LegendEntry
@@ -111,12 +111,18 @@ func AppendMemoryBars(dst List, v MemoryBarsView) List {
 		}
 	}
 	lower := v.Lower.Title != "" && v.Lower.Color.A > 0
+	nBars := ne
 	if lower {
 		entries[ne] = LegendEntry{Color: v.Lower.Color, Label: v.Lower.Solid}
 		ne++
 		if v.Lower.Light != "" {
 			entries[ne] = LegendEntry{Color: v.Lower.Color, Hatch: true, Label: v.Lower.Light}
 			ne++
+		}
+		// A short stage (a phone's lower half) keeps the bars and drops
+		// the lower chart, with its legend entries, when both do not fit.
+		if ly := y + LegendHeight(w, ts, entries[:ne]...) + ts*0.2; !barsFit(st, sc, ts, ly, true) && barsFit(st, sc, ts, y+LegendHeight(w, ts, entries[:nBars]...)+ts*0.2, false) {
+			lower, ne = false, nBars
 		}
 	}
 	y += Legend(&l, th, x, y, w, ts, sc, entries[:ne]...) + ts*0.2
@@ -134,13 +140,7 @@ func AppendMemoryBars(dst List, v MemoryBarsView) List {
 	axisW := labelWidth("0000", ts) + ts*0.5
 	px := x + axisW
 	pw := st.X + st.W - pad - right - px
-	bottom := st.Y + st.H - pad*0.5
-	lowerH := float32(0)
-	if lower {
-		lowerH = clamp((bottom-y)*0.36, ts*4.5, ts*12)
-	}
-	ph := bottom - lowerH - ts*LineHeight*1.3 - y
-	headroom := ts * LineHeight * 2.4 // the totals above the tallest bar
+	bottom, lowerH, ph, headroom := barsHeight(st, sc, ts, y, lower)
 	if pw <= 0 || ph <= headroom+ts {
 		return l
 	}
@@ -184,6 +184,27 @@ func AppendMemoryBars(dst List, v MemoryBarsView) List {
 		drawLowerChart(&l, v, px, mainW, bottom-lowerH+ts*0.4, lowerH-ts*0.4, ts, sc, cur)
 	}
 	return l
+}
+
+// barsHeight is the bars' vertical room under a legend ending at y: the
+// plot's bottom, the lower chart's height (when there is one), the
+// plot's height and the headroom for the totals above the tallest bar.
+func barsHeight(st Rect, sc, ts, y float32, lower bool) (bottom, lowerH, ph, headroom float32) {
+	_, pad := headFont(st, sc)
+	bottom = st.Y + st.H - pad*0.5
+	if lower {
+		lowerH = clamp((bottom-y)*0.36, ts*4.5, ts*12)
+	}
+	ph = bottom - lowerH - ts*LineHeight*1.3 - y
+	headroom = ts * LineHeight * 2.4
+	return bottom, lowerH, ph, headroom
+}
+
+// barsFit says whether bars under a legend ending at y have room to be
+// drawn (AppendMemoryBars draws none otherwise).
+func barsFit(st Rect, sc, ts, y float32, lower bool) bool {
+	_, _, ph, headroom := barsHeight(st, sc, ts, y, lower)
+	return ph > headroom+ts
 }
 
 // barTotal is a bar's bytes.

@@ -277,3 +277,34 @@ func TestMemoryBarsZoomAndLower(t *testing.T) {
 		t.Errorf("exposed columns %v, want four, the last three times the third", cols)
 	}
 }
+
+// A stage too short for the bars and the lower chart (a phone's lower
+// half) draws the bars and drops the chart with its legend entries;
+// a taller one draws both.
+func TestMemoryBarsShortStageKeepsTheBars(t *testing.T) {
+	for _, c := range []struct {
+		h     float32
+		lower bool
+	}{{180, false}, {500, true}} {
+		v := zeroView()
+		v.Width, v.Height, v.Stage = 390, 844, Rect{0, 240, 390, c.h}
+		for i, s := range []float64{2, 2, 4, 12} {
+			v.Bars[i].Seconds = s
+		}
+		v.Lower = LowerChart{Title: "step time", Solid: "step time", Color: Dark.Hot}
+		l := AppendMemoryBars(List{}, v)
+		weights := 0
+		for _, it := range l.Items {
+			if it.Kind == FillRect && it.Color == memoryColour("weights", Dark) && it.H > 1 {
+				weights++
+			}
+		}
+		if weights < len(v.Bars) {
+			t.Errorf("stage %.0f px tall: %d bars' weights drawn, want %d", c.h, weights, len(v.Bars))
+		}
+		_, legend := texts(l)["step time"]
+		if legend != c.lower {
+			t.Errorf("stage %.0f px tall: the lower chart's legend entry drawn %v, want %v", c.h, legend, c.lower)
+		}
+	}
+}

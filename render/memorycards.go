@@ -27,7 +27,7 @@ func AppendCards(dst List, v CardsView) List {
 	w := st.W - 2*pad
 	if v.Headline != "" {
 		Headline(&l, th, st, sc, v.Headline)
-		y = st.Y + HeadlineHeight(st, sc)
+		y = st.Y + HeadlineHeight(st, sc, v.Headline)
 	}
 	prog := v.Progress
 	if !(prog >= 0) || prog > 1 {

@@ -76,7 +76,7 @@ func AppendPipeline(dst List, v PipelineView) List {
 	y := top
 	if v.Headline != "" {
 		Headline(&l, th, st, sc, v.Headline)
-		y = st.Y + HeadlineHeight(st, sc)
+		y = st.Y + HeadlineHeight(st, sc, v.Headline)
 	}
 	var kinds pipeKinds
 	for i := range facts {

@@ -45,7 +45,8 @@ var planLeaves = [...]string{"dp", "tp-dp", "tp-pp-dp"}
 // as a bar stacked by part on one seconds scale (the slowest listed
 // plan's step), the time, and the memory of its fullest GPU against what
 // a job can use; the selected plan highlighted. On a narrow stage the
-// tree sits above the plans.
+// tree sits above the plans; alone, it is scaled to the stage and
+// centred.
 func AppendPlanner(dst List, v PlannerView) List {
 	th := v.Theme
 	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
@@ -67,7 +68,18 @@ func AppendPlanner(dst List, v PlannerView) List {
 	case len(v.Tree) == 0:
 		plans = inner
 	case len(v.Plans) == 0:
-		tree = inner
+		// The tree alone: as large as the stage lets it be (its words up
+		// to 30 px, the tree at most 85% of the height and 44 ems wide),
+		// centred on the stage.
+		for f := 30 * sc; f > fs; f -= sc {
+			if tw := minf(inner.W, 44*f); planTree(nil, th, sc, f, Rect{inner.X, inner.Y, tw, inner.H}, v) <= inner.H*0.85 {
+				fs = f
+				break
+			}
+		}
+		tw := minf(inner.W, 44*fs)
+		h := planTree(nil, th, sc, fs, Rect{inner.X, inner.Y, tw, inner.H}, v)
+		tree = Rect{inner.X + (inner.W-tw)/2, inner.Y + maxf(0, (inner.H-h)/2), tw, h}
 	case inner.W >= 50*fs:
 		tw := clamp(inner.W*0.34, 20*fs, 30*fs)
 		tree = Rect{inner.X, inner.Y, tw, inner.H}
@@ -166,8 +178,8 @@ func planTree(l *List, th Theme, sc, fs float32, r Rect, v PlannerView) float32 
 }
 
 // wrapLines calls line with s broken into lines that fit w at size fs
-// (labelW): at spaces, or after a CJK character or punctuation; a longer
-// word stays whole.
+// (labelW): at spaces (not between a number and its unit), or after a
+// CJK character or punctuation; a longer word stays whole.
 func wrapLines(s string, fs, w float32, line func(string)) {
 	s = strings.TrimSpace(s)
 	for len(s) > 0 {
@@ -181,7 +193,9 @@ func wrapLines(s string, fs, w float32, line func(string)) {
 				break
 			}
 			if r == ' ' {
-				cut = i
+				if !unitAfter(s, i) {
+					cut = i
+				}
 			} else if r >= 0x2e80 {
 				cut = i + utf8.RuneLen(r)
 			}
@@ -199,6 +213,17 @@ func wrapLines(s string, fs, w float32, line func(string)) {
 		line(strings.TrimSpace(s[:cut]))
 		s = strings.TrimSpace(s[cut:])
 	}
+}
+
+// unitAfter says whether the space at s[i] parts a number from its
+// unit ("74 GB", "426 μs").
+func unitAfter(s string, i int) bool {
+	if i == 0 || i+1 >= len(s) {
+		return false
+	}
+	a, b := s[i-1], s[i+1]
+	// b: an ASCII letter or the lead byte of a Latin or Greek one ("μs").
+	return a >= '0' && a <= '9' && (b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z' || b >= 0xc2 && b <= 0xdf)
 }
 
 func wrapCount(s string, fs, w float32) int {

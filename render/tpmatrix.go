@@ -102,7 +102,7 @@ func AppendTPMatrix(dst List, v TPMatrixView) List {
 	// The headline over the matrices, the key under them.
 	if v.Headline != "" {
 		Headline(&l, th, st, sc, v.Headline)
-		hh := HeadlineHeight(st, sc)
+		hh := HeadlineHeight(st, sc, v.Headline)
 		st.Y, st.H = st.Y+hh, st.H-hh
 	}
 	kfs := clamp(minf(st.W, st.H)/40, 14*sc, 18*sc)
@@ -123,6 +123,9 @@ func AppendTPMatrix(dst List, v TPMatrixView) List {
 		}
 	}
 	pad := clamp(minf(st.W, st.H)/40, 8*sc, 20*sc)
+	// A margin at the sides of a wide stage too (presentation mode),
+	// so the row never runs to the stage's edges.
+	padX := maxf(pad, st.W*0.035)
 	minCell := maxf(26*sc, float32(chars)*0.56*10*sc+4*sc)
 	maxCell := 56 * sc
 	gapW := float32(0.5)    // between blocks, in cells
@@ -152,7 +155,7 @@ func AppendTPMatrix(dst List, v TPMatrixView) List {
 	// When no layout gives cells of the smallest size, the one that
 	// overflows the stage least at that size.
 	least, over := best, float32(-1)
-	availW, availH := st.W-2*pad, st.H-2*pad
+	availW, availH := st.W-2*padX, st.H-2*pad
 	try := func(br [4]int) {
 		var w, h float32
 		a := 0
@@ -235,7 +238,7 @@ func AppendTPMatrix(dst List, v TPMatrixView) List {
 		}
 		lw := width(a, b) * cell
 		lh := (height(a, b) - capH) * cell
-		x := st.X + maxf(pad, (st.W-lw)/2)
+		x := st.X + maxf(padX, (st.W-lw)/2)
 		mid := y + capH/2*cell + lh/2
 		for i := a; i < b; i++ {
 			bl := &blocks[i]

@@ -40,16 +40,19 @@ func buildPlan(p *Picture, dst render.List, m Moment, f Frame) render.List {
 		v := p.pipelineView(m, run, pf)
 		head := v.Headline
 		v.Headline = ""
-		hh := render.HeadlineHeight(f.Stage, f.Scale)
+		hh := render.HeadlineHeight(f.Stage, f.Scale, head)
 		body := f.Stage
 		body.Y, body.H = body.Y+hh, body.H-hh
 		left, right := pf, pf
 		left.stage, right.stage = body, body
-		if body.W >= body.H {
+		// Side by side on a wide stage, one over the other on a tall one
+		// (the stage's shape, not the body's: a headline on two lines
+		// does not turn a phone's picture sideways).
+		if f.Stage.W >= f.Stage.H {
 			left.stage.W = body.W * 0.6
 			right.stage.X, right.stage.W = body.X+left.stage.W, body.W-left.stage.W
 		} else {
-			left.stage.H = body.H * 0.6
+			left.stage.H = body.H * 0.52
 			right.stage.Y, right.stage.H = body.Y+left.stage.H, body.H-left.stage.H
 		}
 		v.Stage = left.stage
@@ -620,16 +623,15 @@ func clusterHeadline(run *scenarios.PlanRun, w render.Words, conceal bool) strin
 	if each <= 0 {
 		return w.Say("canvas.cluster.none_" + run.ColourBy)
 	}
-	link := cl.Inter.Name
+	// The link the engine costs the collective over (its slowest).
+	var link string
 	switch run.ColourBy {
 	case "tp":
-		if c.Plan.TP <= cl.GPUsPerNode {
-			link = cl.Intra.Name
-		}
+		link = parallel.TPLink(c.Plan, cl).Name
 	case "pp":
-		if c.Plan.TP*c.Plan.DP < cl.GPUsPerNode {
-			link = cl.Intra.Name
-		}
+		link = parallel.PipelineLink(c.Plan, cl).Name
+	default:
+		link = parallel.DPLink(c.Plan, cl).Name
 	}
 	key := "canvas.cluster.head_" + run.ColourBy
 	if conceal {

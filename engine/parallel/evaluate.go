@@ -237,10 +237,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 	if pp > 1 {
 		// One pipeline send: b·s·h/t activations (Megatron's
 		// scatter/gather).
-		link := cl.Inter
-		if t*dp < cl.GPUsPerNode {
-			link = cl.Intra // neighbouring stages share a node
-		}
+		link := PipelineLink(p, cl)
 		bytes := n * h * 2 / T
 		r.P2P = link.Latency.Seconds() + bytes/(link.Bandwidth*link.Efficiency)
 		// The bubble and the sends on the critical path, from the
@@ -255,10 +252,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 	}
 	var perStep, perMicro float64
 	if dp > 1 {
-		k := 1 // DP ranks in one node: they are t ranks apart
-		if t < cl.GPUsPerNode {
-			k = min(dp, cl.GPUsPerNode/t)
-		}
+		k := dpPerNode(p, cl)
 		ar := func(bytes float64) float64 { return hierAllReduce(bytes, dp, k, cl.Intra, cl.Inter) }
 		grads, weights := maxParams*gradBytes, maxParams*2
 		switch p.ZeRO {
@@ -420,8 +414,7 @@ func layerCost(m model.Transformer, p Plan, cl Cluster) costs {
 	}
 	c.bwd += c.recompute
 	if p.TP > 1 {
-		k := min(p.TP, cl.GPUsPerNode)
-		ar := hierAllReduce(n*h*2, p.TP, k, cl.Intra, cl.Inter)
+		ar := hierAllReduce(n*h*2, p.TP, tpPerNode(p, cl), cl.Intra, cl.Inter)
 		c.tpFwd = 2 * ar
 		c.tpBwd = 2 * ar
 		if p.Recompute == RecomputeFull {
@@ -471,6 +464,52 @@ func gemm(g hw.GPU, d hw.Dtype, M, N, K float64) float64 {
 // all-reduce of each 1/k shard across nodes (every GPU on its own NIC at
 // once), all-gather inside the node; a ring on NVLink within one node, a
 // ring across nodes with k = 1; each link at its protocol efficiency.
+// tpPerNode is how many of a TP group's ranks share a node (the group's
+// ranks are neighbours).
+func tpPerNode(p Plan, cl Cluster) int { return min(p.TP, cl.GPUsPerNode) }
+
+// dpPerNode is how many of a DP group's ranks share a node: they are TP
+// ranks apart.
+func dpPerNode(p Plan, cl Cluster) int {
+	if p.TP < cl.GPUsPerNode {
+		return min(p.DP, cl.GPUsPerNode/p.TP)
+	}
+	return 1
+}
+
+// TPLink is the slowest link a TP group's all-reduce crosses, as
+// Evaluate costs it: the node's own when the group fits one node, the
+// network otherwise (a hierarchical all-reduce).
+func TPLink(p Plan, cl Cluster) hw.Link {
+	if tpPerNode(p, cl) >= p.TP {
+		return cl.Intra
+	}
+	return cl.Inter
+}
+
+// DPLink is the slowest link a DP group's all-reduce crosses, as
+// Evaluate costs it: the node's own when the whole group shares one
+// node, the network otherwise.
+func DPLink(p Plan, cl Cluster) hw.Link {
+	if dpPerNode(p, cl) >= p.DP {
+		return cl.Intra
+	}
+	return cl.Inter
+}
+
+// PipelineLink is the link Evaluate costs every pipeline send over
+// (Result.P2P): the node's own when a stage's TP×DP GPUs leave room in
+// the node for the next stage's, the network otherwise. It is one link
+// for all the sends: where more stages than one node holds meet at a
+// node's edge, those sends cross the network but are costed as the
+// node's own.
+func PipelineLink(p Plan, cl Cluster) hw.Link {
+	if p.TP*p.DP < cl.GPUsPerNode {
+		return cl.Intra // neighbouring stages share a node
+	}
+	return cl.Inter
+}
+
 func hierAllReduce(bytes float64, n, k int, intra, inter hw.Link) float64 {
 	if n < 2 {
 		return 0

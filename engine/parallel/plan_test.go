@@ -467,3 +467,42 @@ func TestPipelineSendsClosedFormBeyondTheLimit(t *testing.T) {
 		}
 	}
 }
+
+// The links the pictures name are the ones Evaluate costs: a pipeline
+// send's time is PipelineLink's latency plus b·s·h/t bytes over it.
+func TestLinksAreTheOnesCosted(t *testing.T) {
+	m := gpt(48, 6144, 64)
+	a100 := gpu(t, "a100-80gb")
+	for _, c := range []struct {
+		tp, pp, dp                  int
+		pipeIntra, tpIntra, dpIntra bool
+	}{
+		{2, 2, 2, true, true, true},
+		{8, 2, 1, false, true, true},
+		{2, 4, 4, false, true, true},
+		{1, 2, 16, false, true, false},
+		{16, 2, 1, false, false, true},
+	} {
+		p := Plan{TP: c.tp, PP: c.pp, DP: c.dp, Interleave: 1, MicroBatch: 1, GlobalBatch: 8 * c.dp,
+			Schedule: OneFOneB, BytesPerParam: 18, Dtype: hw.BF16, Recompute: RecomputeFull}
+		cl := DefaultCluster(a100, c.tp*c.pp*c.dp)
+		r, err := Evaluate(Config{Model: m, Plan: p, Cluster: cl})
+		if err != nil {
+			t.Fatal(err)
+		}
+		link := PipelineLink(p, cl)
+		bytes := float64(m.Seq*p.MicroBatch*m.Hidden*2) / float64(c.tp)
+		if want := link.Latency.Seconds() + bytes/(link.Bandwidth*link.Efficiency); math.Abs(r.P2P-want) > 1e-12 {
+			t.Errorf("TP%d PP%d DP%d: P2P %g s, %s gives %g", c.tp, c.pp, c.dp, r.P2P, link.Name, want)
+		}
+		for _, k := range []struct {
+			what  string
+			link  hw.Link
+			intra bool
+		}{{"pipeline", link, c.pipeIntra}, {"TP", TPLink(p, cl), c.tpIntra}, {"DP", DPLink(p, cl), c.dpIntra}} {
+			if (k.link.Name == cl.Intra.Name) != k.intra {
+				t.Errorf("TP%d PP%d DP%d: %s on %s", c.tp, c.pp, c.dp, k.what, k.link.Name)
+			}
+		}
+	}
+}
