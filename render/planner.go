@@ -64,6 +64,7 @@ func AppendPlanner(dst List, v PlannerView) List {
 		return l
 	}
 	var tree, plans Rect
+	treeFS := fs
 	switch {
 	case len(v.Tree) == 0:
 		plans = inner
@@ -80,18 +81,31 @@ func AppendPlanner(dst List, v PlannerView) List {
 		tw := minf(inner.W, 44*fs)
 		h := planTree(nil, th, sc, fs, Rect{inner.X, inner.Y, tw, inner.H}, v)
 		tree = Rect{inner.X + (inner.W-tw)/2, inner.Y + maxf(0, (inner.H-h)/2), tw, h}
+		treeFS = fs
 	case inner.W >= 50*fs:
 		tw := clamp(inner.W*0.34, 20*fs, 30*fs)
 		tree = Rect{inner.X, inner.Y, tw, inner.H}
 		plans = Rect{inner.X + tw + 2*fs, inner.Y, inner.W - tw - 2*fs, inner.H}
 	default:
+		// Above the plans, the tree in at most 40% of the height, in
+		// smaller words if need be; a stage too short even for that (a
+		// phone's) gives it all to the plans: the step before drew the
+		// tree alone.
 		tree = Rect{inner.X, inner.Y, inner.W, inner.H}
-		h := planTree(nil, th, sc, fs, tree, v)
+		h := planTree(nil, th, sc, treeFS, tree, v)
+		for treeFS > 14*sc && h > inner.H*0.4 {
+			treeFS -= sc
+			h = planTree(nil, th, sc, treeFS, tree, v)
+		}
+		if h > inner.H*0.4 {
+			tree, plans = Rect{}, inner
+			break
+		}
 		tree.H = h
 		plans = Rect{inner.X, inner.Y + h + 1.5*fs, inner.W, inner.H - h - 1.5*fs}
 	}
 	if tree.W > 0 {
-		planTree(&l, th, sc, fs, tree, v)
+		planTree(&l, th, sc, treeFS, tree, v)
 	}
 	if plans.W > 0 && plans.H > 0 {
 		planRows(&l, th, sc, fs, plans, v)

@@ -223,4 +223,13 @@ func TestPlannerManyRows(t *testing.T) {
 	if rows := len(barParts(AppendPlanner(List{}, v))); rows < 5 {
 		t.Errorf("phone: %d rows, want at least 5", rows)
 	}
+	// A phone's page stage (390×420) and the lesson's long questions:
+	// the tree would fill it, so it gives way and the plans are drawn.
+	v = plannerView(390, 420, 12, 0)
+	for i := range v.Tree {
+		v.Tree[i].Question += " The fullest GPU would hold 203 GB against the 74 GB a job can use."
+	}
+	if rows := len(barParts(AppendPlanner(List{}, v))); rows < 5 {
+		t.Errorf("phone stage 390×420: %d rows, want at least 5", rows)
+	}
 }
