@@ -245,7 +245,7 @@ func AppendCluster(dst List, v ClusterView) List {
 			nr := (v.Nodes + nc - 1) / nc
 			wu := float32(nc)*clNodeW(gc) + float32(nc-1)*clColGap + clSpineGap + clSpineW + 2*clMargin
 			hu := float32(nr)*(clNodeH(gr)+clRowGap) + 2*clMargin
-			s := minf(minf(availW/wu, availH/hu), 48*sc)
+			s := minf(minf(availW/wu, availH/hu), 80*sc)
 			if (gc == c.gc && s > c.s) || (gc != c.gc && s > c.s*1.3) {
 				c.s, c.nc, c.gc, c.gr = s, nc, gc, gr
 			}
