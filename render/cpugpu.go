@@ -247,17 +247,7 @@ func cpugpuLanesBar(p *siPlacer, th Theme, sc, fs float32, r Rect, lanes []cpugp
 		}
 	}
 	ay := top + n*pitch + fs*0.2
-	p.l.Segment(r.X, ay, r.X+r.W, ay, 1*sc, th.Dim)
-	step := niceStep(tmax / 4)
-	for k := 0; float64(k)*step <= tmax*1.0001 && k < 20; k++ {
-		x := at(float64(k) * step)
-		p.l.Segment(x, ay, x, ay+fs*0.3, 1*sc, th.Dim)
-		p.text(x, ay+fs*0.4, fs, AlignCenter, th.Dim, siDuration(float64(k)*step))
-	}
-	if t < tmax {
-		x := at(t)
-		p.l.Segment(x, top+fs*LineHeight, x, ay+fs*0.3, 1.5*sc, th.Text)
-	}
+	siTimeAxis(p, th, sc, fs, r.X, r.X+r.W, ay, top+fs*LineHeight, tmax, t, at)
 	return at, ay
 }
 

@@ -292,17 +292,7 @@ func fusedLanes(p *siPlacer, v FusedView, sc, fs float32, r Rect, tmax, t float6
 		}
 	}
 	ay := r.Y + 2*laneH + fs*0.2
-	p.l.Segment(r.X, ay, r.X+r.W, ay, 1*sc, th.Dim)
-	step := niceStep(tmax / 4)
-	for k := 0; float64(k)*step <= tmax*1.0001 && k < 20; k++ {
-		x := at(float64(k) * step)
-		p.l.Segment(x, ay, x, ay+fs*0.3, 1*sc, th.Dim)
-		p.text(x, ay+fs*0.4, fs, AlignCenter, th.Dim, siDuration(float64(k)*step))
-	}
-	if t < tmax {
-		x := at(t)
-		p.l.Segment(x, r.Y+fs*LineHeight, x, ay+fs*0.3, 1.5*sc, th.Text)
-	}
+	siTimeAxis(p, th, sc, fs, r.X, r.X+r.W, ay, r.Y+fs*LineHeight, tmax, t, at)
 }
 
 // fusedIntensity draws both intensities and the ridge on a log axis of

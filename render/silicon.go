@@ -160,17 +160,7 @@ func siLegend(p *siPlacer, th Theme, r Rect, fs, sc float32, entries ...LegendEn
 // siLegendHeight is the height siLegend takes in width w (by siW, so
 // that Legend's own layout, by textWidth, fits inside it).
 func siLegendHeight(w, fs float32, entries ...LegendEntry) float32 {
-	sw := fs * 0.9
-	lineH := fs * LineHeight * 1.15
-	cx, lines := float32(0), float32(1)
-	for _, e := range entries {
-		ew := sw + fs*0.4 + siW(e.Label, fs) + fs
-		if cx > 0 && cx+ew-fs > w {
-			cx, lines = 0, lines+1
-		}
-		cx += ew
-	}
-	return lines * lineH
+	return legendHeight(w, fs, siW, entries...)
 }
 
 // siMix is a between b (f = 0 … 1), a's alpha kept.
@@ -254,4 +244,21 @@ func siFrac(f float64) float64 {
 		return 0
 	}
 	return math.Min(f, 1)
+}
+
+// siTimeAxis draws a seconds axis at ay from x0 to x1 — ticks at a nice
+// step up to tmax, placed by at — and, before tmax, the playhead at t
+// from top down to the ticks.
+func siTimeAxis(p *siPlacer, th Theme, sc, fs, x0, x1, ay, top float32, tmax, t float64, at func(float64) float32) {
+	p.l.Segment(x0, ay, x1, ay, 1*sc, th.Dim)
+	step := niceStep(tmax / 4)
+	for k := 0; float64(k)*step <= tmax*1.0001 && k < 20; k++ {
+		x := at(float64(k) * step)
+		p.l.Segment(x, ay, x, ay+fs*0.3, 1*sc, th.Dim)
+		p.text(x, ay+fs*0.4, fs, AlignCenter, th.Dim, siDuration(float64(k)*step))
+	}
+	if t < tmax {
+		x := at(t)
+		p.l.Segment(x, top, x, ay+fs*0.3, 1.5*sc, th.Text)
+	}
 }
