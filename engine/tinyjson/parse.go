@@ -199,19 +199,12 @@ func (p *parser) object(depth int) (Value, error) {
 			return Value{}, err
 		}
 		v.Members = append(v.Members, Member{key, val})
-		p.space()
-		if p.i >= len(p.data) {
-			return Value{}, p.failEOF()
+		done, err := p.separator('}', "after object key:value pair")
+		if err != nil {
+			return Value{}, err
 		}
-		switch p.data[p.i] {
-		case ',':
-			p.i++
-			p.space()
-		case '}':
-			p.i++
+		if done {
 			return v, nil
-		default:
-			return Value{}, p.bad("after object key:value pair")
 		}
 	}
 }
@@ -233,19 +226,12 @@ func (p *parser) array(depth int) (Value, error) {
 			return Value{}, err
 		}
 		v.Items = append(v.Items, item)
-		p.space()
-		if p.i >= len(p.data) {
-			return Value{}, p.failEOF()
+		done, err := p.separator(']', "after array element")
+		if err != nil {
+			return Value{}, err
 		}
-		switch p.data[p.i] {
-		case ',':
-			p.i++
-			p.space()
-		case ']':
-			p.i++
+		if done {
 			return v, nil
-		default:
-			return Value{}, p.bad("after array element")
 		}
 	}
 }
@@ -443,4 +429,24 @@ func quoteChar(c byte) string {
 	}
 	s := strconv.Quote(string(rune(c)))
 	return "'" + s[1:len(s)-1] + "'"
+}
+
+// separator reads, after a member or element, the comma that continues
+// its object or array (done false) or close that ends it (done true);
+// anything else is an error saying what it came after.
+func (p *parser) separator(close byte, after string) (done bool, err error) {
+	p.space()
+	if p.i >= len(p.data) {
+		return false, p.failEOF()
+	}
+	switch p.data[p.i] {
+	case ',':
+		p.i++
+		p.space()
+		return false, nil
+	case close:
+		p.i++
+		return true, nil
+	}
+	return false, p.bad(after)
 }
