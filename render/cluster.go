@@ -205,7 +205,8 @@ func AppendCluster(dst List, v ClusterView) List {
 		}
 		for _, p := range v.Parts {
 			if p.Seconds > 0 && k < len(ex)-2 {
-				ex[k] = LegendEntry{Color: PlanPartColour(p.Key, th), Label: w.Say("canvas.cluster.part_" + p.Key)}
+				key := p.Key
+				ex[k] = LegendEntry{Color: PlanPartColour(key, th), Label: clusterLabels.get(clKey{w.Lang, key, 'p', 0}, func() string { return w.Say("canvas.cluster.part_" + key) })}
 				k++
 			}
 		}

@@ -116,3 +116,24 @@ func TestHeaviestFramesShareAPrefix(t *testing.T) {
 		}
 	}
 }
+
+// A cluster step (3d-parallel's 512 GPUs, TP coloured) allocates a frame
+// only for its clock's words (the time changes every frame): its parts,
+// headline and legend are made once a run and language (before: 26
+// allocations a frame).
+func TestClusterFrameNoAllocs(t *testing.T) {
+	const clockAllocs = 5 // units.Duration and the catalogue's "t = {t}"
+	p := playing(t, "3d-parallel", "step=1")
+	var pic Picture
+	var l render.List
+	for range 10 {
+		p.Advance(1.0 / 60)
+		l = pic.Build(l, At(p), desktop)
+	}
+	if allocs := testing.AllocsPerRun(30, func() {
+		p.Advance(1.0 / 60)
+		l = pic.Build(l, At(p), desktop)
+	}); allocs > clockAllocs {
+		t.Errorf("3d-parallel step 1: %.1f allocations a frame, want at most the clock's %d", allocs, clockAllocs)
+	}
+}

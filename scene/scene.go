@@ -75,6 +75,7 @@ type Picture struct {
 	timelines timelineCache
 	faults    faultCache
 	numfmt    numfmtCache
+	clusters  clusterCache
 	scratch   render.List // a second picture before it joins the list
 }
 

@@ -67,7 +67,7 @@ func buildPlan(p *Picture, dst render.List, m Moment, f Frame) render.List {
 	case scenarios.ViewSeed:
 		return render.AppendCards(dst, p.cardsView(m, run, pf))
 	case scenarios.ViewCluster:
-		return render.AppendCluster(dst, clusterView(run, pf))
+		return render.AppendCluster(dst, p.clusters.view(run, pf))
 	case scenarios.ViewTPMatrix:
 		return render.AppendTPMatrix(dst, tpView(m, run, pf))
 	case scenarios.ViewPlanner, scenarios.ViewBudget:
@@ -594,6 +594,33 @@ func memorySeries(tl parallel.Timeline, per []float64) [][]render.MemoryPoint {
 	return out
 }
 
+// clusterCache holds what a cluster step's picture takes from its run
+// and the reader's language — the step's parts and the headline's words —
+// made once, not every frame.
+type clusterCache struct {
+	run      *scenarios.PlanRun
+	lang     string
+	conceal  bool
+	headline string
+	parts    [6]render.TimePart
+}
+
+// view is clusterView with the run's parts and headline from the cache.
+func (c *clusterCache) view(run *scenarios.PlanRun, f planFrame) render.ClusterView {
+	if c.run != run || c.lang != f.Lang || c.conceal != f.conceal {
+		tm := run.Result.Time
+		c.run, c.lang, c.conceal = run, f.Lang, f.conceal
+		c.parts = [6]render.TimePart{{Key: "compute", Seconds: tm.Compute}, {Key: "tp", Seconds: tm.TPComm}, {Key: "pp", Seconds: tm.PPComm},
+			{Key: "dp", Seconds: tm.DPComm - tm.DPHidden}, {Key: "bubble", Seconds: tm.Bubble}, {Key: "optimizer", Seconds: tm.Optimizer}}
+		c.headline = clusterHeadline(run, f.words(), f.conceal)
+	}
+	v := clusterView(run, f)
+	v.Parts, v.Headline = c.parts[:], c.headline
+	return v
+}
+
+// clusterView is a cluster step's picture at f, less its parts and
+// headline (clusterCache.view adds them).
 func clusterView(run *scenarios.PlanRun, f planFrame) render.ClusterView {
 	c := run.Config
 	cl := c.Cluster
@@ -605,11 +632,7 @@ func clusterView(run *scenarios.PlanRun, f planFrame) render.ClusterView {
 		IntraName: cl.Intra.Name, IntraBW: cl.Intra.Bandwidth, InterName: cl.Inter.Name, InterBW: cl.Inter.Bandwidth,
 		Time: f.t, Pending: f.conceal,
 	}
-	tm := run.Result.Time
-	v.Step = tm.Step
-	v.Parts = []render.TimePart{{Key: "compute", Seconds: tm.Compute}, {Key: "tp", Seconds: tm.TPComm}, {Key: "pp", Seconds: tm.PPComm},
-		{Key: "dp", Seconds: tm.DPComm - tm.DPHidden}, {Key: "bubble", Seconds: tm.Bubble}, {Key: "optimizer", Seconds: tm.Optimizer}}
-	v.Headline = clusterHeadline(run, w, f.conceal)
+	v.Step = run.Result.Time.Step
 	return v
 }
 
