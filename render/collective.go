@@ -31,6 +31,37 @@ type CollectiveView struct {
 	// TimeVsN, when set, adds a chart of both algorithms' time against the
 	// number of GPUs in a corner of the stage.
 	TimeVsN []TimeVsN
+	// Cache, when set, keeps the GPUs' places on the ring and the links'
+	// scratch between frames (nil: made every call).
+	Cache *CollectiveCache
+}
+
+// CollectiveCache keeps what AppendCollective lays out between the frames
+// that draw the same ring: the GPUs' places (for the oval they were
+// placed on) and its scratch. The zero value is ready to use.
+type CollectiveCache struct {
+	oval   [6]float32 // cx, cy, rx, ry, GPUs, root: what pos was placed for
+	pos    [][2]float32
+	active []bool
+}
+
+// places is the GPUs' places on the oval (cx, cy, rx, ry) — with root, a
+// star's root in the middle first — made again only for another oval.
+func (c *CollectiveCache) places(cx, cy, rx, ry float32, n int, root bool) [][2]float32 {
+	key := [6]float32{cx, cy, rx, ry, float32(n), 0}
+	if root {
+		key[5] = 1
+	}
+	if c.pos != nil && key == c.oval {
+		return c.pos
+	}
+	c.oval = key
+	if root {
+		c.pos = append(append(c.pos[:0], [2]float32{cx, cy}), ovalPoints(cx, cy, rx, ry, n)...)
+	} else {
+		c.pos = ovalPoints(cx, cy, rx, ry, n)
+	}
+	return c.pos
 }
 
 // TimeVsN is one point of the time-against-GPU-count chart.
@@ -199,15 +230,21 @@ func AppendCollective(dst List, v CollectiveView) List {
 	}
 	// GPUs evenly spaced along the oval (by length, not by angle, so the
 	// ends of a wide oval are not crowded); a star's root in the middle.
+	cache := v.Cache
+	if cache == nil {
+		cache = new(CollectiveCache)
+	}
 	var pos [][2]float32
 	if star {
-		pos = append([][2]float32{{cx, cy}}, ovalPoints(cx, cy, rx, ry, others)...)
+		pos = cache.places(cx, cy, rx, ry, others, true)
 	} else {
-		pos = ovalPoints(cx, cy, rx, ry, n)
+		pos = cache.places(cx, cy, rx, ry, n, false)
 	}
 
 	// Which links carry a packet right now, and the root's queue.
-	active := make([]bool, n) // ring: link i→i+1; star: spoke to i
+	cache.active = grow(cache.active, n)
+	active := cache.active // ring: link i→i+1; star: spoke to i
+	clear(active)
 	queued := 0
 	for _, p := range sn.Packets {
 		if p.Waiting {

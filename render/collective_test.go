@@ -97,6 +97,26 @@ func TestCollectiveEmptyStage(t *testing.T) {
 	}
 }
 
+// With a cache (the GPUs' places kept), frame after frame, ring and star,
+// resized between frames, the picture is the one drawn without.
+func TestCollectiveCache(t *testing.T) {
+	c := new(CollectiveCache)
+	var l List
+	for _, res := range []*collective.Result{result(t, collective.Ring, 8), result(t, collective.Star, 8), result(t, collective.Ring, 16)} {
+		for _, f := range []float64{0, 0.3, 0.6, 0.3, 1} {
+			for _, w := range []float32{800, 500, 800} {
+				v := view(res, sim.Time(float64(res.Time)*f))
+				v.Width, v.Stage.W = w, w
+				want := AppendCollective(List{}, v).String()
+				v.Cache = c
+				if l = AppendCollective(l, v); l.String() != want {
+					t.Fatalf("%v ranks %d at %.1f, %g wide: the cached picture differs", res.Config.Algo, res.Config.Ranks, f, w)
+				}
+			}
+		}
+	}
+}
+
 // BenchmarkCollective64 builds the largest picture of the first lesson (64
 // GPUs, mid-run) at 1280×800, as the page does every frame.
 func BenchmarkCollective64(b *testing.B) {

@@ -59,12 +59,12 @@ func AppendFaults(dst List, v FaultsView) List {
 		l.Label(st.X+pad, y, fs, AlignLeft, th.Text, t2)
 	}
 	y += fs * 1.45
-	failures := 0
-	for _, e := range v.Events {
-		if e.Kind == FaultFailure && e.At <= t && (v.Time < 0 || e.At < v.Time) {
-			failures++
-		}
+	cache := v.Cache
+	if cache == nil {
+		cache = new(FaultsCache)
 	}
+	cache.follow(v.Events)
+	failures := cache.failuresBy(t, v.Time)
 	kept := 0.0
 	if t > 0 {
 		kept = math.Min(1, now.Kept/t)
@@ -132,7 +132,7 @@ func AppendFaults(dst List, v FaultsView) List {
 		good = rest
 	}
 	if hasJob {
-		fltJob(&l, th, sc, fs, w, job, zoom, zw, v, span, t, now)
+		fltJob(&l, th, sc, fs, w, job, zoom, zw, v, span, t, now, cache)
 	}
 	if zoom.H > 0 {
 		fltZoom(&l, th, sc, fs, w, zoom, zw, v, t)
@@ -146,7 +146,7 @@ func AppendFaults(dst List, v FaultsView) List {
 // fltJob draws the whole job in r: a bar of the wall time so far stacked
 // by what it became, the failures struck over it, the day axis, the
 // magnified window bracketed with lines down to zoom's corners.
-func fltJob(l *List, th Theme, sc, fs float32, w Words, r, zoom Rect, zw [2]float64, v FaultsView, span, t float64, now ProgressPoint) {
+func fltJob(l *List, th Theme, sc, fs float32, w Words, r, zoom Rect, zw [2]float64, v FaultsView, span, t float64, now ProgressPoint, cache *FaultsCache) {
 	title := fltLabels.get(fltKey{w.Lang, 'j', v.Days, 0}, func() string {
 		return w.Say("canvas.faults.job", "days", units.LocalDuration(w.Lang, span))
 	})
@@ -202,28 +202,11 @@ func fltJob(l *List, th Theme, sc, fs float32, w Words, r, zoom Rect, zw [2]floa
 	// Failures so far, struck over the bar (one a pixel column when
 	// dense); none while the question waits.
 	if !v.Pending {
-		n := 0
-		for _, e := range v.Events {
-			if e.Kind == FaultFailure {
-				n++
-			}
-		}
-		var cols [64]uint64
-		for _, e := range v.Events {
-			if e.Kind != FaultFailure || e.At > t || (v.Time >= 0 && e.At >= v.Time) {
+		for _, k := range cache.strikesOn(v.Events, r.X, r.W, span) {
+			if k.at > t || (v.Time >= 0 && k.at >= v.Time) {
 				continue
 			}
-			fx := at(e.At)
-			if n > fltThin {
-				c := int(fx - r.X)
-				if c >= 0 && c < len(cols)*64 {
-					if cols[c>>6]&(1<<(c&63)) != 0 {
-						continue
-					}
-					cols[c>>6] |= 1 << (c & 63)
-				}
-			}
-			l.Segment(fx, stripY, fx, stripY+stripH, 1.5*sc, th.Hot)
+			l.Segment(k.x, stripY, k.x, stripY+stripH, 1.5*sc, th.Hot)
 		}
 	}
 	// The playhead, and the magnified window with its magnifier lines.
@@ -549,6 +532,85 @@ func faultZoom(span, every, mtbf float64, events []FaultEvent, teeth int) [2]flo
 	}
 	from = math.Max(0, math.Min(from, span-length))
 	return [2]float64{from, from + length}
+}
+
+// FaultsCache keeps what AppendFaults derives from a view's events between
+// the frames that draw them (FaultsView.Cache): the failures' times in
+// order, to count those so far, and their strikes on the job's axis. The
+// zero value is ready to use; it follows the events it is given (another
+// slice, or another length, and it derives them again).
+type FaultsCache struct {
+	first   *FaultEvent
+	n       int
+	fails   []float64 // the failures' times, ascending
+	strikes []fltStrike
+	axis    [3]float64 // the strikes' axis: x, width, span (0 span: none yet)
+}
+
+// fltStrike is a failure's mark on the job's axis: its x, and the time it
+// is struck from (the earliest failure in its pixel column, when thinned).
+type fltStrike struct {
+	x  float32
+	at float64
+}
+
+// follow derives the failures' times again when events are other ones.
+func (c *FaultsCache) follow(events []FaultEvent) {
+	var first *FaultEvent
+	if len(events) > 0 {
+		first = &events[0]
+	}
+	if first == c.first && len(events) == c.n && c.fails != nil {
+		return
+	}
+	c.first, c.n, c.axis = first, len(events), [3]float64{}
+	c.fails = c.fails[:0]
+	for _, e := range events {
+		if e.Kind == FaultFailure {
+			c.fails = append(c.fails, e.At)
+		}
+	}
+	sort.Float64s(c.fails)
+}
+
+// failuresBy is how many failures have happened by t (by the playhead
+// time, before it; negative: no playhead).
+func (c *FaultsCache) failuresBy(t, playhead float64) int {
+	return sort.Search(len(c.fails), func(i int) bool {
+		a := c.fails[i]
+		return a > t || (playhead >= 0 && a >= playhead)
+	})
+}
+
+// strikesOn is the failures' strikes on an axis from x, w wide, for span
+// seconds: one a failure, or, above fltThin failures, one a pixel column
+// (the column's earliest), in the events' order.
+func (c *FaultsCache) strikesOn(events []FaultEvent, x, w float32, span float64) []fltStrike {
+	if axis := [3]float64{float64(x), float64(w), span}; axis == c.axis {
+		return c.strikes
+	} else {
+		c.axis = axis
+	}
+	c.strikes = c.strikes[:0]
+	var col [4096]int32 // a column's strike, +1; 0: none yet
+	thin := len(c.fails) > fltThin
+	for _, e := range events {
+		if e.Kind != FaultFailure {
+			continue
+		}
+		fx := x + w*float32(math.Min(math.Max(e.At/span, 0), 1))
+		if k := int(fx - x); thin && k >= 0 && k < len(col) {
+			if i := col[k]; i > 0 {
+				if e.At < c.strikes[i-1].at {
+					c.strikes[i-1] = fltStrike{fx, e.At}
+				}
+				continue
+			}
+			col[k] = int32(len(c.strikes) + 1)
+		}
+		c.strikes = append(c.strikes, fltStrike{fx, e.At})
+	}
+	return c.strikes
 }
 
 type fltKey struct {

@@ -225,6 +225,41 @@ func TestFaultsAllocs(t *testing.T) {
 	}
 }
 
+// With a cache the picture is the one drawn without, frame after frame,
+// the playhead moving, at the thinned density of a large job too (one
+// strike a pixel column: the column's earliest failure, struck once it
+// has happened); other events, or another size, derive it again.
+func TestFaultsCache(t *testing.T) {
+	dense, _ := faultsView(t, 30, 65536, 600) // ≈ 1,000 failures: thinned
+	sparse, _ := faultsView(t, 3, 16384, 600)
+	c := new(FaultsCache)
+	var l List
+	for _, v := range []FaultsView{dense, sparse, dense} {
+		days := v.Days
+		for _, frac := range []float64{0, 0.001, 0.2, 0.5, 0.93, 1, -1} {
+			v.Time = frac * days * 86400
+			if frac < 0 {
+				v.Time = -1
+			}
+			want := AppendFaults(List{}, v).String()
+			w := v
+			w.Cache = c
+			if l = AppendFaults(l, w); l.String() != want {
+				t.Fatalf("%g days at %g: the cached picture differs from one drawn afresh", days, v.Time)
+			}
+		}
+		v.Width, v.Stage.W = 600, 600
+		want := AppendFaults(List{}, v).String()
+		v.Cache = c
+		if l = AppendFaults(l, v); l.String() != want {
+			t.Errorf("%g days, narrower: the cached picture differs from one drawn afresh", days)
+		}
+	}
+	if n := len(c.fails); n <= fltThin {
+		t.Fatalf("the dense job has %d failures: not thinned", n)
+	}
+}
+
 // BenchmarkFaults draws 30 days of 16,384 GPUs checkpointing every two
 // minutes (21,000 checkpoints, 230 failures), the playhead moving.
 func BenchmarkFaults(b *testing.B) {

@@ -123,6 +123,9 @@ type FaultsView struct {
 	// counts (and the strikes over the whole job) wait for the answer.
 	Pending bool
 	Time    float64 // the playhead in wall seconds; negative: all done
+	// Cache, when set, keeps what is derived from Events between the
+	// frames that draw them (nil: derived every call).
+	Cache *FaultsCache
 }
 
 // ProgressPoint is the job at a wall time, seconds: its progress (Kept,

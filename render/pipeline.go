@@ -40,7 +40,9 @@ const (
 // time line's rows and charts after the playhead, the words that stay
 // clear of it, the playhead. What it derives from the time lines alone —
 // each row's bubbles, the marks to key, the rows — is kept in v.Cache
-// between frames (without one it is derived anew). It draws no more
+// between frames (without one it is derived anew), and so is what stands
+// still: a frame in which only the playhead has moved copies it and
+// draws only what moves. It draws no more
 // marks than the pixels can show: marks of one colour that follow each
 // other are one rectangle; marks narrower than a pixel, of several
 // colours, are their pixel column in the colour covering most of it; a
@@ -50,15 +52,106 @@ const (
 // cache it allocates nothing but the list's items; its words are
 // formatted once (memo).
 func AppendPipeline(dst List, v PipelineView) List {
-	th := v.Theme
-	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
-	st := v.Stage
-	if st.W <= 0 || st.H <= 0 || len(v.Timelines) == 0 {
-		return l
-	}
+	l, sc := canvas(dst, v.Width, v.Height, v.Scale, v.Theme)
 	cache := v.Cache
 	if cache == nil {
 		cache = new(PipelineCache)
+	}
+	s := &cache.still
+	key := pipeKey{v.Width, v.Height, v.Stage, v.Scale, v.Theme, v.Words.Lang, v.Headline, v.Replicas, v.Phases, v.Span, v.Ref}
+	if s.ok && s.key == key && cache.holds(v.Timelines) {
+		// Only the playhead has moved: what stands still is copied.
+		l.Items = append(l.Items, s.items...)
+		l.Keys = append(l.Keys, s.keys...)
+	} else {
+		s.ok = false
+		var ok bool
+		if l, ok = pipeStill(l, v, cache, sc, &s.geom); !ok {
+			return l
+		}
+		s.items = append(s.items[:0], l.Items...)
+		s.keys = append(s.keys[:0], l.Keys...)
+		s.key, s.ok = key, true
+	}
+	pipeMoving(&l, v, &s.geom, sc)
+	return l
+}
+
+// pipeKey is everything in a PipelineView that the picture depends on but
+// the playhead and the time lines (which PipelineCache.holds follows).
+type pipeKey struct {
+	w, h     float32
+	stage    Rect
+	scale    float32
+	theme    Theme
+	lang     string
+	headline string
+	replicas int
+	phases   bool
+	span     float64
+	ref      float64
+}
+
+// pipeGeom is where AppendPipeline's moving marks go, found while drawing
+// what stands still: the time axis (x0 … x0+xw for 0 … span), the rows'
+// top and the axis' line, what the playhead veils (each rectangle whole;
+// the part after the playhead is veiled) and the words over the veils.
+type pipeGeom struct {
+	x0, xw, rowsTop, ay float32
+	span                float64
+	veils               []Rect
+	over                []Item
+}
+
+// at is t's x on the time axis, clamped to it.
+func (g *pipeGeom) at(t float64) float32 {
+	switch {
+	case t <= 0:
+		return g.x0
+	case t >= g.span:
+		return g.x0 + g.xw
+	}
+	return g.x0 + g.xw*float32(t/g.span)
+}
+
+// pipeMoving draws what moves with the playhead over what pipeStill drew:
+// the veils after it, the words that stay clear of them, the reference
+// line, the playhead.
+func pipeMoving(l *List, v PipelineView, g *pipeGeom, sc float32) {
+	th := v.Theme
+	play := float32(math.Inf(1))
+	if v.Time >= 0 {
+		play = g.at(v.Time)
+	}
+	vc := withAlpha(th.Background, pipeVeil)
+	for _, r := range g.veils {
+		if x := maxf(r.X, play); x < r.X+r.W {
+			l.Rect(x, r.Y, r.X+r.W-x, r.H, vc)
+		}
+	}
+	l.Items = append(l.Items, g.over...)
+	ts := textSize(sc)
+	if v.Ref > 0 && v.Ref <= g.span {
+		// Another configuration's end, to compare with, dashed (the time
+		// line's note names it).
+		x := g.at(v.Ref)
+		for yy := g.rowsTop; yy < g.ay; yy += ts * 0.9 {
+			l.Segment(x, yy, x, minf(yy+ts*0.5, g.ay), 1.5*sc, th.Text)
+		}
+	}
+	if v.Time >= 0 && v.Time <= g.span {
+		l.Segment(play, g.rowsTop, play, g.ay, 1.5*sc, th.Text)
+	}
+}
+
+// pipeStill draws what does not move while the playhead does, in full
+// colour, and says in g where the moving marks go; false: there is
+// nothing to draw a time line in.
+func pipeStill(l List, v PipelineView, cache *PipelineCache, sc float32, g *pipeGeom) (List, bool) {
+	th := v.Theme
+	st := v.Stage
+	if st.W <= 0 || st.H <= 0 || len(v.Timelines) == 0 {
+		return l, false
 	}
 	facts := cache.derive(v.Timelines)
 	span := v.Span
@@ -68,7 +161,7 @@ func AppendPipeline(dst List, v PipelineView) List {
 		}
 	}
 	if span <= 0 || math.IsInf(span, 0) || math.IsNaN(span) {
-		return l
+		return l, false
 	}
 	ts := textSize(sc)
 	fs, pad := headFont(st, sc)
@@ -123,14 +216,14 @@ func AppendPipeline(dst List, v PipelineView) List {
 		}
 	}
 	if units <= 0 || xw <= 0 {
-		return l
+		return l, false
 	}
 	rowH := minf((st.Y+st.H-pad*0.5-y-axisH-fixed)/units, fs*4)
 	if units <= 6 {
 		rowH = minf((st.Y+st.H-pad*0.5-y-axisH-fixed)/units, fs*5.5) // one stage: a taller row
 	}
 	if rowH < 1 {
-		return l
+		return l, false
 	}
 	at := func(t float64) float32 {
 		switch {
@@ -141,21 +234,17 @@ func AppendPipeline(dst List, v PipelineView) List {
 		}
 		return x0 + xw*float32(t/span)
 	}
-	play := float32(math.Inf(1))
-	if v.Time >= 0 {
-		play = at(v.Time)
-	}
 	nfs := ts // micro-batch numbers, where a row holds them
 	hatch := withAlpha(th.Background, 170)
 	comm := commColour(th)
 	rowsTop := y
-	// What moves, drawn after everything else: the veils after the
-	// playhead, then the words over them (over).
-	veils := cache.veils[:0]
-	over := List{Items: cache.over[:0]}
+	// What moves, drawn after everything else (pipeMoving): the veils
+	// after the playhead, then the words over them (over).
+	veils := g.veils[:0]
+	over := List{Items: g.over[:0]}
 	veil := func(x, y, w, h float32) {
-		if play < x+w && w > 0 && h > 0 {
-			veils = append(veils, Rect{maxf(x, play), y, x + w - maxf(x, play), h})
+		if w > 0 && h > 0 {
+			veils = append(veils, Rect{x, y, w, h})
 		}
 	}
 	for ti, tl := range v.Timelines {
@@ -351,26 +440,8 @@ func AppendPipeline(dst List, v PipelineView) List {
 	}
 	l.Label(x0-ts*0.6-labelWidth("0", ts), ay+ts*0.4, ts, AlignRight, th.Dim, name)
 
-	// What moves: the veils, the words that stay clear of them, the
-	// playhead.
-	vc := withAlpha(th.Background, pipeVeil)
-	for _, r := range veils {
-		l.Rect(r.X, r.Y, r.W, r.H, vc)
-	}
-	l.Items = append(l.Items, over.Items...)
-	cache.veils, cache.over = veils[:0], over.Items[:0]
-	if v.Ref > 0 && v.Ref <= span {
-		// Another configuration's end, to compare with, dashed (the time
-		// line's note names it).
-		x := at(v.Ref)
-		for yy := rowsTop; yy < ay; yy += ts * 0.9 {
-			l.Segment(x, yy, x, minf(yy+ts*0.5, ay), 1.5*sc, th.Text)
-		}
-	}
-	if v.Time >= 0 && v.Time <= span {
-		l.Segment(play, rowsTop, play, ay, 1.5*sc, th.Text)
-	}
-	return l
+	*g = pipeGeom{x0: x0, xw: xw, rowsTop: rowsTop, ay: ay, span: span, veils: veils, over: over.Items}
+	return l, true
 }
 
 // pipeSums draws the gradient summed over a step's micro-batches in r:
@@ -646,9 +717,19 @@ type PipelineCache struct {
 	facts   []lineFacts
 	cols    []column
 	hatches []hatchRun
-	veils   []Rect       // scratch: what to veil after the playhead
-	over    []Item       // scratch: the words over the veils
+	still   pipeStillCache
 	iv      [][2]float64 // scratch: one row's covered intervals
+}
+
+// pipeStillCache is the last picture AppendPipeline drew but for what
+// moves with the playhead: its items and keys, for the view it was drawn
+// for, and where the moving marks go.
+type pipeStillCache struct {
+	ok    bool
+	key   pipeKey
+	items []Item
+	keys  []Key
+	geom  pipeGeom
 }
 
 // lineFacts are one time line's: its rows, whether it has a

@@ -13,14 +13,32 @@ import (
 
 // The infrastructure lessons' pictures: links, collectives, failures.
 
-func buildCollective(_ *Picture, dst render.List, m Moment, f Frame) render.List {
+// ringCache is what a collective's picture keeps between frames: the
+// run's state at the playhead (rewritten in place), the ring's layout and
+// the time-against-GPUs chart, made once for the run it was made for.
+type ringCache struct {
+	snap  collective.Snapshot
+	drawn render.CollectiveCache
+	run   *collective.Result
+	chart []render.TimeVsN
+}
+
+func buildCollective(p *Picture, dst render.List, m Moment, f Frame) render.List {
 	run := m.StepRun().Run.(*collective.Result)
-	var chart []render.TimeVsN
-	if cl, ok := m.Lesson.Collective(); ok && m.shows(scenarios.ViewTimeVsN) {
-		for _, p := range cl.Sweep() {
-			chart = append(chart, render.TimeVsN{N: p.Ranks, Ring: p.RingTimeS, Star: p.StarTimeS})
+	c := &p.rings
+	if c.run != run {
+		c.run, c.chart = run, nil
+		if cl, ok := m.Lesson.Collective(); ok {
+			for _, p := range cl.Sweep() {
+				c.chart = append(c.chart, render.TimeVsN{N: p.Ranks, Ring: p.RingTimeS, Star: p.StarTimeS})
+			}
 		}
 	}
+	var chart []render.TimeVsN
+	if m.shows(scenarios.ViewTimeVsN) {
+		chart = c.chart
+	}
+	run.SnapshotInto(&c.snap, m.Time)
 	link, _ := hw.LinkByID(run.Config.Link.ID)
 	inter := ""
 	if run.Config.Nodes > 1 {
@@ -34,7 +52,8 @@ func buildCollective(_ *Picture, dst render.List, m Moment, f Frame) render.List
 		Scale:    f.Scale,
 		Theme:    f.Theme,
 		Words:    f.words(),
-		Snapshot: run.Snapshot(m.Time),
+		Snapshot: c.snap,
+		Cache:    &c.drawn,
 		Total:    run.Time,
 		Link:     link.Name,
 		TimeVsN:  chart,
@@ -112,6 +131,7 @@ type faultCache struct {
 	result      *faults.Result
 	view        render.FaultsView
 	lang, title string // the header, in the language it was made for
+	drawn       render.FaultsCache
 }
 
 func buildFaults(p *Picture, dst render.List, m Moment, f Frame) render.List {
@@ -149,5 +169,6 @@ func buildFaults(p *Picture, dst render.List, m Moment, f Frame) render.List {
 	v.GoodputMain = m.shows(scenarios.ViewGoodput)
 	v.Pending = m.Pending
 	v.Time, _ = m.window()
+	v.Cache = &p.faults.drawn
 	return render.AppendFaults(dst, v)
 }

@@ -307,6 +307,50 @@ func TestPipelineAllocs(t *testing.T) {
 	}
 }
 
+// With a cache, a frame whose playhead alone has moved copies what stands
+// still from the last frame: the picture is, frame after frame, the one
+// drawn afresh for that playhead — before the first block, mid-way,
+// after the end, all done (−1) — and a change of anything else (the
+// size, the language, the headline, the time lines) draws it anew.
+func TestPipelineStillCache(t *testing.T) {
+	v := benchView(t)
+	v.Cache = new(render.PipelineCache)
+	fresh := func(v render.PipelineView) string {
+		v.Cache = nil
+		return render.AppendPipeline(render.List{}, v).String()
+	}
+	var l render.List
+	end := v.Timelines[0].Length
+	for _, tm := range []float64{0, end * 0.3, end * 0.7, end * 2, -1, end * 0.5} {
+		v.Time = tm
+		if l = render.AppendPipeline(l, v); l.String() != fresh(v) {
+			t.Errorf("playhead %g: the cached picture differs from one drawn afresh", tm)
+		}
+	}
+	changes := map[string]func(*render.PipelineView){
+		"width": func(v *render.PipelineView) { v.Width, v.Stage.W = v.Width*0.7, v.Stage.W*0.7 },
+		"language": func(v *render.PipelineView) {
+			v.Words = render.Words{Lang: "test-words", T: func(k string, _ ...string) string { return "«" + k + "»" }}
+		},
+		"headline":  func(v *render.PipelineView) { v.Headline = "another point" },
+		"reference": func(v *render.PipelineView) { v.Ref = end * 0.8 },
+		"time lines": func(v *render.PipelineView) {
+			v.Timelines = append([]render.Timeline(nil), v.Timelines[:2]...)
+		},
+	}
+	for name, change := range changes {
+		w := v
+		change(&w)
+		before := l.String()
+		if l = render.AppendPipeline(l, w); l.String() != fresh(w) {
+			t.Errorf("%s changed: the cached picture differs from one drawn afresh", name)
+		} else if l.String() == before {
+			t.Errorf("%s changed: the picture did not", name)
+		}
+		l = render.AppendPipeline(l, v) // and back
+	}
+}
+
 // BenchmarkPipeline draws GPipe, 1F1B and interleaved (v = 2) timelines of
 // 8 stages and 32 micro-batches, with their activations, at 1280×800, the
 // playhead moving, as the page does every frame.

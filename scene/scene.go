@@ -74,6 +74,7 @@ func (f Frame) words() render.Words {
 type Picture struct {
 	timelines timelineCache
 	faults    faultCache
+	rings     ringCache
 	numfmt    numfmtCache
 	clusters  clusterCache
 	scratch   render.List // a second picture before it joins the list

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/gpuscope/gpuscope/engine/hw"
@@ -218,6 +219,30 @@ func TestSnapshots(t *testing.T) {
 	for i := range a.Contrib {
 		if a.Contrib[i] != b.Contrib[i] {
 			t.Fatalf("Snapshot(%v) differs after seeking away and back", mid)
+		}
+	}
+}
+
+// SnapshotInto, over one Snapshot frame after frame (forwards, back, to
+// the end and before the start), holds what Snapshot returns afresh, and
+// once its slices are large enough allocates nothing.
+func TestSnapshotInto(t *testing.T) {
+	for _, algo := range []Algo{Ring, Star} {
+		res := run(t, algo, 8, 8<<20, "nvlink4", true)
+		var sn Snapshot
+		for _, f := range []float64{0.5, 0.1, 0.9, 1, 1.5, 0.3, -0.2, 0.7} {
+			at := sim.Time(float64(res.Time) * f)
+			res.SnapshotInto(&sn, at)
+			want := res.Snapshot(at)
+			if !slices.Equal(sn.Contrib, want.Contrib) || !slices.Equal(sn.Packets, want.Packets) || !slices.Equal(sn.Sent, want.Sent) ||
+				sn.Time != want.Time || sn.Round != want.Round || sn.Phase != want.Phase || sn.Done != want.Done || sn.Ranks != want.Ranks || sn.Chunks != want.Chunks {
+				t.Errorf("%v at %v: SnapshotInto differs from Snapshot", algo, at)
+			}
+		}
+		res.SnapshotInto(&sn, res.Time/2)
+		allocs := testing.AllocsPerRun(20, func() { res.SnapshotInto(&sn, res.Time/3) })
+		if allocs != 0 {
+			t.Errorf("%v: SnapshotInto allocates %.0f times a call, want none", algo, allocs)
 		}
 	}
 }

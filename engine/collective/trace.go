@@ -44,20 +44,31 @@ type Snapshot struct {
 // Snapshot returns the state at time t. It needs a recorded run
 // (Config.Record); without one it returns an empty picture of the end.
 func (res *Result) Snapshot(t sim.Time) Snapshot {
+	var sn Snapshot
+	res.SnapshotInto(&sn, t)
+	return sn
+}
+
+// SnapshotInto is Snapshot(t) written over sn, in its slices' storage: a
+// picture asking every frame allocates nothing once they are large
+// enough. What sn held before is overwritten.
+func (res *Result) SnapshotInto(sn *Snapshot, t sim.Time) {
 	n := res.Config.Ranks
-	sn := Snapshot{Time: t, Algo: res.Config.Algo, Ranks: n, Chunks: res.Chunks, Sent: make([]int64, n)}
+	*sn = Snapshot{Time: t, Algo: res.Config.Algo, Ranks: n, Chunks: res.Chunks,
+		Contrib: sn.Contrib[:0], Packets: sn.Packets[:0], Sent: append(sn.Sent[:0], make([]int64, n)...)}
 	if t < 0 {
 		t = 0
 	}
 	if res.Trace == nil {
 		sn.Done = true
 		sn.Time = res.Time
-		return sn
+		sn.Contrib = nil
+		return
 	}
 	tr := res.Trace.Events()
 	// Arrived: transfers [0, k) have Arrive <= t.
 	k := res.Trace.Count(t)
-	sn.Contrib = res.Trace.StateAt(t)
+	sn.Contrib = res.Trace.StateAtInto(t, sn.Contrib, func(dst, src []int32) []int32 { return append(dst[:0], src...) })
 	for i := range tr {
 		x := &tr[i]
 		if x.Start < t {
@@ -98,7 +109,6 @@ func (res *Result) Snapshot(t sim.Time) Snapshot {
 	}
 	sn.Phase = res.phaseOfRound(sn.Round)
 	sn.Done = t >= res.Time
-	return sn
 }
 
 func (res *Result) phaseOfRound(round int) Phase {

@@ -77,9 +77,17 @@ func (tr *Trace[E, S]) Count(t Time) int {
 // StateAt is the state once every event at or before t has happened, as a
 // fresh copy the caller may keep.
 func (tr *Trace[E, S]) StateAt(t Time) S {
+	var none S
+	return tr.StateAtInto(t, none, func(_, src S) S { return tr.Clone(src) })
+}
+
+// StateAtInto is StateAt rebuilt in dst's storage: copyInto(dst, src)
+// returns dst holding a copy of src (grown if need be), so that a caller
+// asking every frame allocates nothing once dst is large enough.
+func (tr *Trace[E, S]) StateAtInto(t Time, dst S, copyInto func(dst, src S) S) S {
 	k := tr.Count(t)
 	si := sort.Search(len(tr.snaps), func(i int) bool { return tr.snaps[i].n > k }) - 1
-	s := tr.Clone(tr.snaps[si].state)
+	s := copyInto(dst, tr.snaps[si].state)
 	for _, e := range tr.events[tr.snaps[si].n:k] {
 		s = tr.Apply(s, e)
 	}
