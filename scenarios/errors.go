@@ -35,6 +35,14 @@ type InputError struct {
 	// catalogue entry (what is allowed, in words), filled in the reader's
 	// language.
 	Local []string
+	// params are placeholders holding parameter counts, written in the
+	// reader's language (ParamCount: "46.7B", "467 亿").
+	params []paramArg
+}
+
+type paramArg struct {
+	name string
+	n    float64
 }
 
 // Error is the message in English.
@@ -49,6 +57,9 @@ func (e *InputError) Localize(lang string) string {
 			a = strings.ReplaceAll(a, listMark, sep)
 		}
 		args = append(args, a)
+	}
+	for _, p := range e.params {
+		args = append(args, p.name, ParamCount(lang, p.n))
 	}
 	for i := 0; i+1 < len(e.Local); i += 2 {
 		args = append(args, e.Local[i], i18n.T(lang, e.Local[i+1], args...))
@@ -111,6 +122,9 @@ var engineMessages = []struct {
 	{regexp.MustCompile(`^config\.json: (?P<name>[a-z_]+): missing$`), "error.engine.hf_missing"},
 	{regexp.MustCompile(`^config\.json: (?P<name>[a-z_]+): (?P<n>-?\d+); must be positive$`), "error.engine.hf_positive"},
 	{regexp.MustCompile(`^config\.json: hidden_act: "(?P<act>.*)"; allowed `), "error.engine.hf_act"},
+	{regexp.MustCompile(`^config\.json: (?P<name>[a-z_]+): not modelled: `), "error.engine.hf_unmodelled"},
+	{regexp.MustCompile(`^config\.json: (?P<name>[a-z_]+): a JSON (?P<kind>[a-z]+); must be (?P<want>.+)$`), "error.engine.hf_type"},
+	{regexp.MustCompile(`^(?:config\.json: )?(?P<name>[a-z_-]+): (?P<n>-?\d+); allowed (?P<lo>\d+)–(?P<hi>\d+)`), "error.engine.hf_range"},
 	{regexp.MustCompile(`^config\.json: `), "error.engine.hf_json"},
 }
 
@@ -126,6 +140,10 @@ func engineError(field, value string, err error) *InputError {
 			continue
 		}
 		e := &InputError{Field: field, Value: value, Key: m.key, Args: []string{"field", field, "value", shown(value), "detail", msg}}
+		if m.key == "error.engine.hf_unmodelled" {
+			// Why the field is not read, in the reader's words.
+			e.Local = append(e.Local, "why", "error.hf_why."+g[m.re.SubexpIndex("name")])
+		}
 		for i, name := range m.re.SubexpNames() {
 			switch {
 			case name == "":

@@ -1,7 +1,10 @@
 package scenarios
 
 import (
+	"github.com/gpuscope/gpuscope/engine/model"
+	"github.com/gpuscope/gpuscope/scenarios/i18n"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -196,6 +199,19 @@ func TestPlannerLesson(t *testing.T) {
 	if !p.State().Config.Equal(before) {
 		t.Error("a bad paste changed the configuration")
 	}
+	// A mixture of experts is read right and refused, not planned as a
+	// dense model of its attention and one expert (7.24B for Mixtral).
+	mixtral, err := os.ReadFile("../engine/model/testdata/hf/mixtral-8x7b.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := p.HFConfig(string(mixtral))
+	if e == nil || e.Key != "error.hf_moe" || !strings.Contains(e.Error(), "46.7B parameters, 12.9B active") {
+		t.Errorf("Mixtral pasted: %v, want a refusal with 46.7B and 12.9B", e)
+	}
+	if !p.State().Config.Equal(before) {
+		t.Error("a refused paste changed the configuration")
+	}
 	// An engine refusal names the knob.
 	p2, _, _ := NewPlayerAt("scenario=pipeline-parallel")
 	if e := p2.Set("interleave", "3"); e == nil || e.Field != "interleave" {
@@ -320,5 +336,45 @@ func TestPlannerTableRanks(t *testing.T) {
 	}
 	if n == 0 || n > 10 {
 		t.Errorf("%d ranked rows", n)
+	}
+}
+
+// Every architecture a pasted config.json is refused for is said why in
+// each language, not as a JSON error.
+func TestHFUnmodelledWorded(t *testing.T) {
+	p, _, _ := NewPlayerAt("scenario=strategy-planner")
+	base := `"model_type":"x","hidden_act":"silu","num_hidden_layers":4,"hidden_size":64,"num_attention_heads":4,"intermediate_size":128,"vocab_size":100`
+	for _, k := range model.UnmodelledKeys() {
+		for _, lang := range i18n.Langs() {
+			if !i18n.Has(lang, "error.hf_why."+k) {
+				t.Errorf("%s: no error.hf_why.%s", lang, k)
+			}
+		}
+		var js string
+		switch k {
+		case "model_type":
+			js = `{` + strings.Replace(base, `"x"`, `"gemma"`, 1) + `}`
+		case "hidden_act":
+			js = `{` + strings.Replace(base, `"silu"`, `"gelu"`, 1) + `,"num_experts":4,"num_experts_per_tok":2}`
+		case "decoder_sparse_step", "moe_layer_freq":
+			js = `{` + base + `,"` + k + `":2}`
+		case "attention_bias", "mlp_bias":
+			js = `{` + base + `,"` + k + `":true}`
+		default:
+			js = `{` + base + `,"` + k + `":{"x":2}}`
+		}
+		e := p.HFConfig(js)
+		if e == nil || e.Key != "error.engine.hf_unmodelled" {
+			t.Errorf("%s: %v, want error.engine.hf_unmodelled", k, e)
+			continue
+		}
+		if zh := e.Localize("zh"); !strings.Contains(zh, i18n.T("zh", "error.hf_why."+k)) {
+			t.Errorf("%s in Chinese: %q", k, zh)
+		}
+	}
+	// A value of the wrong type names the field, not "not valid JSON".
+	e := p.HFConfig(`{` + base + `,"hidden_size":"64"}`)
+	if e == nil || e.Key != "error.engine.hf_type" || !strings.Contains(e.Localize("zh"), "hidden_size") {
+		t.Errorf("hidden_size a string: %v", e)
 	}
 }

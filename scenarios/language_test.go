@@ -3,6 +3,7 @@ package scenarios
 import (
 	"flag"
 	"fmt"
+	"github.com/gpuscope/gpuscope/engine/model"
 	"regexp"
 	"slices"
 	"sort"
@@ -179,7 +180,10 @@ func errorCode(s *Scenario) []string {
 		"bogus", "nosuch", "nosuchkey", "fr", "abc", "ftp", "x",
 		"silu", "swish", "gelu") // config.json's words
 	code = append(code, strings.Fields("model_type architectures num_hidden_layers hidden_size num_attention_heads num_key_value_heads "+
-		"intermediate_size vocab_size max_position_embeddings tie_word_embeddings hidden_act n_layer n_embd n_head n_positions n_inner")...)
+		"intermediate_size vocab_size max_position_embeddings tie_word_embeddings hidden_act n_layer n_embd n_head n_positions n_inner "+
+		"first_k_dense_replace false")...)
+	code = append(code, model.UnmodelledKeys()...)
+	code = append(code, "DBRX", "MPT", "Gemma", "DeepSeek", "gpt-oss", "Mamba", "SwiGLU", "sink") // the architectures a config.json is refused for
 	for _, sc := range All() {
 		for _, k := range sc.Knobs {
 			code = append(code, k.Name)
@@ -383,7 +387,9 @@ func TestEngineRefusalsLocalized(t *testing.T) {
 	// HF config.json refusals, on the planner.
 	p, _, _ := NewPlayerAt("scenario=strategy-planner")
 	for _, js := range []string{`{`, `{"hidden_size": 4096}`, `{"hidden_size": 0, "num_hidden_layers": 2, "num_attention_heads": 2, "intermediate_size": 8, "vocab_size": 8}`,
-		`{"hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 2, "intermediate_size": 8, "vocab_size": 8, "hidden_act": "tanh"}`} {
+		`{"hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 2, "intermediate_size": 8, "vocab_size": 8, "hidden_act": "tanh"}`,
+		`{"hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 2, "intermediate_size": 8, "vocab_size": 8, "text_config": {}}`,
+		`{"model_type": "mixtral", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 2, "intermediate_size": 8, "vocab_size": 8, "hidden_act": "silu", "num_local_experts": 4, "num_experts_per_tok": 2}`} {
 		e := p.HFConfig(js)
 		if e == nil || e.Key == "error.command" {
 			t.Errorf("HFConfig(%s): %v, want a worded refusal", js, e)

@@ -640,6 +640,13 @@ func (p *Player) HFConfig(text string) *InputError {
 		p.report([]*InputError{e})
 		return e
 	}
+	if m.MoE() || m.MLA() {
+		// Read right, but not plannable yet: the lesson's knobs hold a
+		// dense model, and a mixture of experts read as one is wrong.
+		e := inputError("error.hf_moe", "hf_config", shown(text), "name", m.Name)
+		e.params = []paramArg{{"total", m.Params()}, {"active", m.ActiveParams()}}
+		return p.report1(e)
+	}
 	frag := fmt.Sprintf("model=custom&layers=%d&hidden=%d&heads=%d&kv_heads=%d&ffn=%d&vocab=%d&ffn_kind=%s&seq=%d",
 		m.Layers, m.Hidden, m.Heads, m.KVHeads, m.FFNSize, m.Vocab, m.FFN, m.Seq)
 	if errs := p.ApplyFragment(frag); len(errs) > 0 {

@@ -387,3 +387,21 @@ func TestPlanJSONAddsOnly(t *testing.T) {
 		}
 	}
 }
+
+// A mixture of experts is read with its real sizes and refused with them,
+// naming the flag it came from (Mixtral was once planned as 7.24B).
+func TestPlanRefusesMoE(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"plan", "--model", "deepseek-v3", "--gpus", "2048", "--gpu", "h800"}, "--model: DeepSeek-V3 is a mixture of experts (671B parameters, 37.6B active a token)"},
+		{[]string{"plan", "--hf-config", "../../engine/model/testdata/hf/mixtral-8x7b.json", "--gpus", "64"}, "--hf-config: MixtralForCausalLM is a mixture of experts (46.7B parameters, 12.9B active a token)"},
+		{[]string{"plan", "--model", "mixtral-8x7b", "--gpus", "64", "--search"}, "--model: Mixtral 8x7B is a mixture of experts"},
+	} {
+		out, errOut, code := runCLI(tt.args...)
+		if code != 2 || !strings.Contains(errOut, tt.want) || out != "" {
+			t.Errorf("%v: exit %d, stderr %q, stdout %q; want 2 and %q", tt.args, code, errOut, out, tt.want)
+		}
+	}
+}

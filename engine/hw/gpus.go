@@ -85,6 +85,7 @@ var gpus = []GPU{
 	},
 	h100,
 	h200(),
+	h800(),
 }
 
 var h100 = GPU{
@@ -110,6 +111,18 @@ func h200() GPU {
 	g.HBMBytes, g.HBMBandwidth = 141e9, 4.8e12
 	g.Peak = maps.Clone(h100.Peak)
 	g.Source = "NVIDIA H200 datasheet (SXM): H100's compute with 141 GB HBM3e at 4.8 TB/s"
+	return g
+}
+
+// h800 is the H100 SXM with NVLink cut to 400 GB/s bidirectional (8
+// links, not 18) for export: DeepSeek-V3 was trained on 2,048 of them.
+// Its FP64 is cut too, which no lesson uses.
+func h800() GPU {
+	g := h100
+	g.ID, g.Aliases, g.Name = "h800", []string{"h800-sxm"}, "H800 SXM"
+	g.Peak = maps.Clone(h100.Peak)
+	g.Link = "nvlink4-h800"
+	g.Source = "NVIDIA H800 SXM5 datasheet: H100's compute and 80 GB HBM3 at 3.35 TB/s, NVLink 400 GB/s bidirectional; DeepSeek-V3 technical report (arXiv 2412.19437) §3.1"
 	return g
 }
 

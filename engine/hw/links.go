@@ -50,6 +50,19 @@ var links = []Link{
 		Source: "NVIDIA H100 datasheet: 900 GB/s bidirectional per GPU; ~1 µs per message",
 	},
 	{
+		ID:        "nvlink4-h800",
+		Name:      "NVLink H800",
+		Bandwidth: 200e9,
+		Latency:   1 * sim.Microsecond,
+		// DeepSeek-V3's report (§3.2.2): "NVLink offers a bandwidth of
+		// 160 GB/s, roughly 3.2 times that of IB (50 GB/s)": 160/200.
+		Efficiency: 0.8,
+		// H800 SXM5, the H100 sold under export rules: 8 NVLink 4 links,
+		// 400 GB/s bidirectional per GPU (NVIDIA H800 datasheet), so
+		// 200 GB/s each way.
+		Source: "NVIDIA H800 SXM5 datasheet: 400 GB/s bidirectional NVLink per GPU; DeepSeek-V3 technical report (arXiv 2412.19437) §3.2.2: 160 GB/s achieved",
+	},
+	{
 		ID:        "nvlink5",
 		Name:      "NVLink 5",
 		Bandwidth: 900e9,

@@ -40,3 +40,21 @@ func TestLinkCatalog(t *testing.T) {
 		t.Error("LinkByID(nope) found something")
 	}
 }
+
+// The H800 is the H100 but for NVLink: the same peaks, memory and SMs,
+// 200 GB/s each way (400 GB/s bidirectional) — 160 GB/s achieved, as
+// DeepSeek measured.
+func TestH800(t *testing.T) {
+	h8, ok := GPUByID("h800")
+	h1, _ := GPUByID("h100")
+	if !ok {
+		t.Fatal("no h800")
+	}
+	if h8.SMs != h1.SMs || h8.HBMBytes != h1.HBMBytes || h8.HBMBandwidth != h1.HBMBandwidth || h8.Peak[BF16] != h1.Peak[BF16] || h8.Peak[FP8] != h1.Peak[FP8] {
+		t.Errorf("H800 %+v differs from the H100 beyond NVLink", h8)
+	}
+	l, ok := LinkByID(h8.Link)
+	if !ok || l.Bandwidth != 200e9 || l.Bandwidth*l.Efficiency != 160e9 {
+		t.Errorf("H800's link %+v, want 200 GB/s each way, 160 GB/s achieved", l)
+	}
+}

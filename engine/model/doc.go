@@ -6,5 +6,9 @@
 // Megatron-LM's parameter and FLOP counts (Narayanan et al., arXiv
 // 2104.04473; Korthikanti et al., arXiv 2205.05198) for GPT-style models
 // with biases and learned positions, and the architecture papers for
-// Llama's grouped-query attention, SwiGLU and untied embeddings.
+// Llama's grouped-query attention, SwiGLU and untied embeddings; for
+// mixtures of experts and latent attention, the published architectures
+// (Mixtral, arXiv 2401.04088; DeepSeek-V2, arXiv 2405.04434; DeepSeek-V3,
+// arXiv 2412.19437) and their released config.json files, whose counts
+// the tests hold to the published totals.
 package model

@@ -29,6 +29,29 @@ type hfConfig struct {
 	NHead      *int
 	NPositions *int
 	NInner     *int
+	// Heads wider than hidden ÷ heads (Qwen3); biases.
+	HeadDim       *int
+	AttentionBias *bool
+	MLPBias       *bool
+	// Mixtures of experts: Mixtral's, Qwen's and DeepSeek's names.
+	NumLocalExperts    *int
+	NumExperts         *int
+	NRoutedExperts     *int
+	ExpertsPerTok      *int
+	MoEIntermediate    *int
+	SharedIntermediate *int
+	NSharedExperts     *int
+	FirstKDense        *int
+	MoELayerFreq       *int
+	DecoderSparseStep  *int
+	TopkMethod         string
+	// DeepSeek's latent attention and multi-token prediction.
+	QLoRARank    *int
+	KVLoRARank   *int
+	QKNopeDim    *int
+	QKRopeDim    *int
+	VHeadDim     *int
+	NextNPredict *int
 }
 
 // fields are hfConfig's members by their config.json names.
@@ -42,7 +65,86 @@ func (c *hfConfig) fields() []hfField {
 		{"hidden_act", &c.HiddenAct},
 		{"n_layer", &c.NLayer}, {"n_embd", &c.NEmbd}, {"n_head", &c.NHead},
 		{"n_positions", &c.NPositions}, {"n_inner", &c.NInner},
+		{"head_dim", &c.HeadDim}, {"attention_bias", &c.AttentionBias}, {"mlp_bias", &c.MLPBias},
+		{"num_local_experts", &c.NumLocalExperts}, {"num_experts", &c.NumExperts}, {"n_routed_experts", &c.NRoutedExperts},
+		{"num_experts_per_tok", &c.ExpertsPerTok}, {"moe_intermediate_size", &c.MoEIntermediate},
+		{"shared_expert_intermediate_size", &c.SharedIntermediate}, {"n_shared_experts", &c.NSharedExperts},
+		{"first_k_dense_replace", &c.FirstKDense}, {"moe_layer_freq", &c.MoELayerFreq},
+		{"decoder_sparse_step", &c.DecoderSparseStep}, {"topk_method", &c.TopkMethod},
+		{"q_lora_rank", &c.QLoRARank}, {"kv_lora_rank", &c.KVLoRARank}, {"qk_nope_head_dim", &c.QKNopeDim},
+		{"qk_rope_head_dim", &c.QKRopeDim}, {"v_head_dim", &c.VHeadDim}, {"num_nextn_predict_layers", &c.NextNPredict},
 	}
+}
+
+// hfUnmodelled are config.json keys of architectures the reader does not
+// model, with why: present (and, for the last few, not at the value
+// every layer alike has), the config is refused, never read as a plain
+// decoder.
+var hfUnmodelled = []struct{ key, why string }{
+	{"text_config", "a multimodal model's config, its language model nested inside; paste the language model's own"},
+	{"vision_config", "a multimodal model's vision tower"},
+	{"ffn_config", "DBRX-style nested blocks"},
+	{"attn_config", "DBRX- and MPT-style nested blocks"},
+	{"cross_attention_layers", "cross-attention layers (Llama 3.2 Vision)"},
+	{"layers_block_type", "state-space (Mamba) layers"},
+	{"attn_layer_period", "state-space (Mamba) layers"},
+	{"hybrid_override_pattern", "state-space (Mamba) layers"},
+	{"ssm_cfg", "state-space (Mamba) layers"},
+	{"mamba_d_state", "state-space (Mamba) layers"},
+	{"interleave_moe_layer_step", "experts on some layers only; allowed 1"},
+	{"mlp_only_layers", "dense layers among the expert layers; allowed []"},
+	{"decoder_sparse_step", "experts on some layers only; allowed 1"},
+	{"moe_layer_freq", "experts on some layers only; allowed 1"},
+	{"index_n_heads", "the lightning indexer of DeepSeek's sparse attention (V3.2)"},
+	{"mlp_layer_types", "a list of layer kinds (first_k_dense_replace says which layers are dense)"},
+	{"experts_per_token", "gpt-oss's experts, with biases, and attention sinks"},
+	{"attention_bias", "biases on the attention's projections; allowed false"},
+	{"mlp_bias", "biases in the feed-forward block; allowed false"},
+}
+
+// UnmodelledKeys are the config.json keys FromHFConfig refuses as of an
+// architecture it does not model (with "model_type" for Gemma's and
+// "hidden_act" for experts that are not SwiGLU): its error then reads
+// "config.json: KEY: not modelled: why".
+func UnmodelledKeys() []string {
+	keys := []string{"model_type", "hidden_act"}
+	for _, u := range hfUnmodelled {
+		if !slices.Contains(keys, u.key) {
+			keys = append(keys, u.key)
+		}
+	}
+	return keys
+}
+
+// checkModelled refuses a config holding a key of hfUnmodelled at a value
+// that changes the count: any value for the nested and hybrid ones; for
+// the others anything but an empty list, 1, false or null.
+func checkModelled(data []byte) error {
+	v, err := tinyjson.Parse(data)
+	if err != nil || v.Kind != tinyjson.Object {
+		return nil // parseHFConfig has said why
+	}
+	for _, m := range v.Members {
+		for _, u := range hfUnmodelled {
+			if m.Key != u.key {
+				continue
+			}
+			x := m.Value
+			harmless := x.Kind == tinyjson.Null
+			switch u.key {
+			case "mlp_only_layers":
+				harmless = harmless || x.Kind == tinyjson.Array && len(x.Items) == 0
+			case "interleave_moe_layer_step", "decoder_sparse_step", "moe_layer_freq":
+				harmless = harmless || x.Kind == tinyjson.Number && x.Text == "1"
+			case "attention_bias", "mlp_bias":
+				harmless = harmless || x.Kind == tinyjson.Bool && !x.Bool
+			}
+			if !harmless {
+				return fmt.Errorf("config.json: %s: not modelled: %s", u.key, u.why)
+			}
+		}
+	}
+	return nil
 }
 
 type hfField struct {
@@ -167,13 +269,22 @@ func (f *hfField) set(v tinyjson.Value) error {
 }
 
 // FromHFConfig reads a Hugging Face config.json (Llama, Mistral, Qwen and
-// other gated-FFN decoders, or GPT-2 style) into a Transformer. A missing
-// or out-of-range field is an error naming it; seq, when positive,
-// overrides max_position_embeddings as the training sequence length.
+// other gated-FFN decoders, GPT-2 style, and the mixtures of experts of
+// Mixtral, Qwen2-MoE and Qwen3-MoE, DeepSeek-V2 and V3 with their latent
+// attention) into a Transformer. A missing or out-of-range field is an
+// error naming it, and so is a field of an architecture it does not model
+// (hfUnmodelled); seq, when positive, overrides max_position_embeddings as
+// the training sequence length.
 func FromHFConfig(data []byte, seq int) (Transformer, error) {
 	var c hfConfig
 	if err := parseHFConfig(data, &c); err != nil {
 		return Transformer{}, fmt.Errorf("config.json: %v", err)
+	}
+	if err := checkModelled(data); err != nil {
+		return Transformer{}, err
+	}
+	if mt := strings.ToLower(c.ModelType); strings.HasPrefix(mt, "gemma") {
+		return Transformer{}, fmt.Errorf("config.json: model_type: not modelled: %q, Gemma's gated GeLU and extra norms", c.ModelType)
 	}
 	pick := func(name string, ps ...*int) (int, error) {
 		for _, p := range ps {
@@ -231,6 +342,9 @@ func FromHFConfig(data []byte, seq int) (Transformer, error) {
 	if c.TieWordEmbeddings != nil {
 		m.Tied = *c.TieWordEmbeddings
 	}
+	if err := c.readExtras(&m, pick); err != nil {
+		return m, err
+	}
 	m.Seq = seq
 	if m.Seq <= 0 {
 		if m.Seq, err = pick("max_position_embeddings", c.MaxPositions, c.NPositions); err != nil {
@@ -243,4 +357,94 @@ func FromHFConfig(data []byte, seq int) (Transformer, error) {
 	}
 	m.Source = "a Hugging Face config.json"
 	return m, m.Validate()
+}
+
+// readExtras reads what goes beyond a plain decoder: wide heads, Qwen's
+// biases and norms, a mixture of experts, latent attention.
+func (c *hfConfig) readExtras(m *Transformer, pick func(string, ...*int) (int, error)) error {
+	var err error
+	if c.HeadDim != nil {
+		if m.HeadSize, err = pick("head_dim", c.HeadDim); err != nil {
+			return err
+		}
+		if m.HeadSize*m.Heads == m.Hidden {
+			m.HeadSize = 0 // hidden ÷ heads: the usual width
+		}
+	}
+	switch strings.ToLower(c.ModelType) {
+	case "qwen2", "qwen2_moe":
+		m.QKVBias = true
+	case "qwen3", "qwen3_moe":
+		m.QKNorm = true
+	}
+	experts := c.NumLocalExperts
+	for _, e := range []*int{c.NumExperts, c.NRoutedExperts} {
+		if experts == nil {
+			experts = e
+		}
+	}
+	if experts != nil && *experts != 0 {
+		if m.Experts, err = pick("num_experts", experts); err != nil {
+			return err
+		}
+		if m.TopK, err = pick("num_experts_per_tok", c.ExpertsPerTok); err != nil {
+			return err
+		}
+		if m.FFN != SwiGLU {
+			return fmt.Errorf("config.json: hidden_act: not modelled: %q experts; a mixture of experts' are read as SwiGLU (silu)", c.HiddenAct)
+		}
+		// Mixtral's experts are intermediate_size wide; Qwen's and
+		// DeepSeek's moe_intermediate_size (intermediate_size is then the
+		// dense layers').
+		m.ExpertFFN = m.FFNSize
+		if c.MoEIntermediate != nil {
+			if m.ExpertFFN, err = pick("moe_intermediate_size", c.MoEIntermediate); err != nil {
+				return err
+			}
+		}
+		if c.SharedIntermediate != nil && *c.SharedIntermediate != 0 {
+			if m.SharedFFN, err = pick("shared_expert_intermediate_size", c.SharedIntermediate); err != nil {
+				return err
+			}
+			m.SharedGate = true // Qwen2-MoE's sigmoid gate on it
+		}
+		if c.NSharedExperts != nil && *c.NSharedExperts != 0 {
+			n, err := pick("n_shared_experts", c.NSharedExperts)
+			if err != nil {
+				return err
+			}
+			m.SharedFFN += n * m.ExpertFFN
+		}
+		if c.FirstKDense != nil {
+			if *c.FirstKDense < 0 || *c.FirstKDense >= m.Layers {
+				return fmt.Errorf("config.json: first_k_dense_replace: %d; allowed 0–%d", *c.FirstKDense, m.Layers-1)
+			}
+			m.DenseLayers = *c.FirstKDense
+		}
+		m.RouterBias = c.TopkMethod == "noaux_tc" // DeepSeek-V3's e_score_correction_bias
+	}
+	if c.KVLoRARank != nil && *c.KVLoRARank != 0 {
+		if m.KVLoRA, err = pick("kv_lora_rank", c.KVLoRARank); err != nil {
+			return err
+		}
+		if c.QLoRARank != nil && *c.QLoRARank != 0 {
+			if m.QLoRA, err = pick("q_lora_rank", c.QLoRARank); err != nil {
+				return err
+			}
+		}
+		if m.QKNope, err = pick("qk_nope_head_dim", c.QKNopeDim); err != nil {
+			return err
+		}
+		if m.QKRope, err = pick("qk_rope_head_dim", c.QKRopeDim); err != nil {
+			return err
+		}
+		if m.VHead, err = pick("v_head_dim", c.VHeadDim); err != nil {
+			return err
+		}
+		m.HeadSize = 0
+	}
+	if c.NextNPredict != nil && *c.NextNPredict > 0 {
+		m.MTPLayers = *c.NextNPredict
+	}
+	return nil
 }

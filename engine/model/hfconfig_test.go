@@ -72,22 +72,42 @@ func FuzzFromHFConfig(f *testing.F) {
 // hfConfigJSON is hfConfig with the json tags FromHFConfig read it by
 // when it used encoding/json: the reference parseHFConfig is held to.
 type hfConfigJSON struct {
-	ModelType         string   `json:"model_type"`
-	Architectures     []string `json:"architectures"`
-	Layers            *int     `json:"num_hidden_layers"`
-	Hidden            *int     `json:"hidden_size"`
-	Heads             *int     `json:"num_attention_heads"`
-	KVHeads           *int     `json:"num_key_value_heads"`
-	Intermediate      *int     `json:"intermediate_size"`
-	Vocab             *int     `json:"vocab_size"`
-	MaxPositions      *int     `json:"max_position_embeddings"`
-	TieWordEmbeddings *bool    `json:"tie_word_embeddings"`
-	HiddenAct         string   `json:"hidden_act"`
-	NLayer            *int     `json:"n_layer"`
-	NEmbd             *int     `json:"n_embd"`
-	NHead             *int     `json:"n_head"`
-	NPositions        *int     `json:"n_positions"`
-	NInner            *int     `json:"n_inner"`
+	ModelType          string   `json:"model_type"`
+	Architectures      []string `json:"architectures"`
+	Layers             *int     `json:"num_hidden_layers"`
+	Hidden             *int     `json:"hidden_size"`
+	Heads              *int     `json:"num_attention_heads"`
+	KVHeads            *int     `json:"num_key_value_heads"`
+	Intermediate       *int     `json:"intermediate_size"`
+	Vocab              *int     `json:"vocab_size"`
+	MaxPositions       *int     `json:"max_position_embeddings"`
+	TieWordEmbeddings  *bool    `json:"tie_word_embeddings"`
+	HiddenAct          string   `json:"hidden_act"`
+	NLayer             *int     `json:"n_layer"`
+	NEmbd              *int     `json:"n_embd"`
+	NHead              *int     `json:"n_head"`
+	NPositions         *int     `json:"n_positions"`
+	NInner             *int     `json:"n_inner"`
+	HeadDim            *int     `json:"head_dim"`
+	AttentionBias      *bool    `json:"attention_bias"`
+	MLPBias            *bool    `json:"mlp_bias"`
+	NumLocalExperts    *int     `json:"num_local_experts"`
+	NumExperts         *int     `json:"num_experts"`
+	NRoutedExperts     *int     `json:"n_routed_experts"`
+	ExpertsPerTok      *int     `json:"num_experts_per_tok"`
+	MoEIntermediate    *int     `json:"moe_intermediate_size"`
+	SharedIntermediate *int     `json:"shared_expert_intermediate_size"`
+	NSharedExperts     *int     `json:"n_shared_experts"`
+	FirstKDense        *int     `json:"first_k_dense_replace"`
+	MoELayerFreq       *int     `json:"moe_layer_freq"`
+	DecoderSparseStep  *int     `json:"decoder_sparse_step"`
+	TopkMethod         string   `json:"topk_method"`
+	QLoRARank          *int     `json:"q_lora_rank"`
+	KVLoRARank         *int     `json:"kv_lora_rank"`
+	QKNopeDim          *int     `json:"qk_nope_head_dim"`
+	QKRopeDim          *int     `json:"qk_rope_head_dim"`
+	VHeadDim           *int     `json:"v_head_dim"`
+	NextNPredict       *int     `json:"num_nextn_predict_layers"`
 }
 
 // checkLikeEncodingJSON fails unless parseHFConfig accepts data exactly

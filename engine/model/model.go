@@ -34,14 +34,57 @@ type Transformer struct {
 	LearnedPositions bool
 	// Tied embeddings share the input embedding with the output layer.
 	Tied bool
+	// HeadSize is a head's width when it is not h ÷ a (Qwen3's head_dim);
+	// 0: h ÷ a.
+	HeadSize int
+	// QKVBias: Q, K and V projections with biases, the others without
+	// (Qwen2). QKNorm: an RMSNorm over each head's Q and K (Qwen3).
+	QKVBias, QKNorm bool
+
+	// A mixture of experts (Experts > 0): each MoE layer's feed-forward
+	// block is Experts routed experts (SwiGLU, ExpertFFN wide), of which
+	// the router (an h×Experts matrix) sends each token to TopK, and
+	// shared experts every token goes through, SharedFFN wide in all
+	// (DeepSeek: n_shared_experts × moe_intermediate_size; Qwen2-MoE: one
+	// of shared_expert_intermediate_size, with a sigmoid gate of h
+	// weights, SharedGate). The first DenseLayers layers are dense, FFNSize
+	// wide (DeepSeek's first_k_dense_replace). RouterBias: a bias per
+	// expert in the router (DeepSeek-V3's e_score_correction_bias).
+	Experts, TopK, ExpertFFN int
+	SharedFFN                int
+	SharedGate, RouterBias   bool
+	DenseLayers              int
+
+	// Multi-head latent attention (KVLoRA > 0, DeepSeek-V2 and V3): K and
+	// V come from a KVLoRA-wide latent (plus a shared QKRope-wide rotary
+	// key), Q from a QLoRA-wide one (0: straight from h); each head's
+	// query and key are QKNope + QKRope wide, its value VHead.
+	QLoRA, KVLoRA, QKNope, QKRope, VHead int
+
+	// MTPLayers are multi-token-prediction modules (DeepSeek-V3's one),
+	// trained beside the model and counted apart (MTPParams), not in
+	// Params: the 671B DeepSeek-V3 is without its 14B module.
+	MTPLayers int
+
 	// Batch is the published global batch in sequences (0: unknown), the
 	// planner's default.
 	Batch  int
 	Source string
 }
 
-// HeadDim is h ÷ a.
-func (m Transformer) HeadDim() int { return m.Hidden / m.Heads }
+// HeadDim is a head's width: HeadSize, or h ÷ a.
+func (m Transformer) HeadDim() int {
+	if m.HeadSize > 0 {
+		return m.HeadSize
+	}
+	return m.Hidden / m.Heads
+}
+
+// MoE says whether the model is a mixture of experts.
+func (m Transformer) MoE() bool { return m.Experts > 0 }
+
+// MLA says whether its attention is multi-head latent attention.
+func (m Transformer) MLA() bool { return m.KVLoRA > 0 }
 
 // Validate names the first field out of range.
 func (m Transformer) Validate() error {
@@ -50,7 +93,11 @@ func (m Transformer) Validate() error {
 		return fmt.Errorf("layers: %d; allowed 1–1000", m.Layers)
 	case m.Hidden < 1 || m.Hidden > 1<<20:
 		return fmt.Errorf("hidden: %d; allowed 1–1048576", m.Hidden)
-	case m.Heads < 1 || m.Hidden%m.Heads != 0:
+	case m.Heads < 1 || m.Heads > 1<<14:
+		return fmt.Errorf("heads: %d; allowed 1–16384", m.Heads)
+	case m.HeadSize < 0 || m.HeadSize > 1<<14:
+		return fmt.Errorf("head-dim: %d; allowed 0 (hidden ÷ heads) or 1–16384", m.HeadSize)
+	case m.HeadSize == 0 && !m.MLA() && m.Hidden%m.Heads != 0:
 		return fmt.Errorf("heads: %d must divide hidden %d", m.Heads, m.Hidden)
 	case m.KVHeads < 1 || m.Heads%m.KVHeads != 0:
 		return fmt.Errorf("kv-heads: %d must divide heads %d", m.KVHeads, m.Heads)
@@ -62,30 +109,139 @@ func (m Transformer) Validate() error {
 		return fmt.Errorf("ffn: %d; must be positive", m.FFNSize)
 	case m.FFN != GeLU && m.FFN != SwiGLU:
 		return fmt.Errorf("ffn-kind: %q; allowed gelu, swiglu", m.FFN)
+	case m.Experts < 0 || m.Experts > 1<<16:
+		return fmt.Errorf("experts: %d; allowed 0 (dense) or 1–65536", m.Experts)
+	case m.MTPLayers < 0 || m.MTPLayers > m.Layers:
+		return fmt.Errorf("mtp-layers: %d; allowed 0–%d", m.MTPLayers, m.Layers)
+	}
+	if m.MoE() {
+		switch {
+		case m.TopK < 1 || m.TopK > m.Experts:
+			return fmt.Errorf("top-k: %d; allowed 1–%d (the experts)", m.TopK, m.Experts)
+		case m.ExpertFFN < 1:
+			return fmt.Errorf("expert-ffn: %d; must be positive", m.ExpertFFN)
+		case m.SharedFFN < 0:
+			return fmt.Errorf("shared-ffn: %d; must be 0 or more", m.SharedFFN)
+		case m.DenseLayers < 0 || m.DenseLayers >= m.Layers:
+			return fmt.Errorf("dense-layers: %d; allowed 0–%d (fewer than the layers)", m.DenseLayers, m.Layers-1)
+		case m.FFN != SwiGLU:
+			return fmt.Errorf("ffn-kind: %q; a mixture of experts' experts are swiglu", m.FFN)
+		}
+	} else if m.TopK != 0 || m.ExpertFFN != 0 || m.SharedFFN != 0 || m.DenseLayers != 0 {
+		return fmt.Errorf("experts: 0 with top-k %d, expert-ffn %d, shared-ffn %d, dense-layers %d; a dense model has none of them", m.TopK, m.ExpertFFN, m.SharedFFN, m.DenseLayers)
+	}
+	if m.MLA() {
+		switch {
+		case m.QLoRA < 0:
+			return fmt.Errorf("q-lora-rank: %d; allowed 0 (none) or more", m.QLoRA)
+		case m.QKNope < 1 || m.QKRope < 1 || m.VHead < 1:
+			return fmt.Errorf("qk-nope-head-dim, qk-rope-head-dim, v-head-dim: %d, %d, %d; each must be positive with kv-lora-rank", m.QKNope, m.QKRope, m.VHead)
+		}
+	} else if m.KVLoRA < 0 || m.QLoRA != 0 || m.QKNope != 0 || m.QKRope != 0 || m.VHead != 0 {
+		return fmt.Errorf("kv-lora-rank: %d with q-lora-rank %d and head dims %d, %d, %d; latent attention needs a positive kv-lora-rank", m.KVLoRA, m.QLoRA, m.QKNope, m.QKRope, m.VHead)
 	}
 	return nil
 }
 
-// LayerParams counts one transformer layer's parameters: attention (Q and
-// O are h×h, K and V h×(kv·d)), the feed-forward block, and the norms.
+// LayerParams counts one dense transformer layer's parameters: attention
+// (Q h×(a·d), O (a·d)×h, K and V h×(kv·d)), the feed-forward block
+// FFNSize wide, and the norms. A mixture of experts' MoE layers differ
+// (MoELayerParams).
 func (m Transformer) LayerParams() float64 {
+	return m.AttentionParams() + m.denseFFN() + m.norms()
+}
+
+// AttentionParams counts one layer's attention: its projections, their
+// biases (GPT's four, Qwen2's three) and per-head norms; with latent
+// attention, the down and up projections of the latents, their norms
+// and the output projection.
+func (m Transformer) AttentionParams() float64 {
+	h, a := float64(m.Hidden), float64(m.Heads)
+	if m.MLA() {
+		qk := float64(m.QKNope + m.QKRope)
+		var q float64
+		if m.QLoRA > 0 {
+			r := float64(m.QLoRA)
+			q = h*r + r + r*a*qk // down, its norm, up
+		} else {
+			q = h * a * qk
+		}
+		r := float64(m.KVLoRA)
+		kv := h*(r+float64(m.QKRope)) + r + r*a*float64(m.QKNope+m.VHead) // down (with the rotary key), norm, up
+		return q + kv + a*float64(m.VHead)*h
+	}
+	d := float64(m.HeadDim())
+	qw, kv := a*d, float64(m.KVHeads)*d
+	attn := 2*h*qw + 2*h*kv
+	switch {
+	case m.Biases:
+		attn += qw + 2*kv + h // Q, K, V and output biases
+	case m.QKVBias:
+		attn += qw + 2*kv
+	}
+	if m.QKNorm {
+		attn += 2 * d
+	}
+	return attn
+}
+
+// denseFFN counts a dense feed-forward block, FFNSize wide.
+func (m Transformer) denseFFN() float64 {
 	h, f := float64(m.Hidden), float64(m.FFNSize)
-	kv := float64(m.KVHeads * m.HeadDim())
-	attn := 2*h*h + 2*h*kv
-	var ffn float64
-	switch m.FFN {
-	case SwiGLU:
+	ffn := 2 * h * f
+	if m.FFN == SwiGLU {
 		ffn = 3 * h * f
-	default:
-		ffn = 2 * h * f
 	}
-	norms := 2 * h // RMSNorm scales
 	if m.Biases {
-		attn += 2*h + 2*kv // Q, K, V and output biases
 		ffn += f + h
-		norms = 4 * h // LayerNorm scale and shift
 	}
-	return attn + ffn + norms
+	return ffn
+}
+
+// norms counts a layer's two norms: RMSNorm scales, or LayerNorm scales
+// and shifts.
+func (m Transformer) norms() float64 {
+	if m.Biases {
+		return 4 * float64(m.Hidden)
+	}
+	return 2 * float64(m.Hidden)
+}
+
+// ExpertParams counts one routed expert (SwiGLU, ExpertFFN wide).
+func (m Transformer) ExpertParams() float64 {
+	return 3 * float64(m.Hidden) * float64(m.ExpertFFN)
+}
+
+// moeFFN counts an MoE layer's feed-forward block with k of its routed
+// experts (all of them: k = Experts): the router, the shared experts and
+// their gate.
+func (m Transformer) moeFFN(k int) float64 {
+	h, e := float64(m.Hidden), float64(m.Experts)
+	p := float64(k)*m.ExpertParams() + 3*h*float64(m.SharedFFN) + h*e
+	if m.RouterBias {
+		p += e
+	}
+	if m.SharedGate {
+		p += h
+	}
+	return p
+}
+
+// MoELayerParams counts one MoE layer with every expert; a dense model's
+// layer for a dense model.
+func (m Transformer) MoELayerParams() float64 {
+	if !m.MoE() {
+		return m.LayerParams()
+	}
+	return m.AttentionParams() + m.moeFFN(m.Experts) + m.norms()
+}
+
+// moeLayers is how many layers are MoE layers.
+func (m Transformer) moeLayers() int {
+	if !m.MoE() {
+		return 0
+	}
+	return m.Layers - m.DenseLayers
 }
 
 // EmbeddingParams counts the input embedding, the output layer unless
@@ -107,9 +263,42 @@ func (m Transformer) EmbeddingParams() float64 {
 	return p
 }
 
-// Params is the model's parameter count.
+// Params is the model's parameter count: every expert of every layer
+// and the embeddings, without multi-token-prediction modules.
 func (m Transformer) Params() float64 {
-	return float64(m.Layers)*m.LayerParams() + m.EmbeddingParams()
+	moe := m.moeLayers()
+	return float64(m.Layers-moe)*m.LayerParams() + float64(moe)*m.MoELayerParams() + m.EmbeddingParams()
+}
+
+// ActiveParams are the parameters a token goes through: for a mixture
+// of experts its TopK routed experts of each MoE layer (with the router
+// and the shared experts), the rest of the model whole; Params for a
+// dense model. The embeddings count, as the published "active" figures
+// count them (Mixtral's 12.9B, DeepSeek-V3's 37B).
+func (m Transformer) ActiveParams() float64 {
+	if !m.MoE() {
+		return m.Params()
+	}
+	moe := float64(m.moeLayers())
+	return float64(m.Layers-m.moeLayers())*m.LayerParams() +
+		moe*(m.AttentionParams()+m.moeFFN(m.TopK)+m.norms()) + m.EmbeddingParams()
+}
+
+// MTPParams counts the multi-token-prediction modules (MTPLayers), apart
+// from Params: each a layer like the last (an MoE layer in a mixture of
+// experts), the projection of the joined hidden state and embedding
+// (2h×h) and its three norms; the embedding and output head are the
+// model's own.
+func (m Transformer) MTPParams() float64 {
+	if m.MTPLayers == 0 {
+		return 0
+	}
+	h := float64(m.Hidden)
+	layer := m.LayerParams()
+	if m.MoE() {
+		layer = m.MoELayerParams()
+	}
+	return float64(m.MTPLayers) * (layer + 2*h*h + 3*h)
 }
 
 // MegatronParams is Narayanan et al.'s closed form for GPT models:
@@ -150,6 +339,13 @@ var presets = []Transformer{
 	{ID: "llama3-405b", Name: "Llama 3 405B", Layers: 126, Hidden: 16384, Heads: 128, KVHeads: 8, Seq: 8192, Vocab: 128256,
 		FFNSize: 53248, FFN: SwiGLU, Batch: 2048,
 		Source: "Llama 3 herd of models (arXiv 2407.21783), Table 3 (16M-token batches of 8,192), and its released config.json"},
+	{ID: "mixtral-8x7b", Name: "Mixtral 8x7B", Layers: 32, Hidden: 4096, Heads: 32, KVHeads: 8, Seq: 32768, Vocab: 32000,
+		FFNSize: 14336, FFN: SwiGLU, Experts: 8, TopK: 2, ExpertFFN: 14336,
+		Source: "Jiang et al. 2024 (arXiv 2401.04088), Table 1 (8 experts, top 2, 32k context) and its released config.json: 46.7B parameters, 12.9B active"},
+	{ID: "deepseek-v3", Name: "DeepSeek-V3", Layers: 61, Hidden: 7168, Heads: 128, KVHeads: 128, Seq: 4096, Vocab: 129280,
+		FFNSize: 18432, FFN: SwiGLU, Experts: 256, TopK: 8, ExpertFFN: 2048, SharedFFN: 2048, DenseLayers: 3, RouterBias: true,
+		QLoRA: 1536, KVLoRA: 512, QKNope: 128, QKRope: 64, VHead: 128, MTPLayers: 1, Batch: 15360,
+		Source: "DeepSeek-V3 technical report (arXiv 2412.19437) §4.2 (4K sequences, the batch raised to 15,360) and its released config.json: 671B parameters, 37B active, the MTP module apart"},
 }
 
 // Preset returns a published model by id.

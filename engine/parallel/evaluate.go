@@ -109,16 +109,23 @@ func evaluate(c Config, se *searching) (Result, error) {
 	d := float64(m.HeadDim())
 	T := float64(t)
 	kvGPU := math.Max(float64(m.KVHeads)/T, 1) * d
-	layerParams := 2*h*h/T + 2*h*kvGPU
+	qw := float64(m.Heads) * d // Q's and the projection's width: h, but for wide heads (Qwen3)
+	layerParams := 2*h*qw/T + 2*h*kvGPU
 	ffnMats := 2.0
 	if m.FFN == model.SwiGLU {
 		ffnMats = 3
 	}
 	layerParams += ffnMats * h * f / T
-	if m.Biases {
-		layerParams += h/T + 2*kvGPU + f/T + 2*h + 4*h
-	} else {
+	switch {
+	case m.Biases:
+		layerParams += qw/T + 2*kvGPU + f/T + 2*h + 4*h
+	case m.QKVBias:
+		layerParams += qw/T + 2*kvGPU + 2*h
+	default:
 		layerParams += 2 * h
+	}
+	if m.QKNorm {
+		layerParams += 2 * d
 	}
 	embedParams := float64(m.Vocab) * h / T // vocabulary-parallel
 	if m.LearnedPositions {
@@ -312,11 +319,12 @@ func evaluate(c Config, se *searching) (Result, error) {
 func StepFLOPs(m model.Transformer, batch int, rc Recompute) (modelFLOPs, hardwareFLOPs float64) {
 	h, f, s := float64(m.Hidden), float64(m.FFNSize), float64(m.Seq)
 	kv := float64(m.KVHeads * m.HeadDim())
+	qw := float64(m.Heads * m.HeadDim())
 	ffn := 2 * h * f
 	if m.FFN == model.SwiGLU {
 		ffn = 3 * h * f
 	}
-	mats := 2*h*h + 2*h*kv + ffn
+	mats := 2*h*qw + 2*h*kv + ffn
 	tokens := float64(batch) * s
 	L := float64(m.Layers)
 	layerFwd := 2*mats + 4*s*h
@@ -353,9 +361,10 @@ func layerCost(m model.Transformer, p Plan, cl Cluster) costs {
 	if m.FFN == model.SwiGLU {
 		ffnOut = 2 // gate and up in one product
 	}
+	qw := float64(m.Heads * m.HeadDim())
 	mats := [...]mm{
-		{h/T + 2*kvGPU, h},  // Q, K, V (column parallel)
-		{h, h / T},          // output projection (row parallel)
+		{qw/T + 2*kvGPU, h}, // Q, K, V (column parallel)
+		{h, qw / T},         // output projection (row parallel)
 		{ffnOut * f / T, h}, // up (and gate)
 		{h, f / T},          // down
 	}

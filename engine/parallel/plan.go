@@ -5,6 +5,7 @@ import (
 
 	"github.com/gpuscope/gpuscope/engine/hw"
 	"github.com/gpuscope/gpuscope/engine/model"
+	"github.com/gpuscope/gpuscope/engine/units"
 )
 
 // Schedule is a pipeline schedule.
@@ -29,7 +30,8 @@ type Cluster struct {
 
 // DefaultCluster is the default for a GPU type: A100 → NVLink 3
 // inside nodes of 8 and one InfiniBand HDR 200G NIC per GPU (DGX A100);
-// H100 and H200 → NVLink 4 and NDR 400G (DGX H100).
+// H100 and H200 → NVLink 4 and NDR 400G (DGX H100); H800 → its NVLink
+// (400 GB/s both ways) and NDR, as DeepSeek-V3 was trained.
 func DefaultCluster(g hw.GPU, gpus int) Cluster {
 	intra, _ := hw.LinkByID(g.Link)
 	inter, _ := hw.LinkByID("ib-ndr")
@@ -107,10 +109,28 @@ type Config struct {
 
 // Validate refuses an inconsistent plan with a message naming the
 // constraint.
+// UnplannedModel is the error of a model the planner does not plan: a
+// mixture of experts or latent attention (expert parallelism is still to
+// come), with the sizes it was read as.
+func UnplannedModel(m model.Transformer) error {
+	what := "a mixture of experts"
+	if !m.MoE() {
+		what = "a model with latent attention"
+	}
+	name := m.Name
+	if name == "" {
+		name = m.ID
+	}
+	return fmt.Errorf("model: %s is %s (%s parameters, %s active a token): the planner plans dense models only; expert parallelism and latent attention are not modelled yet", name, what, units.Params(m.Params()), units.Params(m.ActiveParams()))
+}
+
 func (c Config) Validate() error {
 	m, p, cl := c.Model, c.Plan, c.Cluster
 	if err := m.Validate(); err != nil {
 		return err
+	}
+	if m.MoE() || m.MLA() {
+		return UnplannedModel(m)
 	}
 	switch {
 	case cl.GPUs < 1 || cl.GPUs > 1<<24:
@@ -289,6 +309,7 @@ func ActivationBytes(m model.Transformer, s, b, t int, sp, flash bool, rc Recomp
 	S, B, H, T := float64(s), float64(b), float64(m.Hidden), float64(t)
 	A := float64(m.Heads)
 	kv := float64(m.KVHeads * m.HeadDim())
+	qw := float64(m.Heads * m.HeadDim()) // h, but for wide heads
 	f := float64(m.FFNSize)
 	sbh := S * B * H
 	div := 1.0
@@ -302,10 +323,10 @@ func ActivationBytes(m model.Transformer, s, b, t int, sp, flash bool, rc Recomp
 	// inputs of attention and MLP (2 + 2), their dropout masks (1 + 1),
 	// the LayerNorms (4).
 	outside := 10 * sbh / div
-	// Split over the TP group: Q (2), K and V (2 each, kv wide), the
-	// projection input (2); the MLP's activation inputs and the down
-	// projection's input.
-	inAttn := (4 + 4*kv/H) * sbh
+	// Split over the TP group: Q (2, a·d wide: h but for wide heads), K
+	// and V (2 each, kv wide), the projection input (2, a·d wide); the
+	// MLP's activation inputs and the down projection's input.
+	inAttn := (4*qw/H + 4*kv/H) * sbh
 	inMLP := 4 * f / H * sbh // GeLU: its input and the down projection's input, 2 bytes each
 	if m.FFN == model.SwiGLU {
 		inMLP = 6 * f / H * sbh // gate and up outputs, and the down projection's input

@@ -506,3 +506,47 @@ func TestLinksAreTheOnesCosted(t *testing.T) {
 		}
 	}
 }
+
+// Heads wider than hidden ÷ heads (Qwen3's head_dim) and Qwen2's Q, K, V
+// biases: one GPU holds the model's own count, and the step's FLOPs grow
+// with Q's width (2·h·a·d of Q and of the projection a token and layer).
+func TestWideHeadsAndQKVBias(t *testing.T) {
+	m := model.Transformer{ID: "wide", Name: "wide", Layers: 4, Hidden: 1024, Heads: 16, KVHeads: 8, HeadSize: 128, QKNorm: true,
+		Seq: 1024, Vocab: 1000, FFNSize: 3072, FFN: model.SwiGLU}
+	p := Plan{TP: 1, PP: 1, DP: 1, Interleave: 1, MicroBatch: 1, GlobalBatch: 1, Schedule: OneFOneB, BytesPerParam: 16, Dtype: hw.BF16, Recompute: RecomputeNone}
+	h100 := gpu(t, "h100")
+	for _, qkv := range []bool{false, true} {
+		m.QKVBias = qkv
+		r, err := Evaluate(Config{Model: m, Plan: p, Cluster: DefaultCluster(h100, 1)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !within(r.StageParams[0], m.Params(), 1e-12) {
+			t.Errorf("qkv bias %v: one GPU holds %.0f parameters, the model has %.0f", qkv, r.StageParams[0], m.Params())
+		}
+	}
+	narrow := m
+	narrow.HeadSize = 0 // 64 wide
+	wide, _ := StepFLOPs(m, 1, RecomputeNone)
+	thin, _ := StepFLOPs(narrow, 1, RecomputeNone)
+	// Q and the projection: 2·h·(a·d) each, 2 FLOPs a weight, ×3 with the
+	// backward; K and V: 2·h·kv·d; a·d goes from 1024 to 2048.
+	if want := 3 * 1024.0 * 4 * 2 * (2*1024*1024 + 2*1024*512); !within(wide-thin, want, 1e-9) {
+		t.Errorf("wide heads add %.4g FLOPs a token, want %.4g", wide-thin, want)
+	}
+}
+
+// A mixture of experts, or latent attention, is refused with the model's
+// sizes named, never planned as a dense model.
+func TestMoERefused(t *testing.T) {
+	m := model.Transformer{ID: "moe", Name: "Toy MoE", Layers: 4, Hidden: 1024, Heads: 16, KVHeads: 16, Seq: 1024, Vocab: 1000,
+		FFNSize: 3072, FFN: model.SwiGLU, Experts: 8, TopK: 2, ExpertFFN: 3072}
+	p := Plan{TP: 1, PP: 1, DP: 1, Interleave: 1, MicroBatch: 1, GlobalBatch: 1, Schedule: OneFOneB, BytesPerParam: 16, Dtype: hw.BF16, Recompute: RecomputeNone}
+	_, err := Evaluate(Config{Model: m, Plan: p, Cluster: DefaultCluster(gpu(t, "h100"), 1)})
+	if err == nil || !strings.Contains(err.Error(), "model: Toy MoE is a mixture of experts") || !strings.Contains(err.Error(), "active") {
+		t.Errorf("a mixture of experts planned: %v", err)
+	}
+	if _, err := Search(SearchOptions{Model: m, Cluster: DefaultCluster(gpu(t, "h100"), 8), GlobalBatch: 8, BytesPerParam: 16, Dtype: hw.BF16}); err == nil {
+		t.Error("a mixture of experts searched")
+	}
+}

@@ -222,10 +222,23 @@ func TestBenchPage(t *testing.T) {
 }
 
 // benchLessons measures only the frames of the lessons named (GPUSCOPE_BENCH_ONLY,
-// comma-separated, at their heaviest), printing them: a quick look at a few
-// lessons without the whole page benchmark. It writes no report file.
+// comma-separated, at their heaviest; "first-frame" for the time to the
+// first frame), printing them: a quick look at a few lessons without the
+// whole page benchmark. It writes no report file.
 func benchLessons(t *testing.T, ids []string) {
 	for _, id := range ids {
+		if id == "first-frame" {
+			// Time to first frame against the bare program, as the whole
+			// benchmark measures it (needs bare/ in the site).
+			var ours, bare []float64
+			for range 5 {
+				bare = append(bare, firstFrame(t, "bare/index.html", `window.__bareReadyAt || 0`))
+				ours = append(ours, firstFrame(t, "index.html#scenario=ring-allreduce&gpus=8",
+					`(window.gpuscope && window.gpuscope.ready) ? window.gpuscope.state().perf.first_frame_ms : 0`))
+			}
+			fmt.Printf("first frame, median of 5: gpuscope %.0f ms (%v), bare %.0f ms (%v), ratio %.2f\n", median(ours), ours, median(bare), bare, median(ours)/median(bare))
+			continue
+		}
 		frag, known := heaviest[id]
 		if !known {
 			frag = fmt.Sprintf("step=%d", lastStep(id))

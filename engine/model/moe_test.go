@@ -1,0 +1,185 @@
+package model
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Released config.json files (testdata/hf) against the sizes their
+// publishers give: total and active (a token's) parameters, within 1%.
+//
+//   - Mixtral 8x7B: 46.7B, 12.9B active (Jiang et al. 2024, arXiv
+//     2401.04088, §2: "47B" total, "13B active"; Mistral's release: 46.7B
+//     and 12.9B).
+//   - Qwen1.5-MoE-A2.7B: 14.3B, 2.7B active (Qwen's model card).
+//   - Qwen3-30B-A3B: 30.5B, 3.3B active (Qwen3 technical report, arXiv
+//     2505.09388, Table 2; the model card).
+//   - DeepSeek-V3: 671B, 37B active, without the 14B multi-token-
+//     prediction module (the 685B of the checkpoint; DeepSeek-V3 technical
+//     report, arXiv 2412.19437, §1 and the model card).
+//   - DeepSeek-V2: 236B, 21B active; DeepSeek-V2-Lite: 15.7B, 2.4B active
+//     (arXiv 2405.04434, §1 and Appendix B).
+//   - Dense, read as before: Llama 3.1 8B 8.03B (8,030,261,248 in the
+//     checkpoint), Qwen2.5-7B 7.61B (7,615,616,512).
+func TestHFConfigsPublishedSizes(t *testing.T) {
+	//
+	// Mistral and Qwen count the embedding table among the active
+	// parameters (ActiveParams); DeepSeek does not (a token reads one row
+	// of it), so its rows are compared without it (noInput). Tolerances:
+	// 1%, or the published rounding where that is coarser (2.4B is
+	// 2.35–2.45B: DeepSeek-V2-Lite's 2.451B is 2.1% over 2.4B).
+	tests := []struct {
+		file          string
+		total, active float64
+		mtp           float64 // the multi-token-prediction module, apart
+		noInput       bool
+		activeTol     float64
+	}{
+		{"mixtral-8x7b.json", 46.7e9, 12.9e9, 0, false, 0.01},
+		{"qwen1.5-moe-a2.7b.json", 14.3e9, 2.7e9, 0, false, 0.02},
+		{"qwen3-30b-a3b.json", 30.5e9, 3.3e9, 0, false, 0.02},
+		{"deepseek-v3.json", 671e9, 37e9, 685e9 - 671e9, true, 0.014},
+		{"deepseek-v2.json", 236e9, 21e9, 0, true, 0.01},
+		{"deepseek-v2-lite.json", 15.7e9, 2.4e9, 0, true, 0.025},
+		{"llama-3.1-8b.json", 8.030261248e9, 8.030261248e9, 0, false, 0.001},
+		{"qwen2.5-7b.json", 7.615616512e9, 7.615616512e9, 0, false, 0.001},
+	}
+	for _, tt := range tests {
+		data, err := os.ReadFile(filepath.Join("testdata", "hf", tt.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := FromHFConfig(data, 4096)
+		if err != nil {
+			t.Errorf("%s: %v", tt.file, err)
+			continue
+		}
+		within := func(what string, got, want, tol float64) {
+			if math.Abs(got-want)/want > tol {
+				t.Errorf("%s: %s %.4g, want %.4g ±%.1f%%", tt.file, what, got, want, 100*tol)
+			}
+		}
+		within("parameters", m.Params(), tt.total, 0.01)
+		active := m.ActiveParams()
+		if tt.noInput {
+			active -= float64(m.Vocab) * float64(m.Hidden)
+		}
+		within("active parameters", active, tt.active, tt.activeTol)
+		if tt.mtp > 0 {
+			// 685B counts the module's own copies of the embedding and
+			// output head: the checkpoint stores them again.
+			mtp := m.MTPParams() + 2*float64(m.Vocab)*float64(m.Hidden)
+			if math.Abs(mtp-tt.mtp)/tt.mtp > 0.05 {
+				t.Errorf("%s: multi-token prediction %.4g (with its stored embedding and head), want ≈ %.4g", tt.file, mtp, tt.mtp)
+			}
+		} else if m.MTPParams() != 0 {
+			t.Errorf("%s: %.4g multi-token-prediction parameters, want none", tt.file, m.MTPParams())
+		}
+		if m.MoE() != (tt.active < tt.total) {
+			t.Errorf("%s: MoE() = %v", tt.file, m.MoE())
+		}
+	}
+}
+
+// DeepSeek-V3 by hand (its config.json): a latent-attention layer is
+// q 7168·1536 + 1536 + 1536·128·192, kv 7168·576 + 512 + 512·128·256,
+// o 128·128·7168 = 187,107,328; a dense layer adds 3·7168·18432 and two
+// norms; an MoE layer 257 experts of 3·7168·2048 (256 routed, 1 shared),
+// the router 256·7168 and its 256 biases; 129,280 × 7168 twice and the
+// final norm.
+func TestDeepSeekV3ByHand(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("testdata", "hf", "deepseek-v3.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := FromHFConfig(data, 4096)
+	if err != nil {
+		t.Fatal(err)
+	}
+	attn := 7168.0*1536 + 1536 + 1536*128*192 + 7168*576 + 512 + 512*128*256 + 128*128*7168
+	if attn != 187107328 || m.AttentionParams() != attn {
+		t.Fatalf("attention %.0f, by hand %.0f", m.AttentionParams(), attn)
+	}
+	dense := attn + 3*7168*18432 + 2*7168
+	expert := 3.0 * 7168 * 2048
+	moe := attn + 257*expert + 256*7168 + 256 + 2*7168
+	want := 3*dense + 58*moe + 2*129280*7168 + 7168
+	if got := m.Params(); got != want {
+		t.Errorf("parameters %.0f, by hand %.0f", got, want)
+	}
+	active := 3*dense + 58*(attn+9*expert+256*7168+256+2*7168) + 2*129280*7168 + 7168
+	if got := m.ActiveParams(); got != active {
+		t.Errorf("active parameters %.0f, by hand %.0f", got, active)
+	}
+	if m.DenseLayers != 3 || m.Experts != 256 || m.TopK != 8 || m.SharedFFN != 2048 || !m.RouterBias || m.MTPLayers != 1 {
+		t.Errorf("read as %+v", m)
+	}
+}
+
+// What the reader does not model is refused with the field named, never
+// read as a dense decoder.
+func TestHFConfigRefusesUnmodelled(t *testing.T) {
+	base := `"model_type":"x","hidden_act":"silu","num_hidden_layers":4,"hidden_size":64,"num_attention_heads":4,"intermediate_size":128,"vocab_size":100,"max_position_embeddings":64`
+	moe := base + `,"num_experts":8,"num_experts_per_tok":2,"moe_intermediate_size":32`
+	tests := []struct{ json, field string }{
+		{`{` + base + `,"text_config":{"hidden_size":64}}`, "text_config"},
+		{`{` + base + `,"vision_config":{}}`, "vision_config"},
+		{`{` + base + `,"layers_block_type":["mamba","attention"]}`, "layers_block_type"},
+		{`{` + base + `,"cross_attention_layers":[3]}`, "cross_attention_layers"},
+		{`{` + moe + `,"mlp_only_layers":[0]}`, "mlp_only_layers"},
+		{`{` + moe + `,"decoder_sparse_step":2}`, "decoder_sparse_step"},
+		{`{` + moe + `,"moe_layer_freq":2}`, "moe_layer_freq"},
+		{`{` + base + `,"attention_bias":true}`, "attention_bias"},
+		{`{` + base + `,"mlp_bias":true}`, "mlp_bias"},
+		{`{` + base + `,"index_n_heads":32,"index_topk":2048}`, "index_n_heads"},
+		{`{` + base + `,"num_local_experts":32,"experts_per_token":4}`, "experts_per_token"},
+		{`{` + base + `,"num_experts":8}`, "num_experts_per_tok"},
+		{`{` + base + `,"num_experts":8,"num_experts_per_tok":9}`, "top-k"},
+		{`{` + moe + `,"first_k_dense_replace":4}`, "first_k_dense_replace"},
+		{`{` + base + `,"kv_lora_rank":16,"qk_rope_head_dim":8,"v_head_dim":16}`, "qk_nope_head_dim"},
+		{`{` + strings.Replace(moe, `"silu"`, `"gelu"`, 1) + `}`, "hidden_act"},
+		{`{` + strings.Replace(base, `"x"`, `"gemma2"`, 1) + `}`, "model_type"},
+	}
+	for _, tt := range tests {
+		_, err := FromHFConfig([]byte(tt.json), 0)
+		if err == nil || !strings.Contains(err.Error(), tt.field) {
+			t.Errorf("FromHFConfig(…%.50s) error %v, want it to name %s", tt.json[len(base)+1:], err, tt.field)
+		}
+	}
+	// The harmless values of the same keys are read.
+	for _, ok := range []string{
+		`{` + moe + `,"mlp_only_layers":[],"decoder_sparse_step":1,"moe_layer_freq":1,"attention_bias":false,"mlp_bias":null}`,
+		`{` + base + `,"num_experts":0,"num_experts_per_tok":2}`,
+	} {
+		if _, err := FromHFConfig([]byte(ok), 0); err != nil {
+			t.Errorf("FromHFConfig(…%.60s): %v", ok[len(base)+1:], err)
+		}
+	}
+}
+
+// The presets are their released configs.
+func TestMoEPresets(t *testing.T) {
+	for id, file := range map[string]string{"mixtral-8x7b": "mixtral-8x7b.json", "deepseek-v3": "deepseek-v3.json"} {
+		p, ok := Preset(id)
+		if !ok {
+			t.Fatalf("no preset %s", id)
+		}
+		if err := p.Validate(); err != nil {
+			t.Errorf("%s: %v", id, err)
+		}
+		data, err := os.ReadFile(filepath.Join("testdata", "hf", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := FromHFConfig(data, p.Seq)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Params() != p.Params() || m.ActiveParams() != p.ActiveParams() || m.MTPParams() != p.MTPParams() {
+			t.Errorf("%s: preset %.6g (%.6g active), its config.json %.6g (%.6g)", id, p.Params(), p.ActiveParams(), m.Params(), m.ActiveParams())
+		}
+	}
+}
