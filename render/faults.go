@@ -236,7 +236,7 @@ func fltZoom(l *List, th Theme, sc, fs float32, w Words, r Rect, zw [2]float64, 
 	l.Frame(r.X, r.Y, r.W, r.H, 1*sc, th.Link)
 	l.Label(r.X+fs*0.5, r.Y+fs*0.3, fs, AlignLeft, th.Text, fitLabel(title, fs, r.W-fs))
 	ymax := v.Chosen
-	yl := units.LocalDuration(w.Lang, ymax)
+	yl := fltLabels.get(fltKey{w.Lang, 'y', ymax, 0}, func() string { return units.LocalDuration(w.Lang, ymax) })
 	px := r.X + labelW(yl, fs) + fs*0.9
 	py := r.Y + fs*2.2
 	pw := r.X + r.W - fs*0.7 - px

@@ -68,9 +68,15 @@ func BenchmarkHeaviestFrame(b *testing.B) {
 // picture without allocating (the run's views, bubbles and words are
 // made once), and with the display items their detail needs: marks
 // under a pixel are merged (before: 12,188 and 16,978 items).
+//
+// The other heavy lessons allocate only the words that change as they
+// play: fault-tolerance's headline counts failures, 13 of them a frame at
+// 32,768 GPUs, and its clock; 3d-parallel's, ring-allreduce's and tensor-parallel's
+// clocks and counters.
 func TestHeaviestFrames(t *testing.T) {
 	maxItems := map[string]int{"pipeline-parallel": 8000, "activation-checkpointing": 12500}
-	for _, h := range heaviest {
+	maxAllocs := map[string]float64{"fault-tolerance": 12, "3d-parallel": 5, "ring-allreduce": 6, "tensor-parallel": 5}
+	for _, h := range framed {
 		p := playing(t, h.id, h.frag)
 		var pic Picture
 		var l render.List
@@ -82,10 +88,10 @@ func TestHeaviestFrames(t *testing.T) {
 			p.Advance(1.0 / 60)
 			l = pic.Build(l, At(p), desktop)
 		})
-		if allocs != 0 {
-			t.Errorf("%s: %.1f allocations a frame, want none", h.id, allocs)
+		if allocs > maxAllocs[h.id] {
+			t.Errorf("%s: %.1f allocations a frame, want at most %g", h.id, allocs, maxAllocs[h.id])
 		}
-		if n := len(l.Items); n > maxItems[h.id] {
+		if n := len(l.Items); maxItems[h.id] > 0 && n > maxItems[h.id] {
 			t.Errorf("%s: %d display items, want at most %d", h.id, n, maxItems[h.id])
 		}
 	}

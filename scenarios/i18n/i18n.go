@@ -350,6 +350,11 @@ func spacesLatin(lang string) bool { return lang == "zh" }
 // fill replaces the placeholders of v that have values.
 func fill(v string, values map[string]string, space bool) string {
 	var b strings.Builder
+	n := len(v) + 4 // room for the spaces between scripts
+	for _, val := range values {
+		n += len(val)
+	}
+	b.Grow(n)     // one allocation, not one each time the text outgrows its buffer
 	var last rune // the last rune written
 	for i := 0; i < len(v); {
 		if v[i] == '{' {
