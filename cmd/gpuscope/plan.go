@@ -31,6 +31,8 @@ func planKnobs() []scenarios.Knob {
 		n("gpus", 1, 1<<24, ""), n("tp", 1, 1<<16, "1"), n("pp", 1, 1<<16, "1"), n("dp", 1, 1<<24, ""),
 		n("interleave", 1, 64, "1"), n("zero", 0, 3, "0"), n("micro-batch", 1, 1<<16, "1"), n("global-batch", 1, 1<<24, ""),
 		n("gpus-per-node", 1, 256, "8"), n("top", 0, 1<<20, "50"),
+		n("ep", 1, 1<<16, "1"),
+		{Name: "capacity-factor", Kind: scenarios.KnobFloat, FMin: 1, FMax: 8, Default: "1"},
 		{Name: "recompute", Kind: scenarios.KnobEnum, Values: []string{"none", "selective", "full"}, Default: "selective"},
 		{Name: "schedule", Kind: scenarios.KnobEnum, Values: []string{"gpipe", "1f1b", "interleaved"}},
 		{Name: "gpu", Kind: scenarios.KnobEnum, Values: hw.GPUIDs(), Default: "h100"},
@@ -83,6 +85,8 @@ refused with the constraint named.`,
 		"inter":           {what: "the network between nodes, one NIC per GPU", def: "ib-hdr for a100-80gb, ib-ndr for h100 and h200"},
 		"bytes-per-param": {what: "model-state bytes a parameter: 16 (BF16 weights and gradients, FP32 master weights and Adam moments) or 18 (FP32 gradients, Megatron-LM)"},
 		"dtype":           {what: "the number format of the matrix products"},
+		"ep":              {what: "expert parallelism, for a mixture of experts: each MoE layer's experts spread over EP of the DP ranks (dividing DP and the experts)"},
+		"capacity-factor": {what: "a mixture of experts' busiest GPU's tokens through its experts over the mean (1: balanced)"},
 		"json":            jsonDoc,
 		"search":          {what: "rank every valid plan that fits, fastest first (each with sequence parallelism when TP > 1 and DP overlap; --sp and --overlap are not read)"},
 		"sp":              {what: "sequence parallelism in the TP group (activations outside the matrix products split over TP)", def: "on when --tp > 1"},
@@ -213,7 +217,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		if err := m.Validate(); err != nil {
 			return fail("--%v", err)
 		}
-		if m.MoE() || m.MLA() {
+		if m.MLA() {
 			// Read right (its sizes in the message), but not planned.
 			flag := "model"
 			if hfPath != "" {
@@ -312,6 +316,14 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		for _, s := range sr.Decision.Steps {
 			fmt.Fprintf(stdout, "  %-55s %-3s %s\n", s.Question, map[bool]string{true: "yes", false: "no"}[s.Answer], s.Detail)
 		}
+		if m.MoE() {
+			// A mixture of experts' plans differ by EP too.
+			fmt.Fprintf(stdout, "%4s %4s %4s %5s %4s %3s %4s %-9s %3s %9s %9s %6s %6s\n", "rank", "tp", "pp", "dp", "ep", "v", "zero", "recompute", "mb", "step_s", "mem_GB", "mfu", "bubble")
+			for i, p := range out.Plans {
+				fmt.Fprintf(stdout, "%4d %4d %4d %5d %4d %3d %4d %-9s %3d %9.3f %9.1f %6.3f %6.3f\n", i+1, p.TP, p.PP, p.DP, p.EP, p.Interleave, p.ZeRO, p.Recompute, p.MicroBatch, p.Time.Step, p.Memory.Total/1e9, p.MFU, p.BubbleFraction)
+			}
+			return 0
+		}
 		fmt.Fprintf(stdout, "%4s %4s %4s %5s %3s %4s %-9s %3s %9s %9s %6s %6s\n", "rank", "tp", "pp", "dp", "v", "zero", "recompute", "mb", "step_s", "mem_GB", "mfu", "bubble")
 		for i, p := range out.Plans {
 			fmt.Fprintf(stdout, "%4d %4d %4d %5d %3d %4d %-9s %3d %9.3f %9.1f %6.3f %6.3f\n", i+1, p.TP, p.PP, p.DP, p.Interleave, p.ZeRO, p.Recompute, p.MicroBatch, p.Time.Step, p.Memory.Total/1e9, p.MFU, p.BubbleFraction)
@@ -329,7 +341,8 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	}
 	plan := parallel.Plan{TP: tp, PP: pp, DP: dp, Interleave: v, SP: boolOr("sp", tp > 1), ZeRO: atoi("zero"),
 		Recompute: parallel.Recompute(fs.value("recompute")), Flash: flash, MicroBatch: mb, GlobalBatch: gb,
-		Schedule: sched, BytesPerParam: bpp, Dtype: dtype, Overlap: boolOr("overlap", true)}
+		Schedule: sched, BytesPerParam: bpp, Dtype: dtype, Overlap: boolOr("overlap", true), EP: atoi("ep")}
+	plan.CapacityFactor, _ = strconv.ParseFloat(fs.value("capacity-factor"), 64)
 	r, err := parallel.Evaluate(parallel.Config{Model: m, Plan: plan, Cluster: cl})
 	if err != nil {
 		return fail("--%v", err)
@@ -348,7 +361,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	for _, row := range []struct {
 		name string
 		v    float64
-	}{{"step_s", tm.Step}, {"compute_s", tm.Compute}, {"tp_comm_s", tm.TPComm}, {"pp_comm_s", tm.PPComm}, {"dp_comm_s", tm.DPComm},
+	}{{"step_s", tm.Step}, {"compute_s", tm.Compute}, {"tp_comm_s", tm.TPComm}, {"ep_comm_s", tm.EPComm}, {"pp_comm_s", tm.PPComm}, {"dp_comm_s", tm.DPComm},
 		{"dp_hidden_s", tm.DPHidden}, {"bubble_s", tm.Bubble}, {"exposed_comm_s", tm.Exposed}, {"optimizer_s", tm.Optimizer}} {
 		fmt.Fprintf(stdout, "  %-16s %.4f\n", row.name, row.v)
 	}
@@ -422,6 +435,10 @@ func planSettings(given func(string) bool, m model.Transformer, fromHF bool, p p
 	add("seq", "sequence length", fmt.Sprintf("%d tokens", m.Seq), "default: "+src)
 	add("dtype", "matrix products in", string(p.Dtype), "default")
 	add("bytes-per-param", "model-state bytes", fmt.Sprintf("%d a parameter", p.BytesPerParam), "default")
+	if m.MoE() && !search {
+		add("ep", "expert parallel", strconv.Itoa(max(p.EP, 1)), "default")
+		add("capacity-factor", "capacity factor", strconv.FormatFloat(max(p.CapacityFactor, 1), 'g', -1, 64), "default: balanced")
+	}
 	add("gpus-per-node", "GPUs a node", strconv.Itoa(cl.GPUsPerNode), "default")
 	add("intra", "inside a node", cl.Intra.Name, "default for the "+cl.GPU.Name)
 	add("inter", "between nodes", cl.Inter.Name+", a NIC a GPU", "default for the "+cl.GPU.Name)

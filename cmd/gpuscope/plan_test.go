@@ -388,20 +388,34 @@ func TestPlanJSONAddsOnly(t *testing.T) {
 	}
 }
 
-// A mixture of experts is read with its real sizes and refused with them,
-// naming the flag it came from (Mixtral was once planned as 7.24B).
-func TestPlanRefusesMoE(t *testing.T) {
-	for _, tt := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"plan", "--model", "deepseek-v3", "--gpus", "2048", "--gpu", "h800"}, "--model: DeepSeek-V3 is a mixture of experts (671B parameters, 37.6B active a token)"},
-		{[]string{"plan", "--hf-config", "../../engine/model/testdata/hf/mixtral-8x7b.json", "--gpus", "64"}, "--hf-config: MixtralForCausalLM is a mixture of experts (46.7B parameters, 12.9B active a token)"},
-		{[]string{"plan", "--model", "mixtral-8x7b", "--gpus", "64", "--search"}, "--model: Mixtral 8x7B is a mixture of experts"},
-	} {
-		out, errOut, code := runCLI(tt.args...)
-		if code != 2 || !strings.Contains(errOut, tt.want) || out != "" {
-			t.Errorf("%v: exit %d, stderr %q, stdout %q; want 2 and %q", tt.args, code, errOut, out, tt.want)
-		}
+// A mixture of experts is read with its real sizes and planned with
+// expert parallelism (Mixtral was once planned as a dense 7.24B); latent
+// attention is refused with the sizes, naming the flag it came from.
+func TestPlanMoE(t *testing.T) {
+	_, errOut, code := runCLI("plan", "--model", "deepseek-v3", "--gpus", "2048", "--gpu", "h800")
+	if want := "--model: DeepSeek-V3 has latent attention (671B parameters, 37.6B active a token)"; code != 2 || !strings.Contains(errOut, want) {
+		t.Errorf("deepseek-v3: exit %d, %q; want 2 and %q", code, errOut, want)
+	}
+	out, errOut, code := runCLI("plan", "--hf-config", "../../engine/model/testdata/hf/mixtral-8x7b.json", "--seq", "4096", "--gpus", "64", "--ep", "8", "--zero", "1", "--json")
+	if code != 0 {
+		t.Fatalf("mixtral: exit %d, %s", code, errOut)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err)
+	}
+	if p, a := m["params"].(float64), m["active_params"].(float64); math.Abs(p-46.7e9)/46.7e9 > 0.01 || math.Abs(a-12.9e9)/12.9e9 > 0.01 || m["ep"] != 8.0 || m["capacity_factor"] != 1.0 {
+		t.Errorf("mixtral: params %v, active %v, ep %v, capacity factor %v", m["params"], m["active_params"], m["ep"], m["capacity_factor"])
+	}
+	if tm, _ := m["time"].(map[string]any); tm == nil || !(tm["ep_comm_s"].(float64) > 0) {
+		t.Errorf("mixtral with EP 8: time %v, want an ep_comm_s", m["time"])
+	}
+	_, errOut, code = runCLI("plan", "--model", "mixtral-8x7b", "--gpus", "64", "--ep", "3")
+	if code != 2 || !strings.Contains(errOut, "ep: 3 does not divide the 8 experts") {
+		t.Errorf("--ep 3: exit %d, %q", code, errOut)
+	}
+	out, _, code = runCLI("plan", "--model", "mixtral-8x7b", "--seq", "4096", "--gpus", "64", "--search", "--top", "3")
+	if code != 0 || !strings.Contains(out, "  ep ") {
+		t.Errorf("mixtral --search: exit %d, want an ep column:\n%s", code, out)
 	}
 }

@@ -74,7 +74,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 		return Result{Config: c}, err
 	}
 	m, p, cl := c.Model, c.Plan, c.Cluster
-	r := Result{Config: c, Params: m.Params()}
+	r := Result{Config: c, Params: m.Params(), ActiveParams: m.ActiveParams()}
 	if se == nil {
 		cl.GPU = sustained(cl.GPU)
 	} else {
@@ -133,6 +133,15 @@ func evaluate(c Config, se *searching) (Result, error) {
 	}
 
 	cost := layerCost(m, p, cl)
+	// A mixture of experts' MoE layers (all but the first DenseLayers):
+	// their parameters on one GPU, the part of them that is experts
+	// (sharded over EP, their gradients reduced over DP ÷ EP), their
+	// costs and activations.
+	var moe moeLayer
+	if m.MoE() {
+		moe = moeLayerOn(m, p, cl, layerParams, ffnMats*h*f/T)
+	}
+	stageDense := func(st int) int { return denseOnStage(m, pp, v, st) }
 
 	// The last stage's output layer: logits GEMM (and its backward), the
 	// cross-entropy over b·s × V/t FP32 logits.
@@ -140,15 +149,16 @@ func evaluate(c Config, se *searching) (Result, error) {
 	headFwd := gemm(g, p.Dtype, n, float64(m.Vocab)/T, h) + n*float64(m.Vocab)/T*4*2/(g.HBMBandwidth*MemoryEfficiency)
 	headBwd := gemm(g, p.Dtype, n, h, float64(m.Vocab)/T) + gemm(g, p.Dtype, h, float64(m.Vocab)/T, n) + n*float64(m.Vocab)/T*4*2/(g.HBMBandwidth*MemoryEfficiency)
 
-	// The six per-stage lists share one array: in a search, scratch
+	// The seven per-stage lists share one array: in a search, scratch
 	// until the plan turns out to fit.
 	var stage []float64
 	if se == nil {
-		stage = make([]float64, 6*pp)
+		stage = make([]float64, 7*pp)
 		r.StageMemory = make([]Memory, pp)
 	} else {
-		se.stage = grow(se.stage, 6*pp)
+		se.stage = grow(se.stage, 7*pp)
 		stage = se.stage
+		clear(stage)
 	}
 	r.setStageLists(stage, pp)
 	// What every stage's activations are made of.
@@ -158,11 +168,32 @@ func evaluate(c Config, se *searching) (Result, error) {
 		actFull = ActivationBytes(m, m.Seq, p.MicroBatch, t, p.SP, p.Flash, RecomputeNone)
 	}
 	worst := -1
+	expertOnStage := func(int) float64 { return 0 }
+	if m.MoE() {
+		expertOnStage = func(st int) float64 { return float64(stageLayerCount(st)-stageDense(st)) * moe.experts }
+	}
 	for st := 0; st < pp; st++ {
 		layers := stageLayerCount(st)
 		params := float64(layers) * layerParams
 		L := float64(layers)
 		fwd, bwd, tp := L*cost.fwd, L*cost.bwd, L*(cost.tpFwd+cost.tpBwd)
+		tpFwd, rec, epc := L*cost.tpFwd, L*cost.recompute, 0.0
+		stageAct := act
+		if m.MoE() {
+			// Its MoE layers in place of dense ones.
+			d := float64(stageDense(st))
+			k := L - d
+			params = d*layerParams + k*moe.params
+			fwd, bwd = d*cost.fwd+k*moe.cost.fwd, d*cost.bwd+k*moe.cost.bwd
+			tp = d*(cost.tpFwd+cost.tpBwd) + k*(moe.cost.tpFwd+moe.cost.tpBwd)
+			tpFwd, rec = d*cost.tpFwd+k*moe.cost.tpFwd, d*cost.recompute+k*moe.cost.recompute
+			epc = k * moe.a2a
+			tp += epc // the all-to-alls hold up the layer, as TP's all-reduces do
+			tpFwd += k * moe.a2aFwd
+			if L > 0 {
+				stageAct = (d*act + k*moe.act) / L
+			}
+		}
 		if st == 0 {
 			params += embedParams
 		}
@@ -178,25 +209,42 @@ func evaluate(c Config, se *searching) (Result, error) {
 		}
 		r.StageParams[st] = params
 		r.StageForward[st], r.StageBackward[st], r.StageTP[st] = fwd, bwd, tp
-		r.StageTPForward[st], r.StageRecompute[st] = L*cost.tpFwd, L*cost.recompute
+		r.StageTPForward[st], r.StageRecompute[st] = tpFwd, rec
+		r.StageEP[st] = epc
 
 		mem := Memory{Stage: st, Layers: layers, Capacity: float64(g.HBMBytes)}
-		mem.Weights, mem.Gradients, mem.Optimizer = 2*params, gradBytes*params, 12*params
+		// ZeRO partitions over the DP ranks that hold the same weights:
+		// all of them for the dense part, DP ÷ EP for the experts.
 		D := float64(dp)
-		if p.ZeRO >= 1 {
-			mem.Optimizer /= D
-		}
-		if p.ZeRO >= 2 {
-			mem.Gradients /= D
-		}
-		if p.ZeRO >= 3 {
-			mem.Weights /= D
+		mem.Weights, mem.Gradients, mem.Optimizer = 2*params, gradBytes*params, 12*params
+		if ex := expertOnStage(st); ex > 0 {
+			// The expert part over DP ÷ EP.
+			shard := func(n int, bytes float64) float64 {
+				if p.ZeRO < n {
+					return bytes * params
+				}
+				return bytes * ((params-ex)/D + ex/(D/float64(p.ep())))
+			}
+			mem.Weights, mem.Gradients, mem.Optimizer = shard(3, 2), shard(2, gradBytes), shard(1, 12)
+		} else {
+			if p.ZeRO >= 1 {
+				mem.Optimizer /= D
+			}
+			if p.ZeRO >= 2 {
+				mem.Gradients /= D
+			}
+			if p.ZeRO >= 3 {
+				mem.Weights /= D
+			}
 		}
 		mem.InFlight = InFlight(p.Schedule, pp, mbs, v, st)
 		layersPerChunk := float64(layers) / float64(v)
-		mem.Activations = float64(mem.InFlight) * layersPerChunk * act
+		mem.Activations = float64(mem.InFlight) * layersPerChunk * stageAct
 		if p.Recompute == RecomputeFull {
 			mem.Activations += actFull
+			if m.MoE() && stageDense(st) < layers {
+				mem.Activations += moe.actFull - actFull
+			}
 		}
 		if st == pp-1 {
 			// FP32 logits for the cross-entropy of the micro-batch in
@@ -210,7 +258,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 			mem.Buffers += 2 * n * h * 2
 		}
 		if p.ZeRO == 3 {
-			mem.Buffers += 2 * 2 * layerParams
+			mem.Buffers += 2 * 2 * math.Max(layerParams, moe.params)
 		}
 		mem.Total = mem.Weights + mem.Gradients + mem.Optimizer + mem.Activations + mem.Buffers
 		mem.Check()
@@ -239,7 +287,8 @@ func evaluate(c Config, se *searching) (Result, error) {
 	M := float64(mbs)
 	tm := &r.Time
 	tm.Compute = M * (r.StageForward[crit] + r.StageBackward[crit])
-	tm.TPComm = M * r.StageTP[crit]
+	tm.TPComm = M * (r.StageTP[crit] - r.StageEP[crit])
+	tm.EPComm = M * r.StageEP[crit]
 	r.BubbleFraction = BubbleFraction(pp, mbs, v)
 	if pp > 1 {
 		// One pipeline send: b·s·h/t activations (Megatron's
@@ -252,15 +301,27 @@ func evaluate(c Config, se *searching) (Result, error) {
 		tm.Bubble, tm.PPComm = pipelineIdle(r, M*slot, slot, se)
 	}
 
-	// Data parallelism over the stage with the most parameters.
-	maxParams := 0.0
-	for _, sp := range r.StageParams {
-		maxParams = math.Max(maxParams, sp)
+	// Data parallelism over the stage with the most parameters; a
+	// mixture of experts' expert weights over the DP ÷ EP ranks that hold
+	// the same experts, the rest over all DP ranks (one collective each,
+	// one after the other).
+	maxParams, maxExpert := 0.0, 0.0
+	for st, sp := range r.StageParams {
+		if sp > maxParams {
+			maxParams, maxExpert = sp, expertOnStage(st)
+		}
 	}
 	var perStep, perMicro float64
 	if dp > 1 {
 		k := dpPerNode(p, cl)
 		ar := func(bytes float64) float64 { return hierAllReduce(bytes, dp, k, cl.Intra, cl.Inter) }
+		if ep := p.ep(); m.MoE() {
+			de, ke := dp/ep, max(1, k/ep)
+			ar = func(bytes float64) float64 {
+				dense, expert := bytes*(1-maxExpert/maxParams), bytes*maxExpert/maxParams
+				return hierAllReduce(dense, dp, k, cl.Intra, cl.Inter) + hierAllReduce(expert, de, ke, cl.Intra, cl.Inter)
+			}
+		}
 		grads, weights := maxParams*gradBytes, maxParams*2
 		switch p.ZeRO {
 		case 0:
@@ -285,13 +346,13 @@ func evaluate(c Config, se *searching) (Result, error) {
 			tm.DPHidden += M * math.Min(perMicro*(1-1/layers), window)
 		}
 	}
-	tm.Exposed = tm.TPComm + tm.PPComm + tm.DPComm - tm.DPHidden
+	tm.Exposed = tm.TPComm + tm.EPComm + tm.PPComm + tm.DPComm - tm.DPHidden
 
 	// Adam: read FP32 master weights, momentum, variance and the
 	// gradient; write the three and the 16-bit weights.
 	shard := maxParams
 	if p.ZeRO >= 1 {
-		shard /= float64(dp)
+		shard = (maxParams-maxExpert)/float64(dp) + maxExpert/float64(dp/p.ep())
 	}
 	tm.Optimizer = shard * (12 + gradBytes + 12 + 2) / (g.HBMBandwidth * MemoryEfficiency)
 	tm.Step = tm.Compute + tm.Bubble + tm.Exposed + tm.Optimizer
@@ -328,12 +389,22 @@ func StepFLOPs(m model.Transformer, batch int, rc Recompute) (modelFLOPs, hardwa
 	tokens := float64(batch) * s
 	L := float64(m.Layers)
 	layerFwd := 2*mats + 4*s*h
-	modelFLOPs = 3 * tokens * (L*layerFwd + 2*h*float64(m.Vocab))
+	allFwd := L * layerFwd
+	if m.MoE() {
+		// A token's MoE layers: its TopK experts, the shared ones and
+		// the router's scores in place of the dense block.
+		moeMats := mats - ffn + float64(m.TopK)*3*h*float64(m.ExpertFFN) + 3*h*float64(m.SharedFFN) + h*float64(m.Experts)
+		d := float64(m.DenseLayers)
+		allFwd = d*layerFwd + (L-d)*(2*moeMats+4*s*h)
+	}
+	modelFLOPs = 3 * tokens * (allFwd + 2*h*float64(m.Vocab))
 	hardwareFLOPs = modelFLOPs
-	switch rc {
-	case RecomputeFull:
+	switch {
+	case rc == RecomputeFull && m.MoE():
+		hardwareFLOPs += tokens * allFwd
+	case rc == RecomputeFull:
 		hardwareFLOPs += tokens * L * layerFwd
-	case RecomputeSelective:
+	case rc == RecomputeSelective:
 		hardwareFLOPs += tokens * L * 4 * s * h
 	}
 	return modelFLOPs, hardwareFLOPs
@@ -370,6 +441,9 @@ func layerCost(m model.Transformer, p Plan, cl Cluster) costs {
 	}
 	var fwd, bwd float64
 	for _, x := range mats {
+		if x.n <= 0 || x.k <= 0 {
+			continue // no feed-forward block (an MoE layer without shared experts)
+		}
 		fwd += gemm(g, dt, n, x.n, x.k)
 		bwd += gemm(g, dt, n, x.k, x.n) + gemm(g, dt, x.k, x.n, n)
 	}
@@ -638,10 +712,10 @@ func pipelineIdle(r Result, busy, slot float64, se *searching) (bubble, sends fl
 	return bubble, sends
 }
 
-// setStageLists points the six per-stage lists at six parts of stage
-// (6·pp numbers).
+// setStageLists points the seven per-stage lists at seven parts of stage
+// (7·pp numbers).
 func (r *Result) setStageLists(stage []float64, pp int) {
-	for i, list := range [...]*[]float64{&r.StageParams, &r.StageForward, &r.StageBackward, &r.StageTP, &r.StageTPForward, &r.StageRecompute} {
+	for i, list := range [...]*[]float64{&r.StageParams, &r.StageForward, &r.StageBackward, &r.StageTP, &r.StageTPForward, &r.StageRecompute, &r.StageEP} {
 		*list = stage[i*pp : (i+1)*pp : (i+1)*pp]
 	}
 }

@@ -5,6 +5,7 @@ package parallel
 type Metrics struct {
 	Model                string   `json:"model"`
 	Params               float64  `json:"params"`
+	ActiveParams         float64  `json:"active_params"` // a token's (a mixture of experts': its top-k experts); params for a dense model
 	ModelFLOPsPerStep    float64  `json:"model_flops_per_step"`
 	HardwareFLOPsPerStep float64  `json:"hardware_flops_per_step"`
 	GPU                  string   `json:"gpu"`
@@ -15,6 +16,8 @@ type Metrics struct {
 	TP                   int      `json:"tp"`
 	PP                   int      `json:"pp"`
 	DP                   int      `json:"dp"`
+	EP                   int      `json:"ep"`              // expert parallelism, 1 for a dense model
+	CapacityFactor       float64  `json:"capacity_factor"` // 1: balanced
 	Interleave           int      `json:"interleave"`
 	SP                   bool     `json:"sp"`
 	ZeRO                 int      `json:"zero"`
@@ -43,7 +46,7 @@ func (r Result) Metrics() Metrics {
 	c := r.Config
 	p := c.Plan
 	return Metrics{
-		Model: c.Model.ID, Params: r.Params, ModelFLOPsPerStep: r.ModelFLOPs, HardwareFLOPsPerStep: r.HardwareFLOPs,
+		Model: c.Model.ID, Params: r.Params, ActiveParams: r.ActiveParams, EP: p.ep(), CapacityFactor: p.capacity(), ModelFLOPsPerStep: r.ModelFLOPs, HardwareFLOPsPerStep: r.HardwareFLOPs,
 		GPU: c.Cluster.GPU.ID, GPUs: c.Cluster.GPUs, GPUsPerNode: c.Cluster.GPUsPerNode, Intra: c.Cluster.Intra.ID, Inter: c.Cluster.Inter.ID,
 		TP: p.TP, PP: p.PP, DP: p.DP, Interleave: p.Interleave, SP: p.SP, ZeRO: p.ZeRO, Recompute: string(p.Recompute), Flash: p.Flash,
 		MicroBatch: p.MicroBatch, GlobalBatch: p.GlobalBatch, MicroBatches: r.MicroBatches, GradAccumSteps: r.MicroBatches,

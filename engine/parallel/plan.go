@@ -59,6 +59,24 @@ type Plan struct {
 	// Overlap hides data-parallel communication behind the backward pass
 	// (bucketed, as PyTorch DDP and Megatron-LM do).
 	Overlap bool
+	// EP is expert parallelism, for a mixture of experts: each MoE layer's
+	// routed experts spread over EP ranks carved out of the DP ranks (0
+	// or 1: every GPU holds every expert). CapacityFactor is the busiest
+	// GPU's tokens through its experts over the mean (the router's
+	// imbalance; 0 is 1, balanced).
+	EP             int
+	CapacityFactor float64
+}
+
+// ep is the plan's expert parallelism, at least 1.
+func (p Plan) ep() int { return max(p.EP, 1) }
+
+// capacity is the plan's capacity factor, at least 1.
+func (p Plan) capacity() float64 {
+	if p.CapacityFactor < 1 {
+		return 1
+	}
+	return p.CapacityFactor
 }
 
 // DefaultPlan is a plain data-parallel plan over n GPUs.
@@ -109,19 +127,14 @@ type Config struct {
 
 // Validate refuses an inconsistent plan with a message naming the
 // constraint.
-// UnplannedModel is the error of a model the planner does not plan: a
-// mixture of experts or latent attention (expert parallelism is still to
-// come), with the sizes it was read as.
+// UnplannedModel is the error of a model the planner does not plan yet:
+// latent attention (DeepSeek's), with the sizes it was read as.
 func UnplannedModel(m model.Transformer) error {
-	what := "a mixture of experts"
-	if !m.MoE() {
-		what = "a model with latent attention"
-	}
 	name := m.Name
 	if name == "" {
 		name = m.ID
 	}
-	return fmt.Errorf("model: %s is %s (%s parameters, %s active a token): the planner plans dense models only; expert parallelism and latent attention are not modelled yet", name, what, units.Params(m.Params()), units.Params(m.ActiveParams()))
+	return fmt.Errorf("model: %s has latent attention (%s parameters, %s active a token): the planner does not model it yet", name, units.Params(m.Params()), units.Params(m.ActiveParams()))
 }
 
 func (c Config) Validate() error {
@@ -129,8 +142,20 @@ func (c Config) Validate() error {
 	if err := m.Validate(); err != nil {
 		return err
 	}
-	if m.MoE() || m.MLA() {
+	if m.MLA() {
 		return UnplannedModel(m)
+	}
+	switch ep := p.ep(); {
+	case p.EP < 0 || p.EP > 1<<16:
+		return fmt.Errorf("ep: %d; allowed 1–65536", p.EP)
+	case !m.MoE() && ep > 1:
+		return fmt.Errorf("ep: %d with a dense model; allowed 1 (expert parallelism spreads a mixture of experts' experts)", ep)
+	case m.MoE() && m.Experts%ep != 0:
+		return fmt.Errorf("ep: %d does not divide the %d experts", ep, m.Experts)
+	case p.DP%ep != 0:
+		return fmt.Errorf("ep: %d does not divide dp %d (expert parallelism is carved out of data parallelism)", ep, p.DP)
+	case p.CapacityFactor != 0 && (p.CapacityFactor < 1 || p.CapacityFactor > 8 || p.CapacityFactor != p.CapacityFactor):
+		return fmt.Errorf("capacity-factor: %g; allowed 1–8 (1: balanced)", p.CapacityFactor)
 	}
 	switch {
 	case cl.GPUs < 1 || cl.GPUs > 1<<24:
@@ -250,11 +275,12 @@ type Time struct {
 	Step      float64 `json:"step_s"`
 	Compute   float64 `json:"compute_s"`      // forward, backward and recomputation of the slowest stage
 	TPComm    float64 `json:"tp_comm_s"`      // tensor-parallel collectives (not overlapped)
+	EPComm    float64 `json:"ep_comm_s"`      // expert parallelism's all-to-alls (not overlapped)
 	PPComm    float64 `json:"pp_comm_s"`      // pipeline sends on the critical path
 	DPComm    float64 `json:"dp_comm_s"`      // data-parallel / ZeRO collectives, hidden or not
 	DPHidden  float64 `json:"dp_hidden_s"`    // the part of DPComm hidden behind compute
 	Bubble    float64 `json:"bubble_s"`       // pipeline fill and drain
-	Exposed   float64 `json:"exposed_comm_s"` // TPComm + PPComm + DPComm − DPHidden
+	Exposed   float64 `json:"exposed_comm_s"` // TPComm + EPComm + PPComm + DPComm − DPHidden
 	Optimizer float64 `json:"optimizer_s"`    // the Adam update of this GPU's shard
 }
 
@@ -279,11 +305,18 @@ type Result struct {
 	// forward (the rest runs with the backward, with the recomputed
 	// forward's own all-reduces under full recomputation);
 	// StageRecompute the part of StageBackward that repeats the forward.
+	// StageEP is the part of StageTP that is expert parallelism's
+	// all-to-alls (a mixture of experts'; the communication a layer
+	// waits for, like TP's).
 	StageForward, StageBackward, StageTP []float64
 	StageTPForward, StageRecompute       []float64
-	P2P                                  float64 // one pipeline send, seconds
-	TokensPerS                           float64
-	TFLOPSPerGPU, MFU, HFU               float64
+	StageEP                              []float64
+	// ActiveParams are the parameters a token goes through (Params for a
+	// dense model).
+	ActiveParams           float64
+	P2P                    float64 // one pipeline send, seconds
+	TokensPerS             float64
+	TFLOPSPerGPU, MFU, HFU float64
 }
 
 // layerShape is what one layer's costs are computed from.

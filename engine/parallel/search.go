@@ -33,7 +33,8 @@ type SearchResult struct {
 // layers (or layers + 2), DP the rest and the global batch; the 1F1B
 // schedule, or interleaved with v chunks; ZeRO 0–3 without PP, 0–1 with;
 // no, selective or full recomputation; micro-batches up to MaxMicroBatch;
-// sequence parallelism whenever TP > 1 — evaluates each, discards those
+// sequence parallelism whenever TP > 1; for a mixture of experts every
+// EP dividing the DP ranks and the experts — evaluates each, discards those
 // that do not fit, and ranks the rest by step time (ties by smaller TP,
 // then PP, then the order of enumeration). It also walks the seeds'
 // decision tree.
@@ -131,6 +132,17 @@ func (o SearchOptions) plans(base Plan, try func(Plan)) {
 			if o.GlobalBatch%dp != 0 {
 				continue
 			}
+			// A mixture of experts: every EP dividing both the DP ranks
+			// and the experts (a dense model: none).
+			eps := []int{0}
+			if m.MoE() {
+				eps = eps[:0]
+				for ep := 1; ep <= dp; ep++ {
+					if dp%ep == 0 && m.Experts%ep == 0 {
+						eps = append(eps, ep)
+					}
+				}
+			}
 			for v := 1; v <= 8; v++ {
 				if v > 1 && pp == 1 {
 					break
@@ -158,11 +170,13 @@ func (o SearchOptions) plans(base Plan, try func(Plan)) {
 							break
 						}
 						for _, rc := range []Recompute{RecomputeNone, RecomputeSelective, RecomputeFull} {
-							p := base
-							p.TP, p.PP, p.DP, p.Interleave, p.Schedule = tp, pp, dp, v, sched
-							p.SP = tp > 1
-							p.ZeRO, p.Recompute, p.MicroBatch = zero, rc, mb
-							try(p)
+							for _, ep := range eps {
+								p := base
+								p.TP, p.PP, p.DP, p.Interleave, p.Schedule = tp, pp, dp, v, sched
+								p.SP = tp > 1
+								p.ZeRO, p.Recompute, p.MicroBatch, p.EP = zero, rc, mb, ep
+								try(p)
+							}
 						}
 					}
 				}
