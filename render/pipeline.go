@@ -58,7 +58,7 @@ func AppendPipeline(dst List, v PipelineView) List {
 		cache = new(PipelineCache)
 	}
 	s := &cache.still
-	key := pipeKey{v.Width, v.Height, v.Stage, v.Scale, v.Theme, v.Words.Lang, v.Headline, v.Replicas, v.Phases, v.Span, v.Ref}
+	key := pipeKey{v.Width, v.Height, v.Stage, v.Scale, v.Theme, v.Words.Lang, v.Headline, v.Replicas, v.Phases, v.Span, v.Ref, v.ExpertComm}
 	if s.ok && s.key == key && cache.holds(v.Timelines) {
 		// Only the playhead has moved: what stands still is copied.
 		l.Items = append(l.Items, s.items...)
@@ -90,6 +90,7 @@ type pipeKey struct {
 	phases   bool
 	span     float64
 	ref      float64
+	experts  bool
 }
 
 // pipeGeom is where AppendPipeline's moving marks go, found while drawing
@@ -546,7 +547,11 @@ func pipeLegend(l *List, v PipelineView, k pipeKinds, x, y, w, ts, sc float32) f
 		add(chunkShade(th.LinkActive, c), false, chunkKeys[c])
 	}
 	if k.comm {
-		add(commColour(th), false, "canvas.pipe.comm")
+		key := "canvas.pipe.comm"
+		if v.ExpertComm {
+			key = "canvas.pipe.comm_ep"
+		}
+		add(commColour(th), false, key)
 	}
 	if k.dp {
 		add(th.Hot, false, "canvas.pipe.allreduce")

@@ -17,6 +17,7 @@ var planParts = [...]struct {
 }{
 	{"compute", Color{0x4c, 0xaf, 0x50, 255}},
 	{"tp", Color{0x42, 0x8b, 0xe0, 255}},
+	{"ep", Color{0xf0, 0xe4, 0x42, 255}}, // a mixture of experts' all-to-alls (Okabe–Ito yellow)
 	{"pp", Color{0x9b, 0x6b, 0xdf, 255}},
 	{"dp", Color{0xe0, 0xa0, 0x30, 255}},
 	{"bubble", Color{0x78, 0x80, 0x90, 255}},
@@ -253,7 +254,7 @@ func planRows(l *List, th Theme, sc, fs float32, r Rect, v PlannerView) {
 	wd := v.Words
 	y := r.Y
 	lf := fs
-	var ex [10]LegendEntry
+	var ex [len(planParts) + 3]LegendEntry
 	k := 0
 	for _, p := range planParts {
 		for _, row := range v.Plans {
@@ -306,10 +307,12 @@ func planRows(l *List, th Theme, sc, fs float32, r Rect, v PlannerView) {
 	for _, p := range v.Plans {
 		labW = maxf(labW, labelW(p.Label, fs))
 	}
-	labW = minf(labW+fs, r.W*0.45)
+	need := labW + fs
+	labW = minf(need, r.W*0.55)
 	barX := r.X + rankW + labW
 	barW := r.X + r.W - memW - fs - stepW - barX
-	twoLine := barW < 8*fs
+	// A label wider than its column goes above its bar, whole.
+	twoLine := barW < 8*fs || need > labW
 	if twoLine {
 		barX = r.X + rankW
 		barW = r.X + r.W - memW - fs - stepW - barX

@@ -123,6 +123,9 @@ type PipelineView struct {
 	// Ref > 0: a dashed line across the rows at Ref seconds — another
 	// configuration's step, to compare with (a time line's Note names it).
 	Ref float64
+	// ExpertComm: the communication bars hold a mixture of experts'
+	// all-to-alls too (their key says TP / PP / EP).
+	ExpertComm bool
 	// Cache, when set, keeps what is derived from Timelines between the
 	// frames that draw them (nil: derived every call).
 	Cache *PipelineCache

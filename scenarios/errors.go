@@ -125,6 +125,8 @@ var engineMessages = []struct {
 	{regexp.MustCompile(`^config\.json: (?P<name>[a-z_]+): not modelled: `), "error.engine.hf_unmodelled"},
 	{regexp.MustCompile(`^config\.json: (?P<name>[a-z_]+): a JSON (?P<kind>[a-z]+); must be (?P<want>.+)$`), "error.engine.hf_type"},
 	{regexp.MustCompile(`^(?:config\.json: )?(?P<name>[a-z_-]+): (?P<n>-?\d+); allowed (?P<lo>\d+)–(?P<hi>\d+)`), "error.engine.hf_range"},
+	{regexp.MustCompile(`^(?P<name>[a-z-]+): (?P<n>-?\d+); must be positive$`), "error.engine.positive"},
+	{regexp.MustCompile(`^ffn-kind: "(?P<kind>[a-z]+)"; a mixture of experts' experts are swiglu$`), "error.engine.moe_swiglu"},
 	{regexp.MustCompile(`^config\.json: `), "error.engine.hf_json"},
 }
 

@@ -126,7 +126,13 @@ func planConfig(c Config) (parallel.Config, error) {
 		}
 		m = model.Transformer{ID: "custom", Name: "custom", Layers: num("layers", 32), Hidden: num("hidden", 4096),
 			Heads: num("heads", 32), KVHeads: num("kv_heads", num("heads", 32)), Seq: max(1, num("seq", 4096)), Vocab: num("vocab", 32000),
-			FFNSize: num("ffn", 11008), FFN: model.FFN(str("ffn_kind", "swiglu"))}
+			FFNSize: num("ffn", 11008), FFN: model.FFN(str("ffn_kind", "swiglu")),
+			HeadSize: num("head_dim", 0), Experts: num("experts", 0), TopK: num("top_k", 0), ExpertFFN: num("expert_ffn", 0),
+			SharedFFN: num("shared_ffn", 0), DenseLayers: num("dense_layers", 0)}
+		if m.Experts == 0 {
+			// A dense model: the experts' sizes mean nothing.
+			m.TopK, m.ExpertFFN, m.SharedFFN, m.DenseLayers = 0, 0, 0, 0
+		}
 		gpt := m.FFN == model.GeLU // GPT style: biases, learned positions, tied embeddings
 		m.Biases, m.LearnedPositions, m.Tied = gpt, gpt, gpt
 	} else {
@@ -469,6 +475,13 @@ func PlanCommand(pc parallel.Config) []string {
 		args = append(args, "--layers", strconv.Itoa(m.Layers), "--hidden", strconv.Itoa(m.Hidden), "--heads", strconv.Itoa(m.Heads),
 			"--kv-heads", strconv.Itoa(m.KVHeads), "--ffn", strconv.Itoa(m.FFNSize), "--ffn-kind", string(m.FFN),
 			"--vocab", strconv.Itoa(m.Vocab), "--seq", strconv.Itoa(m.Seq))
+		if m.HeadSize > 0 {
+			args = append(args, "--head-dim", strconv.Itoa(m.HeadSize))
+		}
+		if m.MoE() {
+			args = append(args, "--experts", strconv.Itoa(m.Experts), "--top-k", strconv.Itoa(m.TopK), "--expert-ffn", strconv.Itoa(m.ExpertFFN),
+				"--shared-ffn", strconv.Itoa(m.SharedFFN), "--dense-layers", strconv.Itoa(m.DenseLayers))
+		}
 	} else {
 		args = append(args, "--model", m.ID)
 		if pre, _ := model.Preset(m.ID); pre.Seq != m.Seq {
@@ -482,6 +495,12 @@ func PlanCommand(pc parallel.Config) []string {
 		"--schedule", string(p.Schedule), "--zero", strconv.Itoa(p.ZeRO), "--recompute", string(p.Recompute),
 		"--micro-batch", strconv.Itoa(p.MicroBatch), "--global-batch", strconv.Itoa(p.GlobalBatch),
 		"--sp="+b(p.SP), "--flash="+b(p.Flash), "--overlap="+b(p.Overlap), "--bytes-per-param", strconv.Itoa(p.BytesPerParam))
+	if m.MoE() {
+		args = append(args, "--ep", strconv.Itoa(max(p.EP, 1)))
+		if p.CapacityFactor > 1 {
+			args = append(args, "--capacity-factor", strconv.FormatFloat(p.CapacityFactor, 'g', -1, 64))
+		}
+	}
 	return args
 }
 
@@ -610,9 +629,13 @@ func (PlanLesson) table(les *Lesson, step int, lang string) Table {
 	}
 	tm := res.Time
 	dur := func(s float64) string { return units.LocalDuration(lang, s) }
+	plan := fmt.Sprintf("TP %d × PP %d × DP %d", res.Config.Plan.TP, res.Config.Plan.PP, res.Config.Plan.DP)
+	if res.Config.Model.MoE() {
+		plan += fmt.Sprintf(" (EP %d)", max(res.Config.Plan.EP, 1))
+	}
 	tb.Rows = []TableRow{
 		row("params", ParamCount(lang, res.Params)),
-		row("plan", fmt.Sprintf("TP %d × PP %d × DP %d", res.Config.Plan.TP, res.Config.Plan.PP, res.Config.Plan.DP)),
+		row("plan", plan),
 		row("weights_bytes", units.Bytes(mem.Weights)),
 		row("gradients_bytes", units.Bytes(mem.Gradients)),
 		row("optimizer_bytes", units.Bytes(mem.Optimizer)),
@@ -628,6 +651,18 @@ func (PlanLesson) table(les *Lesson, step int, lang string) Table {
 		row("bubble_fraction", units.Percent(res.BubbleFraction)),
 		row("mfu", units.Percent(res.MFU)),
 		row("command", "gpuscope "+strings.Join(PlanCommand(r.Config), " ")),
+	}
+	if res.Config.Model.MoE() {
+		// A mixture of experts: what a token goes through, and the
+		// experts' all-to-alls beside TP's collectives.
+		rows := slices.Insert(tb.Rows, 1, row("active_params", ParamCount(lang, res.ActiveParams)))
+		for i := range rows {
+			if rows[i].Key == "tp_comm_s" {
+				rows = slices.Insert(rows, i+1, row("ep_comm_s", dur(tm.EPComm)))
+				break
+			}
+		}
+		tb.Rows = rows
 	}
 	if r.View == ViewPlanner && r.Search != nil {
 		// The ranked plans first, each a button that shows it.

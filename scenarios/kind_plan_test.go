@@ -199,15 +199,42 @@ func TestPlannerLesson(t *testing.T) {
 	if !p.State().Config.Equal(before) {
 		t.Error("a bad paste changed the configuration")
 	}
-	// A mixture of experts is read right and refused, not planned as a
-	// dense model of its attention and one expert (7.24B for Mixtral).
+	// A mixture of experts is read right and planned with its experts,
+	// not as a dense model of its attention and one expert (7.24B for
+	// Mixtral); the table says what a token goes through and the CLI line
+	// prints the same numbers.
 	mixtral, err := os.ReadFile("../engine/model/testdata/hf/mixtral-8x7b.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := p.HFConfig(string(mixtral))
-	if e == nil || e.Key != "error.hf_moe" || !strings.Contains(e.Error(), "46.7B parameters, 12.9B active") {
-		t.Errorf("Mixtral pasted: %v, want a refusal with 46.7B and 12.9B", e)
+	if e := p.HFConfig(string(mixtral)); e != nil {
+		t.Fatalf("Mixtral pasted: %v", e)
+	}
+	c = p.State().Config
+	if c["experts"] != "8" || c["top_k"] != "2" || c["expert_ffn"] != "14336" || c["shared_ffn"] != "0" {
+		t.Errorf("config after pasting Mixtral: %v", c)
+	}
+	mm := p.Lesson().Metrics(1).(PlanMetrics)
+	if math.Abs(mm.Params-46.7e9)/46.7e9 > 0.01 || math.Abs(mm.ActiveParams-12.9e9)/12.9e9 > 0.01 || !strings.Contains(mm.Command, "--experts 8 --top-k 2") {
+		t.Errorf("Mixtral pasted: %.4g parameters, %.4g active, command %s", mm.Params, mm.ActiveParams, mm.Command)
+	}
+	tb := p.Lesson().Table(1, "en")
+	keys := map[string]string{}
+	for _, r := range tb.Rows {
+		keys[r.Key] = r.Cells[0]
+	}
+	if keys["active_params"] != "12.9B" || keys["ep_comm_s"] == "" || !strings.Contains(keys["plan"], "EP ") {
+		t.Errorf("Mixtral's table: %v", keys)
+	}
+	// Latent attention is refused with the sizes read; nothing changes.
+	before = p.State().Config.Clone()
+	ds, err := os.ReadFile("../engine/model/testdata/hf/deepseek-v3.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := p.HFConfig(string(ds))
+	if e == nil || e.Key != "error.hf_mla" || !strings.Contains(e.Error(), "671B parameters") || !strings.Contains(e.Localize("zh"), "6710 亿") {
+		t.Errorf("DeepSeek-V3 pasted: %v (%s)", e, e.Localize("zh"))
 	}
 	if !p.State().Config.Equal(before) {
 		t.Error("a refused paste changed the configuration")

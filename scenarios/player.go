@@ -622,7 +622,9 @@ func (p *Player) Command(raw []byte) *InputError {
 
 // HFConfig sets the lesson's model to a pasted Hugging Face config.json:
 // model=custom and its sizes (layers, hidden, heads, kv_heads, ffn, vocab,
-// ffn_kind), keeping the lesson's sequence length. A config that does not
+// ffn_kind; head_dim and a mixture of experts' experts, top_k,
+// expert_ffn, shared_ffn, dense_layers), keeping the lesson's sequence
+// length. Latent attention (DeepSeek-V2, V3) is refused with its sizes. A config that does not
 // parse, or a lesson without a model of the reader's own, changes nothing
 // and reports why.
 func (p *Player) HFConfig(text string) *InputError {
@@ -640,15 +642,18 @@ func (p *Player) HFConfig(text string) *InputError {
 		p.report([]*InputError{e})
 		return e
 	}
-	if m.MoE() || m.MLA() {
-		// Read right, but not plannable yet: the lesson's knobs hold a
-		// dense model, and a mixture of experts read as one is wrong.
-		e := inputError("error.hf_moe", "hf_config", shown(text), "name", m.Name)
+	if m.MLA() {
+		// Read right, but not plannable yet.
+		e := inputError("error.hf_mla", "hf_config", shown(text), "name", m.Name)
 		e.params = []paramArg{{"total", m.Params()}, {"active", m.ActiveParams()}}
 		return p.report1(e)
 	}
-	frag := fmt.Sprintf("model=custom&layers=%d&hidden=%d&heads=%d&kv_heads=%d&ffn=%d&vocab=%d&ffn_kind=%s&seq=%d",
-		m.Layers, m.Hidden, m.Heads, m.KVHeads, m.FFNSize, m.Vocab, m.FFN, m.Seq)
+	// Every shape field, a dense model's experts 0: a paste replaces the
+	// last model whole.
+	frag := fmt.Sprintf("model=custom&layers=%d&hidden=%d&heads=%d&kv_heads=%d&ffn=%d&vocab=%d&ffn_kind=%s&seq=%d"+
+		"&head_dim=%d&experts=%d&top_k=%d&expert_ffn=%d&shared_ffn=%d&dense_layers=%d",
+		m.Layers, m.Hidden, m.Heads, m.KVHeads, m.FFNSize, m.Vocab, m.FFN, m.Seq,
+		m.HeadSize, m.Experts, m.TopK, m.ExpertFFN, m.SharedFFN, m.DenseLayers)
 	if errs := p.ApplyFragment(frag); len(errs) > 0 {
 		return errs[0]
 	}

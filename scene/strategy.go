@@ -322,6 +322,7 @@ func (p *Picture) pipelineView(m Moment, run *scenarios.PlanRun, f planFrame) re
 		v.Phases = true
 	}
 	v.Ref = p.timelines.ref
+	v.ExpertComm = run.Config.Plan.EP > 1
 	v.Cache = &p.timelines.drawn
 	return v
 }
@@ -423,9 +424,12 @@ func timelines(run *scenarios.PlanRun, f planFrame, conceal bool) []render.Timel
 			t.Sums = sumsSeries(pt.Timeline)
 			t.SumsNote = f.say("canvas.acc.note", "m", strconv.Itoa(pt.Result.MicroBatches))
 		default:
-			if pl.PP == 1 {
+			switch {
+			case pl.PP == 1 && pl.EP > 1:
+				t.Label = f.say("canvas.tl.dplabel_ep", "gpus", strconv.Itoa(pl.DP), "ep", strconv.Itoa(pl.EP), "m", strconv.Itoa(pt.Result.MicroBatches))
+			case pl.PP == 1:
 				t.Label = f.say("canvas.tl.dplabel", "gpus", strconv.Itoa(pl.DP), "m", strconv.Itoa(pt.Result.MicroBatches))
-			} else {
+			default:
 				t.Label = f.say("canvas.tl.label", "sched", scheduleName(f, pl), "p", strconv.Itoa(pl.PP), "m", strconv.Itoa(pt.Result.MicroBatches))
 			}
 		}
@@ -732,12 +736,16 @@ func plannerView(m Moment, run *scenarios.PlanRun, f planFrame) render.PlannerVi
 		}
 		p := r.Config.Plan
 		tm := r.Time
+		dims := fmt.Sprintf("TP%d PP%d DP%d ", p.TP, p.PP, p.DP)
+		if r.Config.Model.MoE() {
+			dims += fmt.Sprintf("EP%d ", max(p.EP, 1))
+		}
 		v.Plans = append(v.Plans, render.PlanRow{
-			Label: fmt.Sprintf("TP%d PP%d DP%d v%d Z%d b%d ", p.TP, p.PP, p.DP, p.Interleave, p.ZeRO, p.MicroBatch) +
+			Label: dims + fmt.Sprintf("v%d Z%d b%d ", p.Interleave, p.ZeRO, p.MicroBatch) +
 				w.Say("canvas.plan.rc_"+string(p.Recompute)),
 			Step:   tm.Step,
 			Memory: r.Memory.Total,
-			Parts: []render.TimePart{{Key: "compute", Seconds: tm.Compute}, {Key: "tp", Seconds: tm.TPComm}, {Key: "pp", Seconds: tm.PPComm},
+			Parts: []render.TimePart{{Key: "compute", Seconds: tm.Compute}, {Key: "tp", Seconds: tm.TPComm}, {Key: "ep", Seconds: tm.EPComm}, {Key: "pp", Seconds: tm.PPComm},
 				{Key: "dp", Seconds: tm.DPComm - tm.DPHidden}, {Key: "bubble", Seconds: tm.Bubble}, {Key: "optimizer", Seconds: tm.Optimizer}},
 			Selected: i == selected,
 		})

@@ -27,6 +27,8 @@ func planKnobs() []scenarios.Knob {
 		n("layers", 1, 1000, ""), n("hidden", 1, 1<<20, ""), n("heads", 1, 1<<16, ""), n("kv-heads", 1, 1<<16, ""),
 		n("seq", 1, 1<<24, ""), n("vocab", 1, 1<<24, ""), n("ffn", 1, 1<<22, ""),
 		{Name: "ffn-kind", Kind: scenarios.KnobEnum, Values: []string{string(model.GeLU), string(model.SwiGLU)}},
+		n("head-dim", 0, 1<<14, ""), n("experts", 0, 1<<16, ""), n("top-k", 0, 1<<10, ""), n("expert-ffn", 0, 1<<22, ""),
+		n("shared-ffn", 0, 1<<22, ""), n("dense-layers", 0, 1000, ""),
 		{Name: "params", Kind: scenarios.KnobFloat, FMin: 1, FMax: 1e16},
 		n("gpus", 1, 1<<24, ""), n("tp", 1, 1<<16, "1"), n("pp", 1, 1<<16, "1"), n("dp", 1, 1<<24, ""),
 		n("interleave", 1, 64, "1"), n("zero", 0, 3, "0"), n("micro-batch", 1, 1<<16, "1"), n("global-batch", 1, 1<<24, ""),
@@ -68,6 +70,12 @@ refused with the constraint named.`,
 		"ffn":             {what: "the MLP's inner size", def: "the model's; 4 × --hidden for a model from sizes"},
 		"ffn-kind":        {what: "the MLP: gelu (GPT style: biases, learned positions, tied embeddings) or swiglu (Llama style)", def: "the model's; gelu for a model from sizes"},
 		"params":          {what: "parameters, for model-state memory alone (no model shape)"},
+		"head-dim":        {what: "a head's width when it is not hidden ÷ heads (Qwen3's head_dim; 0: hidden ÷ heads)", def: "the model's"},
+		"experts":         {what: "a mixture of experts' routed experts in each MoE layer (0: a dense model)", def: "the model's"},
+		"top-k":           {what: "experts a token is routed to", def: "the model's"},
+		"expert-ffn":      {what: "a routed expert's inner size (moe_intermediate_size)", def: "the model's"},
+		"shared-ffn":      {what: "the shared experts' inner size, all together (DeepSeek's n_shared_experts × moe_intermediate_size)", def: "the model's"},
+		"dense-layers":    {what: "the first layers that are dense, --ffn wide (DeepSeek's first_k_dense_replace)", def: "the model's"},
 		"gpus":            {what: "GPUs in the cluster", def: "tp × pp × dp (tp × pp without --dp)"},
 		"tp":              {what: "tensor-parallel degree"},
 		"pp":              {what: "pipeline-parallel degree (stages)"},
@@ -205,6 +213,12 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 			m.KVHeads = m.Heads
 		}
 		set("kv-heads", &m.KVHeads)
+		set("head-dim", &m.HeadSize)
+		set("experts", &m.Experts)
+		set("top-k", &m.TopK)
+		set("expert-ffn", &m.ExpertFFN)
+		set("shared-ffn", &m.SharedFFN)
+		set("dense-layers", &m.DenseLayers)
 		if given("ffn-kind") {
 			// GPT style (biases, learned positions, tied embeddings) with
 			// GeLU; Llama style without them with SwiGLU.

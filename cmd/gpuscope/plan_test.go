@@ -194,6 +194,51 @@ func TestStrategyLessonsMatchCLI(t *testing.T) {
 	}
 }
 
+// A mixture of experts pasted into the planner (Mixtral's config, as the
+// paste sets the knobs) is the CLI's too, expert parallelism and all.
+func TestPlannerMoEMatchesCLI(t *testing.T) {
+	p, errs, err := scenarios.NewPlayerAt("scenario=strategy-planner&gpus=64&model=custom&layers=32&hidden=4096&heads=32&kv_heads=8" +
+		"&ffn=14336&vocab=32000&seq=4096&ffn_kind=swiglu&experts=8&top_k=2&expert_ffn=14336")
+	if err != nil || len(errs) > 0 {
+		t.Fatal(err, errs)
+	}
+	les := p.Lesson()
+	for i := range les.Steps {
+		pm := les.Metrics(i + 1).(scenarios.PlanMetrics)
+		out, errOut, code := runCLI(append(strings.Fields(strings.TrimPrefix(pm.Command, "gpuscope ")), "--json")...)
+		if code != 0 {
+			t.Fatalf("step %d: %s: exit %d: %s", i+1, pm.Command, code, errOut)
+		}
+		var cli map[string]any
+		if err := json.Unmarshal([]byte(out), &cli); err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range [][]string{{"time", "step_s"}, {"time", "ep_comm_s"}, {"memory", "total_bytes"}, {"params"}, {"active_params"}, {"ep"}} {
+			var want float64
+			switch f[len(f)-1] {
+			case "step_s":
+				want = pm.Time.Step
+			case "ep_comm_s":
+				want = pm.Time.EPComm
+			case "total_bytes":
+				want = pm.Memory.Total
+			case "params":
+				want = pm.Params
+			case "active_params":
+				want = pm.ActiveParams
+			case "ep":
+				want = float64(pm.EP)
+			}
+			if got := num(t, cli, f...); got != want {
+				t.Errorf("step %d: CLI %v %v, lesson %v", i+1, f, got, want)
+			}
+		}
+		if pm.EP < 2 || pm.Time.EPComm <= 0 {
+			t.Errorf("step %d: Mixtral on 64 GPUs planned with EP %d", i+1, pm.EP)
+		}
+	}
+}
+
 // The infrastructure lessons' numbers are the CLI's: each step's command
 // prints the time the page shows.
 func TestInfraLessonsMatchCLI(t *testing.T) {

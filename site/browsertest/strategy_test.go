@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"math"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -19,6 +21,8 @@ type planState struct {
 	Metrics struct {
 		Command string  `json:"command"`
 		Params  float64 `json:"params"`
+		Active  float64 `json:"active_params"`
+		EP      int     `json:"ep"`
 		TP      int     `json:"tp"`
 		PP      int     `json:"pp"`
 		Bubble  float64 `json:"bubble_fraction"`
@@ -193,6 +197,33 @@ func TestPlannerPastedConfig(t *testing.T) {
 	}
 	if el := text(ctx, "#error"); !strings.Contains(el, "config.json") {
 		t.Errorf("the page shows %q, not the reason", el)
+	}
+	// A mixture of experts is planned with its experts spread (Mixtral:
+	// 46.7B parameters, 12.9B a token's); latent attention is refused with
+	// its sizes, the last model kept.
+	mixtral, err := os.ReadFile("../../engine/model/testdata/hf/mixtral-8x7b.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	paste(string(mixtral))
+	evalJSON(ctx, "window.gpuscope.state()", &st)
+	if st.Error != nil || st.Config["experts"] != 8.0 || math.Abs(st.Metrics.Params-46.7e9) > 0.5e9 || math.Abs(st.Metrics.Active-12.9e9) > 0.2e9 || st.Metrics.EP < 2 {
+		t.Errorf("Mixtral pasted: error %v, config %v, params %g, active %g, EP %d", st.Error, st.Config, st.Metrics.Params, st.Metrics.Active, st.Metrics.EP)
+	}
+	if !strings.Contains(currentHash(ctx), "experts=8") {
+		t.Errorf("the link does not carry the experts: %s", currentHash(ctx))
+	}
+	deepseek, err := os.ReadFile("../../engine/model/testdata/hf/deepseek-v3.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	paste(string(deepseek))
+	evalJSON(ctx, "window.gpuscope.state()", &st)
+	if st.Error == nil || !strings.Contains(*st.Error, "latent attention") || st.Config["experts"] != 8.0 {
+		t.Errorf("DeepSeek-V3 pasted: error %v, config %v", st.Error, st.Config)
+	}
+	if el := text(ctx, "#error"); !strings.Contains(el, "671B") {
+		t.Errorf("the page shows %q, not DeepSeek-V3's sizes", el)
 	}
 }
 
