@@ -231,14 +231,6 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		if err := m.Validate(); err != nil {
 			return fail("--%v", err)
 		}
-		if m.MLA() {
-			// Read right (its sizes in the message), but not planned.
-			flag := "model"
-			if hfPath != "" {
-				flag = "hf-config"
-			}
-			return fail("--%s: %s", flag, strings.TrimPrefix(parallel.UnplannedModel(m).Error(), "model: "))
-		}
 	}
 
 	gpus := 0

@@ -434,14 +434,25 @@ func TestPlanJSONAddsOnly(t *testing.T) {
 }
 
 // A mixture of experts is read with its real sizes and planned with
-// expert parallelism (Mixtral was once planned as a dense 7.24B); latent
-// attention is refused with the sizes, naming the flag it came from.
+// expert parallelism (Mixtral was once planned as a dense 7.24B), and so
+// is DeepSeek-V3 with its latent attention.
 func TestPlanMoE(t *testing.T) {
-	_, errOut, code := runCLI("plan", "--model", "deepseek-v3", "--gpus", "2048", "--gpu", "h800")
-	if want := "--model: DeepSeek-V3 has latent attention (671B parameters, 37.6B active a token)"; code != 2 || !strings.Contains(errOut, want) {
-		t.Errorf("deepseek-v3: exit %d, %q; want 2 and %q", code, errOut, want)
+	// DeepSeek-V3 as it was trained: PP 16 (61 layers and the
+	// multi-token-prediction module, the embedding and the head counted
+	// as layers: 64 = 16 × 4), EP 64, ZeRO-1, no TP, on 2,048 H800s.
+	out, errOut, code := runCLI("plan", "--model", "deepseek-v3", "--gpus", "2048", "--gpu", "h800", "--pp", "16", "--ep", "64", "--zero", "1",
+		"--recompute", "none", "--global-batch", "15360", "--dtype", "fp8", "--json")
+	if code != 0 {
+		t.Fatalf("deepseek-v3: exit %d, %s", code, errOut)
 	}
-	out, errOut, code := runCLI("plan", "--hf-config", "../../engine/model/testdata/hf/mixtral-8x7b.json", "--seq", "4096", "--gpus", "64", "--ep", "8", "--zero", "1", "--json")
+	var ds map[string]any
+	if err := json.Unmarshal([]byte(out), &ds); err != nil {
+		t.Fatal(err)
+	}
+	if ds["ep"] != 64.0 || ds["intra"] != "nvlink4-h800" || !(num(t, ds, "time", "ep_comm_s") > 0) {
+		t.Errorf("deepseek-v3: ep %v, intra %v, time %v", ds["ep"], ds["intra"], ds["time"])
+	}
+	out, errOut, code = runCLI("plan", "--hf-config", "../../engine/model/testdata/hf/mixtral-8x7b.json", "--seq", "4096", "--gpus", "64", "--ep", "8", "--zero", "1", "--json")
 	if code != 0 {
 		t.Fatalf("mixtral: exit %d, %s", code, errOut)
 	}

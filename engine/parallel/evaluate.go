@@ -89,7 +89,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 	r.ModelFLOPs, r.HardwareFLOPs = StepFLOPs(m, p.GlobalBatch, p.Recompute)
 
 	t, pp, v, dp := p.TP, p.PP, p.Interleave, p.DP
-	midLayers, endLayers, _ := stageLayers(m.Layers, pp, v)
+	midLayers, endLayers, _ := stageLayers(trainedLayers(m), pp, v)
 	stageLayerCount := func(st int) int {
 		if st == 0 || st == pp-1 {
 			return endLayers
@@ -111,6 +111,9 @@ func evaluate(c Config, se *searching) (Result, error) {
 	kvGPU := math.Max(float64(m.KVHeads)/T, 1) * d
 	qw := float64(m.Heads) * d // Q's and the projection's width: h, but for wide heads (Qwen3)
 	layerParams := 2*h*qw/T + 2*h*kvGPU
+	if m.MLA() {
+		layerParams = mlaParams(m, T)
+	}
 	ffnMats := 2.0
 	if m.FFN == model.SwiGLU {
 		ffnMats = 3
@@ -133,6 +136,12 @@ func evaluate(c Config, se *searching) (Result, error) {
 	}
 
 	cost := layerCost(m, p, cl)
+	var mtp costs // a multi-token-prediction module's projection, a micro-batch
+	if m.MTPLayers > 0 {
+		nt := float64(p.MicroBatch) * float64(m.Seq)
+		mtp.fwd = gemm(g, p.Dtype, nt, h/T, 2*h)
+		mtp.bwd = gemm(g, p.Dtype, nt, 2*h, h/T) + gemm(g, p.Dtype, 2*h, h/T, nt)
+	}
 	// A mixture of experts' MoE layers (all but the first DenseLayers):
 	// their parameters on one GPU, the part of them that is experts
 	// (sharded over EP, their gradients reduced over DP ÷ EP), their
@@ -200,6 +209,16 @@ func evaluate(c Config, se *searching) (Result, error) {
 		}
 		if st == 0 {
 			params += embedParams
+		}
+		if st == pp-1 && m.MTPLayers > 0 {
+			// The multi-token-prediction modules after the last layer
+			// (counted among its layers): each also projects the joined
+			// hidden state and embedding (2h → h) and runs the output
+			// head again.
+			k := float64(m.MTPLayers)
+			params += k * (2*h*h/T + 3*h)
+			fwd += k * (mtp.fwd + headFwd)
+			bwd += k * (mtp.bwd + headBwd)
 		}
 		if st == pp-1 {
 			params += h // final norm
@@ -392,14 +411,25 @@ func StepFLOPs(m model.Transformer, batch int, rc Recompute) (modelFLOPs, hardwa
 	mats := 2*h*qw + 2*h*kv + ffn
 	tokens := float64(batch) * s
 	L := float64(m.Layers)
-	layerFwd := 2*mats + 4*s*h
+	core := 4 * s * h // the attention products, QKᵀ and ×V
+	if m.MLA() {
+		// Latent attention: its projections; the products with heads
+		// qk wide for QKᵀ and v wide for ×V.
+		mats = mlaParams(m, 1) + ffn
+		core = 2 * s * float64(m.Heads) * float64(m.QKNope+m.QKRope+m.VHead)
+	}
+	layerFwd := 2*mats + core
 	allFwd := L * layerFwd
 	if m.MoE() {
 		// A token's MoE layers: its TopK experts, the shared ones and
 		// the router's scores in place of the dense block.
 		moeMats := mats - ffn + float64(m.TopK)*3*h*float64(m.ExpertFFN) + 3*h*float64(m.SharedFFN) + h*float64(m.Experts)
 		d := float64(m.DenseLayers)
-		allFwd = d*layerFwd + (L-d)*(2*moeMats+4*s*h)
+		moeFwd := 2*moeMats + core
+		allFwd = d*layerFwd + (L-d)*moeFwd
+		// Multi-token prediction: a layer like the last, the projection
+		// of 2h to h and the output head, again, for every token.
+		allFwd += float64(m.MTPLayers) * (moeFwd + 2*2*h*h + 2*h*float64(m.Vocab))
 	}
 	modelFLOPs = 3 * tokens * (allFwd + 2*h*float64(m.Vocab))
 	hardwareFLOPs = modelFLOPs
@@ -413,6 +443,27 @@ func StepFLOPs(m model.Transformer, batch int, rc Recompute) (modelFLOPs, hardwa
 	}
 	return modelFLOPs, hardwareFLOPs
 }
+
+// mlaParams are a latent-attention layer's attention parameters on one of
+// T tensor-parallel GPUs: the down projections of Q (when it has a
+// latent) and of K and V with the shared rotary key, and their norms,
+// replicated; the up projections and the output split over T.
+func mlaParams(m model.Transformer, T float64) float64 {
+	h, a := float64(m.Hidden), float64(m.Heads)
+	qk := float64(m.QKNope + m.QKRope)
+	q := h * a * qk / T
+	if m.QLoRA > 0 {
+		r := float64(m.QLoRA)
+		q = h*r + r + r*a*qk/T
+	}
+	r := float64(m.KVLoRA)
+	kv := h*(r+float64(m.QKRope)) + r + r*a*float64(m.QKNope+m.VHead)/T
+	return q + kv + a*float64(m.VHead)*h/T
+}
+
+// trainedLayers are the layers the pipeline stages hold: the model's and
+// its multi-token-prediction modules (one layer each, after the last).
+func trainedLayers(m model.Transformer) int { return m.Layers + m.MTPLayers }
 
 // costs of one layer and one micro-batch on one GPU, seconds.
 type costs struct {
@@ -437,11 +488,26 @@ func layerCost(m model.Transformer, p Plan, cl Cluster) costs {
 		ffnOut = 2 // gate and up in one product
 	}
 	qw := float64(m.Heads * m.HeadDim())
-	mats := [...]mm{
-		{qw/T + 2*kvGPU, h}, // Q, K, V (column parallel)
-		{h, qw / T},         // output projection (row parallel)
-		{ffnOut * f / T, h}, // up (and gate)
-		{h, f / T},          // down
+	var mats []mm
+	if m.MLA() {
+		// Latent attention: the down projections (replicated), the up
+		// projections and the output (split over TP).
+		a, qk := float64(m.Heads), float64(m.QKNope+m.QKRope)
+		kvr, rope := float64(m.KVLoRA), float64(m.QKRope)
+		q := []mm{{a * qk / T, h}}
+		if m.QLoRA > 0 {
+			qr := float64(m.QLoRA)
+			q = []mm{{qr, h}, {a * qk / T, qr}}
+		}
+		mats = append(q, mm{kvr + rope, h}, mm{a * float64(m.QKNope+m.VHead) / T, kvr}, mm{h, a * float64(m.VHead) / T},
+			mm{ffnOut * f / T, h}, mm{h, f / T})
+	} else {
+		mats = []mm{
+			{qw/T + 2*kvGPU, h}, // Q, K, V (column parallel)
+			{h, qw / T},         // output projection (row parallel)
+			{ffnOut * f / T, h}, // up (and gate)
+			{h, f / T},          // down
+		}
 	}
 	var fwd, bwd float64
 	for _, x := range mats {
@@ -457,8 +523,12 @@ func layerCost(m model.Transformer, p Plan, cl Cluster) costs {
 	if p.Flash {
 		impl, back = kernel.FlashAttention, FlashAttentionBackward
 	}
+	hd := m.HeadDim()
+	if m.MLA() {
+		hd = (m.QKNope + m.QKRope + m.VHead) / 2 // QKᵀ qk wide, ×V v wide: their mean costs the same
+	}
 	att, err := kernel.Attention(kernel.AttentionConfig{Batch: p.MicroBatch, Heads: m.Heads / p.TP, Seq: m.Seq,
-		HeadDim: m.HeadDim(), Dtype: attDtype(dt), GPU: g, Impl: impl})
+		HeadDim: hd, Dtype: attDtype(dt), GPU: g, Impl: impl})
 	attn := att.TimeS
 	if err != nil {
 		attn = 4 * n * float64(m.Seq) * h / T / (peakOf(g, dt) * kernel.TensorEfficiency)

@@ -124,7 +124,7 @@ func denseOnStage(m model.Transformer, pp, v, st int) int {
 	if m.DenseLayers == 0 {
 		return 0
 	}
-	mid, ends, err := stageLayers(m.Layers, pp, v)
+	mid, ends, err := stageLayers(trainedLayers(m), pp, v)
 	if err != nil {
 		return 0
 	}

@@ -5,7 +5,6 @@ import (
 
 	"github.com/gpuscope/gpuscope/engine/hw"
 	"github.com/gpuscope/gpuscope/engine/model"
-	"github.com/gpuscope/gpuscope/engine/units"
 )
 
 // Schedule is a pipeline schedule.
@@ -127,23 +126,10 @@ type Config struct {
 
 // Validate refuses an inconsistent plan with a message naming the
 // constraint.
-// UnplannedModel is the error of a model the planner does not plan yet:
-// latent attention (DeepSeek's), with the sizes it was read as.
-func UnplannedModel(m model.Transformer) error {
-	name := m.Name
-	if name == "" {
-		name = m.ID
-	}
-	return fmt.Errorf("model: %s has latent attention (%s parameters, %s active a token): the planner does not model it yet", name, units.Params(m.Params()), units.Params(m.ActiveParams()))
-}
-
 func (c Config) Validate() error {
 	m, p, cl := c.Model, c.Plan, c.Cluster
 	if err := m.Validate(); err != nil {
 		return err
-	}
-	if m.MLA() {
-		return UnplannedModel(m)
 	}
 	switch ep := p.ep(); {
 	case p.EP < 0 || p.EP > 1<<16:
@@ -195,7 +181,7 @@ func (c Config) Validate() error {
 	case p.GlobalBatch%(p.DP*p.MicroBatch) != 0:
 		return fmt.Errorf("global-batch: %d not divisible by dp × micro-batch = %d × %d", p.GlobalBatch, p.DP, p.MicroBatch)
 	}
-	if _, _, err := stageLayers(m.Layers, p.PP, p.Interleave); err != nil {
+	if _, _, err := stageLayers(trainedLayers(m), p.PP, p.Interleave); err != nil {
 		return err
 	}
 	if p.Schedule == Interleaved {
@@ -343,6 +329,11 @@ func ActivationBytes(m model.Transformer, s, b, t int, sp, flash bool, rc Recomp
 	A := float64(m.Heads)
 	kv := float64(m.KVHeads * m.HeadDim())
 	qw := float64(m.Heads * m.HeadDim()) // h, but for wide heads
+	if m.MLA() {
+		// Latent attention: Q and K qk wide a head, V and the projection's
+		// input v wide (the formula's K and V stand for K + V).
+		qw, kv = float64(m.Heads*(m.QKNope+m.QKRope)), float64(m.Heads*m.VHead)
+	}
 	f := float64(m.FFNSize)
 	sbh := S * B * H
 	div := 1.0
@@ -356,6 +347,10 @@ func ActivationBytes(m model.Transformer, s, b, t int, sp, flash bool, rc Recomp
 	// inputs of attention and MLP (2 + 2), their dropout masks (1 + 1),
 	// the LayerNorms (4).
 	outside := 10 * sbh / div
+	if m.MLA() {
+		// … and the latents the up projections read, replicated.
+		outside += 2 * float64(m.KVLoRA+m.QKRope+m.QLoRA) / H * sbh
+	}
 	// Split over the TP group: Q (2, a·d wide: h but for wide heads), K
 	// and V (2 each, kv wide), the projection input (2, a·d wide); the
 	// MLP's activation inputs and the down projection's input.

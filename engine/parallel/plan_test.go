@@ -623,12 +623,11 @@ func TestMoEAllToAll(t *testing.T) {
 }
 
 // Plans that do not add up for a mixture of experts are refused with the
-// constraint named; latent attention is not planned yet.
+// constraint named.
 func TestMoERefusals(t *testing.T) {
 	h100 := gpu(t, "h100")
 	base := Plan{TP: 1, PP: 1, DP: 8, Interleave: 1, MicroBatch: 1, GlobalBatch: 8, Schedule: OneFOneB, BytesPerParam: 16, Dtype: hw.BF16, Recompute: RecomputeNone}
 	dense, _ := model.Preset("llama2-70b")
-	mla, _ := model.Preset("deepseek-v3")
 	sixteen := toyMoE()
 	sixteen.Experts = 16
 	for _, tt := range []struct {
@@ -641,7 +640,6 @@ func TestMoERefusals(t *testing.T) {
 		{sixteen, 16, 0, "ep: 16 does not divide dp 8"},
 		{toyMoE(), 2, 0.5, "capacity-factor: 0.5; allowed 1–8"},
 		{dense, 2, 0, "ep: 2 with a dense model; allowed 1"},
-		{mla, 8, 0, "model: DeepSeek-V3 has latent attention (671B parameters"},
 	} {
 		p := base
 		p.EP, p.CapacityFactor = tt.ep, tt.cf
@@ -684,4 +682,43 @@ func TestSearchMixtral(t *testing.T) {
 		t.Errorf("best plan: %.4g of %.4g parameters active, MFU %.3f", best.ActiveParams, best.Params, best.MFU)
 	}
 	t.Logf("best: TP %d PP %d DP %d EP %d, %.3f s a step, MFU %.3f, all-to-all %.3f s", best.Config.Plan.TP, best.Config.Plan.PP, best.Config.Plan.DP, best.Config.Plan.ep(), best.Time.Step, best.MFU, best.Time.EPComm)
+}
+
+// DeepSeek-V3 planned: latent attention's projections and its
+// multi-token-prediction module are on the GPUs — on one pipeline stage
+// without TP or EP, the model's 671B and the module's 11.6B; with PP 16
+// the module goes on the last stage, counted as a layer beside the
+// embedding and the head (61 + 1 + 2 = 64 = 16 × 4), the three dense
+// layers on the first.
+func TestDeepSeekV3Planned(t *testing.T) {
+	m, _ := model.Preset("deepseek-v3")
+	h800 := gpu(t, "h800")
+	p := Plan{TP: 1, PP: 1, DP: 1, Interleave: 1, MicroBatch: 1, GlobalBatch: 1, Schedule: OneFOneB, BytesPerParam: 16, Dtype: hw.BF16, Recompute: RecomputeNone}
+	r, err := Evaluate(Config{Model: m, Plan: p, Cluster: DefaultCluster(h800, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := m.Params() + m.MTPParams(); !within(r.StageParams[0], want, 1e-9) {
+		t.Errorf("one GPU holds %.6g parameters, want the model's and its MTP module's %.6g", r.StageParams[0], want)
+	}
+	p.PP, p.DP, p.EP, p.ZeRO, p.GlobalBatch = 16, 128, 64, 1, 15360
+	r, err = Evaluate(Config{Model: m, Plan: p, Cluster: DefaultCluster(h800, 2048)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.StageMemory[0].Layers != 3 || r.StageMemory[15].Layers != 3 || r.StageMemory[7].Layers != 4 {
+		t.Errorf("layers on the stages: %d, %d, %d; want 3, 4, 3", r.StageMemory[0].Layers, r.StageMemory[7].Layers, r.StageMemory[15].Layers)
+	}
+	// Stage 0: the three dense layers and the embedding, no experts and
+	// so no all-to-all; a middle stage: four MoE layers, 256 ÷ 64 experts
+	// of each here.
+	if r.StageEP[0] != 0 || !(r.StageEP[7] > 0) {
+		t.Errorf("all-to-alls on stage 0 %g s, stage 7 %g s", r.StageEP[0], r.StageEP[7])
+	}
+	attn := 7168.0*1536 + 1536 + 1536*128*192 + 7168*576 + 512 + 512*128*256 + 128*128*7168
+	expert := 3.0 * 7168 * 2048
+	moe := attn + (256/64+1)*expert + 256*7168 + 256 + 2*7168
+	if !within(r.StageParams[7], 4*moe, 1e-9) {
+		t.Errorf("a middle stage holds %.6g parameters, by hand %.6g", r.StageParams[7], 4*moe)
+	}
 }

@@ -124,7 +124,7 @@ func (o SearchOptions) plans(base Plan, try func(Plan)) {
 		if n%tp != 0 || m.Heads%tp != 0 {
 			continue
 		}
-		for pp := 1; pp <= n/tp && pp <= m.Layers; pp++ {
+		for pp := 1; pp <= n/tp && pp <= trainedLayers(m); pp++ {
 			if (n/tp)%pp != 0 {
 				continue
 			}
@@ -147,7 +147,7 @@ func (o SearchOptions) plans(base Plan, try func(Plan)) {
 				if v > 1 && pp == 1 {
 					break
 				}
-				if _, ends, err := stageLayers(m.Layers, pp, v); err != nil || ends < v {
+				if _, ends, err := stageLayers(trainedLayers(m), pp, v); err != nil || ends < v {
 					continue
 				}
 				sched := OneFOneB
@@ -252,7 +252,7 @@ func Decide(m model.Transformer, cl Cluster, bytesPerParam int) Decision {
 	// TP inside, PP across: the fewest stages that fit.
 	pp, best := 0, 0.0
 	for p := 2; p <= m.Layers && p*tp <= max(cl.GPUs, tp*2); p++ {
-		if _, _, err := stageLayers(m.Layers, p, 1); err != nil {
+		if _, _, err := stageLayers(trainedLayers(m), p, 1); err != nil {
 			continue
 		}
 		if b := need(tp, p); b >= 0 && b <= capacity {
