@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/gpuscope/gpuscope/engine/model"
 	"github.com/gpuscope/gpuscope/scenarios/i18n"
@@ -100,34 +101,47 @@ func inputError(key, field, value string, extra ...string) *InputError {
 // (schedule_id through schedule.ID, limit_id through limit.ID), a group
 // named x_up is x in capitals (fp8: FP8); model is a
 // model's engine name, read as the catalogue's name of that model.
-var engineMessages = []struct {
+var engineMessagePatterns = []struct{ pattern, key string }{
+	{`^gpus: (?P<gpus>\d+) not divisible by tp × pp = (?P<tp>\d+) × (?P<pp>\d+)$`, "error.engine.gpus_tp_pp"},
+	{`^gpus: no plan for (?P<model>.+) fits (?P<gpus>\d+) × (?P<gpu>.+) with a global batch of (?P<batch>\d+); add GPUs or pick a smaller model$`, "error.engine.no_plan"},
+	{`^interleave: (?P<v>\d+) needs --schedule interleaved \(schedule is (?P<schedule_id>[a-z0-9]+)\)$`, "error.engine.interleave_schedule"},
+	{`^schedule: interleaved needs pp ≥ 2 and interleave ≥ 2 \(pp (?P<pp>\d+), interleave (?P<v>\d+)\)$`, "error.engine.interleaved_needs"},
+	{`^micro-batches: (?P<m>\d+) must be a multiple of pp (?P<pp>\d+) for the interleaved schedule`, "error.engine.micro_batches_pp"},
+	{`^kv-heads: (?P<kv>\d+) must divide heads (?P<heads>\d+)$`, "error.engine.kv_heads"},
+	{`^heads: (?P<heads>\d+) must divide hidden (?P<hidden>\d+)$`, "error.engine.heads_hidden"},
+	{`^tp: (?P<tp>\d+) does not divide heads (?P<heads>\d+)$`, "error.engine.tp_heads"},
+	{`^layers: (?P<layers>\d+) not divisible by pp × interleave = (?P<pp>\d+) × (?P<v>\d+)`, "error.engine.layers_pp"},
+	{`^zero: (?P<zero>\d+) with pp (?P<pp>\d+); `, "error.engine.zero_pp"},
+	{`^global-batch: (?P<batch>\d+) not divisible by dp × micro-batch = (?P<dp>\d+) × (?P<b>\d+)$`, "error.engine.global_batch"},
+	{`^nodes: (?P<nodes>\d+) is not allowed; allowed 1–(?P<max>\d+), dividing the (?P<gpus>\d+) GPUs evenly$`, "error.engine.nodes"},
+	{`^(?P<limit_id>[a-z-]+): one block of (?P<threads>\d+) threads × (?P<registers>\d+) registers and (?P<smem>\d+) bytes of shared memory does not fit an SM of (?P<gpu>.+)$`, "error.engine.block_fit"},
+	{`^shared-memory-per-block: (?P<smem>\d+) bytes; allowed 0–(?P<max>\d+) on (?P<gpu>.+)$`, "error.engine.smem"},
+	{`^dtype: (?P<gpu>.+) has no (?P<dtype_up>[a-z0-9]+) (?:unit|rate|tensor cores; allowed .*)$`, "error.engine.dtype"},
+	{`^config\.json: (?P<name>[a-z_]+): missing$`, "error.engine.hf_missing"},
+	{`^config\.json: (?P<name>[a-z_]+): (?P<n>-?\d+); must be positive$`, "error.engine.hf_positive"},
+	{`^config\.json: hidden_act: "(?P<act>.*)"; allowed `, "error.engine.hf_act"},
+	{`^config\.json: (?P<name>[a-z_]+): not modelled: `, "error.engine.hf_unmodelled"},
+	{`^config\.json: (?P<name>[a-z_]+): a JSON (?P<kind>[a-z]+); must be (?P<want>.+)$`, "error.engine.hf_type"},
+	{`^(?:config\.json: )?(?P<name>[a-z_-]+): (?P<n>-?\d+); allowed (?P<lo>\d+)–(?P<hi>\d+)`, "error.engine.hf_range"},
+	{`^(?P<name>[a-z-]+): (?P<n>-?\d+); must be positive$`, "error.engine.positive"},
+	{`^ffn-kind: "(?P<kind>[a-z]+)"; a mixture of experts' experts are swiglu$`, "error.engine.moe_swiglu"},
+	{`^config\.json: `, "error.engine.hf_json"},
+}
+
+// engineMessages are engineMessagePatterns compiled, on the first refusal
+// to word (not at start-up: compiling them is tens of milliseconds of a
+// page's first frame in WebAssembly).
+var engineMessages = sync.OnceValue(func() []engineMessage {
+	ms := make([]engineMessage, len(engineMessagePatterns))
+	for i, m := range engineMessagePatterns {
+		ms[i] = engineMessage{regexp.MustCompile(m.pattern), m.key}
+	}
+	return ms
+})
+
+type engineMessage struct {
 	re  *regexp.Regexp
 	key string
-}{
-	{regexp.MustCompile(`^gpus: (?P<gpus>\d+) not divisible by tp × pp = (?P<tp>\d+) × (?P<pp>\d+)$`), "error.engine.gpus_tp_pp"},
-	{regexp.MustCompile(`^gpus: no plan for (?P<model>.+) fits (?P<gpus>\d+) × (?P<gpu>.+) with a global batch of (?P<batch>\d+); add GPUs or pick a smaller model$`), "error.engine.no_plan"},
-	{regexp.MustCompile(`^interleave: (?P<v>\d+) needs --schedule interleaved \(schedule is (?P<schedule_id>[a-z0-9]+)\)$`), "error.engine.interleave_schedule"},
-	{regexp.MustCompile(`^schedule: interleaved needs pp ≥ 2 and interleave ≥ 2 \(pp (?P<pp>\d+), interleave (?P<v>\d+)\)$`), "error.engine.interleaved_needs"},
-	{regexp.MustCompile(`^micro-batches: (?P<m>\d+) must be a multiple of pp (?P<pp>\d+) for the interleaved schedule`), "error.engine.micro_batches_pp"},
-	{regexp.MustCompile(`^kv-heads: (?P<kv>\d+) must divide heads (?P<heads>\d+)$`), "error.engine.kv_heads"},
-	{regexp.MustCompile(`^heads: (?P<heads>\d+) must divide hidden (?P<hidden>\d+)$`), "error.engine.heads_hidden"},
-	{regexp.MustCompile(`^tp: (?P<tp>\d+) does not divide heads (?P<heads>\d+)$`), "error.engine.tp_heads"},
-	{regexp.MustCompile(`^layers: (?P<layers>\d+) not divisible by pp × interleave = (?P<pp>\d+) × (?P<v>\d+)`), "error.engine.layers_pp"},
-	{regexp.MustCompile(`^zero: (?P<zero>\d+) with pp (?P<pp>\d+); `), "error.engine.zero_pp"},
-	{regexp.MustCompile(`^global-batch: (?P<batch>\d+) not divisible by dp × micro-batch = (?P<dp>\d+) × (?P<b>\d+)$`), "error.engine.global_batch"},
-	{regexp.MustCompile(`^nodes: (?P<nodes>\d+) is not allowed; allowed 1–(?P<max>\d+), dividing the (?P<gpus>\d+) GPUs evenly$`), "error.engine.nodes"},
-	{regexp.MustCompile(`^(?P<limit_id>[a-z-]+): one block of (?P<threads>\d+) threads × (?P<registers>\d+) registers and (?P<smem>\d+) bytes of shared memory does not fit an SM of (?P<gpu>.+)$`), "error.engine.block_fit"},
-	{regexp.MustCompile(`^shared-memory-per-block: (?P<smem>\d+) bytes; allowed 0–(?P<max>\d+) on (?P<gpu>.+)$`), "error.engine.smem"},
-	{regexp.MustCompile(`^dtype: (?P<gpu>.+) has no (?P<dtype_up>[a-z0-9]+) (?:unit|rate|tensor cores; allowed .*)$`), "error.engine.dtype"},
-	{regexp.MustCompile(`^config\.json: (?P<name>[a-z_]+): missing$`), "error.engine.hf_missing"},
-	{regexp.MustCompile(`^config\.json: (?P<name>[a-z_]+): (?P<n>-?\d+); must be positive$`), "error.engine.hf_positive"},
-	{regexp.MustCompile(`^config\.json: hidden_act: "(?P<act>.*)"; allowed `), "error.engine.hf_act"},
-	{regexp.MustCompile(`^config\.json: (?P<name>[a-z_]+): not modelled: `), "error.engine.hf_unmodelled"},
-	{regexp.MustCompile(`^config\.json: (?P<name>[a-z_]+): a JSON (?P<kind>[a-z]+); must be (?P<want>.+)$`), "error.engine.hf_type"},
-	{regexp.MustCompile(`^(?:config\.json: )?(?P<name>[a-z_-]+): (?P<n>-?\d+); allowed (?P<lo>\d+)–(?P<hi>\d+)`), "error.engine.hf_range"},
-	{regexp.MustCompile(`^(?P<name>[a-z-]+): (?P<n>-?\d+); must be positive$`), "error.engine.positive"},
-	{regexp.MustCompile(`^ffn-kind: "(?P<kind>[a-z]+)"; a mixture of experts' experts are swiglu$`), "error.engine.moe_swiglu"},
-	{regexp.MustCompile(`^config\.json: `), "error.engine.hf_json"},
 }
 
 // engineError is the input error for a configuration the engine refuses
@@ -136,7 +150,7 @@ var engineMessages = []struct {
 // message itself (error.command).
 func engineError(field, value string, err error) *InputError {
 	msg := err.Error()
-	for _, m := range engineMessages {
+	for _, m := range engineMessages() {
 		g := m.re.FindStringSubmatch(msg)
 		if g == nil {
 			continue
