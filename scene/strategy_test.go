@@ -143,3 +143,52 @@ func TestDataParallelPhases(t *testing.T) {
 		}
 	}
 }
+
+// A mixture of experts on the planner (Mixtral's shape, as a paste sets
+// it): the ranked plans say their EP and their bars have an EP part, keyed
+// in its colour; the time line of a plan with EP and no pipeline says
+// each GPU holds a share of the experts and keys the all-to-alls.
+func TestPlannerMixtureOfExperts(t *testing.T) {
+	s, _ := scenarios.Get("strategy-planner")
+	cfg := s.Defaults()
+	for k, v := range map[string]string{"gpus": "64", "model": "custom", "layers": "32", "hidden": "4096", "heads": "32", "kv_heads": "8",
+		"ffn": "14336", "vocab": "32000", "seq": "4096", "experts": "8", "top_k": "2", "expert_ffn": "14336"} {
+		cfg[k] = v
+	}
+	les, err := scenarios.Prepare(s, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p Picture
+	l := p.Build(render.List{}, Moment{Lesson: les, Step: 2, Time: les.Steps[1].To}, desk)
+	withEP := 0
+	for it := range labels(l) {
+		if strings.HasPrefix(it, "TP") && strings.Contains(it, " EP") {
+			withEP++
+		}
+	}
+	if withEP == 0 {
+		t.Error("no ranked plan says its EP")
+	}
+	ep := render.PlanPartColour("ep", render.Dark)
+	keyed, drawn := false, false
+	for _, k := range l.Keys {
+		keyed = keyed || k.Color == ep && k.Label == "EP all-to-alls"
+	}
+	for _, it := range l.Items {
+		drawn = drawn || it.Kind == render.FillRect && it.Color == ep && it.W > 0
+	}
+	if !keyed || !drawn {
+		t.Errorf("the EP part: keyed %v, drawn %v", keyed, drawn)
+	}
+	run := les.Steps[3].Run.(*scenarios.PlanRun)
+	got := labels(p.Build(render.List{}, Moment{Lesson: les, Step: 4, Time: les.Steps[3].To}, desk))
+	if pl := run.Config.Plan; pl.PP == 1 && pl.EP > 1 {
+		if want := "each of " + strconv.Itoa(pl.DP) + " GPUs: the model with 1/" + strconv.Itoa(pl.EP) + " of its experts, " + strconv.Itoa(run.Result.MicroBatches) + " micro-batches"; !got[want] {
+			t.Errorf("the time line does not say %q", want)
+		}
+	}
+	if !got["TP / PP communication, EP all-to-alls"] {
+		t.Error("the time line's communication key does not name the all-to-alls")
+	}
+}

@@ -116,14 +116,11 @@ func UnmodelledKeys() []string {
 	return keys
 }
 
-// checkModelled refuses a config holding a key of hfUnmodelled at a value
-// that changes the count: any value for the nested and hybrid ones; for
-// the others anything but an empty list, 1, false or null.
-func checkModelled(data []byte) error {
-	v, err := tinyjson.Parse(data)
-	if err != nil || v.Kind != tinyjson.Object {
-		return nil // parseHFConfig has said why
-	}
+// checkModelled refuses a config (an object fillHFConfig has read)
+// holding a key of hfUnmodelled at a value that changes the count: any
+// value for the nested and hybrid ones; for the others anything but an
+// empty list, 1, false or null.
+func checkModelled(v tinyjson.Value) error {
 	for _, m := range v.Members {
 		for _, u := range hfUnmodelled {
 			if m.Key != u.key {
@@ -162,6 +159,11 @@ func parseHFConfig(data []byte, c *hfConfig) error {
 	if err != nil {
 		return err
 	}
+	return fillHFConfig(v, c)
+}
+
+// fillHFConfig is parseHFConfig of a parsed document.
+func fillHFConfig(v tinyjson.Value, c *hfConfig) error {
 	switch v.Kind {
 	case tinyjson.Null:
 		return nil
@@ -277,10 +279,14 @@ func (f *hfField) set(v tinyjson.Value) error {
 // the training sequence length.
 func FromHFConfig(data []byte, seq int) (Transformer, error) {
 	var c hfConfig
-	if err := parseHFConfig(data, &c); err != nil {
+	v, err := tinyjson.Parse(data)
+	if err == nil {
+		err = fillHFConfig(v, &c)
+	}
+	if err != nil {
 		return Transformer{}, fmt.Errorf("config.json: %v", err)
 	}
-	if err := checkModelled(data); err != nil {
+	if err := checkModelled(v); err != nil {
 		return Transformer{}, err
 	}
 	if mt := strings.ToLower(c.ModelType); strings.HasPrefix(mt, "gemma") {
@@ -298,7 +304,6 @@ func FromHFConfig(data []byte, seq int) (Transformer, error) {
 		return 0, fmt.Errorf("config.json: %s: missing", name)
 	}
 	var m Transformer
-	var err error
 	if m.Layers, err = pick("num_hidden_layers", c.Layers, c.NLayer); err != nil {
 		return m, err
 	}

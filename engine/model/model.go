@@ -158,17 +158,7 @@ func (m Transformer) LayerParams() float64 {
 func (m Transformer) AttentionParams() float64 {
 	h, a := float64(m.Hidden), float64(m.Heads)
 	if m.MLA() {
-		qk := float64(m.QKNope + m.QKRope)
-		var q float64
-		if m.QLoRA > 0 {
-			r := float64(m.QLoRA)
-			q = h*r + r + r*a*qk // down, its norm, up
-		} else {
-			q = h * a * qk
-		}
-		r := float64(m.KVLoRA)
-		kv := h*(r+float64(m.QKRope)) + r + r*a*float64(m.QKNope+m.VHead) // down (with the rotary key), norm, up
-		return q + kv + a*float64(m.VHead)*h
+		return m.LatentAttentionParams(1)
 	}
 	d := float64(m.HeadDim())
 	qw, kv := a*d, float64(m.KVHeads)*d
@@ -183,6 +173,24 @@ func (m Transformer) AttentionParams() float64 {
 		attn += 2 * d
 	}
 	return attn
+}
+
+// LatentAttentionParams are a latent-attention layer's attention
+// parameters on one of tp tensor-parallel GPUs: the down projections of Q
+// (when it has a latent) and of K and V with the shared rotary key, and
+// their norms, whole on each; the up projections and the output split
+// over tp. With tp = 1, the layer's own.
+func (m Transformer) LatentAttentionParams(tp float64) float64 {
+	h, a := float64(m.Hidden), float64(m.Heads)
+	qk := float64(m.QKNope + m.QKRope)
+	q := h * a * qk / tp
+	if m.QLoRA > 0 {
+		r := float64(m.QLoRA)
+		q = h*r + r + r*a*qk/tp // down, its norm, up
+	}
+	r := float64(m.KVLoRA)
+	kv := h*(r+float64(m.QKRope)) + r + r*a*float64(m.QKNope+m.VHead)/tp // down (with the rotary key), norm, up
+	return q + kv + a*float64(m.VHead)*h/tp
 }
 
 // denseFFN counts a dense feed-forward block, FFNSize wide.

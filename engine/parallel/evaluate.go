@@ -112,7 +112,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 	qw := float64(m.Heads) * d // Q's and the projection's width: h, but for wide heads (Qwen3)
 	layerParams := 2*h*qw/T + 2*h*kvGPU
 	if m.MLA() {
-		layerParams = mlaParams(m, T)
+		layerParams = m.LatentAttentionParams(T)
 	}
 	ffnMats := 2.0
 	if m.FFN == model.SwiGLU {
@@ -415,7 +415,7 @@ func StepFLOPs(m model.Transformer, batch int, rc Recompute) (modelFLOPs, hardwa
 	if m.MLA() {
 		// Latent attention: its projections; the products with heads
 		// qk wide for QKᵀ and v wide for ×V.
-		mats = mlaParams(m, 1) + ffn
+		mats = m.AttentionParams() + ffn
 		core = 2 * s * float64(m.Heads) * float64(m.QKNope+m.QKRope+m.VHead)
 	}
 	layerFwd := 2*mats + core
@@ -442,23 +442,6 @@ func StepFLOPs(m model.Transformer, batch int, rc Recompute) (modelFLOPs, hardwa
 		hardwareFLOPs += tokens * L * 4 * s * h
 	}
 	return modelFLOPs, hardwareFLOPs
-}
-
-// mlaParams are a latent-attention layer's attention parameters on one of
-// T tensor-parallel GPUs: the down projections of Q (when it has a
-// latent) and of K and V with the shared rotary key, and their norms,
-// replicated; the up projections and the output split over T.
-func mlaParams(m model.Transformer, T float64) float64 {
-	h, a := float64(m.Hidden), float64(m.Heads)
-	qk := float64(m.QKNope + m.QKRope)
-	q := h * a * qk / T
-	if m.QLoRA > 0 {
-		r := float64(m.QLoRA)
-		q = h*r + r + r*a*qk/T
-	}
-	r := float64(m.KVLoRA)
-	kv := h*(r+float64(m.QKRope)) + r + r*a*float64(m.QKNope+m.VHead)/T
-	return q + kv + a*float64(m.VHead)*h/T
 }
 
 // trainedLayers are the layers the pipeline stages hold: the model's and

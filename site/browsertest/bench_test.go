@@ -108,12 +108,7 @@ func TestBenchPage(t *testing.T) {
 
 	// Time to first frame, alternating the two programs.
 	const runs = 5
-	var ours, bare []float64
-	for i := 0; i < runs; i++ {
-		bare = append(bare, firstFrame(t, "bare/index.html", `window.__bareReadyAt || 0`))
-		ours = append(ours, firstFrame(t, "index.html#scenario=ring-allreduce&gpus=8",
-			`(window.gpuscope && window.gpuscope.ready) ? window.gpuscope.state().perf.first_frame_ms : 0`))
-	}
+	ours, bare := firstFrames(t, runs)
 	mo, mb := median(ours), median(bare)
 	say("first frame (navigation → first frame drawn, median of %d): gpuscope %.0f ms, bare Ebiten %.0f ms, ratio %.2f (budget ≤ 1.50)%s",
 		runs, mo, mb, mo/mb, over(mo/mb > 1.5))
@@ -230,12 +225,7 @@ func benchLessons(t *testing.T, ids []string) {
 		if id == "first-frame" {
 			// Time to first frame against the bare program, as the whole
 			// benchmark measures it (needs bare/ in the site).
-			var ours, bare []float64
-			for range 5 {
-				bare = append(bare, firstFrame(t, "bare/index.html", `window.__bareReadyAt || 0`))
-				ours = append(ours, firstFrame(t, "index.html#scenario=ring-allreduce&gpus=8",
-					`(window.gpuscope && window.gpuscope.ready) ? window.gpuscope.state().perf.first_frame_ms : 0`))
-			}
+			ours, bare := firstFrames(t, 5)
 			fmt.Printf("first frame, median of 5: gpuscope %.0f ms (%v), bare %.0f ms (%v), ratio %.2f\n", median(ours), ours, median(bare), bare, median(ours)/median(bare))
 			continue
 		}
@@ -365,6 +355,17 @@ func over(b bool) string {
 
 // firstFrame opens path in a fresh tab and returns the page's
 // performance.now() at its first frame, read by probe (0 until then).
+// firstFrames times runs first frames of gpuscope (the 8-GPU
+// ring-allreduce) and of the bare Ebiten program, alternating them.
+func firstFrames(t *testing.T, runs int) (ours, bare []float64) {
+	for range runs {
+		bare = append(bare, firstFrame(t, "bare/index.html", `window.__bareReadyAt || 0`))
+		ours = append(ours, firstFrame(t, "index.html#scenario=ring-allreduce&gpus=8",
+			`(window.gpuscope && window.gpuscope.ready) ? window.gpuscope.state().perf.first_frame_ms : 0`))
+	}
+	return ours, bare
+}
+
 func firstFrame(t *testing.T, path, probe string) float64 {
 	ctx := openBlank(t)
 	hook := `Object.defineProperty(window, "bareReady", {configurable: true,
