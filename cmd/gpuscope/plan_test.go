@@ -295,6 +295,21 @@ func TestInfraLessonsMatchCLI(t *testing.T) {
 			t.Errorf("fault-tolerance step %d: CLI %v, page %d failures %g goodput", i+1, cli, m.Failures, m.Goodput)
 		}
 	}
+	s, _ = scenarios.Get("mixture-of-experts")
+	les, _ = scenarios.Prepare(s, s.Defaults())
+	for i := range les.Steps {
+		m := les.Metrics(i + 1).(scenarios.RouteMetrics)
+		cli := run(m.Command)
+		for _, f := range []struct {
+			name string
+			page float64
+		}{{"active_params", m.ActiveParams}, {"max_load", float64(m.MaxLoad)}, {"dropped", float64(m.Dropped)},
+			{"dispatch_bytes", m.DispatchBytes}, {"layer_s", m.LayerS}} {
+			if got := num(t, cli, f.name); got != f.page {
+				t.Errorf("mixture-of-experts step %d: CLI %s %g, page %g", i+1, f.name, got, f.page)
+			}
+		}
+	}
 }
 
 // planSettingsText reads the settings block of gpuscope plan's text
