@@ -323,7 +323,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	flash := boolOr("flash", true)
 
 	if fs.bools["search"] {
-		sr, err := parallel.Search(parallel.SearchOptions{Model: m, Cluster: cl, GlobalBatch: gb, BytesPerParam: bpp, Dtype: dtype, Flash: flash})
+		sr, err := parallel.Search(parallel.SearchOptions{Model: m, Cluster: cl, GlobalBatch: gb, BytesPerParam: bpp, Dtype: dtype, Flash: flash, CP: true})
 		if err != nil {
 			return fail("--%v", err)
 		}

@@ -84,6 +84,17 @@ func TestPlanSearchJSON(t *testing.T) {
 	if !ok || len(plans) != 50 {
 		t.Fatalf("plans: %d (want the 50 best)", len(plans))
 	}
+	// Meta's plan among the 50 best without context parallelism (the
+	// search tries CP too, and the engine prefers it at 8K: every plan
+	// says its cp).
+	m = planJSON(t, "--search", "--model", "llama3-405b", "--gpus", "16384", "--gpu", "h100", "--top", "0")
+	var noCP []any
+	for _, p := range m["plans"].([]any) {
+		if num(t, p.(map[string]any), "cp") == 1 {
+			noCP = append(noCP, p)
+		}
+	}
+	plans = noCP[:min(50, len(noCP))]
 	found := false
 	prev := 0.0
 	for _, p := range plans {
@@ -509,6 +520,15 @@ func TestPlanContextParallel(t *testing.T) {
 	out, errOut, code := runCLI(append([]string{"plan"}, args...)...)
 	if code != 0 || !strings.Contains(out, "TP 8 × CP 16 × PP 16 × DP 8") || !strings.Contains(out, "cp_comm_s") || !strings.Contains(out, "context parallel") {
 		t.Errorf("text: exit %d %s\n%s", code, errOut, out)
+	}
+	// --search tries CP: at 131,072 tokens its best plan splits the
+	// sequence, and the table has a cp column.
+	sr := planJSON(t, "--search", "--model", "llama3-405b", "--seq", "131072", "--gpus", "16384", "--global-batch", "128", "--top", "3")
+	if plans, _ := sr["plans"].([]any); len(plans) == 0 || !(plans[0].(map[string]any)["cp"].(float64) > 1) {
+		t.Errorf("131K search: plans %v, want the best with cp > 1", sr["plans"])
+	}
+	if out, _, code := runCLI("plan", "--search", "--model", "llama3-405b", "--seq", "131072", "--gpus", "16384", "--global-batch", "128", "--top", "3"); code != 0 || !strings.Contains(out, "  cp ") {
+		t.Errorf("131K search: exit %d, want a cp column:\n%s", code, out)
 	}
 	checkRefusals(t, []refusal{
 		{[]string{"plan", "--model", "llama3-405b", "--gpus", "64", "--tp", "8", "--cp", "2", "--cp-algo", "tree"}, []string{"--cp-algo", "allgather, ring"}},

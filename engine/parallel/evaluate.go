@@ -54,6 +54,10 @@ type searching struct {
 	fwd, bwd []float64 // the stage times being looked up
 	runs     [3]scheduleRun
 	next     int // the run to replace
+	// bound asks only for a bound on the step: the critical stage's
+	// compute and TP, EP and CP communication, times the micro-batches
+	// (Time.Step; fitting or not).
+	bound bool
 }
 
 // scheduleRun is one pipeline schedule run: its shape, its stage times
@@ -317,7 +321,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 			worst, r.Memory = st, mem
 		}
 	}
-	if se != nil {
+	if se != nil && !se.bound {
 		if !r.Memory.Fits {
 			return r, nil // a search keeps only the plans that fit
 		}
@@ -338,6 +342,10 @@ func evaluate(c Config, se *searching) (Result, error) {
 	tm.TPComm = M * (r.StageTP[crit] - r.StageEP[crit] - r.StageCP[crit])
 	tm.EPComm = M * r.StageEP[crit]
 	tm.CPComm = M * r.StageCP[crit]
+	if se != nil && se.bound {
+		tm.Step = M * slot
+		return r, nil
+	}
 	r.BubbleFraction = BubbleFraction(pp, mbs, v)
 	if pp > 1 {
 		// One pipeline send: b·s·h/t activations (Megatron's
