@@ -33,7 +33,8 @@ func planKnobs() []scenarios.Knob {
 		n("gpus", 1, 1<<24, ""), n("tp", 1, 1<<16, "1"), n("pp", 1, 1<<16, "1"), n("dp", 1, 1<<24, ""),
 		n("interleave", 1, 64, "1"), n("zero", 0, 3, "0"), n("micro-batch", 1, 1<<16, "1"), n("global-batch", 1, 1<<24, ""),
 		n("gpus-per-node", 1, 256, "8"), n("top", 0, 1<<20, "50"),
-		n("ep", 1, 1<<16, "1"),
+		n("ep", 1, 1<<16, "1"), n("cp", 1, 1<<16, "1"),
+		{Name: "cp-algo", Kind: scenarios.KnobEnum, Values: []string{string(parallel.CPAllGather), string(parallel.CPRing)}, Default: string(parallel.CPAllGather)},
 		{Name: "capacity-factor", Kind: scenarios.KnobFloat, FMin: 1, FMax: 8, Default: "1"},
 		{Name: "recompute", Kind: scenarios.KnobEnum, Values: []string{"none", "selective", "full"}, Default: "selective"},
 		{Name: "schedule", Kind: scenarios.KnobEnum, Values: []string{"gpipe", "1f1b", "interleaved"}},
@@ -51,13 +52,15 @@ var planHelp = cmdHelp{
                      [--gpus N --tp T --pp P --dp D ...] [--search [--top K]] [--json]`,
 	about: `A parallel plan's memory per GPU and step time: TP × PP × DP with sequence
 parallelism, ZeRO, recomputation, FlashAttention, micro-batches and a
-pipeline schedule, on DGX-style nodes. The plan's line is followed by every
-setting that changes the numbers, with those left at their defaults marked.
+pipeline schedule, on DGX-style nodes; context parallelism (--cp) splits
+each sequence, expert parallelism (--ep) a mixture's experts. The plan's
+line is followed by every setting that changes the numbers, with those
+left at their defaults marked.
 --search instead ranks every valid plan that fits, fastest first, with the
 branch of the seeds' decision tree. --params N alone prints model-state
-memory only. Plans that do not add up (TP × PP × DP ≠ GPUs, heads not
-divisible by TP, layers by PP × v, the batch by DP × micro-batch) are
-refused with the constraint named.`,
+memory only. Plans that do not add up (TP × CP × PP × DP ≠ GPUs, heads
+not divisible by TP, layers by PP × v, the sequence by 2·CP, the batch by
+DP × micro-batch) are refused with the constraint named.`,
 	flags: map[string]flagDoc{
 		"model":           {what: "a model preset", def: "none: give --model, --hf-config, the sizes or --params"},
 		"hf-config":       {what: "a Hugging Face config.json naming the model", arg: "FILE", allowed: "a config.json file"},
@@ -95,6 +98,8 @@ refused with the constraint named.`,
 		"dtype":           {what: "the number format of the matrix products"},
 		"ep":              {what: "expert parallelism, for a mixture of experts: each MoE layer's experts spread over EP of the DP ranks (dividing DP and the experts)"},
 		"capacity-factor": {what: "a mixture of experts' busiest GPU's tokens through its experts over the mean (1: balanced)"},
+		"cp":              {what: "context parallelism: each sequence split over CP ranks (next to the TP ranks), each holding s ÷ CP tokens as two of 2·CP chunks (the load-balanced causal split); --seq must divide by 2·CP, and gpus = tp × cp × pp × dp"},
+		"cp-algo":         {what: "how a CP rank's queries see the other ranks' keys and values: allgather (K and V all-gathered every layer, their gradients reduce-scattered: Llama 3's, exposed) or ring (K/V blocks passed to the next rank, hidden behind each block's attention)"},
 		"json":            jsonDoc,
 		"search":          {what: "rank every valid plan that fits, fastest first (each with sequence parallelism when TP > 1 and DP overlap; --sp and --overlap are not read)"},
 		"sp":              {what: "sequence parallelism in the TP group (activations outside the matrix products split over TP)", def: "on when --tp > 1"},
@@ -163,7 +168,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		return def
 	}
 	g, _ := hw.GPUByID(fs.value("gpu"))
-	tp, pp := atoi("tp"), atoi("pp")
+	tp, pp, cp := atoi("tp"), atoi("pp"), atoi("cp")
 
 	// The model: a preset, a config.json or sizes; or --params alone.
 	var m model.Transformer
@@ -238,16 +243,19 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	case given("gpus"):
 		gpus = atoi("gpus")
 	case given("dp"):
-		gpus = tp * pp * atoi("dp")
+		gpus = tp * cp * pp * atoi("dp")
 	default:
-		gpus = tp * pp
+		gpus = tp * cp * pp
 	}
 	dp := 0
-	if given("dp") {
+	switch {
+	case given("dp"):
 		dp = atoi("dp")
-	} else if gpus%(tp*pp) == 0 {
-		dp = gpus / (tp * pp)
-	} else {
+	case gpus%(tp*cp*pp) == 0:
+		dp = gpus / (tp * cp * pp)
+	case cp > 1:
+		return fail("--gpus: %d not divisible by tp × cp × pp = %d × %d × %d", gpus, tp, cp, pp)
+	default:
 		return fail("--gpus: %d not divisible by tp × pp = %d × %d", gpus, tp, pp)
 	}
 	bpp := atoi("bytes-per-param")
@@ -259,11 +267,15 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		if fs.bools["search"] {
 			return fail("--search: needs a model shape (--model, --hf-config or sizes), not --params alone")
 		}
-		if tp*pp*dp != gpus {
+		if cp > 1 && tp*cp*pp*dp != gpus {
+			return fail("tp × cp × pp × dp: %d × %d × %d × %d = %d; must equal gpus %d", tp, cp, pp, dp, tp*cp*pp*dp, gpus)
+		}
+		if tp*cp*pp*dp != gpus {
 			return fail("tp × pp × dp: %d × %d × %d = %d; must equal gpus %d", tp, pp, dp, tp*pp*dp, gpus)
 		}
 		psi, _ := strconv.ParseFloat(fs.value("params"), 64)
-		st, err := parallel.ZeROStates(psi/float64(tp*pp), dp, atoi("zero"), bpp)
+		// The CP ranks hold the same weights: ZeRO shards over DP × CP.
+		st, err := parallel.ZeROStates(psi/float64(tp*pp), dp*cp, atoi("zero"), bpp)
 		if err != nil {
 			return fail("--%v", err)
 		}
@@ -273,7 +285,11 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		if fs.bools["json"] {
 			return writeJSON(stdout, stderr, out)
 		}
-		fmt.Fprintf(stdout, "%s parameters, %d bytes each, over TP %d × PP %d, ZeRO-%d across DP %d, on %s:\n", units.Params(psi), bpp, tp, pp, out.ZeRO, dp, g.Name)
+		across := fmt.Sprintf("DP %d", dp)
+		if cp > 1 {
+			across = fmt.Sprintf("DP %d × CP %d", dp, cp)
+		}
+		fmt.Fprintf(stdout, "%s parameters, %d bytes each, over TP %d × PP %d, ZeRO-%d across %s, on %s:\n", units.Params(psi), bpp, tp, pp, out.ZeRO, across, g.Name)
 		writeMemory(stdout, mem)
 		return 0
 	}
@@ -307,7 +323,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	flash := boolOr("flash", true)
 
 	if fs.bools["search"] {
-		sr, err := parallel.Search(parallel.SearchOptions{Model: m, Cluster: cl, GlobalBatch: gb, BytesPerParam: bpp, Dtype: dtype, Flash: flash})
+		sr, err := parallel.Search(parallel.SearchOptions{Model: m, Cluster: cl, GlobalBatch: gb, BytesPerParam: bpp, Dtype: dtype, Flash: flash, CP: true})
 		if err != nil {
 			return fail("--%v", err)
 		}
@@ -324,15 +340,15 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		}
 		if m.MoE() {
 			// A mixture of experts' plans differ by EP too.
-			fmt.Fprintf(stdout, "%4s %4s %4s %5s %4s %3s %4s %-9s %3s %9s %9s %6s %6s\n", "rank", "tp", "pp", "dp", "ep", "v", "zero", "recompute", "mb", "step_s", "mem_GB", "mfu", "bubble")
+			fmt.Fprintf(stdout, "%4s %4s %4s %4s %5s %4s %3s %4s %-9s %3s %9s %9s %6s %6s\n", "rank", "tp", "cp", "pp", "dp", "ep", "v", "zero", "recompute", "mb", "step_s", "mem_GB", "mfu", "bubble")
 			for i, p := range out.Plans {
-				fmt.Fprintf(stdout, "%4d %4d %4d %5d %4d %3d %4d %-9s %3d %9.3f %9.1f %6.3f %6.3f\n", i+1, p.TP, p.PP, p.DP, p.EP, p.Interleave, p.ZeRO, p.Recompute, p.MicroBatch, p.Time.Step, p.Memory.Total/1e9, p.MFU, p.BubbleFraction)
+				fmt.Fprintf(stdout, "%4d %4d %4d %4d %5d %4d %3d %4d %-9s %3d %9.3f %9.1f %6.3f %6.3f\n", i+1, p.TP, p.CP, p.PP, p.DP, p.EP, p.Interleave, p.ZeRO, p.Recompute, p.MicroBatch, p.Time.Step, p.Memory.Total/1e9, p.MFU, p.BubbleFraction)
 			}
 			return 0
 		}
-		fmt.Fprintf(stdout, "%4s %4s %4s %5s %3s %4s %-9s %3s %9s %9s %6s %6s\n", "rank", "tp", "pp", "dp", "v", "zero", "recompute", "mb", "step_s", "mem_GB", "mfu", "bubble")
+		fmt.Fprintf(stdout, "%4s %4s %4s %4s %5s %3s %4s %-9s %3s %9s %9s %6s %6s\n", "rank", "tp", "cp", "pp", "dp", "v", "zero", "recompute", "mb", "step_s", "mem_GB", "mfu", "bubble")
 		for i, p := range out.Plans {
-			fmt.Fprintf(stdout, "%4d %4d %4d %5d %3d %4d %-9s %3d %9.3f %9.1f %6.3f %6.3f\n", i+1, p.TP, p.PP, p.DP, p.Interleave, p.ZeRO, p.Recompute, p.MicroBatch, p.Time.Step, p.Memory.Total/1e9, p.MFU, p.BubbleFraction)
+			fmt.Fprintf(stdout, "%4d %4d %4d %4d %5d %3d %4d %-9s %3d %9.3f %9.1f %6.3f %6.3f\n", i+1, p.TP, p.CP, p.PP, p.DP, p.Interleave, p.ZeRO, p.Recompute, p.MicroBatch, p.Time.Step, p.Memory.Total/1e9, p.MFU, p.BubbleFraction)
 		}
 		return 0
 	}
@@ -347,7 +363,8 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	}
 	plan := parallel.Plan{TP: tp, PP: pp, DP: dp, Interleave: v, SP: boolOr("sp", tp > 1), ZeRO: atoi("zero"),
 		Recompute: parallel.Recompute(fs.value("recompute")), Flash: flash, MicroBatch: mb, GlobalBatch: gb,
-		Schedule: sched, BytesPerParam: bpp, Dtype: dtype, Overlap: boolOr("overlap", true), EP: atoi("ep")}
+		Schedule: sched, BytesPerParam: bpp, Dtype: dtype, Overlap: boolOr("overlap", true), EP: atoi("ep"),
+		CP: cp, CPAlgo: parallel.CPAlgo(fs.value("cp-algo"))}
 	plan.CapacityFactor, _ = strconv.ParseFloat(fs.value("capacity-factor"), 64)
 	r, err := parallel.Evaluate(parallel.Config{Model: m, Plan: plan, Cluster: cl})
 	if err != nil {
@@ -357,8 +374,12 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	if fs.bools["json"] {
 		return writeJSON(stdout, stderr, planOutput{Metrics: r.Metrics(), Overlap: plan.Overlap, Seq: m.Seq, Dropout: true, Defaulted: set.defaulted()})
 	}
-	fmt.Fprintf(stdout, "%s (%s parameters) on %d × %s: TP %d × PP %d × DP %d, %s schedule, %d micro-batches of %d\n",
-		m.ID, units.Params(r.Params), gpus, g.Name, tp, pp, dp, sched, r.MicroBatches, mb)
+	split := fmt.Sprintf("TP %d × PP %d × DP %d", tp, pp, dp)
+	if cp > 1 {
+		split = fmt.Sprintf("TP %d × CP %d × PP %d × DP %d", tp, cp, pp, dp)
+	}
+	fmt.Fprintf(stdout, "%s (%s parameters) on %d × %s: %s, %s schedule, %d micro-batches of %d\n",
+		m.ID, units.Params(r.Params), gpus, g.Name, split, sched, r.MicroBatches, mb)
 	set.write(stdout)
 	fmt.Fprintf(stdout, "memory per GPU (stage %d of %d, the fullest):\n", r.Memory.Stage+1, pp)
 	writeMemory(stdout, r.Memory)
@@ -367,7 +388,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	for _, row := range []struct {
 		name string
 		v    float64
-	}{{"step_s", tm.Step}, {"compute_s", tm.Compute}, {"tp_comm_s", tm.TPComm}, {"ep_comm_s", tm.EPComm}, {"pp_comm_s", tm.PPComm}, {"dp_comm_s", tm.DPComm},
+	}{{"step_s", tm.Step}, {"compute_s", tm.Compute}, {"tp_comm_s", tm.TPComm}, {"ep_comm_s", tm.EPComm}, {"cp_comm_s", tm.CPComm}, {"pp_comm_s", tm.PPComm}, {"dp_comm_s", tm.DPComm},
 		{"dp_hidden_s", tm.DPHidden}, {"bubble_s", tm.Bubble}, {"exposed_comm_s", tm.Exposed}, {"optimizer_s", tm.Optimizer}} {
 		fmt.Fprintf(stdout, "  %-16s %.4f\n", row.name, row.v)
 	}
@@ -444,6 +465,10 @@ func planSettings(given func(string) bool, m model.Transformer, fromHF bool, p p
 	if m.MoE() && !search {
 		add("ep", "expert parallel", strconv.Itoa(max(p.EP, 1)), "default")
 		add("capacity-factor", "capacity factor", strconv.FormatFloat(max(p.CapacityFactor, 1), 'g', -1, 64), "default: balanced")
+	}
+	if !search && (p.CP > 1 || given("cp") || given("cp-algo")) {
+		add("cp", "context parallel", strconv.Itoa(max(p.CP, 1)), "default")
+		add("cp-algo", "CP attention", string(p.CPAlgo), "default: allgather (Llama 3's)")
 	}
 	add("gpus-per-node", "GPUs a node", strconv.Itoa(cl.GPUsPerNode), "default")
 	add("intra", "inside a node", cl.Intra.Name, "default for the "+cl.GPU.Name)

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpuscope/gpuscope/engine/hw"
+	"github.com/gpuscope/gpuscope/engine/model"
 	"github.com/gpuscope/gpuscope/engine/parallel"
 	"github.com/gpuscope/gpuscope/scenarios"
 )
@@ -82,6 +84,17 @@ func TestPlanSearchJSON(t *testing.T) {
 	if !ok || len(plans) != 50 {
 		t.Fatalf("plans: %d (want the 50 best)", len(plans))
 	}
+	// Meta's plan among the 50 best without context parallelism (the
+	// search tries CP too, and the engine prefers it at 8K: every plan
+	// says its cp).
+	m = planJSON(t, "--search", "--model", "llama3-405b", "--gpus", "16384", "--gpu", "h100", "--top", "0")
+	var noCP []any
+	for _, p := range m["plans"].([]any) {
+		if num(t, p.(map[string]any), "cp") == 1 {
+			noCP = append(noCP, p)
+		}
+	}
+	plans = noCP[:min(50, len(noCP))]
 	found := false
 	prev := 0.0
 	for _, p := range plans {
@@ -489,4 +502,54 @@ func TestPlanMoE(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "  ep ") {
 		t.Errorf("mixtral --search: exit %d, want an ep column:\n%s", code, out)
 	}
+}
+
+// Context parallelism from the command line: --cp and --cp-algo set the
+// plan, the JSON carries cp, cp_algo and time.cp_comm_s (the engine's
+// numbers), the text names CP in the plan's line and its time; plans
+// that do not add up are refused with the constraint named.
+func TestPlanContextParallel(t *testing.T) {
+	args := []string{"--model", "llama3-405b", "--seq", "131072", "--gpus", "16384", "--tp", "8", "--cp", "16", "--pp", "16",
+		"--interleave", "4", "--zero", "1", "--recompute", "full", "--global-batch", "128"}
+	m := planJSON(t, args...)
+	mod, _ := model.Preset("llama3-405b")
+	mod.Seq = 131072
+	h100, _ := hw.GPUByID("h100")
+	r, err := parallel.Evaluate(parallel.Config{Model: mod, Cluster: parallel.DefaultCluster(h100, 16384), Plan: parallel.Plan{TP: 8, CP: 16, PP: 16, DP: 8,
+		Interleave: 4, SP: true, ZeRO: 1, Recompute: parallel.RecomputeFull, Flash: true, MicroBatch: 1, GlobalBatch: 128,
+		Schedule: parallel.Interleaved, BytesPerParam: 16, Dtype: hw.BF16, Overlap: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m["cp"] != 16.0 || m["cp_algo"] != "allgather" || m["dp"] != 8.0 || num(t, m, "time", "cp_comm_s") != r.Time.CPComm || !(r.Time.CPComm > 0) ||
+		num(t, m, "time", "step_s") != r.Time.Step {
+		t.Errorf("cp %v, cp_algo %v, dp %v, cp_comm_s %v (engine %v), step_s %v (engine %v)", m["cp"], m["cp_algo"], m["dp"], m["time"].(map[string]any)["cp_comm_s"], r.Time.CPComm, num(t, m, "time", "step_s"), r.Time.Step)
+	}
+	ring := planJSON(t, append(args, "--cp-algo", "ring")...)
+	if ring["cp_algo"] != "ring" || !(num(t, ring, "time", "cp_comm_s") < num(t, m, "time", "cp_comm_s")) {
+		t.Errorf("ring: cp_algo %v, cp_comm_s %v; want under the all-gather's %v", ring["cp_algo"], ring["time"].(map[string]any)["cp_comm_s"], m["time"].(map[string]any)["cp_comm_s"])
+	}
+	if plain := planJSON(t, "--model", "gpt3-xl", "--gpus", "8"); plain["cp"] != 1.0 || num(t, plain, "time", "cp_comm_s") != 0 {
+		t.Errorf("no CP: cp %v, time %v", plain["cp"], plain["time"])
+	}
+	out, errOut, code := runCLI(append([]string{"plan"}, args...)...)
+	if code != 0 || !strings.Contains(out, "TP 8 × CP 16 × PP 16 × DP 8") || !strings.Contains(out, "cp_comm_s") || !strings.Contains(out, "context parallel") {
+		t.Errorf("text: exit %d %s\n%s", code, errOut, out)
+	}
+	// --search tries CP: at 131,072 tokens its best plan splits the
+	// sequence, and the table has a cp column.
+	sr := planJSON(t, "--search", "--model", "llama3-405b", "--seq", "131072", "--gpus", "16384", "--global-batch", "128", "--top", "3")
+	if plans, _ := sr["plans"].([]any); len(plans) == 0 || !(plans[0].(map[string]any)["cp"].(float64) > 1) {
+		t.Errorf("131K search: plans %v, want the best with cp > 1", sr["plans"])
+	}
+	if out, _, code := runCLI("plan", "--search", "--model", "llama3-405b", "--seq", "131072", "--gpus", "16384", "--global-batch", "128", "--top", "3"); code != 0 || !strings.Contains(out, "  cp ") {
+		t.Errorf("131K search: exit %d, want a cp column:\n%s", code, out)
+	}
+	checkRefusals(t, []refusal{
+		{[]string{"plan", "--model", "llama3-405b", "--gpus", "64", "--tp", "8", "--cp", "2", "--cp-algo", "tree"}, []string{"--cp-algo", "allgather, ring"}},
+		{[]string{"plan", "--model", "llama3-405b", "--gpus", "24", "--tp", "8", "--cp", "3"}, []string{"seq: 8192 not divisible by 2·cp = 6"}},
+		{[]string{"plan", "--model", "llama3-405b", "--gpus", "64", "--tp", "8", "--cp", "3"}, []string{"--gpus", "tp × cp × pp = 8 × 3 × 1"}},
+		{[]string{"plan", "--model", "llama3-405b", "--gpus", "64", "--tp", "8", "--cp", "2", "--dp", "2"}, []string{"tp × cp × pp × dp: 8 × 2 × 1 × 2 = 32; must equal gpus 64"}},
+		{[]string{"plan", "--model", "llama3-405b", "--cp", "0"}, []string{"--cp", "1–65536"}},
+	})
 }

@@ -54,6 +54,10 @@ type searching struct {
 	fwd, bwd []float64 // the stage times being looked up
 	runs     [3]scheduleRun
 	next     int // the run to replace
+	// bound asks only for a bound on the step: the critical stage's
+	// compute and TP, EP and CP communication, times the micro-batches
+	// (Time.Step; fitting or not).
+	bound bool
 }
 
 // scheduleRun is one pipeline schedule run: its shape, its stage times
@@ -88,7 +92,8 @@ func evaluate(c Config, se *searching) (Result, error) {
 	tokens := float64(p.GlobalBatch) * float64(m.Seq)
 	r.ModelFLOPs, r.HardwareFLOPs = StepFLOPs(m, p.GlobalBatch, p.Recompute)
 
-	t, pp, v, dp := p.TP, p.PP, p.Interleave, p.DP
+	t, pp, v, dp, cp := p.TP, p.PP, p.Interleave, p.DP, p.cp()
+	local := m.Seq / cp // the tokens of a sequence on one GPU
 	midLayers, endLayers, _ := stageLayers(trainedLayers(m), pp, v)
 	stageLayerCount := func(st int) int {
 		if st == 0 || st == pp-1 {
@@ -138,7 +143,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 	cost := layerCost(m, p, cl)
 	var mtp costs // a multi-token-prediction module's projection, a micro-batch
 	if m.MTPLayers > 0 {
-		nt := float64(p.MicroBatch) * float64(m.Seq)
+		nt := float64(p.MicroBatch) * float64(local)
 		mtp.fwd = gemm(g, p.Dtype, nt, h/T, 2*h)
 		mtp.bwd = gemm(g, p.Dtype, nt, 2*h, h/T) + gemm(g, p.Dtype, 2*h, h/T, nt)
 	}
@@ -153,8 +158,9 @@ func evaluate(c Config, se *searching) (Result, error) {
 	stageDense := func(st int) int { return denseOnStage(m, pp, v, st) }
 
 	// The last stage's output layer: logits GEMM (and its backward), the
-	// cross-entropy over b·s × V/t FP32 logits.
-	n := float64(p.MicroBatch) * float64(m.Seq)
+	// cross-entropy over b·s × V/t FP32 logits (b·s/CP with context
+	// parallelism).
+	n := float64(p.MicroBatch) * float64(local)
 	headFwd := gemm(g, p.Dtype, n, float64(m.Vocab)/T, h) + n*float64(m.Vocab)/T*4*2/(g.HBMBandwidth*MemoryEfficiency)
 	headBwd := gemm(g, p.Dtype, n, h, float64(m.Vocab)/T) + gemm(g, p.Dtype, h, float64(m.Vocab)/T, n) + n*float64(m.Vocab)/T*4*2/(g.HBMBandwidth*MemoryEfficiency)
 
@@ -175,10 +181,25 @@ func evaluate(c Config, se *searching) (Result, error) {
 	}
 	r.setStageLists(stage, pp)
 	// What every stage's activations are made of.
-	act := ActivationBytes(m, m.Seq, p.MicroBatch, t, p.SP, p.Flash, p.Recompute)
+	act := ActivationBytesCP(m, m.Seq, p.MicroBatch, t, cp, p.SP, p.Flash, p.Recompute)
 	var actFull float64 // the layer being recomputed holds its full activations
 	if p.Recompute == RecomputeFull {
-		actFull = ActivationBytes(m, m.Seq, p.MicroBatch, t, p.SP, p.Flash, RecomputeNone)
+		actFull = ActivationBytesCP(m, m.Seq, p.MicroBatch, t, cp, p.SP, p.Flash, RecomputeNone)
+	}
+	// Context parallelism's K/V in transit for the layer at work: the
+	// whole sequence's K and V and, backward, their gradients
+	// (all-gather); two blocks of each double-buffered (ring).
+	var cpBuffers float64
+	if cp > 1 {
+		kvw := 2 * math.Max(float64(m.KVHeads)/T, 1) * d
+		if m.MLA() {
+			kvw = float64(m.Heads) / T * float64(m.QKNope+m.QKRope+m.VHead)
+		}
+		full := float64(p.MicroBatch) * float64(m.Seq) * kvw * 2
+		cpBuffers = 2 * full
+		if p.CPAlgo == CPRing {
+			cpBuffers = 4 * full / float64(cp)
+		}
 	}
 	worst := -1
 	expertOnStage := func(int) float64 { return 0 }
@@ -191,6 +212,9 @@ func evaluate(c Config, se *searching) (Result, error) {
 		L := float64(layers)
 		fwd, bwd, tp := L*cost.fwd, L*cost.bwd, L*(cost.tpFwd+cost.tpBwd)
 		tpFwd, rec, epc := L*cost.tpFwd, L*cost.recompute, 0.0
+		// Context parallelism's exposed K/V traffic (the same attention
+		// in an MoE layer): it holds up the layer, as TP's all-reduces do.
+		cpc := L * (cost.cpFwd + cost.cpBwd)
 		stageAct := act
 		if m.MoE() {
 			// Its MoE layers in place of dense ones.
@@ -207,6 +231,8 @@ func evaluate(c Config, se *searching) (Result, error) {
 				stageAct = (d*act + k*moe.act) / L
 			}
 		}
+		tp += cpc
+		tpFwd += L * cost.cpFwd
 		if st == 0 {
 			params += embedParams
 		}
@@ -234,11 +260,13 @@ func evaluate(c Config, se *searching) (Result, error) {
 		r.StageForward[st], r.StageBackward[st], r.StageTP[st] = fwd, bwd, tp
 		r.StageTPForward[st], r.StageRecompute[st] = tpFwd, rec
 		r.StageEP[st] = epc
+		r.StageCP[st] = cpc
 
 		mem := Memory{Stage: st, Layers: layers, Capacity: float64(g.HBMBytes)}
 		// ZeRO partitions over the DP ranks that hold the same weights:
-		// all of them for the dense part, DP ÷ EP for the experts.
-		D := float64(dp)
+		// all of them for the dense part, DP ÷ EP for the experts; and
+		// over the CP ranks, which hold the same weights too.
+		D := float64(dp * cp)
 		mem.Weights, mem.Gradients, mem.Optimizer = 2*params, gradBytes*params, 12*params
 		if ex := expertOnStage(st); ex > 0 {
 			// The expert part over DP ÷ EP.
@@ -283,6 +311,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 		if p.ZeRO == 3 {
 			mem.Buffers += 2 * 2 * math.Max(layerParams, moe.params)
 		}
+		mem.Buffers += cpBuffers
 		mem.Total = mem.Weights + mem.Gradients + mem.Optimizer + mem.Activations + mem.Buffers
 		mem.Check()
 		if r.StageMemory != nil {
@@ -292,7 +321,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 			worst, r.Memory = st, mem
 		}
 	}
-	if se != nil {
+	if se != nil && !se.bound {
 		if !r.Memory.Fits {
 			return r, nil // a search keeps only the plans that fit
 		}
@@ -310,8 +339,13 @@ func evaluate(c Config, se *searching) (Result, error) {
 	M := float64(mbs)
 	tm := &r.Time
 	tm.Compute = M * (r.StageForward[crit] + r.StageBackward[crit])
-	tm.TPComm = M * (r.StageTP[crit] - r.StageEP[crit])
+	tm.TPComm = M * (r.StageTP[crit] - r.StageEP[crit] - r.StageCP[crit])
 	tm.EPComm = M * r.StageEP[crit]
+	tm.CPComm = M * r.StageCP[crit]
+	if se != nil && se.bound {
+		tm.Step = M * slot
+		return r, nil
+	}
 	r.BubbleFraction = BubbleFraction(pp, mbs, v)
 	if pp > 1 {
 		// One pipeline send: b·s·h/t activations (Megatron's
@@ -334,15 +368,17 @@ func evaluate(c Config, se *searching) (Result, error) {
 			maxParams, maxExpert = sp, expertOnStage(st)
 		}
 	}
+	// With context parallelism the gradients are reduced over DP × CP
+	// ranks (the CP ranks hold the same weights).
 	var perStep, perMicro float64
-	if dp > 1 {
-		k := dpPerNode(p, cl)
-		ar := func(bytes float64) float64 { return hierAllReduce(bytes, dp, k, cl.Intra, cl.Inter) }
+	if dc := dp * cp; dc > 1 {
+		k := gradPerNode(p, cl)
+		ar := func(bytes float64) float64 { return hierAllReduce(bytes, dc, k, cl.Intra, cl.Inter) }
 		if ep := p.ep(); m.MoE() {
-			de, ke := dp/ep, max(1, k/ep)
+			de, ke := dc/ep, max(1, k/ep)
 			ar = func(bytes float64) float64 {
 				dense, expert := bytes*(1-maxExpert/maxParams), bytes*maxExpert/maxParams
-				return hierAllReduce(dense, dp, k, cl.Intra, cl.Inter) + hierAllReduce(expert, de, ke, cl.Intra, cl.Inter)
+				return hierAllReduce(dense, dc, k, cl.Intra, cl.Inter) + hierAllReduce(expert, de, ke, cl.Intra, cl.Inter)
 			}
 		}
 		grads, weights := maxParams*gradBytes, maxParams*2
@@ -369,13 +405,13 @@ func evaluate(c Config, se *searching) (Result, error) {
 			tm.DPHidden += M * math.Min(perMicro*(1-1/layers), window)
 		}
 	}
-	tm.Exposed = tm.TPComm + tm.EPComm + tm.PPComm + tm.DPComm - tm.DPHidden
+	tm.Exposed = tm.TPComm + tm.EPComm + tm.CPComm + tm.PPComm + tm.DPComm - tm.DPHidden
 
 	// Adam: read FP32 master weights, momentum, variance and the
 	// gradient; write the three and the 16-bit weights.
 	shard := maxParams
 	if p.ZeRO >= 1 {
-		shard = (maxParams-maxExpert)/float64(dp) + maxExpert/float64(dp/p.ep())
+		shard = (maxParams-maxExpert)/float64(dp*cp) + maxExpert/float64(dp*cp/p.ep())
 	}
 	tm.Optimizer = shard * (12 + gradBytes + 12 + 2) / (g.HBMBandwidth * MemoryEfficiency)
 	tm.Step = tm.Compute + tm.Bubble + tm.Exposed + tm.Optimizer
@@ -453,6 +489,7 @@ type costs struct {
 	fwd, bwd     float64 // compute, backward including recomputation
 	recompute    float64 // the part of bwd that repeats the forward
 	tpFwd, tpBwd float64 // tensor-parallel collectives
+	cpFwd, cpBwd float64 // context parallelism's exposed K/V traffic
 }
 
 func layerCost(m model.Transformer, p Plan, cl Cluster) costs {
@@ -460,7 +497,9 @@ func layerCost(m model.Transformer, p Plan, cl Cluster) costs {
 	h, f := float64(m.Hidden), float64(m.FFNSize)
 	T := float64(p.TP)
 	kvGPU := math.Max(float64(m.KVHeads)/T, 1) * float64(m.HeadDim()) // K, V replicated when fewer KV heads than ranks
-	n := float64(p.MicroBatch) * float64(m.Seq)
+	cp := p.cp()
+	n := float64(p.MicroBatch) * float64(m.Seq/cp) // the tokens this GPU holds
+	S := float64(m.Seq)                            // … whose queries see keys of the whole sequence
 	mem := func(bytes float64) float64 { return bytes / (g.HBMBandwidth * MemoryEfficiency) }
 
 	// The layer's products: M×N×K forward; backward dX (M×K, inner N) and
@@ -510,11 +549,14 @@ func layerCost(m model.Transformer, p Plan, cl Cluster) costs {
 	if m.MLA() {
 		hd = (m.QKNope + m.QKRope + m.VHead) / 2 // QKᵀ qk wide, ×V v wide: their mean costs the same
 	}
+	// With context parallelism a rank's s/CP queries (two chunks of the
+	// load-balanced causal split) against all s keys: 1/CP of the
+	// sequence's attention.
 	att, err := kernel.Attention(kernel.AttentionConfig{Batch: p.MicroBatch, Heads: m.Heads / p.TP, Seq: m.Seq,
 		HeadDim: hd, Dtype: attDtype(dt), GPU: g, Impl: impl})
-	attn := att.TimeS
+	attn := att.TimeS / float64(cp)
 	if err != nil {
-		attn = 4 * n * float64(m.Seq) * h / T / (peakOf(g, dt) * kernel.TensorEfficiency)
+		attn = 4 * n * S * h / T / (peakOf(g, dt) * kernel.TensorEfficiency)
 	}
 	fwd += attn
 	bwd += back * attn
@@ -533,7 +575,7 @@ func layerCost(m model.Transformer, p Plan, cl Cluster) costs {
 		elem += 2 * n * f / T * 2
 	}
 	if !p.Flash {
-		elem += float64(p.MicroBatch) * float64(m.Heads) / T * float64(m.Seq) * float64(m.Seq) * 5
+		elem += n * float64(m.Heads) / T * S * 5
 	}
 	fwd += mem(elem)
 	bwd += 2 * mem(elem)
@@ -549,7 +591,7 @@ func layerCost(m model.Transformer, p Plan, cl Cluster) costs {
 		// softmax, dropout, ×V) is recomputed, and with its scores.
 		c.recompute = attn
 		if !p.Flash {
-			c.recompute += mem(float64(p.MicroBatch) * float64(m.Heads) / T * float64(m.Seq) * float64(m.Seq) * 5)
+			c.recompute += mem(n * float64(m.Heads) / T * S * 5)
 		}
 	}
 	c.bwd += c.recompute
@@ -561,7 +603,74 @@ func layerCost(m model.Transformer, p Plan, cl Cluster) costs {
 			c.tpBwd += 2 * ar
 		}
 	}
+	if cp > 1 {
+		// K and V of the whole sequence on this GPU (its KV heads), BF16.
+		kvw := 2 * kvGPU
+		if m.MLA() {
+			kvw = float64(m.Heads) / T * float64(m.QKNope+m.QKRope+m.VHead)
+		}
+		full := float64(p.MicroBatch) * S * kvw * 2
+		c.cpFwd, c.cpBwd = cpComm(p, cl, full, attn, back*attn)
+	}
 	return c
+}
+
+// cpComm is context parallelism's exposed communication in one layer's
+// forward and backward for a micro-batch, full the bytes of K and V of
+// the whole sequence on a GPU, fwd and bwd the rank's attention times.
+//
+// All-gather (Llama 3): forward, K and V all-gathered over the CP ranks —
+// each receives (CP−1)/CP of full; backward, gathered again (not kept:
+// that would hold the whole sequence's K and V for every layer in
+// flight) and their gradients reduce-scattered, the same bytes; with full
+// recomputation the recomputed forward gathers once more. The attention
+// waits for them: all exposed.
+//
+// Ring: CP−1 steps, each passing a block of K and V (full/CP) to the
+// next rank while the attention of the block in hand (1/CP of the
+// rank's) runs: each step exposes max(0, send − compute); backward the
+// blocks travel with their dK and dV (twice the bytes).
+//
+// The CP ranks are TP ranks apart: on NVLink when TP·CP fits a node,
+// else across nodes (the ring's slowest hop, and the all-gather's ring
+// over nodes, at the NIC).
+func cpComm(p Plan, cl Cluster, full, fwd, bwd float64) (cpFwd, cpBwd float64) {
+	cp := p.cp()
+	k := cpPerNode(p, cl)
+	if p.CPAlgo == CPRing {
+		link := cl.Intra
+		if k < cp {
+			link = cl.Inter
+		}
+		send := func(bytes float64) float64 {
+			return link.Latency.Seconds() + bytes/(link.Bandwidth*link.Efficiency)
+		}
+		steps, block := float64(cp-1), full/float64(cp)
+		cpFwd = steps * math.Max(0, send(block)-fwd/float64(cp))
+		cpBwd = steps * math.Max(0, send(2*block)-bwd/float64(cp))
+	} else {
+		ag := collectiveTime(collective.AllGather, full, cp, k, cl)
+		rs := collectiveTime(collective.ReduceScatter, full, cp, k, cl)
+		cpFwd, cpBwd = ag, ag+rs
+	}
+	if p.Recompute == RecomputeFull {
+		cpBwd += cpFwd
+	}
+	return cpFwd, cpBwd
+}
+
+// collectiveTime is op over n ranks, k of them a node, of bytes (the
+// all-gather's output, the reduce-scatter's input), hierarchical: a ring
+// on NVLink inside one node, across nodes at the NIC.
+func collectiveTime(op collective.Op, bytes float64, n, k int, cl Cluster) float64 {
+	if n < 2 {
+		return 0
+	}
+	f, err := collective.ClosedForm(op, collective.Hierarchical, n, max(1, min(k, n)), bytes, cl.Intra, cl.Inter)
+	if err != nil {
+		return 0 // unreachable: n ≥ 2, k ≥ 1, bytes ≥ 0
+	}
+	return f.Seconds
 }
 
 // sustained is the GPU at SustainedClock: its tensor-core and CUDA-core
@@ -608,11 +717,30 @@ func gemm(g hw.GPU, d hw.Dtype, M, N, K float64) float64 {
 // ranks are neighbours).
 func tpPerNode(p Plan, cl Cluster) int { return min(p.TP, cl.GPUsPerNode) }
 
-// dpPerNode is how many of a DP group's ranks share a node: they are TP
-// ranks apart.
-func dpPerNode(p Plan, cl Cluster) int {
+// cpPerNode is how many of a CP group's ranks share a node: they are TP
+// ranks apart (order TP, CP, DP, PP).
+func cpPerNode(p Plan, cl Cluster) int {
 	if p.TP < cl.GPUsPerNode {
-		return min(p.DP, cl.GPUsPerNode/p.TP)
+		return min(p.cp(), cl.GPUsPerNode/p.TP)
+	}
+	return 1
+}
+
+// dpPerNode is how many of a DP group's ranks share a node: they are
+// TP × CP ranks apart.
+func dpPerNode(p Plan, cl Cluster) int {
+	if tc := p.TP * p.cp(); tc < cl.GPUsPerNode {
+		return min(p.DP, cl.GPUsPerNode/tc)
+	}
+	return 1
+}
+
+// gradPerNode is how many of the DP × CP ranks that hold the same weights
+// (and reduce their gradients together) share a node: they are TP ranks
+// apart.
+func gradPerNode(p Plan, cl Cluster) int {
+	if p.TP < cl.GPUsPerNode {
+		return min(p.DP*p.cp(), cl.GPUsPerNode/p.TP)
 	}
 	return 1
 }
@@ -628,23 +756,24 @@ func TPLink(p Plan, cl Cluster) hw.Link {
 }
 
 // DPLink is the slowest link a DP group's all-reduce crosses, as
-// Evaluate costs it: the node's own when the whole group shares one
-// node, the network otherwise.
+// Evaluate costs it (over DP × CP ranks with context parallelism): the
+// node's own when the whole group shares one node, the network
+// otherwise.
 func DPLink(p Plan, cl Cluster) hw.Link {
-	if dpPerNode(p, cl) >= p.DP {
+	if gradPerNode(p, cl) >= p.DP*p.cp() {
 		return cl.Intra
 	}
 	return cl.Inter
 }
 
 // PipelineLink is the link Evaluate costs every pipeline send over
-// (Result.P2P): the node's own when a stage's TP×DP GPUs leave room in
+// (Result.P2P): the node's own when a stage's TP×CP×DP GPUs leave room in
 // the node for the next stage's, the network otherwise. It is one link
 // for all the sends: where more stages than one node holds meet at a
 // node's edge, those sends cross the network but are costed as the
 // node's own.
 func PipelineLink(p Plan, cl Cluster) hw.Link {
-	if p.TP*p.DP < cl.GPUsPerNode {
+	if p.TP*p.cp()*p.DP < cl.GPUsPerNode {
 		return cl.Intra // neighbouring stages share a node
 	}
 	return cl.Inter
@@ -769,10 +898,10 @@ func pipelineIdle(r Result, busy, slot float64, se *searching) (bubble, sends fl
 	return bubble, sends
 }
 
-// setStageLists points the seven per-stage lists at seven parts of stage
-// (7·pp numbers).
+// setStageLists points the eight per-stage lists at eight parts of stage
+// (8·pp numbers).
 func (r *Result) setStageLists(stage []float64, pp int) {
-	for i, list := range [...]*[]float64{&r.StageParams, &r.StageForward, &r.StageBackward, &r.StageTP, &r.StageTPForward, &r.StageRecompute, &r.StageEP} {
+	for i, list := range [...]*[]float64{&r.StageParams, &r.StageForward, &r.StageBackward, &r.StageTP, &r.StageTPForward, &r.StageRecompute, &r.StageEP, &r.StageCP} {
 		*list = stage[i*pp : (i+1)*pp : (i+1)*pp]
 	}
 }

@@ -18,6 +18,8 @@ type Metrics struct {
 	DP                   int      `json:"dp"`
 	EP                   int      `json:"ep"`              // expert parallelism, 1 for a dense model
 	CapacityFactor       float64  `json:"capacity_factor"` // 1: balanced
+	CP                   int      `json:"cp"`              // context parallelism, 1: none
+	CPAlgo               string   `json:"cp_algo"`         // allgather or ring
 	Interleave           int      `json:"interleave"`
 	SP                   bool     `json:"sp"`
 	ZeRO                 int      `json:"zero"`
@@ -46,7 +48,7 @@ func (r Result) Metrics() Metrics {
 	c := r.Config
 	p := c.Plan
 	return Metrics{
-		Model: c.Model.ID, Params: r.Params, ActiveParams: r.ActiveParams, EP: p.ep(), CapacityFactor: p.capacity(), ModelFLOPsPerStep: r.ModelFLOPs, HardwareFLOPsPerStep: r.HardwareFLOPs,
+		Model: c.Model.ID, Params: r.Params, ActiveParams: r.ActiveParams, EP: p.ep(), CapacityFactor: p.capacity(), CP: p.cp(), CPAlgo: string(p.cpAlgo()), ModelFLOPsPerStep: r.ModelFLOPs, HardwareFLOPsPerStep: r.HardwareFLOPs,
 		GPU: c.Cluster.GPU.ID, GPUs: c.Cluster.GPUs, GPUsPerNode: c.Cluster.GPUsPerNode, Intra: c.Cluster.Intra.ID, Inter: c.Cluster.Inter.ID,
 		TP: p.TP, PP: p.PP, DP: p.DP, Interleave: p.Interleave, SP: p.SP, ZeRO: p.ZeRO, Recompute: string(p.Recompute), Flash: p.Flash,
 		MicroBatch: p.MicroBatch, GlobalBatch: p.GlobalBatch, MicroBatches: r.MicroBatches, GradAccumSteps: r.MicroBatches,

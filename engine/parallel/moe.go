@@ -51,7 +51,7 @@ func moeLayerOn(m model.Transformer, p Plan, cl Cluster, layerParams, denseFFN f
 	sm := m
 	sm.FFNSize = m.SharedFFN // 0: no feed-forward products (layerCost skips them)
 	l.cost = layerCost(sm, p, cl)
-	n := float64(p.MicroBatch) * float64(m.Seq)
+	n := float64(p.MicroBatch) * float64(m.Seq/p.cp()) // the tokens on this GPU
 	local := E / ep
 	pairs := n * k * cf // token copies through this GPU's experts
 	per := pairs / local
@@ -87,11 +87,11 @@ func moeLayerOn(m model.Transformer, p Plan, cl Cluster, layerParams, denseFFN f
 	am := m
 	am.FFNSize = int(math.Round(k*cf*fe)) + m.SharedFFN
 	disp := 2 * pairs * h / T
-	l.act = ActivationBytes(am, m.Seq, p.MicroBatch, p.TP, p.SP, p.Flash, p.Recompute)
+	l.act = ActivationBytesCP(am, m.Seq, p.MicroBatch, p.TP, p.cp(), p.SP, p.Flash, p.Recompute)
 	if p.Recompute != RecomputeFull {
 		l.act += disp
 	}
-	l.actFull = ActivationBytes(am, m.Seq, p.MicroBatch, p.TP, p.SP, p.Flash, RecomputeNone) + disp
+	l.actFull = ActivationBytesCP(am, m.Seq, p.MicroBatch, p.TP, p.cp(), p.SP, p.Flash, RecomputeNone) + disp
 	return l
 }
 

@@ -65,6 +65,43 @@ type Plan struct {
 	// imbalance; 0 is 1, balanced).
 	EP             int
 	CapacityFactor float64
+	// CP is context parallelism: every sequence split over CP ranks (the
+	// neighbours of the TP ranks: order TP, CP, DP, PP), each holding s/CP
+	// of its tokens as two of 2·CP chunks (the load-balanced causal
+	// split: chunks i and 2·CP−1−i, so every rank does 1/CP of the
+	// attention work); weights are replicated over CP, so gradients are
+	// reduced and ZeRO shards over DP×CP ranks (0 or 1: no split). CPAlgo
+	// is how a rank's queries see the other ranks' keys and values.
+	CP     int
+	CPAlgo CPAlgo
+}
+
+// CPAlgo is how context parallelism brings a rank the keys and values of
+// the rest of the sequence.
+type CPAlgo string
+
+// Context-parallel attention algorithms.
+const (
+	// CPAllGather all-gathers K and V over the CP group before each
+	// layer's attention and reduce-scatters their gradients after its
+	// backward, as Llama 3 did (arXiv 2407.21783 §3.3.2: document masks,
+	// and GQA's few KV heads make K and V small); exposed. "" is this.
+	CPAllGather CPAlgo = "allgather"
+	// CPRing passes K and V blocks round the CP ranks in CP−1 steps, each
+	// hidden behind the attention on the block in hand (ring attention,
+	// Liu et al. 2023); the backward passes dK and dV with them.
+	CPRing CPAlgo = "ring"
+)
+
+// cp is the plan's context parallelism, at least 1.
+func (p Plan) cp() int { return max(p.CP, 1) }
+
+// cpAlgo is the plan's context-parallel algorithm, allgather unless ring.
+func (p Plan) cpAlgo() CPAlgo {
+	if p.CPAlgo == CPRing {
+		return CPRing
+	}
+	return CPAllGather
 }
 
 // ep is the plan's expert parallelism, at least 1.
@@ -142,6 +179,12 @@ func (c Config) Validate() error {
 		return fmt.Errorf("ep: %d does not divide dp %d (expert parallelism is carved out of data parallelism)", ep, p.DP)
 	case p.CapacityFactor != 0 && (p.CapacityFactor < 1 || p.CapacityFactor > 8 || p.CapacityFactor != p.CapacityFactor):
 		return fmt.Errorf("capacity-factor: %g; allowed 1–8 (1: balanced)", p.CapacityFactor)
+	case p.CP < 0 || p.CP > 1<<16:
+		return fmt.Errorf("cp: %d; allowed 1–65536", p.CP)
+	case p.CPAlgo != "" && p.CPAlgo != CPAllGather && p.CPAlgo != CPRing:
+		return fmt.Errorf("cp-algo: %q; allowed allgather, ring", p.CPAlgo)
+	case p.cp() > 1 && m.Seq%(2*p.cp()) != 0:
+		return fmt.Errorf("seq: %d not divisible by 2·cp = %d (the load-balanced causal split gives each CP rank two chunks)", m.Seq, 2*p.cp())
 	}
 	switch {
 	case cl.GPUs < 1 || cl.GPUs > 1<<24:
@@ -154,7 +197,9 @@ func (c Config) Validate() error {
 		return fmt.Errorf("link: missing; allowed %v", hw.LinkIDs())
 	case p.TP < 1 || p.PP < 1 || p.DP < 1:
 		return fmt.Errorf("tp, pp, dp: %d, %d, %d; each at least 1", p.TP, p.PP, p.DP)
-	case p.TP*p.PP*p.DP != cl.GPUs:
+	case p.cp() > 1 && p.TP*p.CP*p.PP*p.DP != cl.GPUs:
+		return fmt.Errorf("tp × cp × pp × dp: %d × %d × %d × %d = %d; must equal gpus %d", p.TP, p.CP, p.PP, p.DP, p.TP*p.CP*p.PP*p.DP, cl.GPUs)
+	case p.cp() == 1 && p.TP*p.PP*p.DP != cl.GPUs:
 		return fmt.Errorf("tp × pp × dp: %d × %d × %d = %d; must equal gpus %d", p.TP, p.PP, p.DP, p.TP*p.PP*p.DP, cl.GPUs)
 	case m.Heads%p.TP != 0:
 		return fmt.Errorf("tp: %d does not divide heads %d", p.TP, m.Heads)
@@ -262,11 +307,12 @@ type Time struct {
 	Compute   float64 `json:"compute_s"`      // forward, backward and recomputation of the slowest stage
 	TPComm    float64 `json:"tp_comm_s"`      // tensor-parallel collectives (not overlapped)
 	EPComm    float64 `json:"ep_comm_s"`      // expert parallelism's all-to-alls (not overlapped)
+	CPComm    float64 `json:"cp_comm_s"`      // context parallelism's K/V traffic not hidden behind attention
 	PPComm    float64 `json:"pp_comm_s"`      // pipeline sends on the critical path
 	DPComm    float64 `json:"dp_comm_s"`      // data-parallel / ZeRO collectives, hidden or not
 	DPHidden  float64 `json:"dp_hidden_s"`    // the part of DPComm hidden behind compute
 	Bubble    float64 `json:"bubble_s"`       // pipeline fill and drain
-	Exposed   float64 `json:"exposed_comm_s"` // TPComm + EPComm + PPComm + DPComm − DPHidden
+	Exposed   float64 `json:"exposed_comm_s"` // TPComm + EPComm + CPComm + PPComm + DPComm − DPHidden
 	Optimizer float64 `json:"optimizer_s"`    // the Adam update of this GPU's shard
 }
 
@@ -297,6 +343,9 @@ type Result struct {
 	StageForward, StageBackward, StageTP []float64
 	StageTPForward, StageRecompute       []float64
 	StageEP                              []float64
+	// StageCP is the part of StageTP that is context parallelism's
+	// exposed K/V traffic.
+	StageCP []float64
 	// ActiveParams are the parameters a token goes through (Params for a
 	// dense model).
 	ActiveParams           float64
@@ -325,6 +374,22 @@ type layerShape struct {
 // exactly their Table 2 (ActivationBytesPerLayer). FlashAttention keeps
 // no s×s tensor (only the softmax statistics, 4·a·s·b bytes).
 func ActivationBytes(m model.Transformer, s, b, t int, sp, flash bool, rc Recompute) float64 {
+	return activationBytes(m, s, s, b, t, sp, flash, rc)
+}
+
+// ActivationBytesCP is one layer's stored activations per GPU under
+// context parallelism over cp ranks: ActivationBytes of the s/cp tokens
+// a rank holds (its queries, and the keys and values it computes; the
+// others' are gathered again for the backward), standard attention's
+// scores s/cp × s.
+func ActivationBytesCP(m model.Transformer, s, b, t, cp int, sp, flash bool, rc Recompute) float64 {
+	cp = max(cp, 1)
+	return activationBytes(m, s/cp, s, b, t, sp, flash, rc)
+}
+
+// activationBytes is ActivationBytes for s queries against keys of kvSeq
+// tokens.
+func activationBytes(m model.Transformer, s, kvSeq, b, t int, sp, flash bool, rc Recompute) float64 {
 	S, B, H, T := float64(s), float64(b), float64(m.Hidden), float64(t)
 	A := float64(m.Heads)
 	kv := float64(m.KVHeads * m.HeadDim())
@@ -364,7 +429,7 @@ func ActivationBytes(m model.Transformer, s, b, t int, sp, flash bool, rc Recomp
 		if flash {
 			bytes += 4 * A * S * B / T
 		} else {
-			bytes += 5 * A * S * S * B / T
+			bytes += 5 * A * S * float64(kvSeq) * B / T
 		}
 	}
 	return bytes
