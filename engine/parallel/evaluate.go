@@ -190,7 +190,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 		params := float64(layers) * layerParams
 		L := float64(layers)
 		fwd, bwd, tp := L*cost.fwd, L*cost.bwd, L*(cost.tpFwd+cost.tpBwd)
-		tpFwd, rec, epc := L*cost.tpFwd, L*cost.recompute, 0.0
+		tpFwd, rec, epc, epFwd := L*cost.tpFwd, L*cost.recompute, 0.0, 0.0
 		stageAct := act
 		if m.MoE() {
 			// Its MoE layers in place of dense ones.
@@ -200,9 +200,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 			fwd, bwd = d*cost.fwd+k*moe.cost.fwd, d*cost.bwd+k*moe.cost.bwd
 			tp = d*(cost.tpFwd+cost.tpBwd) + k*(moe.cost.tpFwd+moe.cost.tpBwd)
 			tpFwd, rec = d*cost.tpFwd+k*moe.cost.tpFwd, d*cost.recompute+k*moe.cost.recompute
-			epc = k * moe.a2a
-			tp += epc // the all-to-alls hold up the layer, as TP's all-reduces do
-			tpFwd += k * moe.a2aFwd
+			epc, epFwd = k*moe.a2a, k*moe.a2aFwd
 			if L > 0 {
 				stageAct = (d*act + k*moe.act) / L
 			}
@@ -229,6 +227,16 @@ func evaluate(c Config, se *searching) (Result, error) {
 			}
 			fwd += headFwd
 			bwd += headBwd
+		}
+		if epc > 0 {
+			if p.EPOverlap {
+				// DualPipe's pairing: the part of the all-to-alls the
+				// paired chunk's computation does not hide (moe.go).
+				exposed, _ := overlapEP(p, g, epc, fwd+bwd)
+				epc, epFwd = exposed, epFwd*exposed/epc
+			}
+			tp += epc // the all-to-alls hold up the layer, as TP's all-reduces do
+			tpFwd += epFwd
 		}
 		r.StageParams[st] = params
 		r.StageForward[st], r.StageBackward[st], r.StageTP[st] = fwd, bwd, tp
@@ -312,6 +320,11 @@ func evaluate(c Config, se *searching) (Result, error) {
 	tm.Compute = M * (r.StageForward[crit] + r.StageBackward[crit])
 	tm.TPComm = M * (r.StageTP[crit] - r.StageEP[crit])
 	tm.EPComm = M * r.StageEP[crit]
+	if p.EPOverlap && m.MoE() {
+		raw := float64(stageLayerCount(crit)-stageDense(crit)) * moe.a2a
+		_, hidden := overlapEP(p, g, raw, r.StageForward[crit]+r.StageBackward[crit])
+		tm.EPHidden = M * hidden
+	}
 	r.BubbleFraction = BubbleFraction(pp, mbs, v)
 	if pp > 1 {
 		// One pipeline send: b·s·h/t activations (Megatron's

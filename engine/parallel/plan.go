@@ -65,6 +65,18 @@ type Plan struct {
 	// imbalance; 0 is 1, balanced).
 	EP             int
 	CapacityFactor float64
+	// DeepSeek-V3's expert-parallel mechanisms (arXiv 2412.19437 §3.2,
+	// §3.3; moe.go): NodeLimit sends each token to experts on at most
+	// that many nodes, one copy a node over the network (0: unlimited);
+	// DispatchDtype is the dispatch all-to-all's number format (bf16 when
+	// empty; fp8: a byte a value and its scales), combine staying BF16;
+	// EPOverlap pairs the forward and backward chunks of two micro-batches
+	// (DualPipe) so that each one's all-to-alls run while the other
+	// computes, on CommSMs SMs taken from the computation meanwhile.
+	NodeLimit     int
+	DispatchDtype hw.Dtype
+	EPOverlap     bool
+	CommSMs       int
 }
 
 // ep is the plan's expert parallelism, at least 1.
@@ -142,6 +154,9 @@ func (c Config) Validate() error {
 		return fmt.Errorf("ep: %d does not divide dp %d (expert parallelism is carved out of data parallelism)", ep, p.DP)
 	case p.CapacityFactor != 0 && (p.CapacityFactor < 1 || p.CapacityFactor > 8 || p.CapacityFactor != p.CapacityFactor):
 		return fmt.Errorf("capacity-factor: %g; allowed 1–8 (1: balanced)", p.CapacityFactor)
+	}
+	if err := p.validateEP(cl); err != nil {
+		return err
 	}
 	switch {
 	case cl.GPUs < 1 || cl.GPUs > 1<<24:
@@ -259,15 +274,16 @@ type Memory struct {
 // Step = Compute + Bubble + ExposedComm + Optimizer.
 type Time struct {
 	Step      float64 `json:"step_s"`
-	Compute   float64 `json:"compute_s"`      // forward, backward and recomputation of the slowest stage
-	TPComm    float64 `json:"tp_comm_s"`      // tensor-parallel collectives (not overlapped)
-	EPComm    float64 `json:"ep_comm_s"`      // expert parallelism's all-to-alls (not overlapped)
-	PPComm    float64 `json:"pp_comm_s"`      // pipeline sends on the critical path
-	DPComm    float64 `json:"dp_comm_s"`      // data-parallel / ZeRO collectives, hidden or not
-	DPHidden  float64 `json:"dp_hidden_s"`    // the part of DPComm hidden behind compute
-	Bubble    float64 `json:"bubble_s"`       // pipeline fill and drain
-	Exposed   float64 `json:"exposed_comm_s"` // TPComm + EPComm + PPComm + DPComm − DPHidden
-	Optimizer float64 `json:"optimizer_s"`    // the Adam update of this GPU's shard
+	Compute   float64 `json:"compute_s"`             // forward, backward and recomputation of the slowest stage
+	TPComm    float64 `json:"tp_comm_s"`             // tensor-parallel collectives (not overlapped)
+	EPComm    float64 `json:"ep_comm_s"`             // expert parallelism's all-to-alls, the part not hidden (all of them without EPOverlap)
+	EPHidden  float64 `json:"ep_hidden_s,omitempty"` // the part of them EPOverlap hides behind the paired chunk's compute (not in Exposed)
+	PPComm    float64 `json:"pp_comm_s"`             // pipeline sends on the critical path
+	DPComm    float64 `json:"dp_comm_s"`             // data-parallel / ZeRO collectives, hidden or not
+	DPHidden  float64 `json:"dp_hidden_s"`           // the part of DPComm hidden behind compute
+	Bubble    float64 `json:"bubble_s"`              // pipeline fill and drain
+	Exposed   float64 `json:"exposed_comm_s"`        // TPComm + EPComm + PPComm + DPComm − DPHidden
+	Optimizer float64 `json:"optimizer_s"`           // the Adam update of this GPU's shard
 }
 
 // Result is a plan's evaluation.
@@ -293,7 +309,8 @@ type Result struct {
 	// StageRecompute the part of StageBackward that repeats the forward.
 	// StageEP is the part of StageTP that is expert parallelism's
 	// all-to-alls (a mixture of experts'; the communication a layer
-	// waits for, like TP's).
+	// waits for, like TP's; with EPOverlap, the part the paired chunk's
+	// compute does not hide).
 	StageForward, StageBackward, StageTP []float64
 	StageTPForward, StageRecompute       []float64
 	StageEP                              []float64

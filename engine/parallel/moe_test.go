@@ -1,0 +1,146 @@
+package parallel
+
+import (
+	"testing"
+
+	"github.com/gpuscope/gpuscope/engine/hw"
+	"github.com/gpuscope/gpuscope/engine/model"
+)
+
+// Node-limited dispatch by hand: 32 EP ranks, 8 a node (G = 4 nodes),
+// k = 8, a GPU's 1000 tokens of 1000 bytes, on an ideal 50 GB/s NIC and
+// 200 GB/s NVLink. Unlimited: 8 MB of copies, 24/32 of them off the node
+// (6 MB, 120 µs), 7/32 on NVLink (1.75 MB, 8.75 µs): 120 µs. At most 2
+// nodes: 2 copies a token, 3/4 of them off the node (1.5 MB, 30 µs), and
+// its 8 copies forwarded over NVLink but for the 1/8 that stay on the GPU
+// they land on (7 MB, 35 µs): 35 µs, NVLink-bound.
+func TestNodeLimitedDispatch(t *testing.T) {
+	nic := hw.Link{Bandwidth: 50e9, Efficiency: 1}
+	nvl := hw.Link{Bandwidth: 200e9, Efficiency: 1}
+	tokens, all := 1000*1000.0, 8*1000*1000.0
+	for _, c := range []struct {
+		limit int
+		want  float64
+	}{{0, 120e-6}, {4, 120e-6}, {8, 120e-6}, {2, 35e-6}, {1, 35e-6}} {
+		if got := expertA2A(all, tokens, 8, c.limit, 32, 8, nvl, nic); !within(got, c.want, 1e-12) {
+			t.Errorf("node limit %d: %.4g s, by hand %.4g s", c.limit, got, c.want)
+		}
+	}
+	// A slower NVLink makes the forwarding no cheaper: limit 2 on 100 GB/s
+	// NVLink is 70 µs, NVLink-bound; on a 10 GB/s NIC 150 µs, NIC-bound.
+	if got := expertA2A(all, tokens, 8, 2, 32, 8, hw.Link{Bandwidth: 100e9, Efficiency: 1}, nic); !within(got, 70e-6, 1e-12) {
+		t.Errorf("limit 2, 100 GB/s NVLink: %.4g s, want 70 µs", got)
+	}
+	if got := expertA2A(all, tokens, 8, 2, 32, 8, nvl, hw.Link{Bandwidth: 10e9, Efficiency: 1}); !within(got, 150e-6, 1e-12) {
+		t.Errorf("limit 2, 10 GB/s NIC: %.4g s, want 150 µs", got)
+	}
+	if d := dispatchBytes(hw.FP8); d != 1+4.0/128 || dispatchBytes("") != 2 || dispatchBytes(hw.BF16) != 2 {
+		t.Errorf("dispatch bytes a value: fp8 %g, bf16 %g", d, dispatchBytes(hw.BF16))
+	}
+}
+
+// DualPipe's pairing by hand: 1 s of all-to-alls beside 2 s of compute
+// on 132 SMs, 20 of them taken by the communication: the compute runs at
+// 112/132 while the all-to-alls do, 20/132 s later; 3 s beside 2 s: the
+// compute finishes first, 1 s exposed.
+func TestOverlapEP(t *testing.T) {
+	g := hw.GPU{SMs: 132}
+	p := Plan{EPOverlap: true, CommSMs: 20}
+	for _, c := range []struct{ a, c, exposed float64 }{{1, 2, 20.0 / 132}, {3, 2, 1}, {2.2, 2, 2.2 * 20 / 132}, {0, 2, 0}} {
+		e, h := overlapEP(p, g, c.a, c.c)
+		if !within(e, c.exposed, 1e-12) || !within(e+h, c.a, 1e-12) {
+			t.Errorf("a %g s beside c %g s: exposed %g, hidden %g; by hand %g exposed", c.a, c.c, e, h, c.exposed)
+		}
+	}
+	if e, _ := overlapEP(Plan{EPOverlap: true}, g, 1, 2); e != 0 {
+		t.Errorf("no SMs taken: %g s exposed, want 0", e)
+	}
+	if e, h := overlapEP(Plan{}, g, 1, 2); e != 1 || h != 0 {
+		t.Errorf("without the overlap: %g exposed, %g hidden; want all of it exposed", e, h)
+	}
+}
+
+// deepSeekV3 is DeepSeek-V3's published layout (arXiv 2412.19437 §3.2):
+// PP 16, EP 64 over 8 nodes, ZeRO-1 DP, no TP, on 2,048 H800s; the batch
+// of 15,360 sequences of 4,096 tokens, FP8 matrix products.
+func deepSeekV3(t *testing.T) (model.Transformer, Plan, Cluster) {
+	m, _ := model.Preset("deepseek-v3")
+	p := Plan{TP: 1, PP: 16, DP: 128, EP: 64, ZeRO: 1, Interleave: 1, MicroBatch: 1, GlobalBatch: 15360,
+		Schedule: OneFOneB, BytesPerParam: 16, Dtype: hw.FP8, Recompute: RecomputeSelective, Flash: true, Overlap: true}
+	return m, p, DefaultCluster(gpu(t, "h800"), 2048)
+}
+
+// The node-limited, FP8-dispatched all-to-alls of a middle stage through
+// Evaluate, by hand: a GPU's 4096 tokens, each to 4 of the 8 nodes its
+// EP group spans, 7/8 of those off its node on the NIC; FP8 dispatch
+// (7168 bytes and 56 FP32 scales a token) and BF16 combine, forward and
+// backward, four MoE layers. The NIC sets the pace (NVLink carries 7
+// copies a token at 3.6× the NIC's rate).
+func TestDeepSeekV3AllToAll(t *testing.T) {
+	m, p, cl := deepSeekV3(t)
+	p.NodeLimit, p.DispatchDtype = 4, hw.FP8
+	r, err := Evaluate(Config{Model: m, Plan: p, Cluster: cl})
+	if err != nil {
+		t.Fatal(err)
+	}
+	nic := func(bytes float64) float64 {
+		return cl.Inter.Latency.Seconds() + 4096*bytes*4*7/8/(cl.Inter.Bandwidth*cl.Inter.Efficiency)
+	}
+	want := 4 * 2 * (nic(7168*(1+4.0/128)) + nic(7168*2))
+	if !within(r.StageEP[7], want, 1e-9) {
+		t.Errorf("a middle stage's all-to-alls, a micro-batch: %.6g s, by hand %.6g s", r.StageEP[7], want)
+	}
+	// Unlimited and in BF16: 8 copies a token, 56/64 of them off the node.
+	p.NodeLimit, p.DispatchDtype = 0, ""
+	r0, _ := Evaluate(Config{Model: m, Plan: p, Cluster: cl})
+	one := cl.Inter.Latency.Seconds() + 4096*8*7168*2*56.0/64/(cl.Inter.Bandwidth*cl.Inter.Efficiency)
+	if !within(r0.StageEP[7], 4*4*one, 1e-9) {
+		t.Errorf("unlimited: %.6g s, by hand %.6g s", r0.StageEP[7], 4*4*one)
+	}
+
+	// DualPipe's pairing hides them behind the stage's compute but for
+	// the 20 SMs' share of it.
+	p.NodeLimit, p.DispatchDtype, p.EPOverlap, p.CommSMs = 4, hw.FP8, true, 20
+	r1, err := Evaluate(Config{Model: m, Plan: p, Cluster: cl})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := r1.StageForward[7] + r1.StageBackward[7]; !(c > want) || !within(r1.StageEP[7], want*20/132, 1e-9) {
+		t.Errorf("overlapped: %.6g s exposed of %.6g beside %.6g s of compute; want 20/132 of it", r1.StageEP[7], want, c)
+	}
+	if tm := r1.Time; !within(tm.EPComm+tm.EPHidden, float64(r1.MicroBatches)*float64(stageAllToAll(r1, want)), 1e-9) {
+		t.Errorf("exposed %.6g + hidden %.6g s, want the critical stage's all-to-alls", tm.EPComm, tm.EPHidden)
+	}
+}
+
+// stageAllToAll is the raw all-to-all time of the critical stage's MoE
+// layers, given a middle stage's (four MoE layers).
+func stageAllToAll(r Result, middle float64) float64 {
+	crit := 0
+	for st := range r.StageForward {
+		if r.StageForward[st]+r.StageBackward[st]+r.StageTP[st] > r.StageForward[crit]+r.StageBackward[crit]+r.StageTP[crit] {
+			crit = st
+		}
+	}
+	moe := r.StageMemory[crit].Layers - denseOnStage(r.Config.Model, r.Config.Plan.PP, 1, crit)
+	return middle / 4 * float64(moe)
+}
+
+func TestEPSettingsRefused(t *testing.T) {
+	m, p, cl := deepSeekV3(t)
+	for _, c := range []struct {
+		set  func(*Plan)
+		want string
+	}{
+		{func(p *Plan) { p.NodeLimit = -1 }, "node-limit: -1; allowed 0–65536 (0: unlimited)"},
+		{func(p *Plan) { p.DispatchDtype = "fp16" }, `dispatch-dtype: "fp16"; allowed bf16, fp8`},
+		{func(p *Plan) { p.EPOverlap, p.CommSMs = true, 132 }, "comm-sms: 132; allowed 0–131 (fewer than the GPU's 132 SMs)"},
+		{func(p *Plan) { p.CommSMs = 20 }, "comm-sms: 20 needs --ep-overlap (SMs are reserved for all-to-alls that overlap computation)"},
+	} {
+		q := p
+		c.set(&q)
+		if _, err := Evaluate(Config{Model: m, Plan: q, Cluster: cl}); err == nil || err.Error() != c.want {
+			t.Errorf("got %v, want %q", err, c.want)
+		}
+	}
+}
