@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"os"
@@ -35,6 +36,9 @@ func planKnobs() []scenarios.Knob {
 		n("gpus-per-node", 1, 256, "8"), n("top", 0, 1<<20, "50"),
 		n("ep", 1, 1<<16, "1"),
 		{Name: "capacity-factor", Kind: scenarios.KnobFloat, FMin: 1, FMax: 8, Default: "1"},
+		n("node-limit", 0, 1<<16, "0"),
+		{Name: "dispatch-dtype", Kind: scenarios.KnobEnum, Values: []string{"bf16", "fp8"}, Default: "bf16"},
+		n("comm-sms", 0, 1024, ""),
 		{Name: "recompute", Kind: scenarios.KnobEnum, Values: []string{"none", "selective", "full"}, Default: "selective"},
 		{Name: "schedule", Kind: scenarios.KnobEnum, Values: []string{"gpipe", "1f1b", "interleaved"}},
 		{Name: "gpu", Kind: scenarios.KnobEnum, Values: hw.GPUIDs(), Default: "h100"},
@@ -95,6 +99,10 @@ refused with the constraint named.`,
 		"dtype":           {what: "the number format of the matrix products"},
 		"ep":              {what: "expert parallelism, for a mixture of experts: each MoE layer's experts spread over EP of the DP ranks (dividing DP and the experts)"},
 		"capacity-factor": {what: "a mixture of experts' busiest GPU's tokens through its experts over the mean (1: balanced)"},
+		"node-limit":      {what: "node-limited routing (DeepSeek-V3): a token's experts on at most N nodes, one copy a node over the network, forwarded over NVLink inside it (0: unlimited)"},
+		"dispatch-dtype":  {what: "the dispatch all-to-all's number format: bf16, or fp8 (a byte a value and an FP32 scale for each 128; DeepSeek-V3); combine stays bf16"},
+		"ep-overlap":      {what: "DualPipe's pairing: the forward and backward chunks of two micro-batches run together, each one's all-to-alls behind the other's compute (the part the compute cannot hide stays exposed)", def: "off"},
+		"comm-sms":        {what: "SMs the overlapped all-to-alls take from the compute beside them, which slows by that share meanwhile (needs --ep-overlap)", def: "20 with --ep-overlap (DeepSeek-V3's 20 of the H800's 132), else 0"},
 		"json":            jsonDoc,
 		"search":          {what: "rank every valid plan that fits, fastest first (each with sequence parallelism when TP > 1 and DP overlap; --sp and --overlap are not read)"},
 		"sp":              {what: "sequence parallelism in the TP group (activations outside the matrix products split over TP)", def: "on when --tp > 1"},
@@ -138,7 +146,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 			rest = append(rest, a)
 		}
 	}
-	fs := newFlagSet(planKnobs(), "json", "search", "sp", "flash", "overlap")
+	fs := newFlagSet(planKnobs(), "json", "search", "sp", "flash", "overlap", "ep-overlap")
 	fs.help = planHelp
 	if err := fs.parse(rest); err != nil {
 		return fs.stop(err, stdout, stderr)
@@ -349,6 +357,16 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		Recompute: parallel.Recompute(fs.value("recompute")), Flash: flash, MicroBatch: mb, GlobalBatch: gb,
 		Schedule: sched, BytesPerParam: bpp, Dtype: dtype, Overlap: boolOr("overlap", true), EP: atoi("ep")}
 	plan.CapacityFactor, _ = strconv.ParseFloat(fs.value("capacity-factor"), 64)
+	plan.NodeLimit, plan.EPOverlap = atoi("node-limit"), boolOr("ep-overlap", false)
+	if d := hw.Dtype(fs.value("dispatch-dtype")); d == hw.FP8 {
+		plan.DispatchDtype = d
+	}
+	if plan.EPOverlap {
+		plan.CommSMs = 20
+	}
+	if given("comm-sms") {
+		plan.CommSMs = atoi("comm-sms")
+	}
 	r, err := parallel.Evaluate(parallel.Config{Model: m, Plan: plan, Cluster: cl})
 	if err != nil {
 		return fail("--%v", err)
@@ -367,8 +385,11 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	for _, row := range []struct {
 		name string
 		v    float64
-	}{{"step_s", tm.Step}, {"compute_s", tm.Compute}, {"tp_comm_s", tm.TPComm}, {"ep_comm_s", tm.EPComm}, {"pp_comm_s", tm.PPComm}, {"dp_comm_s", tm.DPComm},
+	}{{"step_s", tm.Step}, {"compute_s", tm.Compute}, {"tp_comm_s", tm.TPComm}, {"ep_comm_s", tm.EPComm}, {"ep_hidden_s", tm.EPHidden}, {"pp_comm_s", tm.PPComm}, {"dp_comm_s", tm.DPComm},
 		{"dp_hidden_s", tm.DPHidden}, {"bubble_s", tm.Bubble}, {"exposed_comm_s", tm.Exposed}, {"optimizer_s", tm.Optimizer}} {
+		if row.name == "ep_hidden_s" && !plan.EPOverlap {
+			continue
+		}
 		fmt.Fprintf(stdout, "  %-16s %.4f\n", row.name, row.v)
 	}
 	fmt.Fprintf(stdout, "  %-16s %.4f   (p−1)/(v·m)\n", "bubble_fraction", r.BubbleFraction)
@@ -444,6 +465,16 @@ func planSettings(given func(string) bool, m model.Transformer, fromHF bool, p p
 	if m.MoE() && !search {
 		add("ep", "expert parallel", strconv.Itoa(max(p.EP, 1)), "default")
 		add("capacity-factor", "capacity factor", strconv.FormatFloat(max(p.CapacityFactor, 1), 'g', -1, 64), "default: balanced")
+		if p.NodeLimit > 0 || given("node-limit") {
+			add("node-limit", "nodes a token", strconv.Itoa(p.NodeLimit), "default: unlimited")
+		}
+		if p.DispatchDtype != "" || given("dispatch-dtype") {
+			add("dispatch-dtype", "dispatch in", cmp.Or(string(p.DispatchDtype), "bf16"), "default")
+		}
+		if p.EPOverlap || given("ep-overlap") {
+			add("ep-overlap", "all-to-all overlap", onOff[p.EPOverlap], "default")
+			add("comm-sms", "SMs for all-to-alls", strconv.Itoa(p.CommSMs), "default: 20 with --ep-overlap")
+		}
 	}
 	add("gpus-per-node", "GPUs a node", strconv.Itoa(cl.GPUsPerNode), "default")
 	add("intra", "inside a node", cl.Intra.Name, "default for the "+cl.GPU.Name)
