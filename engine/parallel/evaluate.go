@@ -139,8 +139,8 @@ func evaluate(c Config, se *searching) (Result, error) {
 	var mtp costs // a multi-token-prediction module's projection, a micro-batch
 	if m.MTPLayers > 0 {
 		nt := float64(p.MicroBatch) * float64(m.Seq)
-		mtp.fwd = gemm(g, p.Dtype, nt, h/T, 2*h)
-		mtp.bwd = gemm(g, p.Dtype, nt, 2*h, h/T) + gemm(g, p.Dtype, 2*h, h/T, nt)
+		mtp.fwd = gemm(g, p.matmul(), nt, h/T, 2*h)
+		mtp.bwd = gemm(g, p.matmul(), nt, 2*h, h/T) + gemm(g, p.matmul(), 2*h, h/T, nt)
 	}
 	// A mixture of experts' MoE layers (all but the first DenseLayers):
 	// their parameters on one GPU, the part of them that is experts
@@ -155,8 +155,8 @@ func evaluate(c Config, se *searching) (Result, error) {
 	// The last stage's output layer: logits GEMM (and its backward), the
 	// cross-entropy over b·s × V/t FP32 logits.
 	n := float64(p.MicroBatch) * float64(m.Seq)
-	headFwd := gemm(g, p.Dtype, n, float64(m.Vocab)/T, h) + n*float64(m.Vocab)/T*4*2/(g.HBMBandwidth*MemoryEfficiency)
-	headBwd := gemm(g, p.Dtype, n, h, float64(m.Vocab)/T) + gemm(g, p.Dtype, h, float64(m.Vocab)/T, n) + n*float64(m.Vocab)/T*4*2/(g.HBMBandwidth*MemoryEfficiency)
+	headFwd := gemm(g, p.matmul(), n, float64(m.Vocab)/T, h) + n*float64(m.Vocab)/T*4*2/(g.HBMBandwidth*MemoryEfficiency)
+	headBwd := gemm(g, p.matmul(), n, h, float64(m.Vocab)/T) + gemm(g, p.matmul(), h, float64(m.Vocab)/T, n) + n*float64(m.Vocab)/T*4*2/(g.HBMBandwidth*MemoryEfficiency)
 
 	// The seven per-stage lists share one array: in a search, scratch
 	// until the plan turns out to fit. It is allocated 8·pp long: with
@@ -469,7 +469,7 @@ type costs struct {
 }
 
 func layerCost(m model.Transformer, p Plan, cl Cluster) costs {
-	g, dt := cl.GPU, p.Dtype
+	g, dt := cl.GPU, p.matmul()
 	h, f := float64(m.Hidden), float64(m.FFNSize)
 	T := float64(p.TP)
 	kvGPU := math.Max(float64(m.KVHeads)/T, 1) * float64(m.HeadDim()) // K, V replicated when fewer KV heads than ranks
@@ -590,13 +590,16 @@ func sustained(g hw.GPU) hw.GPU {
 }
 
 func attDtype(d hw.Dtype) hw.Dtype {
-	if d == hw.FP8 {
+	if d == hw.FP8 || d == fp8Block {
 		return hw.BF16 // attention stays in 16 bits
 	}
 	return d
 }
 
 func peakOf(g hw.GPU, d hw.Dtype) float64 {
+	if d == fp8Block {
+		d = hw.FP8
+	}
 	p, _ := g.PeakFLOPS(d)
 	return p
 }
@@ -605,7 +608,11 @@ func peakOf(g hw.GPU, d hw.Dtype) float64 {
 // its range falls back to the peak at kernel.TensorEfficiency.
 func gemm(g hw.GPU, d hw.Dtype, M, N, K float64) float64 {
 	mi, ni, ki := int(math.Round(M)), int(math.Round(N)), int(math.Round(K))
-	r, err := kernel.GEMM(kernel.GEMMConfig{M: max(mi, 1), N: max(ni, 1), K: max(ki, 1), Dtype: d, GPU: g, Kernel: kernel.TensorTiled})
+	block := d == fp8Block
+	if block {
+		d = hw.FP8
+	}
+	r, err := kernel.GEMM(kernel.GEMMConfig{M: max(mi, 1), N: max(ni, 1), K: max(ki, 1), Dtype: d, GPU: g, Kernel: kernel.TensorTiled, BlockScaled: block})
 	if err != nil {
 		return 2 * M * N * K / (peakOf(g, d) * kernel.TensorEfficiency)
 	}

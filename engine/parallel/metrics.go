@@ -23,6 +23,7 @@ type Metrics struct {
 	DispatchDtype  string   `json:"dispatch_dtype,omitempty"` // the dispatch all-to-all's format (bf16 when absent)
 	EPOverlap      bool     `json:"ep_overlap,omitempty"`     // DualPipe's pairing hides the all-to-alls behind compute
 	CommSMs        int      `json:"comm_sms,omitempty"`       // SMs the overlapped all-to-alls take
+	BlockScaled    bool     `json:"block_scaled,omitempty"`   // FP8 products with fine-grained scaling
 	Interleave     int      `json:"interleave"`
 	SP             bool     `json:"sp"`
 	ZeRO           int      `json:"zero"`
@@ -56,7 +57,7 @@ func (r Result) Metrics() Metrics {
 		TP: p.TP, PP: p.PP, DP: p.DP, Interleave: p.Interleave, SP: p.SP, ZeRO: p.ZeRO, Recompute: string(p.Recompute), Flash: p.Flash,
 		MicroBatch: p.MicroBatch, GlobalBatch: p.GlobalBatch, MicroBatches: r.MicroBatches, GradAccumSteps: r.MicroBatches,
 		Schedule: string(p.Schedule), BytesPerParam: p.BytesPerParam, Dtype: string(p.Dtype),
-		NodeLimit: p.NodeLimit, DispatchDtype: string(p.DispatchDtype), EPOverlap: p.EPOverlap, CommSMs: p.CommSMs,
+		NodeLimit: p.NodeLimit, DispatchDtype: string(p.DispatchDtype), EPOverlap: p.EPOverlap, CommSMs: p.CommSMs, BlockScaled: p.BlockScaled,
 		Memory: r.Memory, MemoryPerStage: r.StageMemory, Time: r.Time, BubbleFraction: r.BubbleFraction,
 		TokensPerS: r.TokensPerS, TFLOPSPerGPU: r.TFLOPSPerGPU, MFU: r.MFU, HFU: r.HFU,
 	}

@@ -35,7 +35,7 @@ type moeLayer struct {
 // for ranks on other nodes at the inter-node link's rate. layerParams and
 // denseFFN are a dense layer's parameters on a GPU and its FFN's part.
 func moeLayerOn(m model.Transformer, p Plan, cl Cluster, layerParams, denseFFN float64) moeLayer {
-	g, dt := cl.GPU, p.Dtype
+	g, dt := cl.GPU, p.matmul()
 	h, T := float64(m.Hidden), float64(p.TP)
 	ep, E, k, fe, cf := float64(p.ep()), float64(m.Experts), float64(m.TopK), float64(m.ExpertFFN), p.capacity()
 	var l moeLayer
@@ -204,8 +204,23 @@ func (p Plan) validateEP(cl Cluster) error {
 		return fmt.Errorf("comm-sms: %d; allowed 0–%d (fewer than the GPU's %d SMs)", p.CommSMs, max(cl.GPU.SMs-1, 0), cl.GPU.SMs)
 	case p.CommSMs > 0 && !p.EPOverlap:
 		return fmt.Errorf("comm-sms: %d needs --ep-overlap (SMs are reserved for all-to-alls that overlap computation)", p.CommSMs)
+	case p.BlockScaled && p.Dtype != hw.FP8:
+		return fmt.Errorf("block-scaled: needs --dtype fp8 (dtype is %s)", p.Dtype)
 	}
 	return nil
+}
+
+// fp8Block stands, inside this package, for the matrix products of a
+// BlockScaled plan: FP8 with fine-grained scaling (gemm hands the kernel
+// FP8 and BlockScaled; attention and peaks read it as FP8).
+const fp8Block hw.Dtype = "fp8-block"
+
+// matmul is the number format gemm is handed for the plan's products.
+func (p Plan) matmul() hw.Dtype {
+	if p.BlockScaled && p.Dtype == hw.FP8 {
+		return fp8Block
+	}
+	return p.Dtype
 }
 
 // overlapEP is what a stage's all-to-alls of one micro-batch, a seconds,

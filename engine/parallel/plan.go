@@ -77,6 +77,10 @@ type Plan struct {
 	DispatchDtype hw.Dtype
 	EPOverlap     bool
 	CommSMs       int
+	// BlockScaled runs FP8 products with DeepSeek-V3's fine-grained
+	// scaling (kernel.GEMMConfig.BlockScaled: FP32 promotion every 128 on
+	// the CUDA cores); Dtype must be fp8.
+	BlockScaled bool
 }
 
 // ep is the plan's expert parallelism, at least 1.
