@@ -102,6 +102,7 @@ refused with the constraint named.`,
 		"node-limit":      {what: "node-limited routing (DeepSeek-V3): a token's experts on at most N nodes, one copy a node over the network, forwarded over NVLink inside it (0: unlimited)"},
 		"dispatch-dtype":  {what: "the dispatch all-to-all's number format: bf16, or fp8 (a byte a value and an FP32 scale for each 128; DeepSeek-V3); combine stays bf16"},
 		"ep-overlap":      {what: "DualPipe's pairing: the forward and backward chunks of two micro-batches run together, each one's all-to-alls behind the other's compute (the part the compute cannot hide stays exposed)", def: "off"},
+		"block-scaled":    {what: "FP8 products with DeepSeek-V3's fine-grained scaling (1×128 and 128×128 tiles), promoted to FP32 on the CUDA cores every 128 and each tile written out before the next (needs --dtype fp8)", def: "off"},
 		"comm-sms":        {what: "SMs the overlapped all-to-alls take from the compute beside them, which slows by that share meanwhile (needs --ep-overlap)", def: "20 with --ep-overlap (DeepSeek-V3's 20 of the H800's 132), else 0"},
 		"json":            jsonDoc,
 		"search":          {what: "rank every valid plan that fits, fastest first (each with sequence parallelism when TP > 1 and DP overlap; --sp and --overlap are not read)"},
@@ -146,7 +147,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 			rest = append(rest, a)
 		}
 	}
-	fs := newFlagSet(planKnobs(), "json", "search", "sp", "flash", "overlap", "ep-overlap")
+	fs := newFlagSet(planKnobs(), "json", "search", "sp", "flash", "overlap", "ep-overlap", "block-scaled")
 	fs.help = planHelp
 	if err := fs.parse(rest); err != nil {
 		return fs.stop(err, stdout, stderr)
@@ -357,7 +358,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		Recompute: parallel.Recompute(fs.value("recompute")), Flash: flash, MicroBatch: mb, GlobalBatch: gb,
 		Schedule: sched, BytesPerParam: bpp, Dtype: dtype, Overlap: boolOr("overlap", true), EP: atoi("ep")}
 	plan.CapacityFactor, _ = strconv.ParseFloat(fs.value("capacity-factor"), 64)
-	plan.NodeLimit, plan.EPOverlap = atoi("node-limit"), boolOr("ep-overlap", false)
+	plan.NodeLimit, plan.EPOverlap, plan.BlockScaled = atoi("node-limit"), boolOr("ep-overlap", false), boolOr("block-scaled", false)
 	if d := hw.Dtype(fs.value("dispatch-dtype")); d == hw.FP8 {
 		plan.DispatchDtype = d
 	}
@@ -461,6 +462,9 @@ func planSettings(given func(string) bool, m model.Transformer, fromHF bool, p p
 	}
 	add("seq", "sequence length", fmt.Sprintf("%d tokens", m.Seq), "default: "+src)
 	add("dtype", "matrix products in", string(p.Dtype), "default")
+	if p.BlockScaled || given("block-scaled") {
+		add("block-scaled", "FP8 block scaling", onOff[p.BlockScaled], "default")
+	}
 	add("bytes-per-param", "model-state bytes", fmt.Sprintf("%d a parameter", p.BytesPerParam), "default")
 	if m.MoE() && !search {
 		add("ep", "expert parallel", strconv.Itoa(max(p.EP, 1)), "default")

@@ -510,6 +510,9 @@ func TestPlanDeepSeekMechanisms(t *testing.T) {
 	if d := plan("--node-limit", "4", "--dispatch-dtype", "fp8", "--ep-overlap", "--comm-sms", "0"); !(num(t, d, "time", "ep_comm_s") < c) {
 		t.Errorf("--comm-sms 0 exposes %.3g s, 20 SMs %.3g s", num(t, d, "time", "ep_comm_s"), c)
 	}
+	if e := plan("--node-limit", "4", "--dispatch-dtype", "fp8", "--ep-overlap", "--block-scaled"); e["block_scaled"] != true || !(num(t, e, "time", "compute_s") > num(t, paired, "time", "compute_s")) {
+		t.Errorf("--block-scaled: block_scaled %v, compute %v s (without %v s)", e["block_scaled"], num(t, e, "time", "compute_s"), num(t, paired, "time", "compute_s"))
+	}
 	out, _, _ := runCLI(slices.DeleteFunc(append(slices.Clone(base), "--node-limit", "4", "--ep-overlap"), func(s string) bool { return s == "--json" })...)
 	for _, s := range []string{"nodes a token", "all-to-all overlap", "SMs for all-to-alls  20", "ep_hidden_s"} {
 		if !strings.Contains(out, s) {
@@ -524,6 +527,7 @@ func TestPlanDeepSeekMechanisms(t *testing.T) {
 		{[]string{"--comm-sms", "20"}, "comm-sms: 20 needs --ep-overlap"},
 		{[]string{"--ep-overlap", "--comm-sms", "132"}, "comm-sms: 132; allowed 0–131"},
 		{[]string{"--node-limit", "-1"}, "--node-limit"},
+		{[]string{"--block-scaled", "--dtype", "bf16"}, "block-scaled: needs --dtype fp8 (dtype is bf16)"},
 	} {
 		_, errOut, code := runCLI(append(slices.Clone(base), c.args...)...)
 		if code != 2 || !strings.Contains(errOut, c.want) {
