@@ -155,8 +155,8 @@ func evaluate(c Config, se *searching) (Result, error) {
 	// The last stage's output layer: logits GEMM (and its backward), the
 	// cross-entropy over b·s × V/t FP32 logits.
 	n := float64(p.MicroBatch) * float64(m.Seq)
-	headFwd := gemm(g, p.matmul(), n, float64(m.Vocab)/T, h) + n*float64(m.Vocab)/T*4*2/(g.HBMBandwidth*MemoryEfficiency)
-	headBwd := gemm(g, p.matmul(), n, h, float64(m.Vocab)/T) + gemm(g, p.matmul(), h, float64(m.Vocab)/T, n) + n*float64(m.Vocab)/T*4*2/(g.HBMBandwidth*MemoryEfficiency)
+	headFwd := gemm(g, p.headDtype(), n, float64(m.Vocab)/T, h) + n*float64(m.Vocab)/T*4*2/(g.HBMBandwidth*MemoryEfficiency)
+	headBwd := gemm(g, p.headDtype(), n, h, float64(m.Vocab)/T) + gemm(g, p.headDtype(), h, float64(m.Vocab)/T, n) + n*float64(m.Vocab)/T*4*2/(g.HBMBandwidth*MemoryEfficiency)
 
 	// The seven per-stage lists share one array: in a search, scratch
 	// until the plan turns out to fit. It is allocated 8·pp long: with

@@ -61,8 +61,9 @@ func moeLayerOn(m model.Transformer, p Plan, cl Cluster, layerParams, denseFFN f
 		fwd += local * gemm(g, dt, per, x.n, x.k)
 		bwd += local * (gemm(g, dt, per, x.k, x.n) + gemm(g, dt, x.k, x.n, per))
 	}
-	fwd += gemm(g, dt, n, E, h) // the router's scores
-	bwd += gemm(g, dt, n, h, E) + gemm(g, dt, h, E, n)
+	rt := p.headDtype()
+	fwd += gemm(g, rt, n, E, h) // the router's scores
+	bwd += gemm(g, rt, n, h, E) + gemm(g, rt, h, E, n)
 	// The experts' SwiGLU, and the tokens copied to their experts and
 	// back (permute, unpermute).
 	elem := 3*pairs*fe/T*2 + 2*2*pairs*h*2/T
@@ -214,6 +215,17 @@ func (p Plan) validateEP(cl Cluster) error {
 // BlockScaled plan: FP8 with fine-grained scaling (gemm hands the kernel
 // FP8 and BlockScaled; attention and peaks read it as FP8).
 const fp8Block hw.Dtype = "fp8-block"
+
+// headDtype is the format of the output head's and the router's
+// products: the plan's, but BF16 under DeepSeek-V3's recipe
+// (BlockScaled), which keeps the embedding, the output head and the
+// gating in their original precision (arXiv 2412.19437 §3.3.1).
+func (p Plan) headDtype() hw.Dtype {
+	if p.BlockScaled {
+		return hw.BF16
+	}
+	return p.Dtype
+}
 
 // matmul is the number format gemm is handed for the plan's products.
 func (p Plan) matmul() hw.Dtype {

@@ -79,7 +79,8 @@ type Plan struct {
 	CommSMs       int
 	// BlockScaled runs FP8 products with DeepSeek-V3's fine-grained
 	// scaling (kernel.GEMMConfig.BlockScaled: FP32 promotion every 128 on
-	// the CUDA cores); Dtype must be fp8.
+	// the CUDA cores), the output head and the router in BF16, as its
+	// recipe keeps them; Dtype must be fp8.
 	BlockScaled bool
 }
 
