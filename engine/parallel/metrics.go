@@ -3,47 +3,49 @@ package parallel
 // Metrics are a plan's numbers under the names of gpuscope plan --json
 // (the page's state().metrics uses the same).
 type Metrics struct {
-	Model                string  `json:"model"`
-	Params               float64 `json:"params"`
-	ActiveParams         float64 `json:"active_params"` // a token's (a mixture of experts': its top-k experts); params for a dense model
-	ModelFLOPsPerStep    float64 `json:"model_flops_per_step"`
-	HardwareFLOPsPerStep float64 `json:"hardware_flops_per_step"`
-	GPU                  string  `json:"gpu"`
-	GPUs                 int     `json:"gpus"`
-	GPUsPerNode          int     `json:"gpus_per_node"`
-	Intra                string  `json:"intra"`
-	Inter                string  `json:"inter"`
-	TP                   int     `json:"tp"`
-	PP                   int     `json:"pp"`
-	DP                   int     `json:"dp"`
-	EP                   int     `json:"ep"`              // expert parallelism, 1 for a dense model
-	CapacityFactor       float64 `json:"capacity_factor"` // 1: balanced
-	// DeepSeek-V3's expert-parallel mechanisms, when a plan has them.
-	NodeLimit      int      `json:"node_limit,omitempty"`     // nodes a token's experts span at most (0: unlimited)
-	DispatchDtype  string   `json:"dispatch_dtype,omitempty"` // the dispatch all-to-all's format (bf16 when absent)
-	EPOverlap      bool     `json:"ep_overlap,omitempty"`     // DualPipe's pairing hides the all-to-alls behind compute
-	CommSMs        int      `json:"comm_sms,omitempty"`       // SMs the overlapped all-to-alls take
-	BlockScaled    bool     `json:"block_scaled,omitempty"`   // FP8 products with fine-grained scaling
-	Interleave     int      `json:"interleave"`
-	SP             bool     `json:"sp"`
-	ZeRO           int      `json:"zero"`
-	Recompute      string   `json:"recompute"`
-	Flash          bool     `json:"flash"`
-	MicroBatch     int      `json:"micro_batch"`
-	GlobalBatch    int      `json:"global_batch"`
-	MicroBatches   int      `json:"micro_batches"`
-	GradAccumSteps int      `json:"grad_accum_steps"`
-	Schedule       string   `json:"schedule"`
-	BytesPerParam  int      `json:"bytes_per_param"`
-	Dtype          string   `json:"dtype"`
-	Memory         Memory   `json:"memory"`
-	MemoryPerStage []Memory `json:"memory_per_stage,omitempty"`
-	Time           Time     `json:"time"`
-	BubbleFraction float64  `json:"bubble_fraction"`
-	TokensPerS     float64  `json:"tokens_per_s"`
-	TFLOPSPerGPU   float64  `json:"tflops_per_gpu"` // hardware FLOPs (with recomputation), as Megatron-LM reports
-	MFU            float64  `json:"mfu"`
-	HFU            float64  `json:"hfu"`
+	Model                string   `json:"model"`
+	Params               float64  `json:"params"`
+	ActiveParams         float64  `json:"active_params"` // a token's (a mixture of experts': its top-k experts); params for a dense model
+	ModelFLOPsPerStep    float64  `json:"model_flops_per_step"`
+	HardwareFLOPsPerStep float64  `json:"hardware_flops_per_step"`
+	GPU                  string   `json:"gpu"`
+	GPUs                 int      `json:"gpus"`
+	GPUsPerNode          int      `json:"gpus_per_node"`
+	Intra                string   `json:"intra"`
+	Inter                string   `json:"inter"`
+	TP                   int      `json:"tp"`
+	PP                   int      `json:"pp"`
+	DP                   int      `json:"dp"`
+	EP                   int      `json:"ep"`              // expert parallelism, 1 for a dense model
+	CapacityFactor       float64  `json:"capacity_factor"` // 1: balanced
+	Interleave           int      `json:"interleave"`
+	SP                   bool     `json:"sp"`
+	ZeRO                 int      `json:"zero"`
+	Recompute            string   `json:"recompute"`
+	Flash                bool     `json:"flash"`
+	MicroBatch           int      `json:"micro_batch"`
+	GlobalBatch          int      `json:"global_batch"`
+	MicroBatches         int      `json:"micro_batches"`
+	GradAccumSteps       int      `json:"grad_accum_steps"`
+	Schedule             string   `json:"schedule"`
+	BytesPerParam        int      `json:"bytes_per_param"`
+	Dtype                string   `json:"dtype"`
+	Memory               Memory   `json:"memory"`
+	MemoryPerStage       []Memory `json:"memory_per_stage,omitempty"`
+	Time                 Time     `json:"time"`
+	BubbleFraction       float64  `json:"bubble_fraction"`
+	TokensPerS           float64  `json:"tokens_per_s"`
+	TFLOPSPerGPU         float64  `json:"tflops_per_gpu"` // hardware FLOPs (with recomputation), as Megatron-LM reports
+	MFU                  float64  `json:"mfu"`
+	HFU                  float64  `json:"hfu"`
+
+	// DeepSeek-V3's expert-parallel mechanisms and FP8 recipe, when a
+	// plan has them.
+	NodeLimit     int    `json:"node_limit,omitempty"`     // nodes a token's experts span at most (0: unlimited)
+	DispatchDtype string `json:"dispatch_dtype,omitempty"` // the dispatch all-to-all's format (bf16 when absent)
+	EPOverlap     bool   `json:"ep_overlap,omitempty"`     // DualPipe's pairing hides the all-to-alls behind compute
+	CommSMs       int    `json:"comm_sms,omitempty"`       // SMs the overlapped all-to-alls take
+	BlockScaled   bool   `json:"block_scaled,omitempty"`   // FP8 products with fine-grained scaling
 }
 
 // Metrics reports the plan. Memory is the fullest GPU's; MemoryPerStage

@@ -279,16 +279,19 @@ type Memory struct {
 // Step = Compute + Bubble + ExposedComm + Optimizer.
 type Time struct {
 	Step      float64 `json:"step_s"`
-	Compute   float64 `json:"compute_s"`             // forward, backward and recomputation of the slowest stage
-	TPComm    float64 `json:"tp_comm_s"`             // tensor-parallel collectives (not overlapped)
-	EPComm    float64 `json:"ep_comm_s"`             // expert parallelism's all-to-alls, the part not hidden (all of them without EPOverlap)
-	EPHidden  float64 `json:"ep_hidden_s,omitempty"` // the part of them EPOverlap hides behind the paired chunk's compute (not in Exposed)
-	PPComm    float64 `json:"pp_comm_s"`             // pipeline sends on the critical path
-	DPComm    float64 `json:"dp_comm_s"`             // data-parallel / ZeRO collectives, hidden or not
-	DPHidden  float64 `json:"dp_hidden_s"`           // the part of DPComm hidden behind compute
-	Bubble    float64 `json:"bubble_s"`              // pipeline fill and drain
-	Exposed   float64 `json:"exposed_comm_s"`        // TPComm + EPComm + PPComm + DPComm − DPHidden
-	Optimizer float64 `json:"optimizer_s"`           // the Adam update of this GPU's shard
+	Compute   float64 `json:"compute_s"`      // forward, backward and recomputation of the slowest stage
+	TPComm    float64 `json:"tp_comm_s"`      // tensor-parallel collectives (not overlapped)
+	EPComm    float64 `json:"ep_comm_s"`      // expert parallelism's all-to-alls not hidden (all of them without EPOverlap)
+	PPComm    float64 `json:"pp_comm_s"`      // pipeline sends on the critical path
+	DPComm    float64 `json:"dp_comm_s"`      // data-parallel / ZeRO collectives, hidden or not
+	DPHidden  float64 `json:"dp_hidden_s"`    // the part of DPComm hidden behind compute
+	Bubble    float64 `json:"bubble_s"`       // pipeline fill and drain
+	Exposed   float64 `json:"exposed_comm_s"` // TPComm + EPComm + PPComm + DPComm − DPHidden
+	Optimizer float64 `json:"optimizer_s"`    // the Adam update of this GPU's shard
+
+	// EPHidden is the part of the all-to-alls EPOverlap hides behind the
+	// paired chunk's compute (not in Exposed).
+	EPHidden float64 `json:"ep_hidden_s,omitempty"`
 }
 
 // Result is a plan's evaluation.
