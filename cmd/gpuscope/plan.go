@@ -462,7 +462,7 @@ func planSettings(given func(string) bool, m model.Transformer, fromHF bool, p p
 	}
 	add("seq", "sequence length", fmt.Sprintf("%d tokens", m.Seq), "default: "+src)
 	add("dtype", "matrix products in", string(p.Dtype), "default")
-	if p.BlockScaled || given("block-scaled") {
+	if !search && (p.BlockScaled || given("block-scaled")) {
 		add("block-scaled", "FP8 block scaling", onOff[p.BlockScaled], "default")
 	}
 	add("bytes-per-param", "model-state bytes", fmt.Sprintf("%d a parameter", p.BytesPerParam), "default")
