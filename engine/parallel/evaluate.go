@@ -185,6 +185,10 @@ func evaluate(c Config, se *searching) (Result, error) {
 	if m.MoE() {
 		expertOnStage = func(st int) float64 { return float64(stageLayerCount(st)-stageDense(st)) * moe.experts }
 	}
+	var epHidden []float64 // each stage's all-to-alls hidden by EPOverlap
+	if p.EPOverlap && m.MoE() {
+		epHidden = make([]float64, pp)
+	}
 	for st := 0; st < pp; st++ {
 		layers := stageLayerCount(st)
 		params := float64(layers) * layerParams
@@ -232,8 +236,8 @@ func evaluate(c Config, se *searching) (Result, error) {
 			if p.EPOverlap {
 				// DualPipe's pairing: the part of the all-to-alls the
 				// paired chunk's computation does not hide (moe.go).
-				exposed, _ := overlapEP(p, g, epc, fwd+bwd)
-				epc, epFwd = exposed, epFwd*exposed/epc
+				exposed, hidden := overlapEP(p, g, epc, fwd+bwd)
+				epc, epFwd, epHidden[st] = exposed, epFwd*exposed/epc, hidden
 			}
 			tp += epc // the all-to-alls hold up the layer, as TP's all-reduces do
 			tpFwd += epFwd
@@ -300,6 +304,12 @@ func evaluate(c Config, se *searching) (Result, error) {
 			worst, r.Memory = st, mem
 		}
 	}
+	if p.Schedule == DualPipe {
+		// Each rank holds two stages (dualpipe.go).
+		r.foldDualPipe(epHidden)
+		perStage := expertOnStage
+		expertOnStage = func(st int) float64 { return perStage(st) + perStage(pp-1-st) }
+	}
 	if se != nil {
 		if !r.Memory.Fits {
 			return r, nil // a search keeps only the plans that fit
@@ -320,10 +330,8 @@ func evaluate(c Config, se *searching) (Result, error) {
 	tm.Compute = M * (r.StageForward[crit] + r.StageBackward[crit])
 	tm.TPComm = M * (r.StageTP[crit] - r.StageEP[crit])
 	tm.EPComm = M * r.StageEP[crit]
-	if p.EPOverlap && m.MoE() {
-		raw := float64(stageLayerCount(crit)-stageDense(crit)) * moe.a2a
-		_, hidden := overlapEP(p, g, raw, r.StageForward[crit]+r.StageBackward[crit])
-		tm.EPHidden = M * hidden
+	if epHidden != nil {
+		tm.EPHidden = M * epHidden[crit]
 	}
 	r.BubbleFraction = BubbleFraction(pp, mbs, v)
 	if pp > 1 {
@@ -334,7 +342,12 @@ func evaluate(c Config, se *searching) (Result, error) {
 		r.P2P = link.Latency.Seconds() + bytes/(link.Bandwidth*link.Efficiency)
 		// The bubble and the sends on the critical path, from the
 		// schedule run block by block (the one Timeline draws).
-		tm.Bubble, tm.PPComm = pipelineIdle(r, M*slot, slot, se)
+		if p.Schedule == DualPipe {
+			tm.Bubble, tm.PPComm = dualPipeIdle(r, crit)
+			r.BubbleFraction = tm.Bubble / (M * slot)
+		} else {
+			tm.Bubble, tm.PPComm = pipelineIdle(r, M*slot, slot, se)
+		}
 	}
 
 	// Data parallelism over the stage with the most parameters; a
@@ -693,6 +706,8 @@ func InFlight(s Schedule, p, m, v, st int) int {
 		return m
 	case Interleaved:
 		return min(m*v, 2*(p-st-1)+(v-1)*p+1)
+	case DualPipe:
+		return min(m, dualPipeInFlight(p, st))
 	}
 	return min(m, p-st)
 }

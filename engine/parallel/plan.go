@@ -180,8 +180,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("tp: %d does not divide heads %d", p.TP, m.Heads)
 	case p.Interleave < 1:
 		return fmt.Errorf("interleave: %d; at least 1", p.Interleave)
-	case p.Schedule != GPipe && p.Schedule != OneFOneB && p.Schedule != Interleaved:
-		return fmt.Errorf("schedule: %q; allowed gpipe, 1f1b, interleaved", p.Schedule)
+	case p.Schedule != GPipe && p.Schedule != OneFOneB && p.Schedule != Interleaved && p.Schedule != DualPipe:
+		return fmt.Errorf("schedule: %q; allowed gpipe, 1f1b, interleaved, dualpipe", p.Schedule)
 	case p.Interleave > 1 && p.Schedule != Interleaved:
 		return fmt.Errorf("interleave: %d needs --schedule interleaved (schedule is %s)", p.Interleave, p.Schedule)
 	case p.Schedule == Interleaved && (p.PP < 2 || p.Interleave < 2):
@@ -208,6 +208,9 @@ func (c Config) Validate() error {
 		if mb := p.GlobalBatch / (p.DP * p.MicroBatch); mb%p.PP != 0 {
 			return fmt.Errorf("micro-batches: %d must be a multiple of pp %d for the interleaved schedule (Megatron-LM's condition)", mb, p.PP)
 		}
+	}
+	if err := p.validateDualPipe(); err != nil {
+		return err
 	}
 	switch p.Dtype {
 	case hw.BF16, hw.FP16, hw.FP8:
