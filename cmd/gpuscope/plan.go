@@ -40,7 +40,7 @@ func planKnobs() []scenarios.Knob {
 		{Name: "dispatch-dtype", Kind: scenarios.KnobEnum, Values: []string{"bf16", "fp8"}, Default: "bf16"},
 		n("comm-sms", 0, 1024, ""),
 		{Name: "recompute", Kind: scenarios.KnobEnum, Values: []string{"none", "selective", "full"}, Default: "selective"},
-		{Name: "schedule", Kind: scenarios.KnobEnum, Values: []string{"gpipe", "1f1b", "interleaved"}},
+		{Name: "schedule", Kind: scenarios.KnobEnum, Values: []string{"gpipe", "1f1b", "interleaved", "dualpipe"}},
 		{Name: "gpu", Kind: scenarios.KnobEnum, Values: hw.GPUIDs(), Default: "h100"},
 		{Name: "intra", Kind: scenarios.KnobEnum, Values: links},
 		{Name: "inter", Kind: scenarios.KnobEnum, Values: links},
@@ -91,7 +91,7 @@ refused with the constraint named.`,
 		"gpus-per-node":   {what: "GPUs per node, joined by --intra"},
 		"top":             {what: "plans --search lists (0: all)"},
 		"recompute":       {what: "activation recomputation: none, selective (attention's softmax and dropout) or full (each layer's forward again)"},
-		"schedule":        {what: "the pipeline schedule", def: "1f1b; interleaved when --interleave > 1"},
+		"schedule":        {what: "the pipeline schedule (dualpipe: DeepSeek-V3's bidirectional one, each rank holding two stages, costed in closed form; pair it with --ep-overlap)", def: "1f1b; interleaved when --interleave > 1"},
 		"gpu":             {what: "the GPU"},
 		"intra":           {what: "the link inside a node", def: "the GPU's NVLink: nvlink3 for a100-80gb, nvlink4 for h100 and h200"},
 		"inter":           {what: "the network between nodes, one NIC per GPU", def: "ib-hdr for a100-80gb, ib-ndr for h100 and h200"},
@@ -393,7 +393,11 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "  %-16s %.4f\n", row.name, row.v)
 	}
-	fmt.Fprintf(stdout, "  %-16s %.4f   (p−1)/(v·m)\n", "bubble_fraction", r.BubbleFraction)
+	bubbleForm := "(p−1)/(v·m)"
+	if plan.Schedule == parallel.DualPipe {
+		bubbleForm = "(p/2−1)(F&B+B−3W) of the ideal"
+	}
+	fmt.Fprintf(stdout, "  %-16s %.4f   %s\n", "bubble_fraction", r.BubbleFraction, bubbleForm)
 	fmt.Fprintf(stdout, "  %-16s %.1f\n  %-16s %.3f\n  %-16s %.3f\n", "tflops_per_gpu", r.TFLOPSPerGPU, "mfu", r.MFU, "hfu", r.HFU)
 	return 0
 }

@@ -513,6 +513,9 @@ func TestPlanDeepSeekMechanisms(t *testing.T) {
 	if e := plan("--node-limit", "4", "--dispatch-dtype", "fp8", "--ep-overlap", "--block-scaled"); e["block_scaled"] != true || !(num(t, e, "time", "compute_s") > num(t, paired, "time", "compute_s")) {
 		t.Errorf("--block-scaled: block_scaled %v, compute %v s (without %v s)", e["block_scaled"], num(t, e, "time", "compute_s"), num(t, paired, "time", "compute_s"))
 	}
+	if d := plan("--node-limit", "4", "--dispatch-dtype", "fp8", "--ep-overlap", "--block-scaled", "--schedule", "dualpipe"); d["schedule"] != "dualpipe" || !(num(t, d, "time", "bubble_s") < num(t, paired, "time", "bubble_s")) {
+		t.Errorf("--schedule dualpipe: schedule %v, bubble %v s (1F1B %v s)", d["schedule"], num(t, d, "time", "bubble_s"), num(t, paired, "time", "bubble_s"))
+	}
 	out, _, _ := runCLI(slices.DeleteFunc(append(slices.Clone(base), "--node-limit", "4", "--ep-overlap"), func(s string) bool { return s == "--json" })...)
 	for _, s := range []string{"nodes a token", "all-to-all overlap", "SMs for all-to-alls  20", "ep_hidden_s"} {
 		if !strings.Contains(out, s) {
@@ -528,6 +531,7 @@ func TestPlanDeepSeekMechanisms(t *testing.T) {
 		{[]string{"--ep-overlap", "--comm-sms", "132"}, "comm-sms: 132; allowed 0–131"},
 		{[]string{"--node-limit", "-1"}, "--node-limit"},
 		{[]string{"--block-scaled", "--dtype", "bf16"}, "block-scaled: needs --dtype fp8 (dtype is bf16)"},
+		{[]string{"--schedule", "dualpipe", "--global-batch", "3840"}, "micro-batches: 30 must be even and at least 2 × pp = 32 for the dualpipe schedule"},
 	} {
 		_, errOut, code := runCLI(append(slices.Clone(base), c.args...)...)
 		if code != 2 || !strings.Contains(errOut, c.want) {
