@@ -553,3 +553,67 @@ func TestPlanContextParallel(t *testing.T) {
 		{[]string{"plan", "--model", "llama3-405b", "--cp", "0"}, []string{"--cp", "1–65536"}},
 	})
 }
+
+// DeepSeek-V3's expert-parallel mechanisms from the command line: each
+// flag reaches the plan (JSON fields, the settings listed), lowers the
+// exposed all-to-alls, and is refused out of range with the field named.
+func TestPlanDeepSeekMechanisms(t *testing.T) {
+	base := []string{"plan", "--model", "deepseek-v3", "--gpus", "2048", "--gpu", "h800", "--pp", "16", "--ep", "64", "--zero", "1",
+		"--global-batch", "15360", "--dtype", "fp8", "--json"}
+	plan := func(extra ...string) map[string]any {
+		t.Helper()
+		out, errOut, code := runCLI(append(slices.Clone(base), extra...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d, %s", extra, code, errOut)
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(out), &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	plain := plan()
+	limited := plan("--node-limit", "4", "--dispatch-dtype", "fp8")
+	paired := plan("--node-limit", "4", "--dispatch-dtype", "fp8", "--ep-overlap")
+	if _, ok := plain["node_limit"]; ok || plain["ep_overlap"] != nil {
+		t.Errorf("a plan without the mechanisms reports them: %v, %v", plain["node_limit"], plain["ep_overlap"])
+	}
+	if limited["node_limit"] != 4.0 || limited["dispatch_dtype"] != "fp8" || paired["ep_overlap"] != true || paired["comm_sms"] != 20.0 {
+		t.Errorf("node_limit %v, dispatch_dtype %v, ep_overlap %v, comm_sms %v", limited["node_limit"], limited["dispatch_dtype"], paired["ep_overlap"], paired["comm_sms"])
+	}
+	a, b, c := num(t, plain, "time", "ep_comm_s"), num(t, limited, "time", "ep_comm_s"), num(t, paired, "time", "ep_comm_s")
+	if !(b < a/2 && c < b/4) || !(num(t, paired, "time", "ep_hidden_s") > 0) {
+		t.Errorf("ep_comm_s: %.3g unlimited, %.3g node-limited in FP8, %.3g paired; want each well below the last", a, b, c)
+	}
+	if d := plan("--node-limit", "4", "--dispatch-dtype", "fp8", "--ep-overlap", "--comm-sms", "0"); !(num(t, d, "time", "ep_comm_s") < c) {
+		t.Errorf("--comm-sms 0 exposes %.3g s, 20 SMs %.3g s", num(t, d, "time", "ep_comm_s"), c)
+	}
+	if e := plan("--node-limit", "4", "--dispatch-dtype", "fp8", "--ep-overlap", "--block-scaled"); e["block_scaled"] != true || !(num(t, e, "time", "compute_s") > num(t, paired, "time", "compute_s")) {
+		t.Errorf("--block-scaled: block_scaled %v, compute %v s (without %v s)", e["block_scaled"], num(t, e, "time", "compute_s"), num(t, paired, "time", "compute_s"))
+	}
+	if d := plan("--node-limit", "4", "--dispatch-dtype", "fp8", "--ep-overlap", "--block-scaled", "--schedule", "dualpipe"); d["schedule"] != "dualpipe" || !(num(t, d, "time", "bubble_s") < num(t, paired, "time", "bubble_s")) {
+		t.Errorf("--schedule dualpipe: schedule %v, bubble %v s (1F1B %v s)", d["schedule"], num(t, d, "time", "bubble_s"), num(t, paired, "time", "bubble_s"))
+	}
+	out, _, _ := runCLI(slices.DeleteFunc(append(slices.Clone(base), "--node-limit", "4", "--ep-overlap"), func(s string) bool { return s == "--json" })...)
+	for _, s := range []string{"nodes a token", "all-to-all overlap", "SMs for all-to-alls  20", "ep_hidden_s"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("the text output lacks %q:\n%s", s, out)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--dispatch-dtype", "fp16"}, "--dispatch-dtype"},
+		{[]string{"--comm-sms", "20"}, "comm-sms: 20 needs --ep-overlap"},
+		{[]string{"--ep-overlap", "--comm-sms", "132"}, "comm-sms: 132; allowed 0–131"},
+		{[]string{"--node-limit", "-1"}, "--node-limit"},
+		{[]string{"--block-scaled", "--dtype", "bf16"}, "block-scaled: needs --dtype fp8 (dtype is bf16)"},
+		{[]string{"--schedule", "dualpipe", "--global-batch", "3840"}, "micro-batches: 30 must be even and at least 2 × pp = 32 for the dualpipe schedule"},
+	} {
+		_, errOut, code := runCLI(append(slices.Clone(base), c.args...)...)
+		if code != 2 || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, %q; want %q", c.args, code, errOut, c.want)
+		}
+	}
+}
