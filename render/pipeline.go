@@ -964,8 +964,17 @@ func pipeMemory(l, over *List, v PipelineView, sc float32, tl Timeline, end floa
 	}
 	level := func(b float64) float32 { return base - h*float32(math.Max(0, b)/peak) }
 	// The other stages first, behind stage 0's area: a thin level a step,
-	// joined while it holds.
+	// joined while it holds — every other one of a deep pipeline's (16
+	// stages' levels, a line a pixel each, were 10,000 lines a frame for
+	// three time lines, and as many near-identical lines tell no more).
+	every := 1
+	if len(tl.Memory) > 8 {
+		every = (len(tl.Memory) + 7) / 8
+	}
 	for s := len(tl.Memory) - 1; s >= 1; s-- {
+		if (len(tl.Memory)-1-s)%every != 0 {
+			continue
+		}
 		var m narrowSteps
 		pts := tl.Memory[s]
 		var sx, sy float32

@@ -197,9 +197,9 @@ func fitText(s string, fs, w float32) string {
 		r = r[:len(r)-1]
 	}
 	full := []rune(s)
-	if n := len(r); n < len(full) && isLatin(full[n]) && isLatin(r[n-1]) {
+	if n := len(r); n < len(full) && inWord(full[n]) && inWord(r[n-1]) {
 		k := n
-		for k > 0 && isLatin(r[k-1]) {
+		for k > 0 && inWord(r[k-1]) {
 			k--
 		}
 		if k > 0 {
@@ -210,3 +210,7 @@ func fitText(s string, fs, w float32) string {
 }
 
 func isLatin(c rune) bool { return c < 0x250 && unicode.IsLetter(c) }
+
+// inWord reports whether c belongs to a Latin word for cutting: a letter
+// or a hyphen ("All-to-All" is not cut to "All-to").
+func inWord(c rune) bool { return isLatin(c) || c == '-' }

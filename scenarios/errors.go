@@ -126,6 +126,9 @@ var engineMessagePatterns = []struct{ pattern, key string }{
 	{`^(?:config\.json: )?(?P<name>[a-z_-]+): (?P<n>-?\d+); allowed (?P<lo>\d+)–(?P<hi>\d+)`, "error.engine.hf_range"},
 	{`^(?P<name>[a-z-]+): (?P<n>-?\d+); must be positive$`, "error.engine.positive"},
 	{`^ffn-kind: "(?P<kind>[a-z]+)"; a mixture of experts' experts are swiglu$`, "error.engine.moe_swiglu"},
+	{`^ep: (?P<ep>\d+) does not divide the (?P<experts>\d+) experts$`, "error.engine.ep_experts"},
+	{`^ep: (?P<ep>\d+) does not divide dp (?P<dp>\d+) `, "error.engine.ep_dp"},
+	{`^block-scaled: needs --dtype fp8 `, "error.engine.block_scaled"},
 	{`^config\.json: `, "error.engine.hf_json"},
 }
 

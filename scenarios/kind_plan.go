@@ -31,9 +31,13 @@ const (
 	ViewPlanner   = "planner" // the decision tree and the ranked plans
 	ViewBudget    = "budget"  // the seed's step budget and Amdahl's law
 	ViewSeed      = "seed-memory"
+	// ViewEP compares a mixture of experts' plan without expert
+	// parallelism, with it inside a node and with the step's EP: three
+	// time lines on one axis and their memory on one scale.
+	ViewEP = "ep"
 )
 
-var planViews = []string{ViewMemory, ViewTimeline, ViewSchedules, ViewCluster, ViewTPMatrix, ViewZeRO, ViewRecompute,
+var planViews = []string{ViewMemory, ViewTimeline, ViewSchedules, ViewCluster, ViewTPMatrix, ViewZeRO, ViewRecompute, ViewEP,
 	ViewAccum, ViewPlanner, ViewBudget, ViewSeed}
 
 // ClusterModes are the colourings (and collectives) a cluster step may
@@ -193,6 +197,20 @@ func planConfig(c Config) (parallel.Config, error) {
 	if gb := num("global_batch", 0); gb > 0 {
 		plan.GlobalBatch = gb
 	}
+	// A mixture of experts' expert parallelism and DeepSeek-V3's
+	// mechanisms for it (the expert-parallel lesson's knobs).
+	plan.EP = num("ep", 0)
+	if d := str("dtype", ""); d != "" {
+		plan.Dtype = hw.Dtype(d)
+	}
+	plan.NodeLimit = num("node_limit", 0)
+	if d := str("dispatch_dtype", ""); d != "" {
+		plan.DispatchDtype = hw.Dtype(d)
+	}
+	plan.BlockScaled = on("block_scaled", false)
+	if on("ep_overlap", false) {
+		plan.EPOverlap, plan.CommSMs = true, 20 // DeepSeek-V3's 20 of the H800's 132 SMs
+	}
 	return parallel.Config{Model: m, Plan: plan, Cluster: cl}, nil
 }
 
@@ -302,6 +320,29 @@ func planRun(st Step, c Config, search func(parallel.Config) (*parallel.SearchRe
 			}
 			r.Timelines = append(r.Timelines, t)
 			r.Bars = append(r.Bars, PlanBar{Label: string(rc), Memory: rr.Memory, Time: rr.Time})
+		}
+	case ViewEP:
+		eps := []int{1, min(pc.Cluster.GPUsPerNode, p.DP), max(p.EP, 1)}
+		if !pc.Model.MoE() {
+			eps = eps[:1] // a dense model: one plan, EP 1
+		}
+		for i, ep := range eps {
+			if i > 0 && (ep <= eps[i-1] || p.DP%ep != 0 || pc.Model.Experts%ep != 0) {
+				continue // the node's EP is the step's, or does not divide
+			}
+			q := pc
+			q.Plan.EP = ep
+			rr, err := parallel.Evaluate(q)
+			if err != nil {
+				return nil, err
+			}
+			label := "EP " + strconv.Itoa(ep)
+			t, err := timelineOf(label, rr)
+			if err != nil {
+				return nil, err
+			}
+			r.Timelines = append(r.Timelines, t)
+			r.Bars = append(r.Bars, PlanBar{Label: label, Memory: rr.Memory, Time: rr.Time})
 		}
 	case ViewZeRO:
 		for z := 0; z <= 3; z++ {
@@ -495,10 +536,25 @@ func PlanCommand(pc parallel.Config) []string {
 		"--schedule", string(p.Schedule), "--zero", strconv.Itoa(p.ZeRO), "--recompute", string(p.Recompute),
 		"--micro-batch", strconv.Itoa(p.MicroBatch), "--global-batch", strconv.Itoa(p.GlobalBatch),
 		"--sp="+b(p.SP), "--flash="+b(p.Flash), "--overlap="+b(p.Overlap), "--bytes-per-param", strconv.Itoa(p.BytesPerParam))
+	if p.Dtype != "" && p.Dtype != hw.BF16 {
+		args = append(args, "--dtype", string(p.Dtype))
+	}
+	if p.BlockScaled {
+		args = append(args, "--block-scaled")
+	}
 	if m.MoE() {
 		args = append(args, "--ep", strconv.Itoa(max(p.EP, 1)))
 		if p.CapacityFactor > 1 {
 			args = append(args, "--capacity-factor", strconv.FormatFloat(p.CapacityFactor, 'g', -1, 64))
+		}
+		if p.NodeLimit > 0 {
+			args = append(args, "--node-limit", strconv.Itoa(p.NodeLimit))
+		}
+		if p.DispatchDtype != "" && p.DispatchDtype != hw.BF16 {
+			args = append(args, "--dispatch-dtype", string(p.DispatchDtype))
+		}
+		if p.EPOverlap {
+			args = append(args, "--ep-overlap", "--comm-sms", strconv.Itoa(p.CommSMs))
 		}
 	}
 	return args
@@ -602,6 +658,26 @@ func planNarration(r *PlanRun, lang string) []string {
 		fits = "over"
 	}
 	out = append(out, "fits", fits, "over", units.Bytes(res.Memory.Over))
+	if pc.Model.MoE() {
+		// Expert parallelism: the plan's and each compared EP's numbers.
+		tm := res.Time
+		out = append(out, "ep", strconv.Itoa(max(p.EP, 1)), "active", ParamCount(lang, res.ActiveParams),
+			"experts", strconv.Itoa(pc.Model.Experts), "ep_comm", dur(tm.EPComm), "ep_hidden", dur(tm.EPHidden),
+			"ep_total", dur(tm.EPComm+tm.EPHidden),
+			"nodes", strconv.Itoa((max(p.EP, 1)+pc.Cluster.GPUsPerNode-1)/pc.Cluster.GPUsPerNode),
+			"tokens_per_s", largeCount(lang, float64(p.GlobalBatch)*float64(pc.Model.Seq)/tm.Step))
+		if tm.Step > 0 {
+			out = append(out, "ep_share", units.Percent(tm.EPComm/tm.Step))
+		}
+		for _, b := range r.Bars {
+			if n, ok := strings.CutPrefix(b.Label, "EP "); ok {
+				out = append(out, "mem_ep"+n, units.Bytes(b.Memory.Total), "step_ep"+n, dur(b.Time.Step), "a2a_ep"+n, dur(b.Time.EPComm))
+				if b.Time.Step > 0 {
+					out = append(out, "share_ep"+n, units.Percent(b.Time.EPComm/b.Time.Step))
+				}
+			}
+		}
+	}
 	z, _ := parallel.ZeROStates(psi, max(2, p.DP), 3, p.BytesPerParam)
 	out = append(out, "zero3", units.Bytes(z.Total()))
 	b := parallel.SeedBudget(0.05)

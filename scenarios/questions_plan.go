@@ -45,6 +45,22 @@ func stepRun(les *Lesson, id string) (*PlanRun, bool) {
 }
 
 var planQuestions = map[string]asker{
+	// expert-parallel: a GPU's memory when every GPU of a stage holds all
+	// of its layers' experts.
+	"ep-memory": planQuestion(func(_ *Lesson, r *PlanRun, _ string, _ *Question) (float64, func(float64) string, []string, bool) {
+		return r.Result.Memory.Total, units.Bytes, nil, r.Config.Model.MoE()
+	}),
+	// expert-parallel: the all-to-alls' share of a step with the experts
+	// over several nodes.
+	"a2a-share": planQuestion(func(_ *Lesson, r *PlanRun, _ string, q *Question) (float64, func(float64) string, []string, bool) {
+		tm := r.Result.Time
+		if tm.Step <= 0 {
+			return 0, nil, nil, false
+		}
+		share := tm.EPComm / tm.Step
+		q.Choices, q.Answer = rotate([]float64{share, share / 4, share / 2, math.Min(share*1.5, 0.95)}, 0, units.Percent)
+		return -1, nil, nil, true
+	}),
 	// memory-budget: how many 80 GB cards the seed's 100B model needs.
 	"cards": planQuestion(func(_ *Lesson, _ *PlanRun, _ string, q *Question) (float64, func(float64) string, []string, bool) {
 		lo, hi := parallel.CardsNeeded(800e9, 80e9), parallel.CardsNeeded(1.2e12, 80e9)

@@ -34,7 +34,7 @@ func buildPlan(p *Picture, dst render.List, m Moment, f Frame) render.List {
 	switch run.View {
 	case scenarios.ViewTimeline, scenarios.ViewSchedules:
 		return render.AppendPipeline(dst, p.pipelineView(m, run, pf))
-	case scenarios.ViewRecompute, scenarios.ViewAccum:
+	case scenarios.ViewRecompute, scenarios.ViewAccum, scenarios.ViewEP:
 		// The time lines at the left (on top on a tall stage), memory and
 		// time a step beside them, under one headline.
 		v := p.pipelineView(m, run, pf)
@@ -115,8 +115,8 @@ func memoryView(m Moment, run *scenarios.PlanRun, f planFrame) render.MemoryBars
 	p := run.Config.Plan
 	v.Capacity, v.Usable = cur.Capacity, cur.Usable
 	bars := run.Bars
-	if f.conceal && len(bars) > 1 && run.View != scenarios.ViewMemory {
-		bars = bars[:1]
+	if f.conceal && len(bars) > 1 && (run.View != scenarios.ViewMemory || m.StepRun().Step.Predict == "ep-memory") {
+		bars = bars[:1] // (the experts' question: only the dense first stage until it is answered)
 	}
 	// The question asks what each GPU holds of the model's state: until
 	// it is answered, the bars keep only what the answer is not.
@@ -138,6 +138,9 @@ func memoryView(m Moment, run *scenarios.PlanRun, f planFrame) render.MemoryBars
 			bar.Current = b.Label == string(p.Recompute)
 			bar.Label = f.say("canvas.rc.bar." + b.Label)
 			bar.Seconds = b.Time.Step
+		case scenarios.ViewEP:
+			bar.Current = b.Label == "EP "+strconv.Itoa(max(p.EP, 1))
+			bar.Seconds, bar.Hidden = b.Time.EPComm+b.Time.EPHidden, b.Time.EPHidden
 		case scenarios.ViewAccum:
 			bar.Current = b.Label == "m="+strconv.Itoa(run.Result.MicroBatches)
 			bar.Segments = bar.Segments[3:4]
@@ -164,6 +167,8 @@ func memoryView(m Moment, run *scenarios.PlanRun, f planFrame) render.MemoryBars
 		v.Lower = render.LowerChart{Title: f.say("canvas.zero.comm"), Solid: f.say("canvas.zero.exposed"), Light: f.say("canvas.zero.hidden"), Color: th.Hot}
 	case scenarios.ViewRecompute:
 		v.Lower = render.LowerChart{Title: f.say("canvas.rc.time"), Solid: f.say("canvas.rc.step"), Color: th.Dim}
+	case scenarios.ViewEP:
+		v.Lower = render.LowerChart{Title: f.say("canvas.ep.comm"), Solid: f.say("canvas.ep.exposed"), Light: f.say("canvas.ep.hidden"), Color: th.Hot}
 	case scenarios.ViewAccum:
 		v.Capacity, v.Usable = 0, 0
 		v.Lower = render.LowerChart{Title: f.say("canvas.acc.time"), Solid: f.say("canvas.acc.step"), Color: th.Dim}
@@ -173,6 +178,10 @@ func memoryView(m Moment, run *scenarios.PlanRun, f planFrame) render.MemoryBars
 			v.Headline = f.say("canvas.mem.ask", "tp", strconv.Itoa(p.TP), "pp", strconv.Itoa(p.PP))
 		case p.TP*p.PP == 1:
 			v.Headline = f.say("canvas.mem.replica", "bytes", units.Bytes(cur.Total), "fit", fit(f, cur))
+		case run.Config.Model.MoE() && p.EP <= 1 && !f.conceal:
+			v.Headline = f.say("canvas.mem.experts", "experts", strconv.Itoa(run.Config.Model.Experts), "bytes", units.Bytes(cur.Total), "fit", fit(f, cur))
+		case run.Config.Model.MoE() && p.EP <= 1:
+			v.Headline = f.say("canvas.mem.experts_ask", "experts", strconv.Itoa(run.Config.Model.Experts))
 		default:
 			v.Headline = f.say("canvas.mem.split", "tp", strconv.Itoa(p.TP), "pp", strconv.Itoa(p.PP), "bytes", units.Bytes(cur.Total), "fit", fit(f, cur))
 		}
@@ -393,6 +402,12 @@ func headline(run *scenarios.PlanRun, f planFrame) string {
 		return f.say("canvas.rc.head", "mode", recomputeName(f, p.Recompute), "act", units.Bytes(res.Memory.Activations), "step", d(tm.Step))
 	case scenarios.ViewAccum:
 		return f.say("canvas.acc.head", "m", strconv.Itoa(res.MicroBatches), "step", d(tm.Step), "total", units.Bytes(res.Memory.Total))
+	case scenarios.ViewEP:
+		if f.conceal {
+			return f.say("canvas.ep.ask", "ep", strconv.Itoa(max(p.EP, 1)))
+		}
+		return f.say("canvas.ep.head", "ep", strconv.Itoa(max(p.EP, 1)), "mem", units.Bytes(res.Memory.Total), "a2a", d(tm.EPComm+tm.EPHidden),
+			"exposed", d(tm.EPComm), "step", d(tm.Step), "share", units.Percent(tm.EPComm/tm.Step))
 	}
 	switch {
 	case p.PP > 1:
@@ -419,6 +434,9 @@ func timelines(run *scenarios.PlanRun, f planFrame, conceal bool) []render.Timel
 		switch run.View {
 		case scenarios.ViewRecompute:
 			t.Label = recomputeName(f, pl.Recompute)
+		case scenarios.ViewEP:
+			t.Label = f.say("canvas.ep.label", "ep", strconv.Itoa(max(pl.EP, 1)), "mem", units.Bytes(pt.Result.Memory.Total),
+				"a2a", units.Duration(pt.Result.Time.EPComm))
 		case scenarios.ViewAccum:
 			t.Label = f.say("canvas.acc.label", "m", strconv.Itoa(pt.Result.MicroBatches), "b", strconv.Itoa(pl.MicroBatch))
 			t.Sums = sumsSeries(pt.Timeline)

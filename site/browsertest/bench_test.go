@@ -34,6 +34,7 @@ var heaviest = map[string]string{
 	"collectives-at-scale":     "step=4&ranks=16384&gpus_per_node=8&inter=ib-hdr",
 	"cpu-vs-gpu":               "step=5&size=16384&gpu=h200",
 	"data-parallel":            "step=2&model=seed-100b&gpus=256&micro_batches=16&overlap=on",
+	"expert-parallel":          "step=3&recompute=none&global_batch=15360",
 	"fault-tolerance":          "step=4&gpus=32768&days=54&checkpoint_min=1&mtbf_gpu_hours=1000",
 	"flash-attention":          "step=2&seq=65536&head_dim=256&heads=128&batch=1024",
 	"fused-kernels":            "step=4&tokens=1048576&hidden=65536",

@@ -56,7 +56,7 @@ type planCLI struct {
 	} `json:"time"`
 }
 
-var strategyLessons = []string{"memory-budget", "data-parallel", "tensor-parallel", "pipeline-parallel", "3d-parallel",
+var strategyLessons = []string{"memory-budget", "data-parallel", "tensor-parallel", "pipeline-parallel", "3d-parallel", "expert-parallel",
 	"zero-stages", "activation-checkpointing", "gradient-accumulation", "overlap", "strategy-planner"}
 
 // drawn counts the stage's pixels that differ from its background (the
