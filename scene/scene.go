@@ -77,6 +77,7 @@ type Picture struct {
 	rings     ringCache
 	numfmt    numfmtCache
 	clusters  clusterCache
+	long      longCache
 	scratch   render.List // a second picture before it joins the list
 }
 
