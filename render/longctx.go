@@ -220,7 +220,11 @@ func AppendCPExchange(dst List, v CPExchangeView) List {
 	// The lanes, as tall as the stage allows up to a size, the axis
 	// right under them.
 	room := st.Y + st.H - pad*0.5 - lh*2.6 - y
-	if v.Note != "" {
+	n1, n2 := wrap2(v.Note, ts, w) // the note, on two lines where one is too short
+	if n1 != "" {
+		room -= lh
+	}
+	if n2 != "" {
 		room -= lh
 	}
 	nl := len(v.Lanes)
@@ -302,8 +306,11 @@ func AppendCPExchange(dst List, v CPExchangeView) List {
 	if axis := fitText(v.Axis, ts, tw-labelWidth(span, ts)*2-ts*2); axis != "" {
 		l.Label(tx+tw/2, ay+ts*0.2, ts, AlignCenter, th.Dim, axis)
 	}
-	if v.Note != "" {
-		l.Label(x, ay+lh*1.3, ts, AlignLeft, th.Text, fitText(v.Note, ts, w))
+	if n1 != "" {
+		l.Label(x, ay+lh*1.3, ts, AlignLeft, th.Text, n1)
+	}
+	if n2 != "" {
+		l.Label(x, ay+lh*2.3, ts, AlignLeft, th.Text, n2)
 	}
 	return l
 }

@@ -129,6 +129,8 @@ type PipelineView struct {
 	// ExpertComm: the communication bars hold a mixture of experts'
 	// all-to-alls too (their key says TP / PP / EP).
 	ExpertComm bool
+	// ContextComm: they hold context parallelism's K/V traffic too.
+	ContextComm bool
 	// Cache, when set, keeps what is derived from Timelines between the
 	// frames that draw them (nil: derived every call).
 	Cache *PipelineCache

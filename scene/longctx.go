@@ -25,13 +25,23 @@ type longCache struct {
 	ex    render.CPExchangeView
 }
 
-// sweepShown is how many of n bars a step at frac of its window shows
-// (all once it has played).
-func sweepShown(n int, f planFrame) int {
+// growth is the share of its window a step's picture takes to build
+// (bars to appear, chunks to be dealt); it holds still after, so that its
+// middle — a poster, a handout — shows it whole.
+const growth = 0.45
+
+// grown is how far a picture at frac of its window is built, 0 to 1.
+func grown(f planFrame) float64 {
 	if f.t < 0 {
-		return n
+		return 1
 	}
-	return min(n, 1+int(f.frac*float64(n)))
+	return min(1, f.frac/growth)
+}
+
+// sweepShown is how many of n bars a step shows: one more at each n-th
+// of its growth, all once grown.
+func sweepShown(n int, f planFrame) int {
+	return min(n, 1+int(grown(f)*float64(n)))
 }
 
 // buildSweep draws the sweep: the bars of the sequence lengths appear
@@ -105,7 +115,7 @@ func (p *Picture) buildSplit(dst render.List, m Moment, run *scenarios.PlanRun, 
 		c.split, c.bars, c.head = splitViews(run, f)
 	}
 	sv := c.split
-	sv.Progress = f.frac
+	sv.Progress = grown(f)
 	dst = render.AppendCPSplit(dst, sv)
 	p.scratch = render.AppendMemoryBars(p.scratch, c.bars)
 	dst.Items = append(dst.Items, p.scratch.Items...)

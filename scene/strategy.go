@@ -329,6 +329,7 @@ func (p *Picture) pipelineView(m Moment, run *scenarios.PlanRun, f planFrame) re
 	}
 	v.Ref = p.timelines.ref
 	v.ExpertComm = run.Config.Plan.EP > 1
+	v.ContextComm = run.Config.Plan.CP > 1
 	v.Cache = &p.timelines.drawn
 	return v
 }
