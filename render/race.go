@@ -69,6 +69,8 @@ func AppendRace(dst List, v RaceView) List {
 	}
 	pitch := (bottom - top) / float32(n)
 	rowH := clamp(pitch*0.32, fs*0.8, fs*3)
+	// Room for the lane's name above its bar and its finish below.
+	rowH = maxf(minf(rowH, pitch-fs*(LineHeight*2.2+0.4)), fs*0.5)
 	at := func(s float64) float32 { return tx + tw*float32(math.Min(math.Max(s/tmax, 0), 1)) }
 
 	for i, ln := range v.Lanes {

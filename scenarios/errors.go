@@ -1,6 +1,7 @@
 package scenarios
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
@@ -149,6 +150,9 @@ type engineMessage struct {
 // message worded through the catalogue when it is one it knows, else the
 // message itself (error.command).
 func engineError(field, value string, err error) *InputError {
+	if ie, ok := errors.AsType[*InputError](err); ok {
+		return ie // already the reader's words (a kind's own check)
+	}
 	msg := err.Error()
 	for _, m := range engineMessages() {
 		g := m.re.FindStringSubmatch(msg)

@@ -57,6 +57,7 @@ const (
 	KindCollective = "collective"
 	KindFabric     = "fabric"
 	KindFaults     = "faults"
+	KindMoE        = "moe"
 )
 
 // kinds is the registry, in the curriculum's order of layers.
@@ -69,6 +70,7 @@ var kinds = []Kind{
 	{Name: KindAttention, Layer: Silicon, Views: []string{ViewSweep}, prepare: prepareAttention},
 	{Name: KindNumfmt, Layer: Silicon, Views: []string{ViewTraining}, prepare: prepareNumfmt},
 	{Name: KindPlan, Layer: Strategy, Views: append(append(append(slices.Clone(planViews), ClusterModes...), TPMatrixParts...), PlannerParts...), prepare: preparePlan, questions: planQuestions},
+	{Name: KindMoE, Layer: Strategy, Views: []string{ViewPlacement}, prepare: prepareMoE, questions: moeQuestions},
 	{Name: KindCollective, Layer: Infrastructure, Views: []string{ViewTimeVsN}, prepare: prepareCollective},
 	{Name: KindFabric, Layer: Infrastructure, Views: fabricViews, prepare: prepareFabric, questions: fabricQuestions},
 	{Name: KindFaults, Layer: Infrastructure, Views: []string{ViewGoodput}, prepare: prepareFaults, questions: faultQuestions},

@@ -42,6 +42,14 @@ type Player struct {
 	// with nothing animated in between.
 	reduced bool
 	plays   int // how many times playing has started
+	// pending caches QuestionPending for the state it was worked out in
+	// (a question is worded from the engine's numbers: too dear a frame).
+	pending struct {
+		rev, step int
+		les       *Lesson
+		lang      string
+		valid, is bool
+	}
 }
 
 type answer struct {
@@ -464,6 +472,19 @@ func (p *Player) Question() (*QuestionState, bool) {
 		qs.Answered, qs.Choice, qs.Correct, qs.Answer, qs.Reveal = true, a.choice, a.choice == q.Answer, q.Answer, q.Reveal
 	}
 	return qs, true
+}
+
+// QuestionPending reports whether the current step asks a question the
+// reader has not answered yet — Question's !Answered, remembered until
+// the state changes, so that a picture may ask every frame.
+func (p *Player) QuestionPending() bool {
+	c := &p.pending
+	if c.valid && c.rev == p.rev && c.step == p.st.Step && c.les == p.les && c.lang == p.st.Lang {
+		return c.is
+	}
+	q, ok := p.Question()
+	c.rev, c.step, c.les, c.lang, c.valid, c.is = p.rev, p.st.Step, p.les, p.st.Lang, true, ok && !q.Answered
+	return c.is
 }
 
 // Answer records the reader's choice (0-based) for the current step's

@@ -23,6 +23,8 @@ var framed = append(heaviest[:len(heaviest):len(heaviest)], []struct{ id, frag s
 	{"3d-parallel", "step=1&model=megatron-1t&gpus=1024&tp=8&pp=16&micro_batches=64&zero=1"},
 	{"ring-allreduce", "step=6&gpus=64&bytes=4GiB&nodes=8"},
 	{"tensor-parallel", "step=5&model=gpt3-175b&tp=32&pp=8&gpus=256"},
+	{"mixture-of-experts", "step=4&model=deepseek-v3&gpu=h800&tokens=4096&ep=64&skew=1&capacity_factor=1.25"},
+	{"mixture-of-experts", "step=2"},
 }...)
 
 // playing is a player at id's heaviest configuration, playing.
@@ -73,10 +75,11 @@ func BenchmarkHeaviestFrame(b *testing.B) {
 // The other heavy lessons allocate only the words that change as they
 // play: fault-tolerance's headline counts failures, 13 of them a frame at
 // 32,768 GPUs, and its clock; 3d-parallel's, ring-allreduce's and tensor-parallel's
-// clocks and counters.
+// clocks and counters; mixture-of-experts' clock, and its race's clock,
+// meters and finish times (15–18).
 func TestHeaviestFrames(t *testing.T) {
 	maxItems := map[string]int{"pipeline-parallel": 8000, "activation-checkpointing": 12500}
-	maxAllocs := map[string]float64{"fault-tolerance": 12, "3d-parallel": 5, "ring-allreduce": 6, "tensor-parallel": 5}
+	maxAllocs := map[string]float64{"fault-tolerance": 12, "3d-parallel": 5, "ring-allreduce": 6, "tensor-parallel": 5, "mixture-of-experts": 20}
 	for _, h := range framed {
 		p := playing(t, h.id, h.frag)
 		var pic Picture

@@ -21,11 +21,7 @@ type Moment struct {
 
 // At is the player's moment.
 func At(p *scenarios.Player) Moment {
-	m := Moment{Lesson: p.Lesson(), Step: p.State().Step, Time: p.Time()}
-	if q, ok := p.Question(); ok && !q.Answered {
-		m.Pending = true
-	}
-	return m
+	return Moment{Lesson: p.Lesson(), Step: p.State().Step, Time: p.Time(), Pending: p.QuestionPending()}
 }
 
 // StepRun is the moment's step.
@@ -77,6 +73,7 @@ type Picture struct {
 	rings     ringCache
 	numfmt    numfmtCache
 	clusters  clusterCache
+	moe       moeCache
 	long      longCache
 	scratch   render.List // a second picture before it joins the list
 }
@@ -97,6 +94,7 @@ var builders = map[string]builder{
 	scenarios.KindCollective: buildCollective,
 	scenarios.KindFabric:     buildFabric,
 	scenarios.KindFaults:     buildFaults,
+	scenarios.KindMoE:        buildMoE,
 }
 
 // Build is the picture of m in f, built over dst's storage (pass the

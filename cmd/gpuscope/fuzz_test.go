@@ -23,7 +23,7 @@ import (
 // are skipped for it.
 func cliPrefixes() [][]string {
 	p := [][]string{
-		{"collective"}, {"numfmt"}, {"attention"}, {"faults"}, {"gemm"}, {"plan"}, {"roofline"},
+		{"collective"}, {"numfmt"}, {"attention"}, {"faults"}, {"gemm"}, {"plan"}, {"roofline"}, {"route"},
 		{"scenario", "list"}, {"scenario"}, {},
 	}
 	for _, id := range scenarios.IDs() {

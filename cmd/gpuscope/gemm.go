@@ -35,7 +35,7 @@ func parseTile(s string) (m, n, k int, err error) {
 
 var gemmHelp = cmdHelp{
 	name:  "gpuscope gemm",
-	usage: "[--m M --n N --k K --dtype D --gpu G --kernel naive|smem-tiled|tensor-tiled --tile T] [--json]",
+	usage: "[--m M --n N --k K --dtype D --gpu G --kernel naive|smem-tiled|tensor-tiled --tile T --block-scaled] [--json]",
 	about: `One matrix product C[M×N] = A[M×K] × B[K×N] on a GPU: FLOPs, HBM and
 shared-memory bytes, and the time as max(compute, memory) with wave
 quantisation: time_s, tflops, hbm_bytes, smem_bytes, flops,
@@ -50,7 +50,8 @@ sustain 82% of their dense peak.`,
 		"kernel": {what: "naive (every operand from HBM), tiled in shared memory on CUDA cores, or tiled on tensor cores"},
 		"tile": {what: "the tile: T×T for smem-tiled, BM×BN×BK for tensor-tiled", arg: "T|TxT|BMxBNxBK",
 			allowed: "T, TxT or BMxBNxBK with sizes 1–1024 (tensor-tiled: multiples of 16)", def: "16 for smem-tiled, 128x128x64 for tensor-tiled"},
-		"json": jsonDoc,
+		"block-scaled": {what: "FP8 with DeepSeek-V3's fine-grained scaling (DeepGEMM): the partial sums promoted to FP32 on the CUDA cores every 128 of K, each tile written out before the next (needs --dtype fp8 and the tensor-tiled kernel)", def: "off"},
+		"json":         jsonDoc,
 	},
 }
 
@@ -64,7 +65,7 @@ func runGEMM(args []string, stdout, stderr io.Writer) int {
 		{Name: "gpu", Kind: scenarios.KnobEnum, Values: hw.GPUIDs(), Default: "h100"},
 		{Name: "kernel", Kind: scenarios.KnobEnum, Values: []string{string(kernel.Naive), string(kernel.SmemTiled), string(kernel.TensorTiled)}, Default: string(kernel.TensorTiled)},
 		{Name: "tile", Kind: scenarios.KnobEnum, Default: ""}, // checked by parseTile
-	}, "json")
+	}, "json", "block-scaled")
 	fs.help = gemmHelp
 	// --tile takes free text: parse it before the knob parser sees it.
 	var tile string
@@ -92,6 +93,7 @@ func runGEMM(args []string, stdout, stderr io.Writer) int {
 	c := kernel.GEMMConfig{
 		M: atoi(fs.value("m")), N: atoi(fs.value("n")), K: atoi(fs.value("k")),
 		Dtype: hw.Dtype(fs.value("dtype")), GPU: g, Kernel: kernel.GEMMKernel(fs.value("kernel")),
+		BlockScaled: fs.bools["block-scaled"],
 	}
 	if tile != "" {
 		var err error

@@ -9,6 +9,7 @@
 //	gpuscope gemm --m M --n N --k K --dtype bf16 --gpu h100 --kernel naive|smem-tiled|tensor-tiled [--tile 128x128x64] [--json]
 //	gpuscope plan --model PRESET --gpus N --tp T --pp P [--dp D] [--zero Z] [--recompute none|selective|full] [--search] [--json]
 //	gpuscope roofline --gpu a100-80gb|h100|h200 --dtype fp32|tf32|fp16|bf16|fp8 [--json]
+//	gpuscope route --model mixtral-8x7b|deepseek-v3 --tokens T --ep E --skew S --capacity-factor F --seed N [--json]
 //	gpuscope scenario list [--json]
 //	gpuscope scenario run ID [--json] [--KNOB VALUE ...]
 //	gpuscope serve [--addr localhost:8080] [--dir site/dist]
@@ -38,6 +39,7 @@ const usage = `usage:
                  --micro-batch B --global-batch G --gpu a100-80gb|h100|h200 --gpus-per-node 8 --bytes-per-param 16|18
                  --schedule gpipe|1f1b|interleaved --dtype bf16|fp16|fp8] [--search [--top K]] [--json]
   gpuscope roofline --gpu a100-80gb|h100|h200 --dtype fp32|tf32|fp16|bf16|fp8 [--json]
+  gpuscope route --model mixtral-8x7b|deepseek-v3 --tokens T --ep E --skew S --capacity-factor F --seed N [--json]
   gpuscope scenario list [--json]
   gpuscope scenario run ID [--json] [--KNOB VALUE ...]
   gpuscope serve [--addr HOST:PORT] [--dir DIR]
@@ -70,6 +72,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runPlan(args[1:], stdout, stderr)
 	case "roofline":
 		return runRoofline(args[1:], stdout, stderr)
+	case "route":
+		return runRoute(args[1:], stdout, stderr)
 	case "scenario":
 		return runScenario(args[1:], stdout, stderr)
 	case "serve":
@@ -81,6 +85,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "version", "--version", "-version":
 		return runVersion(args[1:], stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "gpuscope: unknown command %q; allowed: attention, collective, faults, gemm, numfmt, plan, roofline, scenario, serve, site, help, version\n", args[0])
+	fmt.Fprintf(stderr, "gpuscope: unknown command %q; allowed: attention, collective, faults, gemm, numfmt, plan, roofline, route, scenario, serve, site, help, version\n", args[0])
 	return 2
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"os"
@@ -36,8 +37,11 @@ func planKnobs() []scenarios.Knob {
 		n("ep", 1, 1<<16, "1"), n("cp", 1, 1<<16, "1"),
 		{Name: "cp-algo", Kind: scenarios.KnobEnum, Values: []string{string(parallel.CPAllGather), string(parallel.CPRing)}, Default: string(parallel.CPAllGather)},
 		{Name: "capacity-factor", Kind: scenarios.KnobFloat, FMin: 1, FMax: 8, Default: "1"},
+		n("node-limit", 0, 1<<16, "0"),
+		{Name: "dispatch-dtype", Kind: scenarios.KnobEnum, Values: []string{"bf16", "fp8"}, Default: "bf16"},
+		n("comm-sms", 0, 1024, ""),
 		{Name: "recompute", Kind: scenarios.KnobEnum, Values: []string{"none", "selective", "full"}, Default: "selective"},
-		{Name: "schedule", Kind: scenarios.KnobEnum, Values: []string{"gpipe", "1f1b", "interleaved"}},
+		{Name: "schedule", Kind: scenarios.KnobEnum, Values: []string{"gpipe", "1f1b", "interleaved", "dualpipe"}},
 		{Name: "gpu", Kind: scenarios.KnobEnum, Values: hw.GPUIDs(), Default: "h100"},
 		{Name: "intra", Kind: scenarios.KnobEnum, Values: links},
 		{Name: "inter", Kind: scenarios.KnobEnum, Values: links},
@@ -90,7 +94,7 @@ DP × micro-batch) are refused with the constraint named.`,
 		"gpus-per-node":   {what: "GPUs per node, joined by --intra"},
 		"top":             {what: "plans --search lists (0: all)"},
 		"recompute":       {what: "activation recomputation: none, selective (attention's softmax and dropout) or full (each layer's forward again)"},
-		"schedule":        {what: "the pipeline schedule", def: "1f1b; interleaved when --interleave > 1"},
+		"schedule":        {what: "the pipeline schedule (dualpipe: DeepSeek-V3's bidirectional one, each rank holding two stages, costed in closed form; pair it with --ep-overlap)", def: "1f1b; interleaved when --interleave > 1"},
 		"gpu":             {what: "the GPU"},
 		"intra":           {what: "the link inside a node", def: "the GPU's NVLink: nvlink3 for a100-80gb, nvlink4 for h100 and h200"},
 		"inter":           {what: "the network between nodes, one NIC per GPU", def: "ib-hdr for a100-80gb, ib-ndr for h100 and h200"},
@@ -100,8 +104,13 @@ DP × micro-batch) are refused with the constraint named.`,
 		"capacity-factor": {what: "a mixture of experts' busiest GPU's tokens through its experts over the mean (1: balanced)"},
 		"cp":              {what: "context parallelism: each sequence split over CP ranks (next to the TP ranks), each holding s ÷ CP tokens as two of 2·CP chunks (the load-balanced causal split); --seq must divide by 2·CP, and gpus = tp × cp × pp × dp"},
 		"cp-algo":         {what: "how a CP rank's queries see the other ranks' keys and values: allgather (K and V all-gathered every layer, their gradients reduce-scattered: Llama 3's, exposed) or ring (K/V blocks passed to the next rank, hidden behind each block's attention)"},
+		"node-limit":      {what: "node-limited routing (DeepSeek-V3): a token's experts on at most N nodes, one copy a node over the network, forwarded over NVLink inside it (0: unlimited)"},
+		"dispatch-dtype":  {what: "the dispatch all-to-all's number format: bf16, or fp8 (a byte a value and an FP32 scale for each 128; DeepSeek-V3); combine stays bf16"},
+		"ep-overlap":      {what: "DualPipe's pairing: the forward and backward chunks of two micro-batches run together, each one's all-to-alls behind the other's compute (the part the compute cannot hide stays exposed)", def: "off"},
+		"block-scaled":    {what: "DeepSeek-V3's FP8 recipe: products with fine-grained scaling (1×128 and 128×128 tiles), promoted to FP32 on the CUDA cores every 128 and each tile written out before the next; the output head and the router in BF16 (needs --dtype fp8)", def: "off"},
+		"comm-sms":        {what: "SMs the overlapped all-to-alls take from the compute beside them, which slows by that share meanwhile (needs --ep-overlap)", def: "20 with --ep-overlap (DeepSeek-V3's 20 of the H800's 132), else 0"},
 		"json":            jsonDoc,
-		"search":          {what: "rank every valid plan that fits, fastest first (each with sequence parallelism when TP > 1 and DP overlap; --sp and --overlap are not read)"},
+		"search":          {what: "rank every valid plan that fits, fastest first (each with sequence parallelism when TP > 1 and DP overlap; --sp and --overlap are not read, nor DeepSeek-V3's --node-limit, --dispatch-dtype, --ep-overlap, --comm-sms and --block-scaled)"},
 		"sp":              {what: "sequence parallelism in the TP group (activations outside the matrix products split over TP)", def: "on when --tp > 1"},
 		"flash":           {what: "FlashAttention (off: standard attention, the N×N scores through HBM)", def: "on"},
 		"overlap":         {what: "hide the DP all-reduce behind the backward pass, bucket by bucket (off: after it)", def: "on"},
@@ -143,7 +152,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 			rest = append(rest, a)
 		}
 	}
-	fs := newFlagSet(planKnobs(), "json", "search", "sp", "flash", "overlap")
+	fs := newFlagSet(planKnobs(), "json", "search", "sp", "flash", "overlap", "ep-overlap", "block-scaled")
 	fs.help = planHelp
 	if err := fs.parse(rest); err != nil {
 		return fs.stop(err, stdout, stderr)
@@ -323,7 +332,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	flash := boolOr("flash", true)
 
 	if fs.bools["search"] {
-		sr, err := parallel.Search(parallel.SearchOptions{Model: m, Cluster: cl, GlobalBatch: gb, BytesPerParam: bpp, Dtype: dtype, Flash: flash})
+		sr, err := parallel.Search(parallel.SearchOptions{Model: m, Cluster: cl, GlobalBatch: gb, BytesPerParam: bpp, Dtype: dtype, Flash: flash, CP: true})
 		if err != nil {
 			return fail("--%v", err)
 		}
@@ -366,6 +375,16 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		Schedule: sched, BytesPerParam: bpp, Dtype: dtype, Overlap: boolOr("overlap", true), EP: atoi("ep"),
 		CP: cp, CPAlgo: parallel.CPAlgo(fs.value("cp-algo"))}
 	plan.CapacityFactor, _ = strconv.ParseFloat(fs.value("capacity-factor"), 64)
+	plan.NodeLimit, plan.EPOverlap, plan.BlockScaled = atoi("node-limit"), boolOr("ep-overlap", false), boolOr("block-scaled", false)
+	if d := hw.Dtype(fs.value("dispatch-dtype")); d == hw.FP8 {
+		plan.DispatchDtype = d
+	}
+	if plan.EPOverlap {
+		plan.CommSMs = 20
+	}
+	if given("comm-sms") {
+		plan.CommSMs = atoi("comm-sms")
+	}
 	r, err := parallel.Evaluate(parallel.Config{Model: m, Plan: plan, Cluster: cl})
 	if err != nil {
 		return fail("--%v", err)
@@ -388,11 +407,18 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	for _, row := range []struct {
 		name string
 		v    float64
-	}{{"step_s", tm.Step}, {"compute_s", tm.Compute}, {"tp_comm_s", tm.TPComm}, {"ep_comm_s", tm.EPComm}, {"cp_comm_s", tm.CPComm}, {"pp_comm_s", tm.PPComm}, {"dp_comm_s", tm.DPComm},
+	}{{"step_s", tm.Step}, {"compute_s", tm.Compute}, {"tp_comm_s", tm.TPComm}, {"ep_comm_s", tm.EPComm}, {"ep_hidden_s", tm.EPHidden}, {"cp_comm_s", tm.CPComm}, {"pp_comm_s", tm.PPComm}, {"dp_comm_s", tm.DPComm},
 		{"dp_hidden_s", tm.DPHidden}, {"bubble_s", tm.Bubble}, {"exposed_comm_s", tm.Exposed}, {"optimizer_s", tm.Optimizer}} {
+		if row.name == "ep_hidden_s" && !plan.EPOverlap {
+			continue
+		}
 		fmt.Fprintf(stdout, "  %-16s %.4f\n", row.name, row.v)
 	}
-	fmt.Fprintf(stdout, "  %-16s %.4f   (p−1)/(v·m)\n", "bubble_fraction", r.BubbleFraction)
+	bubbleForm := "(p−1)/(v·m)"
+	if plan.Schedule == parallel.DualPipe {
+		bubbleForm = "(p/2−1)(F&B+B−3W) of the ideal"
+	}
+	fmt.Fprintf(stdout, "  %-16s %.4f   %s\n", "bubble_fraction", r.BubbleFraction, bubbleForm)
 	fmt.Fprintf(stdout, "  %-16s %.1f\n  %-16s %.3f\n  %-16s %.3f\n", "tflops_per_gpu", r.TFLOPSPerGPU, "mfu", r.MFU, "hfu", r.HFU)
 	return 0
 }
@@ -461,10 +487,23 @@ func planSettings(given func(string) bool, m model.Transformer, fromHF bool, p p
 	}
 	add("seq", "sequence length", fmt.Sprintf("%d tokens", m.Seq), "default: "+src)
 	add("dtype", "matrix products in", string(p.Dtype), "default")
+	if !search && (p.BlockScaled || given("block-scaled")) {
+		add("block-scaled", "FP8 block scaling", onOff[p.BlockScaled], "default")
+	}
 	add("bytes-per-param", "model-state bytes", fmt.Sprintf("%d a parameter", p.BytesPerParam), "default")
 	if m.MoE() && !search {
 		add("ep", "expert parallel", strconv.Itoa(max(p.EP, 1)), "default")
 		add("capacity-factor", "capacity factor", strconv.FormatFloat(max(p.CapacityFactor, 1), 'g', -1, 64), "default: balanced")
+		if p.NodeLimit > 0 || given("node-limit") {
+			add("node-limit", "nodes a token", strconv.Itoa(p.NodeLimit), "default: unlimited")
+		}
+		if p.DispatchDtype != "" || given("dispatch-dtype") {
+			add("dispatch-dtype", "dispatch in", cmp.Or(string(p.DispatchDtype), "bf16"), "default")
+		}
+		if p.EPOverlap || given("ep-overlap") {
+			add("ep-overlap", "all-to-all overlap", onOff[p.EPOverlap], "default")
+			add("comm-sms", "SMs for all-to-alls", strconv.Itoa(p.CommSMs), "default: 20 with --ep-overlap")
+		}
 	}
 	if !search && (p.CP > 1 || given("cp") || given("cp-algo")) {
 		add("cp", "context parallel", strconv.Itoa(max(p.CP, 1)), "default")

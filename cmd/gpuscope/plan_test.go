@@ -85,6 +85,17 @@ func TestPlanSearchJSON(t *testing.T) {
 	if !ok || len(plans) != 50 {
 		t.Fatalf("plans: %d (want the 50 best)", len(plans))
 	}
+	// Meta's plan among the 50 best without context parallelism (the
+	// search tries CP too, and the engine prefers it at 8K: every plan
+	// says its cp).
+	m = planJSON(t, "--search", "--model", "llama3-405b", "--gpus", "16384", "--gpu", "h100", "--top", "0")
+	var noCP []any
+	for _, p := range m["plans"].([]any) {
+		if num(t, p.(map[string]any), "cp") == 1 {
+			noCP = append(noCP, p)
+		}
+	}
+	plans = noCP[:min(50, len(noCP))]
 	found := false
 	prev := 0.0
 	for _, p := range plans {
@@ -375,6 +386,21 @@ func TestInfraLessonsMatchCLI(t *testing.T) {
 			t.Errorf("fault-tolerance step %d: CLI %v, page %d failures %g goodput", i+1, cli, m.Failures, m.Goodput)
 		}
 	}
+	s, _ = scenarios.Get("mixture-of-experts")
+	les, _ = scenarios.Prepare(s, s.Defaults())
+	for i := range les.Steps {
+		m := les.Metrics(i + 1).(scenarios.RouteMetrics)
+		cli := run(m.Command)
+		for _, f := range []struct {
+			name string
+			page float64
+		}{{"active_params", m.ActiveParams}, {"max_load", float64(m.MaxLoad)}, {"dropped", float64(m.Dropped)},
+			{"dispatch_bytes", m.DispatchBytes}, {"layer_s", m.LayerS}} {
+			if got := num(t, cli, f.name); got != f.page {
+				t.Errorf("mixture-of-experts step %d: CLI %s %g, page %g", i+1, f.name, got, f.page)
+			}
+		}
+	}
 }
 
 // planSettingsText reads the settings block of gpuscope plan's text
@@ -588,6 +614,15 @@ func TestPlanContextParallel(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "TP 8 × CP 16 × PP 16 × DP 8") || !strings.Contains(out, "cp_comm_s") || !strings.Contains(out, "context parallel") {
 		t.Errorf("text: exit %d %s\n%s", code, errOut, out)
 	}
+	// --search tries CP: at 131,072 tokens its best plan splits the
+	// sequence, and the table has a cp column.
+	sr := planJSON(t, "--search", "--model", "llama3-405b", "--seq", "131072", "--gpus", "16384", "--global-batch", "128", "--top", "3")
+	if plans, _ := sr["plans"].([]any); len(plans) == 0 || !(plans[0].(map[string]any)["cp"].(float64) > 1) {
+		t.Errorf("131K search: plans %v, want the best with cp > 1", sr["plans"])
+	}
+	if out, _, code := runCLI("plan", "--search", "--model", "llama3-405b", "--seq", "131072", "--gpus", "16384", "--global-batch", "128", "--top", "3"); code != 0 || !strings.Contains(out, "  cp ") {
+		t.Errorf("131K search: exit %d, want a cp column:\n%s", code, out)
+	}
 	checkRefusals(t, []refusal{
 		{[]string{"plan", "--model", "llama3-405b", "--gpus", "64", "--tp", "8", "--cp", "2", "--cp-algo", "tree"}, []string{"--cp-algo", "allgather, ring"}},
 		{[]string{"plan", "--model", "llama3-405b", "--gpus", "24", "--tp", "8", "--cp", "3"}, []string{"seq: 8192 not divisible by 2·cp = 6"}},
@@ -595,4 +630,68 @@ func TestPlanContextParallel(t *testing.T) {
 		{[]string{"plan", "--model", "llama3-405b", "--gpus", "64", "--tp", "8", "--cp", "2", "--dp", "2"}, []string{"tp × cp × pp × dp: 8 × 2 × 1 × 2 = 32; must equal gpus 64"}},
 		{[]string{"plan", "--model", "llama3-405b", "--cp", "0"}, []string{"--cp", "1–65536"}},
 	})
+}
+
+// DeepSeek-V3's expert-parallel mechanisms from the command line: each
+// flag reaches the plan (JSON fields, the settings listed), lowers the
+// exposed all-to-alls, and is refused out of range with the field named.
+func TestPlanDeepSeekMechanisms(t *testing.T) {
+	base := []string{"plan", "--model", "deepseek-v3", "--gpus", "2048", "--gpu", "h800", "--pp", "16", "--ep", "64", "--zero", "1",
+		"--global-batch", "15360", "--dtype", "fp8", "--json"}
+	plan := func(extra ...string) map[string]any {
+		t.Helper()
+		out, errOut, code := runCLI(append(slices.Clone(base), extra...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d, %s", extra, code, errOut)
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(out), &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	plain := plan()
+	limited := plan("--node-limit", "4", "--dispatch-dtype", "fp8")
+	paired := plan("--node-limit", "4", "--dispatch-dtype", "fp8", "--ep-overlap")
+	if _, ok := plain["node_limit"]; ok || plain["ep_overlap"] != nil {
+		t.Errorf("a plan without the mechanisms reports them: %v, %v", plain["node_limit"], plain["ep_overlap"])
+	}
+	if limited["node_limit"] != 4.0 || limited["dispatch_dtype"] != "fp8" || paired["ep_overlap"] != true || paired["comm_sms"] != 20.0 {
+		t.Errorf("node_limit %v, dispatch_dtype %v, ep_overlap %v, comm_sms %v", limited["node_limit"], limited["dispatch_dtype"], paired["ep_overlap"], paired["comm_sms"])
+	}
+	a, b, c := num(t, plain, "time", "ep_comm_s"), num(t, limited, "time", "ep_comm_s"), num(t, paired, "time", "ep_comm_s")
+	if !(b < a/2 && c < b/4) || !(num(t, paired, "time", "ep_hidden_s") > 0) {
+		t.Errorf("ep_comm_s: %.3g unlimited, %.3g node-limited in FP8, %.3g paired; want each well below the last", a, b, c)
+	}
+	if d := plan("--node-limit", "4", "--dispatch-dtype", "fp8", "--ep-overlap", "--comm-sms", "0"); !(num(t, d, "time", "ep_comm_s") < c) {
+		t.Errorf("--comm-sms 0 exposes %.3g s, 20 SMs %.3g s", num(t, d, "time", "ep_comm_s"), c)
+	}
+	if e := plan("--node-limit", "4", "--dispatch-dtype", "fp8", "--ep-overlap", "--block-scaled"); e["block_scaled"] != true || !(num(t, e, "time", "compute_s") > num(t, paired, "time", "compute_s")) {
+		t.Errorf("--block-scaled: block_scaled %v, compute %v s (without %v s)", e["block_scaled"], num(t, e, "time", "compute_s"), num(t, paired, "time", "compute_s"))
+	}
+	if d := plan("--node-limit", "4", "--dispatch-dtype", "fp8", "--ep-overlap", "--block-scaled", "--schedule", "dualpipe"); d["schedule"] != "dualpipe" || !(num(t, d, "time", "bubble_s") < num(t, paired, "time", "bubble_s")) {
+		t.Errorf("--schedule dualpipe: schedule %v, bubble %v s (1F1B %v s)", d["schedule"], num(t, d, "time", "bubble_s"), num(t, paired, "time", "bubble_s"))
+	}
+	out, _, _ := runCLI(slices.DeleteFunc(append(slices.Clone(base), "--node-limit", "4", "--ep-overlap"), func(s string) bool { return s == "--json" })...)
+	for _, s := range []string{"nodes a token", "all-to-all overlap", "SMs for all-to-alls  20", "ep_hidden_s"} {
+		if !strings.Contains(out, s) {
+			t.Errorf("the text output lacks %q:\n%s", s, out)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--dispatch-dtype", "fp16"}, "--dispatch-dtype"},
+		{[]string{"--comm-sms", "20"}, "comm-sms: 20 needs --ep-overlap"},
+		{[]string{"--ep-overlap", "--comm-sms", "132"}, "comm-sms: 132; allowed 0–131"},
+		{[]string{"--node-limit", "-1"}, "--node-limit"},
+		{[]string{"--block-scaled", "--dtype", "bf16"}, "block-scaled: needs --dtype fp8 (dtype is bf16)"},
+		{[]string{"--schedule", "dualpipe", "--global-batch", "3840"}, "micro-batches: 30 must be even and at least 2 × pp = 32 for the dualpipe schedule"},
+	} {
+		_, errOut, code := runCLI(append(slices.Clone(base), c.args...)...)
+		if code != 2 || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, %q; want %q", c.args, code, errOut, c.want)
+		}
+	}
 }

@@ -50,7 +50,22 @@ type GEMMConfig struct {
 	// Tile: T×T for smem-tiled (TileK ignored), BM×BN×BK for
 	// tensor-tiled. Zero means the default: 16 and 128×128×64.
 	TileM, TileN, TileK int
+	// BlockScaled is an FP8 product with fine-grained scaling, as
+	// DeepSeek-V3 trained (arXiv 2412.19437 §3.3.2) and DeepGEMM runs
+	// it: A scaled per 1×128 tile, B per 128×128 block, so the tensor
+	// cores' partial sums over each 128 of K are multiplied by their
+	// scales and added into FP32 accumulators on the CUDA cores (one FMA
+	// an output element every 128, issued by the warps that issue the
+	// MMAs: not overlapped with them); and each tile's BF16 output is
+	// written out by those warps before their next tile (the tensor cores
+	// idle meanwhile, at the SM's share of HBM bandwidth). Tensor-tiled
+	// only.
+	BlockScaled bool
 }
+
+// ScaleBlock is the K elements a block-scaled FP8 product accumulates on
+// the tensor cores before promoting to FP32 (DeepSeek-V3's N_C = 128).
+const ScaleBlock = 128
 
 // GEMMResult are the counts and the time of one product.
 type GEMMResult struct {
@@ -99,6 +114,9 @@ func GEMM(c GEMMConfig) (GEMMResult, error) {
 		return r, fmt.Errorf("dtype: %s has no %s unit", c.GPU.Name, c.Dtype)
 	}
 	cuda, _ := c.GPU.PeakFLOPS(hw.FP32)
+	if c.BlockScaled && (c.Dtype != hw.FP8 || c.Kernel != TensorTiled || cuda <= 0) {
+		return r, fmt.Errorf("block-scaled: needs dtype fp8 on the tensor-tiled kernel (dtype %s, kernel %s)", c.Dtype, c.Kernel)
+	}
 	g := c.GPU
 	M, N, K, B := float64(c.M), float64(c.N), float64(c.K), float64(b)
 	r.FLOPs = float64(2 * M * N * K)
@@ -167,6 +185,16 @@ func GEMM(c GEMMConfig) (GEMMResult, error) {
 		full, rest := r.Blocks/resident, r.Blocks%resident
 		perSMTiles := full*r.BlocksPerSM + ceilDiv(rest, g.SMs)
 		r.ComputeS = float64(perSMTiles) * tileFLOPs / perSM
+		if c.BlockScaled {
+			// Per 128 of K an output element takes 2·128 tensor FLOPs
+			// and one FP32 FMA (2 FLOPs) on the CUDA cores, a fifth of
+			// the time again on Hopper (FP8 peak ÷ (128 × FP32 peak) =
+			// 0.23, at the tensor cores' full rate).
+			tile := float64(perSMTiles) * float64(bm*bn)
+			promote := tile * float64(ceilDiv(c.K, ScaleBlock)) * 2 / (cuda / float64(g.SMs))
+			epilogue := tile * 2 / (g.HBMBandwidth / float64(g.SMs))
+			r.ComputeS += promote + epilogue
+		}
 		r.SmemS = r.SmemBytes / smemBW
 	default:
 		return r, fmt.Errorf("kernel: %q; allowed naive, smem-tiled, tensor-tiled", c.Kernel)

@@ -268,3 +268,33 @@ func TestEvaluateDeterministicCP(t *testing.T) {
 		}
 	}
 }
+
+// The search's bound is a bound: every plan with context parallelism
+// takes at least the bound of its shape (one chunk a stage, no ZeRO),
+// whatever its chunks, ZeRO stage and schedule.
+func TestSearchCPBoundHolds(t *testing.T) {
+	m, _ := model.Preset("llama3-405b")
+	o := SearchOptions{Model: m, Cluster: DefaultCluster(gpu(t, "h100"), 512), GlobalBatch: 256, BytesPerParam: 16, Dtype: hw.BF16, Flash: true, MaxMicroBatch: 2}
+	base := Plan{BytesPerParam: 16, Dtype: hw.BF16, Flash: true, Overlap: true, GlobalBatch: 256}
+	bounds := searching{bound: true}
+	n := 0
+	o.plans(base, true, nil, func(p Plan) {
+		r, err := Evaluate(Config{Model: m, Plan: p, Cluster: o.Cluster})
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := p
+		q.ZeRO, q.Interleave, q.Schedule = 0, 1, OneFOneB
+		b, err := evaluate(Config{Model: m, Plan: q, Cluster: o.Cluster}, &bounds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n++; r.Time.Step < b.Time.Step*(1-1e-12) {
+			t.Fatalf("TP %d CP %d PP %d DP %d v %d ZeRO %d %s: step %.6g s under its bound %.6g", p.TP, p.CP, p.PP, p.DP, p.Interleave, p.ZeRO, p.Recompute, r.Time.Step, b.Time.Step)
+		}
+	})
+	if n < 100 {
+		t.Fatalf("%d plans with CP checked", n)
+	}
+	t.Logf("%d plans with CP at or above their bound", n)
+}

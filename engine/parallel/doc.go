@@ -11,7 +11,12 @@
 // α-β collectives on the cluster's links; BuildTimeline runs the GPipe,
 // 1F1B and interleaved schedules block by block (Narayanan et al., arXiv
 // 2104.04473); Search ranks every valid plan and Decide walks the seeds'
-// decision tree. Each assumption is a named constant with its source.
+// decision tree. Mixtures of experts add expert parallelism's
+// all-to-alls and, as DeepSeek-V3 trained (arXiv 2412.19437; moe.go,
+// dualpipe.go), node-limited routing, FP8 dispatch, DualPipe's pairing
+// and bidirectional schedule (costed in closed form) and block-scaled FP8
+// products, each a Plan field off by default. Each assumption is a named
+// constant with its source.
 //
 // Units: bytes (GB = 10^9), parameter counts as float64.
 package parallel

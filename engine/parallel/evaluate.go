@@ -54,6 +54,10 @@ type searching struct {
 	fwd, bwd []float64 // the stage times being looked up
 	runs     [3]scheduleRun
 	next     int // the run to replace
+	// bound asks only for a bound on the step: the critical stage's
+	// compute and TP, EP and CP communication, times the micro-batches
+	// (Time.Step; fitting or not).
+	bound bool
 }
 
 // scheduleRun is one pipeline schedule run: its shape, its stage times
@@ -140,8 +144,8 @@ func evaluate(c Config, se *searching) (Result, error) {
 	var mtp costs // a multi-token-prediction module's projection, a micro-batch
 	if m.MTPLayers > 0 {
 		nt := float64(p.MicroBatch) * float64(local)
-		mtp.fwd = gemm(g, p.Dtype, nt, h/T, 2*h)
-		mtp.bwd = gemm(g, p.Dtype, nt, 2*h, h/T) + gemm(g, p.Dtype, 2*h, h/T, nt)
+		mtp.fwd = gemm(g, p.matmul(), nt, h/T, 2*h)
+		mtp.bwd = gemm(g, p.matmul(), nt, 2*h, h/T) + gemm(g, p.matmul(), 2*h, h/T, nt)
 	}
 	// A mixture of experts' MoE layers (all but the first DenseLayers):
 	// their parameters on one GPU, the part of them that is experts
@@ -157,8 +161,8 @@ func evaluate(c Config, se *searching) (Result, error) {
 	// cross-entropy over b·s × V/t FP32 logits (b·s/CP with context
 	// parallelism).
 	n := float64(p.MicroBatch) * float64(local)
-	headFwd := gemm(g, p.Dtype, n, float64(m.Vocab)/T, h) + n*float64(m.Vocab)/T*4*2/(g.HBMBandwidth*MemoryEfficiency)
-	headBwd := gemm(g, p.Dtype, n, h, float64(m.Vocab)/T) + gemm(g, p.Dtype, h, float64(m.Vocab)/T, n) + n*float64(m.Vocab)/T*4*2/(g.HBMBandwidth*MemoryEfficiency)
+	headFwd := gemm(g, p.headDtype(), n, float64(m.Vocab)/T, h) + n*float64(m.Vocab)/T*4*2/(g.HBMBandwidth*MemoryEfficiency)
+	headBwd := gemm(g, p.headDtype(), n, h, float64(m.Vocab)/T) + gemm(g, p.headDtype(), h, float64(m.Vocab)/T, n) + n*float64(m.Vocab)/T*4*2/(g.HBMBandwidth*MemoryEfficiency)
 
 	// The seven per-stage lists share one array: in a search, scratch
 	// until the plan turns out to fit. It is allocated 8·pp long: with
@@ -202,12 +206,16 @@ func evaluate(c Config, se *searching) (Result, error) {
 	if m.MoE() {
 		expertOnStage = func(st int) float64 { return float64(stageLayerCount(st)-stageDense(st)) * moe.experts }
 	}
+	var epHidden []float64 // each stage's all-to-alls hidden by EPOverlap
+	if p.EPOverlap && m.MoE() {
+		epHidden = make([]float64, pp)
+	}
 	for st := 0; st < pp; st++ {
 		layers := stageLayerCount(st)
 		params := float64(layers) * layerParams
 		L := float64(layers)
 		fwd, bwd, tp := L*cost.fwd, L*cost.bwd, L*(cost.tpFwd+cost.tpBwd)
-		tpFwd, rec, epc := L*cost.tpFwd, L*cost.recompute, 0.0
+		tpFwd, rec, epc, epFwd := L*cost.tpFwd, L*cost.recompute, 0.0, 0.0
 		// Context parallelism's exposed K/V traffic (the same attention
 		// in an MoE layer): it holds up the layer, as TP's all-reduces do.
 		cpc := L * (cost.cpFwd + cost.cpBwd)
@@ -220,9 +228,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 			fwd, bwd = d*cost.fwd+k*moe.cost.fwd, d*cost.bwd+k*moe.cost.bwd
 			tp = d*(cost.tpFwd+cost.tpBwd) + k*(moe.cost.tpFwd+moe.cost.tpBwd)
 			tpFwd, rec = d*cost.tpFwd+k*moe.cost.tpFwd, d*cost.recompute+k*moe.cost.recompute
-			epc = k * moe.a2a
-			tp += epc // the all-to-alls hold up the layer, as TP's all-reduces do
-			tpFwd += k * moe.a2aFwd
+			epc, epFwd = k*moe.a2a, k*moe.a2aFwd
 			if L > 0 {
 				stageAct = (d*act + k*moe.act) / L
 			}
@@ -251,6 +257,16 @@ func evaluate(c Config, se *searching) (Result, error) {
 			}
 			fwd += headFwd
 			bwd += headBwd
+		}
+		if epc > 0 {
+			if p.EPOverlap {
+				// DualPipe's pairing: the part of the all-to-alls the
+				// paired chunk's computation does not hide (moe.go).
+				exposed, hidden := overlapEP(p, g, epc, fwd+bwd)
+				epc, epFwd, epHidden[st] = exposed, epFwd*exposed/epc, hidden
+			}
+			tp += epc // the all-to-alls hold up the layer, as TP's all-reduces do
+			tpFwd += epFwd
 		}
 		r.StageParams[st] = params
 		r.StageForward[st], r.StageBackward[st], r.StageTP[st] = fwd, bwd, tp
@@ -317,7 +333,13 @@ func evaluate(c Config, se *searching) (Result, error) {
 			worst, r.Memory = st, mem
 		}
 	}
-	if se != nil {
+	if p.Schedule == DualPipe {
+		// Each rank holds two stages (dualpipe.go).
+		r.foldDualPipe(epHidden)
+		perStage := expertOnStage
+		expertOnStage = func(st int) float64 { return perStage(st) + perStage(pp-1-st) }
+	}
+	if se != nil && !se.bound {
 		if !r.Memory.Fits {
 			return r, nil // a search keeps only the plans that fit
 		}
@@ -338,6 +360,13 @@ func evaluate(c Config, se *searching) (Result, error) {
 	tm.TPComm = M * (r.StageTP[crit] - r.StageEP[crit] - r.StageCP[crit])
 	tm.EPComm = M * r.StageEP[crit]
 	tm.CPComm = M * r.StageCP[crit]
+	if epHidden != nil {
+		tm.EPHidden = M * epHidden[crit]
+	}
+	if se != nil && se.bound {
+		tm.Step = M * slot
+		return r, nil
+	}
 	r.BubbleFraction = BubbleFraction(pp, mbs, v)
 	if pp > 1 {
 		// One pipeline send: b·s·h/t activations (Megatron's
@@ -347,7 +376,12 @@ func evaluate(c Config, se *searching) (Result, error) {
 		r.P2P = link.Latency.Seconds() + bytes/(link.Bandwidth*link.Efficiency)
 		// The bubble and the sends on the critical path, from the
 		// schedule run block by block (the one Timeline draws).
-		tm.Bubble, tm.PPComm = pipelineIdle(r, M*slot, slot, se)
+		if p.Schedule == DualPipe {
+			tm.Bubble, tm.PPComm = dualPipeIdle(r, crit)
+			r.BubbleFraction = tm.Bubble / (M * slot)
+		} else {
+			tm.Bubble, tm.PPComm = pipelineIdle(r, M*slot, slot, se)
+		}
 	}
 
 	// Data parallelism over the stage with the most parameters; a
@@ -486,7 +520,7 @@ type costs struct {
 }
 
 func layerCost(m model.Transformer, p Plan, cl Cluster) costs {
-	g, dt := cl.GPU, p.Dtype
+	g, dt := cl.GPU, p.matmul()
 	h, f := float64(m.Hidden), float64(m.FFNSize)
 	T := float64(p.TP)
 	kvGPU := math.Max(float64(m.KVHeads)/T, 1) * float64(m.HeadDim()) // K, V replicated when fewer KV heads than ranks
@@ -681,13 +715,16 @@ func sustained(g hw.GPU) hw.GPU {
 }
 
 func attDtype(d hw.Dtype) hw.Dtype {
-	if d == hw.FP8 {
+	if d == hw.FP8 || d == fp8Block {
 		return hw.BF16 // attention stays in 16 bits
 	}
 	return d
 }
 
 func peakOf(g hw.GPU, d hw.Dtype) float64 {
+	if d == fp8Block {
+		d = hw.FP8
+	}
 	p, _ := g.PeakFLOPS(d)
 	return p
 }
@@ -696,7 +733,11 @@ func peakOf(g hw.GPU, d hw.Dtype) float64 {
 // its range falls back to the peak at kernel.TensorEfficiency.
 func gemm(g hw.GPU, d hw.Dtype, M, N, K float64) float64 {
 	mi, ni, ki := int(math.Round(M)), int(math.Round(N)), int(math.Round(K))
-	r, err := kernel.GEMM(kernel.GEMMConfig{M: max(mi, 1), N: max(ni, 1), K: max(ki, 1), Dtype: d, GPU: g, Kernel: kernel.TensorTiled})
+	block := d == fp8Block
+	if block {
+		d = hw.FP8
+	}
+	r, err := kernel.GEMM(kernel.GEMMConfig{M: max(mi, 1), N: max(ni, 1), K: max(ki, 1), Dtype: d, GPU: g, Kernel: kernel.TensorTiled, BlockScaled: block})
 	if err != nil {
 		return 2 * M * N * K / (peakOf(g, d) * kernel.TensorEfficiency)
 	}
@@ -797,6 +838,8 @@ func InFlight(s Schedule, p, m, v, st int) int {
 		return m
 	case Interleaved:
 		return min(m*v, 2*(p-st-1)+(v-1)*p+1)
+	case DualPipe:
+		return min(m, dualPipeInFlight(p, st))
 	}
 	return min(m, p-st)
 }

@@ -78,8 +78,8 @@ func relEq(total, sum float64) bool {
 // checkSums checks the identities Evaluate's types document: a GPU's
 // bytes are weights + gradients + optimizer + activations + buffers (and
 // Over is what passes the usable bytes); the step is compute + bubble +
-// exposed communication + optimizer, the exposed communication TP + PP +
-// DP − the hidden part, which never exceeds DP; the reported GPU is the
+// exposed communication + optimizer, the exposed communication TP + EP +
+// PP + DP − the hidden part, which never exceeds DP; the reported GPU is the
 // stage with the most bytes.
 func checkSums(t *testing.T, r Result) {
 	t.Helper()
@@ -99,8 +99,8 @@ func checkSums(t *testing.T, r Result) {
 	if s := tm.Compute + tm.Bubble + tm.Exposed + tm.Optimizer; !relEq(tm.Step, s) {
 		t.Errorf("step %g s, parts sum to %g", tm.Step, s)
 	}
-	if s := tm.TPComm + tm.PPComm + tm.DPComm - tm.DPHidden; !relEq(tm.Exposed, s) {
-		t.Errorf("exposed communication %g s, TP + PP + DP − hidden = %g", tm.Exposed, s)
+	if s := tm.TPComm + tm.EPComm + tm.PPComm + tm.DPComm - tm.DPHidden; !relEq(tm.Exposed, s) {
+		t.Errorf("exposed communication %g s, TP + EP + PP + DP − hidden = %g", tm.Exposed, s)
 	}
 	if tm.DPHidden > tm.DPComm*(1+1e-12) {
 		t.Errorf("%g s of DP communication hidden, of %g", tm.DPHidden, tm.DPComm)

@@ -40,6 +40,14 @@ type Metrics struct {
 	TFLOPSPerGPU         float64  `json:"tflops_per_gpu"` // hardware FLOPs (with recomputation), as Megatron-LM reports
 	MFU                  float64  `json:"mfu"`
 	HFU                  float64  `json:"hfu"`
+
+	// DeepSeek-V3's expert-parallel mechanisms and FP8 recipe, when a
+	// plan has them.
+	NodeLimit     int    `json:"node_limit,omitempty"`     // nodes a token's experts span at most (0: unlimited)
+	DispatchDtype string `json:"dispatch_dtype,omitempty"` // the dispatch all-to-all's format (bf16 when absent)
+	EPOverlap     bool   `json:"ep_overlap,omitempty"`     // DualPipe's pairing hides the all-to-alls behind compute
+	CommSMs       int    `json:"comm_sms,omitempty"`       // SMs the overlapped all-to-alls take
+	BlockScaled   bool   `json:"block_scaled,omitempty"`   // FP8 products with fine-grained scaling
 }
 
 // Metrics reports the plan. Memory is the fullest GPU's; MemoryPerStage
@@ -53,6 +61,7 @@ func (r Result) Metrics() Metrics {
 		TP: p.TP, PP: p.PP, DP: p.DP, Interleave: p.Interleave, SP: p.SP, ZeRO: p.ZeRO, Recompute: string(p.Recompute), Flash: p.Flash,
 		MicroBatch: p.MicroBatch, GlobalBatch: p.GlobalBatch, MicroBatches: r.MicroBatches, GradAccumSteps: r.MicroBatches,
 		Schedule: string(p.Schedule), BytesPerParam: p.BytesPerParam, Dtype: string(p.Dtype),
+		NodeLimit: p.NodeLimit, DispatchDtype: string(p.DispatchDtype), EPOverlap: p.EPOverlap, CommSMs: p.CommSMs, BlockScaled: p.BlockScaled,
 		Memory: r.Memory, MemoryPerStage: r.StageMemory, Time: r.Time, BubbleFraction: r.BubbleFraction,
 		TokensPerS: r.TokensPerS, TFLOPSPerGPU: r.TFLOPSPerGPU, MFU: r.MFU, HFU: r.HFU,
 	}

@@ -1,6 +1,7 @@
 package parallel
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/gpuscope/gpuscope/engine/hw"
@@ -34,7 +35,7 @@ type moeLayer struct {
 // for ranks on other nodes at the inter-node link's rate. layerParams and
 // denseFFN are a dense layer's parameters on a GPU and its FFN's part.
 func moeLayerOn(m model.Transformer, p Plan, cl Cluster, layerParams, denseFFN float64) moeLayer {
-	g, dt := cl.GPU, p.Dtype
+	g, dt := cl.GPU, p.matmul()
 	h, T := float64(m.Hidden), float64(p.TP)
 	ep, E, k, fe, cf := float64(p.ep()), float64(m.Experts), float64(m.TopK), float64(m.ExpertFFN), p.capacity()
 	var l moeLayer
@@ -60,8 +61,9 @@ func moeLayerOn(m model.Transformer, p Plan, cl Cluster, layerParams, denseFFN f
 		fwd += local * gemm(g, dt, per, x.n, x.k)
 		bwd += local * (gemm(g, dt, per, x.k, x.n) + gemm(g, dt, x.k, x.n, per))
 	}
-	fwd += gemm(g, dt, n, E, h) // the router's scores
-	bwd += gemm(g, dt, n, h, E) + gemm(g, dt, h, E, n)
+	rt := p.headDtype()
+	fwd += gemm(g, rt, n, E, h) // the router's scores
+	bwd += gemm(g, rt, n, h, E) + gemm(g, rt, h, E, n)
 	// The experts' SwiGLU, and the tokens copied to their experts and
 	// back (permute, unpermute).
 	elem := 3*pairs*fe/T*2 + 2*2*pairs*h*2/T
@@ -74,11 +76,18 @@ func moeLayerOn(m model.Transformer, p Plan, cl Cluster, layerParams, denseFFN f
 		l.cost.bwd += fwd
 	}
 	if p.ep() > 1 {
-		one := allToAll(pairs*h*2/T, p.ep(), min(p.ep(), dpPerNode(p, cl)), cl.Intra, cl.Inter)
-		l.a2aFwd = 2 * one
-		l.a2a = 4 * one
+		// Dispatch forward and the gradients' dispatch backward (to the
+		// experts, before their down projections) at the dispatch's bytes
+		// a value; combine and its backward in BF16.
+		tokens, perNode := n*cf/T, min(p.ep(), dpPerNode(p, cl))
+		a2a := func(vb float64) float64 {
+			return expertA2A(pairs*h*vb/T, tokens*h*vb, m.TopK, p.NodeLimit, p.ep(), perNode, cl.Intra, cl.Inter)
+		}
+		disp, comb := a2a(dispatchBytes(p.DispatchDtype)), a2a(2)
+		l.a2aFwd = disp + comb
+		l.a2a = 2 * (disp + comb)
 		if p.Recompute == RecomputeFull {
-			l.a2a += 2 * one
+			l.a2a += disp + comb
 		}
 	}
 	// Activations: the MLP's as a dense layer's of the width a token
@@ -93,6 +102,47 @@ func moeLayerOn(m model.Transformer, p Plan, cl Cluster, layerParams, denseFFN f
 	}
 	l.actFull = ActivationBytesCP(am, m.Seq, p.MicroBatch, p.TP, p.cp(), p.SP, p.Flash, RecomputeNone) + disp
 	return l
+}
+
+// dispatchBytes is the bytes a value of a dispatch all-to-all: BF16's 2,
+// or FP8's 1 and one FP32 scale for each 1×128 tile of values
+// (DeepSeek-V3, arXiv 2412.19437 §3.3.2: activations quantized before the
+// dispatch, the scales travelling with them).
+func dispatchBytes(d hw.Dtype) float64 {
+	if d == hw.FP8 {
+		return 1 + 4.0/128
+	}
+	return 2
+}
+
+// expertA2A is one dispatch (or combine) all-to-all of a GPU's tokens
+// (tokens: their bytes, one copy each) to their k experts over ep ranks,
+// perNode of them on a node (all: the bytes of the k copies). Unlimited
+// (limit 0, or at least the nodes the EP group spans), every copy
+// travels to its expert's rank: allToAll of all.
+// Node-limited routing (DeepSeek-V3 §3.2.2: each token's experts on at
+// most limit nodes) sends one copy to each chosen node over the network —
+// the node's GPU on the sender's rail — which forwards it over NVLink to
+// the GPUs there holding the token's experts: a token's limit nodes,
+// chosen evenly among the G the group spans (its own among them with
+// probability limit ÷ G), put limit·(G − 1)/G copies on the NIC; its k
+// copies, each on the node's link unless its expert is on the GPU the
+// copy lands on, put k·(perNode − 1)/perNode on NVLink (an upper bound:
+// two experts of a token on one GPU are counted twice). Both links at
+// once, as the forwarding is pipelined with the arrivals.
+func expertA2A(all, tokens float64, k, limit, ep, perNode int, intra, inter hw.Link) float64 {
+	perNode = min(max(perNode, 1), ep)
+	G := ep / perNode
+	if limit <= 0 || limit >= G {
+		return allToAll(all, ep, perNode, intra, inter)
+	}
+	out := tokens * float64(limit) * float64(G-1) / float64(G)
+	in := tokens * float64(k) * float64(perNode-1) / float64(perNode)
+	t := inter.Latency.Seconds() + out/(inter.Bandwidth*inter.Efficiency)
+	if in > 0 {
+		t = math.Max(t, intra.Latency.Seconds()+in/(intra.Bandwidth*intra.Efficiency))
+	}
+	return t
 }
 
 // allToAll is one all-to-all in which each of n ranks, k of them on a
@@ -141,4 +191,66 @@ func denseOnStage(m model.Transformer, pp, v, st int) int {
 		start += sz
 	}
 	return n
+}
+
+// validateEP refuses DeepSeek-V3's expert-parallel settings out of range,
+// naming the field.
+func (p Plan) validateEP(cl Cluster) error {
+	switch {
+	case p.NodeLimit < 0 || p.NodeLimit > 1<<16:
+		return fmt.Errorf("node-limit: %d; allowed 0–65536 (0: unlimited)", p.NodeLimit)
+	case p.DispatchDtype != "" && p.DispatchDtype != hw.BF16 && p.DispatchDtype != hw.FP8:
+		return fmt.Errorf("dispatch-dtype: %q; allowed bf16, fp8", p.DispatchDtype)
+	case p.CommSMs < 0 || (p.CommSMs > 0 && p.CommSMs >= cl.GPU.SMs):
+		return fmt.Errorf("comm-sms: %d; allowed 0–%d (fewer than the GPU's %d SMs)", p.CommSMs, max(cl.GPU.SMs-1, 0), cl.GPU.SMs)
+	case p.CommSMs > 0 && !p.EPOverlap:
+		return fmt.Errorf("comm-sms: %d needs --ep-overlap (SMs are reserved for all-to-alls that overlap computation)", p.CommSMs)
+	case p.BlockScaled && p.Dtype != hw.FP8:
+		return fmt.Errorf("block-scaled: needs --dtype fp8 (dtype is %s)", p.Dtype)
+	}
+	return nil
+}
+
+// fp8Block stands, inside this package, for the matrix products of a
+// BlockScaled plan: FP8 with fine-grained scaling (gemm hands the kernel
+// FP8 and BlockScaled; attention and peaks read it as FP8).
+const fp8Block hw.Dtype = "fp8-block"
+
+// headDtype is the format of the output head's and the router's
+// products: the plan's, but BF16 under DeepSeek-V3's recipe
+// (BlockScaled), which keeps the embedding, the output head and the
+// gating in their original precision (arXiv 2412.19437 §3.3.1).
+func (p Plan) headDtype() hw.Dtype {
+	if p.BlockScaled {
+		return hw.BF16
+	}
+	return p.Dtype
+}
+
+// matmul is the number format gemm is handed for the plan's products.
+func (p Plan) matmul() hw.Dtype {
+	if p.BlockScaled && p.Dtype == hw.FP8 {
+		return fp8Block
+	}
+	return p.Dtype
+}
+
+// overlapEP is what a stage's all-to-alls of one micro-batch, a seconds,
+// add to its compute c under DualPipe's pairing (EPOverlap): they run
+// beside the paired chunk's computation, which loses CommSMs of the SMs
+// while they run (at r = (SMs − CommSMs) ÷ SMs of its speed). The pair
+// takes c + a·(1 − r) when the computation outlasts them, a otherwise:
+// exposed max(a − c, a·(1 − r)), and the rest of a hidden. Without
+// EPOverlap all of a is exposed. The warm-up and cool-down chunks,
+// which have no partner, are not told apart.
+func overlapEP(p Plan, g hw.GPU, a, c float64) (exposed, hidden float64) {
+	if !p.EPOverlap || a <= 0 {
+		return a, 0
+	}
+	slow := 0.0
+	if g.SMs > 0 {
+		slow = float64(p.CommSMs) / float64(g.SMs)
+	}
+	exposed = math.Max(a-c, a*slow)
+	return exposed, a - exposed
 }

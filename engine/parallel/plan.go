@@ -74,6 +74,23 @@ type Plan struct {
 	// is how a rank's queries see the other ranks' keys and values.
 	CP     int
 	CPAlgo CPAlgo
+	// DeepSeek-V3's expert-parallel mechanisms (arXiv 2412.19437 §3.2,
+	// §3.3; moe.go): NodeLimit sends each token to experts on at most
+	// that many nodes, one copy a node over the network (0: unlimited);
+	// DispatchDtype is the dispatch all-to-all's number format (bf16 when
+	// empty; fp8: a byte a value and its scales), combine staying BF16;
+	// EPOverlap pairs the forward and backward chunks of two micro-batches
+	// (DualPipe) so that each one's all-to-alls run while the other
+	// computes, on CommSMs SMs taken from the computation meanwhile.
+	NodeLimit     int
+	DispatchDtype hw.Dtype
+	EPOverlap     bool
+	CommSMs       int
+	// BlockScaled runs FP8 products with DeepSeek-V3's fine-grained
+	// scaling (kernel.GEMMConfig.BlockScaled: FP32 promotion every 128 on
+	// the CUDA cores), the output head and the router in BF16, as its
+	// recipe keeps them; Dtype must be fp8.
+	BlockScaled bool
 }
 
 // CPAlgo is how context parallelism brings a rank the keys and values of
@@ -186,6 +203,9 @@ func (c Config) Validate() error {
 	case p.cp() > 1 && m.Seq%(2*p.cp()) != 0:
 		return fmt.Errorf("seq: %d not divisible by 2·cp = %d (the load-balanced causal split gives each CP rank two chunks)", m.Seq, 2*p.cp())
 	}
+	if err := p.validateEP(cl); err != nil {
+		return err
+	}
 	switch {
 	case cl.GPUs < 1 || cl.GPUs > 1<<24:
 		return fmt.Errorf("gpus: %d; allowed 1–16777216", cl.GPUs)
@@ -205,8 +225,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("tp: %d does not divide heads %d", p.TP, m.Heads)
 	case p.Interleave < 1:
 		return fmt.Errorf("interleave: %d; at least 1", p.Interleave)
-	case p.Schedule != GPipe && p.Schedule != OneFOneB && p.Schedule != Interleaved:
-		return fmt.Errorf("schedule: %q; allowed gpipe, 1f1b, interleaved", p.Schedule)
+	case p.Schedule != GPipe && p.Schedule != OneFOneB && p.Schedule != Interleaved && p.Schedule != DualPipe:
+		return fmt.Errorf("schedule: %q; allowed gpipe, 1f1b, interleaved, dualpipe", p.Schedule)
 	case p.Interleave > 1 && p.Schedule != Interleaved:
 		return fmt.Errorf("interleave: %d needs --schedule interleaved (schedule is %s)", p.Interleave, p.Schedule)
 	case p.Schedule == Interleaved && (p.PP < 2 || p.Interleave < 2):
@@ -233,6 +253,9 @@ func (c Config) Validate() error {
 		if mb := p.GlobalBatch / (p.DP * p.MicroBatch); mb%p.PP != 0 {
 			return fmt.Errorf("micro-batches: %d must be a multiple of pp %d for the interleaved schedule (Megatron-LM's condition)", mb, p.PP)
 		}
+	}
+	if err := p.validateDualPipe(); err != nil {
+		return err
 	}
 	switch p.Dtype {
 	case hw.BF16, hw.FP16, hw.FP8:
@@ -306,7 +329,7 @@ type Time struct {
 	Step      float64 `json:"step_s"`
 	Compute   float64 `json:"compute_s"`      // forward, backward and recomputation of the slowest stage
 	TPComm    float64 `json:"tp_comm_s"`      // tensor-parallel collectives (not overlapped)
-	EPComm    float64 `json:"ep_comm_s"`      // expert parallelism's all-to-alls (not overlapped)
+	EPComm    float64 `json:"ep_comm_s"`      // expert parallelism's all-to-alls not hidden (all of them without EPOverlap)
 	CPComm    float64 `json:"cp_comm_s"`      // context parallelism's K/V traffic not hidden behind attention
 	PPComm    float64 `json:"pp_comm_s"`      // pipeline sends on the critical path
 	DPComm    float64 `json:"dp_comm_s"`      // data-parallel / ZeRO collectives, hidden or not
@@ -314,6 +337,10 @@ type Time struct {
 	Bubble    float64 `json:"bubble_s"`       // pipeline fill and drain
 	Exposed   float64 `json:"exposed_comm_s"` // TPComm + EPComm + CPComm + PPComm + DPComm − DPHidden
 	Optimizer float64 `json:"optimizer_s"`    // the Adam update of this GPU's shard
+
+	// EPHidden is the part of the all-to-alls EPOverlap hides behind the
+	// paired chunk's compute (not in Exposed).
+	EPHidden float64 `json:"ep_hidden_s,omitempty"`
 }
 
 // Result is a plan's evaluation.
@@ -339,7 +366,8 @@ type Result struct {
 	// StageRecompute the part of StageBackward that repeats the forward.
 	// StageEP is the part of StageTP that is expert parallelism's
 	// all-to-alls (a mixture of experts'; the communication a layer
-	// waits for, like TP's).
+	// waits for, like TP's; with EPOverlap, the part the paired chunk's
+	// compute does not hide).
 	StageForward, StageBackward, StageTP []float64
 	StageTPForward, StageRecompute       []float64
 	StageEP                              []float64

@@ -2,6 +2,7 @@ package parallel
 
 import (
 	"fmt"
+	"math"
 	"sort"
 
 	"github.com/gpuscope/gpuscope/engine/hw"
@@ -19,6 +20,11 @@ type SearchOptions struct {
 	Flash         bool
 	// MaxMicroBatch bounds the micro-batch sizes tried (0: 16).
 	MaxMicroBatch int
+	// CP searches context parallelism too: every CP dividing the GPUs
+	// left by TP with the sequence divisible by 2·CP, both algorithms,
+	// each shape pruned by a bound (gpuscope plan --search; the planner
+	// lesson does not, yet: its knobs hold no CP).
+	CP bool
 }
 
 // SearchResult lists the plans that fit, fastest first.
@@ -26,7 +32,11 @@ type SearchResult struct {
 	Plans     []Result
 	Evaluated int // plans evaluated (all valid)
 	Fitting   int
-	Decision  Decision
+	// Bounded are the shapes with context parallelism (TP, CP, PP,
+	// micro-batch, algorithm, recomputation, EP) whose bound was
+	// computed; Pruned those skipped by it.
+	Bounded, Pruned int
+	Decision        Decision
 }
 
 // Search enumerates every valid plan — TP dividing the heads, PP the
@@ -34,7 +44,8 @@ type SearchResult struct {
 // schedule, or interleaved with v chunks; ZeRO 0–3 without PP, 0–1 with;
 // no, selective or full recomputation; micro-batches up to MaxMicroBatch;
 // sequence parallelism whenever TP > 1; for a mixture of experts every
-// EP dividing the DP ranks and the experts — evaluates each, discards those
+// EP dividing the DP ranks and the experts; with CP, context parallelism
+// too, pruned by a bound — evaluates each, discards those
 // that do not fit, and ranks the rest by step time (ties by smaller TP,
 // then PP, then the order of enumeration). It also walks the seeds'
 // decision tree.
@@ -55,13 +66,15 @@ func Search(o SearchOptions) (SearchResult, error) {
 	if err := (Config{Model: m, Plan: probe, Cluster: cl}).Validate(); err != nil {
 		return sr, err
 	}
-	// Every plan tried, counted first so that the list of those that fit
-	// is allocated once.
+	// Every plan without context parallelism tried, counted first so that
+	// the list of those that fit is allocated once (the plans with CP
+	// that are not pruned are appended).
 	candidates := 0
-	o.plans(base, func(Plan) { candidates++ })
+	o.plans(base, false, nil, func(Plan) { candidates++ })
 	plans := make([]Result, 0, candidates)
 	var se searching
-	o.plans(base, func(p Plan) {
+	best := math.Inf(1) // the fastest step that fits so far
+	try := func(p Plan) {
 		r, err := evaluate(Config{Model: m, Plan: p, Cluster: cl}, &se)
 		if err != nil {
 			return
@@ -69,9 +82,23 @@ func Search(o SearchOptions) (SearchResult, error) {
 		sr.Evaluated++
 		if r.Memory.Fits { // evaluate keeps no per-stage memory for a search: the list is long; Evaluate the chosen plan again for it
 			plans = append(plans, r)
+			best = math.Min(best, r.Time.Step)
 		}
-	})
+	}
+	o.plans(base, false, nil, try)
+	// Then the plans with context parallelism, each shape (TP, CP, PP,
+	// micro-batch, algorithm, recomputation, EP) skipped when a bound on
+	// its step time is no faster than the fastest plan found: the
+	// critical stage's compute and its TP, EP and CP communication a
+	// micro-batch, times the micro-batches, with one chunk a stage — the
+	// step of every plan of that shape waits for at least that (more
+	// chunks put as many layers or more on a stage; ZeRO changes none of
+	// it; the bubble, the sends and DP's exposed time only add).
+	if o.CP {
+		o.searchCP(base, &sr, &best, try)
+	}
 	sr.Fitting = len(plans)
+
 	// Ranked through their indices (the same stable sort, the same
 	// comparisons), then moved into place once each: a Result is a
 	// kilobyte.
@@ -111,10 +138,33 @@ func Search(o SearchOptions) (SearchResult, error) {
 	return sr, nil
 }
 
+// searchCP tries the plans with context parallelism, skipping each
+// shape whose bound is no faster than best (the fastest fitting step so
+// far, which try lowers).
+func (o SearchOptions) searchCP(base Plan, sr *SearchResult, best *float64, try func(Plan)) {
+	bounds := searching{bound: true}
+	o.plans(base, true, func(p Plan) bool {
+		p.ZeRO, p.Interleave, p.Schedule = 0, 1, OneFOneB
+		r, err := evaluate(Config{Model: o.Model, Plan: p, Cluster: o.Cluster}, &bounds)
+		if err != nil {
+			return true
+		}
+		sr.Bounded++
+		if r.Time.Step >= *best {
+			sr.Pruned++
+			return true
+		}
+		return false
+	}, try)
+}
+
 // plans calls try with every plan Search evaluates, in its order: base
-// with TP, PP, DP, the schedule and its chunks, micro-batch size, ZeRO
-// stage and recomputation filled in.
-func (o SearchOptions) plans(base Plan, try func(Plan)) {
+// with TP, CP, PP, DP, the schedule and its chunks, micro-batch size,
+// ZeRO stage and recomputation filled in — those without context
+// parallelism, or (withCP) those with it, every CP dividing the GPUs
+// left by TP with the sequence divisible by 2·CP, each algorithm, and
+// skip asked first for each shape (TP, CP, PP, micro-batch, algorithm).
+func (o SearchOptions) plans(base Plan, withCP bool, skip func(Plan) bool, try func(Plan)) {
 	m, n := o.Model, o.Cluster.GPUs
 	maxMB := o.MaxMicroBatch
 	if maxMB == 0 {
@@ -124,11 +174,40 @@ func (o SearchOptions) plans(base Plan, try func(Plan)) {
 		if n%tp != 0 || m.Heads%tp != 0 {
 			continue
 		}
-		for pp := 1; pp <= n/tp && pp <= trainedLayers(m); pp++ {
-			if (n/tp)%pp != 0 {
+		for cp := 1; cp <= n/tp; cp++ {
+			if (cp > 1) != withCP {
+				if !withCP {
+					break
+				}
 				continue
 			}
-			dp := n / (tp * pp)
+			if (n/tp)%cp != 0 || m.Seq%(2*cp) != 0 {
+				continue
+			}
+			algos := []CPAlgo{""}
+			if cp > 1 {
+				algos = []CPAlgo{CPAllGather, CPRing}
+			}
+			o.plansTCP(base, tp, cp, algos, maxMB, skip, try)
+		}
+	}
+}
+
+// plansTCP is plans for one TP and CP.
+func (o SearchOptions) plansTCP(base Plan, tp, cp int, algos []CPAlgo, maxMB int, skip func(Plan) bool, try func(Plan)) {
+	m, n := o.Model, o.Cluster.GPUs
+	type shape struct {
+		pp, mb, ep int
+		algo       CPAlgo
+		rc         Recompute
+	}
+	skipped := map[shape]bool{} // skip's answers, asked once a shape
+	{
+		for pp := 1; pp <= n/(tp*cp) && pp <= trainedLayers(m); pp++ {
+			if (n/(tp*cp))%pp != 0 {
+				continue
+			}
+			dp := n / (tp * cp * pp)
 			if o.GlobalBatch%dp != 0 {
 				continue
 			}
@@ -162,20 +241,42 @@ func (o SearchOptions) plans(base Plan, try func(Plan)) {
 					if v > 1 && (perReplica/mb)%pp != 0 {
 						continue
 					}
-					for zero := 0; zero <= 3; zero++ {
-						if zero >= 2 && pp > 1 {
-							break
-						}
-						if zero > 0 && dp == 1 {
-							break
-						}
-						for _, rc := range []Recompute{RecomputeNone, RecomputeSelective, RecomputeFull} {
-							for _, ep := range eps {
-								p := base
-								p.TP, p.PP, p.DP, p.Interleave, p.Schedule = tp, pp, dp, v, sched
-								p.SP = tp > 1
-								p.ZeRO, p.Recompute, p.MicroBatch, p.EP = zero, rc, mb, ep
-								try(p)
+					for _, algo := range algos {
+						for zero := 0; zero <= 3; zero++ {
+							if zero >= 2 && pp > 1 {
+								break
+							}
+							if zero > 0 && dp*cp == 1 {
+								break
+							}
+							for _, rc := range []Recompute{RecomputeNone, RecomputeSelective, RecomputeFull} {
+								for _, ep := range eps {
+									p := base
+									p.TP, p.PP, p.DP, p.Interleave, p.Schedule = tp, pp, dp, v, sched
+									p.SP = tp > 1
+									p.ZeRO, p.Recompute, p.MicroBatch, p.EP = zero, rc, mb, ep
+									if cp > 1 {
+										p.CP, p.CPAlgo = cp, algo
+									}
+									if skip != nil {
+										k := shape{pp, mb, ep, algo, rc}
+										no, asked := skipped[k]
+										if !asked && rc != RecomputeNone && skipped[shape{pp, mb, ep, algo, RecomputeNone}] {
+											// Recomputation only adds to a
+											// shape's bound.
+											no, asked = true, true
+											skipped[k] = true
+										}
+										if !asked {
+											no = skip(p)
+											skipped[k] = no
+										}
+										if no {
+											continue
+										}
+									}
+									try(p)
+								}
 							}
 						}
 					}

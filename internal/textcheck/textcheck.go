@@ -47,6 +47,7 @@ var AllowedLatin = map[string]string{
 	"config.json": "file name", "Meta": "company", "Google": "company", "OpenAI": "company",
 	// Models.
 	"GPT": "model", "GPT-2": "model", "GPT-3": "model", "GPT-4": "model", "Llama": "model", "Mistral": "model", "Qwen": "model",
+	"Mixtral": "model", "DeepSeek": "model", "DeepSeek-V3": "model", "GShard": "system (Lepikhin et al. 2020)", "MegaBlocks": "system (Gale et al. 2023)",
 	"Transformer": "architecture, kept in Latin by practitioners",
 	// API, algorithm and operation names kept in English (GLOSSARY table).
 	"AllReduce": "collective", "Reduce-Scatter": "collective", "AllGather": "collective", "All-to-All": "collective",
@@ -66,7 +67,7 @@ var AllowedLatin = map[string]string{
 	"GiB": "unit", "TiB": "unit", "max": "formula function", "min": "formula function", "log": "formula function",
 	// People whose formulas and papers a source line cites.
 	"Young": "author", "Daly": "author", "Korthikanti": "author", "Narayanan": "author", "Dao": "author",
-	"Patarasuk": "author", "Yuan": "author", "Rajbhandari": "author", "Shoeybi": "author", "Amdahl": "law",
+	"Patarasuk": "author", "Lepikhin": "author", "Yuan": "author", "Rajbhandari": "author", "Shoeybi": "author", "Amdahl": "law",
 	"NIC": "network interface card, after 网卡", "postMessage": "browser API", "else": "code keyword (if / else)",
 	"FMA": "instruction", "RDMA": "protocol", "SHARP": "NVLink SHARP", "DRAM": "memory type", "BatchNorm": "operation",
 	"arXiv": "preprint server (a citation)", "tanh": "formula function", "Chen": "author", "Brown": "author",

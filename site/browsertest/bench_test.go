@@ -41,6 +41,7 @@ var heaviest = map[string]string{
 	"long-context":             "step=4&micro_batches=16&interleave=4&recompute=full",
 	"memory-budget":            "step=5&model=llama3-405b&tp=8&pp=16&recompute=none&micro_batch=8",
 	"memory-wall":              "step=5&size=16384&kernel=naive",
+	"mixture-of-experts":       "step=4&model=deepseek-v3&gpu=h800&tokens=4096&ep=64&skew=1&capacity_factor=1.25",
 	"number-formats":           "step=4",
 	"nvlink-vs-ib":             "step=4&bytes=16GB&intra=nvlink5&inter=roce-400",
 	"overlap":                  "step=3&model=llama2-70b&gpus=256&micro_batches=4&overlap=on",

@@ -238,7 +238,7 @@ func TestStrategyScreenshots(t *testing.T) {
 		ctx := openSized(t, "favicon.svg", v.w, v.h)
 		allowConsoleErrors(ctx, "favicon.ico")
 		chromedpRun(t, ctx, emulation.SetEmulatedMedia().WithFeatures([]*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: v.scheme}}))
-		for _, id := range append(strategyLessons, "nvlink-vs-ib", "collectives-at-scale", "fault-tolerance") {
+		for _, id := range append(strategyLessons, "mixture-of-experts", "nvlink-vs-ib", "collectives-at-scale", "fault-tolerance") {
 			chromedpRun(t, ctx, chromedp.Navigate(baseURL+"index.html#scenario="+id+"&lang="+v.lang+"&step=2"))
 			waitReady(ctx)
 			command(ctx, `{type: "goto", time_s: 1000}`)

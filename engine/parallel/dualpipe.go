@@ -1,0 +1,98 @@
+package parallel
+
+import "fmt"
+
+// DualPipe is DeepSeek-V3's bidirectional pipeline schedule (arXiv
+// 2412.19437 §3.2.1; github.com/deepseek-ai/DualPipe): micro-batches
+// enter from both ends, so rank i holds stage i for those going one way
+// and stage PP − 1 − i for those going the other (twice the parameters a
+// rank), runs half the micro-batches through each, and pairs one
+// micro-batch's forward chunk with another's backward so that each one's
+// communication runs while the other computes (EPOverlap). Evaluate costs
+// it in closed form — the bubble (PP/2 − 1)(F&B + B − 3W) of its README's
+// table, PP + 1 micro-batches' activations a rank — not block by block:
+// BuildTimeline does not run it.
+const DualPipe Schedule = "dualpipe"
+
+// validateDualPipe refuses what DualPipe cannot run: its reference
+// implementation asks for an even number of ranks and an even number of
+// micro-batches, at least twice the ranks.
+func (p Plan) validateDualPipe() error {
+	if p.Schedule != DualPipe {
+		return nil
+	}
+	if p.PP < 2 || p.PP%2 != 0 {
+		return fmt.Errorf("schedule: dualpipe needs an even pp ≥ 2 (pp %d)", p.PP)
+	}
+	if mb := p.GlobalBatch / (p.DP * p.MicroBatch); mb%2 != 0 || mb < 2*p.PP {
+		return fmt.Errorf("micro-batches: %d must be even and at least 2 × pp = %d for the dualpipe schedule (DualPipe's condition)", mb, 2*p.PP)
+	}
+	return nil
+}
+
+// dualPipeInFlight is the micro-batches whose activations stage st holds
+// at its peak under DualPipe: PP + 1 a rank over its two stages, the one
+// of the first half of the pipeline holding the extra one.
+func dualPipeInFlight(p, st int) int {
+	if st < p/2 {
+		return p/2 + 1
+	}
+	return p / 2
+}
+
+// foldDualPipe turns Evaluate's per-stage numbers into per-rank ones:
+// rank i (and its mirror PP − 1 − i, which is the same pair) holds both
+// stages' parameters and memory, and runs half the micro-batches through
+// each, so a micro-batch costs it the mean of the two stages' times.
+// hidden, when not nil, is each stage's hidden all-to-all time, folded
+// the same way.
+func (r *Result) foldDualPipe(hidden []float64) {
+	pp := len(r.StageParams)
+	for i := range pp / 2 {
+		j := pp - 1 - i
+		r.StageParams[i] += r.StageParams[j]
+		r.StageParams[j] = r.StageParams[i]
+		for _, l := range [...][]float64{r.StageForward, r.StageBackward, r.StageTP, r.StageTPForward, r.StageRecompute, r.StageEP, hidden} {
+			if l != nil {
+				l[i] = (l[i] + l[j]) / 2
+				l[j] = l[i]
+			}
+		}
+		if r.StageMemory == nil {
+			continue
+		}
+		a, b := r.StageMemory[i], r.StageMemory[j]
+		for _, k := range [...]int{i, j} {
+			m := &r.StageMemory[k]
+			m.Weights, m.Gradients, m.Optimizer = a.Weights+b.Weights, a.Gradients+b.Gradients, a.Optimizer+b.Optimizer
+			m.Activations, m.Buffers = a.Activations+b.Activations, max(a.Buffers, b.Buffers)
+			m.InFlight, m.Layers = a.InFlight+b.InFlight, a.Layers+b.Layers
+			m.Total = m.Weights + m.Gradients + m.Optimizer + m.Activations + m.Buffers
+			m.Check()
+		}
+	}
+	if r.StageMemory != nil {
+		r.Memory = r.StageMemory[0]
+		for _, m := range r.StageMemory {
+			if m.Total > r.Memory.Total {
+				r.Memory = m
+			}
+		}
+	}
+}
+
+// dualPipeIdle is DualPipe's bubble and the pipeline sends on its
+// critical path, from the critical rank's times a micro-batch: its
+// README's (PP/2 − 1)(F&B + B − 3W), F the forward chunk, B the whole
+// backward, W its weight-gradient part — half of it: dW and dX are the
+// same products transposed, the rest counted as split alike — and F&B a
+// forward and a backward run together, F + B and their exposed
+// communication; the sends of the fill and the drain, 2·(PP − 1), as the
+// steady state's overlap behind the paired chunks.
+func dualPipeIdle(r Result, crit int) (bubble, sends float64) {
+	p := float64(r.Config.Plan.PP)
+	F, B := r.StageForward[crit], r.StageBackward[crit]
+	W := B / 2
+	FB := F + B + r.StageTP[crit]
+	return max(0, (p/2-1)*(FB+B-3*W)), 2 * (p - 1) * r.P2P
+}
