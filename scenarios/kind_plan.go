@@ -802,7 +802,7 @@ func longNarration(r *PlanRun, lang string) []string {
 	out := []string{
 		"seq", count(seq), "cp", strconv.Itoa(cp), "chunks", strconv.Itoa(2 * cp), "last_chunk", strconv.Itoa(2*cp - 1),
 		"local_seq", count(seq / cp), "states_gpu", units.Bytes(mem.Weights + mem.Gradients + mem.Optimizer),
-		"tflops", strconv.FormatFloat(res.TFLOPSPerGPU, 'f', 0, 64),
+		"tflops", strconv.FormatFloat(res.TFLOPSPerGPU, 'f', 0, 64), "model_tflops", strconv.FormatFloat(ModelTFLOPS(res), 'f', 0, 64),
 		"kv_heads", strconv.Itoa(pc.Model.KVHeads), "head_dim", strconv.Itoa(pc.Model.HeadDim()),
 	}
 	switch {
@@ -822,4 +822,14 @@ func longNarration(r *PlanRun, lang string) []string {
 		out = append(out, "seq_first", count(n), "act_first", units.Bytes(first), "ratio_first", units.Ratio(lang, ratio))
 	}
 	return out
+}
+
+// ModelTFLOPS is a step's model FLOPs a GPU a second, in TFLOP/s: the
+// rate papers quote (Llama 3's 380), recomputation not counted — the
+// engine's TFLOPSPerGPU counts it.
+func ModelTFLOPS(r parallel.Result) float64 {
+	if r.Time.Step <= 0 || r.Config.Cluster.GPUs <= 0 {
+		return 0
+	}
+	return r.ModelFLOPs / r.Time.Step / float64(r.Config.Cluster.GPUs) / 1e12
 }

@@ -404,7 +404,7 @@ func headline(run *scenarios.PlanRun, f planFrame) string {
 	switch {
 	case p.CP > 1:
 		return f.say("canvas.lc.llama3", "tp", strconv.Itoa(p.TP), "cp", strconv.Itoa(p.CP), "pp", strconv.Itoa(p.PP), "dp", strconv.Itoa(p.DP),
-			"gpus", units.Count(int64(run.Config.Cluster.GPUs)), "step", d(tm.Step), "tflops", strconv.FormatFloat(res.TFLOPSPerGPU, 'f', 0, 64))
+			"gpus", units.Count(int64(run.Config.Cluster.GPUs)), "step", d(tm.Step), "tflops", strconv.FormatFloat(scenarios.ModelTFLOPS(res), 'f', 0, 64))
 	case p.PP > 1:
 		return f.say("canvas.tl.pipe", "step", d(tm.Step), "share", units.Percent(scenarios.BubbleShare(res)))
 	case tm.DPComm > 0 && tm.DPHidden > 0:

@@ -278,6 +278,11 @@ func TestLongContextMatchesCLI(t *testing.T) {
 			if got, want := num(t, cli, "tflops_per_gpu"), pm.TFLOPSPerGPU; got != want {
 				t.Errorf("step %d: CLI tflops_per_gpu %v, lesson %v", i+1, got, want)
 			}
+			// The model FLOPs rate the narration compares with Meta's 380.
+			rate := num(t, cli, "model_flops_per_step") / num(t, cli, "time", "step_s") / num(t, cli, "gpus") / 1e12
+			if want := scenarios.ModelTFLOPS(r.Result); math.Abs(rate-want) > 1e-9*want {
+				t.Errorf("step %d: CLI model TFLOP/s %v, lesson %v", i+1, rate, want)
+			}
 		}
 	}
 	if checked < 5+5+2 {
