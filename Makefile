@@ -61,8 +61,12 @@ site: build
 # Ebiten, syscall/js (every WebGL call), sync, math, sort, slices,
 # strconv, unicode and internal/... (small helpers the hot paths call: a
 # package compiled with -l offers none of its functions for inlining), our
-# render packages (the picture's display list) and engine (the search).
-# Everything else — the standard library's parsers, fmt, reflect,
+# painter (render/paint: the display list onto WebGL) and engine (the
+# search). render itself, the builders of the display lists, is compiled
+# with -l since the mixture-of-experts lesson: 59 kB of gzip (3.171 →
+# 3.112 MB) for 0–5% of a picture's build (scene.BenchmarkHeaviestFrame
+# natively: pipeline-parallel 9.9 → 10.1 µs, 3d-parallel 14.3 → 15.1 µs,
+# tensor-parallel 32.7 → 34.1 µs, medians of three). Everything else — the standard library's parsers, fmt, reflect,
 # text/template and math/big that Ebiten's shader compiler and our loaders
 # pull in, the lessons, the page glue — is compiled with -l: 3.093 MB
 # instead of 3.379 MB, and the page's frames and first frame measured the
@@ -71,7 +75,7 @@ site: build
 WASM_GCFLAGS ?= -gcflags=all=-l -gcflags=runtime/...= -gcflags=github.com/hajimehoshi/...= \
 	-gcflags=syscall/js= -gcflags=sync/...= -gcflags=math= -gcflags=math/bits= -gcflags=sort= -gcflags=slices= \
 	-gcflags=strconv= -gcflags=unicode/...= -gcflags=internal/...= \
-	-gcflags=github.com/gpuscope/gpuscope/render/...= -gcflags=github.com/gpuscope/gpuscope/engine/...=
+	-gcflags=github.com/gpuscope/gpuscope/render/paint/...= -gcflags=github.com/gpuscope/gpuscope/engine/...=
 
 # Always rebuilt: go build is incremental, and make cannot see Go's
 # dependency graph. -tags i18nfetch leaves every catalogue but English
