@@ -197,21 +197,21 @@ func exchangeLanes(l parallel.CPLayer) (ag, ring render.CPExchangeLane) {
 		ag.SendSrc = append(ag.SendSrc, k)
 	}
 	for k := range cp {
-		ag.Computes = append(ag.Computes, render.Interval{Start: l.AllGather + a*float64(k), End: l.AllGather + a*float64(k+1)})
+		ag.Computes = append(ag.Computes, render.Interval{Start: l.AllGather + float64(a*float64(k)), End: l.AllGather + float64(a*float64(k+1))})
 		ag.CompSrc = append(ag.CompSrc, k)
 	}
 	ag.End = l.AllGather + l.Attention
 	step := max(a, l.Send)
 	for k := range cp {
 		src := (cp - k) % cp // the ring brings GPU 0 its left neighbour's block, then the one before
-		ring.Computes = append(ring.Computes, render.Interval{Start: step * float64(k), End: step*float64(k) + a})
+		ring.Computes = append(ring.Computes, render.Interval{Start: step * float64(k), End: float64(step*float64(k)) + a})
 		ring.CompSrc = append(ring.CompSrc, src)
 		if k > 0 {
-			ring.Sends = append(ring.Sends, render.Interval{Start: step * float64(k-1), End: step*float64(k-1) + l.Send})
+			ring.Sends = append(ring.Sends, render.Interval{Start: step * float64(k-1), End: float64(step*float64(k-1)) + l.Send})
 			ring.SendSrc = append(ring.SendSrc, src)
 		}
 	}
-	ring.End = step*float64(cp-1) + a
+	ring.End = float64(step*float64(cp-1)) + a // products forced (no FMA): the same picture in WebAssembly
 	return ag, ring
 }
 
