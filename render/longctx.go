@@ -27,6 +27,10 @@ type CPSplitView struct {
 	Progress float64
 }
 
+// chunkWork is chunk j of n's height in the picture: a floor, and the
+// rest in proportion to its causal attention work (j + 1 chunks of keys).
+func chunkWork(j, n int) float32 { return 0.25 + 0.75*float32(j+1)/float32(n) }
+
 // cpOwner is the GPU that chunk j of 2·cp belongs to.
 func cpOwner(j, cp int) int {
 	if j < cp {
@@ -70,7 +74,10 @@ func AppendCPSplit(dst List, v CPSplitView) List {
 		l.Key(Chunk(g, cp), v.GPUs[g])
 	}
 	for j := range n {
-		l.Rect(x+cw*float32(j)+gap/2, y, cw-gap, seqH, withAlpha(Chunk(cpOwner(j, cp), cp), 110))
+		// Each chunk as tall as its causal attention work: its queries
+		// see the j + 1 chunks up to it.
+		hj := seqH * chunkWork(j, n)
+		l.Rect(x+cw*float32(j)+gap/2, y+seqH-hj, cw-gap, hj, withAlpha(Chunk(cpOwner(j, cp), cp), 110))
 	}
 	l.Frame(x, y, w, seqH, 1*sc, th.Dim)
 	seqY := y
@@ -121,11 +128,12 @@ func AppendCPSplit(dst List, v CPSplitView) List {
 			// the later chunk a little after the first.
 			q := math.Min(math.Max(p*1.25-0.25*float64(k), 0), 1)
 			q = q * q * (3 - 2*q) // ease in and out
-			sx, sy := x+cw*float32(j)+gap/2, seqY
-			tx, ty := bx+ts*0.3+cwb*float32(k), cy
+			hs, ht := seqH*chunkWork(j, n), ch*chunkWork(j, n)
+			sx, sy := x+cw*float32(j)+gap/2, seqY+seqH-hs
+			tx, ty := bx+ts*0.3+cwb*float32(k), cy+ch-ht
 			fx, fy := sx+(tx-sx)*float32(q), sy+(ty-sy)*float32(q)
 			fw := (cw - gap) + (cwb-gap-(cw-gap))*float32(q)
-			l.Rect(fx, fy, fw, ch, col)
+			l.Rect(fx, fy, fw, hs+(ht-hs)*float32(q), col)
 		}
 		// The work bar: the two chunks' shares of a constant total.
 		wy := cy + ch + ts*0.2
