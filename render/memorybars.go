@@ -80,6 +80,12 @@ func AppendMemoryBars(dst List, v MemoryBarsView) List {
 	_, pad := headFont(st, sc)
 	x, y := st.X+pad, st.Y+pad*0.5
 	w := st.W - 2*pad
+	if v.Axis != "" {
+		// The bars' axis named under their labels: the room for a line
+		// taken from the bottom of the stage.
+		st.H -= ts * LineHeight * 1.1
+		l.Label(st.X+st.W/2, st.Y+st.H-pad*0.5+ts*0.35, ts, AlignCenter, th.Dim, fitText(v.Axis, ts, w))
+	}
 	if v.Headline != "" {
 		Headline(&l, th, st, sc, v.Headline)
 		y = st.Y + HeadlineHeight(st, sc, v.Headline)

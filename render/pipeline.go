@@ -58,7 +58,7 @@ func AppendPipeline(dst List, v PipelineView) List {
 		cache = new(PipelineCache)
 	}
 	s := &cache.still
-	key := pipeKey{v.Width, v.Height, v.Stage, v.Scale, v.Theme, v.Words.Lang, v.Headline, v.Replicas, v.Phases, v.Span, v.Ref, v.ExpertComm}
+	key := pipeKey{v.Width, v.Height, v.Stage, v.Scale, v.Theme, v.Words.Lang, v.Headline, v.Replicas, v.Phases, v.Span, v.Ref, v.ExpertComm, v.ContextComm}
 	if s.ok && s.key == key && cache.holds(v.Timelines) {
 		// Only the playhead has moved: what stands still is copied.
 		l.Items = append(l.Items, s.items...)
@@ -91,6 +91,7 @@ type pipeKey struct {
 	span     float64
 	ref      float64
 	experts  bool
+	context  bool
 }
 
 // pipeGeom is where AppendPipeline's moving marks go, found while drawing
@@ -550,6 +551,8 @@ func pipeLegend(l *List, v PipelineView, k pipeKinds, x, y, w, ts, sc float32) f
 		key := "canvas.pipe.comm"
 		if v.ExpertComm {
 			key = "canvas.pipe.comm_ep"
+		} else if v.ContextComm {
+			key = "canvas.pipe.comm_cp"
 		}
 		add(commColour(th), false, key)
 	}

@@ -47,6 +47,9 @@ type MemoryBarsView struct {
 	// Zoom > 0: a second panel shows the bars from 0 to Zoom bytes.
 	Zoom  float64
 	Lower LowerChart // a chart of each bar's Seconds under the bars (no Title: none)
+	// Axis names what the bars stand at, under their labels ("" none):
+	// sequence lengths, say, doubling bar to bar.
+	Axis string
 }
 
 // BlockKind of a pipeline timeline block.
@@ -126,6 +129,8 @@ type PipelineView struct {
 	// ExpertComm: the communication bars hold a mixture of experts'
 	// all-to-alls too (their key says TP / PP / EP).
 	ExpertComm bool
+	// ContextComm: they hold context parallelism's K/V traffic too.
+	ContextComm bool
 	// Cache, when set, keeps what is derived from Timelines between the
 	// frames that draw them (nil: derived every call).
 	Cache *PipelineCache

@@ -35,10 +35,21 @@ const (
 	// parallelism, with it inside a node and with the step's EP: three
 	// time lines on one axis and their memory on one scale.
 	ViewEP = "ep"
+	// The long-context lesson's: memory against sequence length, the
+	// sequence dealt to a context-parallel group, and how its GPUs get
+	// each other's keys and values.
+	ViewSeqSweep   = "seq-sweep"
+	ViewCPSplit    = "cp-split"
+	ViewCPExchange = "cp-exchange"
 )
 
 var planViews = []string{ViewMemory, ViewTimeline, ViewSchedules, ViewCluster, ViewTPMatrix, ViewZeRO, ViewRecompute, ViewEP,
-	ViewAccum, ViewPlanner, ViewBudget, ViewSeed}
+	ViewAccum, ViewPlanner, ViewBudget, ViewSeed, ViewSeqSweep, ViewCPSplit, ViewCPExchange}
+
+// SweepFrom is where a seq-sweep step's sequences start: they double
+// from it to the step's sequence, or to 131,072 tokens (Llama 3's long
+// context) if that is longer.
+const SweepFrom, SweepTo = 8192, 131072
 
 // ClusterModes are the colourings (and collectives) a cluster step may
 // show: by TP group, pipeline stage or data-parallel replica.
@@ -80,7 +91,10 @@ type PlanRun struct {
 	Search    *parallel.SearchResult
 	Rank      int // the planner lesson's rank knob (1-based), 0 elsewhere
 	Budget    []parallel.Budget
-	end       sim.Time
+	// Exchange is a cp-exchange step's layer: its K/V traffic and
+	// attention on one GPU.
+	Exchange parallel.CPLayer
+	end      sim.Time
 }
 
 // End is the length of the step's picture: its longest time line's —
@@ -153,15 +167,19 @@ func planConfig(c Config) (parallel.Config, error) {
 	if !ok {
 		return parallel.Config{}, fmt.Errorf("gpu: %q; allowed %s", c["gpu"], strings.Join(hw.GPUIDs(), ", "))
 	}
-	tp, pp := num("tp", 1), num("pp", 1)
-	gpus := num("gpus", tp*pp)
+	tp, pp, cp := num("tp", 1), num("pp", 1), num("cp", 1)
+	if cp < 1 {
+		return parallel.Config{}, fmt.Errorf("cp: %d; at least 1", cp)
+	}
+	// A lesson may give DP instead of the GPUs: they follow.
+	gpus := num("gpus", tp*cp*pp*max(1, num("dp", 1)))
 	if tp < 1 || pp < 1 || gpus < 1 {
 		return parallel.Config{}, fmt.Errorf("tp, pp, gpus: %d, %d, %d; each at least 1", tp, pp, gpus)
 	}
 	if _, planner := c["rank"]; !planner && gpus%(tp*pp) != 0 {
 		return parallel.Config{}, fmt.Errorf("gpus: %d not divisible by tp × pp = %d × %d", gpus, tp, pp)
 	}
-	dp := max(1, gpus/(tp*pp))
+	dp := max(1, gpus/(tp*cp*pp))
 	cl := parallel.DefaultCluster(g, gpus)
 	if v := num("gpus_per_node", 0); v > 0 {
 		cl.GPUsPerNode = v
@@ -193,7 +211,7 @@ func planConfig(c Config) (parallel.Config, error) {
 	plan := parallel.Plan{TP: tp, PP: pp, DP: dp, Interleave: v, SP: on("sp", tp > 1), ZeRO: num("zero", 0),
 		Recompute: parallel.Recompute(str("recompute", "selective")), Flash: on("flash", true), MicroBatch: mb,
 		GlobalBatch: mb * dp * mbs, Schedule: sched, BytesPerParam: num("bytes_per_param", 16), Dtype: hw.BF16,
-		Overlap: on("overlap", true)}
+		Overlap: on("overlap", true), CP: cp, CPAlgo: parallel.CPAlgo(str("cp_algo", ""))}
 	if gb := num("global_batch", 0); gb > 0 {
 		plan.GlobalBatch = gb
 	}
@@ -391,6 +409,44 @@ func planRun(st Step, c Config, search func(parallel.Config) (*parallel.SearchRe
 			bar("+act", w, 0, opt, act),
 			bar("mixed", states.Weights, states.Gradients, states.Optimizer, act),
 		}
+	case ViewSeqSweep:
+		// The same plan at doubling sequence lengths: model states stay,
+		// activations grow.
+		for seq := SweepFrom; seq <= max(SweepTo, pc.Model.Seq); seq *= 2 {
+			q := pc
+			q.Model.Seq = seq
+			rr, err := parallel.Evaluate(q)
+			if err != nil {
+				return nil, err
+			}
+			r.Bars = append(r.Bars, PlanBar{Label: strconv.Itoa(seq), Memory: rr.Memory, Time: rr.Time})
+		}
+	case ViewCPSplit:
+		// The same sequence over 1, 2, 4 … CP GPUs (the GPUs CP times
+		// those without): activations ÷ CP.
+		for cp := 1; cp <= max(1, p.CP); cp *= 2 {
+			q := pc
+			q.Plan.CP = cp
+			q.Cluster.GPUs = p.TP * p.PP * p.DP * cp
+			rr, err := parallel.Evaluate(q)
+			if err != nil {
+				return nil, err
+			}
+			r.Bars = append(r.Bars, PlanBar{Label: strconv.Itoa(cp), Memory: rr.Memory, Time: rr.Time})
+		}
+	case ViewCPExchange:
+		// The step's plan with each K/V exchange, and one layer's forward
+		// of each as the picture draws it.
+		for _, a := range []parallel.CPAlgo{parallel.CPAllGather, parallel.CPRing} {
+			q := pc
+			q.Plan.CPAlgo = a
+			rr, err := parallel.Evaluate(q)
+			if err != nil {
+				return nil, err
+			}
+			r.Bars = append(r.Bars, PlanBar{Label: string(a), Memory: rr.Memory, Time: rr.Time})
+		}
+		r.Exchange = parallel.CPLayerForward(pc)
 	case ViewPlanner:
 		sr, err := search(pc)
 		if err != nil {
@@ -410,6 +466,11 @@ func planRun(st Step, c Config, search func(parallel.Config) (*parallel.SearchRe
 	case ViewTPMatrix:
 		c, comm := r.LayerForward()
 		r.end = sim.FromSeconds(c + comm)
+	case ViewCPExchange:
+		// One layer's forward on a GPU, the slower of the two ways.
+		if l := r.Exchange; l.CP > 1 {
+			r.end = sim.FromSeconds(max(l.AllGather, l.ExposedRing) + l.Attention)
+		}
 	}
 	if len(r.Timelines) > 0 {
 		longest := 0.0
@@ -542,6 +603,13 @@ func PlanCommand(pc parallel.Config) []string {
 	if p.BlockScaled {
 		args = append(args, "--block-scaled")
 	}
+	if p.CP > 1 {
+		algo := p.CPAlgo
+		if algo == "" {
+			algo = parallel.CPAllGather
+		}
+		args = append(args, "--cp", strconv.Itoa(p.CP), "--cp-algo", string(algo))
+	}
 	if m.MoE() {
 		args = append(args, "--ep", strconv.Itoa(max(p.EP, 1)))
 		if p.CapacityFactor > 1 {
@@ -577,6 +645,7 @@ type PlanCompare struct {
 	StepS          float64         `json:"step_s,omitempty"`
 	BubbleFraction float64         `json:"bubble_fraction,omitempty"`
 	TimelineS      float64         `json:"timeline_s,omitempty"`
+	CPCommS        float64         `json:"cp_comm_s,omitempty"` // a K/V exchange's exposed traffic (cp-exchange)
 }
 
 // BudgetMetrics is the seed's step budget.
@@ -597,7 +666,11 @@ func (PlanLesson) metrics(les *Lesson, step int) any {
 	}
 	if len(r.Timelines) == 0 {
 		for _, b := range r.Bars {
-			m.Compare = append(m.Compare, PlanCompare{Label: b.Label, Memory: b.Memory})
+			c := PlanCompare{Label: b.Label, Memory: b.Memory}
+			if r.View == ViewCPExchange {
+				c.StepS, c.CPCommS = b.Time.Step, b.Time.CPComm
+			}
+			m.Compare = append(m.Compare, c)
 		}
 	}
 	if r.Search != nil {
@@ -642,7 +715,7 @@ func planNarration(r *PlanRun, lang string) []string {
 		"per_gpu", units.Bytes(res.Memory.Total), "activations", units.Bytes(res.Memory.Activations),
 		"step", dur(res.Time.Step), "compute", dur(res.Time.Compute), "tp_comm", dur(res.Time.TPComm),
 		"dp_comm", dur(res.Time.DPComm), "dp_hidden", dur(res.Time.DPHidden), "bubble", dur(res.Time.Bubble),
-		"exposed", dur(res.Time.Exposed),
+		"exposed", dur(res.Time.Exposed), "cp_comm", dur(res.Time.CPComm),
 		"bubble_fraction", units.Percent(res.BubbleFraction),
 		"bubble_share", units.Percent(BubbleShare(res)),
 		"bubble_ratio", units.Ratio(lang, res.BubbleFraction),
@@ -653,6 +726,7 @@ func planNarration(r *PlanRun, lang string) []string {
 		"grads", units.Bytes(2 * psi),
 		"shard", units.Bytes(2 * psi / float64(p.TP*p.PP)), "shard16", units.Bytes(16 * psi / float64(p.TP*p.PP)),
 	}
+	out = append(out, longNarration(r, lang)...)
 	fits := "fits"
 	if !res.Memory.Fits {
 		fits = "over"
@@ -706,6 +780,9 @@ func (PlanLesson) table(les *Lesson, step int, lang string) Table {
 	tm := res.Time
 	dur := func(s float64) string { return units.LocalDuration(lang, s) }
 	plan := fmt.Sprintf("TP %d × PP %d × DP %d", res.Config.Plan.TP, res.Config.Plan.PP, res.Config.Plan.DP)
+	if q := res.Config.Plan; q.CP > 1 {
+		plan = fmt.Sprintf("TP %d × CP %d × PP %d × DP %d", q.TP, q.CP, q.PP, q.DP)
+	}
 	if res.Config.Model.MoE() {
 		plan += fmt.Sprintf(" (EP %d)", max(res.Config.Plan.EP, 1))
 	}
@@ -739,6 +816,15 @@ func (PlanLesson) table(les *Lesson, step int, lang string) Table {
 			}
 		}
 		tb.Rows = rows
+	}
+	if res.Config.Plan.CP > 1 {
+		// Context parallelism's K/V traffic beside TP's collectives.
+		for i := range tb.Rows {
+			if tb.Rows[i].Key == "tp_comm_s" {
+				tb.Rows = slices.Insert(tb.Rows, i+1, row("cp_comm_s", dur(tm.CPComm)))
+				break
+			}
+		}
 	}
 	if r.View == ViewPlanner && r.Search != nil {
 		// The ranked plans first, each a button that shows it.
@@ -781,4 +867,45 @@ func (PlanLesson) live(les *Lesson, step int, at sim.Time, lang string) string {
 	}
 	total := tl.Micro * tl.Stages * tl.Chunks
 	return i18n.T(lang, "ui.live_plan", "t", units.LocalDuration(lang, s), "done", count(done), "total", count(total))
+}
+
+// longNarration are the long-context lesson's numbers: the sequence and
+// its split, and what the step's bars compare.
+func longNarration(r *PlanRun, lang string) []string {
+	res, pc := r.Result, r.Config
+	seq, cp := pc.Model.Seq, max(1, pc.Plan.CP)
+	mem := res.Memory
+	out := []string{
+		"seq", count(seq), "cp", strconv.Itoa(cp), "chunks", strconv.Itoa(2 * cp), "last_chunk", strconv.Itoa(2*cp - 1),
+		"local_seq", count(seq / cp), "states_gpu", units.Bytes(mem.Weights + mem.Gradients + mem.Optimizer),
+		"tflops", strconv.FormatFloat(res.TFLOPSPerGPU, 'f', 0, 64), "model_tflops", strconv.FormatFloat(ModelTFLOPS(res), 'f', 0, 64),
+		"kv_heads", strconv.Itoa(pc.Model.KVHeads), "head_dim", strconv.Itoa(pc.Model.HeadDim()),
+	}
+	switch {
+	case r.View == ViewCPSplit && len(r.Bars) > 0:
+		out = append(out, "act_nocp", units.Bytes(r.Bars[0].Memory.Activations))
+	case r.View == ViewCPExchange && len(r.Bars) == 2:
+		out = append(out, "ag_comm", units.LocalDuration(lang, r.Bars[0].Time.CPComm), "ring_comm", units.LocalDuration(lang, r.Bars[1].Time.CPComm),
+			"kv_bytes", units.Bytes(r.Exchange.KVBytes))
+	}
+	if r.View == ViewSeqSweep && len(r.Bars) > 0 {
+		first := r.Bars[0].Memory.Activations
+		ratio := 0.0
+		if first > 0 {
+			ratio = mem.Activations / first
+		}
+		n, _ := strconv.Atoi(r.Bars[0].Label) // a sweep's bars are labelled with their sequence length
+		out = append(out, "seq_first", count(n), "act_first", units.Bytes(first), "ratio_first", units.Ratio(lang, ratio))
+	}
+	return out
+}
+
+// ModelTFLOPS is a step's model FLOPs a GPU a second, in TFLOP/s: the
+// rate papers quote (Llama 3's 380), recomputation not counted — the
+// engine's TFLOPSPerGPU counts it.
+func ModelTFLOPS(r parallel.Result) float64 {
+	if r.Time.Step <= 0 || r.Config.Cluster.GPUs <= 0 {
+		return 0
+	}
+	return r.ModelFLOPs / r.Time.Step / float64(r.Config.Cluster.GPUs) / 1e12
 }

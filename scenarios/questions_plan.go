@@ -132,6 +132,11 @@ var planQuestions = map[string]asker{
 		q.Choices, q.Answer = rotate([]float64{v / 4, v / 2, v, v + (1-v)/2}, 2, units.Percent)
 		return -1, nil, nil, true
 	}),
+	// long-context: the fullest GPU's activations at the step's sequence,
+	// with no context parallelism.
+	"long-activations": planQuestion(func(_ *Lesson, r *PlanRun, _ string, _ *Question) (float64, func(float64) string, []string, bool) {
+		return r.Result.Memory.Activations, units.Bytes, nil, true
+	}),
 	// strategy-planner: Amdahl's law on the seed's step budget. The
 	// decoys: the naive 20%, and guesses either side.
 	"amdahl": planQuestion(func(_ *Lesson, _ *PlanRun, _ string, q *Question) (float64, func(float64) string, []string, bool) {

@@ -12,6 +12,7 @@ import (
 var heaviest = []struct{ id, frag string }{
 	{"pipeline-parallel", "step=4&pp=8&micro_batches=32&schedule=interleaved&interleave=4&recompute=full"},
 	{"activation-checkpointing", "step=3&model=gpt3-175b&pp=16&gpus=128&micro_batches=32&recompute=full&flash=on"},
+	{"long-context", "step=4&micro_batches=16&interleave=4&recompute=full"},
 }
 
 // framed are the lessons whose frames BenchmarkHeaviestFrame times (make

@@ -74,6 +74,7 @@ type Picture struct {
 	numfmt    numfmtCache
 	clusters  clusterCache
 	moe       moeCache
+	long      longCache
 	scratch   render.List // a second picture before it joins the list
 }
 

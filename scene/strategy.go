@@ -66,6 +66,12 @@ func buildPlan(p *Picture, dst render.List, m Moment, f Frame) render.List {
 		return render.AppendMemoryBars(dst, p.memoryView(m, run, pf))
 	case scenarios.ViewSeed:
 		return render.AppendCards(dst, p.cardsView(m, run, pf))
+	case scenarios.ViewSeqSweep:
+		return p.buildSweep(dst, m, run, pf)
+	case scenarios.ViewCPSplit:
+		return p.buildSplit(dst, m, run, pf)
+	case scenarios.ViewCPExchange:
+		return p.buildExchange(dst, m, run, pf)
 	case scenarios.ViewCluster:
 		return render.AppendCluster(dst, p.clusters.view(run, pf))
 	case scenarios.ViewTPMatrix:
@@ -332,6 +338,7 @@ func (p *Picture) pipelineView(m Moment, run *scenarios.PlanRun, f planFrame) re
 	}
 	v.Ref = p.timelines.ref
 	v.ExpertComm = run.Config.Plan.EP > 1
+	v.ContextComm = run.Config.Plan.CP > 1
 	v.Cache = &p.timelines.drawn
 	return v
 }
@@ -410,6 +417,9 @@ func headline(run *scenarios.PlanRun, f planFrame) string {
 			"exposed", d(tm.EPComm), "step", d(tm.Step), "share", units.Percent(tm.EPComm/tm.Step))
 	}
 	switch {
+	case p.CP > 1:
+		return f.say("canvas.lc.llama3", "tp", strconv.Itoa(p.TP), "cp", strconv.Itoa(p.CP), "pp", strconv.Itoa(p.PP), "dp", strconv.Itoa(p.DP),
+			"gpus", units.Count(int64(run.Config.Cluster.GPUs)), "step", d(tm.Step), "tflops", strconv.FormatFloat(scenarios.ModelTFLOPS(res), 'f', 0, 64))
 	case p.PP > 1:
 		return f.say("canvas.tl.pipe", "step", d(tm.Step), "share", units.Percent(scenarios.BubbleShare(res)))
 	case tm.DPComm > 0 && tm.DPHidden > 0:

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -174,7 +175,7 @@ func TestPlanBadInput(t *testing.T) {
 // prints the same numbers.
 func TestStrategyLessonsMatchCLI(t *testing.T) {
 	for _, id := range []string{"memory-budget", "data-parallel", "tensor-parallel", "pipeline-parallel", "3d-parallel",
-		"zero-stages", "activation-checkpointing", "gradient-accumulation", "overlap", "strategy-planner"} {
+		"zero-stages", "activation-checkpointing", "gradient-accumulation", "overlap", "long-context", "strategy-planner"} {
 		s, ok := scenarios.Get(id)
 		if !ok {
 			t.Fatalf("no lesson %s", id)
@@ -204,6 +205,88 @@ func TestStrategyLessonsMatchCLI(t *testing.T) {
 				t.Errorf("%s step %d: CLI params %v, lesson %v", id, i+1, got, want)
 			}
 		}
+	}
+}
+
+// The long-context lesson's compared configurations are the CLI's too:
+// each sequence length of the sweep (--seq), each CP of the split (--cp,
+// with the GPUs CP times those of one CP rank), each K/V exchange
+// (--cp-algo).
+func TestLongContextMatchesCLI(t *testing.T) {
+	s, _ := scenarios.Get("long-context")
+	les, err := scenarios.Prepare(s, s.Defaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := func(args []string, flag, v string) []string {
+		out := slices.Clone(args)
+		for i := range out {
+			if out[i] == flag && i+1 < len(out) {
+				out[i+1] = v
+				return out
+			}
+		}
+		return append(out, flag, v)
+	}
+	checked := 0
+	for i, sr := range les.Steps {
+		pm := les.Metrics(i + 1).(scenarios.PlanMetrics)
+		base := strings.Fields(strings.TrimPrefix(pm.Command, "gpuscope "))
+		r := sr.Run.(*scenarios.PlanRun)
+		for k, c := range pm.Compare {
+			args := base
+			switch r.View {
+			case scenarios.ViewSeqSweep:
+				args = set(args, "--seq", c.Label)
+			case scenarios.ViewCPSplit:
+				cp, _ := strconv.Atoi(c.Label)
+				p := r.Config.Plan
+				args = set(set(args, "--cp", c.Label), "--gpus", strconv.Itoa(p.TP*p.PP*p.DP*cp))
+				if cp == 1 {
+					args = set(args, "--cp-algo", "allgather")
+				}
+			case scenarios.ViewCPExchange:
+				args = set(args, "--cp-algo", c.Label)
+			default:
+				continue
+			}
+			out, errOut, code := runCLI(append(args, "--json")...)
+			if code != 0 {
+				t.Fatalf("step %d compare %d: %v: exit %d: %s", i+1, k, args, code, errOut)
+			}
+			var cli map[string]any
+			if err := json.Unmarshal([]byte(out), &cli); err != nil {
+				t.Fatal(err)
+			}
+			if got, want := num(t, cli, "memory", "total_bytes"), c.Memory.Total; got != want {
+				t.Errorf("step %d %s: CLI total_bytes %v, lesson %v", i+1, c.Label, got, want)
+			}
+			if r.View == scenarios.ViewCPExchange {
+				if got, want := num(t, cli, "time", "cp_comm_s"), c.CPCommS; got != want {
+					t.Errorf("step %d %s: CLI cp_comm_s %v, lesson %v", i+1, c.Label, got, want)
+				}
+			}
+			checked++
+		}
+		if r.Config.Plan.CP > 1 {
+			out, _, _ := runCLI(append(base, "--json")...)
+			var cli map[string]any
+			json.Unmarshal([]byte(out), &cli)
+			if got, want := num(t, cli, "time", "cp_comm_s"), pm.Time.CPComm; got != want {
+				t.Errorf("step %d: CLI cp_comm_s %v, lesson %v", i+1, got, want)
+			}
+			if got, want := num(t, cli, "tflops_per_gpu"), pm.TFLOPSPerGPU; got != want {
+				t.Errorf("step %d: CLI tflops_per_gpu %v, lesson %v", i+1, got, want)
+			}
+			// The model FLOPs rate the narration compares with Meta's 380.
+			rate := num(t, cli, "model_flops_per_step") / num(t, cli, "time", "step_s") / num(t, cli, "gpus") / 1e12
+			if want := scenarios.ModelTFLOPS(r.Result); math.Abs(rate-want) > 1e-9*want {
+				t.Errorf("step %d: CLI model TFLOP/s %v, lesson %v", i+1, rate, want)
+			}
+		}
+	}
+	if checked < 5+5+2 {
+		t.Errorf("%d compared configurations checked, want the sweep's, the split's and the exchange's", checked)
 	}
 }
 

@@ -516,6 +516,7 @@ type costs struct {
 	recompute    float64 // the part of bwd that repeats the forward
 	tpFwd, tpBwd float64 // tensor-parallel collectives
 	cpFwd, cpBwd float64 // context parallelism's exposed K/V traffic
+	attn, kvFull float64 // the attention core's forward; K and V of the whole sequence, bytes (CPLayer)
 }
 
 func layerCost(m model.Transformer, p Plan, cl Cluster) costs {
@@ -637,7 +638,9 @@ func layerCost(m model.Transformer, p Plan, cl Cluster) costs {
 		}
 		full := float64(p.MicroBatch) * S * kvw * 2
 		c.cpFwd, c.cpBwd = cpComm(p, cl, full, attn, back*attn)
+		c.kvFull = full
 	}
+	c.attn = attn
 	return c
 }
 

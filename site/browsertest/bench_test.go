@@ -39,6 +39,7 @@ var heaviest = map[string]string{
 	"flash-attention":          "step=2&seq=65536&head_dim=256&heads=128&batch=1024",
 	"fused-kernels":            "step=4&tokens=1048576&hidden=65536",
 	"gradient-accumulation":    "step=3&seq=2048&micro_batch=4&micro_batches=8",
+	"long-context":             "step=4&micro_batches=16&interleave=4&recompute=full",
 	"memory-budget":            "step=5&model=llama3-405b&tp=8&pp=16&recompute=none&micro_batch=8",
 	"memory-wall":              "step=5&size=16384&kernel=naive",
 	"mixture-of-experts":       "step=4&model=deepseek-v3&gpu=h800&tokens=4096&ep=64&skew=1&capacity_factor=1.25",

@@ -57,7 +57,7 @@ type planCLI struct {
 }
 
 var strategyLessons = []string{"memory-budget", "data-parallel", "tensor-parallel", "pipeline-parallel", "3d-parallel", "expert-parallel",
-	"zero-stages", "activation-checkpointing", "gradient-accumulation", "overlap", "strategy-planner"}
+	"zero-stages", "activation-checkpointing", "gradient-accumulation", "overlap", "long-context", "strategy-planner"}
 
 // drawn counts the stage's pixels that differ from its background (the
 // top-left corner's colour): a picture, not an empty canvas.
