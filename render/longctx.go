@@ -236,7 +236,7 @@ func AppendCPExchange(dst List, v CPExchangeView) List {
 		room -= lh
 	}
 	nl := len(v.Lanes)
-	rowH := clamp((room/float32(nl)-lh*2.9)/2, ts*0.9, ts*5)
+	rowH := clamp((room/float32(nl)-lh*2.9)/2, ts*0.9, ts*8)
 	pitch := lh*1.05 + 2*rowH + ts*0.25 + lh*1.85
 	bottom := y + pitch*float32(nl) - lh*0.4
 	if tw <= ts*4 || pitch*float32(nl) > room+lh {
