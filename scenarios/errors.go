@@ -121,6 +121,7 @@ var engineMessagePatterns = []struct{ pattern, key string }{
 	{`^config\.json: (?P<name>[a-z_]+): missing$`, "error.engine.hf_missing"},
 	{`^config\.json: (?P<name>[a-z_]+): (?P<n>-?\d+); must be positive$`, "error.engine.hf_positive"},
 	{`^config\.json: hidden_act: "(?P<act>.*)"; allowed `, "error.engine.hf_act"},
+	{`^config\.json: (?P<name>topk_method|scoring_func): "(?P<style>.*)"; allowed (?P<allowed>[a-z_, ]+)$`, "error.engine.hf_router"},
 	{`^config\.json: (?P<name>[a-z_]+): not modelled: `, "error.engine.hf_unmodelled"},
 	{`^config\.json: (?P<name>[a-z_]+): a JSON (?P<kind>[a-z]+); must be (?P<want>.+)$`, "error.engine.hf_type"},
 	{`^(?:config\.json: )?(?P<name>[a-z_-]+): (?P<n>-?\d+); allowed (?P<lo>\d+)–(?P<hi>\d+)`, "error.engine.hf_range"},

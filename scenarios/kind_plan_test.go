@@ -199,6 +199,17 @@ func TestPlannerLesson(t *testing.T) {
 	if !p.State().Config.Equal(before) {
 		t.Error("a bad paste changed the configuration")
 	}
+	// A router style the reader does not know is refused in the reader's
+	// words, naming the key and what it reads.
+	router := `{"model_type":"x","hidden_act":"silu","num_hidden_layers":4,"hidden_size":64,"num_attention_heads":4,"intermediate_size":128,` +
+		`"vocab_size":100,"max_position_embeddings":64,"num_experts":8,"num_experts_per_tok":2,"moe_intermediate_size":32,"topk_method":"expert_choice"}`
+	if e := p.HFConfig(router); e == nil || e.Key != "error.engine.hf_router" || !strings.Contains(e.Localize("zh"), "topk_method") ||
+		!strings.Contains(e.Localize("zh"), "noaux_tc") || !strings.Contains(e.Localize("en"), "expert_choice") {
+		t.Errorf("unknown router style: %v", e)
+	}
+	if !p.State().Config.Equal(before) {
+		t.Error("a refused router changed the configuration")
+	}
 	// A mixture of experts is read right and planned with its experts,
 	// not as a dense model of its attention and one expert (7.24B for
 	// Mixtral); the table says what a token goes through and the CLI line

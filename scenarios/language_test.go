@@ -181,7 +181,7 @@ func errorCode(s *Scenario) []string {
 		"silu", "swish", "gelu") // config.json's words
 	code = append(code, strings.Fields("model_type architectures num_hidden_layers hidden_size num_attention_heads num_key_value_heads "+
 		"intermediate_size vocab_size max_position_embeddings tie_word_embeddings hidden_act n_layer n_embd n_head n_positions n_inner "+
-		"first_k_dense_replace false")...)
+		"first_k_dense_replace false topk_method scoring_func greedy group_limited_greedy noaux_tc softmax sigmoid")...)
 	code = append(code, model.UnmodelledKeys()...)
 	code = append(code, "DBRX", "MPT", "Gemma", "DeepSeek", "gpt-oss", "Mamba", "SwiGLU", "sink") // the architectures a config.json is refused for
 	code = append(code, "plan")                                                                   // gpuscope plan, the command that plans what a lesson cannot

@@ -45,6 +45,7 @@ type hfConfig struct {
 	MoELayerFreq       *int
 	DecoderSparseStep  *int
 	TopkMethod         string
+	ScoringFunc        string
 	// DeepSeek's latent attention and multi-token prediction.
 	QLoRARank    *int
 	KVLoRARank   *int
@@ -70,7 +71,7 @@ func (c *hfConfig) fields() []hfField {
 		{"num_experts_per_tok", &c.ExpertsPerTok}, {"moe_intermediate_size", &c.MoEIntermediate},
 		{"shared_expert_intermediate_size", &c.SharedIntermediate}, {"n_shared_experts", &c.NSharedExperts},
 		{"first_k_dense_replace", &c.FirstKDense}, {"moe_layer_freq", &c.MoELayerFreq},
-		{"decoder_sparse_step", &c.DecoderSparseStep}, {"topk_method", &c.TopkMethod},
+		{"decoder_sparse_step", &c.DecoderSparseStep}, {"topk_method", &c.TopkMethod}, {"scoring_func", &c.ScoringFunc},
 		{"q_lora_rank", &c.QLoRARank}, {"kv_lora_rank", &c.KVLoRARank}, {"qk_nope_head_dim", &c.QKNopeDim},
 		{"qk_rope_head_dim", &c.QKRopeDim}, {"v_head_dim", &c.VHeadDim}, {"num_nextn_predict_layers", &c.NextNPredict},
 	}
@@ -425,6 +426,19 @@ func (c *hfConfig) readExtras(m *Transformer, pick func(string, ...*int) (int, e
 				return fmt.Errorf("config.json: first_k_dense_replace: %d; allowed 0–%d", *c.FirstKDense, m.Layers-1)
 			}
 			m.DenseLayers = *c.FirstKDense
+		}
+		// The router's style: DeepSeek's top-k methods and scores; one it
+		// does not know may carry parameters (V3's noaux_tc adds a bias an
+		// expert), so it is refused rather than guessed.
+		switch c.TopkMethod {
+		case "", "greedy", "group_limited_greedy", "noaux_tc":
+		default:
+			return fmt.Errorf("config.json: topk_method: %q; allowed greedy, group_limited_greedy, noaux_tc", c.TopkMethod)
+		}
+		switch c.ScoringFunc {
+		case "", "softmax", "sigmoid":
+		default:
+			return fmt.Errorf("config.json: scoring_func: %q; allowed softmax, sigmoid", c.ScoringFunc)
 		}
 		m.RouterBias = c.TopkMethod == "noaux_tc" // DeepSeek-V3's e_score_correction_bias
 	}

@@ -102,6 +102,7 @@ type hfConfigJSON struct {
 	MoELayerFreq       *int     `json:"moe_layer_freq"`
 	DecoderSparseStep  *int     `json:"decoder_sparse_step"`
 	TopkMethod         string   `json:"topk_method"`
+	ScoringFunc        string   `json:"scoring_func"`
 	QLoRARank          *int     `json:"q_lora_rank"`
 	KVLoRARank         *int     `json:"kv_lora_rank"`
 	QKNopeDim          *int     `json:"qk_nope_head_dim"`

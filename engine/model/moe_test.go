@@ -142,6 +142,9 @@ func TestHFConfigRefusesUnmodelled(t *testing.T) {
 		{`{` + base + `,"kv_lora_rank":16,"qk_rope_head_dim":8,"v_head_dim":16}`, "qk_nope_head_dim"},
 		{`{` + strings.Replace(moe, `"silu"`, `"gelu"`, 1) + `}`, "hidden_act"},
 		{`{` + strings.Replace(base, `"x"`, `"gemma2"`, 1) + `}`, "model_type"},
+		// A router style the reader does not know: its allowed values named.
+		{`{` + moe + `,"topk_method":"expert_choice"}`, "topk_method: \"expert_choice\"; allowed greedy, group_limited_greedy, noaux_tc"},
+		{`{` + moe + `,"scoring_func":"sparsemixer"}`, "scoring_func: \"sparsemixer\"; allowed softmax, sigmoid"},
 	}
 	for _, tt := range tests {
 		_, err := FromHFConfig([]byte(tt.json), 0)
@@ -153,6 +156,8 @@ func TestHFConfigRefusesUnmodelled(t *testing.T) {
 	for _, ok := range []string{
 		`{` + moe + `,"mlp_only_layers":[],"decoder_sparse_step":1,"moe_layer_freq":1,"attention_bias":false,"mlp_bias":null}`,
 		`{` + base + `,"num_experts":0,"num_experts_per_tok":2}`,
+		`{` + moe + `,"topk_method":"noaux_tc","scoring_func":"sigmoid"}`,
+		`{` + moe + `,"topk_method":"group_limited_greedy","scoring_func":"softmax"}`,
 	} {
 		if _, err := FromHFConfig([]byte(ok), 0); err != nil {
 			t.Errorf("FromHFConfig(…%.60s): %v", ok[len(base)+1:], err)
