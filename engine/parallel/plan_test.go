@@ -80,16 +80,21 @@ func TestActivationBytesGeneralisesTable2(t *testing.T) {
 	}
 }
 
+// korthikanti22B is Korthikanti et al.'s 22B run on 8 A100s (TP 8, b = B
+// = 4, 18 bytes a parameter, no FlashAttention); engine/validate's row
+// has the same configuration (TestPublishedConfigsAreValidates).
+func korthikanti22B(t testing.TB, sp bool, rc Recompute) Config {
+	p := Plan{TP: 8, PP: 1, DP: 1, Interleave: 1, SP: sp, Recompute: rc, MicroBatch: 4, GlobalBatch: 4,
+		Schedule: OneFOneB, BytesPerParam: 18, Dtype: hw.BF16, Overlap: true}
+	return Config{Model: gpt(48, 6144, 64), Plan: p, Cluster: DefaultCluster(gpu(t, "a100-80gb"), 8)}
+}
+
 // Korthikanti et al.'s 22B run on 8 A100s (TP 8, b = B = 4): 1.42 s with
 // full recomputation, 1.10 s with sequence parallelism and selective
 // recomputation, MFU 41.5% — each within 10%.
 func Test22BPublishedIterationTimes(t *testing.T) {
-	m := gpt(48, 6144, 64)
-	a100 := gpu(t, "a100-80gb")
 	run := func(sp bool, rc Recompute) Result {
-		p := Plan{TP: 8, PP: 1, DP: 1, Interleave: 1, SP: sp, Recompute: rc, MicroBatch: 4, GlobalBatch: 4,
-			Schedule: OneFOneB, BytesPerParam: 18, Dtype: hw.BF16, Overlap: true}
-		r, err := Evaluate(Config{Model: m, Plan: p, Cluster: DefaultCluster(a100, 8)})
+		r, err := Evaluate(korthikanti22B(t, sp, rc))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -120,12 +125,24 @@ func Test22BPublishedIterationTimes(t *testing.T) {
 	}
 }
 
+// narayanan is a row of Narayanan et al.'s Table 1 with micro-batch b and
+// v chunks a stage; engine/validate's rows have the same configurations
+// (TestPublishedConfigsAreValidates).
+func narayanan(t testing.TB, a, h, L, tp, pp, gpus, batch, b, v int) Config {
+	sched := OneFOneB
+	if v > 1 {
+		sched = Interleaved
+	}
+	p := Plan{TP: tp, PP: pp, DP: gpus / (tp * pp), Interleave: v, Recompute: RecomputeFull, MicroBatch: b, GlobalBatch: batch,
+		Schedule: sched, BytesPerParam: 18, Dtype: hw.BF16, Overlap: true}
+	return Config{Model: gpt(L, h, a), Plan: p, Cluster: DefaultCluster(gpu(t, "a100-80gb"), gpus)}
+}
+
 // Narayanan et al.'s Table 1 rows (A100, full recomputation, V 51,200,
 // s 2048): TFLOP/s per GPU by their 96-form within 15%, for the best
 // micro-batch and interleaving the engine finds for the row's TP, PP and
 // GPUs.
 func TestMegatronThroughputRows(t *testing.T) {
-	a100 := gpu(t, "a100-80gb")
 	rows := []struct {
 		a, h, L, tp, pp, gpus, batch int
 		tflops                       float64
@@ -135,18 +152,10 @@ func TestMegatronThroughputRows(t *testing.T) {
 		{96, 12288, 80, 8, 8, 1536, 2304, 148},
 	}
 	for _, row := range rows {
-		m := gpt(row.L, row.h, row.a)
-		dp := row.gpus / (row.tp * row.pp)
 		best := 0.0
 		for _, b := range []int{1, 2, 4, 8} {
 			for _, v := range []int{1, 2, 4} {
-				sched := OneFOneB
-				if v > 1 {
-					sched = Interleaved
-				}
-				p := Plan{TP: row.tp, PP: row.pp, DP: dp, Interleave: v, Recompute: RecomputeFull, MicroBatch: b, GlobalBatch: row.batch,
-					Schedule: sched, BytesPerParam: 18, Dtype: hw.BF16, Overlap: true}
-				r, err := Evaluate(Config{Model: m, Plan: p, Cluster: DefaultCluster(a100, row.gpus)})
+				r, err := Evaluate(narayanan(t, row.a, row.h, row.L, row.tp, row.pp, row.gpus, row.batch, b, v))
 				if err != nil || !r.Memory.Fits {
 					continue
 				}

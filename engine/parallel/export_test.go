@@ -1,0 +1,21 @@
+package parallel
+
+import "testing"
+
+// The configurations of the published checks here, for the external test
+// that holds engine/validate's rows to them.
+var (
+	Korthikanti22BForTest = korthikanti22B
+	NarayananForTest      = narayanan
+	Llama405ForTest       = llama405
+	Llama405LongForTest   = llama405Long
+)
+
+// DeepSeekV3ForTest is TestDeepSeekV3Published's configuration, as it
+// ran, on the schedule given.
+func DeepSeekV3ForTest(t *testing.T, s Schedule) Config {
+	m, p, cl := deepSeekV3(t)
+	p.NodeLimit, p.DispatchDtype, p.EPOverlap, p.CommSMs, p.BlockScaled = 4, "fp8", true, 20, true
+	p.Schedule = s
+	return Config{Model: m, Plan: p, Cluster: cl}
+}

@@ -1,0 +1,415 @@
+// Package validate holds every published figure the engine is held to,
+// one row each: where the figure comes from, the configuration as that
+// run had it, the published value, the engine's, the error and the row's
+// tolerance. The engine value of a row is computed here, by calling the
+// engine with that configuration; TestEveryRowWithinTolerance fails when
+// a row leaves its tolerance, and gpuscope validate prints the rows.
+//
+// A row whose Status is Open is a known, stated deviation the engine does
+// not yet reproduce: it is printed as such, and left out of the tolerance
+// test and of the mean and maximum error. No tolerance is widened to make
+// a row pass, and no constant is fitted to one.
+//
+// The CLI imports this package; the browser build does not.
+package validate
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gpuscope/gpuscope/engine/collective"
+	"github.com/gpuscope/gpuscope/engine/hw"
+	"github.com/gpuscope/gpuscope/engine/kernel"
+	"github.com/gpuscope/gpuscope/engine/model"
+	"github.com/gpuscope/gpuscope/engine/parallel"
+)
+
+// Status says whether a row is held to its tolerance.
+type Status string
+
+const (
+	// Held rows fail the tests when they leave their tolerance.
+	Held Status = "held"
+	// Open rows are known deviations, stated and not yet reproduced.
+	Open Status = "open"
+)
+
+// Row is one published figure against the engine.
+type Row struct {
+	Name      string  // short and unique
+	Source    string  // paper, table, row
+	Quantity  string  // what is compared, with its unit
+	Published float64 // the published value
+	Engine    float64 // the engine's, for Config
+	Error     float64 // (Engine − Published) / Published
+	Tolerance float64 // the largest |Error| the row is held to
+	Config    string  // the configuration as the run had it: a gpuscope command line where one reproduces it
+	Status    Status
+	Note      string // why an open row is open; what the configuration cannot say
+	// PlanField is the field of gpuscope plan --json that Engine is
+	// (a dotted path: "time.step_s"), when Config is a gpuscope plan
+	// command line whose output holds it; empty otherwise.
+	PlanField string
+}
+
+// Within reports whether the row's error is inside its tolerance.
+func (r Row) Within() bool { return math.Abs(r.Error) <= r.Tolerance }
+
+func row(name, source, quantity string, published, engine, tol float64, config string) Row {
+	return Row{Name: name, Source: source, Quantity: quantity, Published: published, Engine: engine,
+		Error: (engine - published) / published, Tolerance: tol, Config: config, Status: Held}
+}
+
+// Summary is the mean and the largest absolute error over the held rows.
+func Summary(rows []Row) (mean, maxAbs float64) {
+	n := 0
+	for _, r := range rows {
+		if r.Status != Held {
+			continue
+		}
+		e := math.Abs(r.Error)
+		mean += e
+		maxAbs = max(maxAbs, e)
+		n++
+	}
+	if n > 0 {
+		mean /= float64(n)
+	}
+	return mean, maxAbs
+}
+
+// Rows computes every row. It returns an error only when the engine
+// refuses a configuration, which the tests treat as a failure.
+func Rows() ([]Row, error) {
+	var rows []Row
+	for _, f := range []func() ([]Row, error){zeroRows, korthikantiRows, narayananRows, llama3Rows, deepSeekRows, ncclRows, gemmRows, paramRows} {
+		r, err := f()
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, r...)
+	}
+	return rows, nil
+}
+
+// --- ZeRO (Rajbhandari et al., arXiv 1910.02054) ---
+
+func zeroRows() ([]Row, error) {
+	want := []float64{120e9, 31.4e9, 16.6e9, 1.88e9}
+	names := []string{"baseline", "stage 1 (Pos)", "stage 2 (Pos+g)", "stage 3 (Pos+g+p)"}
+	var rows []Row
+	for stage, w := range want {
+		m, err := parallel.ZeROStates(7.5e9, 64, stage, 16)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, row(fmt.Sprintf("zero-7.5b-stage%d", stage),
+			"Rajbhandari et al. 2020 (ZeRO, arXiv 1910.02054), Figure 1: Ψ = 7.5B, N = 64, "+names[stage],
+			"model-state bytes a GPU", w, m.Total(), 0.005,
+			fmt.Sprintf("gpuscope plan --params 7.5e9 --gpus 64 --zero %d --bytes-per-param 16 (16 bytes a parameter: mixed-precision Adam)", stage)))
+		rows[len(rows)-1].PlanField = "memory.total_bytes"
+	}
+	return rows, nil
+}
+
+// --- Korthikanti et al. 2022 (arXiv 2205.05198) ---
+
+// GPT is a Megatron GPT shape: V 51,200, s 2048, FFN 4h, GeLU, biases,
+// learned positions, tied embeddings (Narayanan's and Korthikanti's runs).
+func GPT(L, h, a int) model.Transformer {
+	return model.Transformer{ID: "gpt", Layers: L, Hidden: h, Heads: a, KVHeads: a, Seq: 2048, Vocab: 51200,
+		FFNSize: 4 * h, FFN: model.GeLU, Biases: true, LearnedPositions: true, Tied: true}
+}
+
+func gpuByID(id string) hw.GPU {
+	g, ok := hw.GPUByID(id)
+	if !ok {
+		panic("validate: no GPU " + id)
+	}
+	return g
+}
+
+// Korthikanti22B is Korthikanti et al.'s 22B run on 8 A100s (TP 8, PP 1,
+// b = B = 4, 18 bytes a parameter, no FlashAttention: 2022's Megatron-LM)
+// with the given sequence parallelism and recomputation.
+func Korthikanti22B(sp bool, rc parallel.Recompute) parallel.Config {
+	p := parallel.Plan{TP: 8, PP: 1, DP: 1, Interleave: 1, SP: sp, Recompute: rc, MicroBatch: 4, GlobalBatch: 4,
+		Schedule: parallel.OneFOneB, BytesPerParam: 18, Dtype: hw.BF16, Overlap: true}
+	return parallel.Config{Model: GPT(48, 6144, 64), Plan: p, Cluster: parallel.DefaultCluster(gpuByID("a100-80gb"), 8)}
+}
+
+const korthikanti22BCmd = "gpuscope plan --layers 48 --hidden 6144 --heads 64 --seq 2048 --vocab 51200 --gpu a100-80gb --tp 8 --micro-batch 4 --global-batch 4 --bytes-per-param 18 --flash=false"
+
+func korthikantiRows() ([]Row, error) {
+	const src = "Korthikanti et al. 2022 (arXiv 2205.05198), the 22B run: 8 A100s, TP 8, batch 4"
+	full, err := parallel.Evaluate(Korthikanti22B(false, parallel.RecomputeFull))
+	if err != nil {
+		return nil, err
+	}
+	sel, err := parallel.Evaluate(Korthikanti22B(true, parallel.RecomputeSelective))
+	if err != nil {
+		return nil, err
+	}
+	fullCmd := korthikanti22BCmd + " --sp=false --recompute full"
+	selCmd := korthikanti22BCmd + " --sp --recompute selective"
+	rows := []Row{
+		row("korthikanti-22b-full", src+", full recomputation", "iteration time, s", 1.42, full.Time.Step, 0.10, fullCmd),
+		row("korthikanti-22b-sp-selective", src+", sequence parallel + selective recomputation", "iteration time, s", 1.10, sel.Time.Step, 0.10, selCmd),
+		row("korthikanti-22b-mfu", src+", sequence parallel + selective recomputation", "MFU", 0.415, sel.MFU, 0.10, selCmd),
+	}
+	rows[0].PlanField, rows[1].PlanField, rows[2].PlanField = "time.step_s", "time.step_s", "mfu"
+	return rows, nil
+}
+
+// --- Narayanan et al. 2021 (arXiv 2104.04473) ---
+
+// NarayananRow is a row of Narayanan et al.'s Table 1.
+type NarayananRow struct {
+	Params                       string
+	A, H, L, TP, PP, GPUs, Batch int
+	TFLOPS                       float64
+}
+
+// NarayananRows are the rows of Table 1 the engine is held to.
+var NarayananRows = []NarayananRow{
+	{"1.7B", 24, 2304, 24, 1, 1, 32, 512, 137},
+	{"18.4B", 48, 6144, 40, 8, 1, 256, 1024, 135},
+	{"145.6B", 96, 12288, 80, 8, 8, 1536, 2304, 148},
+}
+
+// Narayanan is the configuration of a Table 1 row (A100, full
+// recomputation, 18 bytes a parameter, no FlashAttention and no sequence
+// parallelism: 2021's Megatron-LM) for micro-batch b and v chunks a stage.
+func Narayanan(row NarayananRow, b, v int) parallel.Config {
+	sched := parallel.OneFOneB
+	if v > 1 {
+		sched = parallel.Interleaved
+	}
+	p := parallel.Plan{TP: row.TP, PP: row.PP, DP: row.GPUs / (row.TP * row.PP), Interleave: v, Recompute: parallel.RecomputeFull, MicroBatch: b, GlobalBatch: row.Batch,
+		Schedule: sched, BytesPerParam: 18, Dtype: hw.BF16, Overlap: true}
+	return parallel.Config{Model: GPT(row.L, row.H, row.A), Plan: p, Cluster: parallel.DefaultCluster(gpuByID("a100-80gb"), row.GPUs)}
+}
+
+// NarayananBest is the fastest plan that fits for the row's TP, PP and
+// GPUs over micro-batches 1, 2, 4, 8 and 1, 2 or 4 chunks a stage (the
+// paper tuned both; its table gives neither).
+func NarayananBest(row NarayananRow) (parallel.Result, int, int, error) {
+	var best parallel.Result
+	bb, bv := 0, 0
+	for _, b := range []int{1, 2, 4, 8} {
+		for _, v := range []int{1, 2, 4} {
+			r, err := parallel.Evaluate(Narayanan(row, b, v))
+			if err != nil || !r.Memory.Fits {
+				continue
+			}
+			if bb == 0 || r.TFLOPSPerGPU > best.TFLOPSPerGPU {
+				best, bb, bv = r, b, v
+			}
+		}
+	}
+	if bb == 0 {
+		return best, 0, 0, fmt.Errorf("validate: no plan fits Narayanan's %s row", row.Params)
+	}
+	return best, bb, bv, nil
+}
+
+func narayananRows() ([]Row, error) {
+	var rows []Row
+	for _, nr := range NarayananRows {
+		r, b, v, err := NarayananBest(nr)
+		if err != nil {
+			return nil, err
+		}
+		cmd := fmt.Sprintf("gpuscope plan --software megatron-2021 --layers %d --hidden %d --heads %d --seq 2048 --vocab 51200 --gpu a100-80gb --gpus %d --tp %d --pp %d --interleave %d --micro-batch %d --global-batch %d --bytes-per-param 18 --recompute full",
+			nr.L, nr.H, nr.A, nr.GPUs, nr.TP, nr.PP, v, b, nr.Batch)
+		rw := row("narayanan-"+nr.Params, fmt.Sprintf("Narayanan et al. 2021 (arXiv 2104.04473), Table 1: %s (TP %d, PP %d, %d GPUs, batch %d)", nr.Params, nr.TP, nr.PP, nr.GPUs, nr.Batch),
+			"TFLOP/s a GPU (Megatron's 96-form, recomputation counted)", nr.TFLOPS, r.TFLOPSPerGPU, 0.15, cmd)
+		rw.PlanField = "tflops_per_gpu"
+		rw.Note = "micro-batch and chunks a stage: the engine's fastest that fits (the table gives neither)"
+		rows = append(rows, rw)
+	}
+	return rows, nil
+}
+
+// --- Llama 3 (arXiv 2407.21783), Table 4 ---
+
+// Llama3 is Llama 3 405B's 8,192-token plan of Table 4 on gpus H100s:
+// TP 8, PP 16, the rest DP, interleaved (v = 4), ZeRO-1, 2,048 sequences
+// a step; full recomputation (the engine, which counts dropout's masks,
+// needs it to fit; Meta ran without).
+func Llama3(gpus int) parallel.Config {
+	m, _ := model.Preset("llama3-405b")
+	return parallel.Config{Model: m, Cluster: parallel.DefaultCluster(gpuByID("h100"), gpus), Plan: parallel.Plan{TP: 8, PP: 16, DP: gpus / 128, Interleave: 4, SP: true,
+		ZeRO: 1, Recompute: parallel.RecomputeFull, Flash: true, MicroBatch: 1, GlobalBatch: 2048, Schedule: parallel.Interleaved, BytesPerParam: 16, Dtype: hw.BF16, Overlap: true}}
+}
+
+// Llama3Long is the 131,072-token row: TP 8, CP 16 (K and V
+// all-gathered), PP 16, DP 8 on 16,384 H100s, 128 sequences a step (the
+// table's DP 4 does not multiply to its 16,384 GPUs; README).
+func Llama3Long() parallel.Config {
+	c := Llama3(16384)
+	c.Model.Seq = 131072
+	c.Plan.CP, c.Plan.CPAlgo, c.Plan.DP, c.Plan.GlobalBatch = 16, parallel.CPAllGather, 8, 128
+	return c
+}
+
+func llama3Rows() ([]Row, error) {
+	const src = "Dubey et al. 2024 (Llama 3, arXiv 2407.21783), Table 4: 405B, "
+	const q = "TFLOP/s a GPU (model FLOPs: MFU × 989)"
+	var rows []Row
+	for _, g := range []struct {
+		gpus      int
+		published float64
+	}{{8192, 430}, {16384, 400}} {
+		c := Llama3(g.gpus)
+		r, err := parallel.Evaluate(c)
+		if err != nil {
+			return nil, err
+		}
+		peak, _ := c.Cluster.GPU.PeakFLOPS(hw.BF16)
+		rw := row(fmt.Sprintf("llama3-405b-8k-%d", g.gpus), fmt.Sprintf("%s8,192 tokens, %d GPUs (TP 8, PP 16, DP %d)", src, g.gpus, g.gpus/128), q, g.published, r.MFU*peak/1e12, 0.15,
+			fmt.Sprintf("gpuscope plan --software current --model llama3-405b --gpus %d --tp 8 --pp 16 --interleave 4 --zero 1 --recompute full --global-batch 2048", g.gpus))
+		rw.Status = Open
+		rw.Note = "not as Meta ran it: the engine counts dropout's masks, which Llama does not have, and needs full recomputation to fit, which Meta did not use (issue 19's Llama 3 slice)"
+		rows = append(rows, rw)
+	}
+	c := Llama3Long()
+	r, err := parallel.Evaluate(c)
+	if err != nil {
+		return nil, err
+	}
+	peak, _ := c.Cluster.GPU.PeakFLOPS(hw.BF16)
+	rw := row("llama3-405b-131k", src+"131,072 tokens, 16,384 GPUs (TP 8, CP 16, PP 16)", q, 380, r.MFU*peak/1e12, 0.15,
+		"gpuscope plan --software current --model llama3-405b --seq 131072 --gpus 16384 --tp 8 --cp 16 --cp-algo allgather --pp 16 --dp 8 --interleave 4 --zero 1 --recompute full --global-batch 128")
+	rw.Note = "DP 8, not the table's 4 (which does not multiply to 16,384 GPUs); full recomputation, the only setting that fits in the engine"
+	return append(rows, rw), nil
+}
+
+// --- DeepSeek-V3 (arXiv 2412.19437) ---
+
+// DeepSeekV3 is DeepSeek-V3's pre-training as it ran on 2,048 H800s: PP
+// 16, EP 64, ZeRO-1, no TP, FP8 block-scaled products, node-limited
+// routing (4 nodes), FP8 dispatch, DualPipe's pairing on 20 SMs, selective
+// recomputation, 15,360 sequences of 4,096 a step; with the given
+// pipeline schedule.
+func DeepSeekV3(s parallel.Schedule) parallel.Config {
+	m, _ := model.Preset("deepseek-v3")
+	p := parallel.Plan{TP: 1, PP: 16, DP: 128, EP: 64, ZeRO: 1, Interleave: 1, MicroBatch: 1, GlobalBatch: 15360,
+		Schedule: s, BytesPerParam: 16, Dtype: hw.FP8, Recompute: parallel.RecomputeSelective, Flash: true, Overlap: true,
+		NodeLimit: 4, DispatchDtype: hw.FP8, EPOverlap: true, CommSMs: 20, BlockScaled: true}
+	return parallel.Config{Model: m, Plan: p, Cluster: parallel.DefaultCluster(gpuByID("h800"), 2048)}
+}
+
+// DeepSeekV3TokensPerS is the rate Table 1 implies: 14.8T tokens of
+// pre-training in 2.664M H800 GPU-hours on 2,048 GPUs.
+const DeepSeekV3TokensPerS = 14.8e12 / (2.664e6 * 3600 / 2048)
+
+func deepSeekRows() ([]Row, error) {
+	const src = "DeepSeek-AI 2024 (DeepSeek-V3, arXiv 2412.19437), Table 1: 14.8T tokens in 2.664M H800 GPU-hours on 2,048 GPUs"
+	const cmd = "gpuscope plan --model deepseek-v3 --gpu h800 --gpus 2048 --pp 16 --dp 128 --ep 64 --zero 1 --dtype fp8 --block-scaled --recompute selective --node-limit 4 --dispatch-dtype fp8 --ep-overlap --global-batch 15360"
+	var rows []Row
+	for _, s := range []parallel.Schedule{parallel.DualPipe, parallel.OneFOneB} {
+		r, err := parallel.Evaluate(DeepSeekV3(s))
+		if err != nil {
+			return nil, err
+		}
+		rw := row("deepseek-v3-"+string(s), src, "tokens/s on the cluster", DeepSeekV3TokensPerS, r.TokensPerS, 0.15, cmd+" --schedule "+string(s))
+		rw.PlanField = "tokens_per_s"
+		if s == parallel.DualPipe {
+			rw.Status = Open
+			rw.Note = "as it ran (DualPipe): too fast, not yet reproduced; candidates the engine does not charge are in README's published checks"
+		} else {
+			rw.Note = "the pipeline run as 1F1B, not as DeepSeek ran it (DualPipe): held, but 1F1B's bubble and last stage are what slow it to the row"
+		}
+		rows = append(rows, rw)
+	}
+	return rows, nil
+}
+
+// --- nccl-tests (PERFORMANCE.md and its maintainers) ---
+
+func ncclRows() ([]Row, error) {
+	nv, _ := hw.LinkByID("nvlink4")
+	ib, _ := hw.LinkByID("ib-ndr")
+	var rows []Row
+	for _, c := range []struct {
+		algo      collective.Algo
+		published float64
+	}{{collective.Ring, 370}, {collective.NVLS, 480}} {
+		f, err := collective.ClosedForm(collective.AllReduce, c.algo, 8, 8, 1e9, nv, ib)
+		if err != nil {
+			return nil, err
+		}
+		busbw := 1e9 / f.Seconds * collective.BusFactor(collective.AllReduce, 8) / 1e9
+		rows = append(rows, row("nccl-allreduce-"+string(c.algo), "nccl-tests (PERFORMANCE.md; its maintainers): 8× H100 over NVLink 4, all-reduce, hundreds of MB, "+string(c.algo),
+			"bus bandwidth, GB/s", c.published, busbw, 0.03,
+			fmt.Sprintf("all-reduce of 1 GB on 8 H100s, one node (NVLink 4), %s: collective.ClosedForm", c.algo)))
+	}
+	return rows, nil
+}
+
+// --- GEMMs ---
+
+// DeepGEMMShapes are DeepGEMM's measured block-scaled FP8 products on an
+// H800 (README of its first release): groups, M, N, K and TFLOP/s.
+var DeepGEMMShapes = []struct {
+	Groups, M, N, K int
+	Measured        float64
+}{
+	{1, 4096, 7168, 16384, 1358}, {1, 4096, 4096, 7168, 1304}, {1, 4096, 7168, 2048, 1025},
+	{1, 4096, 2112, 7168, 1058}, {1, 4096, 24576, 1536, 990},
+	{4, 8192, 4096, 7168, 1297}, {4, 8192, 7168, 2048, 1099},
+}
+
+func gemmRows() ([]Row, error) {
+	r, err := kernel.GEMM(kernel.GEMMConfig{M: 8192, N: 8192, K: 8192, Dtype: hw.BF16, GPU: gpuByID("h200"), Kernel: kernel.TensorTiled})
+	if err != nil {
+		return nil, err
+	}
+	rows := []Row{row("gemm-h200-8192", "measured on one H200 through PyTorch (shared/reference/published-figures.md): 8192³ BF16",
+		"TFLOP/s", 788, r.Metrics().TFLOPS, 0.10, "gpuscope gemm --m 8192 --n 8192 --k 8192 --dtype bf16 --gpu h200 --kernel tensor-tiled")}
+	rows[0].PlanField = "tflops"
+	h800 := gpuByID("h800")
+	for _, c := range DeepGEMMShapes {
+		r, err := kernel.GEMM(kernel.GEMMConfig{M: c.M, N: c.N, K: c.K, Dtype: hw.FP8, GPU: h800, Kernel: kernel.TensorTiled, BlockScaled: true})
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, row(fmt.Sprintf("deepgemm-%dx%dx%dx%d", c.Groups, c.M, c.N, c.K),
+			fmt.Sprintf("DeepGEMM (github.com/deepseek-ai/DeepGEMM), README of its first release: H800, %d group(s), M %d N %d K %d", c.Groups, c.M, c.N, c.K),
+			"TFLOP/s, block-scaled FP8", c.Measured, r.FLOPs/r.TimeS/1e12, 0.10,
+			fmt.Sprintf("block-scaled FP8 tensor-tiled GEMM %d×%d×%d on an H800: kernel.GEMM", c.M, c.N, c.K)))
+	}
+	return rows, nil
+}
+
+// --- parameter counts of the presets ---
+
+// PresetSizes are the presets' published parameter counts and the
+// tolerance each is held to.
+var PresetSizes = []struct {
+	ID        string
+	Published float64
+	Tolerance float64
+	Source    string
+}{
+	{"gpt3-175b", 175e9, 0.01, "Brown et al. 2020 (GPT-3, arXiv 2005.14165), Table 2.1"},
+	{"llama2-70b", 68.98e9, 0.005, "Llama 2 70B's released checkpoint: 68,976,648,192"},
+	{"llama3-405b", 405.85e9, 0.005, "Llama 3 405B's released checkpoint"},
+	{"megatron-1t", 1008e9, 0.01, "Narayanan et al. 2021 (arXiv 2104.04473), Table 1: 1.0T"},
+	{"seed-100b", 100e9, 0.02, "the course's 100B seed model"},
+}
+
+func paramRows() ([]Row, error) {
+	var rows []Row
+	for _, p := range PresetSizes {
+		m, ok := model.Preset(p.ID)
+		if !ok {
+			return nil, fmt.Errorf("validate: no preset %s", p.ID)
+		}
+		rw := row("params-"+p.ID, p.Source, "parameters", p.Published, m.Params(), p.Tolerance, "gpuscope plan --model "+p.ID+" --json")
+		rw.PlanField = "params"
+		rows = append(rows, rw)
+	}
+	return rows, nil
+}
