@@ -47,7 +47,48 @@ func planKnobs() []scenarios.Knob {
 		{Name: "inter", Kind: scenarios.KnobEnum, Values: links},
 		{Name: "bytes-per-param", Kind: scenarios.KnobEnum, Values: []string{"16", "18"}, Default: "16"},
 		{Name: "dtype", Kind: scenarios.KnobEnum, Values: []string{"bf16", "fp16", "fp8"}, Default: "bf16"},
+		{Name: "software", Kind: scenarios.KnobEnum, Values: softwareEraNames(), Default: "current"},
 	}
+}
+
+// softwareEra is how a generation of training software ran a plan: the
+// settings gpuscope plan --software sets, each still overridden by its own
+// flag.
+type softwareEra struct {
+	name      string
+	flash     bool               // FlashAttention
+	sp        bool               // sequence parallelism when TP > 1
+	overlap   bool               // the DP all-reduce behind the backward pass
+	recompute parallel.Recompute // the recomputation default
+	bpp       int                // model-state bytes a parameter
+	what      string
+}
+
+// softwareEras are the eras by name, oldest first.
+var softwareEras = []softwareEra{
+	{"megatron-2021", false, false, false, parallel.RecomputeFull, 18,
+		"Narayanan et al. 2021's Megatron-LM: standard attention, no sequence parallelism, the DP all-reduce after the backward pass, full recomputation, FP32 gradients (18 bytes a parameter)"},
+	{"megatron-2022", false, true, true, parallel.RecomputeSelective, 18,
+		"Korthikanti et al. 2022's Megatron-LM: sequence parallelism and selective recomputation, standard attention, FP32 gradients (18 bytes a parameter)"},
+	{"current", true, true, true, parallel.RecomputeSelective, 16,
+		"today's defaults: FlashAttention, sequence parallelism, DP overlap, selective recomputation, 16 bytes a parameter"},
+}
+
+func softwareEraNames() []string {
+	var n []string
+	for _, e := range softwareEras {
+		n = append(n, e.name)
+	}
+	return n
+}
+
+func softwareEraByName(name string) softwareEra {
+	for _, e := range softwareEras {
+		if e.name == name {
+			return e
+		}
+	}
+	return softwareEras[len(softwareEras)-1]
 }
 
 var planHelp = cmdHelp{
@@ -93,12 +134,12 @@ DP × micro-batch) are refused with the constraint named.`,
 		"global-batch":    {what: "sequences per optimizer step", def: "the preset's batch when dp × micro-batch divides it, else dp × micro-batch × 4·pp (a bubble near a quarter); with --search the preset's batch, else --gpus"},
 		"gpus-per-node":   {what: "GPUs per node, joined by --intra"},
 		"top":             {what: "plans --search lists (0: all)"},
-		"recompute":       {what: "activation recomputation: none, selective (attention's softmax and dropout) or full (each layer's forward again)"},
+		"recompute":       {what: "activation recomputation: none, selective (attention's softmax and dropout) or full (each layer's forward again)", def: "selective (--software megatron-2021: full)"},
 		"schedule":        {what: "the pipeline schedule (dualpipe: DeepSeek-V3's bidirectional one, each rank holding two stages, costed in closed form; pair it with --ep-overlap)", def: "1f1b; interleaved when --interleave > 1"},
 		"gpu":             {what: "the GPU"},
 		"intra":           {what: "the link inside a node", def: "the GPU's NVLink: nvlink3 for a100-80gb, nvlink4 for h100 and h200"},
 		"inter":           {what: "the network between nodes, one NIC per GPU", def: "ib-hdr for a100-80gb, ib-ndr for h100 and h200"},
-		"bytes-per-param": {what: "model-state bytes a parameter: 16 (BF16 weights and gradients, FP32 master weights and Adam moments) or 18 (FP32 gradients, Megatron-LM)"},
+		"bytes-per-param": {what: "model-state bytes a parameter: 16 (BF16 weights and gradients, FP32 master weights and Adam moments) or 18 (FP32 gradients, Megatron-LM)", def: "16 (--software megatron-2021 and megatron-2022: 18)"},
 		"dtype":           {what: "the number format of the matrix products"},
 		"ep":              {what: "expert parallelism, for a mixture of experts: each MoE layer's experts spread over EP of the DP ranks (dividing DP and the experts)"},
 		"capacity-factor": {what: "a mixture of experts' busiest GPU's tokens through its experts over the mean (1: balanced)"},
@@ -111,9 +152,10 @@ DP × micro-batch) are refused with the constraint named.`,
 		"comm-sms":        {what: "SMs the overlapped all-to-alls take from the compute beside them, which slows by that share meanwhile (needs --ep-overlap)", def: "20 with --ep-overlap (DeepSeek-V3's 20 of the H800's 132), else 0"},
 		"json":            jsonDoc,
 		"search":          {what: "rank every valid plan that fits, fastest first (each with sequence parallelism when TP > 1 and DP overlap; --sp and --overlap are not read, nor DeepSeek-V3's --node-limit, --dispatch-dtype, --ep-overlap, --comm-sms and --block-scaled)"},
-		"sp":              {what: "sequence parallelism in the TP group (activations outside the matrix products split over TP)", def: "on when --tp > 1"},
-		"flash":           {what: "FlashAttention (off: standard attention, the N×N scores through HBM)", def: "on"},
-		"overlap":         {what: "hide the DP all-reduce behind the backward pass, bucket by bucket (off: after it)", def: "on"},
+		"sp":              {what: "sequence parallelism in the TP group (activations outside the matrix products split over TP)", def: "on when --tp > 1 (--software megatron-2021: off)"},
+		"flash":           {what: "FlashAttention (off: standard attention, the N×N scores through HBM)", def: "on (--software megatron-2021 and megatron-2022: off)"},
+		"overlap":         {what: "hide the DP all-reduce behind the backward pass, bucket by bucket (off: after it)", def: "on (--software megatron-2021: off)"},
+		"software":        {what: "a software era's settings, so a paper's row is one flag away (each still overridden by its own flag): megatron-2021 (" + softwareEras[0].what + "); megatron-2022 (" + softwareEras[1].what + "); current (" + softwareEras[2].what + ")"},
 	},
 	extra: []string{"hf-config"},
 }
@@ -267,7 +309,11 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	default:
 		return fail("--gpus: %d not divisible by tp × pp = %d × %d", gpus, tp, pp)
 	}
+	era := softwareEraByName(fs.value("software"))
 	bpp := atoi("bytes-per-param")
+	if !given("bytes-per-param") {
+		bpp = era.bpp
+	}
 
 	if !haveModel {
 		if !given("params") {
@@ -329,7 +375,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	dtype := hw.Dtype(fs.value("dtype"))
-	flash := boolOr("flash", true)
+	flash := boolOr("flash", era.flash)
 
 	if fs.bools["search"] {
 		sr, err := parallel.Search(parallel.SearchOptions{Model: m, Cluster: cl, GlobalBatch: gb, BytesPerParam: bpp, Dtype: dtype, Flash: flash, CP: true})
@@ -342,7 +388,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		}
 		fmt.Fprintf(stdout, "%s on %d × %s, global batch %d: %d plans evaluated, %d fit\n", m.ID, gpus, g.Name, gb, sr.Evaluated, sr.Fitting)
 		base := parallel.Plan{Flash: flash, GlobalBatch: gb, BytesPerParam: bpp, Dtype: dtype}
-		planSettings(given, m, hfPath != "", base, cl, gbDefault, true).write(stdout)
+		planSettings(given, m, hfPath != "", base, cl, gbDefault, true, era).write(stdout)
 		fmt.Fprintf(stdout, "decision: %s — %s\n", sr.Decision.Branch, sr.Decision.Advice)
 		for _, s := range sr.Decision.Steps {
 			fmt.Fprintf(stdout, "  %-55s %-3s %s\n", s.Question, map[bool]string{true: "yes", false: "no"}[s.Answer], s.Detail)
@@ -370,9 +416,13 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	if given("schedule") {
 		sched = parallel.Schedule(fs.value("schedule"))
 	}
-	plan := parallel.Plan{TP: tp, PP: pp, DP: dp, Interleave: v, SP: boolOr("sp", tp > 1), ZeRO: atoi("zero"),
-		Recompute: parallel.Recompute(fs.value("recompute")), Flash: flash, MicroBatch: mb, GlobalBatch: gb,
-		Schedule: sched, BytesPerParam: bpp, Dtype: dtype, Overlap: boolOr("overlap", true), EP: atoi("ep"),
+	rc := era.recompute
+	if given("recompute") {
+		rc = parallel.Recompute(fs.value("recompute"))
+	}
+	plan := parallel.Plan{TP: tp, PP: pp, DP: dp, Interleave: v, SP: boolOr("sp", era.sp && tp > 1), ZeRO: atoi("zero"),
+		Recompute: rc, Flash: flash, MicroBatch: mb, GlobalBatch: gb,
+		Schedule: sched, BytesPerParam: bpp, Dtype: dtype, Overlap: boolOr("overlap", era.overlap), EP: atoi("ep"),
 		CP: cp, CPAlgo: parallel.CPAlgo(fs.value("cp-algo"))}
 	plan.CapacityFactor, _ = strconv.ParseFloat(fs.value("capacity-factor"), 64)
 	plan.NodeLimit, plan.EPOverlap, plan.BlockScaled = atoi("node-limit"), boolOr("ep-overlap", false), boolOr("block-scaled", false)
@@ -389,7 +439,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("--%v", err)
 	}
-	set := planSettings(given, m, hfPath != "", plan, cl, gbDefault, false)
+	set := planSettings(given, m, hfPath != "", plan, cl, gbDefault, false, era)
 	if fs.bools["json"] {
 		return writeJSON(stdout, stderr, planOutput{Metrics: r.Metrics(), Overlap: plan.Overlap, Seq: m.Seq, Dropout: true, Defaulted: set.defaulted()})
 	}
@@ -451,7 +501,7 @@ type planSettingList []planSetting
 
 // planSettings lists the settings behind a plan (for --search, the ones
 // every plan searched shares), each marked given or default.
-func planSettings(given func(string) bool, m model.Transformer, fromHF bool, p parallel.Plan, cl parallel.Cluster, gbDefault string, search bool) planSettingList {
+func planSettings(given func(string) bool, m model.Transformer, fromHF bool, p parallel.Plan, cl parallel.Cluster, gbDefault string, search bool, era softwareEra) planSettingList {
 	onOff := map[bool]string{true: "on", false: "off"}
 	var s planSettingList
 	add := func(flag, name, value, def string) {
@@ -461,17 +511,25 @@ func planSettings(given func(string) bool, m model.Transformer, fromHF bool, p p
 		}
 		s = append(s, planSetting{flag, name, value, from})
 	}
+	// What the era sets, when it was named: its settings' source.
+	eraDef := func(def string) string {
+		if given("software") {
+			return "--software " + era.name
+		}
+		return def
+	}
+	add("software", "software era", era.name, "default")
 	add("gpu", "GPU", cl.GPU.Name, "default")
 	if search {
 		s = append(s, planSetting{"", "sequence parallel", "on when TP > 1", "in every plan searched"},
 			planSetting{"", "DP overlap", "on", "in every plan searched"})
 	} else {
-		add("sp", "sequence parallel", onOff[p.SP], "default: on when TP > 1")
-		add("overlap", "DP overlap", onOff[p.Overlap], "default")
+		add("sp", "sequence parallel", onOff[p.SP], eraDef("default: on when TP > 1"))
+		add("overlap", "DP overlap", onOff[p.Overlap], eraDef("default"))
 	}
-	add("flash", "FlashAttention", onOff[p.Flash], "default")
+	add("flash", "FlashAttention", onOff[p.Flash], eraDef("default"))
 	if !search {
-		add("recompute", "recomputation", string(p.Recompute), "default")
+		add("recompute", "recomputation", string(p.Recompute), eraDef("default"))
 		add("zero", "ZeRO stage", strconv.Itoa(p.ZeRO), "default")
 		add("micro-batch", "micro-batch", sequences(p.MicroBatch), "default")
 		sched := string(p.Schedule)
@@ -490,7 +548,7 @@ func planSettings(given func(string) bool, m model.Transformer, fromHF bool, p p
 	if !search && (p.BlockScaled || given("block-scaled")) {
 		add("block-scaled", "FP8 block scaling", onOff[p.BlockScaled], "default")
 	}
-	add("bytes-per-param", "model-state bytes", fmt.Sprintf("%d a parameter", p.BytesPerParam), "default")
+	add("bytes-per-param", "model-state bytes", fmt.Sprintf("%d a parameter", p.BytesPerParam), eraDef("default"))
 	if m.MoE() && !search {
 		add("ep", "expert parallel", strconv.Itoa(max(p.EP, 1)), "default")
 		add("capacity-factor", "capacity factor", strconv.FormatFloat(max(p.CapacityFactor, 1), 'g', -1, 64), "default: balanced")
