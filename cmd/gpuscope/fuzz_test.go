@@ -23,7 +23,7 @@ import (
 // are skipped for it.
 func cliPrefixes() [][]string {
 	p := [][]string{
-		{"collective"}, {"numfmt"}, {"attention"}, {"faults"}, {"gemm"}, {"plan"}, {"roofline"}, {"route"},
+		{"collective"}, {"numfmt"}, {"attention"}, {"faults"}, {"gemm"}, {"plan"}, {"roofline"}, {"route"}, {"validate"},
 		{"scenario", "list"}, {"scenario"}, {},
 	}
 	for _, id := range scenarios.IDs() {

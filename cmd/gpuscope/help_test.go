@@ -12,7 +12,7 @@ import (
 
 // helpCommands are the command lines whose help the tests ask for.
 var helpCommands = [][]string{
-	{"collective"}, {"numfmt"}, {"attention"}, {"faults"}, {"gemm"}, {"plan"}, {"roofline"}, {"route"},
+	{"collective"}, {"numfmt"}, {"attention"}, {"faults"}, {"gemm"}, {"plan"}, {"roofline"}, {"route"}, {"validate"},
 	{"scenario"}, {"scenario", "list"}, {"scenario", "run"}, {"scenario", "run", "ring-allreduce"},
 	{"scenario", "run", "3d-parallel"}, {"serve"}, {"site"}, {"version"},
 }

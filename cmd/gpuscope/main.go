@@ -15,6 +15,7 @@
 //	gpuscope serve [--addr localhost:8080] [--dir site/dist]
 //	gpuscope site [--dist site/dist] [--base http://localhost:8080/] [--course site/course]
 //	gpuscope help [CMD], gpuscope CMD --help
+//	gpuscope validate [--json]
 //	gpuscope version
 //
 // Bad flags print one line naming the flag and the allowed values, and exit
@@ -44,6 +45,7 @@ const usage = `usage:
   gpuscope scenario run ID [--json] [--KNOB VALUE ...]
   gpuscope serve [--addr HOST:PORT] [--dir DIR]
   gpuscope site [--dist DIR] [--base URL] [--course DIR]
+  gpuscope validate [--json]   every published figure the engine is held to: published, engine, error, tolerance
   gpuscope help [CMD]    this list, or CMD's flags with their allowed values and defaults
                          (the same as gpuscope CMD --help)
   gpuscope version       the module version and the VCS revision it was built from`
@@ -80,11 +82,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runServe(args[1:], stdout, stderr)
 	case "site":
 		return runSite(args[1:], stdout, stderr)
+	case "validate":
+		return runValidate(args[1:], stdout, stderr)
 	case "help", "-h", "--help", "-help":
 		return runHelp(args[1:], stdout, stderr)
 	case "version", "--version", "-version":
 		return runVersion(args[1:], stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "gpuscope: unknown command %q; allowed: attention, collective, faults, gemm, numfmt, plan, roofline, route, scenario, serve, site, help, version\n", args[0])
+	fmt.Fprintf(stderr, "gpuscope: unknown command %q; allowed: attention, collective, faults, gemm, numfmt, plan, roofline, route, scenario, serve, site, validate, help, version\n", args[0])
 	return 2
 }
