@@ -171,11 +171,19 @@ type NarayananRow struct {
 	TFLOPS                       float64
 }
 
-// NarayananRows are the rows of Table 1 the engine is held to.
+// NarayananRows are the rows of Table 1, all ten (V 51,200, s 2048, A100
+// 80 GB, full recomputation).
 var NarayananRows = []NarayananRow{
 	{"1.7B", 24, 2304, 24, 1, 1, 32, 512, 137},
+	{"3.6B", 32, 3072, 30, 2, 1, 64, 512, 138},
+	{"7.5B", 32, 4096, 36, 4, 1, 128, 512, 142},
 	{"18.4B", 48, 6144, 40, 8, 1, 256, 1024, 135},
+	{"39.1B", 64, 8192, 48, 8, 2, 512, 1536, 138},
+	{"76.1B", 80, 10240, 60, 8, 4, 1024, 1792, 140},
 	{"145.6B", 96, 12288, 80, 8, 8, 1536, 2304, 148},
+	{"310.1B", 128, 16384, 96, 8, 16, 1920, 2160, 155},
+	{"529.6B", 128, 20480, 105, 8, 35, 2520, 2520, 163},
+	{"1008.0B", 160, 25600, 128, 8, 64, 3072, 3072, 163},
 }
 
 // Narayanan is the configuration of a Table 1 row (A100, full
