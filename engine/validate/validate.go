@@ -16,6 +16,7 @@ package validate
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/gpuscope/gpuscope/engine/collective"
 	"github.com/gpuscope/gpuscope/engine/hw"
@@ -130,35 +131,93 @@ func gpuByID(id string) hw.GPU {
 	return g
 }
 
-// Korthikanti22B is Korthikanti et al.'s 22B run on 8 A100s (TP 8, PP 1,
-// b = B = 4, 18 bytes a parameter, no FlashAttention: 2022's Megatron-LM)
-// with the given sequence parallelism and recomputation.
-func Korthikanti22B(sp bool, rc parallel.Recompute) parallel.Config {
-	p := parallel.Plan{TP: 8, PP: 1, DP: 1, Interleave: 1, SP: sp, Recompute: rc, MicroBatch: 4, GlobalBatch: 4,
-		Schedule: parallel.OneFOneB, BytesPerParam: 18, Dtype: hw.BF16, Overlap: true}
-	return parallel.Config{Model: GPT(48, 6144, 64), Plan: p, Cluster: parallel.DefaultCluster(gpuByID("a100-80gb"), 8)}
+// KorthikantiRow is one of Korthikanti et al.'s models (their Table 3:
+// A100s, TP 8, DP 1, V 51,200, s 2048) with its end-to-end iteration
+// times: full recomputation without sequence parallelism, and sequence
+// parallelism with selective recomputation, and the latter's MFU.
+type KorthikantiRow struct {
+	Params                              string
+	A, H, L, TP, PP, GPUs, Batch, Micro int
+	Full, Selective, MFU                float64
 }
 
-const korthikanti22BCmd = "gpuscope plan --software megatron-2022 --layers 48 --hidden 6144 --heads 64 --seq 2048 --vocab 51200 --gpu a100-80gb --tp 8 --micro-batch 4 --global-batch 4"
+// KorthikantiRows are the four models: 22B, 175B (GPT-3), 530B (MT-NLG)
+// and 1T.
+var KorthikantiRows = []KorthikantiRow{
+	{"22b", 64, 6144, 48, 8, 1, 8, 4, 4, 1.42, 1.10, 0.415},
+	{"175b", 96, 12288, 96, 8, 8, 64, 64, 1, 18.13, 13.75, 0.514},
+	{"530b", 128, 20480, 105, 8, 35, 280, 280, 1, 49.05, 37.83, 0.560},
+	{"1t", 160, 25600, 128, 8, 64, 512, 512, 1, 94.42, 71.49, 0.563},
+}
+
+// Korthikanti is a model of Korthikanti et al.'s with the given sequence
+// parallelism, recomputation and v chunks a stage (18 bytes a parameter,
+// no FlashAttention: 2022's Megatron-LM).
+func Korthikanti(row KorthikantiRow, sp bool, rc parallel.Recompute, v int) parallel.Config {
+	sched := parallel.OneFOneB
+	if v > 1 {
+		sched = parallel.Interleaved
+	}
+	p := parallel.Plan{TP: row.TP, PP: row.PP, DP: row.GPUs / (row.TP * row.PP), Interleave: v, SP: sp, Recompute: rc, MicroBatch: row.Micro, GlobalBatch: row.Batch,
+		Schedule: sched, BytesPerParam: 18, Dtype: hw.BF16, Overlap: true}
+	return parallel.Config{Model: GPT(row.L, row.H, row.A), Plan: p, Cluster: parallel.DefaultCluster(gpuByID("a100-80gb"), row.GPUs)}
+}
+
+// Korthikanti22B is Korthikanti et al.'s 22B run on 8 A100s (TP 8, PP 1,
+// b = B = 4).
+func Korthikanti22B(sp bool, rc parallel.Recompute) parallel.Config {
+	return Korthikanti(KorthikantiRows[0], sp, rc, 1)
+}
+
+// KorthikantiBest is the fastest plan that fits over 1–4 chunks a stage
+// (v must divide the layers a stage; the paper's table gives no v).
+func KorthikantiBest(row KorthikantiRow, sp bool, rc parallel.Recompute) (parallel.Result, int, error) {
+	var best parallel.Result
+	bv := 0
+	for v := 1; v <= 4; v++ {
+		r, err := parallel.Evaluate(Korthikanti(row, sp, rc, v))
+		if err != nil || !r.Memory.Fits {
+			continue
+		}
+		if bv == 0 || r.Time.Step < best.Time.Step {
+			best, bv = r, v
+		}
+	}
+	if bv == 0 {
+		return best, 0, fmt.Errorf("validate: no plan fits Korthikanti's %s", row.Params)
+	}
+	return best, bv, nil
+}
 
 func korthikantiRows() ([]Row, error) {
-	const src = "Korthikanti et al. 2022 (arXiv 2205.05198), the 22B run: 8 A100s, TP 8, batch 4"
-	full, err := parallel.Evaluate(Korthikanti22B(false, parallel.RecomputeFull))
-	if err != nil {
-		return nil, err
+	var rows []Row
+	for _, kr := range KorthikantiRows {
+		src := fmt.Sprintf("Korthikanti et al. 2022 (arXiv 2205.05198), end-to-end iteration times: %s, %d A100s, TP %d, PP %d, batch %d", strings.ToUpper(kr.Params), kr.GPUs, kr.TP, kr.PP, kr.Batch)
+		full, vf, err := KorthikantiBest(kr, false, parallel.RecomputeFull)
+		if err != nil {
+			return nil, err
+		}
+		sel, vs, err := KorthikantiBest(kr, true, parallel.RecomputeSelective)
+		if err != nil {
+			return nil, err
+		}
+		cmd := func(v int) string {
+			return fmt.Sprintf("gpuscope plan --software megatron-2022 --layers %d --hidden %d --heads %d --seq 2048 --vocab 51200 --gpu a100-80gb --gpus %d --tp %d --pp %d --interleave %d --micro-batch %d --global-batch %d",
+				kr.L, kr.H, kr.A, kr.GPUs, kr.TP, kr.PP, v, kr.Micro, kr.Batch)
+		}
+		r := []Row{
+			row("korthikanti-"+kr.Params+"-full", src+", full recomputation", "iteration time, s", kr.Full, full.Time.Step, 0.10, cmd(vf)+" --sp=false --recompute full"),
+			row("korthikanti-"+kr.Params+"-sp-selective", src+", sequence parallel + selective recomputation", "iteration time, s", kr.Selective, sel.Time.Step, 0.10, cmd(vs)),
+			row("korthikanti-"+kr.Params+"-mfu", src+", sequence parallel + selective recomputation", "MFU", kr.MFU, sel.MFU, 0.10, cmd(vs)),
+		}
+		r[0].PlanField, r[1].PlanField, r[2].PlanField = "time.step_s", "time.step_s", "mfu"
+		if kr.PP > 1 {
+			for i := range r {
+				r[i].Note = "chunks a stage: the engine's fastest that fits (the paper's table gives none)"
+			}
+		}
+		rows = append(rows, r...)
 	}
-	sel, err := parallel.Evaluate(Korthikanti22B(true, parallel.RecomputeSelective))
-	if err != nil {
-		return nil, err
-	}
-	fullCmd := korthikanti22BCmd + " --sp=false --recompute full"
-	selCmd := korthikanti22BCmd
-	rows := []Row{
-		row("korthikanti-22b-full", src+", full recomputation", "iteration time, s", 1.42, full.Time.Step, 0.10, fullCmd),
-		row("korthikanti-22b-sp-selective", src+", sequence parallel + selective recomputation", "iteration time, s", 1.10, sel.Time.Step, 0.10, selCmd),
-		row("korthikanti-22b-mfu", src+", sequence parallel + selective recomputation", "MFU", 0.415, sel.MFU, 0.10, selCmd),
-	}
-	rows[0].PlanField, rows[1].PlanField, rows[2].PlanField = "time.step_s", "time.step_s", "mfu"
 	return rows, nil
 }
 
