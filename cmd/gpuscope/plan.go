@@ -155,7 +155,7 @@ DP × micro-batch) are refused with the constraint named.`,
 		"sp":              {what: "sequence parallelism in the TP group (activations outside the matrix products split over TP)", def: "on when --tp > 1 (--software megatron-2021: off)"},
 		"flash":           {what: "FlashAttention (off: standard attention, the N×N scores through HBM)", def: "on (--software megatron-2021 and megatron-2022: off)"},
 		"overlap":         {what: "hide the DP all-reduce behind the backward pass, bucket by bucket (off: after it)", def: "on (--software megatron-2021: off)"},
-		"software":        {what: "a software era's settings, so a paper's row is one flag away (each still overridden by its own flag): megatron-2021 (" + softwareEras[0].what + "); megatron-2022 (" + softwareEras[1].what + "); current (" + softwareEras[2].what + ")"},
+		"software":        {what: "a software era's settings, so a paper's row is one flag away (each still overridden by its own flag): megatron-2021 (" + softwareEras[0].what + "); megatron-2022 (" + softwareEras[1].what + "); current (" + softwareEras[2].what + "); with --search only its FlashAttention and bytes a parameter (the search sets the rest)"},
 	},
 	extra: []string{"hf-config"},
 }
@@ -522,7 +522,9 @@ func planSettings(given func(string) bool, m model.Transformer, fromHF bool, p p
 	add("gpu", "GPU", cl.GPU.Name, "default")
 	if search {
 		s = append(s, planSetting{"", "sequence parallel", "on when TP > 1", "in every plan searched"},
-			planSetting{"", "DP overlap", "on", "in every plan searched"})
+			planSetting{"", "DP overlap", "on", "in every plan searched"},
+			planSetting{"", "recomputation", "none, selective, full", "searched"},
+			planSetting{"", "ZeRO stage", "0–3 without PP, 0–1 with", "searched"})
 	} else {
 		add("sp", "sequence parallel", onOff[p.SP], eraDef("default: on when TP > 1"))
 		add("overlap", "DP overlap", onOff[p.Overlap], eraDef("default"))

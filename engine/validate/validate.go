@@ -105,7 +105,7 @@ func zeroRows() ([]Row, error) {
 			return nil, err
 		}
 		rows = append(rows, row(fmt.Sprintf("zero-7.5b-stage%d", stage),
-			"Rajbhandari et al. 2020 (ZeRO, arXiv 1910.02054), Figure 1: Ψ = 7.5B, N = 64, "+names[stage],
+			"Rajbhandari et al. 2020 (ZeRO, arXiv 1910.02054), Table 1 (and Figure 1): Ψ = 7.5B, N = 64, "+names[stage],
 			"model-state bytes a GPU", w, m.Total(), 0.005,
 			fmt.Sprintf("gpuscope plan --params 7.5e9 --gpus 64 --zero %d --bytes-per-param 16", stage)))
 		rows[len(rows)-1].PlanField = "memory.total_bytes"
