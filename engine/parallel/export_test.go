@@ -14,8 +14,7 @@ var (
 // DeepSeekV3ForTest is TestDeepSeekV3Published's configuration, as it
 // ran, on the schedule given.
 func DeepSeekV3ForTest(t *testing.T, s Schedule) Config {
-	m, p, cl := deepSeekV3(t)
-	p.NodeLimit, p.DispatchDtype, p.EPOverlap, p.CommSMs, p.BlockScaled = 4, "fp8", true, 20, true
+	m, p, cl := deepSeekV3AsRun(t)
 	p.Schedule = s
 	return Config{Model: m, Plan: p, Cluster: cl}
 }

@@ -71,6 +71,16 @@ func deepSeekV3(t *testing.T) (model.Transformer, Plan, Cluster) {
 	return m, p, DefaultCluster(gpu(t, "h800"), 2048)
 }
 
+// deepSeekV3AsRun is deepSeekV3 with DeepSeek's mechanisms: node-limited
+// routing (4 nodes), FP8 dispatch, DualPipe's pairing on 20 SMs and
+// block-scaled FP8 products; the schedule 1F1B. engine/validate's rows
+// have the same configuration (TestPublishedConfigsAreValidates).
+func deepSeekV3AsRun(t *testing.T) (model.Transformer, Plan, Cluster) {
+	m, p, cl := deepSeekV3(t)
+	p.NodeLimit, p.DispatchDtype, p.EPOverlap, p.CommSMs, p.BlockScaled = 4, hw.FP8, true, 20, true
+	return m, p, cl
+}
+
 // The node-limited, FP8-dispatched all-to-alls of a middle stage through
 // Evaluate, by hand: a GPU's 4096 tokens, each to 4 of the 8 nodes its
 // EP group spans, 7/8 of those off its node on the NIC; FP8 dispatch
@@ -163,9 +173,8 @@ func TestEPSettingsRefused(t *testing.T) {
 // the critical path), 4.37M, 38% fast: outside 15%, the engine's
 // per-layer compute likely too fast (README).
 func TestDeepSeekV3Published(t *testing.T) {
-	m, p, cl := deepSeekV3(t)
+	m, p, cl := deepSeekV3AsRun(t)
 	const published = 14.8e12 / (2.664e6 * 3600 / 2048)
-	p.NodeLimit, p.DispatchDtype, p.EPOverlap, p.CommSMs, p.BlockScaled = 4, hw.FP8, true, 20, true
 	r, err := Evaluate(Config{Model: m, Plan: p, Cluster: cl})
 	if err != nil {
 		t.Fatal(err)
