@@ -621,10 +621,24 @@ func (p *Player) Command(raw []byte) *InputError {
 		if len(pairs) == 0 {
 			return p.cmdErr("set", string(raw), "error.allowed.set")
 		}
+		// The knobs together, as one fragment: values valid only in
+		// company (DeepSeek-V3 and EP 64; Mixtral has 8 experts) are
+		// checked against each other, not one at a time in key order.
+		var frag []string
 		for _, kv := range pairs {
-			if err := p.Set(kv[0], kv[1]); err != nil {
-				return err
+			if kv[0] == "speed" {
+				if err := p.Set(kv[0], kv[1]); err != nil {
+					return err
+				}
+				continue
 			}
+			frag = append(frag, escapeKV(kv[0])+"="+escapeKV(kv[1]))
+		}
+		if len(frag) > 0 {
+			if errs := p.ApplyFragment(strings.Join(frag, "&")); len(errs) > 0 {
+				return errs[0]
+			}
+			p.ClearErrors()
 		}
 	case "answer":
 		f, ok := m["choice"].(float64)

@@ -335,3 +335,24 @@ func TestPlayerCountsPlays(t *testing.T) {
 		t.Errorf("pause, play: %d plays, want 2", p.Plays())
 	}
 }
+
+// A set command's knobs are applied together: values valid only in
+// company (DeepSeek-V3's 256 experts on EP 64, where Mixtral's 8 refuse
+// it) go in at once, whatever their keys' order; a combination the engine
+// refuses is named and the lesson keeps its last good state.
+func TestPlayerSetTogether(t *testing.T) {
+	p := newPlayer(t, "scenario=mixture-of-experts&step=4")
+	if err := p.Command([]byte(`{"type":"set","model":"deepseek-v3","ep":64}`)); err != nil {
+		t.Fatalf("DeepSeek-V3 on EP 64 in one command: %v", err)
+	}
+	if c := p.State().Config; c["model"] != "deepseek-v3" || c["ep"] != "64" {
+		t.Errorf("config %v", c)
+	}
+	err := p.Command([]byte(`{"type":"set","model":"mixtral-8x7b","skew":1}`))
+	if err == nil || err.Field != "ep" {
+		t.Errorf("Mixtral with EP 64: error %v, want ep named", err)
+	}
+	if c := p.State().Config; c["model"] != "deepseek-v3" || c["ep"] != "64" || c["skew"] != "0" {
+		t.Errorf("config %v after a refused set: want the last good one", c)
+	}
+}

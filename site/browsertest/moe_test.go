@@ -64,9 +64,7 @@ func TestMixtureOfExperts(t *testing.T) {
 	}
 	// The last step's knobs are free: DeepSeek-V3 on 64 GPUs is fine,
 	// Mixtral on 64 is not (8 experts).
-	command(ctx, `{type: "set", model: "deepseek-v3"}`)
-	settle(ctx)
-	command(ctx, `{type: "set", ep: 64}`)
+	command(ctx, `{type: "set", model: "deepseek-v3", ep: 64}`) // together: EP 64 alone would refuse Mixtral's 8 experts
 	settle(ctx)
 	st = infraState{}
 	evalJSON(ctx, "window.gpuscope.state()", &st)
