@@ -144,15 +144,7 @@ func placementView(run *scenarios.RouteRun) render.PlacementView {
 	for e, n := range r.KeptLoad {
 		v.Load[e] = float64(n) / mean
 	}
-	if r.Capacity > 0 {
-		for e := range r.Experts {
-			v.Bytes[r.GPUOf(e)] += float64(r.Capacity) * r.CopyBytes()
-		}
-	} else {
-		for i := range r.Tokens * r.TopK {
-			v.Bytes[r.GPUOf(int(r.Routes[i]))] += r.CopyBytes()
-		}
-	}
+	r.SentFrom(0, v.Bytes)
 	v.Bytes[0] = 0 // its own experts' copies stay
 	lane := func(l float64, s float64, bw float64) render.RaceLane {
 		return render.RaceLane{Rated: true, Bandwidth: bw, Latency: l, Seconds: s}

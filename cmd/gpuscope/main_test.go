@@ -16,6 +16,20 @@ func runCLI(args ...string) (stdout, stderr string, code int) {
 	return o.String(), e.String(), code
 }
 
+// jsonCLI runs a command that must succeed and decodes its JSON.
+func jsonCLI(t *testing.T, args ...string) map[string]any {
+	t.Helper()
+	out, errOut, code := runCLI(args...)
+	if code != 0 {
+		t.Fatalf("%v: exit %d, %s", args, code, errOut)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
 func TestCollectiveJSON(t *testing.T) {
 	out, errOut, code := runCLI("collective", "--op", "allreduce", "--algo", "ring", "--ranks", "8", "--bytes", "256MiB", "--link", "nvlink4", "--json")
 	if code != 0 {

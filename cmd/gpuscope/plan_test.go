@@ -645,15 +645,7 @@ func TestPlanDeepSeekMechanisms(t *testing.T) {
 		"--global-batch", "15360", "--dtype", "fp8", "--json"}
 	plan := func(extra ...string) map[string]any {
 		t.Helper()
-		out, errOut, code := runCLI(append(slices.Clone(base), extra...)...)
-		if code != 0 {
-			t.Fatalf("%v: exit %d, %s", extra, code, errOut)
-		}
-		var m map[string]any
-		if err := json.Unmarshal([]byte(out), &m); err != nil {
-			t.Fatal(err)
-		}
-		return m
+		return jsonCLI(t, append(slices.Clone(base), extra...)...)
 	}
 	plain := plan()
 	limited := plan("--node-limit", "4", "--dispatch-dtype", "fp8")

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
@@ -13,15 +12,7 @@ func TestPlanSoftwareEras(t *testing.T) {
 	base := []string{"plan", "--layers", "48", "--hidden", "6144", "--heads", "64", "--seq", "2048", "--vocab", "51200", "--gpu", "a100-80gb", "--tp", "8", "--dp", "2", "--json"}
 	plan := func(extra ...string) map[string]any {
 		t.Helper()
-		out, errOut, code := runCLI(append(slices.Clone(base), extra...)...)
-		if code != 0 {
-			t.Fatalf("%v: exit %d, %s", extra, code, errOut)
-		}
-		var m map[string]any
-		if err := json.Unmarshal([]byte(out), &m); err != nil {
-			t.Fatal(err)
-		}
-		return m
+		return jsonCLI(t, append(slices.Clone(base), extra...)...)
 	}
 	for _, tt := range []struct {
 		era                []string

@@ -223,6 +223,24 @@ func (r *Result) SameNode(a, b int) bool { return a/r.GPUsPerNode == b/r.GPUsPer
 // CopyBytes is one token copy's bytes (BF16).
 func (r *Result) CopyBytes() float64 { return 2 * float64(r.Hidden) }
 
+// SentFrom fills into (EP long) with the bytes GPU src sends each GPU in
+// one dispatch, its own included: with a capacity, every expert's buffer
+// of Capacity slots, full or not (fixed shapes); without, its tokens'
+// copies.
+func (r *Result) SentFrom(src int, into []float64) {
+	clear(into)
+	if r.Capacity > 0 {
+		per := float64(r.Capacity) * r.CopyBytes()
+		for e := range r.Experts {
+			into[r.GPUOf(e)] += per
+		}
+		return
+	}
+	for i := src * r.Tokens * r.TopK; i < (src+1)*r.Tokens*r.TopK; i++ {
+		into[r.GPUOf(int(r.Routes[i]))] += r.CopyBytes()
+	}
+}
+
 // dispatch counts each GPU's bytes on each link and times the slowest.
 func (r *Result) dispatch() {
 	n := r.EP
@@ -239,18 +257,11 @@ func (r *Result) dispatch() {
 			r.RecvInter[dst] += bytes
 		}
 	}
-	if r.Capacity > 0 {
-		// Fixed-shape buffers: each source sends every expert its
-		// Capacity slots, full or not.
-		per := float64(r.Capacity) * r.CopyBytes()
-		for src := range n {
-			for e := range r.Experts {
-				add(src, r.GPUOf(e), per)
-			}
-		}
-	} else {
-		for i, e := range r.Routes {
-			add(r.SourceOf(i/r.TopK), r.GPUOf(int(e)), r.CopyBytes())
+	sent := make([]float64, n)
+	for src := range n {
+		r.SentFrom(src, sent)
+		for dst, b := range sent {
+			add(src, dst, b)
 		}
 	}
 	time := func(bytes float64, l hw.Link) float64 {

@@ -28,7 +28,7 @@ type infraState struct {
 // the CLI command it carries prints, the picture is drawn, and the
 // prediction question gates the numbers.
 func TestInfraLessons(t *testing.T) {
-	for _, id := range []string{"nvlink-vs-ib", "collectives-at-scale", "fault-tolerance"} {
+	for _, id := range []string{"nvlink-vs-ib", "collectives-at-scale", "fault-tolerance", "mixture-of-experts"} {
 		t.Run(id, func(t *testing.T) {
 			ctx := open(t, "index.html#scenario="+id)
 			waitReady(ctx)
@@ -57,6 +57,12 @@ func TestInfraLessons(t *testing.T) {
 				var cliOut map[string]any
 				cli(t, &cliOut, args...)
 				switch id {
+				case "mixture-of-experts": // its gpuscope route command
+					for _, k := range []string{"active_params", "max_load", "dropped", "dispatch_bytes", "layer_s"} {
+						if cliOut[k] != st.Metrics[k] {
+							t.Errorf("step %d: %s: CLI %v, page %v", n, k, cliOut[k], st.Metrics[k])
+						}
+					}
 				case "fault-tolerance":
 					if cliOut["failures"] != st.Metrics["failures"] || cliOut["goodput"] != st.Metrics["goodput"] {
 						t.Errorf("step %d: CLI %v/%v, page %v/%v", n, cliOut["failures"], cliOut["goodput"], st.Metrics["failures"], st.Metrics["goodput"])
@@ -87,12 +93,21 @@ func TestInfraLessons(t *testing.T) {
 					}
 				}
 				img := decodePNG(t, screenshot(ctx, fmt.Sprintf("%s-step%d-%s", id, n, st.StepID)))
-				if px := drawn(img, elementRect(ctx, "#stage").image()); px < 2000 {
+				area := elementRect(ctx, "#stage").image()
+				if px := drawn(img, area); px < 2000 {
 					t.Errorf("step %d: %d pixels drawn", n, px)
 				}
+				if id == "mixture-of-experts" && st.StepID == "imbalance" {
+					// The hot colour (dark or light theme): the busiest
+					// expert's copies over its capacity.
+					hot := max(longestRun(img, area, color.RGBA{0xf0, 0x72, 0x1e, 255}), longestRun(img, area, color.RGBA{0xd5, 0x5e, 0x00, 255}))
+					if d, _ := st.Metrics["dropped"].(float64); d <= 0 || hot < 10 {
+						t.Errorf("imbalance: %v copies dropped, no dropped bar drawn", st.Metrics["dropped"])
+					}
+				}
 			}
-			if asked == 0 {
-				t.Errorf("%s asked nothing", id)
+			if asked == 0 || (id == "mixture-of-experts" && asked != 2) {
+				t.Errorf("%s asked %d questions", id, asked)
 			}
 		})
 	}

@@ -16,7 +16,7 @@ func TestStrategyPicturesScreens(t *testing.T) {
 		w, h       int64
 	}{{"zh", "&lang=zh", 1280, 800}, {"phone", "&lang=en", 390, 844}, {"present", "&lang=en&present=1", 1280, 800}} {
 		for _, id := range []string{"memory-budget", "data-parallel", "pipeline-parallel", "zero-stages", "activation-checkpointing",
-			"gradient-accumulation", "overlap", "3d-parallel"} {
+			"gradient-accumulation", "overlap", "3d-parallel", "mixture-of-experts", "expert-parallel", "long-context"} {
 			t.Run(v.name+"/"+id, func(t *testing.T) {
 				ctx := openSized(t, "index.html#scenario="+id+v.frag, v.w, v.h)
 				waitReady(ctx)
