@@ -660,8 +660,9 @@ func TestPlanDeepSeekMechanisms(t *testing.T) {
 	if !(b < a/2 && c < b/4) || !(num(t, paired, "time", "ep_hidden_s") > 0) {
 		t.Errorf("ep_comm_s: %.3g unlimited, %.3g node-limited in FP8, %.3g paired; want each well below the last", a, b, c)
 	}
-	if d := plan("--node-limit", "4", "--dispatch-dtype", "fp8", "--ep-overlap", "--comm-sms", "0"); !(num(t, d, "time", "ep_comm_s") < c) {
-		t.Errorf("--comm-sms 0 exposes %.3g s, 20 SMs %.3g s", num(t, d, "time", "ep_comm_s"), c)
+	// The SMs reserved for the all-to-alls slow the compute beside them.
+	if d := plan("--node-limit", "4", "--dispatch-dtype", "fp8", "--ep-overlap", "--comm-sms", "0"); !(num(t, d, "time", "compute_s") < num(t, paired, "time", "compute_s")) {
+		t.Errorf("--comm-sms 0: compute %.4g s, 20 SMs %.4g s", num(t, d, "time", "compute_s"), num(t, paired, "time", "compute_s"))
 	}
 	if e := plan("--node-limit", "4", "--dispatch-dtype", "fp8", "--ep-overlap", "--block-scaled"); e["block_scaled"] != true || !(num(t, e, "time", "compute_s") > num(t, paired, "time", "compute_s")) {
 		t.Errorf("--block-scaled: block_scaled %v, compute %v s (without %v s)", e["block_scaled"], num(t, e, "time", "compute_s"), num(t, paired, "time", "compute_s"))

@@ -216,6 +216,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 		L := float64(layers)
 		fwd, bwd, tp := L*cost.fwd, L*cost.bwd, L*(cost.tpFwd+cost.tpBwd)
 		tpFwd, rec, epc, epFwd := L*cost.tpFwd, L*cost.recompute, 0.0, 0.0
+		memBound := L * cost.memBound
 		// Context parallelism's exposed K/V traffic (the same attention
 		// in an MoE layer): it holds up the layer, as TP's all-reduces do.
 		cpc := L * (cost.cpFwd + cost.cpBwd)
@@ -229,6 +230,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 			tp = d*(cost.tpFwd+cost.tpBwd) + k*(moe.cost.tpFwd+moe.cost.tpBwd)
 			tpFwd, rec = d*cost.tpFwd+k*moe.cost.tpFwd, d*cost.recompute+k*moe.cost.recompute
 			epc, epFwd = k*moe.a2a, k*moe.a2aFwd
+			memBound = d*cost.memBound + k*moe.cost.memBound
 			if L > 0 {
 				stageAct = (d*act + k*moe.act) / L
 			}
@@ -262,7 +264,9 @@ func evaluate(c Config, se *searching) (Result, error) {
 			if p.EPOverlap {
 				// DualPipe's pairing: the part of the all-to-alls the
 				// paired chunk's computation does not hide (moe.go).
-				exposed, hidden := overlapEP(p, g, epc, fwd+bwd)
+				compute, exposed, hidden := overlapEP(p, g, epc, fwd+bwd, memBound)
+				slower := compute / (fwd + bwd)
+				fwd, bwd, rec = fwd*slower, bwd*slower, rec*slower
 				epc, epFwd, epHidden[st] = exposed, epFwd*exposed/epc, hidden
 			}
 			tp += epc // the all-to-alls hold up the layer, as TP's all-reduces do
@@ -517,6 +521,9 @@ type costs struct {
 	tpFwd, tpBwd float64 // tensor-parallel collectives
 	cpFwd, cpBwd float64 // context parallelism's exposed K/V traffic
 	attn, kvFull float64 // the attention core's forward; K and V of the whole sequence, bytes (CPLayer)
+	// memBound is the part of fwd + bwd that is memory-bound elementwise
+	// work, which SMs taken for communication do not slow (overlapEP).
+	memBound float64
 }
 
 func layerCost(m model.Transformer, p Plan, cl Cluster) costs {
@@ -559,12 +566,20 @@ func layerCost(m model.Transformer, p Plan, cl Cluster) costs {
 		}
 	}
 	var fwd, bwd float64
-	for _, x := range mats {
+	var quant quantPasses
+	for i, x := range mats {
 		if x.n <= 0 || x.k <= 0 {
 			continue // no feed-forward block (an MoE layer without shared experts)
 		}
 		fwd += gemm(g, dt, n, x.n, x.k)
 		bwd += gemm(g, dt, n, x.k, x.n) + gemm(g, dt, x.k, x.n, n)
+		// Latent attention's KV down projection reads the same quantized
+		// input as Q's (the third product, after Q's two).
+		rows := n
+		if m.MLA() && m.QLoRA > 0 && i == 2 {
+			rows = 0
+		}
+		quant.add(dt, n, x.n, x.k, rows)
 	}
 	// The attention core.
 	impl := kernel.StandardAttention
@@ -604,21 +619,24 @@ func layerCost(m model.Transformer, p Plan, cl Cluster) costs {
 	if !p.Flash {
 		elem += n * float64(m.Heads) / T * S * 5
 	}
-	fwd += mem(elem)
-	bwd += 2 * mem(elem)
+	fwd += mem(elem) + mem(quant.fwd)
+	bwd += 2*mem(elem) + mem(quant.bwd)
 
 	var c costs
 	c.fwd = fwd
 	c.bwd = bwd
+	c.memBound = 3*mem(elem) + mem(quant.fwd+quant.bwd)
 	switch p.Recompute {
 	case RecomputeFull:
 		c.recompute = fwd
+		c.memBound += mem(elem) + mem(quant.fwd)
 	case RecomputeSelective:
 		// Korthikanti et al. 2022, §4.3: only the attention core (QKᵀ,
 		// softmax, dropout, ×V) is recomputed, and with its scores.
 		c.recompute = attn
 		if !p.Flash {
 			c.recompute += mem(n * float64(m.Heads) / T * S * 5)
+			c.memBound += mem(n * float64(m.Heads) / T * S * 5)
 		}
 	}
 	c.bwd += c.recompute

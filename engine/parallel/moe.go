@@ -57,9 +57,21 @@ func moeLayerOn(m model.Transformer, p Plan, cl Cluster, layerParams, denseFFN f
 	pairs := n * k * cf // token copies through this GPU's experts
 	per := pairs / local
 	var fwd, bwd float64
-	for _, x := range [...]struct{ n, k float64 }{{2 * fe / T, h}, {h, fe / T}} { // gate and up; down
+	var quant quantPasses
+	// The gate and up products' input: each copy quantized where it
+	// lands, or each token once before an FP8 dispatch.
+	upRows := pairs
+	if p.DispatchDtype == hw.FP8 {
+		upRows = n / T
+	}
+	for i, x := range [...]struct{ n, k float64 }{{2 * fe / T, h}, {h, fe / T}} { // gate and up; down
 		fwd += local * gemm(g, dt, per, x.n, x.k)
 		bwd += local * (gemm(g, dt, per, x.k, x.n) + gemm(g, dt, x.k, x.n, per))
+		rows := pairs
+		if i == 0 {
+			rows = upRows
+		}
+		quant.add(dt, pairs, x.n, x.k, rows)
 	}
 	rt := p.headDtype()
 	fwd += gemm(g, rt, n, E, h) // the router's scores
@@ -67,13 +79,16 @@ func moeLayerOn(m model.Transformer, p Plan, cl Cluster, layerParams, denseFFN f
 	// The experts' SwiGLU, and the tokens copied to their experts and
 	// back (permute, unpermute).
 	elem := 3*pairs*fe/T*2 + 2*2*pairs*h*2/T
-	fwd += elem / (g.HBMBandwidth * MemoryEfficiency)
-	bwd += 2 * elem / (g.HBMBandwidth * MemoryEfficiency)
+	bw := g.HBMBandwidth * MemoryEfficiency
+	fwd += (elem + quant.fwd) / bw
+	bwd += (2*elem + quant.bwd) / bw
 	l.cost.fwd += fwd
 	l.cost.bwd += bwd
+	l.cost.memBound += (3*elem + quant.fwd + quant.bwd) / bw
 	if p.Recompute == RecomputeFull {
 		l.cost.recompute += fwd
 		l.cost.bwd += fwd
+		l.cost.memBound += (elem + quant.fwd) / bw
 	}
 	if p.ep() > 1 {
 		// Dispatch forward and the gradients' dispatch backward (to the
@@ -227,6 +242,33 @@ func (p Plan) headDtype() hw.Dtype {
 	return p.Dtype
 }
 
+// quantPasses is the HBM traffic of the quantization passes around
+// block-scaled FP8 products, bytes forward and backward (arXiv 2412.19437
+// §3.5.2: an input's BF16 values are read from HBM, quantized and the
+// FP8 values and scales written back, only to be read again by the
+// product; for the weight gradient a cached FP8 matrix is read,
+// dequantized, transposed and re-quantized into 128×1 tiles, and stored).
+type quantPasses struct{ fwd, bwd float64 }
+
+// fp8Tile is the bytes an FP8 value takes with its share of a 1×128
+// tile's FP32 scale.
+const fp8Tile = 1 + 4.0/128
+
+// add charges one M×N×K product of format d (nothing unless fp8Block):
+// forward, fwdRows rows of its K-wide input quantized (read 2, write
+// fp8Tile) — M, or fewer where another product, or a dispatch, already
+// quantized them; backward, the M×N output gradient read once and
+// written in both tilings (1×128 for dX, 128×1 for dW), and the cached
+// FP8 M×K input transposed and re-quantized (read 1, write fp8Tile) for
+// dW.
+func (q *quantPasses) add(d hw.Dtype, M, N, K, fwdRows float64) {
+	if d != fp8Block {
+		return
+	}
+	q.fwd += fwdRows * K * (2 + fp8Tile)
+	q.bwd += M*K*(1+fp8Tile) + M*N*(2+2*fp8Tile)
+}
+
 // matmul is the number format gemm is handed for the plan's products.
 func (p Plan) matmul() hw.Dtype {
 	if p.BlockScaled && p.Dtype == hw.FP8 {
@@ -235,22 +277,27 @@ func (p Plan) matmul() hw.Dtype {
 	return p.Dtype
 }
 
-// overlapEP is what a stage's all-to-alls of one micro-batch, a seconds,
-// add to its compute c under DualPipe's pairing (EPOverlap): they run
-// beside the paired chunk's computation, which loses CommSMs of the SMs
-// while they run (at r = (SMs − CommSMs) ÷ SMs of its speed). The pair
-// takes c + a·(1 − r) when the computation outlasts them, a otherwise:
-// exposed max(a − c, a·(1 − r)), and the rest of a hidden. Without
-// EPOverlap all of a is exposed. The warm-up and cool-down chunks,
-// which have no partner, are not told apart.
-func overlapEP(p Plan, g hw.GPU, a, c float64) (exposed, hidden float64) {
+// overlapEP is a stage's compute and the all-to-alls it exposes under
+// DualPipe's pairing (EPOverlap), for one micro-batch's all-to-alls a
+// seconds beside compute c, mem of it memory-bound: the all-to-alls run
+// beside the paired chunk's computation on CommSMs SMs reserved for them,
+// which the computation does without for the whole chunk — DeepSeek-V3
+// allocates 20 of the H800's 132 SMs to communication, "which will limit
+// the computational throughput" (arXiv 2412.19437 §3.5.1). The products
+// run at r = (SMs − CommSMs) ÷ SMs of their speed, the memory-bound work
+// as fast (the other SMs still fill HBM's bandwidth): compute
+// (c − mem) ÷ r + mem; the all-to-alls exposed where they outlast it,
+// the rest hidden. Without EPOverlap all of a is exposed, c unchanged.
+// The warm-up and cool-down chunks, which have no partner, are not told
+// apart.
+func overlapEP(p Plan, g hw.GPU, a, c, mem float64) (compute, exposed, hidden float64) {
 	if !p.EPOverlap || a <= 0 {
-		return a, 0
+		return c, a, 0
 	}
-	slow := 0.0
-	if g.SMs > 0 {
-		slow = float64(p.CommSMs) / float64(g.SMs)
+	compute = c
+	if g.SMs > 0 && p.CommSMs > 0 {
+		compute = (c-mem)*float64(g.SMs)/float64(g.SMs-p.CommSMs) + mem
 	}
-	exposed = math.Max(a-c, a*slow)
-	return exposed, a - exposed
+	exposed = math.Max(0, a-compute)
+	return compute, exposed, a - exposed
 }
