@@ -152,7 +152,7 @@ func planConfig(c Config) (parallel.Config, error) {
 			m.TopK, m.ExpertFFN, m.SharedFFN, m.DenseLayers = 0, 0, 0, 0
 		}
 		gpt := m.FFN == model.GeLU // GPT style: biases, learned positions, tied embeddings
-		m.Biases, m.LearnedPositions, m.Tied = gpt, gpt, gpt
+		m.Biases, m.LearnedPositions, m.Tied, m.NoDropout = gpt, gpt, gpt, !gpt
 	} else {
 		p, ok := model.Preset(id)
 		if !ok {

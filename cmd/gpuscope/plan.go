@@ -48,6 +48,7 @@ func planKnobs() []scenarios.Knob {
 		{Name: "bytes-per-param", Kind: scenarios.KnobEnum, Values: []string{"16", "18"}, Default: "16"},
 		{Name: "dtype", Kind: scenarios.KnobEnum, Values: []string{"bf16", "fp16", "fp8"}, Default: "bf16"},
 		{Name: "software", Kind: scenarios.KnobEnum, Values: softwareEraNames(), Default: "current"},
+		{Name: "dropout", Kind: scenarios.KnobEnum, Values: []string{"on", "off"}},
 	}
 }
 
@@ -150,6 +151,7 @@ DP × micro-batch) are refused with the constraint named.`,
 		"ep-overlap":      {what: "DualPipe's pairing: the forward and backward chunks of two micro-batches run together, each one's all-to-alls behind the other's compute (the part the compute cannot hide stays exposed)", def: "off"},
 		"block-scaled":    {what: "DeepSeek-V3's FP8 recipe: products with fine-grained scaling (1×128 and 128×128 tiles), promoted to FP32 on the CUDA cores every 128 and each tile written out before the next; the output head and the router in BF16 (needs --dtype fp8)", def: "off"},
 		"comm-sms":        {what: "SMs the overlapped all-to-alls take from the compute beside them, which slows by that share meanwhile (needs --ep-overlap)", def: "20 with --ep-overlap (DeepSeek-V3's 20 of the H800's 132), else 0"},
+		"dropout":         {what: "dropout in training: its masks stored with the activations, its passes timed", def: "the model's: on for GPT-style models (GPT-3, Megatron's), off for Llama, Mixtral, DeepSeek-V3 and a config.json whose dropouts are 0 (a SwiGLU model's without any)"},
 		"json":            jsonDoc,
 		"search":          {what: "rank every valid plan that fits, fastest first (each with sequence parallelism when TP > 1 and DP overlap; --sp and --overlap are not read, nor DeepSeek-V3's --node-limit, --dispatch-dtype, --ep-overlap, --comm-sms and --block-scaled)"},
 		"sp":              {what: "sequence parallelism in the TP group (activations outside the matrix products split over TP)", def: "on when --tp > 1 (--software megatron-2021: off)"},
@@ -281,8 +283,11 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 			m.FFN = model.FFN(fs.value("ffn-kind"))
 			if m.ID == "custom" {
 				gpt := m.FFN == model.GeLU
-				m.Biases, m.LearnedPositions, m.Tied = gpt, gpt, gpt
+				m.Biases, m.LearnedPositions, m.Tied, m.NoDropout = gpt, gpt, gpt, !gpt
 			}
+		}
+		if given("dropout") {
+			m.NoDropout = fs.value("dropout") == "off"
 		}
 		if err := m.Validate(); err != nil {
 			return fail("--%v", err)
@@ -441,7 +446,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	}
 	set := planSettings(given, m, hfPath != "", plan, cl, gbDefault, false, era)
 	if fs.bools["json"] {
-		return writeJSON(stdout, stderr, planOutput{Metrics: r.Metrics(), Overlap: plan.Overlap, Seq: m.Seq, Dropout: true, Defaulted: set.defaulted()})
+		return writeJSON(stdout, stderr, planOutput{Metrics: r.Metrics(), Overlap: plan.Overlap, Seq: m.Seq, Dropout: !m.NoDropout, Defaulted: set.defaulted()})
 	}
 	split := fmt.Sprintf("TP %d × PP %d × DP %d", tp, pp, dp)
 	if cp > 1 {
@@ -479,8 +484,8 @@ type planOutput struct {
 	parallel.Metrics
 	Overlap bool `json:"overlap"` // DP communication behind the backward pass
 	Seq     int  `json:"seq"`     // the sequence length, tokens
-	// Dropout is assumed on: its masks are counted in the activations and
-	// its passes in the time; no flag turns it off.
+	// Dropout: on, its masks are counted in the activations and its
+	// passes in the time (the model's, or --dropout).
 	Dropout bool `json:"dropout"`
 	// Defaulted are the flags of the settings that change the numbers
 	// and were not given, in the order the text output lists them.
@@ -572,7 +577,7 @@ func planSettings(given func(string) bool, m model.Transformer, fromHF bool, p p
 	add("gpus-per-node", "GPUs a node", strconv.Itoa(cl.GPUsPerNode), "default")
 	add("intra", "inside a node", cl.Intra.Name, "default for the "+cl.GPU.Name)
 	add("inter", "between nodes", cl.Inter.Name+", a NIC a GPU", "default for the "+cl.GPU.Name)
-	s = append(s, planSetting{"", "dropout", "on", "assumed, no flag: its masks are stored and its passes timed"})
+	add("dropout", "dropout", onOff[!m.NoDropout], "default: "+m.ID+"'s")
 	return s
 }
 

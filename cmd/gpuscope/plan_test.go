@@ -444,7 +444,7 @@ func TestPlanSaysItsSettings(t *testing.T) {
 			"sequence parallel":  {"on", "default: on when TP > 1"},
 			"FlashAttention":     {"on", "default"},
 			"DP overlap":         {"on", "default"},
-			"dropout":            {"on", "assumed, no flag: its masks are stored and its passes timed"},
+			"dropout":            {"on", "default: gpt3-175b's"},
 			"recomputation":      {"selective", "default"},
 			"ZeRO stage":         {"0", "default"},
 			"micro-batch":        {"1 sequence", "default"},
@@ -462,7 +462,7 @@ func TestPlanSaysItsSettings(t *testing.T) {
 			"sequence parallel": {"off", "given"},
 			"FlashAttention":    {"off", "given"},
 			"DP overlap":        {"off", "given"},
-			"dropout":           {"on", "assumed, no flag: its masks are stored and its passes timed"},
+			"dropout":           {"on", "default: gpt3-175b's"},
 			"recomputation":     {"full", "given"},
 			"pipeline schedule": {"interleaved, v = 2", "default: 1f1b, interleaved when --interleave > 1"},
 			"global batch":      {"512 sequences", "given"},
@@ -478,12 +478,16 @@ func TestPlanSaysItsSettings(t *testing.T) {
 		}},
 		{[]string{"--model", "llama2-70b", "--gpus", "64", "--tp", "8", "--pp", "2", "--global-batch", "64"}, map[string][2]string{
 			"global batch": {"64 sequences", "given"},
+			"dropout":      {"off", "default: llama2-70b's"},
+		}},
+		{[]string{"--model", "llama2-70b", "--gpus", "64", "--tp", "8", "--pp", "2", "--dropout", "on"}, map[string][2]string{
+			"dropout": {"on", "given"},
 		}},
 		{[]string{"--search", "--model", "gpt3-xl", "--gpus", "8"}, map[string][2]string{
 			"sequence parallel": {"on when TP > 1", "in every plan searched"},
 			"DP overlap":        {"on", "in every plan searched"},
 			"FlashAttention":    {"on", "default"},
-			"dropout":           {"on", "assumed, no flag: its masks are stored and its passes timed"},
+			"dropout":           {"on", "default: gpt3-xl's"},
 			"global batch":      {"512 sequences", "default: gpt3-xl's batch"},
 		}},
 	}

@@ -53,11 +53,26 @@ type hfConfig struct {
 	QKRopeDim    *int
 	VHeadDim     *int
 	NextNPredict *int
+	// Dropout probabilities by each family's names: Llama's, Mistral's,
+	// Qwen's and DeepSeek's attention_dropout, GPT-2's three, BERT-style
+	// and Falcon-style hidden dropout (any one above zero: the model
+	// trains with dropout).
+	AttentionDropout, ResidPdrop, AttnPdrop, EmbdPdrop *float64
+	HiddenDropoutProb, AttentionProbsDropout           *float64
+	HiddenDropout                                      *float64
+}
+
+// hfDropoutKeys are the config.json names of dropouts(), in order.
+var hfDropoutKeys = [...]string{"attention_dropout", "resid_pdrop", "attn_pdrop", "embd_pdrop", "hidden_dropout_prob", "attention_probs_dropout_prob", "hidden_dropout"}
+
+// dropouts are the dropout probabilities the config gives.
+func (c *hfConfig) dropouts() []*float64 {
+	return []*float64{c.AttentionDropout, c.ResidPdrop, c.AttnPdrop, c.EmbdPdrop, c.HiddenDropoutProb, c.AttentionProbsDropout, c.HiddenDropout}
 }
 
 // fields are hfConfig's members by their config.json names.
 func (c *hfConfig) fields() []hfField {
-	return []hfField{
+	f := []hfField{
 		{"model_type", &c.ModelType}, {"architectures", &c.Architectures},
 		{"num_hidden_layers", &c.Layers}, {"hidden_size", &c.Hidden},
 		{"num_attention_heads", &c.Heads}, {"num_key_value_heads", &c.KVHeads},
@@ -75,6 +90,10 @@ func (c *hfConfig) fields() []hfField {
 		{"q_lora_rank", &c.QLoRARank}, {"kv_lora_rank", &c.KVLoRARank}, {"qk_nope_head_dim", &c.QKNopeDim},
 		{"qk_rope_head_dim", &c.QKRopeDim}, {"v_head_dim", &c.VHeadDim}, {"num_nextn_predict_layers", &c.NextNPredict},
 	}
+	return append(f, hfField{"attention_dropout", &c.AttentionDropout}, hfField{"resid_pdrop", &c.ResidPdrop},
+		hfField{"attn_pdrop", &c.AttnPdrop}, hfField{"embd_pdrop", &c.EmbdPdrop},
+		hfField{"hidden_dropout_prob", &c.HiddenDropoutProb}, hfField{"attention_probs_dropout_prob", &c.AttentionProbsDropout},
+		hfField{"hidden_dropout", &c.HiddenDropout})
 }
 
 // hfUnmodelled are config.json keys of architectures the reader does not
@@ -147,7 +166,7 @@ func checkModelled(v tinyjson.Value) error {
 
 type hfField struct {
 	name string
-	ptr  any // *string, *[]string, **int or **bool
+	ptr  any // *string, *[]string, **int, **bool or **float64
 }
 
 // parseHFConfig reads data into c as encoding/json's Unmarshal would: a
@@ -254,6 +273,19 @@ func (f *hfField) set(v tinyjson.Value) error {
 		default:
 			want = "an integer"
 		}
+	case **float64:
+		switch v.Kind {
+		case tinyjson.Number:
+			x, err := v.Float()
+			if err != nil {
+				return errors.New(v.Text + "; must be a number")
+			}
+			*p = &x
+		case tinyjson.Null:
+			*p = nil
+		default:
+			want = "a number"
+		}
 	case **bool:
 		switch v.Kind {
 		case tinyjson.Bool:
@@ -347,6 +379,24 @@ func FromHFConfig(data []byte, seq int) (Transformer, error) {
 	}
 	if c.TieWordEmbeddings != nil {
 		m.Tied = *c.TieWordEmbeddings
+	}
+	// Dropout: as the config says, else as the family trains — GPT-2's
+	// and BERT's with it, the SwiGLU decoders (Llama, Mistral, Qwen,
+	// DeepSeek) without.
+	m.NoDropout = m.FFN == SwiGLU
+	for i, d := range c.dropouts() {
+		if d == nil {
+			continue
+		}
+		if !(*d >= 0 && *d < 1) {
+			return m, fmt.Errorf("config.json: %s: %g; allowed 0 ≤ p < 1 (a probability)", hfDropoutKeys[i], *d)
+		}
+		m.NoDropout = true
+	}
+	for _, d := range c.dropouts() {
+		if d != nil && *d > 0 {
+			m.NoDropout = false
+		}
 	}
 	if err := c.readExtras(&m, pick); err != nil {
 		return m, err

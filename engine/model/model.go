@@ -61,6 +61,11 @@ type Transformer struct {
 	// query and key are QKNope + QKRope wide, its value VHead.
 	QLoRA, KVLoRA, QKNope, QKRope, VHead int
 
+	// NoDropout: trained without dropout (Llama, Mixtral, DeepSeek-V3):
+	// no masks stored, no dropout in the elementwise passes. GPT-style
+	// models (Megatron's GPT, GPT-3) train with it.
+	NoDropout bool
+
 	// MTPLayers are multi-token-prediction modules (DeepSeek-V3's one),
 	// trained beside the model and counted apart (MTPParams), not in
 	// Params: the 671B DeepSeek-V3 is without its 14B module.
@@ -342,16 +347,16 @@ var presets = []Transformer{
 		FFNSize: 4 * 25600, FFN: GeLU, Biases: true, LearnedPositions: true, Tied: true, Batch: 3072,
 		Source: "Narayanan et al. 2021 (arXiv 2104.04473), Table 1: 1008B, 160 heads, h 25600, 128 layers, batch 3072"},
 	{ID: "llama2-70b", Name: "Llama 2 70B", Layers: 80, Hidden: 8192, Heads: 64, KVHeads: 8, Seq: 4096, Vocab: 32000,
-		FFNSize: 28672, FFN: SwiGLU, Batch: 1024,
+		FFNSize: 28672, FFN: SwiGLU, NoDropout: true, Batch: 1024,
 		Source: "Touvron et al. 2023 (arXiv 2307.09288; 4M-token batches of 4,096) and its released config.json"},
 	{ID: "llama3-405b", Name: "Llama 3 405B", Layers: 126, Hidden: 16384, Heads: 128, KVHeads: 8, Seq: 8192, Vocab: 128256,
-		FFNSize: 53248, FFN: SwiGLU, Batch: 2048,
+		FFNSize: 53248, FFN: SwiGLU, NoDropout: true, Batch: 2048,
 		Source: "Llama 3 herd of models (arXiv 2407.21783), Table 3 (16M-token batches of 8,192), and its released config.json"},
 	{ID: "mixtral-8x7b", Name: "Mixtral 8x7B", Layers: 32, Hidden: 4096, Heads: 32, KVHeads: 8, Seq: 32768, Vocab: 32000,
-		FFNSize: 14336, FFN: SwiGLU, Experts: 8, TopK: 2, ExpertFFN: 14336,
+		FFNSize: 14336, FFN: SwiGLU, NoDropout: true, Experts: 8, TopK: 2, ExpertFFN: 14336,
 		Source: "Jiang et al. 2024 (arXiv 2401.04088), Table 1 (8 experts, top 2, 32k context) and its released config.json: 46.7B parameters, 12.9B active"},
 	{ID: "deepseek-v3", Name: "DeepSeek-V3", Layers: 61, Hidden: 7168, Heads: 128, KVHeads: 128, Seq: 4096, Vocab: 129280,
-		FFNSize: 18432, FFN: SwiGLU, Experts: 256, TopK: 8, ExpertFFN: 2048, SharedFFN: 2048, DenseLayers: 3, RouterBias: true,
+		FFNSize: 18432, FFN: SwiGLU, NoDropout: true, Experts: 256, TopK: 8, ExpertFFN: 2048, SharedFFN: 2048, DenseLayers: 3, RouterBias: true,
 		QLoRA: 1536, KVLoRA: 512, QKNope: 128, QKRope: 64, VHead: 128, MTPLayers: 1, Batch: 15360,
 		Source: "DeepSeek-V3 technical report (arXiv 2412.19437) §4.2 (4K sequences, the batch raised to 15,360) and its released config.json: 671B parameters, 37B active, the MTP module apart"},
 }

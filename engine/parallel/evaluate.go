@@ -610,13 +610,18 @@ func layerCost(m model.Transformer, p Plan, cl Cluster) costs {
 	if p.SP {
 		local /= T
 	}
-	elem := 2*2*local + 2*3.5*local
+	add := 3.5 // a residual add: read two, write one, a mask
+	if m.NoDropout {
+		add = 3
+	}
+	elem := 2*2*local + 2*add*local
 	if m.FFN == model.SwiGLU {
 		elem += 3 * n * f / T * 2
 	} else {
 		elem += 2 * n * f / T * 2
 	}
-	if !p.Flash {
+	scoresDropout := !p.Flash && !m.NoDropout // standard attention's dropout pass over the scores
+	if scoresDropout {
 		elem += n * float64(m.Heads) / T * S * 5
 	}
 	fwd += mem(elem) + mem(quant.fwd)
@@ -634,7 +639,7 @@ func layerCost(m model.Transformer, p Plan, cl Cluster) costs {
 		// Korthikanti et al. 2022, §4.3: only the attention core (QKᵀ,
 		// softmax, dropout, ×V) is recomputed, and with its scores.
 		c.recompute = attn
-		if !p.Flash {
+		if scoresDropout {
 			c.recompute += mem(n * float64(m.Heads) / T * S * 5)
 			c.memBound += mem(n * float64(m.Heads) / T * S * 5)
 		}

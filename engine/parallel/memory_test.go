@@ -3,6 +3,8 @@ package parallel
 import (
 	"math"
 	"testing"
+
+	"github.com/gpuscope/gpuscope/engine/model"
 )
 
 // The ZeRO paper's row: Ψ = 7.5B, N = 64 → 120 GB, 31.4 GB, 16.6 GB,
@@ -89,5 +91,43 @@ func TestBubbleFraction(t *testing.T) {
 		if got := BubbleFraction(tt.p, tt.m, tt.v); got != tt.want {
 			t.Errorf("BubbleFraction(%d, %d, %d) = %g, want %g", tt.p, tt.m, tt.v, got, tt.want)
 		}
+	}
+}
+
+// A model trained without dropout (Llama 3) stores no masks: per layer
+// 2·s·b·h bytes fewer (a byte each for attention's and the MLP's), ÷ TP
+// with sequence parallelism; with standard attention the scores' mask
+// and the dropout's output as well, 3·a·s²·b ÷ TP. Its residual adds
+// move no mask either, so the step is a little shorter.
+func TestNoDropout(t *testing.T) {
+	m, _ := model.Preset("llama3-405b")
+	with := m
+	with.NoDropout = false
+	s, b, h, a, T := 8192.0, 1.0, 16384.0, 128.0, 8.0
+	for _, flash := range []bool{true, false} {
+		got := ActivationBytesCP(with, 8192, 1, 8, 1, true, flash, RecomputeNone) - ActivationBytesCP(m, 8192, 1, 8, 1, true, flash, RecomputeNone)
+		want := 2 * s * b * h / T
+		if !flash {
+			want += 3 * a * s * s * b / T
+		}
+		if !within(got, want, 1e-12) {
+			t.Errorf("flash %v: dropout's masks %.6g bytes a layer, by hand %.6g", flash, got, want)
+		}
+	}
+	p := Plan{TP: 8, PP: 16, DP: 128, Interleave: 1, MicroBatch: 1, GlobalBatch: 2048, Schedule: OneFOneB, BytesPerParam: 16,
+		Dtype: "bf16", Recompute: RecomputeNone, Flash: true, SP: true, Overlap: true}
+	cl := DefaultCluster(gpu(t, "h100"), 16384)
+	r0, err0 := Evaluate(Config{Model: m, Plan: p, Cluster: cl})
+	r1, err1 := Evaluate(Config{Model: with, Plan: p, Cluster: cl})
+	if err0 != nil || err1 != nil {
+		t.Fatal(err0, err1)
+	}
+	st := r0.Memory.Stage
+	mem0, mem1 := r0.StageMemory[st], r1.StageMemory[st]
+	if d, want := mem1.Activations-mem0.Activations, float64(mem0.InFlight*mem0.Layers)*2*s*b*h/T; !within(d, want, 1e-9) {
+		t.Errorf("stage %d: %.6g bytes of masks, by hand %d in flight × %d layers × 2sbh/t = %.6g", st, d, mem0.InFlight, mem0.Layers, want)
+	}
+	if !(r0.Time.Step < r1.Time.Step) {
+		t.Errorf("without dropout %.6g s, with %.6g s", r0.Time.Step, r1.Time.Step)
 	}
 }

@@ -437,9 +437,12 @@ func activationBytes(m model.Transformer, s, kvSeq, b, t int, sp, flash bool, rc
 		return 2 * sbh / div
 	}
 	// Replicated across the TP group unless sequence parallel: the
-	// inputs of attention and MLP (2 + 2), their dropout masks (1 + 1),
-	// the LayerNorms (4).
+	// inputs of attention and MLP (2 + 2), their dropout masks (1 + 1;
+	// none in a model trained without dropout), the LayerNorms (4).
 	outside := 10 * sbh / div
+	if m.NoDropout {
+		outside = 8 * sbh / div
+	}
 	if m.MLA() {
 		// … and the latents the up projections read, replicated.
 		outside += 2 * float64(m.KVLoRA+m.QKRope+m.QLoRA) / H * sbh
@@ -457,7 +460,14 @@ func activationBytes(m model.Transformer, s, kvSeq, b, t int, sp, flash bool, rc
 		if flash {
 			bytes += 4 * A * S * B / T
 		} else {
-			bytes += 5 * A * S * float64(kvSeq) * B / T
+			// The softmax's output (2), its dropout mask (1) and the
+			// dropout's output (2); without dropout the softmax's output
+			// alone.
+			per := 5.0
+			if m.NoDropout {
+				per = 2
+			}
+			bytes += per * A * S * float64(kvSeq) * B / T
 		}
 	}
 	return bytes
