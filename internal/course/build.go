@@ -18,6 +18,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/gpuscope/gpuscope/engine/validate"
 	"github.com/gpuscope/gpuscope/scenarios"
 	"github.com/gpuscope/gpuscope/scenarios/i18n"
 )
@@ -49,6 +50,11 @@ func build(srcDir, distDir string, lessons []*scenarios.Scenario) error {
 	b.readGlossary()
 	docs := b.readDocs()
 	b.handoutSteps(docs)
+	rows, err := validate.Rows()
+	if err != nil {
+		b.fail(fmt.Errorf("the validation page (engine/validate): %v", err))
+	}
+	b.validation = rows
 	if len(b.errs) > 0 {
 		return errors.Join(b.errs...)
 	}
@@ -122,7 +128,9 @@ type builder struct {
 	layerOf   map[string]scenarios.Layer
 	glossary  []*Entry
 	entryByID map[string]*Entry
-	errs      []error
+	// validation are engine/validate's rows, for the validation page.
+	validation []validate.Row
+	errs       []error
 }
 
 func (b *builder) fail(err ...error) { b.errs = append(b.errs, err...) }
@@ -308,11 +316,12 @@ type page struct {
 	Title                                string // <title>
 	Heading                              string // <h1>
 	File                                 string // the file name in course/LANG/
-	Kind                                 string // lesson, home, glossary, search
+	Kind                                 string // lesson, home, glossary, search, validation
 	Nav                                  []navLayer
 	Lesson                               *lessonView
 	Intro                                template.HTML
 	Glossary                             []glossaryView
+	Validation                           *validationView
 }
 
 // T is a course string in the page's language.
@@ -467,6 +476,12 @@ func (b *builder) renderLanguage(lang string, docs map[string]*doc, out map[stri
 	}
 	emit(g)
 
+	// How close the engine's numbers are to published runs.
+	vp := b.newPage(lang, validationFile, "validation", tr(lang, "validation.title"))
+	vp.Validation = validationPage(lang, b.validation)
+	emit(vp)
+	index = append(index, validationSearch(lang, vp.Validation))
+
 	// Search.
 	emit(b.newPage(lang, "search.html", "search", tr(lang, "search")))
 	js, err := json.Marshal(index)
@@ -529,7 +544,7 @@ func (b *builder) checkLinks(file, lang string, links []link, inGlossary bool) {
 			known = name == ""
 		case slices.Contains(langs, tlang):
 			id := strings.TrimSuffix(name, ".html")
-			known = name == "index.html" || name == "glossary.html" || name == "search.html" || name == "search.json" ||
+			known = name == "index.html" || name == "glossary.html" || name == "search.html" || name == "search.json" || name == validationFile ||
 				(strings.HasSuffix(name, ".html") && b.byID[id] != nil)
 		}
 		if !known {
@@ -693,6 +708,9 @@ type tableView struct {
 	Rows      []rowView
 	Where     string // the link's text; "" for none
 	Href      string
+	// Valid is the text of the link to the validation page, shown with
+	// Where.
+	Valid string
 }
 
 type rowView struct {
@@ -732,6 +750,7 @@ func numbersView(les *scenarios.Lesson, lang string, s *scenarios.Scenario, step
 		Wide:      len(t.Columns) > 4,
 		SourceCol: i18n.T(lang, "ui.source"),
 		Where:     tr(lang, "numbers.where"),
+		Valid:     tr(lang, "numbers.validation"),
 		Href:      "../../index.html#scenario=" + s.ID + "&step=" + strconv.Itoa(step) + "&lang=" + lang,
 	}
 	for _, r := range t.Rows {
@@ -764,7 +783,7 @@ func handoutTables(lang string, tables []tableView) []tableView {
 		return 2*n >= min(len(g.t.Rows), len(t.Rows))
 	}
 	for _, t := range tables {
-		t.Where, t.Href = "", ""
+		t.Where, t.Href, t.Valid = "", "", ""
 		var rows []rowView
 		for _, r := range t.Rows {
 			if !r.Code {

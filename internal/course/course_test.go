@@ -351,7 +351,7 @@ func TestBuildFixture(t *testing.T) {
 	}
 	var want []string
 	for _, lang := range langs {
-		for _, name := range append([]string{"index", "glossary", "search"}, fixtureIDs...) {
+		for _, name := range append([]string{"index", "glossary", "search", "validation"}, fixtureIDs...) {
 			want = append(want, "course/"+lang+"/"+name+".html")
 		}
 	}
@@ -501,7 +501,7 @@ func TestBuildFixture(t *testing.T) {
 }
 
 // The real course (site/course), once its files are there, builds and
-// links up.
+// links up, and every lesson page links to the validation page.
 func TestRealCourse(t *testing.T) {
 	src := filepath.Join("..", "..", "site", "course")
 	if md, _ := filepath.Glob(filepath.Join(src, "en", "*.md")); len(md) == 0 {
@@ -512,8 +512,20 @@ func TestRealCourse(t *testing.T) {
 	if err := Build(src, dist); err != nil {
 		t.Fatalf("Build(site/course): %v", err)
 	}
-	if n, want := len(checkLinks(t, dist)), 2*(3+len(scenarios.All())); n != want {
+	if n, want := len(checkLinks(t, dist)), 2*(4+len(scenarios.All())); n != want {
 		t.Errorf("%d pages written, want %d", n, want)
+	}
+	// Every lesson page links to the validation page from its numbers.
+	for _, lang := range langs {
+		for _, s := range scenarios.All() {
+			data, err := os.ReadFile(filepath.Join(dist, "course", lang, s.ID+".html"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(data), `<a class="validation-link" href="validation.html">`) {
+				t.Errorf("course/%s/%s.html: no link to validation.html from its numbers (every lesson page needs a ::: numbers block)", lang, s.ID)
+			}
+		}
 	}
 }
 

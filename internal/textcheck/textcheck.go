@@ -71,6 +71,7 @@ var AllowedLatin = map[string]string{
 	"NIC": "network interface card, after 网卡", "postMessage": "browser API", "else": "code keyword (if / else)",
 	"FMA": "instruction", "RDMA": "protocol", "SHARP": "NVLink SHARP", "DRAM": "memory type", "BatchNorm": "operation",
 	"arXiv": "preprint server (a citation)", "tanh": "formula function", "Chen": "author", "Brown": "author",
+	"Calculon": "modelling tool (Isaev et al., SC '23) that the course's validation page compares against",
 	// The product itself.
 	"gpuscope": "product",
 	"code":     "a code span of the course's prose, as the course test reads it",

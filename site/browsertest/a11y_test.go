@@ -88,7 +88,7 @@ func TestAccessibilityAudit(t *testing.T) {
 func courseA11y(t *testing.T, base string) {
 	for _, page := range []string{
 		"course/en/index.html", "course/zh/ring-allreduce.html", "course/en/zero-stages.html",
-		"course/zh/glossary.html", "course/en/search.html?q=HBM",
+		"course/zh/glossary.html", "course/en/search.html?q=HBM", "course/en/validation.html", "course/zh/validation.html",
 	} {
 		t.Run(page, func(t *testing.T) {
 			ctx := courseTab(t, 1280, 800)

@@ -114,7 +114,7 @@ func waitJS(t *testing.T, ctx context.Context, expr string, timeout time.Duratio
 func coursePages(t *testing.T, base string) {
 	ctx := courseTab(t, viewportW, viewportH)
 	var links []courseLink
-	pages := []string{"index.html", "glossary.html", "search.html"}
+	pages := []string{"index.html", "glossary.html", "search.html", "validation.html"}
 	for _, s := range scenarios.All() {
 		pages = append(pages, s.ID+".html")
 	}
@@ -168,7 +168,7 @@ func coursePages(t *testing.T, base string) {
 					}
 				}
 			}
-			if (lang == "en" && p == "index.html") || (lang == "zh" && p == "glossary.html") {
+			if (lang == "en" && p == "index.html") || (lang == "zh" && p == "glossary.html") || p == "validation.html" {
 				screenshot(ctx, "course-"+lang+"-"+id)
 			}
 			var l []courseLink
@@ -321,6 +321,31 @@ func coursePhone(t *testing.T, base string) {
 			if r := elementRect(ctx, "#course-sim"); r.Y > -r.Height/2 {
 				t.Errorf("%s on a phone: after scrolling 1500 px the simulator is at y=%.0f; it should scroll away with the page", where, r.Y)
 			}
+		})
+	}
+	// The validation page's table is wider than a phone: it scrolls
+	// sideways inside its wrapper, and the page does not.
+	for _, lang := range []string{"en", "zh"} {
+		t.Run("validation-"+lang, func(t *testing.T) {
+			ctx := courseTab(t, 390, 844)
+			where := "course/" + lang + "/validation.html"
+			navigate(t, ctx, base+where)
+			var w struct {
+				Page, Inner, Wrap, WrapClient, Table float64
+				Rows                                 int
+			}
+			evalJSON(ctx, `(() => { const d = document.querySelector(".validation-table .table-scroll");
+			  return {Page: document.documentElement.scrollWidth, Inner: innerWidth,
+			    Wrap: d ? d.scrollWidth : 0, WrapClient: d ? d.clientWidth : 0,
+			    Table: d ? d.querySelector("table").getBoundingClientRect().width : 0,
+			    Rows: document.querySelectorAll(".validation-table tbody tr").length}; })()`, &w)
+			if w.Page > w.Inner+1 {
+				t.Errorf("%s on a phone: the page is %.0f px wide in a %.0f px window; want the table to scroll in its wrapper", where, w.Page, w.Inner)
+			}
+			if w.Rows == 0 || w.WrapClient == 0 || w.WrapClient > w.Inner || w.Wrap <= w.WrapClient {
+				t.Errorf("%s on a phone: %d rows, wrapper %.0f px showing %.0f px of a %.0f px table; want a wrapper within the window that scrolls", where, w.Rows, w.Wrap, w.WrapClient, w.Table)
+			}
+			screenshot(ctx, "course-phone-"+lang+"-validation")
 		})
 	}
 }
