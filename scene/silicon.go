@@ -93,7 +93,7 @@ func buildMemwall(_ *Picture, dst render.List, m Moment, f Frame) render.List {
 	g := cur.Config.GPU
 	v := render.MemwallView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: w,
 		Steps: scenarios.MemwallKSteps, PeakTFLOPS: cur.Peak / 1e12,
-		HBMName: units.Bytes(float64(g.HBMBytes)) + " · " + units.Rate(g.HBMBandwidth)}
+		HBMName: units.Bytes(float64(g.HBMDatasheet)) + " · " + units.Rate(g.HBMBandwidth)}
 	sr := m.StepRun()
 	shownUpTo := len(scenarios.MemwallKernels)
 	if sr.Step.ID != "try" {
@@ -256,7 +256,7 @@ func buildNumfmt(pic *Picture, dst render.List, m Moment, f Frame) render.List {
 			v.Weights = append(v.Weights, render.WeightBar{Name: nf.Name, Bytes: scenarios.GPT3Params * float64(nf.Bits()) / 8})
 		}
 		if g, ok := hw.GPUByID("h100"); ok {
-			v.HBMBytes = float64(g.HBMBytes)
+			v.HBMBytes = float64(g.HBMDatasheet) // the part as named; the memory lessons fill HBMBytes
 		}
 	}
 	if m.shows(scenarios.ViewTraining) {

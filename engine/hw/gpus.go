@@ -45,7 +45,13 @@ type GPU struct {
 	SharedMemPerBlock int // bytes, maximum a block may use
 	L2Bytes           int64
 
-	HBMBytes     int64   // capacity as published (GB = 10^9 bytes)
+	// HBMBytes is the capacity as the GPU reports it (nvidia-smi's total,
+	// MiB × 2^20): a datasheet's "80GB" is binary, 81,559 MiB = 85.5 GB on
+	// an H100 SXM (the engine's GB are 10^9 bytes).
+	HBMBytes int64
+	// HBMDatasheet is the capacity the datasheet prints ("80GB"), for
+	// labels naming the part; HBMBytes is what a job fills.
+	HBMDatasheet int64
 	HBMBandwidth float64 // bytes per second
 	// HBMLatency is a load's round trip to HBM on a cache miss, roughly:
 	// several hundred cycles, as pointer-chasing microbenchmarks of these
@@ -75,7 +81,7 @@ var gpus = []GPU{
 		WarpSchedulers: 4, MaxWarpsPerSM: 64, MaxBlocksPerSM: 32,
 		RegistersPerSM: 65536, SharedMemPerSM: 164 << 10, SharedMemPerBlock: 163 << 10,
 		L2Bytes:  40e6,
-		HBMBytes: 80e9, HBMBandwidth: 2.039e12, HBMLatency: 600e-9,
+		HBMBytes: 81920 << 20, HBMDatasheet: 80e9, HBMBandwidth: 2.039e12, HBMLatency: 600e-9, // nvidia-smi: 81,920 MiB
 		Peak: map[Dtype]float64{FP32: 19.5e12, TF32: 156e12, FP16: 312e12, BF16: 312e12},
 		Link: "nvlink3",
 		// NVIDIA A100 Tensor Core GPU datasheet (SXM4 80GB) and the
@@ -94,7 +100,7 @@ var h100 = GPU{
 	WarpSchedulers: 4, MaxWarpsPerSM: 64, MaxBlocksPerSM: 32,
 	RegistersPerSM: 65536, SharedMemPerSM: 228 << 10, SharedMemPerBlock: 227 << 10,
 	L2Bytes:  50e6,
-	HBMBytes: 80e9, HBMBandwidth: 3.35e12, HBMLatency: 550e-9,
+	HBMBytes: 81559 << 20, HBMDatasheet: 80e9, HBMBandwidth: 3.35e12, HBMLatency: 550e-9, // nvidia-smi: 81,559 MiB
 	// 528 tensor cores × 1024 dense BF16 FLOP/clock × 1.83 GHz =
 	// 989.4 TFLOP/s; FP8 doubles it.
 	Peak: map[Dtype]float64{FP32: 66.9e12, TF32: 494.7e12, FP16: 989.4e12, BF16: 989.4e12, FP8: 1978.9e12},
@@ -104,11 +110,12 @@ var h100 = GPU{
 	Source: "NVIDIA H100 datasheet (SXM5); NVIDIA Hopper architecture whitepaper",
 }
 
-// h200 is the H100 with HBM3e: the same compute, 141 GB at 4.8 TB/s.
+// h200 is the H100 with HBM3e: the same compute, "141GB" (143,771 MiB)
+// at 4.8 TB/s.
 func h200() GPU {
 	g := h100
 	g.ID, g.Aliases, g.Name = "h200", []string{"h200-sxm"}, "H200 SXM"
-	g.HBMBytes, g.HBMBandwidth = 141e9, 4.8e12
+	g.HBMBytes, g.HBMDatasheet, g.HBMBandwidth = 143771<<20, 141e9, 4.8e12 // "141GB": nvidia-smi's 143,771 MiB
 	g.Peak = maps.Clone(h100.Peak)
 	g.Source = "NVIDIA H200 datasheet (SXM): H100's compute with 141 GB HBM3e at 4.8 TB/s"
 	return g

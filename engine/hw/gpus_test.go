@@ -68,3 +68,24 @@ func TestGPUCatalog(t *testing.T) {
 		t.Error("GPUByID(b300) found something")
 	}
 }
+
+// Capacity is what the GPU reports (nvidia-smi's total, MiB): the
+// datasheet's "80GB" and "141GB" are binary, a little under 80 and 141
+// GiB once the driver's reserve is out — more bytes than the label's
+// 10^9 ones, which the labels keep.
+func TestHBMCapacityAsReported(t *testing.T) {
+	for _, c := range []struct {
+		id        string
+		mib       int64
+		datasheet int64
+	}{{"a100-80gb", 81920, 80e9}, {"h100", 81559, 80e9}, {"h800", 81559, 80e9}, {"h200", 143771, 141e9}} {
+		g, ok := GPUByID(c.id)
+		if !ok {
+			t.Fatalf("%s: no such GPU", c.id)
+		}
+		gib := float64(c.datasheet) / 1e9 * (1 << 30)
+		if g.HBMBytes != c.mib<<20 || g.HBMDatasheet != c.datasheet || float64(g.HBMBytes) > gib || float64(g.HBMBytes) < 0.99*gib {
+			t.Errorf("%s: %d bytes (%d MiB), datasheet %d; want %d MiB, within 1%% under %g GiB", c.id, g.HBMBytes, g.HBMBytes>>20, g.HBMDatasheet, c.mib, float64(c.datasheet)/1e9)
+		}
+	}
+}

@@ -50,3 +50,14 @@ func BenchmarkScheduleLengths(b *testing.B) {
 		}
 	}
 }
+
+// llama405AsRun is Llama 3 405B's 8,192-token plan on 16,384 H100s as
+// Meta ran it (arXiv 2407.21783 §3.3.2): no recomputation, no dropout;
+// FSDP's sharded gradients and optimizer state (ZeRO-2, the weights
+// kept), gradients accumulated and reduce-scattered in FP32 (18 bytes a
+// parameter); interleaved with v = 8, the engine's fastest v that fits.
+func llama405AsRun(tb testing.TB) Config {
+	c := llama405(tb)
+	c.Plan.Interleave, c.Plan.ZeRO, c.Plan.Recompute, c.Plan.BytesPerParam = 8, 2, RecomputeNone, 18
+	return c
+}

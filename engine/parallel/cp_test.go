@@ -213,9 +213,9 @@ func llama405Long(tb testing.TB) Config {
 // without the causal mask (4·s·h a token and layer forward, as
 // Megatron-LM's and PaLM's MFU do) and the engine times it so. Each GPU
 // holds 8,192 tokens of a sequence, as at 8K, so its activations are the
-// 8K plan's: without recomputation they do not fit (86 GB of 74 GB
-// usable — nor does the 8K plan in this engine, which counts dropout's
-// masks Llama does not have), selective recomputation saves only the
+// 8K plan's: without recomputation they do not fit at ZeRO-1 and v = 4
+// (82 GB of 79.2 GB usable; the 8K plan as Meta ran it shards gradients
+// and interleaves 8 chunks), selective recomputation saves only the
 // softmax statistics FlashAttention keeps, and full recomputation fits
 // (19 GB): the engine needs it, and its hardware FLOPs (TFLOPSPerGPU)
 // then count a fourth forward pass beyond the model's.

@@ -24,7 +24,7 @@ func ExampleEvaluate() {
 	fmt.Println(units.Number(r.Params/1e9)+"B parameters,", units.Bytes(r.Memory.Total), "of", units.Bytes(r.Memory.Usable), "on the busiest GPU")
 	fmt.Println("step", units.Duration(r.Time.Step), "· bubble", units.Percent(r.BubbleFraction), "· MFU", units.Percent(r.MFU))
 	// Output:
-	// 175B parameters, 55.5 GB of 74 GB on the busiest GPU
+	// 175B parameters, 55.5 GB of 79.2 GB on the busiest GPU
 	// step 5.01 s · bubble 10.9% · MFU 44.5%
 }
 

@@ -7,7 +7,7 @@ import "testing"
 var (
 	Korthikanti22BForTest = korthikanti22B
 	NarayananForTest      = narayanan
-	Llama405ForTest       = llama405
+	Llama405ForTest       = llama405AsRun
 	Llama405LongForTest   = llama405Long
 )
 

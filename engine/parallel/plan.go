@@ -233,8 +233,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("schedule: interleaved needs pp ≥ 2 and interleave ≥ 2 (pp %d, interleave %d)", p.PP, p.Interleave)
 	case p.ZeRO < 0 || p.ZeRO > 3:
 		return fmt.Errorf("zero: %d; allowed 0, 1, 2, 3", p.ZeRO)
-	case p.ZeRO >= 2 && p.PP > 1:
-		return fmt.Errorf("zero: %d with pp %d; stages 2 and 3 partition gradients that a pipeline accumulates over micro-batches — DeepSpeed and Megatron-LM allow only ZeRO-1 with pipeline parallelism", p.ZeRO, p.PP)
+	case p.ZeRO == 3 && p.PP > 1:
+		return fmt.Errorf("zero: 3 with pp %d; allowed 0–2 with pipeline parallelism (stage 3 would gather every stage's weights again for each micro-batch; Llama 3's FSDP kept them, sharding gradients and optimizer state: stage 2)", p.PP)
 	case p.Recompute != RecomputeNone && p.Recompute != RecomputeSelective && p.Recompute != RecomputeFull:
 		return fmt.Errorf("recompute: %q; allowed none, selective, full", p.Recompute)
 	case p.BytesPerParam != 16 && p.BytesPerParam != 18:

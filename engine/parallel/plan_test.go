@@ -317,7 +317,9 @@ func TestPlanMemory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Memory.Fits || r.Memory.Usable != 74e9 || !within(r.Memory.Over, r.Memory.Total-74e9, 1e-12) || r.Memory.Total < 16*69e9 {
+	// Usable: nvidia-smi's 81,559 MiB, less 5% and 2 GB: 79.2 GB.
+	usable := float64(81559<<20)*0.95 - 2e9
+	if r.Memory.Fits || r.Memory.Usable != usable || !within(r.Memory.Over, r.Memory.Total-usable, 1e-12) || r.Memory.Total < 16*69e9 {
 		t.Errorf("70B on one H100: fits %v, total %g, over %g", r.Memory.Fits, r.Memory.Total, r.Memory.Over)
 	}
 }
@@ -391,9 +393,9 @@ func TestSearchLlama3(t *testing.T) {
 		t.Fatalf("evaluated %d, fitting %d, listed %d", sr.Evaluated, sr.Fitting, len(sr.Plans))
 	}
 	// Meta's plan is ranked among the plans without context parallelism
-	// (the engine, which counts dropout's masks, finds that a plan at 8K
-	// fits without recomputation only with CP or TP 16; Meta's plan fit
-	// without either).
+	// (Meta used none at 8K): without dropout's masks, with gradients
+	// sharded beside PP and the H100's reported capacity it fits without
+	// recomputation, and ranks among the ten best (issue 19).
 	rank, all, noCP, withCP, bestNoCP := -1, -1, 0, 0, -1
 	for i, r := range sr.Plans {
 		if i > 0 && r.Time.Step < sr.Plans[i-1].Time.Step {
@@ -419,8 +421,8 @@ func TestSearchLlama3(t *testing.T) {
 	t.Logf("%d plans evaluated, %d fit (%d with CP; %d shapes with CP bounded, %d pruned); Meta's TP 8 PP 16 DP 128 ranks %d without CP, %d in all (%.2f s vs best %.2f s without CP, %.2f s with: TP %d CP %d (%s) PP %d DP %d v %d, recompute %s)",
 		sr.Evaluated, sr.Fitting, withCP, sr.Bounded, sr.Pruned, rank+1, all+1, sr.Plans[max(all, 0)].Time.Step, sr.Plans[max(bestNoCP, 0)].Time.Step, sr.Plans[0].Time.Step,
 		b.TP, b.CP, b.cpAlgo(), b.PP, b.DP, b.Interleave, b.Recompute)
-	if rank < 0 || rank >= 50 {
-		t.Errorf("Meta's plan ranks %d without CP; want within the 50 best", rank+1)
+	if rank < 0 || rank >= 10 {
+		t.Errorf("Meta's plan ranks %d without CP; want within the 10 best", rank+1)
 	}
 	if withCP == 0 || sr.Pruned == 0 {
 		t.Errorf("%d plans with CP listed, %d shapes pruned: the search does not try CP, or prunes none", withCP, sr.Pruned)
@@ -747,5 +749,45 @@ func TestDeepSeekV3Planned(t *testing.T) {
 	moe := attn + (256/64+1)*expert + 256*7168 + 256 + 2*7168
 	if !within(r.StageParams[7], 4*moe, 1e-9) {
 		t.Errorf("a middle stage holds %.6g parameters, by hand %.6g", r.StageParams[7], 4*moe)
+	}
+}
+
+// Llama 3 405B at 8K on 16,384 H100s as Meta ran it (Table 4: 400
+// TFLOP/s of model FLOPs a GPU, 41% MFU) fits without recomputation:
+// no dropout masks, gradients sharded (ZeRO-2 beside PP), the H100's
+// 81,559 MiB; the engine's model FLOPs a GPU within 15% (gpuscope
+// validate's row), and each of those mechanisms, taken away, makes it
+// not fit.
+func TestLlama3AsMetaRanIt(t *testing.T) {
+	c := llama405AsRun(t)
+	r, err := Evaluate(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	peak, _ := c.Cluster.GPU.PeakFLOPS(hw.BF16)
+	model := r.MFU * peak / 1e12
+	tm, mem := r.Time, r.Memory
+	t.Logf("as Meta ran it: %.0f TFLOP/s of model FLOPs a GPU (published 400, %+.1f%%): step %.2f s = compute %.2f + bubble %.2f + TP %.2f + PP %.2f + DP %.2f − %.2f hidden; %.1f GB of %.1f usable (activations %.1f, %d chunks in flight)",
+		model, 100*(model/400-1), tm.Step, tm.Compute, tm.Bubble, tm.TPComm, tm.PPComm, tm.DPComm, tm.DPHidden, mem.Total/1e9, mem.Usable/1e9, mem.Activations/1e9, mem.InFlight)
+	if !mem.Fits || !within(model, 400, 0.15) {
+		t.Errorf("fits %v (%.1f GB), %.0f TFLOP/s; want it to fit and within 15%% of 400", mem.Fits, mem.Total/1e9, model)
+	}
+	for _, off := range []struct {
+		name string
+		set  func(*Config)
+	}{
+		{"dropout", func(c *Config) { c.Model.NoDropout = false }},
+		{"ZeRO-2", func(c *Config) { c.Plan.ZeRO = 1 }},
+		{"the reported capacity", func(c *Config) { c.Cluster.GPU.HBMBytes = 80e9 }},
+	} {
+		q := llama405AsRun(t)
+		off.set(&q)
+		r1, err := Evaluate(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r1.Memory.Fits {
+			t.Errorf("without %s it still fits (%.1f GB of %.1f)", off.name, r1.Memory.Total/1e9, r1.Memory.Usable/1e9)
+		}
 	}
 }

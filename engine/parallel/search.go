@@ -41,7 +41,7 @@ type SearchResult struct {
 
 // Search enumerates every valid plan — TP dividing the heads, PP the
 // layers (or layers + 2), DP the rest and the global batch; the 1F1B
-// schedule, or interleaved with v chunks; ZeRO 0–3 without PP, 0–1 with;
+// schedule, or interleaved with v chunks; ZeRO 0–3 without PP, 0–2 with;
 // no, selective or full recomputation; micro-batches up to MaxMicroBatch;
 // sequence parallelism whenever TP > 1; for a mixture of experts every
 // EP dividing the DP ranks and the experts; with CP, context parallelism
@@ -226,7 +226,7 @@ func (o SearchOptions) plansTCP(base Plan, tp, cp int, algos []CPAlgo, maxMB int
 				if v > 1 && pp == 1 {
 					break
 				}
-				if _, ends, err := stageLayers(trainedLayers(m), pp, v); err != nil || ends < v {
+				if _, _, err := stageLayers(trainedLayers(m), pp, v); err != nil {
 					continue
 				}
 				sched := OneFOneB
@@ -243,7 +243,7 @@ func (o SearchOptions) plansTCP(base Plan, tp, cp int, algos []CPAlgo, maxMB int
 					}
 					for _, algo := range algos {
 						for zero := 0; zero <= 3; zero++ {
-							if zero >= 2 && pp > 1 {
+							if zero == 3 && pp > 1 {
 								break
 							}
 							if zero > 0 && dp*cp == 1 {
