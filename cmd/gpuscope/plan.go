@@ -108,58 +108,60 @@ memory only. Plans that do not add up (TP × CP × PP × DP ≠ GPUs, heads
 not divisible by TP, layers by PP × v, the sequence by 2·CP, the batch by
 DP × micro-batch) are refused with the constraint named.`,
 	flags: map[string]flagDoc{
-		"model":           {what: "a model preset", def: "none: give --model, --hf-config, the sizes or --params"},
-		"hf-config":       {what: "a Hugging Face config.json naming the model", arg: "FILE", allowed: "a config.json file"},
-		"layers":          {what: "transformer layers (overrides the model's)", def: "the model's"},
-		"hidden":          {what: "hidden size (overrides the model's)", def: "the model's"},
-		"heads":           {what: "attention heads (overrides the model's)", def: "the model's"},
-		"kv-heads":        {what: "key/value heads, for grouped-query attention", def: "the model's; --heads for a model from sizes"},
-		"seq":             {what: "sequence length, tokens", def: "the model's (a config.json's max_position_embeddings)"},
-		"vocab":           {what: "vocabulary size", def: "the model's"},
-		"ffn":             {what: "the MLP's inner size", def: "the model's; 4 × --hidden for a model from sizes"},
-		"ffn-kind":        {what: "the MLP: gelu (GPT style: biases, learned positions, tied embeddings) or swiglu (Llama style)", def: "the model's; gelu for a model from sizes"},
-		"params":          {what: "parameters, for model-state memory alone (no model shape)"},
-		"head-dim":        {what: "a head's width when it is not hidden ÷ heads (Qwen3's head_dim; 0: hidden ÷ heads)", def: "the model's"},
-		"experts":         {what: "a mixture of experts' routed experts in each MoE layer (0: a dense model)", def: "the model's"},
-		"top-k":           {what: "experts a token is routed to", def: "the model's"},
-		"expert-ffn":      {what: "a routed expert's inner size (moe_intermediate_size)", def: "the model's"},
-		"shared-ffn":      {what: "the shared experts' inner size, all together (DeepSeek's n_shared_experts × moe_intermediate_size)", def: "the model's"},
-		"dense-layers":    {what: "the first layers that are dense, --ffn wide (DeepSeek's first_k_dense_replace)", def: "the model's"},
-		"gpus":            {what: "GPUs in the cluster", def: "tp × pp × dp (tp × pp without --dp)"},
-		"tp":              {what: "tensor-parallel degree"},
-		"pp":              {what: "pipeline-parallel degree (stages)"},
-		"dp":              {what: "data-parallel degree", def: "gpus ÷ (tp × pp)"},
-		"interleave":      {what: "model chunks per pipeline stage, v (the interleaved schedule)"},
-		"zero":            {what: "ZeRO stage: 1 shards the optimizer states over DP, 2 the gradients too, 3 the weights too"},
-		"micro-batch":     {what: "sequences per micro-batch"},
-		"global-batch":    {what: "sequences per optimizer step", def: "the preset's batch when dp × micro-batch divides it, else dp × micro-batch × 4·pp (a bubble near a quarter); with --search the preset's batch, else --gpus"},
-		"gpus-per-node":   {what: "GPUs per node, joined by --intra"},
-		"top":             {what: "plans --search lists (0: all)"},
-		"recompute":       {what: "activation recomputation: none, selective (attention's softmax and dropout) or full (each layer's forward again)", def: "selective (--software megatron-2021: full)"},
-		"schedule":        {what: "the pipeline schedule (dualpipe: DeepSeek-V3's bidirectional one, each rank holding two stages, costed in closed form; pair it with --ep-overlap)", def: "1f1b; interleaved when --interleave > 1"},
-		"gpu":             {what: "the GPU"},
-		"intra":           {what: "the link inside a node", def: "the GPU's NVLink: nvlink3 for a100-80gb, nvlink4 for h100 and h200"},
-		"inter":           {what: "the network between nodes, one NIC per GPU", def: "ib-hdr for a100-80gb, ib-ndr for h100 and h200"},
-		"bytes-per-param": {what: "model-state bytes a parameter: 16 (BF16 weights and gradients, FP32 master weights and Adam moments) or 18 (FP32 gradients, Megatron-LM)", def: "16 (--software megatron-2021 and megatron-2022: 18)"},
-		"dtype":           {what: "the number format of the matrix products"},
-		"ep":              {what: "expert parallelism, for a mixture of experts: each MoE layer's experts spread over EP of the DP ranks (dividing DP and the experts)"},
-		"capacity-factor": {what: "a mixture of experts' busiest GPU's tokens through its experts over the mean (1: balanced)"},
-		"cp":              {what: "context parallelism: each sequence split over CP ranks (next to the TP ranks), each holding s ÷ CP tokens as two of 2·CP chunks (the load-balanced causal split); --seq must divide by 2·CP, and gpus = tp × cp × pp × dp"},
-		"cp-algo":         {what: "how a CP rank's queries see the other ranks' keys and values: allgather (K and V all-gathered every layer, their gradients reduce-scattered: Llama 3's, exposed) or ring (K/V blocks passed to the next rank, hidden behind each block's attention)"},
-		"node-limit":      {what: "node-limited routing (DeepSeek-V3): a token's experts on at most N nodes, one copy a node over the network, forwarded over NVLink inside it (0: unlimited)"},
-		"dispatch-dtype":  {what: "the dispatch all-to-all's number format: bf16, or fp8 (a byte a value and an FP32 scale for each 128; DeepSeek-V3); combine stays bf16"},
-		"ep-overlap":      {what: "DualPipe's pairing: the forward and backward chunks of two micro-batches run together, each one's all-to-alls behind the other's compute (the part the compute cannot hide stays exposed)", def: "off"},
-		"block-scaled":    {what: "DeepSeek-V3's FP8 recipe: products with fine-grained scaling (1×128 and 128×128 tiles), promoted to FP32 on the CUDA cores every 128 and each tile written out before the next; the output head and the router in BF16 (needs --dtype fp8)", def: "off"},
-		"comm-sms":        {what: "SMs the overlapped all-to-alls take from the compute beside them, which slows by that share meanwhile (needs --ep-overlap)", def: "20 with --ep-overlap (DeepSeek-V3's 20 of the H800's 132), else 0"},
-		"dropout":         {what: "dropout in training: its masks stored with the activations, its passes timed", def: "the model's: on for GPT-style models (GPT-3, Megatron's), off for Llama, Mixtral, DeepSeek-V3 and a config.json whose dropouts are 0 (a SwiGLU model's without any)"},
-		"json":            jsonDoc,
-		"search":          {what: "rank every valid plan that fits, fastest first (each with sequence parallelism when TP > 1 and DP overlap; --sp and --overlap are not read, nor DeepSeek-V3's --node-limit, --dispatch-dtype, --ep-overlap, --comm-sms and --block-scaled)"},
-		"sp":              {what: "sequence parallelism in the TP group (activations outside the matrix products split over TP)", def: "on when --tp > 1 (--software megatron-2021: off)"},
-		"flash":           {what: "FlashAttention (off: standard attention, the N×N scores through HBM)", def: "on (--software megatron-2021 and megatron-2022: off)"},
-		"overlap":         {what: "hide the DP all-reduce behind the backward pass, bucket by bucket (off: after it)", def: "on (--software megatron-2021: off)"},
-		"software":        {what: "a software era's settings, so a paper's row is one flag away (each still overridden by its own flag): megatron-2021 (" + softwareEras[0].what + "); megatron-2022 (" + softwareEras[1].what + "); current (" + softwareEras[2].what + "); with --search only its FlashAttention and bytes a parameter (the search sets the rest)"},
+		"model":             {what: "a model preset", def: "none: give --model, --hf-config, the sizes or --params"},
+		"hf-config":         {what: "a Hugging Face config.json naming the model", arg: "FILE", allowed: "a config.json file"},
+		"layers":            {what: "transformer layers (overrides the model's)", def: "the model's"},
+		"hidden":            {what: "hidden size (overrides the model's)", def: "the model's"},
+		"heads":             {what: "attention heads (overrides the model's)", def: "the model's"},
+		"kv-heads":          {what: "key/value heads, for grouped-query attention", def: "the model's; --heads for a model from sizes"},
+		"seq":               {what: "sequence length, tokens", def: "the model's (a config.json's max_position_embeddings)"},
+		"vocab":             {what: "vocabulary size", def: "the model's"},
+		"ffn":               {what: "the MLP's inner size", def: "the model's; 4 × --hidden for a model from sizes"},
+		"ffn-kind":          {what: "the MLP: gelu (GPT style: biases, learned positions, tied embeddings) or swiglu (Llama style)", def: "the model's; gelu for a model from sizes"},
+		"params":            {what: "parameters, for model-state memory alone (no model shape)"},
+		"head-dim":          {what: "a head's width when it is not hidden ÷ heads (Qwen3's head_dim; 0: hidden ÷ heads)", def: "the model's"},
+		"experts":           {what: "a mixture of experts' routed experts in each MoE layer (0: a dense model)", def: "the model's"},
+		"top-k":             {what: "experts a token is routed to", def: "the model's"},
+		"expert-ffn":        {what: "a routed expert's inner size (moe_intermediate_size)", def: "the model's"},
+		"shared-ffn":        {what: "the shared experts' inner size, all together (DeepSeek's n_shared_experts × moe_intermediate_size)", def: "the model's"},
+		"dense-layers":      {what: "the first layers that are dense, --ffn wide (DeepSeek's first_k_dense_replace)", def: "the model's"},
+		"gpus":              {what: "GPUs in the cluster", def: "tp × pp × dp (tp × pp without --dp)"},
+		"tp":                {what: "tensor-parallel degree"},
+		"pp":                {what: "pipeline-parallel degree (stages)"},
+		"dp":                {what: "data-parallel degree", def: "gpus ÷ (tp × pp)"},
+		"interleave":        {what: "model chunks per pipeline stage, v (the interleaved schedule)"},
+		"zero":              {what: "ZeRO stage: 1 shards the optimizer states over DP, 2 the gradients too, 3 the weights too"},
+		"micro-batch":       {what: "sequences per micro-batch"},
+		"global-batch":      {what: "sequences per optimizer step", def: "the preset's batch when dp × micro-batch divides it, else dp × micro-batch × 4·pp (a bubble near a quarter); with --search the preset's batch, else --gpus"},
+		"gpus-per-node":     {what: "GPUs per node, joined by --intra"},
+		"top":               {what: "plans --search lists (0: all)"},
+		"recompute":         {what: "activation recomputation: none, selective (attention's softmax and dropout) or full (each layer's forward again)", def: "selective (--software megatron-2021: full)"},
+		"schedule":          {what: "the pipeline schedule (dualpipe: DeepSeek-V3's bidirectional one, each rank holding two stages, costed in closed form; pair it with --ep-overlap)", def: "1f1b; interleaved when --interleave > 1"},
+		"gpu":               {what: "the GPU"},
+		"intra":             {what: "the link inside a node", def: "the GPU's NVLink: nvlink3 for a100-80gb, nvlink4 for h100 and h200"},
+		"inter":             {what: "the network between nodes, one NIC per GPU", def: "ib-hdr for a100-80gb, ib-ndr for h100 and h200"},
+		"bytes-per-param":   {what: "model-state bytes a parameter: 16 (BF16 weights and gradients, FP32 master weights and Adam moments) or 18 (FP32 gradients, Megatron-LM)", def: "16 (--software megatron-2021 and megatron-2022: 18)"},
+		"dtype":             {what: "the number format of the matrix products"},
+		"ep":                {what: "expert parallelism, for a mixture of experts: each MoE layer's experts spread over EP of the DP ranks (dividing DP and the experts)"},
+		"capacity-factor":   {what: "a mixture of experts' busiest GPU's tokens through its experts over the mean (1: balanced)"},
+		"cp":                {what: "context parallelism: each sequence split over CP ranks (next to the TP ranks), each holding s ÷ CP tokens as two of 2·CP chunks (the load-balanced causal split); --seq must divide by 2·CP, and gpus = tp × cp × pp × dp"},
+		"cp-algo":           {what: "how a CP rank's queries see the other ranks' keys and values: allgather (K and V all-gathered every layer, their gradients reduce-scattered: Llama 3's, exposed) or ring (K/V blocks passed to the next rank, hidden behind each block's attention)"},
+		"node-limit":        {what: "node-limited routing (DeepSeek-V3): a token's experts on at most N nodes, one copy a node over the network, forwarded over NVLink inside it (0: unlimited)"},
+		"dispatch-dtype":    {what: "the dispatch all-to-all's number format: bf16, or fp8 (a byte a value and an FP32 scale for each 128; DeepSeek-V3); combine stays bf16"},
+		"ep-overlap":        {what: "DualPipe's pairing: the forward and backward chunks of two micro-batches run together, each one's all-to-alls behind the other's compute (the part the compute cannot hide stays exposed)", def: "off"},
+		"block-scaled":      {what: "DeepSeek-V3's FP8 recipe: products with fine-grained scaling (1×128 and 128×128 tiles), promoted to FP32 on the CUDA cores every 128 and each tile written out before the next; the output head and the router in BF16 (needs --dtype fp8)", def: "off"},
+		"comm-sms":          {what: "SMs the overlapped all-to-alls take from the compute beside them, which slows by that share meanwhile (needs --ep-overlap)", def: "20 with --ep-overlap (DeepSeek-V3's 20 of the H800's 132), else 0"},
+		"dropout":           {what: "dropout in training: its masks stored with the activations, its passes timed", def: "the model's: on for GPT-style models (GPT-3, Megatron's), off for Llama, Mixtral, DeepSeek-V3 and a config.json whose dropouts are 0 (a SwiGLU model's without any)"},
+		"recompute-modules": {arg: "LIST", allowed: "a comma-separated list of core_attn, layernorm, mla_up_proj, moe_act", what: "what --recompute selective runs again in the backward pass, a comma-separated list as Megatron-Core's --recompute-modules: core_attn (the attention core), layernorm (the norms, their outputs not kept), mla_up_proj (latent attention's Q, K and V from the latents), moe_act (the MLP's activation, the down projection's input not kept); DeepSeek-V3's: layernorm,mla_up_proj,moe_act", def: "core_attn"},
+		"fp8-cache":         {what: "keep the products' inputs for the backward pass in FP8 with their 1×128 scales, the attention output in E5M6 (DeepSeek-V3's low-precision storage; needs --block-scaled)", def: "off"},
+		"json":              jsonDoc,
+		"search":            {what: "rank every valid plan that fits, fastest first (each with sequence parallelism when TP > 1 and DP overlap; --sp and --overlap are not read, nor DeepSeek-V3's --node-limit, --dispatch-dtype, --ep-overlap, --comm-sms and --block-scaled)"},
+		"sp":                {what: "sequence parallelism in the TP group (activations outside the matrix products split over TP)", def: "on when --tp > 1 (--software megatron-2021: off)"},
+		"flash":             {what: "FlashAttention (off: standard attention, the N×N scores through HBM)", def: "on (--software megatron-2021 and megatron-2022: off)"},
+		"overlap":           {what: "hide the DP all-reduce behind the backward pass, bucket by bucket (off: after it)", def: "on (--software megatron-2021: off)"},
+		"software":          {what: "a software era's settings, so a paper's row is one flag away (each still overridden by its own flag): megatron-2021 (" + softwareEras[0].what + "); megatron-2022 (" + softwareEras[1].what + "); current (" + softwareEras[2].what + "); with --search only its FlashAttention and bytes a parameter (the search sets the rest)"},
 	},
-	extra: []string{"hf-config"},
+	extra: []string{"hf-config", "recompute-modules"},
 }
 
 // statesOnly is gpuscope plan --params N: model-state memory alone.
@@ -179,8 +181,9 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gpuscope plan: "+format+"\n", a...)
 		return 2
 	}
-	// --hf-config takes a file name: read it before the knob parser.
-	var hfPath string
+	// --hf-config takes a file name and --recompute-modules a list: read
+	// them before the knob parser.
+	var hfPath, modules string
 	var rest []string
 	for i := 0; i < len(args); i++ {
 		switch a := args[i]; {
@@ -192,11 +195,19 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 			i++
 		case strings.HasPrefix(a, "--hf-config="):
 			hfPath = strings.TrimPrefix(a, "--hf-config=")
+		case a == "--recompute-modules" || a == "-recompute-modules":
+			if i+1 >= len(args) {
+				return fail("--recompute-modules: missing value; allowed: a comma-separated list of %s", strings.Join(parallel.ModuleNames(), ", "))
+			}
+			modules = args[i+1]
+			i++
+		case strings.HasPrefix(a, "--recompute-modules="):
+			modules = strings.TrimPrefix(a, "--recompute-modules=")
 		default:
 			rest = append(rest, a)
 		}
 	}
-	fs := newFlagSet(planKnobs(), "json", "search", "sp", "flash", "overlap", "ep-overlap", "block-scaled")
+	fs := newFlagSet(planKnobs(), "json", "search", "sp", "flash", "overlap", "ep-overlap", "block-scaled", "fp8-cache")
 	fs.help = planHelp
 	if err := fs.parse(rest); err != nil {
 		return fs.stop(err, stdout, stderr)
@@ -434,6 +445,13 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	if d := hw.Dtype(fs.value("dispatch-dtype")); d == hw.FP8 {
 		plan.DispatchDtype = d
 	}
+	if modules != "" {
+		var err error
+		if plan.RecomputeModules, err = parallel.ParseModules(modules); err != nil {
+			return fail("--%v", err)
+		}
+	}
+	plan.FP8Cache = boolOr("fp8-cache", false)
 	if plan.EPOverlap {
 		plan.CommSMs = 20
 	}
@@ -537,6 +555,12 @@ func planSettings(given func(string) bool, m model.Transformer, fromHF bool, p p
 	add("flash", "FlashAttention", onOff[p.Flash], eraDef("default"))
 	if !search {
 		add("recompute", "recomputation", string(p.Recompute), eraDef("default"))
+		if p.Recompute == parallel.RecomputeSelective {
+			s = append(s, planSetting{"", "recomputed modules", cmp.Or(p.RecomputeModules.String(), "core_attn"), "default: core_attn (--recompute-modules)"})
+			if p.RecomputeModules != 0 {
+				s[len(s)-1].from = "given"
+			}
+		}
 		add("zero", "ZeRO stage", strconv.Itoa(p.ZeRO), "default")
 		add("micro-batch", "micro-batch", sequences(p.MicroBatch), "default")
 		sched := string(p.Schedule)
@@ -554,6 +578,9 @@ func planSettings(given func(string) bool, m model.Transformer, fromHF bool, p p
 	add("dtype", "matrix products in", string(p.Dtype), "default")
 	if !search && (p.BlockScaled || given("block-scaled")) {
 		add("block-scaled", "FP8 block scaling", onOff[p.BlockScaled], "default")
+	}
+	if !search && (p.FP8Cache || given("fp8-cache")) {
+		add("fp8-cache", "FP8 activations", onOff[p.FP8Cache], "default")
 	}
 	add("bytes-per-param", "model-state bytes", fmt.Sprintf("%d a parameter", p.BytesPerParam), eraDef("default"))
 	if m.MoE() && !search {

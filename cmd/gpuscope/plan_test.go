@@ -690,10 +690,41 @@ func TestPlanDeepSeekMechanisms(t *testing.T) {
 		{[]string{"--node-limit", "-1"}, "--node-limit"},
 		{[]string{"--block-scaled", "--dtype", "bf16"}, "block-scaled: needs --dtype fp8 (dtype is bf16)"},
 		{[]string{"--schedule", "dualpipe", "--global-batch", "3840"}, "micro-batches: 30 must be even and at least 2 × pp = 32 for the dualpipe schedule"},
+		{[]string{"--fp8-cache"}, "fp8-cache: needs --block-scaled"},
+		{[]string{"--recompute-modules", "layernorm,attn"}, `recompute-modules: "attn"; allowed a comma-separated list of core_attn, layernorm, mla_up_proj, moe_act`},
+		{[]string{"--recompute", "full", "--recompute-modules", "layernorm"}, "recompute-modules: layernorm needs --recompute selective (recompute is full)"},
+		{[]string{"--recompute-modules"}, "--recompute-modules: missing value"},
 	} {
 		_, errOut, code := runCLI(append(slices.Clone(base), c.args...)...)
 		if code != 2 || !strings.Contains(errOut, c.want) {
 			t.Errorf("%v: exit %d, %q; want %q", c.args, code, errOut, c.want)
 		}
+	}
+}
+
+// DeepSeek-V3's memory savings from the command line: the products'
+// inputs kept in FP8 and the norms, up projections and SwiGLUs
+// recomputed make its DualPipe plan fit, each reported in the JSON and
+// the settings; Megatron's selective recomputation (the attention core)
+// does not fit.
+func TestPlanDeepSeekMemory(t *testing.T) {
+	base := []string{"plan", "--model", "deepseek-v3", "--gpus", "2048", "--gpu", "h800", "--pp", "16", "--ep", "64", "--zero", "1",
+		"--global-batch", "15360", "--dtype", "fp8", "--block-scaled", "--node-limit", "4", "--dispatch-dtype", "fp8", "--ep-overlap",
+		"--schedule", "dualpipe", "--recompute", "selective"}
+	plain := jsonCLI(t, append(slices.Clone(base), "--json")...)
+	ran := jsonCLI(t, append(slices.Clone(base), "--fp8-cache", "--recompute-modules", "layernorm,mla_up_proj,moe_act", "--json")...)
+	if plain["memory"].(map[string]any)["fits"] != false || ran["memory"].(map[string]any)["fits"] != true {
+		t.Errorf("fits: %v without DeepSeek's savings, %v with; want false, true", plain["memory"].(map[string]any)["fits"], ran["memory"].(map[string]any)["fits"])
+	}
+	if ran["recompute_modules"] != "layernorm,mla_up_proj,moe_act" || ran["fp8_cache"] != true || plain["recompute_modules"] != nil || plain["fp8_cache"] != nil {
+		t.Errorf("recompute_modules %v, fp8_cache %v (plain: %v, %v)", ran["recompute_modules"], ran["fp8_cache"], plain["recompute_modules"], plain["fp8_cache"])
+	}
+	out, errOut, code := runCLI(append(slices.Clone(base), "--fp8-cache", "--recompute-modules=layernorm,mla_up_proj,moe_act")...)
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	rows := planSettingsText(t, out)
+	if rows["recomputed modules"] != [2]string{"layernorm,mla_up_proj,moe_act", "given"} || rows["FP8 activations"] != [2]string{"on", "given"} {
+		t.Errorf("settings: %q, %q", rows["recomputed modules"], rows["FP8 activations"])
 	}
 }

@@ -181,10 +181,10 @@ func evaluate(c Config, se *searching) (Result, error) {
 	}
 	r.setStageLists(stage, pp)
 	// What every stage's activations are made of.
-	act := ActivationBytesCP(m, m.Seq, p.MicroBatch, t, cp, p.SP, p.Flash, p.Recompute)
+	act := layerActivations(m, local, m.Seq, p.MicroBatch, p)
 	var actFull float64 // the layer being recomputed holds its full activations
 	if p.Recompute == RecomputeFull {
-		actFull = ActivationBytesCP(m, m.Seq, p.MicroBatch, t, cp, p.SP, p.Flash, RecomputeNone)
+		actFull = layerActivations(m, local, m.Seq, p.MicroBatch, p.without())
 	}
 	// Context parallelism's K/V in transit for the layer at work: the
 	// whole sequence's K and V and, backward, their gradients
@@ -545,6 +545,7 @@ func layerCost(m model.Transformer, p Plan, cl Cluster) costs {
 	}
 	qw := float64(m.Heads * m.HeadDim())
 	var mats []mm
+	var upProj float64 // latent attention's up projections, forward
 	if m.MLA() {
 		// Latent attention: the down projections (replicated), the up
 		// projections and the output (split over TP).
@@ -557,6 +558,11 @@ func layerCost(m model.Transformer, p Plan, cl Cluster) costs {
 		}
 		mats = append(q, mm{kvr + rope, h}, mm{a * float64(m.QKNope+m.VHead) / T, kvr}, mm{h, a * float64(m.VHead) / T},
 			mm{ffnOut * f / T, h}, mm{h, f / T})
+		// The up projections: Q's from its latent, K's and V's from theirs.
+		upProj = gemm(g, dt, n, a*float64(m.QKNope+m.VHead)/T, kvr)
+		if m.QLoRA > 0 {
+			upProj += gemm(g, dt, n, a*qk/T, float64(m.QLoRA))
+		}
 	} else {
 		mats = []mm{
 			{qw/T + 2*kvGPU, h}, // Q, K, V (column parallel)
@@ -631,17 +637,34 @@ func layerCost(m model.Transformer, p Plan, cl Cluster) costs {
 	c.fwd = fwd
 	c.bwd = bwd
 	c.memBound = 3*mem(elem) + mem(quant.fwd+quant.bwd)
-	switch p.Recompute {
-	case RecomputeFull:
+	switch mods := p.modules(); {
+	case p.Recompute == RecomputeFull:
 		c.recompute = fwd
 		c.memBound += mem(elem) + mem(quant.fwd)
-	case RecomputeSelective:
-		// Korthikanti et al. 2022, §4.3: only the attention core (QKᵀ,
-		// softmax, dropout, ×V) is recomputed, and with its scores.
-		c.recompute = attn
-		if scoresDropout {
-			c.recompute += mem(n * float64(m.Heads) / T * S * 5)
-			c.memBound += mem(n * float64(m.Heads) / T * S * 5)
+	case p.Recompute == RecomputeSelective:
+		if mods&ModuleCoreAttn != 0 {
+			// Korthikanti et al. 2022, §4.3: the attention core (QKᵀ,
+			// softmax, dropout, ×V), with its scores.
+			c.recompute += attn
+			if scoresDropout {
+				c.recompute += mem(n * float64(m.Heads) / T * S * 5)
+				c.memBound += mem(n * float64(m.Heads) / T * S * 5)
+			}
+		}
+		if mods&ModuleLayerNorm != 0 { // the two norms, read and written again
+			c.recompute += mem(2 * 2 * local)
+			c.memBound += mem(2 * 2 * local)
+		}
+		if mods&ModuleMLAUpProj != 0 {
+			c.recompute += upProj
+		}
+		if mods&ModuleMoEAct != 0 && f > 0 { // the MLP's activation, from its inputs
+			a := 2 * n * f / T * 2
+			if m.FFN == model.SwiGLU {
+				a = 3 * n * f / T * 2
+			}
+			c.recompute += mem(a)
+			c.memBound += mem(a)
 		}
 	}
 	c.bwd += c.recompute

@@ -48,6 +48,10 @@ type Metrics struct {
 	EPOverlap     bool   `json:"ep_overlap,omitempty"`     // DualPipe's pairing hides the all-to-alls behind compute
 	CommSMs       int    `json:"comm_sms,omitempty"`       // SMs the overlapped all-to-alls take
 	BlockScaled   bool   `json:"block_scaled,omitempty"`   // FP8 products with fine-grained scaling
+	// RecomputeModules is what selective recomputation runs again, when
+	// not Megatron-LM's attention core alone ("layernorm,mla_up_proj,…").
+	RecomputeModules string `json:"recompute_modules,omitempty"`
+	FP8Cache         bool   `json:"fp8_cache,omitempty"` // the products' inputs kept in FP8
 }
 
 // Metrics reports the plan. Memory is the fullest GPU's; MemoryPerStage
@@ -62,6 +66,7 @@ func (r Result) Metrics() Metrics {
 		MicroBatch: p.MicroBatch, GlobalBatch: p.GlobalBatch, MicroBatches: r.MicroBatches, GradAccumSteps: r.MicroBatches,
 		Schedule: string(p.Schedule), BytesPerParam: p.BytesPerParam, Dtype: string(p.Dtype),
 		NodeLimit: p.NodeLimit, DispatchDtype: string(p.DispatchDtype), EPOverlap: p.EPOverlap, CommSMs: p.CommSMs, BlockScaled: p.BlockScaled,
+		RecomputeModules: p.RecomputeModules.String(), FP8Cache: p.FP8Cache,
 		Memory: r.Memory, MemoryPerStage: r.StageMemory, Time: r.Time, BubbleFraction: r.BubbleFraction,
 		TokensPerS: r.TokensPerS, TFLOPSPerGPU: r.TFLOPSPerGPU, MFU: r.MFU, HFU: r.HFU,
 	}

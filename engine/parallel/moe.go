@@ -85,10 +85,17 @@ func moeLayerOn(m model.Transformer, p Plan, cl Cluster, layerParams, denseFFN f
 	l.cost.fwd += fwd
 	l.cost.bwd += bwd
 	l.cost.memBound += (3*elem + quant.fwd + quant.bwd) / bw
-	if p.Recompute == RecomputeFull {
+	switch {
+	case p.Recompute == RecomputeFull:
 		l.cost.recompute += fwd
 		l.cost.bwd += fwd
 		l.cost.memBound += (elem + quant.fwd) / bw
+	case p.modules()&ModuleMoEAct != 0:
+		// The experts' SwiGLU again, from the gate and up outputs kept.
+		a := 3 * pairs * fe / T * 2 / bw
+		l.cost.recompute += a
+		l.cost.bwd += a
+		l.cost.memBound += a
 	}
 	if p.ep() > 1 {
 		// Dispatch forward and the gradients' dispatch backward (to the
@@ -110,12 +117,12 @@ func moeLayerOn(m model.Transformer, p Plan, cl Cluster, layerParams, denseFFN f
 	// dispatched to the experts (their inputs, kept for the backward).
 	am := m
 	am.FFNSize = int(math.Round(k*cf*fe)) + m.SharedFFN
-	disp := 2 * pairs * h / T
-	l.act = ActivationBytesCP(am, m.Seq, p.MicroBatch, p.TP, p.cp(), p.SP, p.Flash, p.Recompute)
+	disp := p.stored(true) * pairs * h / T
+	l.act = layerActivations(am, m.Seq/p.cp(), m.Seq, p.MicroBatch, p)
 	if p.Recompute != RecomputeFull {
 		l.act += disp
 	}
-	l.actFull = ActivationBytesCP(am, m.Seq, p.MicroBatch, p.TP, p.cp(), p.SP, p.Flash, RecomputeNone) + disp
+	l.actFull = layerActivations(am, m.Seq/p.cp(), m.Seq, p.MicroBatch, p.without()) + disp
 	return l
 }
 

@@ -73,12 +73,15 @@ func deepSeekV3(t *testing.T) (model.Transformer, Plan, Cluster) {
 }
 
 // deepSeekV3AsRun is deepSeekV3 with DeepSeek's mechanisms: node-limited
-// routing (4 nodes), FP8 dispatch, DualPipe's pairing on 20 SMs and
-// block-scaled FP8 products; the schedule 1F1B. engine/validate's rows
-// have the same configuration (TestPublishedConfigsAreValidates).
+// routing (4 nodes), FP8 dispatch, DualPipe's pairing on 20 SMs,
+// block-scaled FP8 products, the norms, latent attention's up
+// projections and the SwiGLUs recomputed and the products' inputs kept
+// in FP8 (§3.3.3); the schedule 1F1B. engine/validate's rows have the
+// same configuration (TestPublishedConfigsAreValidates).
 func deepSeekV3AsRun(t *testing.T) (model.Transformer, Plan, Cluster) {
 	m, p, cl := deepSeekV3(t)
 	p.NodeLimit, p.DispatchDtype, p.EPOverlap, p.CommSMs, p.BlockScaled = 4, hw.FP8, true, 20, true
+	p.RecomputeModules, p.FP8Cache = ModuleLayerNorm|ModuleMLAUpProj|ModuleMoEAct, true
 	return m, p, cl
 }
 
@@ -184,6 +187,18 @@ func TestDeepSeekV3Published(t *testing.T) {
 		t.Fatal(err)
 	}
 	tm := r.Time
+	if !r.Memory.Fits {
+		t.Errorf("as it ran: %.1f GB a GPU of %.1f usable; want it to fit", r.Memory.Total/1e9, r.Memory.Usable/1e9)
+	}
+	// Its memory savings, each taken away, make it not fit.
+	for _, off := range []func(*Plan){func(q *Plan) { q.FP8Cache = false }, func(q *Plan) { q.RecomputeModules = 0 }} {
+		q := p
+		off(&q)
+		if r1, _ := Evaluate(Config{Model: m, Plan: q, Cluster: cl}); r1.Memory.Fits {
+			t.Errorf("%+v fits (%.1f GB): DeepSeek's FP8 activations and recomputation should be needed", q, r1.Memory.Total/1e9)
+		}
+	}
+	t.Logf("as it ran: %.1f GB a GPU (activations %.1f) of %.1f usable", r.Memory.Total/1e9, r.Memory.Activations/1e9, r.Memory.Usable/1e9)
 	t.Logf("as it ran: engine %.3gM tokens/s (published %.3gM, %+.1f%%): step %.2f s = compute %.2f + bubble %.2f + exposed %.2f (all-to-alls %.2f exposed, %.2f hidden; pipeline sends %.2f; DP %.2f − %.2f hidden) + optimizer %.4f; MFU %.3f",
 		r.TokensPerS/1e6, published/1e6, 100*(r.TokensPerS/published-1), tm.Step, tm.Compute, tm.Bubble, tm.Exposed, tm.EPComm, tm.EPHidden, tm.PPComm, tm.DPComm, tm.DPHidden, tm.Optimizer, r.MFU)
 	// Each mechanism, taken away, moves the run: the node limit and FP8
@@ -198,7 +213,7 @@ func TestDeepSeekV3Published(t *testing.T) {
 	}{
 		{"node limit", func(q *Plan) { q.NodeLimit = 0 }, false},
 		{"FP8 dispatch", func(q *Plan) { q.DispatchDtype = "" }, false},
-		{"block scaling", func(q *Plan) { q.BlockScaled = false }, true},
+		{"block scaling", func(q *Plan) { q.BlockScaled, q.FP8Cache = false, false }, true},
 		{"the 20 SMs", func(q *Plan) { q.CommSMs = 0 }, true},
 	} {
 		q := p
@@ -213,8 +228,11 @@ func TestDeepSeekV3Published(t *testing.T) {
 		}
 	}
 	q := p
-	q.Schedule, q.NodeLimit, q.DispatchDtype, q.EPOverlap, q.CommSMs, q.BlockScaled = OneFOneB, 0, "", false, 0, false
-	r0, _ := Evaluate(Config{Model: m, Plan: q, Cluster: cl})
+	q.Schedule, q.NodeLimit, q.DispatchDtype, q.EPOverlap, q.CommSMs, q.BlockScaled, q.FP8Cache, q.RecomputeModules = OneFOneB, 0, "", false, 0, false, false, 0
+	r0, err := Evaluate(Config{Model: m, Plan: q, Cluster: cl})
+	if err != nil {
+		t.Fatal(err)
+	}
 	t.Logf("1F1B without any: %.3gM tokens/s (%+.1f%%), %.2f s of a %.2f s step exposed all-to-alls", r0.TokensPerS/1e6, 100*(r0.TokensPerS/published-1), r0.Time.EPComm, r0.Time.Step)
 
 	// With 1F1B instead: slower (its bubble, and its last stage with

@@ -86,6 +86,13 @@ type Plan struct {
 	DispatchDtype hw.Dtype
 	EPOverlap     bool
 	CommSMs       int
+	// RecomputeModules is what selective recomputation runs again
+	// (recompute.go; 0: the attention core, Megatron-LM's).
+	RecomputeModules Modules
+	// FP8Cache keeps the products' inputs for the backward pass in FP8
+	// with their scales, and the attention output in E5M6 (DeepSeek-V3
+	// §3.3.3); needs BlockScaled.
+	FP8Cache bool
 	// BlockScaled runs FP8 products with DeepSeek-V3's fine-grained
 	// scaling (kernel.GEMMConfig.BlockScaled: FP32 promotion every 128 on
 	// the CUDA cores), the output head and the router in BF16, as its
@@ -257,6 +264,9 @@ func (c Config) Validate() error {
 	if err := p.validateDualPipe(); err != nil {
 		return err
 	}
+	if err := p.validateRecompute(m.MLA()); err != nil {
+		return err
+	}
 	switch p.Dtype {
 	case hw.BF16, hw.FP16, hw.FP8:
 		if _, ok := cl.GPU.PeakFLOPS(p.Dtype); !ok {
@@ -418,51 +428,81 @@ func ActivationBytesCP(m model.Transformer, s, b, t, cp int, sp, flash bool, rc 
 // activationBytes is ActivationBytes for s queries against keys of kvSeq
 // tokens.
 func activationBytes(m model.Transformer, s, kvSeq, b, t int, sp, flash bool, rc Recompute) float64 {
-	S, B, H, T := float64(s), float64(b), float64(m.Hidden), float64(t)
+	return layerActivations(m, s, kvSeq, b, Plan{TP: t, SP: sp, Flash: flash, Recompute: rc})
+}
+
+// layerActivations is one layer's stored activations for a micro-batch
+// of b sequences on a GPU of plan p, s queries against keys of kvSeq
+// tokens: what selective recomputation's modules leave out is not
+// stored, and under FP8Cache the products' inputs are kept in FP8.
+func layerActivations(m model.Transformer, s, kvSeq, b int, p Plan) float64 {
+	S, B, H, T := float64(s), float64(b), float64(m.Hidden), float64(p.TP)
 	A := float64(m.Heads)
-	kv := float64(m.KVHeads * m.HeadDim())
-	qw := float64(m.Heads * m.HeadDim()) // h, but for wide heads
-	if m.MLA() {
-		// Latent attention: Q and K qk wide a head, V and the projection's
-		// input v wide (the formula's K and V stand for K + V).
-		qw, kv = float64(m.Heads*(m.QKNope+m.QKRope)), float64(m.Heads*m.VHead)
-	}
 	f := float64(m.FFNSize)
 	sbh := S * B * H
 	div := 1.0
-	if sp {
+	if p.SP {
 		div = T
 	}
-	if rc == RecomputeFull {
+	if p.Recompute == RecomputeFull {
 		return 2 * sbh / div
 	}
-	// Replicated across the TP group unless sequence parallel: the
-	// inputs of attention and MLP (2 + 2), their dropout masks (1 + 1;
-	// none in a model trained without dropout), the LayerNorms (4).
-	outside := 10 * sbh / div
-	if m.NoDropout {
-		outside = 8 * sbh / div
+	mods := p.modules()
+	in := p.stored(true) // a product's input
+	// Replicated across the TP group unless sequence parallel: the two
+	// norms' inputs (2 + 2); their outputs, the inputs of attention's and
+	// the MLP's first products (2 + 2), unless the norms are recomputed;
+	// the two dropout masks (1 + 1; none in a model trained without
+	// dropout).
+	outside := 4.0
+	if mods&ModuleLayerNorm == 0 {
+		outside += 2 * in
 	}
+	if !m.NoDropout {
+		outside += 2
+	}
+	bytes := outside * sbh / div
+	// Split over the TP group: Q, K and V (attention's inputs), the
+	// projection's input O; latent attention's Q and K qk wide a head, V
+	// and O v wide, and its latents, the up projections' inputs,
+	// replicated (Q, K and V not kept when the up projections are
+	// recomputed from them).
+	q := float64(m.Heads * m.HeadDim())
+	k := float64(m.KVHeads * m.HeadDim())
+	v, o := k, q
 	if m.MLA() {
-		// … and the latents the up projections read, replicated.
-		outside += 2 * float64(m.KVLoRA+m.QKRope+m.QLoRA) / H * sbh
+		q, v = float64(m.Heads*(m.QKNope+m.QKRope)), float64(m.Heads*m.VHead)
+		k, o = q, v
+		bytes += in * float64(m.KVLoRA+m.QKRope+m.QLoRA) / H * sbh
+		if mods&ModuleMLAUpProj != 0 {
+			q, k, v = 0, 0, 0
+		}
 	}
-	// Split over the TP group: Q (2, a·d wide: h but for wide heads), K
-	// and V (2 each, kv wide), the projection input (2, a·d wide); the
-	// MLP's activation inputs and the down projection's input.
-	inAttn := (4*qw/H + 4*kv/H) * sbh
-	inMLP := 4 * f / H * sbh // GeLU: its input and the down projection's input, 2 bytes each
+	oBytes := 2.0
+	if p.FP8Cache {
+		oBytes = 1.5 // DeepSeek-V3's E5M6 for the input of the product after attention
+	}
+	bytes += (2*(q+k+v) + oBytes*o) / H * sbh / T
+	// The MLP: its activation's inputs (GeLU's; SwiGLU's gate and up
+	// outputs, cached in FP8 with the products' inputs) and the down
+	// projection's input, unless the activation is recomputed.
+	act := 2 * f
 	if m.FFN == model.SwiGLU {
-		inMLP = 6 * f / H * sbh // gate and up outputs, and the down projection's input
+		act = 2 * f * in
 	}
-	bytes := outside + (inAttn+inMLP)/T
-	if rc == RecomputeNone {
-		if flash {
+	down := f * in
+	if mods&ModuleMoEAct != 0 {
+		down = 0
+	}
+	bytes += (act + down) / H * sbh / T
+	// The attention core's scores (standard attention: the softmax's
+	// output, its dropout mask and the dropout's output; without dropout
+	// the softmax's output alone) or FlashAttention's softmax statistics,
+	// unless it is recomputed.
+	if mods&ModuleCoreAttn == 0 {
+		if p.Flash {
 			bytes += 4 * A * S * B / T
 		} else {
-			// The softmax's output (2), its dropout mask (1) and the
-			// dropout's output (2); without dropout the softmax's output
-			// alone.
 			per := 5.0
 			if m.NoDropout {
 				per = 2

@@ -371,14 +371,16 @@ func llama3Rows() ([]Row, error) {
 
 // DeepSeekV3 is DeepSeek-V3's pre-training as it ran on 2,048 H800s: PP
 // 16, EP 64, ZeRO-1, no TP, FP8 block-scaled products, node-limited
-// routing (4 nodes), FP8 dispatch, DualPipe's pairing on 20 SMs, selective
-// recomputation, 15,360 sequences of 4,096 a step; with the given
-// pipeline schedule.
+// routing (4 nodes), FP8 dispatch, DualPipe's pairing on 20 SMs, the
+// norms, latent attention's up projections and the SwiGLUs recomputed,
+// the products' inputs kept in FP8, 15,360 sequences of 4,096 a step;
+// with the given pipeline schedule.
 func DeepSeekV3(s parallel.Schedule) parallel.Config {
 	m, _ := model.Preset("deepseek-v3")
 	p := parallel.Plan{TP: 1, PP: 16, DP: 128, EP: 64, ZeRO: 1, Interleave: 1, MicroBatch: 1, GlobalBatch: 15360,
 		Schedule: s, BytesPerParam: 16, Dtype: hw.FP8, Recompute: parallel.RecomputeSelective, Flash: true, Overlap: true,
-		NodeLimit: 4, DispatchDtype: hw.FP8, EPOverlap: true, CommSMs: 20, BlockScaled: true}
+		NodeLimit: 4, DispatchDtype: hw.FP8, EPOverlap: true, CommSMs: 20, BlockScaled: true,
+		RecomputeModules: parallel.ModuleLayerNorm | parallel.ModuleMLAUpProj | parallel.ModuleMoEAct, FP8Cache: true}
 	return parallel.Config{Model: m, Plan: p, Cluster: parallel.DefaultCluster(gpuByID("h800"), 2048)}
 }
 
@@ -388,7 +390,7 @@ const DeepSeekV3TokensPerS = 14.8e12 / (2.664e6 * 3600 / 2048)
 
 func deepSeekRows() ([]Row, error) {
 	const src = "DeepSeek-AI 2024 (DeepSeek-V3, arXiv 2412.19437), Table 1: 14.8T tokens in 2.664M H800 GPU-hours on 2,048 GPUs"
-	const cmd = "gpuscope plan --model deepseek-v3 --gpu h800 --gpus 2048 --pp 16 --dp 128 --ep 64 --zero 1 --dtype fp8 --block-scaled --recompute selective --node-limit 4 --dispatch-dtype fp8 --ep-overlap --global-batch 15360"
+	const cmd = "gpuscope plan --model deepseek-v3 --gpu h800 --gpus 2048 --pp 16 --dp 128 --ep 64 --zero 1 --dtype fp8 --block-scaled --fp8-cache --recompute selective --recompute-modules layernorm,mla_up_proj,moe_act --node-limit 4 --dispatch-dtype fp8 --ep-overlap --global-batch 15360"
 	var rows []Row
 	for _, s := range []parallel.Schedule{parallel.DualPipe, parallel.OneFOneB} {
 		r, err := parallel.Evaluate(DeepSeekV3(s))
@@ -399,13 +401,12 @@ func deepSeekRows() ([]Row, error) {
 		rw.PlanField = "tokens_per_s"
 		if s == parallel.DualPipe {
 			rw.Status = Open
-			rw.Note = "as it ran (DualPipe): too fast, not yet reproduced; candidates the engine does not charge are in README's published checks"
+			rw.Note = fmt.Sprintf("as it ran (DualPipe): it fits (%s a GPU), but too fast, not yet reproduced; candidates the engine does not charge are in README's published checks", units.Bytes(r.Memory.Total))
 		} else {
-			// Not held: not how it ran, and it does not fit (the engine
-			// cannot store DeepSeek's FP8 activations), so its nearness
-			// to the row is no evidence.
+			// Not held: not how it ran, so its nearness to the row is
+			// no evidence.
 			rw.Status = Open
-			rw.Note = fmt.Sprintf("the pipeline run as 1F1B, not as DeepSeek ran it (DualPipe), and %s a GPU, over the H800's: 1F1B's bubble and last stage slow it to near the row, which proves nothing", units.Bytes(r.Memory.Total))
+			rw.Note = "the pipeline run as 1F1B, not as DeepSeek ran it (DualPipe): 1F1B's bubble and last stage slow it to near the row, which proves nothing"
 		}
 		rows = append(rows, rw)
 	}
