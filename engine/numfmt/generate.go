@@ -21,6 +21,15 @@ const (
 // Dists lists the distributions.
 var Dists = []Dist{Normal, LogNormal}
 
+// DistIDs lists the distributions' names.
+func DistIDs() []string {
+	ids := make([]string, len(Dists))
+	for i, d := range Dists {
+		ids[i] = string(d)
+	}
+	return ids
+}
+
 // OutlierEvery is how many values share one outlier: a tensor of n values
 // has max(1, n ÷ 1000) of them (n ÷ 1000 rounded down).
 const OutlierEvery = 1000

@@ -44,15 +44,6 @@ func RecipeIDs() []string {
 	return ids
 }
 
-// DistIDs lists the distributions' names.
-func DistIDs() []string {
-	ids := make([]string, len(Dists))
-	for i, d := range Dists {
-		ids[i] = string(d)
-	}
-	return ids
-}
-
 // Block is how many values share one scale; 0 for Tensor (all of them).
 func (r Recipe) Block() int {
 	switch r {
