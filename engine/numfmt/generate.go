@@ -48,12 +48,14 @@ func Outliers(n int, k float64) int {
 // typical magnitude, 1 for both distributions): the n values are cut into
 // that many equal strides of ⌊n ÷ count⌋ (the remainder joins none), and
 // outlier j sits at j·stride plus a seeded offset inside its stride, with a
-// seeded sign. The draws are the values in order, then for each outlier its
-// offset and its sign. outliers are the outliers' positions, ascending.
+// seeded sign. The draws are the normal values in order (for LogNormal,
+// then each value's sign), then for each outlier its offset and its sign.
+// outliers are the outliers' positions, ascending.
 //
-// The arithmetic is IEEE operations only (its logarithm and exponential are
-// series written here, not math.Log and math.Exp, which are assembly on
-// amd64), so the same seed gives the same bits natively and in WebAssembly.
+// The arithmetic is IEEE operations only: its logarithm and exponential
+// are series written here, not math.Log and math.Exp, which are assembly
+// on amd64 and gave lognormal values a last bit different in WebAssembly.
+// So the same seed gives the same bits natively and in WebAssembly.
 func GenerateValues(n int, k float64, seed int64, dist Dist) (x []float64, outliers []int) {
 	rng := sim.NewRNG(uint64(seed))
 	x = make([]float64, n)
