@@ -12,7 +12,7 @@ import (
 
 // helpCommands are the command lines whose help the tests ask for.
 var helpCommands = [][]string{
-	{"collective"}, {"numfmt"}, {"attention"}, {"faults"}, {"gemm"}, {"plan"}, {"roofline"}, {"route"}, {"validate"},
+	{"collective"}, {"numfmt"}, {"attention"}, {"faults"}, {"gemm"}, {"plan"}, {"quantize"}, {"roofline"}, {"route"}, {"validate"},
 	{"scenario"}, {"scenario", "list"}, {"scenario", "run"}, {"scenario", "run", "ring-allreduce"},
 	{"scenario", "run", "3d-parallel"}, {"serve"}, {"site"}, {"version"},
 }
@@ -141,6 +141,8 @@ func TestHelpEveryFlag(t *testing.T) {
 				"sp": {"default on when --tp > 1"}, "flash": {"default on"}, "overlap": {"default on"},
 				"recompute": {"allowed none, selective, full", "default selective"}, "dp": {"default gpus ÷ (tp × pp)"},
 			}},
+		{cmd: []string{"quantize"}, base: []string{"--values", "4096"},
+			says: map[string][]string{"recipe": {"allowed tensor, block128, mxfp8, nvfp4", "default tensor"}, "values": {"allowed 1–16777216"}}},
 		{cmd: []string{"roofline"}},
 		{cmd: []string{"scenario", "list"}},
 		{cmd: []string{"scenario", "run", "ring-allreduce"}, says: map[string][]string{"gpus": {"allowed 2–64; default 8"}, "nodes": {"allowed 1, 2, 4, 8; default 1"}}},

@@ -7,6 +7,7 @@
 //	gpuscope attention --seq N --head-dim d --heads H --batch B --gpu G --impl standard|flash [--json]
 //	gpuscope faults --gpus N --mtbf-gpu-hours H --checkpoint-every-s C --checkpoint-cost-s W --restart-cost-s R --days D --seed S [--json]
 //	gpuscope gemm --m M --n N --k K --dtype bf16 --gpu h100 --kernel naive|smem-tiled|tensor-tiled [--tile 128x128x64] [--json]
+//	gpuscope quantize --recipe tensor|block128|mxfp8|nvfp4 --values N --outlier K --seed S [--dist normal|lognormal] [--json]
 //	gpuscope plan --model PRESET --gpus N --tp T --pp P [--dp D] [--zero Z] [--recompute none|selective|full] [--search] [--json]
 //	gpuscope roofline --gpu a100-80gb|h100|h200 --dtype fp32|tf32|fp16|bf16|fp8 [--json]
 //	gpuscope route --model mixtral-8x7b|deepseek-v3 --tokens T --ep E --skew S --capacity-factor F --seed N [--json]
@@ -39,6 +40,7 @@ const usage = `usage:
                 [--gpus N --tp T --pp P --dp D --interleave V --sp --zero 0-3 --recompute none|selective|full --flash --overlap
                  --micro-batch B --global-batch G --gpu a100-80gb|h100|h200 --gpus-per-node 8 --bytes-per-param 16|18
                  --schedule gpipe|1f1b|interleaved --dtype bf16|fp16|fp8] [--search [--top K]] [--json]
+  gpuscope quantize --recipe tensor|block128|mxfp8|nvfp4 --values N --outlier K --seed S [--dist normal|lognormal] [--json]
   gpuscope roofline --gpu a100-80gb|h100|h200 --dtype fp32|tf32|fp16|bf16|fp8 [--json]
   gpuscope route --model mixtral-8x7b|deepseek-v3 --tokens T --ep E --skew S --capacity-factor F --seed N [--json]
   gpuscope scenario list [--json]
@@ -72,6 +74,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return runGEMM(args[1:], stdout, stderr)
 	case "plan":
 		return runPlan(args[1:], stdout, stderr)
+	case "quantize":
+		return runQuantize(args[1:], stdout, stderr)
 	case "roofline":
 		return runRoofline(args[1:], stdout, stderr)
 	case "route":
@@ -89,6 +93,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "version", "--version", "-version":
 		return runVersion(args[1:], stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "gpuscope: unknown command %q; allowed: attention, collective, faults, gemm, numfmt, plan, roofline, route, scenario, serve, site, validate, help, version\n", args[0])
+	fmt.Fprintf(stderr, "gpuscope: unknown command %q; allowed: attention, collective, faults, gemm, numfmt, plan, quantize, roofline, route, scenario, serve, site, validate, help, version\n", args[0])
 	return 2
 }

@@ -82,7 +82,7 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"scenario", "run", "nope"}, []string{"nope", "ring-allreduce"}},
 		{[]string{"scenario", "run", "ring-allreduce", "--gpus", "65"}, []string{"--gpus", "2–64"}},
 		{[]string{"scenario", "fly"}, []string{"fly", "list, run"}},
-		{[]string{"warp"}, []string{"warp", "attention, collective, faults, gemm, numfmt, plan, roofline, route, scenario, serve"}},
+		{[]string{"warp"}, []string{"warp", "attention, collective, faults, gemm, numfmt, plan, quantize, roofline, route, scenario, serve"}},
 	}
 	checkRefusals(t, tests)
 }

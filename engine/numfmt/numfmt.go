@@ -14,7 +14,10 @@ type Format struct {
 	MantBits int // stored fraction bits (the leading 1 is implicit)
 	// IEEE formats reserve the all-ones exponent for Inf and NaN. E4M3
 	// uses it for numbers too, keeping only all-ones mantissa for NaN.
-	IEEE   bool
+	IEEE bool
+	// Finite formats have no Inf and no NaN: every pattern is a number,
+	// and conversion saturates (E2M1, the MX 4-bit element).
+	Finite bool
 	Source string
 }
 
@@ -30,6 +33,11 @@ var (
 		Source: "OCP 8-bit floating point specification (OFP8) 1.0, E4M3"}
 	FP8E5M2 = Format{ID: "fp8-e5m2", Name: "FP8 E5M2", ExpBits: 5, MantBits: 2, IEEE: true,
 		Source: "OCP 8-bit floating point specification (OFP8) 1.0, E5M2"}
+	// FP4E2M1 is the 4-bit element of MXFP4 and NVFP4: the values 0, 0.5,
+	// 1, 1.5, 2, 3, 4 and 6 with a sign. It is not in Formats (the numfmt
+	// command's list); the scaling recipes use it.
+	FP4E2M1 = Format{ID: "fp4-e2m1", Name: "FP4 E2M1", ExpBits: 2, MantBits: 1, Finite: true,
+		Source: "OCP Microscaling Formats (MX) specification 1.0, §5.3.3 FP4 E2M1"}
 )
 
 // Formats lists the formats, widest first.
@@ -77,7 +85,7 @@ func (f Format) maxExp() int {
 // Max is the largest finite value.
 func (f Format) Max() float64 {
 	mant := float64(f.mantMask())
-	if !f.IEEE {
+	if !f.IEEE && !f.Finite {
 		mant-- // the all-ones mantissa with the all-ones exponent is NaN
 	}
 	return math.Ldexp(1+mant/float64(uint32(1)<<f.MantBits), f.maxExp())
@@ -93,16 +101,28 @@ func (f Format) MinSubnormal() float64 { return math.Ldexp(1, f.minExp()-f.MantB
 // precision.
 func (f Format) Epsilon() float64 { return math.Ldexp(1, -f.MantBits) }
 
-// NaN is the format's canonical quiet NaN pattern.
+// NaN is the format's canonical quiet NaN pattern; a Finite format has
+// none and gives the pattern of +0.
 func (f Format) NaN() uint32 {
+	if f.Finite {
+		return 0
+	}
 	if !f.IEEE {
 		return f.expMask()<<f.MantBits | f.mantMask()
 	}
 	return f.expMask()<<f.MantBits | 1<<(f.MantBits-1)
 }
 
-// Inf is the pattern of +Inf (or of NaN, for a format without infinity).
+// Inf is the pattern of +Inf (or of NaN, for a format without infinity;
+// or of ±Max, for a Finite format, which saturates).
 func (f Format) Inf(neg bool) uint32 {
+	if f.Finite {
+		b := f.expMask()<<f.MantBits | f.mantMask()
+		if neg {
+			b |= 1 << (f.ExpBits + f.MantBits)
+		}
+		return b
+	}
 	if !f.IEEE {
 		return f.NaN()
 	}
@@ -163,7 +183,7 @@ func (f Format) Decode(b uint32) float64 {
 		return math.NaN()
 	case exp == f.expMask() && f.IEEE:
 		v = math.Inf(1)
-	case exp == f.expMask() && mant == f.mantMask(): // E4M3's only NaN
+	case exp == f.expMask() && mant == f.mantMask() && !f.Finite: // E4M3's only NaN
 		return math.NaN()
 	case exp == 0:
 		v = math.Ldexp(float64(mant), f.minExp()-f.MantBits)
@@ -178,6 +198,41 @@ func (f Format) Decode(b uint32) float64 {
 
 // Round is x as the format stores it.
 func (f Format) Round(x float64) float64 { return f.Decode(f.Encode(x)) }
+
+// Saturate is x as a saturating conversion stores it (the OCP specs'
+// saturating mode, CUDA's satfinite): rounded to nearest, ties to even, and
+// beyond ±Max clamped to ±Max, where Round gives Inf or NaN. NaN stays NaN.
+// It is Round's arithmetic without the bit pattern, fast enough for the
+// scaling recipes' millions of values.
+func (f Format) Saturate(x float64) float64 { return f.rounder().round(x) }
+
+// rounder holds what Saturate needs, worked out once for a loop.
+type rounder struct {
+	max    float64
+	minExp int // the exponent of the smallest normal
+	mant   int // stored mantissa bits
+}
+
+func (f Format) rounder() rounder { return rounder{max: f.Max(), minExp: f.minExp(), mant: f.MantBits} }
+
+func (r rounder) round(x float64) float64 {
+	a := math.Abs(x)
+	if !(a < r.max) {
+		if a != a { // NaN
+			return x
+		}
+		return math.Copysign(r.max, x)
+	}
+	e := int(math.Float64bits(a)>>52) - 1023 // a = 1.xxx·2^e (below 2^−1022: tiny, e < minExp)
+	if e < r.minExp {
+		e = r.minExp // subnormal: the quantum stops shrinking
+	}
+	// The quantum 2^(e−m) is a power of two, so a/quantum and the product
+	// back are exact: RoundToEven is the only rounding. Below Max nothing
+	// rounds past Max, which is on the grid.
+	quantum := math.Float64frombits(uint64(e-r.mant+1023) << 52)
+	return math.Copysign(math.RoundToEven(a/quantum)*quantum, x)
+}
 
 // Fields are a pattern's three parts, as stored.
 type Fields struct {

@@ -2,6 +2,7 @@ package numfmt
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/x448/float16"
@@ -124,5 +125,92 @@ func TestSplitAndBitString(t *testing.T) {
 	}
 	if got := FP8E4M3.BitString(FP8E4M3.Encode(448)); got != "0 1111 110" {
 		t.Errorf("E4M3 448 = %q", got)
+	}
+}
+
+// E2M1 per OCP MX 1.0 §5.3.3: the eight magnitudes, no Inf, no NaN, round
+// to nearest even, saturating at 6.
+func TestE2M1(t *testing.T) {
+	var got []float64
+	for b := uint32(0); b < 8; b++ {
+		got = append(got, FP4E2M1.Decode(b))
+		if n := FP4E2M1.Decode(b | 8); n != -got[b] && b != 0 {
+			t.Errorf("E2M1 Decode(%#x) = %g, want %g", b|8, n, -got[b])
+		}
+	}
+	if want := []float64{0, 0.5, 1, 1.5, 2, 3, 4, 6}; !slices.Equal(got, want) {
+		t.Errorf("E2M1 values = %v, want %v", got, want)
+	}
+	if FP4E2M1.Max() != 6 || FP4E2M1.MinSubnormal() != 0.5 || FP4E2M1.MinNormal() != 1 || FP4E2M1.Bits() != 4 {
+		t.Errorf("E2M1 max %g, min subnormal %g, min normal %g, bits %d; want 6, 0.5, 1, 4",
+			FP4E2M1.Max(), FP4E2M1.MinSubnormal(), FP4E2M1.MinNormal(), FP4E2M1.Bits())
+	}
+	for _, tt := range []struct{ x, want float64 }{
+		{2.6, 3}, {5.2, 6}, {7, 6}, {-7, -6}, {1e9, 6}, {math.Inf(1), 6},
+		{2.5, 2}, {3.5, 4}, {5, 4}, {0.25, 0}, {0.75, 1}, {1.25, 1}, {1.75, 2}, {0.3, 0.5},
+	} {
+		if got := FP4E2M1.Saturate(tt.x); got != tt.want {
+			t.Errorf("E2M1 Saturate(%g) = %g, want %g", tt.x, got, tt.want)
+		}
+		if got := FP4E2M1.Round(tt.x); got != tt.want {
+			t.Errorf("E2M1 Round(%g) = %g, want %g", tt.x, got, tt.want)
+		}
+	}
+}
+
+// E4M3 saturates at 448 where Round gives NaN (OCP OFP8 1.0's two modes).
+func TestE4M3Saturate(t *testing.T) {
+	for _, tt := range []struct{ x, want float64 }{
+		{448, 448}, {464, 448}, {480, 448}, {500, 448}, {-1e9, -448}, {math.Inf(-1), -448},
+		{0.3, 0.3125}, {-17, -16}, {1.0 / 1024, 0}, {3.0 / 2048, 1.0 / 512},
+	} {
+		if got := FP8E4M3.Saturate(tt.x); got != tt.want {
+			t.Errorf("E4M3 Saturate(%g) = %g, want %g", tt.x, got, tt.want)
+		}
+	}
+	if v := FP8E4M3.Saturate(math.NaN()); !math.IsNaN(v) {
+		t.Errorf("E4M3 Saturate(NaN) = %g", v)
+	}
+}
+
+// Saturate is Round wherever Round is finite: every pattern, every
+// midpoint between neighbours and points just either side of it, for every
+// format whose patterns can be listed; FP16 and BF16 on a sweep.
+func TestSaturateAgreesWithRound(t *testing.T) {
+	check := func(f Format, x float64) {
+		t.Helper()
+		want := f.Round(x)
+		if math.IsNaN(want) || math.IsInf(want, 0) {
+			return
+		}
+		if got := f.Saturate(x); got != want {
+			t.Fatalf("%s Saturate(%g) = %g, Round gives %g", f.Name, x, got, want)
+		}
+	}
+	for _, f := range []Format{FP8E4M3, FP8E5M2, FP4E2M1} {
+		var vals []float64
+		for b := uint32(0); b < 1<<f.Bits(); b++ {
+			if v := f.Decode(b); !math.IsNaN(v) && !math.IsInf(v, 0) && v >= 0 {
+				vals = append(vals, v)
+			}
+		}
+		slices.Sort(vals)
+		for i, v := range vals {
+			check(f, v)
+			check(f, -v)
+			if i+1 < len(vals) {
+				mid := (v + vals[i+1]) / 2
+				for _, x := range []float64{mid, math.Nextafter(mid, 0), math.Nextafter(mid, math.Inf(1))} {
+					check(f, x)
+					check(f, -x)
+				}
+			}
+		}
+	}
+	for _, f := range []Format{FP16, BF16, FP32} {
+		for x := 1e-12; x < 1e30; x *= 1.0137 {
+			check(f, x)
+			check(f, -x)
+		}
 	}
 }
