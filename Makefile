@@ -78,8 +78,8 @@ WASM_GCFLAGS ?= -gcflags=all=-l -gcflags=runtime/...= -gcflags=github.com/hajime
 	-gcflags=github.com/gpuscope/gpuscope/render/paint/...= -gcflags=github.com/gpuscope/gpuscope/engine/...=
 
 # Always rebuilt: go build is incremental, and make cannot see Go's
-# dependency graph. -tags i18nfetch leaves every catalogue but English
-# out of main.wasm: the page fetches the reader's (i18n/LANG.txt, copied
+# dependency graph. -tags i18nfetch leaves every catalogue
+# out of main.wasm: the page fetches English and the reader's (i18n/LANG.txt, copied
 # by make build). cmd/wasmopt then merges the linker's 100,000 data
 # segments (their headers are ≈ 180 KB of gzip) and checks that the
 # module still lays out the same memory.

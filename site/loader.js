@@ -33,12 +33,12 @@
 // fragment is read here only for these few keys; the wasm parses it in
 // full (and reports any error in it) once it runs.
 //
-// Catalogues: main.wasm embeds only the English one (scenarios/i18n, built
-// with -tags i18nfetch). The loader fetches the fragment's lang= catalogue,
-// i18n/LANG.txt, alongside main.wasm and leaves it in
-// window.gpuscopeI18n.texts before the wasm starts; the others once the
-// reader reaches for the language picker. A catalogue asked for before it
-// arrives the wasm fetches itself (wasm/catalogue.go).
+// Catalogues: main.wasm embeds none (scenarios/i18n, built with -tags
+// i18nfetch). The loader fetches English, the fallback, and the
+// fragment's lang= catalogue, i18n/LANG.txt, alongside main.wasm and
+// leaves them in window.gpuscopeI18n.texts before the wasm starts; the
+// others once the reader reaches for the language picker. A catalogue
+// asked for before it arrives the wasm fetches itself (wasm/catalogue.go).
 (function () {
   "use strict";
 
@@ -46,8 +46,8 @@
   var status = { phase: "loading", loaded: 0, total: 0, transfer: 0, encoding: "identity", error: null };
   window.gpuscopeLoader = status;
 
-  // The languages main.wasm does not embed: i18n.Langs() but English.
-  var FETCHED_LANGS = ["zh"];
+  // The languages main.wasm does not embed: all of i18n.Langs().
+  var FETCHED_LANGS = ["en", "zh"];
   var catalogues = { base: "i18n/", texts: {} };
   window.gpuscopeI18n = catalogues;
   var pending = {};
@@ -275,7 +275,7 @@
     }
     // WebGL is not probed up front (a probe context costs a noticeable
     // part of start-up): when the program fails, noWebGL() explains why.
-    var catalogue = fetchCatalogue(fragmentValue("lang").toLowerCase());
+    var catalogue = Promise.all([fetchCatalogue("en"), fetchCatalogue(fragmentValue("lang").toLowerCase())]);
     var resp;
     try {
       resp = await fetch(WASM_URL);

@@ -3,6 +3,7 @@ package i18n
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"slices"
 	"strings"
 	"sync"
@@ -56,9 +57,9 @@ func loadAll() (map[string]*catalogue, []error) {
 	var errs []error
 	for _, lang := range langs {
 		name := lang + ".txt"
-		src, err := files.ReadFile(name)
+		src, err := fs.ReadFile(files, name)
 		if err != nil {
-			if lang == Fallback || !fetched {
+			if !fetched {
 				errs = append(errs, err)
 				cats[lang] = &catalogue{file: name, entries: map[string]entry{}}
 			}
@@ -258,20 +259,33 @@ func Langs() []string { return slices.Clone(langs) }
 func Known(lang string) bool { return slices.Contains(langs, lang) }
 
 func lookup(lang string) *catalogue {
+	if c := get(lang); c != nil {
+		return c
+	}
+	if c := get(Fallback); c != nil {
+		return c
+	}
+	return none
+}
+
+// none is the catalogue of a page that could fetch not even English:
+// every key reads ⟦key⟧.
+var none = &catalogue{entries: map[string]entry{}}
+
+// get is lang's catalogue, asked of the source the first time when it is
+// not there; nil if lang is unknown or the source cannot supply it.
+func get(lang string) *catalogue {
 	mu.RLock()
 	c, ok := catalogues[lang]
-	fallback := catalogues[Fallback]
 	try := !ok && source != nil && !failed[lang] && Known(lang)
 	mu.RUnlock()
 	switch {
 	case ok:
 		return c
 	case try:
-		if c := fetch(lang); c != nil {
-			return c
-		}
+		return fetch(lang)
 	}
-	return fallback
+	return nil
 }
 
 // fetch asks the source for lang's catalogue and installs it; nil if the

@@ -7,9 +7,9 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
-// main.wasm embeds only the English catalogue (scenarios/i18n, -tags
-// i18nfetch): an English reader fetches no catalogue; a lang=zh link has
-// the loader fetch i18n/zh.txt before the wasm starts; switching to
+// main.wasm embeds no catalogue (scenarios/i18n, -tags i18nfetch): an
+// English reader's loader fetches i18n/en.txt alone, before the wasm
+// starts; a lang=zh link has it fetch i18n/zh.txt too; switching to
 // Chinese with nothing fetched yet (here through the command API) fetches
 // it there and then; and reaching for the language picker fetches it
 // ahead of the pick.
@@ -18,8 +18,13 @@ func TestCatalogueFetchedOnDemand(t *testing.T) {
 	ctx := open(t, "index.html#scenario=ring-allreduce&step=2")
 	waitReady(ctx)
 	settle(ctx)
-	if reqs, _ := traffic.count("/i18n/"); reqs != 0 {
-		t.Errorf("an English page requested %d catalogues, want none", reqs)
+	if all, _ := traffic.count("/i18n/"); all != 1 {
+		t.Errorf("an English page requested %d catalogues, want English alone", all)
+	}
+	var english bool
+	evalJSON(ctx, `typeof window.gpuscopeI18n.texts.en === "string"`, &english)
+	if p := text(ctx, "#btn-play"); !english || p != "Play" {
+		t.Errorf("English catalogue prefetched %v, play button %q", english, p)
 	}
 	var res struct {
 		OK bool `json:"ok"`
@@ -33,8 +38,8 @@ func TestCatalogueFetchedOnDemand(t *testing.T) {
 	if reqs, _ := traffic.count("/i18n/zh.txt"); reqs != 1 {
 		t.Errorf("switching to zh: %d requests for i18n/zh.txt, want 1", reqs)
 	}
-	if reqs, _ := traffic.count("/i18n/en.txt"); reqs != 0 {
-		t.Errorf("English was fetched %d times; it is embedded", reqs)
+	if reqs, _ := traffic.count("/i18n/en.txt"); reqs != 1 {
+		t.Errorf("English was fetched %d times, want once", reqs)
 	}
 
 	// A Chinese link: fetched by the loader, before the wasm runs.
