@@ -9,17 +9,21 @@ import (
 type Dtype string
 
 // Dtypes with a peak rate in the catalog. FP32 is the CUDA cores' rate;
-// TF32, FP16, BF16 and FP8 are the tensor cores' dense (no sparsity) rates.
+// TF32, FP16, BF16, FP8 and FP4 are the tensor cores' dense (no
+// sparsity) rates. NVIDIA's headline tensor figures are often for 2:4
+// structured sparsity, twice the dense rate: the catalog halves them.
+// FP4 (NVFP4, MXFP4) is Blackwell's; Hopper and Ampere have no FP4 unit.
 const (
 	FP32 Dtype = "fp32"
 	TF32 Dtype = "tf32"
 	FP16 Dtype = "fp16"
 	BF16 Dtype = "bf16"
 	FP8  Dtype = "fp8"
+	FP4  Dtype = "fp4"
 )
 
 // Dtypes lists the dtypes in catalog order.
-var Dtypes = []Dtype{FP32, TF32, FP16, BF16, FP8}
+var Dtypes = []Dtype{FP32, TF32, FP16, BF16, FP8, FP4}
 
 // GPU is one accelerator model.
 type GPU struct {
@@ -29,7 +33,7 @@ type GPU struct {
 
 	SMs         int
 	TensorCores int
-	CUDACores   int // FP32 lanes: 64 per SM on A100, 128 on H100 and H200
+	CUDACores   int // FP32 lanes: 64 per SM on A100, 128 on Hopper and Blackwell
 	// BoostClockHz is the clock the tensor cores' peak rates assume;
 	// VectorClockHz the (higher) clock the CUDA cores' FP32 peak assumes:
 	// NVIDIA quotes the H100 SXM at 1.83 GHz for low-precision tensor
@@ -92,6 +96,8 @@ var gpus = []GPU{
 	h100,
 	h200(),
 	h800(),
+	b200,
+	gb200(),
 }
 
 var h100 = GPU{
@@ -121,7 +127,7 @@ func h200() GPU {
 	return g
 }
 
-// h800 is the H100 SXM with NVLink cut to 400 GB/s bidirectional (8
+// h800 is the H100 SXM with NVLink cut to 400 GB/s two-way (8
 // links, not 18) for export: DeepSeek-V3 was trained on 2,048 of them.
 // Its FP64 is cut too, which no lesson uses.
 func h800() GPU {
@@ -129,7 +135,51 @@ func h800() GPU {
 	g.ID, g.Aliases, g.Name = "h800", []string{"h800-sxm"}, "H800 SXM"
 	g.Peak = maps.Clone(h100.Peak)
 	g.Link = "nvlink4-h800"
-	g.Source = "NVIDIA H800 SXM5 datasheet: H100's compute and 80 GB HBM3 at 3.35 TB/s, NVLink 400 GB/s bidirectional; DeepSeek-V3 technical report (arXiv 2412.19437) §3.1"
+	g.Source = "NVIDIA H800 SXM5 datasheet: H100's compute and 80 GB HBM3 at 3.35 TB/s, NVLink 400 GB/s two-way; DeepSeek-V3 technical report (arXiv 2412.19437) §3.1"
+	return g
+}
+
+// b200 is the Blackwell GPU of an HGX (or DGX) B200, 8 a node on NVLink 5
+// through NVSwitch: two dies of 74 enabled SMs each, 4 tensor cores and
+// 128 FP32 lanes an SM as on Hopper. NVIDIA quotes the HGX B200's tensor
+// rates for 8 GPUs with sparsity (BF16 36 PFLOP/s): ÷ 8 ÷ 2 = 2.25 dense.
+var b200 = GPU{
+	ID: "b200", Name: "B200",
+	SMs: 148, TensorCores: 148 * 4, CUDACores: 148 * 128,
+	// No clock in NVIDIA's briefs: both are derived from the peaks. The
+	// tensor clock assumes the 5th-generation tensor core does 2048 dense
+	// BF16 FLOP a clock (twice Hopper's 1024): 2.25 P ÷ (592 × 2048) =
+	// 1.86 GHz; the vector clock is FP32 75 T ÷ (18,944 × 2) = 1.98 GHz.
+	BoostClockHz: 2.25e15 / (592 * 2048), VectorClockHz: 75e12 / (18944 * 2),
+	// Compute capability 10.0 (CUDA C++ Programming Guide): Hopper's
+	// limits — 64 warps, 32 blocks, 64K registers, 228 KB shared memory.
+	WarpSchedulers: 4, MaxWarpsPerSM: 64, MaxBlocksPerSM: 32,
+	RegistersPerSM: 65536, SharedMemPerSM: 228 << 10, SharedMemPerBlock: 227 << 10,
+	L2Bytes: 126e6, // Chips and Cheese's B200 measurements
+	// No nvidia-smi total in our references: HBMBytes is the datasheet's
+	// 180 GB (DGX B200: 1,440 GB ÷ 8), an estimate, not what a job sees.
+	HBMBytes: 180e9, HBMDatasheet: 180e9, HBMBandwidth: 8e12, HBMLatency: 600e-9,
+	Peak:   map[Dtype]float64{FP32: 75e12, TF32: 1.125e15, FP16: 2.25e15, BF16: 2.25e15, FP8: 4.5e15, FP4: 9e15},
+	Link:   "nvlink5",
+	Source: "NVIDIA HGX/DGX B200 datasheets (dense = sparse ÷ 2; 1000 W; HBM 180 GB as printed); Chips and Cheese: 148 SMs",
+}
+
+// gb200 is one Blackwell GPU of a GB200 NVL72 rack (two a Grace CPU, 72 on
+// one NVLink domain): the B200's silicon at a higher power limit, so faster
+// clocks and more HBM. Its SM count and limits are taken as the B200's.
+func gb200() GPU {
+	g := b200
+	g.ID, g.Name = "gb200", "GB200"
+	// Derived as the B200's: 2.5 P ÷ (592 × 2048) = 2.06 GHz; FP32 80 T
+	// ÷ (18,944 × 2) = 2.11 GHz.
+	g.BoostClockHz, g.VectorClockHz = 2.5e15/(592*2048), 80e12/(18944*2)
+	// 13.4 TB of HBM3e ÷ 72 = 186 GB a GPU, the datasheet's figure
+	// (HBMBytes the same: no nvidia-smi total in our references).
+	g.HBMBytes, g.HBMDatasheet = 186e9, 186e9
+	// The rack's 360 PFLOP/s BF16 and 720 FP8 with sparsity ÷ 72 ÷ 2;
+	// FP32 5,760 TFLOP/s ÷ 72.
+	g.Peak = map[Dtype]float64{FP32: 80e12, TF32: 1.25e15, FP16: 2.5e15, BF16: 2.5e15, FP8: 5e15, FP4: 10e15}
+	g.Source = "NVIDIA GB200 NVL72 page, per GPU = rack ÷ 72 (dense = sparse ÷ 2; HBM 13.4 TB ÷ 72 as printed)"
 	return g
 }
 
