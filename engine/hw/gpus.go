@@ -67,8 +67,12 @@ type GPU struct {
 	// GPU has no such unit (A100 has no FP8).
 	Peak map[Dtype]float64
 
-	Link   string // the NVLink generation inside a node (a Link id)
-	Source string
+	Link string // the NVLink generation inside a node (a Link id)
+	// NVLinkGPUs is how many GPUs share one NVLink domain (a node) in the
+	// system the entry stands for: 8 on an HGX board, 72 in a GB200
+	// NVL72 rack.
+	NVLinkGPUs int
+	Source     string
 }
 
 // PeakFLOPS is the peak rate for a dtype; ok is false when the GPU has
@@ -87,7 +91,7 @@ var gpus = []GPU{
 		L2Bytes:  40e6,
 		HBMBytes: 81920 << 20, HBMDatasheet: 80e9, HBMBandwidth: 2.039e12, HBMLatency: 600e-9, // nvidia-smi: 81,920 MiB
 		Peak: map[Dtype]float64{FP32: 19.5e12, TF32: 156e12, FP16: 312e12, BF16: 312e12},
-		Link: "nvlink3",
+		Link: "nvlink3", NVLinkGPUs: 8,
 		// NVIDIA A100 Tensor Core GPU datasheet (SXM4 80GB) and the
 		// Ampere architecture whitepaper: 108 SMs × 64 FP32 lanes, 4
 		// tensor cores per SM, 164 KB shared memory per SM.
@@ -110,7 +114,7 @@ var h100 = GPU{
 	// 528 tensor cores × 1024 dense BF16 FLOP/clock × 1.83 GHz =
 	// 989.4 TFLOP/s; FP8 doubles it.
 	Peak: map[Dtype]float64{FP32: 66.9e12, TF32: 494.7e12, FP16: 989.4e12, BF16: 989.4e12, FP8: 1978.9e12},
-	Link: "nvlink4",
+	Link: "nvlink4", NVLinkGPUs: 8,
 	// The seed's "14,592 CUDA cores" is the H100 PCIe (114 SMs × 128);
 	// the SXM part has 132 × 128 = 16,896.
 	Source: "NVIDIA H100 datasheet (SXM5); NVIDIA Hopper architecture whitepaper",
@@ -159,8 +163,8 @@ var b200 = GPU{
 	// No nvidia-smi total in our references: HBMBytes is the datasheet's
 	// 180 GB (DGX B200: 1,440 GB ÷ 8), an estimate, not what a job sees.
 	HBMBytes: 180e9, HBMDatasheet: 180e9, HBMBandwidth: 8e12, HBMLatency: 600e-9,
-	Peak:   map[Dtype]float64{FP32: 75e12, TF32: 1.125e15, FP16: 2.25e15, BF16: 2.25e15, FP8: 4.5e15, FP4: 9e15},
-	Link:   "nvlink5",
+	Peak: map[Dtype]float64{FP32: 75e12, TF32: 1.125e15, FP16: 2.25e15, BF16: 2.25e15, FP8: 4.5e15, FP4: 9e15},
+	Link: "nvlink5", NVLinkGPUs: 8,
 	Source: "NVIDIA HGX/DGX B200 datasheets (dense = sparse ÷ 2; 1000 W; HBM 180 GB as printed); Chips and Cheese: 148 SMs",
 }
 
@@ -176,6 +180,9 @@ func gb200() GPU {
 	// 13.4 TB of HBM3e ÷ 72 = 186 GB a GPU, the datasheet's figure
 	// (HBMBytes the same: no nvidia-smi total in our references).
 	g.HBMBytes, g.HBMDatasheet = 186e9, 186e9
+	// 72 GPUs on one NVLink domain: 18 compute trays of 4 GPUs joined by
+	// 9 NVLink Switch trays, 130 TB/s in all = 72 × 1.8 TB/s two-way.
+	g.NVLinkGPUs = 72
 	// The rack's 360 PFLOP/s BF16 and 720 FP8 with sparsity ÷ 72 ÷ 2;
 	// FP32 5,760 TFLOP/s ÷ 72.
 	g.Peak = map[Dtype]float64{FP32: 80e12, TF32: 1.25e15, FP16: 2.5e15, BF16: 2.5e15, FP8: 5e15, FP4: 10e15}

@@ -121,6 +121,10 @@ func TestBlackwellDense(t *testing.T) {
 				t.Errorf("%s %s = %g, want %g sparse ÷ %g GPUs ÷ 2 = %g", c.id, d.d, got, d.sparse, c.gpus, want)
 			}
 		}
+		// The system's GPUs are one NVLink domain: an HGX board, an NVL72 rack.
+		if g.NVLinkGPUs != int(c.gpus) {
+			t.Errorf("%s: %d GPUs on one NVLink domain, want %g", c.id, g.NVLinkGPUs, c.gpus)
+		}
 		if g.HBMBytes != c.hbm || g.HBMDatasheet != c.hbm || g.SMs != c.sms || g.TensorCores != c.tensor || g.CUDACores != c.lane || g.Link != "nvlink5" {
 			t.Errorf("%s: HBM %d (label %d), %d SMs, %d tensor cores, %d lanes, %s; want %d, %d, %d, %d, nvlink5", c.id, g.HBMBytes, g.HBMDatasheet, g.SMs, g.TensorCores, g.CUDACores, g.Link, c.hbm, c.sms, c.tensor, c.lane)
 		}
