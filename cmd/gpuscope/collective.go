@@ -8,6 +8,7 @@ import (
 
 	"github.com/gpuscope/gpuscope/engine/collective"
 	"github.com/gpuscope/gpuscope/engine/hw"
+	"github.com/gpuscope/gpuscope/engine/topo"
 	"github.com/gpuscope/gpuscope/engine/units"
 	"github.com/gpuscope/gpuscope/scenarios"
 )
@@ -27,7 +28,7 @@ var collectiveKnobs = []scenarios.Knob{
 	{Name: "bytes", Kind: scenarios.KnobBytes, Min: collective.MinBytes, Max: collective.MaxBytes, Default: "268435456"},
 	{Name: "link", Kind: scenarios.KnobEnum, Values: hw.LinkIDs(), Default: "nvlink4"},
 	{Name: "gpus-per-node", Kind: scenarios.KnobInt, Min: 1, Max: 256, Default: "8"},
-	{Name: "topology", Kind: scenarios.KnobEnum, Values: []string{"single-node", "fat-tree"}, Default: "fat-tree"},
+	{Name: "topology", Kind: scenarios.KnobEnum, Values: []string{"single-node", "fat-tree", "nvl72"}, Default: "fat-tree"},
 	{Name: "intra", Kind: scenarios.KnobEnum, Values: []string{"nvlink3", "nvlink4", "nvlink5", "pcie5"}, Default: "nvlink4"},
 	{Name: "inter", Kind: scenarios.KnobEnum, Values: []string{"ib-hdr", "ib-ndr", "ib-xdr", "roce-400"}, Default: "ib-ndr"},
 	{Name: "nodes", Kind: scenarios.KnobInt, Min: 1, Max: collective.MaxRanks, Default: "1"},
@@ -48,7 +49,9 @@ An all-reduce by ring or star on up to 4,096 ranks runs on the packet-level
 engine (the ring lesson's) when no fabric flag is given, or with --nodes
 (--inter then joins the nodes). Any other operation or algorithm, more
 ranks, or a fabric flag (--gpus-per-node, --topology, --oversubscription,
---intra, --inter) runs it as flows sharing the links of a cluster.`,
+--intra, --inter) runs it as flows sharing the links of a cluster.
+Link bandwidths are one way (each direction): NVLink 5 is 900 GB/s each
+way, NVIDIA's "1.8 TB/s" two-way; InfiniBand NDR's 400 Gb/s is 50 GB/s.`,
 	flags: map[string]flagDoc{
 		"op":               {what: "the operation"},
 		"algo":             {what: "the algorithm"},
@@ -56,11 +59,11 @@ ranks, or a fabric flag (--gpus-per-node, --topology, --oversubscription,
 		"bytes":            {what: "the message: the vector each rank holds"},
 		"link":             {what: "the packet-level run's link between neighbours (on a cluster, nvlink3 or nvlink4 stands for --intra)"},
 		"gpus-per-node":    {what: "GPUs in a node (a cluster run)"},
-		"topology":         {what: "the cluster: one NVSwitch node, or nodes on a rail-optimised InfiniBand fat tree"},
-		"intra":            {what: "the link inside a node"},
+		"topology":         {what: "the cluster: one NVSwitch node, nodes on a rail-optimised InfiniBand fat tree, or GB200 NVL72 racks (72 GPUs on one NVLink 5 domain, modelled as one non-blocking switch; racks joined by --inter on a fat tree)"},
+		"intra":            {what: "the link inside a node", def: "nvlink4; nvlink5 with --topology nvl72"},
 		"inter":            {what: "the network between nodes (a packet-level run with --nodes uses it too)"},
 		"nodes":            {what: "the packet-level ring grown over this many nodes (the ranks split evenly)"},
-		"oversubscription": {what: "the fat tree's oversubscription, 2 for 2:1 (only with --topology fat-tree)", allowed: "1–64", def: "1 (non-blocking)"},
+		"oversubscription": {what: "the fat tree's oversubscription, 2 for 2:1 (with --topology fat-tree or nvl72: above the racks)", allowed: "1–64", def: "1 (non-blocking)"},
 		"json":             jsonDoc,
 	},
 }
@@ -201,8 +204,23 @@ func runFabric(fs *flagSet, stdout, stderr io.Writer) int {
 		if !(over >= 1 && over <= 64) {
 			return fail("--oversubscription: %s; allowed 1–64 (1 = non-blocking, 2 = 2:1)", v)
 		}
-		if topology != "fat-tree" {
-			return fail("--oversubscription: only with --topology fat-tree")
+		if topology == "single-node" {
+			return fail("--oversubscription: only with --topology fat-tree or nvl72")
+		}
+	}
+	if topology == "nvl72" {
+		// A GB200 NVL72 rack: 72 GPUs on NVLink 5, however many racks.
+		if _, given := fs.vals["gpus-per-node"]; given && k != topo.NVL72GPUs {
+			return fail("--gpus-per-node: %d with --topology nvl72; a rack holds %d GPUs on one NVLink domain", k, topo.NVL72GPUs)
+		}
+		k = topo.NVL72GPUs
+		_, given := fs.vals["intra"]
+		l := fs.vals["link"]
+		if !given && l != "nvlink3" && l != "nvlink4" { // no --intra, nor --link's shorthand for it
+			intra, _ = hw.LinkByID("nvlink5")
+		}
+		if intra.ID != "nvlink5" {
+			return fail("--intra: %s with --topology nvl72; an NVL72 rack's GPUs are on nvlink5", intra.ID)
 		}
 	}
 	if topology == "single-node" {
@@ -250,7 +268,12 @@ func runFabric(fs *flagSet, stdout, stderr io.Writer) int {
 		return writeJSON(stdout, stderr, m)
 	}
 	where := fmt.Sprintf("%d nodes of %d", m.Nodes, k)
-	if m.Nodes == 1 {
+	switch {
+	case topology == "nvl72" && m.Nodes == 1:
+		where = "one NVL72 rack"
+	case topology == "nvl72":
+		where = fmt.Sprintf("%d NVL72 racks", m.Nodes)
+	case m.Nodes == 1:
 		where = "one node"
 	}
 	fmt.Fprintf(stdout, "%s %s: %d ranks on %s × %s, %s inside, %s across (%s)\n", m.Algo, m.Op, n, where,

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"math"
+	"strings"
 	"testing"
 )
 
@@ -36,6 +38,57 @@ func TestCollectiveFlowModel(t *testing.T) {
 		}
 		if m.MaxLinkUtilization > 1 {
 			t.Errorf("%v: a link at %g", c.args, m.MaxLinkUtilization)
+		}
+	}
+}
+
+// --topology nvl72: 72 ranks in one GB200 NVL72 rack on NVLink 5, against
+// the same all-reduce on nine H100 nodes of 8 over NDR (NCCL's
+// hierarchical algorithm). By hand, S = 1 GiB, links at their protocol
+// efficiency: rack 2·71·(1 µs + S/(72·738 GB/s)) = 3.011 ms; H100
+// 2·7·(1 µs + S/(8·369 GB/s)) + 2·8·(5 µs + (S/8)/(9·45 GB/s)) = 10.49 ms.
+func TestCollectiveNVL72(t *testing.T) {
+	run := func(args ...string) FabricMetrics {
+		t.Helper()
+		out, errOut, code := runCLI(append([]string{"collective", "--json", "--bytes", "1073741824"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		var m FabricMetrics
+		if err := json.Unmarshal([]byte(out), &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	S := float64(1 << 30)
+	rack := run("--topology", "nvl72", "--ranks", "72")
+	want := 2 * 71 * (1e-6 + S/(72*738e9))
+	if rack.GPUsPerNode != 72 || rack.Nodes != 1 || rack.Intra != "nvlink5" || math.Abs(rack.TimeS-want) > 1e-6*want {
+		t.Errorf("nvl72: %d a node, %d nodes, %s, %g s; want 72, 1, nvlink5, %g s", rack.GPUsPerNode, rack.Nodes, rack.Intra, rack.TimeS, want)
+	}
+	h100 := run("--topology", "fat-tree", "--ranks", "72", "--algo", "hierarchical")
+	hwant := 2*7*(1e-6+S/(8*369e9)) + 2*8*(5e-6+S/8/(9*45e9))
+	if math.Abs(h100.ClosedFormTimeS-hwant) > 1e-9*hwant {
+		t.Errorf("H100 hierarchical closed form %g s, want %g", h100.ClosedFormTimeS, hwant)
+	}
+	if r := h100.TimeS / rack.TimeS; math.Abs(r-3.48) > 0.02 {
+		t.Errorf("H100 / NVL72 = %.3f×, want 3.48×", r)
+	}
+	// More than a rack: racks of 72 on the fat tree.
+	if two := run("--topology", "nvl72", "--ranks", "144", "--algo", "hierarchical"); two.Nodes != 2 || two.GPUsPerNode != 72 {
+		t.Errorf("nvl72 × 144: %d racks of %d, want 2 of 72", two.Nodes, two.GPUsPerNode)
+	}
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--topology", "nvl72", "--gpus-per-node", "8"}, "--gpus-per-node: 8 with --topology nvl72"},
+		{[]string{"--topology", "nvl72", "--intra", "nvlink4"}, "--intra: nvlink4 with --topology nvl72"},
+		{[]string{"--topology", "nvl73"}, "single-node, fat-tree, nvl72"},
+	} {
+		_, errOut, code := runCLI(append([]string{"collective", "--ranks", "72"}, c.args...)...)
+		if code != 2 || !strings.Contains(errOut, c.msg) {
+			t.Errorf("%v: exit %d, %q; want 2 and %q", c.args, code, errOut, c.msg)
 		}
 	}
 }

@@ -133,13 +133,13 @@ DP × micro-batch) are refused with the constraint named.`,
 		"zero":              {what: "ZeRO stage: 1 shards the optimizer states over DP, 2 the gradients too, 3 the weights too"},
 		"micro-batch":       {what: "sequences per micro-batch"},
 		"global-batch":      {what: "sequences per optimizer step", def: "the preset's batch when dp × micro-batch divides it, else dp × micro-batch × 4·pp (a bubble near a quarter); with --search the preset's batch, else --gpus"},
-		"gpus-per-node":     {what: "GPUs per node, joined by --intra"},
+		"gpus-per-node":     {what: "GPUs per node (one NVLink domain), joined by --intra", def: "8; 72 for gb200 (a GB200 NVL72 rack)"},
 		"top":               {what: "plans --search lists (0: all)"},
 		"recompute":         {what: "activation recomputation: none, selective (attention's softmax and dropout) or full (each layer's forward again)", def: "selective (--software megatron-2021: full)"},
 		"schedule":          {what: "the pipeline schedule (dualpipe: DeepSeek-V3's bidirectional one, each rank holding two stages, costed in closed form; pair it with --ep-overlap)", def: "1f1b; interleaved when --interleave > 1"},
 		"gpu":               {what: "the GPU"},
-		"intra":             {what: "the link inside a node", def: "the GPU's NVLink: nvlink3 for a100-80gb, nvlink4 for h100 and h200"},
-		"inter":             {what: "the network between nodes, one NIC per GPU", def: "ib-hdr for a100-80gb, ib-ndr for h100 and h200"},
+		"intra":             {what: "the link inside a node", def: "the GPU's NVLink: nvlink3 for a100-80gb, nvlink4 for h100 and h200, nvlink5 for b200 and gb200"},
+		"inter":             {what: "the network between nodes, one NIC per GPU", def: "ib-hdr for a100-80gb, ib-ndr for the others"},
 		"bytes-per-param":   {what: "model-state bytes a parameter: 16 (BF16 weights and gradients, FP32 master weights and Adam moments) or 18 (FP32 gradients, Megatron-LM)", def: "16 (--software megatron-2021 and megatron-2022: 18)"},
 		"dtype":             {what: "the number format of the matrix products"},
 		"ep":                {what: "expert parallelism, for a mixture of experts: each MoE layer's experts spread over EP of the DP ranks (dividing DP and the experts)"},
@@ -366,7 +366,9 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	}
 
 	cl := parallel.DefaultCluster(g, gpus)
-	cl.GPUsPerNode = atoi("gpus-per-node")
+	if given("gpus-per-node") {
+		cl.GPUsPerNode = atoi("gpus-per-node")
+	}
 	if given("intra") {
 		cl.Intra, _ = hw.LinkByID(fs.value("intra"))
 	}
@@ -601,7 +603,7 @@ func planSettings(given func(string) bool, m model.Transformer, fromHF bool, p p
 		add("cp", "context parallel", strconv.Itoa(max(p.CP, 1)), "default")
 		add("cp-algo", "CP attention", string(p.CPAlgo), "default: allgather (Llama 3's)")
 	}
-	add("gpus-per-node", "GPUs a node", strconv.Itoa(cl.GPUsPerNode), "default")
+	add("gpus-per-node", "GPUs a node", strconv.Itoa(cl.GPUsPerNode), "default for the "+cl.GPU.Name)
 	add("intra", "inside a node", cl.Intra.Name, "default for the "+cl.GPU.Name)
 	add("inter", "between nodes", cl.Inter.Name+", a NIC a GPU", "default for the "+cl.GPU.Name)
 	add("dropout", "dropout", onOff[!m.NoDropout], "default: "+m.ID+"'s")

@@ -453,7 +453,7 @@ func TestPlanSaysItsSettings(t *testing.T) {
 			"sequence length":    {"2048 tokens", "default: gpt3-175b's"},
 			"matrix products in": {"bf16", "default"},
 			"model-state bytes":  {"16 a parameter", "default"},
-			"GPUs a node":        {"8", "default"},
+			"GPUs a node":        {"8", "default for the H100 SXM"},
 			"inside a node":      {"NVLink 4", "default for the H100 SXM"},
 		}},
 		{[]string{"--model", "gpt3-175b", "--gpus", "512", "--tp", "8", "--pp", "8", "--sp=false", "--flash=false", "--overlap=false",
@@ -726,5 +726,34 @@ func TestPlanDeepSeekMemory(t *testing.T) {
 	rows := planSettingsText(t, out)
 	if rows["recomputed modules"] != [2]string{"layernorm,mla_up_proj,moe_act", "given"} || rows["FP8 activations"] != [2]string{"on", "given"} {
 		t.Errorf("settings: %q, %q", rows["recomputed modules"], rows["FP8 activations"])
+	}
+}
+
+// --gpu gb200 plans on GB200 NVL72 racks: 72 GPUs a node on NVLink 5
+// unless --gpus-per-node says otherwise; a TP group of 16 stays inside
+// the rack, where on H100 nodes of 8 it crosses InfiniBand.
+func TestPlanGB200(t *testing.T) {
+	args := []string{"--model", "llama3-405b", "--gpus", "576", "--tp", "16", "--pp", "9"}
+	gb := planJSON(t, append(args, "--gpu", "gb200")...)
+	if n := num(t, gb, "gpus_per_node"); n != 72 {
+		t.Errorf("gb200: %g GPUs a node, want 72", n)
+	}
+	if l := gb["intra"]; l != "nvlink5" {
+		t.Errorf("gb200: intra %v, want nvlink5", l)
+	}
+	eight := planJSON(t, append(args, "--gpu", "gb200", "--gpus-per-node", "8")...)
+	if n := num(t, eight, "gpus_per_node"); n != 8 {
+		t.Errorf("gb200 --gpus-per-node 8: %g GPUs a node", n)
+	}
+	// The same TP 16 all-reduces of S = b·s·h·2 = 256 MiB, by hand: in the
+	// rack a ring on NVLink 5 (738 GB/s at its efficiency),
+	// 2·15·(1 + 22.73) µs = 711.9 µs; over nodes of 8, NVLink 5 inside
+	// and NDR (45 GB/s) across, 2·7·(1 + 45.46) + 2·(5 + 372.8) µs =
+	// 1406 µs: 1.975×.
+	S := 8192.0 * 16384 * 2
+	rack := 2 * 15 * (1e-6 + S/(16*738e9))
+	nodes := 2*7*(1e-6+S/(8*738e9)) + 2*(5e-6+S/8/(2*45e9))
+	if in, out := num(t, gb, "time", "tp_comm_s"), num(t, eight, "time", "tp_comm_s"); math.Abs(out/in-nodes/rack) > 1e-6 {
+		t.Errorf("TP 16 comm %g s in a rack, %g s across nodes of 8: %.4f×; want %.4f×", in, out, out/in, nodes/rack)
 	}
 }

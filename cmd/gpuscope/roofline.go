@@ -21,8 +21,9 @@ func dtypeIDs() []string {
 var rooflineHelp = cmdHelp{
 	name:  "gpuscope roofline",
 	usage: "[--gpu G --dtype D] [--json]",
-	about: `A GPU's roofline for one number format: peak_tflops, hbm_TBps and the ridge
-point ridge_flop_per_byte (peak ÷ bandwidth; a kernel of lower arithmetic
+	about: `A GPU's roofline for one number format: peak_tflops (dense: NVIDIA's
+figures with 2:4 sparsity are twice it), hbm_TBps and the ridge point
+ridge_flop_per_byte (peak ÷ bandwidth; a kernel of lower arithmetic
 intensity is memory-bound).`,
 	flags: map[string]flagDoc{
 		"gpu":   {what: "the GPU"},
@@ -60,7 +61,7 @@ func runRoofline(args []string, stdout, stderr io.Writer) int {
 	if fs.bools["json"] {
 		return writeJSON(stdout, stderr, m)
 	}
-	fmt.Fprintf(stdout, "%s, %s: peak %.1f TFLOP/s, HBM %.3f TB/s\n", g.Name, m.Dtype, m.PeakTFLOPS, m.HBMTBps)
+	fmt.Fprintf(stdout, "%s, %s: peak %.1f TFLOP/s dense, HBM %.3f TB/s\n", g.Name, m.Dtype, m.PeakTFLOPS, m.HBMTBps)
 	fmt.Fprintf(stdout, "  ridge_flop_per_byte  %.1f  (peak ÷ bandwidth: below it a kernel is memory-bound)\n", m.RidgeFLOPPerByte)
 	return 0
 }

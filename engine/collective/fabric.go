@@ -36,7 +36,8 @@ func withEfficiency(l hw.Link) hw.Link {
 }
 
 // FabricTopology builds the topology gpuscope collective names: one node
-// on an NVSwitch, or n ranks in nodes of gpusPerNode on a fat tree.
+// on an NVSwitch, n ranks in nodes of gpusPerNode on a fat tree, or n
+// ranks in GB200 NVL72 racks of 72 (gpusPerNode unused) on a fat tree.
 func FabricTopology(kind string, n, gpusPerNode int, intra, inter hw.Link, oversubscription float64) (*topo.Topology, error) {
 	switch kind {
 	case "single-node":
@@ -44,8 +45,11 @@ func FabricTopology(kind string, n, gpusPerNode int, intra, inter hw.Link, overs
 	case "fat-tree":
 		nodes := (n + gpusPerNode - 1) / gpusPerNode
 		return topo.FatTree(nodes, gpusPerNode, withEfficiency(intra), withEfficiency(inter), oversubscription)
+	case "nvl72":
+		racks := (n + topo.NVL72GPUs - 1) / topo.NVL72GPUs
+		return topo.NVL72(racks, withEfficiency(intra), withEfficiency(inter), oversubscription)
 	}
-	return nil, fmt.Errorf("topology: %q; allowed single-node, fat-tree", kind)
+	return nil, fmt.Errorf("topology: %q; allowed single-node, fat-tree, nvl72", kind)
 }
 
 // MaxFabricFlows bounds one step's flows (all-to-all has n² of them).

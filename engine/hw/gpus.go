@@ -9,17 +9,21 @@ import (
 type Dtype string
 
 // Dtypes with a peak rate in the catalog. FP32 is the CUDA cores' rate;
-// TF32, FP16, BF16 and FP8 are the tensor cores' dense (no sparsity) rates.
+// TF32, FP16, BF16, FP8 and FP4 are the tensor cores' dense (no
+// sparsity) rates. NVIDIA's headline tensor figures are often for 2:4
+// structured sparsity, twice the dense rate: the catalog halves them.
+// FP4 (NVFP4, MXFP4) is Blackwell's; Hopper and Ampere have no FP4 unit.
 const (
 	FP32 Dtype = "fp32"
 	TF32 Dtype = "tf32"
 	FP16 Dtype = "fp16"
 	BF16 Dtype = "bf16"
 	FP8  Dtype = "fp8"
+	FP4  Dtype = "fp4"
 )
 
 // Dtypes lists the dtypes in catalog order.
-var Dtypes = []Dtype{FP32, TF32, FP16, BF16, FP8}
+var Dtypes = []Dtype{FP32, TF32, FP16, BF16, FP8, FP4}
 
 // GPU is one accelerator model.
 type GPU struct {
@@ -29,7 +33,7 @@ type GPU struct {
 
 	SMs         int
 	TensorCores int
-	CUDACores   int // FP32 lanes: 64 per SM on A100, 128 on H100 and H200
+	CUDACores   int // FP32 lanes: 64 per SM on A100, 128 on Hopper and Blackwell
 	// BoostClockHz is the clock the tensor cores' peak rates assume;
 	// VectorClockHz the (higher) clock the CUDA cores' FP32 peak assumes:
 	// NVIDIA quotes the H100 SXM at 1.83 GHz for low-precision tensor
@@ -63,8 +67,12 @@ type GPU struct {
 	// GPU has no such unit (A100 has no FP8).
 	Peak map[Dtype]float64
 
-	Link   string // the NVLink generation inside a node (a Link id)
-	Source string
+	Link string // the NVLink generation inside a node (a Link id)
+	// NVLinkGPUs is how many GPUs share one NVLink domain (a node) in the
+	// system the entry stands for: 8 on an HGX board, 72 in a GB200
+	// NVL72 rack.
+	NVLinkGPUs int
+	Source     string
 }
 
 // PeakFLOPS is the peak rate for a dtype; ok is false when the GPU has
@@ -83,7 +91,7 @@ var gpus = []GPU{
 		L2Bytes:  40e6,
 		HBMBytes: 81920 << 20, HBMDatasheet: 80e9, HBMBandwidth: 2.039e12, HBMLatency: 600e-9, // nvidia-smi: 81,920 MiB
 		Peak: map[Dtype]float64{FP32: 19.5e12, TF32: 156e12, FP16: 312e12, BF16: 312e12},
-		Link: "nvlink3",
+		Link: "nvlink3", NVLinkGPUs: 8,
 		// NVIDIA A100 Tensor Core GPU datasheet (SXM4 80GB) and the
 		// Ampere architecture whitepaper: 108 SMs × 64 FP32 lanes, 4
 		// tensor cores per SM, 164 KB shared memory per SM.
@@ -92,6 +100,8 @@ var gpus = []GPU{
 	h100,
 	h200(),
 	h800(),
+	b200,
+	gb200(),
 }
 
 var h100 = GPU{
@@ -104,7 +114,7 @@ var h100 = GPU{
 	// 528 tensor cores × 1024 dense BF16 FLOP/clock × 1.83 GHz =
 	// 989.4 TFLOP/s; FP8 doubles it.
 	Peak: map[Dtype]float64{FP32: 66.9e12, TF32: 494.7e12, FP16: 989.4e12, BF16: 989.4e12, FP8: 1978.9e12},
-	Link: "nvlink4",
+	Link: "nvlink4", NVLinkGPUs: 8,
 	// The seed's "14,592 CUDA cores" is the H100 PCIe (114 SMs × 128);
 	// the SXM part has 132 × 128 = 16,896.
 	Source: "NVIDIA H100 datasheet (SXM5); NVIDIA Hopper architecture whitepaper",
@@ -121,7 +131,7 @@ func h200() GPU {
 	return g
 }
 
-// h800 is the H100 SXM with NVLink cut to 400 GB/s bidirectional (8
+// h800 is the H100 SXM with NVLink cut to 400 GB/s two-way (8
 // links, not 18) for export: DeepSeek-V3 was trained on 2,048 of them.
 // Its FP64 is cut too, which no lesson uses.
 func h800() GPU {
@@ -129,7 +139,54 @@ func h800() GPU {
 	g.ID, g.Aliases, g.Name = "h800", []string{"h800-sxm"}, "H800 SXM"
 	g.Peak = maps.Clone(h100.Peak)
 	g.Link = "nvlink4-h800"
-	g.Source = "NVIDIA H800 SXM5 datasheet: H100's compute and 80 GB HBM3 at 3.35 TB/s, NVLink 400 GB/s bidirectional; DeepSeek-V3 technical report (arXiv 2412.19437) §3.1"
+	g.Source = "NVIDIA H800 SXM5 datasheet: H100's compute and 80 GB HBM3 at 3.35 TB/s, NVLink 400 GB/s two-way; DeepSeek-V3 technical report (arXiv 2412.19437) §3.1"
+	return g
+}
+
+// b200 is the Blackwell GPU of an HGX (or DGX) B200, 8 a node on NVLink 5
+// through NVSwitch: two dies of 74 enabled SMs each, 4 tensor cores and
+// 128 FP32 lanes an SM as on Hopper. NVIDIA quotes the HGX B200's tensor
+// rates for 8 GPUs with sparsity (BF16 36 PFLOP/s): ÷ 8 ÷ 2 = 2.25 dense.
+var b200 = GPU{
+	ID: "b200", Name: "B200",
+	SMs: 148, TensorCores: 148 * 4, CUDACores: 148 * 128,
+	// No clock in NVIDIA's briefs: both are derived from the peaks. The
+	// tensor clock assumes the 5th-generation tensor core does 2048 dense
+	// BF16 FLOP a clock (twice Hopper's 1024): 2.25 P ÷ (592 × 2048) =
+	// 1.86 GHz; the vector clock is FP32 75 T ÷ (18,944 × 2) = 1.98 GHz.
+	BoostClockHz: 2.25e15 / (592 * 2048), VectorClockHz: 75e12 / (18944 * 2),
+	// Compute capability 10.0 (CUDA C++ Programming Guide): Hopper's
+	// limits — 64 warps, 32 blocks, 64K registers, 228 KB shared memory.
+	WarpSchedulers: 4, MaxWarpsPerSM: 64, MaxBlocksPerSM: 32,
+	RegistersPerSM: 65536, SharedMemPerSM: 228 << 10, SharedMemPerBlock: 227 << 10,
+	L2Bytes: 126e6, // Chips and Cheese's B200 measurements
+	// No nvidia-smi total in our references: HBMBytes is the datasheet's
+	// 180 GB (DGX B200: 1,440 GB ÷ 8), an estimate, not what a job sees.
+	HBMBytes: 180e9, HBMDatasheet: 180e9, HBMBandwidth: 8e12, HBMLatency: 600e-9,
+	Peak: map[Dtype]float64{FP32: 75e12, TF32: 1.125e15, FP16: 2.25e15, BF16: 2.25e15, FP8: 4.5e15, FP4: 9e15},
+	Link: "nvlink5", NVLinkGPUs: 8,
+	Source: "NVIDIA HGX/DGX B200 datasheets (dense = sparse ÷ 2; 1000 W; HBM 180 GB as printed); Chips and Cheese: 148 SMs",
+}
+
+// gb200 is one Blackwell GPU of a GB200 NVL72 rack (two a Grace CPU, 72 on
+// one NVLink domain): the B200's silicon at a higher power limit, so faster
+// clocks and more HBM. Its SM count and limits are taken as the B200's.
+func gb200() GPU {
+	g := b200
+	g.ID, g.Name = "gb200", "GB200"
+	// Derived as the B200's: 2.5 P ÷ (592 × 2048) = 2.06 GHz; FP32 80 T
+	// ÷ (18,944 × 2) = 2.11 GHz.
+	g.BoostClockHz, g.VectorClockHz = 2.5e15/(592*2048), 80e12/(18944*2)
+	// 13.4 TB of HBM3e ÷ 72 = 186 GB a GPU, the datasheet's figure
+	// (HBMBytes the same: no nvidia-smi total in our references).
+	g.HBMBytes, g.HBMDatasheet = 186e9, 186e9
+	// 72 GPUs on one NVLink domain: 18 compute trays of 4 GPUs joined by
+	// 9 NVLink Switch trays, 130 TB/s in all = 72 × 1.8 TB/s two-way.
+	g.NVLinkGPUs = 72
+	// The rack's 360 PFLOP/s BF16 and 720 FP8 with sparsity ÷ 72 ÷ 2;
+	// FP32 5,760 TFLOP/s ÷ 72.
+	g.Peak = map[Dtype]float64{FP32: 80e12, TF32: 1.25e15, FP16: 2.5e15, BF16: 2.5e15, FP8: 5e15, FP4: 10e15}
+	g.Source = "NVIDIA GB200 NVL72 page, per GPU = rack ÷ 72 (dense = sparse ÷ 2; HBM 13.4 TB ÷ 72 as printed)"
 	return g
 }
 

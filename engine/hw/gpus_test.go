@@ -17,6 +17,9 @@ func TestGPUCatalog(t *testing.T) {
 		{"a100-80gb", 108, 312e12, 2.039e12, 40e6, 164 << 10},
 		{"h100", 132, 989.4e12, 3.35e12, 50e6, 228 << 10},
 		{"h200", 132, 989.4e12, 4.8e12, 50e6, 228 << 10},
+		// Blackwell table: 2.25 and 2.5 PFLOP/s dense, 8 TB/s.
+		{"b200", 148, 2.25e15, 8e12, 126e6, 228 << 10},
+		{"gb200", 148, 2.5e15, 8e12, 126e6, 228 << 10},
 	}
 	for _, tt := range tests {
 		g, ok := GPUByID(tt.id)
@@ -87,5 +90,51 @@ func TestHBMCapacityAsReported(t *testing.T) {
 		if g.HBMBytes != c.mib<<20 || g.HBMDatasheet != c.datasheet || float64(g.HBMBytes) > gib || float64(g.HBMBytes) < 0.99*gib {
 			t.Errorf("%s: %d bytes (%d MiB), datasheet %d; want %d MiB, within 1%% under %g GiB", c.id, g.HBMBytes, g.HBMBytes>>20, g.HBMDatasheet, c.mib, float64(c.datasheet)/1e9)
 		}
+	}
+}
+
+// Blackwell's figures are dense: NVIDIA's headlines with sparsity are
+// twice them. HGX B200 (8 GPUs): BF16 36, FP8 72, FP4 144 PFLOP/s sparse;
+// GB200 NVL72 (72 GPUs): 360, 720, 1,440. Each format halves the bits and
+// doubles the rate. The datasheets' HBM is what HBMBytes holds: no
+// nvidia-smi total in the references.
+func TestBlackwellDense(t *testing.T) {
+	for _, c := range []struct {
+		id                string
+		gpus              float64
+		bf16, fp8, fp4    float64 // sparse, the whole system
+		hbm               int64
+		sms, tensor, lane int
+	}{
+		{"b200", 8, 36e15, 72e15, 144e15, 180e9, 2 * 74, 2 * 74 * 4, 2 * 74 * 128},
+		{"gb200", 72, 360e15, 720e15, 1440e15, 186e9, 2 * 74, 2 * 74 * 4, 2 * 74 * 128},
+	} {
+		g, ok := GPUByID(c.id)
+		if !ok {
+			t.Fatalf("%s: no such GPU", c.id)
+		}
+		for _, d := range []struct {
+			d      Dtype
+			sparse float64
+		}{{BF16, c.bf16}, {FP8, c.fp8}, {FP4, c.fp4}} {
+			if got, want := g.Peak[d.d], d.sparse/c.gpus/2; math.Abs(got-want) > 1e-9*want {
+				t.Errorf("%s %s = %g, want %g sparse ÷ %g GPUs ÷ 2 = %g", c.id, d.d, got, d.sparse, c.gpus, want)
+			}
+		}
+		// The system's GPUs are one NVLink domain: an HGX board, an NVL72 rack.
+		if g.NVLinkGPUs != int(c.gpus) {
+			t.Errorf("%s: %d GPUs on one NVLink domain, want %g", c.id, g.NVLinkGPUs, c.gpus)
+		}
+		if g.HBMBytes != c.hbm || g.HBMDatasheet != c.hbm || g.SMs != c.sms || g.TensorCores != c.tensor || g.CUDACores != c.lane || g.Link != "nvlink5" {
+			t.Errorf("%s: HBM %d (label %d), %d SMs, %d tensor cores, %d lanes, %s; want %d, %d, %d, %d, nvlink5", c.id, g.HBMBytes, g.HBMDatasheet, g.SMs, g.TensorCores, g.CUDACores, g.Link, c.hbm, c.sms, c.tensor, c.lane)
+		}
+		// The derived tensor clock gives back the peak at 2048 dense BF16
+		// FLOP a tensor core a clock.
+		if got := float64(g.TensorCores) * 2048 * g.BoostClockHz; math.Abs(got-g.Peak[BF16]) > 1e-6*got {
+			t.Errorf("%s: %d × 2048 × %g Hz = %g, want its BF16 peak", c.id, g.TensorCores, g.BoostClockHz, got)
+		}
+	}
+	if h, _ := GPUByID("h100"); h.Peak[FP4] != 0 {
+		t.Errorf("H100 has an FP4 rate %g; Hopper has no FP4 unit", h.Peak[FP4])
 	}
 }

@@ -31,9 +31,10 @@ var links = []Link{
 		// No separate A100 measurement in our references: the H100
 		// figure's protocol overhead (≈ 18%) is assumed.
 		Efficiency: 0.82,
-		// A100 SXM4: 12 NVLink 3 links, 600 GB/s bidirectional per GPU
-		// (NVIDIA A100 datasheet), so 300 GB/s each way.
-		Source: "NVIDIA A100 datasheet: 600 GB/s bidirectional per GPU; ~1 µs per message",
+		// A100 SXM4: 12 NVLink 3 links, 600 GB/s two-way (both
+		// directions added) per GPU (NVIDIA A100 datasheet), so 300 GB/s
+		// each way.
+		Source: "NVIDIA A100 datasheet: 600 GB/s two-way per GPU = 300 GB/s each way; ~1 µs per message",
 	},
 	{
 		ID:        "nvlink4",
@@ -43,11 +44,11 @@ var links = []Link{
 		// nccl-tests on 8× H100: ring all-reduce busbw ≈ 370 GB/s of the
 		// 450 GB/s each way (published-figures.md): 370/450 ≈ 0.82.
 		Efficiency: 0.82,
-		// H100 SXM5: 18 NVLink 4 links, 900 GB/s bidirectional per GPU
-		// (NVIDIA H100 datasheet), so 450 GB/s each way through the
+		// H100 SXM5: 18 NVLink 4 links, 900 GB/s two-way per GPU (NVIDIA
+		// H100 datasheet; the seeds' "900 GB/s"), so 450 GB/s each way through the
 		// NVSwitch. Latency ~1 µs as the seed article teaches; NCCL's
 		// per-step base latency over NVLink is of that order.
-		Source: "NVIDIA H100 datasheet: 900 GB/s bidirectional per GPU; ~1 µs per message",
+		Source: "NVIDIA H100 datasheet: 900 GB/s two-way per GPU = 450 GB/s each way; ~1 µs per message",
 	},
 	{
 		ID:        "nvlink4-h800",
@@ -58,9 +59,9 @@ var links = []Link{
 		// 160 GB/s, roughly 3.2 times that of IB (50 GB/s)": 160/200.
 		Efficiency: 0.8,
 		// H800 SXM5, the H100 sold under export rules: 8 NVLink 4 links,
-		// 400 GB/s bidirectional per GPU (NVIDIA H800 datasheet), so
-		// 200 GB/s each way.
-		Source: "NVIDIA H800 SXM5 datasheet: 400 GB/s bidirectional NVLink per GPU; DeepSeek-V3 technical report (arXiv 2412.19437) §3.2.2: 160 GB/s achieved",
+		// 400 GB/s two-way per GPU (NVIDIA H800 datasheet), so 200 GB/s
+		// each way.
+		Source: "NVIDIA H800 SXM5 datasheet: 400 GB/s two-way NVLink per GPU = 200 GB/s each way; DeepSeek-V3 technical report (arXiv 2412.19437) §3.2.2: 160 GB/s achieved",
 	},
 	{
 		ID:        "nvlink5",
@@ -70,9 +71,11 @@ var links = []Link{
 		// Assumed like NVLink 4's: no published nccl-tests figure in our
 		// references.
 		Efficiency: 0.82,
-		// Blackwell (B200/GB200): 18 NVLink 5 links, 1.8 TB/s
-		// bidirectional per GPU, so 900 GB/s each way.
-		Source: "NVIDIA Blackwell datasheet: 1.8 TB/s bidirectional NVLink per GPU; ~1 µs per message",
+		// Blackwell (B200, GB200): 18 NVLink 5 links of 50 GB/s each
+		// way, 1.8 TB/s two-way per GPU, so 900 GB/s each way — through
+		// an HGX B200's NVSwitch chips or a GB200 NVL72's NVLink Switch
+		// trays alike.
+		Source: "NVIDIA Blackwell technical brief: 1.8 TB/s two-way NVLink per GPU = 900 GB/s each way; ~1 µs per message",
 	},
 	{
 		ID:        "pcie5",

@@ -1,6 +1,7 @@
 package hw
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/gpuscope/gpuscope/engine/sim"
@@ -12,10 +13,14 @@ func TestLinkCatalog(t *testing.T) {
 		bw      float64
 		latency sim.Time
 	}{
-		// NVLink 4: 900 GB/s bidirectional per H100 → 450 GB/s each way.
+		// NVLink 4: 900 GB/s two-way per H100 → 450 GB/s each way.
 		{"nvlink4", 450e9, sim.Microsecond},
 		// NDR: 400 Gb/s ÷ 8 = 50 GB/s.
 		{"ib-ndr", 400e9 / 8, 5 * sim.Microsecond},
+		// NVLink 5: 18 links × 50 GB/s = 900 GB/s each way, 1.8 TB/s two-way.
+		{"nvlink5", 18 * 50e9, sim.Microsecond},
+		// XDR: 800 Gb/s ÷ 8 = 100 GB/s each way.
+		{"ib-xdr", 800e9 / 8, 5 * sim.Microsecond},
 	}
 	for _, tt := range tests {
 		l, ok := LinkByID(tt.id)
@@ -36,13 +41,20 @@ func TestLinkCatalog(t *testing.T) {
 	if got := nv.Bandwidth / ib.Bandwidth; got != 9 {
 		t.Errorf("NVLink4/NDR per-direction ratio = %v, want 9", got)
 	}
+	// Every NVLink's Source names both: the two-way figure NVIDIA prints
+	// and the each-way one the catalog stores.
+	for _, l := range links {
+		if strings.HasPrefix(l.ID, "nvlink") && (!strings.Contains(l.Source, "two-way") || !strings.Contains(l.Source, "each way")) {
+			t.Errorf("%s: source %q does not say two-way and each way", l.ID, l.Source)
+		}
+	}
 	if _, ok := LinkByID("nope"); ok {
 		t.Error("LinkByID(nope) found something")
 	}
 }
 
 // The H800 is the H100 but for NVLink: the same peaks, memory and SMs,
-// 200 GB/s each way (400 GB/s bidirectional) — 160 GB/s achieved, as
+// 200 GB/s each way (400 GB/s two-way) — 160 GB/s achieved, as
 // DeepSeek measured.
 func TestH800(t *testing.T) {
 	h8, ok := GPUByID("h800")

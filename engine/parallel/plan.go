@@ -30,14 +30,22 @@ type Cluster struct {
 // DefaultCluster is the default for a GPU type: A100 → NVLink 3
 // inside nodes of 8 and one InfiniBand HDR 200G NIC per GPU (DGX A100);
 // H100 and H200 → NVLink 4 and NDR 400G (DGX H100); H800 → its NVLink
-// (400 GB/s both ways) and NDR, as DeepSeek-V3 was trained.
+// (400 GB/s two-way) and NDR, as DeepSeek-V3 was trained; B200 → NVLink 5
+// in nodes of 8 and NDR (DGX B200: eight ConnectX-7 400 Gb/s); GB200 → a
+// GB200 NVL72 rack as one node of 72 GPUs on NVLink 5 (its NVLink Switch
+// trays), racks joined by NDR (DGX GB200: a ConnectX-7 400 Gb/s port a
+// GPU; XDR's 800 Gb/s comes with GB300's ConnectX-8).
 func DefaultCluster(g hw.GPU, gpus int) Cluster {
 	intra, _ := hw.LinkByID(g.Link)
 	inter, _ := hw.LinkByID("ib-ndr")
 	if g.Link == "nvlink3" {
 		inter, _ = hw.LinkByID("ib-hdr")
 	}
-	return Cluster{GPU: g, GPUs: gpus, GPUsPerNode: 8, Intra: intra, Inter: inter}
+	perNode := g.NVLinkGPUs
+	if perNode < 1 {
+		perNode = 8
+	}
+	return Cluster{GPU: g, GPUs: gpus, GPUsPerNode: perNode, Intra: intra, Inter: inter}
 }
 
 // Plan is how a model is split over a cluster and trained.

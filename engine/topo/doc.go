@@ -28,6 +28,9 @@
 //     NIC bandwidth. Oversubscription 1 is non-blocking, 2 means 2:1. With a
 //     single leaf per rail there are no spines and oversubscription has no
 //     effect. Switches have no limit of their own: only links do.
+//   - NVL72: GB200 NVL72 racks, a fat tree whose nodes are racks of 72 GPUs:
+//     the rack's NVLink Switch trays are one non-blocking switch (NVLink 5,
+//     18 links a GPU), the racks joined by one NIC a GPU as above.
 //   - PCIeNode: GPUs without NVLink, each with an up and a down PCIe link to
 //     the host, and one shared host link that every GPU-to-GPU transfer
 //     crosses (a bounce through the root complex), so all traffic shares it.

@@ -193,6 +193,18 @@ func FatTree(nodes, gpusPerNode int, intra, inter hw.Link, oversubscription floa
 	})
 }
 
+// NVL72GPUs is the GPUs of one GB200 NVL72 rack, one NVLink domain.
+const NVL72GPUs = 72
+
+// NVL72 is racks GB200 NVL72 racks. In a rack each GPU's 18 NVLink 5
+// links run to the 9 NVLink Switch trays; the model makes them one
+// non-blocking switch of 72 ports at the GPU's NVLink bandwidth, as
+// SingleNode does a node's NVSwitch, only 72 wide. Between racks each GPU
+// has its NIC on a rail-optimised fat tree: FatTree with nodes of 72.
+func NVL72(racks int, nvlink, inter hw.Link, oversubscription float64) (*Topology, error) {
+	return FatTree(racks, NVL72GPUs, nvlink, inter, oversubscription)
+}
+
 // NewFatTree builds the fat tree that c describes; small leaves make a
 // spine visible in a classroom-sized cluster.
 func NewFatTree(c FatTreeConfig) (*Topology, error) {

@@ -360,3 +360,31 @@ func TestBadTopology(t *testing.T) {
 		}
 	}
 }
+
+// An NVL72 rack is one NVLink domain of 72 ports, the catalog's GB200
+// system; racks beyond one talk over their NICs.
+func TestNVL72(t *testing.T) {
+	nv5, _ := hw.LinkByID("nvlink5")
+	xdr, _ := hw.LinkByID("ib-xdr")
+	tp, err := NVL72(3, nv5, xdr, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tp.GPUs() != 216 || tp.GPUsPerNode() != 72 || tp.Nodes() != 3 {
+		t.Errorf("NVL72(3) = %d GPUs, %d a rack, %d racks; want 216, 72, 3", tp.GPUs(), tp.GPUsPerNode(), tp.Nodes())
+	}
+	// GPU 0 to GPU 71: its NVLink port up, 71's down, nothing else.
+	if p := tp.Path(0, 71, 0); len(p) != 2 || tp.Bandwidth(p[0]) != 900e9 || tp.Bandwidth(p[1]) != 900e9 {
+		t.Errorf("Path(0, 71) = %v, want two NVLink 5 ports of 900 GB/s each way", p)
+	}
+	// GPU 0 to GPU 72 (rack 1, rail 0): the two NICs, 100 GB/s each way.
+	if p := tp.Path(0, 72, 0); len(p) != 2 || tp.Bandwidth(p[0]) != 100e9 {
+		t.Errorf("Path(0, 72) = %v, want the two XDR NICs", p)
+	}
+	if g, _ := hw.GPUByID("gb200"); g.NVLinkGPUs != NVL72GPUs {
+		t.Errorf("gb200's NVLink domain %d GPUs, want NVL72GPUs %d", g.NVLinkGPUs, NVL72GPUs)
+	}
+	if _, err := NVL72(0, nv5, xdr, 1); err == nil {
+		t.Error("NVL72(0) built a topology")
+	}
+}
