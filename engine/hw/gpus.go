@@ -72,7 +72,12 @@ type GPU struct {
 	// system the entry stands for: 8 on an HGX board, 72 in a GB200
 	// NVL72 rack.
 	NVLinkGPUs int
-	Source     string
+	// PairMMA: the tensor cores of two SMs compute one 256×256 tile
+	// together (Blackwell's 2-SM UMMA, the accumulators in tensor memory,
+	// not registers), where Hopper's warpgroup MMA computes 128×128 on
+	// one SM (engine/kernel's tensor-tiled GEMM).
+	PairMMA bool
+	Source  string
 }
 
 // PeakFLOPS is the peak rate for a dtype; ok is false when the GPU has
@@ -164,7 +169,7 @@ var b200 = GPU{
 	// 180 GB (DGX B200: 1,440 GB ÷ 8), an estimate, not what a job sees.
 	HBMBytes: 180e9, HBMDatasheet: 180e9, HBMBandwidth: 8e12, HBMLatency: 600e-9,
 	Peak: map[Dtype]float64{FP32: 75e12, TF32: 1.125e15, FP16: 2.25e15, BF16: 2.25e15, FP8: 4.5e15, FP4: 9e15},
-	Link: "nvlink5", NVLinkGPUs: 8,
+	Link: "nvlink5", NVLinkGPUs: 8, PairMMA: true,
 	Source: "NVIDIA HGX/DGX B200 datasheets (dense = sparse ÷ 2; 1000 W; HBM 180 GB as printed); Chips and Cheese: 148 SMs",
 }
 

@@ -48,7 +48,8 @@ type GEMMConfig struct {
 	GPU     hw.GPU
 	Kernel  GEMMKernel
 	// Tile: T×T for smem-tiled (TileK ignored), BM×BN×BK for
-	// tensor-tiled. Zero means the default: 16 and 128×128×64.
+	// tensor-tiled. Zero means the default: 16 and 128×128×64 (256×256×64
+	// on a PairMMA GPU, a tile to a pair of SMs).
 	TileM, TileN, TileK int
 	// BlockScaled is an FP8 product with fine-grained scaling, as
 	// DeepSeek-V3 trained (arXiv 2412.19437 §3.3.2) and DeepGEMM runs
@@ -154,17 +155,30 @@ func GEMM(c GEMMConfig) (GEMMResult, error) {
 		bm, bn, bk := c.TileM, c.TileN, c.TileK
 		if bm == 0 && bn == 0 && bk == 0 {
 			bm, bn, bk = 128, 128, 64
+			if g.PairMMA {
+				bm, bn = 256, 256 // one tile to a pair of SMs
+			}
 		}
-		stage := (bm*bk + bk*bn) * b * 2 // double-buffered A and B tiles
+		// A pair of SMs computes one tile (PairMMA), each holding half of
+		// A's and of B's strips: an SM's share is a (BM/2)×BN tile.
+		sms, perTile := g.SMs, 1
+		if g.PairMMA {
+			sms, perTile = g.SMs/2, 2
+		}
+		stage := (bm*bk + bk*bn) * b * 2 / perTile // double-buffered A and B tiles
 		if bm < 16 || bn < 16 || bk < 16 || bm%16 != 0 || bn%16 != 0 || bk%16 != 0 || stage > g.SharedMemPerBlock {
 			return r, fmt.Errorf("tile: %dx%dx%d; BM, BN, BK must be multiples of 16 and two stages of tiles (%d bytes) must fit %d bytes of shared memory", bm, bn, bk, stage, g.SharedMemPerBlock)
 		}
 		r.Blocks = ceilDiv(c.M, bm) * ceilDiv(c.N, bn)
 		// Registers: the fp32 accumulators (BM·BN spread over the block's
-		// threads) plus ~40 a thread for addresses and fragments.
+		// threads) plus ~40 a thread for addresses and fragments; under
+		// PairMMA the accumulators are in tensor memory.
 		regs := (bm*bn/ThreadsPerBlock + 40) * ThreadsPerBlock
+		if g.PairMMA {
+			regs = 40 * ThreadsPerBlock
+		}
 		r.BlocksPerSM = max(1, min(g.SharedMemPerSM/stage, g.RegistersPerSM/regs, g.MaxBlocksPerSM))
-		resident := g.SMs * r.BlocksPerSM
+		resident := sms * r.BlocksPerSM
 		r.Waves = ceilDiv(r.Blocks, resident)
 		// The blocks of one wave cover a rows×cols patch of C's tiles and
 		// share their tiles of A and B through L2: a wave reads its rows'
@@ -177,13 +191,13 @@ func GEMM(c GEMMConfig) (GEMMResult, error) {
 		r.SmemBytes = 2 * float64(r.Blocks) * float64(bm+bn) * K * B
 		// Compute: each wave runs BlocksPerSM tiles on every SM, sharing
 		// its tensor cores, at TensorEfficiency of the peak.
-		perSM := peak / float64(g.SMs) * TensorEfficiency
+		perSM := peak / float64(sms) * TensorEfficiency // an SM's (a pair's) share
 		tileFLOPs := 2 * float64(bm) * float64(bn) * K
 		// Full waves keep every SM at BlocksPerSM tiles; in the last,
 		// partial wave the busiest SM has ceil(rest ÷ SMs) tiles (the
 		// tail of the last wave).
 		full, rest := r.Blocks/resident, r.Blocks%resident
-		perSMTiles := full*r.BlocksPerSM + ceilDiv(rest, g.SMs)
+		perSMTiles := full*r.BlocksPerSM + ceilDiv(rest, sms)
 		r.ComputeS = float64(perSMTiles) * tileFLOPs / perSM
 		if c.BlockScaled {
 			// Per 128 of K an output element takes 2·128 tensor FLOPs
@@ -191,8 +205,8 @@ func GEMM(c GEMMConfig) (GEMMResult, error) {
 			// the time again on Hopper (FP8 peak ÷ (128 × FP32 peak) =
 			// 0.23, at the tensor cores' full rate).
 			tile := float64(perSMTiles) * float64(bm*bn)
-			promote := tile * float64(ceilDiv(c.K, ScaleBlock)) * 2 / (cuda / float64(g.SMs))
-			epilogue := tile * 2 / (g.HBMBandwidth / float64(g.SMs))
+			promote := tile * float64(ceilDiv(c.K, ScaleBlock)) * 2 / (cuda / float64(sms))
+			epilogue := tile * 2 / (g.HBMBandwidth / float64(sms))
 			r.ComputeS += promote + epilogue
 		}
 		r.SmemS = r.SmemBytes / smemBW

@@ -159,3 +159,30 @@ func TestBlockScaledFP8(t *testing.T) {
 		t.Error("a block-scaled BF16 product was not refused")
 	}
 }
+
+// Blackwell's tensor cores work in pairs of SMs on 256×256 tiles (2-SM
+// UMMA, accumulators in tensor memory): a tile's shared-memory traffic
+// is 2·(256 + 256)·K bytes in BF16 for 2·256·256·K FLOPs, 64 FLOP a byte,
+// where Hopper's 128×128 tile has 32. On a B200 (148 SMs × 128 B a clock
+// at 1.86 GHz = 35 TB/s of shared memory), 32 FLOP a byte would cap an
+// 8192³ BF16 product at 1.13 PFLOP/s, half the 2.25 peak; the pair's 64
+// leaves it compute-bound at the tensor cores' 82%.
+func TestBlackwellPairMMA(t *testing.T) {
+	b200, _ := hw.GPUByID("b200")
+	r := gemm(t, "b200", hw.BF16, TensorTiled, 8192, 0)
+	smem := float64(b200.SMs) * SmemBytesPerClock * b200.BoostClockHz
+	if r.Bound != "compute" || !(r.SmemS < r.ComputeS) || math.Abs(r.Metrics().TFLOPS/2250-TensorEfficiency) > 0.01 {
+		t.Errorf("B200 8192³ BF16: %s-bound, %.0f TFLOP/s; want compute-bound at ≈ %.0f%% of 2,250", r.Bound, r.Metrics().TFLOPS, 100*TensorEfficiency)
+	}
+	if want := 2 * float64(32*32) * 2 * (256 + 256) * 8192; math.Abs(r.SmemBytes-want)/want > 1e-12 || math.Abs(r.SmemS-want/smem)/r.SmemS > 1e-12 {
+		t.Errorf("B200 shared-memory bytes %.4g in %.4g s; by hand %.4g in %.4g s", r.SmemBytes, r.SmemS, want, want/smem)
+	}
+	b200.PairMMA = false
+	one, err := GEMM(GEMMConfig{M: 8192, N: 8192, K: 8192, Dtype: hw.BF16, GPU: b200, Kernel: TensorTiled})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if one.Bound != "shared-memory" || math.Abs(one.Metrics().TFLOPS-smem*32/1e12)/(smem*32/1e12) > 0.01 {
+		t.Errorf("B200 with Hopper's tiles: %s-bound, %.0f TFLOP/s; want shared-memory-bound at %.0f", one.Bound, one.Metrics().TFLOPS, smem*32/1e12)
+	}
+}
