@@ -91,7 +91,7 @@ func (MemwallLesson) narration(les *Lesson, _ int, lang string) []string {
 		return nil
 	}
 	m := func(k string) kernel.GEMMMetrics { return r.Results[k].Metrics() }
-	tf := func(v float64) string { return strconv.FormatFloat(v, 'g', 3, 64) }
+	tf := units.Number // three digits; 1,000 and more grouped (a B200's 1,600 TFLOP/s)
 	return []string{
 		"size", strconv.Itoa(les.Config.IntOf("size")),
 		"naive_bytes", units.Bytes(m("naive").HBMBytes),
@@ -120,8 +120,8 @@ func (MemwallLesson) table(les *Lesson, step int, lang string) Table {
 		tb.Columns = append(tb.Columns, t("memwall."+k))
 		m := r.Results[k].Metrics()
 		cells["hbm_bytes"] = append(cells["hbm_bytes"], units.Bytes(m.HBMBytes))
-		cells["intensity_flop_per_byte"] = append(cells["intensity_flop_per_byte"], strconv.FormatFloat(m.Intensity, 'g', 3, 64))
-		cells["tflops"] = append(cells["tflops"], strconv.FormatFloat(m.TFLOPS, 'g', 3, 64))
+		cells["intensity_flop_per_byte"] = append(cells["intensity_flop_per_byte"], units.Number(m.Intensity))
+		cells["tflops"] = append(cells["tflops"], units.Number(m.TFLOPS))
 		cells["utilization"] = append(cells["utilization"], strconv.FormatFloat(100*m.Utilization, 'g', 2, 64)+"%")
 		cells["bound"] = append(cells["bound"], t("bound."+m.Bound))
 		cells["time_s"] = append(cells["time_s"], units.LocalDuration(lang, m.TimeS))
