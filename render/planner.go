@@ -18,6 +18,7 @@ var planParts = [...]struct {
 	{"compute", Color{0x4c, 0xaf, 0x50, 255}},
 	{"tp", Color{0x42, 0x8b, 0xe0, 255}},
 	{"ep", Color{0xf0, 0xe4, 0x42, 255}}, // a mixture of experts' all-to-alls (Okabe–Ito yellow)
+	{"cp", Color{0x26, 0xc6, 0xda, 255}}, // context parallelism's K/V exchange (cyan)
 	{"pp", Color{0x9b, 0x6b, 0xdf, 255}},
 	{"dp", Color{0xe0, 0xa0, 0x30, 255}},
 	{"bubble", Color{0x78, 0x80, 0x90, 255}},

@@ -270,7 +270,9 @@ func timelineOf(label string, r parallel.Result) (PlanTimeline, error) {
 	return pt, nil
 }
 
-func planRun(st Step, c Config, search func(parallel.Config) (*parallel.SearchResult, error)) (*PlanRun, error) {
+func planRun(st Step, c Config, search func(parallel.Config, bool) (*parallel.SearchResult, error)) (*PlanRun, error) {
+	// The planner searches context parallelism too when asked (search_cp).
+	cp := c["search_cp"] == "on"
 	view := planView(st)
 	var pc parallel.Config
 	var err error
@@ -279,7 +281,7 @@ func planRun(st Step, c Config, search func(parallel.Config) (*parallel.SearchRe
 		if pc, err = planConfig(c); err != nil {
 			return nil, err
 		}
-		sr, err := search(pc)
+		sr, err := search(pc, cp)
 		if err != nil {
 			return nil, err
 		}
@@ -448,7 +450,7 @@ func planRun(st Step, c Config, search func(parallel.Config) (*parallel.SearchRe
 		}
 		r.Exchange = parallel.CPLayerForward(pc)
 	case ViewPlanner:
-		sr, err := search(pc)
+		sr, err := search(pc, cp)
 		if err != nil {
 			return nil, err
 		}
@@ -549,13 +551,13 @@ func preparePlan(s *Scenario, cfg Config) (*Lesson, error) {
 	// A search is the slow part (a fraction of a second in the browser):
 	// run it once per model, cluster and batch.
 	searches := map[string]*parallel.SearchResult{}
-	search := func(pc parallel.Config) (*parallel.SearchResult, error) {
-		key := fmt.Sprintf("%+v|%s|%d|%d|%d|%d", pc.Model, pc.Cluster.GPU.ID, pc.Cluster.GPUs, pc.Plan.GlobalBatch, pc.Plan.BytesPerParam, pc.Cluster.GPUsPerNode)
+	search := func(pc parallel.Config, cp bool) (*parallel.SearchResult, error) {
+		key := fmt.Sprintf("%+v|%s|%d|%d|%d|%d|%v", pc.Model, pc.Cluster.GPU.ID, pc.Cluster.GPUs, pc.Plan.GlobalBatch, pc.Plan.BytesPerParam, pc.Cluster.GPUsPerNode, cp)
 		if sr, ok := searches[key]; ok {
 			return sr, nil
 		}
 		sr, err := parallel.Search(parallel.SearchOptions{Model: pc.Model, Cluster: pc.Cluster, GlobalBatch: pc.Plan.GlobalBatch,
-			BytesPerParam: pc.Plan.BytesPerParam, Dtype: pc.Plan.Dtype, Flash: pc.Plan.Flash})
+			BytesPerParam: pc.Plan.BytesPerParam, Dtype: pc.Plan.Dtype, Flash: pc.Plan.Flash, CP: cp})
 		if err != nil {
 			return nil, err
 		}

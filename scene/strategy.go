@@ -768,12 +768,15 @@ func plannerView(m Moment, run *scenarios.PlanRun, f planFrame) render.PlannerVi
 		if r.Config.Model.MoE() {
 			dims += fmt.Sprintf("EP%d ", max(p.EP, 1))
 		}
+		if p.CP > 1 {
+			dims += fmt.Sprintf("CP%d ", p.CP) + w.Say("canvas.plan.cp_"+string(p.CPAlgo)) + " "
+		}
 		v.Plans = append(v.Plans, render.PlanRow{
 			Label: dims + fmt.Sprintf("v%d Z%d b%d ", p.Interleave, p.ZeRO, p.MicroBatch) +
 				w.Say("canvas.plan.rc_"+string(p.Recompute)),
 			Step:   tm.Step,
 			Memory: r.Memory.Total,
-			Parts: []render.TimePart{{Key: "compute", Seconds: tm.Compute}, {Key: "tp", Seconds: tm.TPComm}, {Key: "ep", Seconds: tm.EPComm}, {Key: "pp", Seconds: tm.PPComm},
+			Parts: []render.TimePart{{Key: "compute", Seconds: tm.Compute}, {Key: "tp", Seconds: tm.TPComm}, {Key: "ep", Seconds: tm.EPComm}, {Key: "cp", Seconds: tm.CPComm}, {Key: "pp", Seconds: tm.PPComm},
 				{Key: "dp", Seconds: tm.DPComm - tm.DPHidden}, {Key: "bubble", Seconds: tm.Bubble}, {Key: "optimizer", Seconds: tm.Optimizer}},
 			Selected: i == selected,
 		})

@@ -757,3 +757,44 @@ func TestPlanGB200(t *testing.T) {
 		t.Errorf("TP 16 comm %g s in a rack, %g s across nodes of 8: %.4f×; want %.4f×", in, out, out/in, nodes/rack)
 	}
 }
+
+// The planner searching context parallelism too (search_cp=on): for
+// Llama 3 405B on 16,384 H100s it ranks CP plans (the CLI's --search
+// does), labels them, and each rank's command prints the same numbers.
+func TestPlannerCPMatchesCLI(t *testing.T) {
+	frag := "scenario=strategy-planner&step=2&model=llama3-405b&gpus=16384&global_batch=2048"
+	withCP, errs, err := scenarios.NewPlayerAt(frag + "&search_cp=on")
+	if err != nil || len(errs) > 0 {
+		t.Fatal(err, errs)
+	}
+	plain, _, _ := scenarios.NewPlayerAt(frag)
+	sr := withCP.Lesson().Steps[1].Run.(*scenarios.PlanRun).Search
+	sp := plain.Lesson().Steps[1].Run.(*scenarios.PlanRun).Search
+	rank := 0
+	for i, r := range sr.Plans {
+		if r.Config.Plan.CP > 1 {
+			rank = i + 1
+			break
+		}
+	}
+	for _, r := range sp.Plans {
+		if r.Config.Plan.CP > 1 {
+			t.Fatalf("search_cp=off lists a CP plan: %+v", r.Config.Plan)
+		}
+	}
+	if rank == 0 || rank > 20 || !(sr.Plans[0].Time.Step < sp.Plans[0].Time.Step) {
+		t.Fatalf("search_cp=on: first CP plan at rank %d; best %.3g s against %.3g s without CP", rank, sr.Plans[0].Time.Step, sp.Plans[0].Time.Step)
+	}
+	p, errs, err := scenarios.NewPlayerAt(frag + "&search_cp=on&rank=" + strconv.Itoa(rank))
+	if err != nil || len(errs) > 0 {
+		t.Fatal(err, errs)
+	}
+	pm := p.Lesson().Metrics(3).(scenarios.PlanMetrics)
+	if pm.CP < 2 || !strings.Contains(pm.Command, "--cp ") {
+		t.Fatalf("rank %d: cp %d, command %s", rank, pm.CP, pm.Command)
+	}
+	cli := jsonCLI(t, append(strings.Fields(strings.TrimPrefix(pm.Command, "gpuscope ")), "--json")...)
+	if got := num(t, cli, "time", "step_s"); got != pm.Time.Step || num(t, cli, "time", "cp_comm_s") != pm.Time.CPComm {
+		t.Errorf("rank %d: CLI step %v s, cp %v s; the lesson %v, %v", rank, got, num(t, cli, "time", "cp_comm_s"), pm.Time.Step, pm.Time.CPComm)
+	}
+}
