@@ -255,6 +255,15 @@ func (QuantizeLesson) narration(les *Lesson, step int, lang string) []string {
 func (QuantizeLesson) table(les *Lesson, step int, lang string) Table {
 	t := func(key string) string { return i18n.T(lang, key) }
 	r := les.Steps[step-1].Run.(*QuantizeRun)
+	if r.View == ViewRoof {
+		roof := func(key string, v func(kernel.Roofline) string) TableRow {
+			return TableRow{Key: key, Label: t("metric." + key), Cells: []string{v(r.BF16), v(r.FP8)}, Source: t("source.quantize." + key)}
+		}
+		return Table{Columns: []string{t("ui.metric"), "BF16", "FP8"}, ColumnKeys: []string{"bf16", "fp8"}, Current: "fp8", Rows: []TableRow{
+			roof("peak_tflops", func(k kernel.Roofline) string { return units.Number(k.Peak / 1e12) }),
+			roof("ridge_flop_per_byte", func(k kernel.Roofline) string { return units.Number(k.Peak / k.BW) }),
+		}}
+	}
 	tb := Table{Columns: []string{t("ui.metric")}, Current: string(r.Recipe)}
 	for _, rec := range numfmt.Recipes {
 		tb.Columns = append(tb.Columns, t("recipe."+string(rec)))
