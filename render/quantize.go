@@ -44,9 +44,9 @@ type QuantizeView struct {
 
 // QuantizeWords are the picture's words in the reader's language.
 type QuantizeWords struct {
-	YAxis, XAxis, Flushed, OutlierLabel                           string
-	KeyWindow, KeySub, KeyKept, KeyCoarse, KeyFlushed, KeyOutlier string
-	TableTitle, BytesHead, ErrorHead, Hidden                      string
+	YAxis, XAxis, Flushed, OutlierLabel                                     string
+	KeyWindow, KeySub, KeyKept, KeyCoarse, KeyFlushed, KeyOutlier, KeyValue string
+	TableTitle, BytesHead, ErrorHead, Hidden                                string
 }
 
 // Log axis of magnitudes, log10: 10^-3 … 10^6 in every step.
@@ -77,7 +77,7 @@ func AppendQuantize(dst List, v QuantizeView) List {
 	entries := []LegendEntry{{keptC, false, s.KeyKept}, {coarseC, false, s.KeyCoarse}, {th.Dim, false, s.KeyFlushed},
 		{th.Hot, false, s.KeyOutlier}, {withAlpha(winC, 90), false, s.KeyWindow}, {withAlpha(winC, 50), false, s.KeySub}}
 	if v.Pending {
-		entries = []LegendEntry{{th.Dim, false, s.KeyKept}, {th.Hot, false, s.KeyOutlier}}
+		entries = []LegendEntry{{th.Dim, false, s.KeyValue}, {th.Hot, false, s.KeyOutlier}}
 	}
 	lh := siLegend(&p, th, Rect{st.X + pad, y, st.W - 2*pad, st.Y + st.H - pad - y}, fs, sc, entries...)
 	body := Rect{st.X + pad, y, st.W - 2*pad, st.Y + st.H - pad - lh - fs*0.5 - y}

@@ -97,6 +97,7 @@ func quantView(run *scenarios.QuantizeRun, w render.Words) render.QuantizeView {
 		KeyCoarse:    w.Say("canvas.quantize.key_coarse"),
 		KeyFlushed:   w.Say("canvas.quantize.key_flushed"),
 		KeyOutlier:   w.Say("canvas.quantize.key_outlier"),
+		KeyValue:     w.Say("canvas.quantize.key_value"),
 		TableTitle:   w.Say("canvas.quantize.table", "values", units.Count(int64(res.Values))),
 		BytesHead:    w.Say("canvas.quantize.bytes"),
 		ErrorHead:    w.Say("canvas.quantize.error"),
