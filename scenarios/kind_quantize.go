@@ -101,24 +101,25 @@ type quantizeTensor struct {
 	start   int
 	outlier []bool
 	bf16    float64
+	stored  map[numfmt.Recipe][]float64 // each recipe's stored values
 }
 
 func quantizeTensorOf(qc numfmt.QuantizeConfig) (*quantizeTensor, error) {
-	t := &quantizeTensor{}
+	if _, err := numfmt.Quantize(numfmt.QuantizeConfig{Recipe: qc.Recipe, Values: 1, Outlier: qc.Outlier, Seed: qc.Seed, Dist: qc.Dist}); err != nil {
+		return nil, err // the configuration checked, on one value
+	}
+	x, outliers := numfmt.GenerateValues(qc.Values, qc.Outlier, qc.Seed, qc.Dist)
+	t := &quantizeTensor{x: x, stored: map[numfmt.Recipe][]float64{}}
 	for _, r := range numfmt.Recipes {
 		c := qc
 		c.Recipe = r
-		res, err := numfmt.Quantize(c)
-		if err != nil {
-			return nil, err
-		}
+		res, q := numfmt.QuantizeValues(c, x, outliers)
 		t.results = append(t.results, res)
+		t.stored[r] = q
 	}
-	x, outliers := numfmt.GenerateValues(qc.Values, qc.Outlier, qc.Seed, qc.Dist)
-	t.x = x
 	q := make([]float64, len(x))
 	for i, v := range x {
-		q[i] = numfmt.BF16.Round(v)
+		q[i] = numfmt.BF16.Saturate(v) // BF16's rounding; no value here is near its max
 	}
 	t.bf16 = numfmt.Measure(x, q, outliers).TypicalRelRMSE
 	if len(outliers) > 0 {
@@ -166,7 +167,7 @@ func prepareQuantize(s *Scenario, cfg Config) (*Lesson, error) {
 		}
 		// The strip as the whole tensor stores it: the tensor's and
 		// NVFP4's scales depend on all of it.
-		q, _ := qc.Recipe.RoundTrip(t.x)
+		q := t.stored[qc.Recipe]
 		scales := qc.Recipe.Scales(t.x)
 		r.X = t.x[t.start : t.start+QuantizeStrip]
 		r.Q = q[t.start : t.start+QuantizeStrip]

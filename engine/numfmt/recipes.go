@@ -245,8 +245,17 @@ func Quantize(c QuantizeConfig) (QuantizeResult, error) {
 		return QuantizeResult{}, fmt.Errorf("outlier: %g; allowed 0–%g", c.Outlier, float64(MaxOutlier))
 	}
 	x, outliers := GenerateValues(c.Values, c.Outlier, c.Seed, c.Dist)
+	res, _ := QuantizeValues(c, x, outliers)
+	return res, nil
+}
+
+// QuantizeValues is Quantize of values already generated: x and outliers
+// as GenerateValues makes them from c (unchecked; Dist not empty), and q,
+// the values as c.Recipe stores them. Several recipes of one tensor share
+// its generation this way.
+func QuantizeValues(c QuantizeConfig, x []float64, outliers []int) (res QuantizeResult, q []float64) {
 	q, overflow := c.Recipe.RoundTrip(x)
-	res := Measure(x, q, outliers)
+	res = Measure(x, q, outliers)
 	res.Recipe, res.Values, res.Outlier, res.Seed, res.Dist = c.Recipe, c.Values, c.Outlier, c.Seed, c.Dist
 	res.Outliers = len(outliers)
 	res.Block = c.Recipe.Block()
@@ -256,7 +265,7 @@ func Quantize(c QuantizeConfig) (QuantizeResult, error) {
 	res.Element = c.Recipe.Element().Name
 	res.BytesPerValue = c.Recipe.BytesPerValue(c.Values)
 	res.Overflow = overflow
-	return res, nil
+	return res, q
 }
 
 // Measure compares the stored values q with the originals x: RelRMSE,
