@@ -87,12 +87,15 @@ func AppendQuantize(dst List, v QuantizeView) List {
 	// before the strip drops below half the body.
 	rowH := fs * LineHeight * 1.6
 	rows := v.Rows
+	head := 2 // the table's title and its header row
 	chart, table := body, Rect{}
 	if tw := clamp(body.W*0.36, fs*17, fs*24); body.W > body.H*1.25 && body.W-tw-fs >= fs*24 {
 		chart.W = body.W - tw - fs
 		table = Rect{body.X + body.W - tw, body.Y + fs*LineHeight, tw, rowH * float32(len(rows)+2)}
 	} else {
-		fit := int((body.H-maxf(body.H*0.5, fs*10))/rowH) - 2
+		rowH = fs * LineHeight * 1.5
+		head = 1 // no title: the header row only
+		fit := int((body.H-maxf(body.H*0.62, fs*10))/rowH) - head
 		if fit < len(rows) && len(rows) > 4 {
 			rows = rows[len(rows)-4:]
 		}
@@ -104,7 +107,7 @@ func AppendQuantize(dst List, v QuantizeView) List {
 				}
 			}
 		}
-		tableH := rowH * float32(len(rows)+2)
+		tableH := rowH * float32(len(rows)+head)
 		if len(rows) == 0 {
 			tableH = 0
 		}
@@ -113,7 +116,7 @@ func AppendQuantize(dst List, v QuantizeView) List {
 	}
 	quantStrip(&p, th, v, chart, body.X+body.W, fs, sc)
 	if len(rows) > 0 {
-		quantTable(&p, th, v, rows, table, fs, sc, rowH)
+		quantTable(&p, th, v, rows, head, table, fs, sc, rowH)
 	}
 	return l
 }
@@ -184,25 +187,27 @@ func quantStrip(p *siPlacer, th Theme, v QuantizeView, r Rect, right, fs, sc flo
 			p.l.Circle(cx, cy, rad, keptC)
 		}
 	}
-	p.fit(px, py+ph+fs*0.3, fs, AlignLeft, th.Dim, s.XAxis, right-px)
+	h := p.wrap(px, py+ph+fs*0.3, fs, AlignLeft, th.Dim, s.XAxis, right-px, 2)
 	if !v.Pending {
-		p.wrap(px, py+ph+fs*LineHeight*1.4, fs, AlignLeft, th.Text, s.Flushed, right-px, 2)
+		p.wrap(px, py+ph+fs*0.3+h, fs, AlignLeft, th.Text, s.Flushed, right-px, 2)
 	}
 }
 
-func quantTable(p *siPlacer, th Theme, v QuantizeView, rows []QuantRow, r Rect, fs, sc, rowH float32) {
+func quantTable(p *siPlacer, th Theme, v QuantizeView, rows []QuantRow, head int, r Rect, fs, sc, rowH float32) {
 	s := v.Said
 	_, keptC, _ := quantColours(th)
 	if r.W < fs*12 {
 		return
 	}
-	p.fit(r.X, r.Y, fs, AlignLeft, th.Text, s.TableTitle, r.W)
+	if head == 2 {
+		p.fit(r.X, r.Y, fs, AlignLeft, th.Text, s.TableTitle, r.W)
+	}
 	nameW := fs * 4.2
 	for _, row := range rows {
 		nameW = max(nameW, siW(row.Name, fs)+fs*0.4)
 	}
 	colW := (r.W - nameW) / 2
-	hy := r.Y + rowH
+	hy := r.Y + rowH*float32(head-1)
 	p.fit(r.X+nameW, hy, fs, AlignLeft, th.Dim, s.BytesHead, colW-fs*0.3)
 	p.fit(r.X+nameW+colW, hy, fs, AlignLeft, th.Dim, s.ErrorHead, colW)
 	maxB, maxE := 0.0, 0.0
@@ -211,7 +216,7 @@ func quantTable(p *siPlacer, th Theme, v QuantizeView, rows []QuantRow, r Rect, 
 	}
 	barW := colW - fs*0.5
 	for i, row := range rows {
-		y := r.Y + rowH*float32(i+2)
+		y := r.Y + rowH*float32(i+head)
 		c := th.Dim
 		if row.Current {
 			c = th.Text
