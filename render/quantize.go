@@ -44,7 +44,11 @@ type QuantizeView struct {
 
 // QuantizeWords are the picture's words in the reader's language.
 type QuantizeWords struct {
-	YAxis, XAxis, Flushed, OutlierLabel                                     string
+	YAxis, XAxis, Flushed, OutlierLabel string
+	// Tiles, when set, draws DeepSeek-V3's two tilings in a corner free of
+	// values: a weight matrix's 128×128 blocks and an activation's 1×128
+	// tiles, each labelled.
+	TilesWeights, TilesActivations                                          string
 	KeyWindow, KeySub, KeyKept, KeyCoarse, KeyFlushed, KeyOutlier, KeyValue string
 	TableTitle, BytesHead, ErrorHead, Hidden                                string
 }
@@ -160,6 +164,9 @@ func quantStrip(p *siPlacer, th Theme, v QuantizeView, r Rect, right, fs, sc flo
 		p.l.Segment(x, py, x, py+ph, 1*sc, withAlpha(th.Text, 110))
 	}
 	p.l.Frame(px, py, pw, ph, 1*sc, th.Dim)
+	if s.TilesWeights != "" && !v.Pending {
+		quantTiles(p, th, v, Rect{px, py, pw, ph}, yOf, fs, sc)
+	}
 	// The values: stored, coarse (a subnormal), flushed to zero (hollow),
 	// the outlier large.
 	rad := clamp(dx*0.45, 1.2*sc, 3*sc)
@@ -260,3 +267,52 @@ func quantDecade(e int) string {
 }
 
 func clampF(v, lo, hi float64) float64 { return math.Max(lo, math.Min(hi, v)) }
+
+// quantTiles draws, above the values of the block without the outlier,
+// a weight matrix of 4×4 blocks of 128×128 (one shaded: one scale) and an
+// activation row of 1×128 tiles, with their labels.
+func quantTiles(p *siPlacer, th Theme, v QuantizeView, plot Rect, yOf func(float64) float32, fs, sc float32) {
+	winC, _, _ := quantColours(th)
+	half := plot.W / 2
+	x0, b := plot.X+half, len(v.Windows)-1 // the second block, unless the outlier is there
+	for i, o := range v.Outlier {
+		if o && i >= len(v.X)/2 {
+			x0, b = plot.X, 0
+		}
+	}
+	top := plot.Y + fs*0.6
+	bottom := yOf(v.Windows[b].Top) // above its band
+	for i, x := range v.X {
+		if i/max(v.Block, 1) == b {
+			bottom = minf(bottom, yOf(math.Abs(x))) // and its values
+		}
+	}
+	g := minf(fs*1.1, (bottom-top-fs*LineHeight*2.6)/4.5)
+	g = maxf(g, fs*0.6)
+	lw := half - 4*g - fs*1.5
+	if g < fs*0.5 || lw < fs*7 || top+4*g+fs*(0.6+LineHeight*2) > bottom {
+		return // no room for the labels: the narration says it
+	}
+	x := x0 + fs*0.8
+	for r := range 4 {
+		for c := range 4 {
+			col := withAlpha(th.Dim, 60)
+			if r == 1 && c == 2 {
+				col = withAlpha(winC, 200)
+			}
+			p.l.Rect(x+float32(c)*g+sc, top+float32(r)*g+sc, g-2*sc, g-2*sc, col)
+		}
+	}
+	p.reserve(Rect{x, top, 4 * g, 4 * g})
+	p.wrap(x+4*g+fs*0.5, top+g, fs, AlignLeft, th.Text, v.Said.TilesWeights, lw, 2)
+	ay := top + 4*g + fs*0.6
+	for c := range 8 {
+		col := withAlpha(th.Dim, 60)
+		if c == 5 {
+			col = withAlpha(winC, 200)
+		}
+		p.l.Rect(x+float32(c)*g/2+sc, ay, g/2-2*sc, g*0.45, col)
+	}
+	p.reserve(Rect{x, ay, 4 * g, g * 0.45})
+	p.wrap(x+4*g+fs*0.5, ay+g*0.22-fs*0.6, fs, AlignLeft, th.Text, v.Said.TilesActivations, lw, 2)
+}

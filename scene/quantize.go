@@ -106,6 +106,10 @@ func quantView(run *scenarios.QuantizeRun, w render.Words) render.QuantizeView {
 	if res.Outliers == 0 {
 		v.Said.OutlierLabel = ""
 	}
+	if run.Recipe == numfmt.Block128 {
+		v.Said.TilesWeights = w.Say("canvas.quantize.tiles_weights")
+		v.Said.TilesActivations = w.Say("canvas.quantize.tiles_activations")
+	}
 	return v
 }
 
