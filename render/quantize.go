@@ -145,7 +145,7 @@ func quantStrip(p *siPlacer, th Theme, v QuantizeView, r Rect, right, fs, sc flo
 	for e := int(qzLo); e <= int(qzHi); e++ {
 		yy := yOf(math.Pow(10, float64(e)))
 		p.l.Segment(px, yy, px+pw, yy, 1*sc, withAlpha(th.Dim, 50))
-		p.text(px-fs*0.3, yy-fs*0.55, fs, AlignRight, th.Dim, quantDecade(e))
+		p.text(px-fs*0.3, yy-fs*0.55, fs, AlignRight, th.Dim, quantDecades[e-int(qzLo)])
 	}
 	// The windows, a block each, and the blocks' edges.
 	block := max(v.Block, 1)
@@ -252,19 +252,8 @@ func quantTable(p *siPlacer, th Theme, v QuantizeView, rows []QuantRow, head int
 	p.l.Key(withAlpha(keptC, 40), s.TableTitle)
 }
 
-// quantDecade labels 10^e: "0.001" … "1,000", then "10k" … "1M".
-func quantDecade(e int) string {
-	switch {
-	case e < 4:
-		if e < 0 {
-			return pow10(e)
-		}
-		return [...]string{"1", "10", "100", "1,000"}[e]
-	case e < 6:
-		return pow10(e)
-	}
-	return "1M"
-}
+// quantDecades label 10^-3 … 10^6.
+var quantDecades = [...]string{"0.001", "0.01", "0.1", "1", "10", "100", "1,000", "10k", "100k", "1M"}
 
 func clampF(v, lo, hi float64) float64 { return math.Max(lo, math.Min(hi, v)) }
 

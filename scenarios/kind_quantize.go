@@ -86,14 +86,6 @@ func QuantizeConfigOf(c Config) (numfmt.QuantizeConfig, error) {
 	return numfmt.QuantizeConfig{Recipe: r, Values: QuantizeValues, Outlier: k, Seed: seed, Dist: d}, nil
 }
 
-// quantizeKey is what a tensor depends on: the steps that share it share
-// its results.
-type quantizeKey struct {
-	outlier float64
-	seed    int64
-	dist    numfmt.Dist
-}
-
 // quantizeTensor is one tensor's results by recipe, and its strip.
 type quantizeTensor struct {
 	results []numfmt.QuantizeResult
@@ -101,7 +93,7 @@ type quantizeTensor struct {
 	start   int
 	outlier []bool
 	bf16    float64
-	stored  map[numfmt.Recipe][]float64 // each recipe's stored values
+	stored  [][]float64 // each recipe's stored values, in numfmt.Recipes' order
 }
 
 func quantizeTensorOf(qc numfmt.QuantizeConfig) (*quantizeTensor, error) {
@@ -109,13 +101,13 @@ func quantizeTensorOf(qc numfmt.QuantizeConfig) (*quantizeTensor, error) {
 		return nil, err // the configuration checked, on one value
 	}
 	x, outliers := numfmt.GenerateValues(qc.Values, qc.Outlier, qc.Seed, qc.Dist)
-	t := &quantizeTensor{x: x, stored: map[numfmt.Recipe][]float64{}}
+	t := &quantizeTensor{x: x}
 	for _, r := range numfmt.Recipes {
 		c := qc
 		c.Recipe = r
 		res, q := numfmt.QuantizeValues(c, x, outliers)
 		t.results = append(t.results, res)
-		t.stored[r] = q
+		t.stored = append(t.stored, q)
 	}
 	q := make([]float64, len(x))
 	for i, v := range x {
@@ -139,7 +131,7 @@ type QuantizeLesson struct{}
 
 func prepareQuantize(s *Scenario, cfg Config) (*Lesson, error) {
 	les := &Lesson{Scenario: s, Config: cfg.Clone(), engine: QuantizeLesson{}}
-	tensors := map[quantizeKey]*quantizeTensor{}
+	var tensors []*quantizeTensor // one a configuration of the values, shared by the steps that show it
 	bf16, err := kernel.NewRoofline(mustGPU(QuantizeGPU), hw.BF16)
 	if err != nil {
 		return nil, err
@@ -153,13 +145,17 @@ func prepareQuantize(s *Scenario, cfg Config) (*Lesson, error) {
 		if err != nil {
 			return nil, err
 		}
-		key := quantizeKey{qc.Outlier, qc.Seed, qc.Dist}
-		t, ok := tensors[key]
-		if !ok {
+		var t *quantizeTensor
+		for _, u := range tensors {
+			if c := u.results[0]; c.Outlier == qc.Outlier && c.Seed == qc.Seed && c.Dist == qc.Dist {
+				t = u
+			}
+		}
+		if t == nil {
 			if t, err = quantizeTensorOf(qc); err != nil {
 				return nil, err
 			}
-			tensors[key] = t
+			tensors = append(tensors, t)
 		}
 		r := &QuantizeRun{Recipe: qc.Recipe, Results: t.results, Start: t.start, Outlier: t.outlier, BF16Error: t.bf16, BF16: bf16, FP8: fp8}
 		if slices.Contains(st.Show, ViewRoof) {
@@ -167,7 +163,7 @@ func prepareQuantize(s *Scenario, cfg Config) (*Lesson, error) {
 		}
 		// The strip as the whole tensor stores it: the tensor's and
 		// NVFP4's scales depend on all of it.
-		q := t.stored[qc.Recipe]
+		q := t.stored[slices.Index(numfmt.Recipes, qc.Recipe)]
 		scales := qc.Recipe.Scales(t.x)
 		r.X = t.x[t.start : t.start+QuantizeStrip]
 		r.Q = q[t.start : t.start+QuantizeStrip]
