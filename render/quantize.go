@@ -118,7 +118,13 @@ func AppendQuantize(dst List, v QuantizeView) List {
 		chart.H = body.H - tableH - fs*0.5
 		table = Rect{body.X, body.Y + chart.H + fs*0.5, body.W, tableH}
 	}
-	quantStrip(&p, th, v, chart, body.X+body.W, fs, sc)
+	// The captions under the plot may run under the table when it ends
+	// above them.
+	right := body.X + body.W
+	if table.Y < chart.Y+chart.H && table.Y+table.H > chart.Y+chart.H-fs*LineHeight*4.6 {
+		right = chart.X + chart.W
+	}
+	quantStrip(&p, th, v, chart, right, fs, sc)
 	if len(rows) > 0 {
 		quantTable(&p, th, v, rows, head, table, fs, sc, rowH)
 	}
