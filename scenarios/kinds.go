@@ -58,6 +58,7 @@ const (
 	KindFabric     = "fabric"
 	KindFaults     = "faults"
 	KindMoE        = "moe"
+	KindQuantize   = "quantize"
 )
 
 // kinds is the registry, in the curriculum's order of layers.
@@ -69,6 +70,7 @@ var kinds = []Kind{
 	{Name: KindFused, Layer: Silicon, prepare: prepareFused},
 	{Name: KindAttention, Layer: Silicon, Views: []string{ViewSweep}, prepare: prepareAttention},
 	{Name: KindNumfmt, Layer: Silicon, Views: []string{ViewTraining}, prepare: prepareNumfmt},
+	{Name: KindQuantize, Layer: Silicon, Views: []string{ViewRoof}, prepare: prepareQuantize, questions: quantizeQuestions},
 	{Name: KindPlan, Layer: Strategy, Views: append(append(append(slices.Clone(planViews), ClusterModes...), TPMatrixParts...), PlannerParts...), prepare: preparePlan, questions: planQuestions},
 	{Name: KindMoE, Layer: Strategy, Views: []string{ViewPlacement}, prepare: prepareMoE, questions: moeQuestions},
 	{Name: KindCollective, Layer: Infrastructure, Views: []string{ViewTimeVsN}, prepare: prepareCollective},

@@ -25,6 +25,8 @@ var framed = append(heaviest[:len(heaviest):len(heaviest)], []struct{ id, frag s
 	{"tensor-parallel", "step=5&model=gpt3-175b&tp=32&pp=8&gpus=256"},
 	{"mixture-of-experts", "step=4&model=deepseek-v3&gpu=h800&tokens=4096&ep=64&skew=1&capacity_factor=1.25"},
 	{"mixture-of-experts", "step=2"},
+	{"fp8-training", "step=6&recipe=nvfp4&outlier=100000&dist=lognormal"},
+	{"fp8-training", "step=5"},
 	{"expert-parallel", "step=3&recompute=none&global_batch=15360"},
 }...)
 

@@ -74,6 +74,7 @@ type Picture struct {
 	numfmt    numfmtCache
 	clusters  clusterCache
 	moe       moeCache
+	quant     quantCache
 	long      longCache
 	scratch   render.List // a second picture before it joins the list
 }
@@ -95,6 +96,7 @@ var builders = map[string]builder{
 	scenarios.KindFabric:     buildFabric,
 	scenarios.KindFaults:     buildFaults,
 	scenarios.KindMoE:        buildMoE,
+	scenarios.KindQuantize:   buildQuantize,
 }
 
 // Build is the picture of m in f, built over dst's storage (pass the

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gpuscope/gpuscope/engine/numfmt"
+	"github.com/gpuscope/gpuscope/scenarios"
 )
 
 // --json holds the field names, and the engine's numbers.
@@ -72,6 +73,26 @@ func TestQuantizeRefusals(t *testing.T) {
 	for _, args := range [][]string{{"--seed", "-9223372036854775808"}, {"--seed", "9223372036854775807"}, {"--values", "1"}, {"--outlier", "1e6"}, {"--outlier", "0"}} {
 		if _, errOut, code := runCLI(append(append([]string{"quantize"}, args...), "--values=1000", "--json")...); code != 0 {
 			t.Errorf("quantize %v: exit %d, %s", args, code, errOut)
+		}
+	}
+}
+
+// Every step of the fp8-training lesson carries the gpuscope quantize
+// command whose numbers it shows.
+func TestQuantizeLessonCommands(t *testing.T) {
+	s, _ := scenarios.Get("fp8-training")
+	les, err := scenarios.Prepare(s, s.Defaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range les.Steps {
+		m := les.Metrics(i + 1).(scenarios.QuantizeMetrics)
+		cli := jsonCLI(t, strings.Fields(strings.TrimPrefix(m.Command, "gpuscope "))...)
+		for k, page := range map[string]float64{"underflow": float64(m.Underflow), "overflow": float64(m.Overflow),
+			"typical_rel_rmse": m.TypicalRelRMSE, "rel_rmse": m.RelRMSE, "bytes_per_value": m.BytesPerValue} {
+			if cli[k] != page {
+				t.Errorf("step %d: %s: CLI %v, page %v", i+1, k, cli[k], page)
+			}
 		}
 	}
 }

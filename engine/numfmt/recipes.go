@@ -96,29 +96,45 @@ func (r Recipe) BytesPerValue(n int) float64 {
 // format's Max before the conversion saturated them.
 func (r Recipe) RoundTrip(x []float64) (q []float64, overflow int) {
 	q = make([]float64, len(x))
+	block, scaleOf := r.scaler(x)
+	overflow = scaleBlocks(x, q, block, r.Element().rounder(), scaleOf)
+	return q, overflow
+}
+
+// Scales are the scales RoundTrip divides x's blocks by, one a block in
+// order (the last block may be short): value i's is Scales(x)[i ÷ Block],
+// all of them for Tensor. A block of zeros has scale 0.
+func (r Recipe) Scales(x []float64) []float64 {
+	block, scaleOf := r.scaler(x)
+	out := make([]float64, 0, (len(x)+block-1)/max(block, 1))
+	for lo := 0; lo < len(x); lo += block {
+		out = append(out, scaleOf(amax(x[lo:min(lo+block, len(x))])))
+	}
+	return out
+}
+
+// scaler is the recipe's block size over x (len(x) for Tensor) and its
+// scale from a block's amax.
+func (r Recipe) scaler(x []float64) (block int, scaleOf func(amax float64) float64) {
 	switch r {
 	case Tensor:
-		overflow = scaleBlocks(x, q, len(x), FP8E4M3.rounder(), fp32Scale)
+		return max(len(x), 1), fp32Scale
 	case Block128:
-		overflow = scaleBlocks(x, q, 128, FP8E4M3.rounder(), fp32Scale)
+		return 128, fp32Scale
 	case MXFP8:
-		overflow = scaleBlocks(x, q, 32, FP8E4M3.rounder(), func(amax float64) float64 {
-			return MXScale(amax, FP8E4M3).Value()
-		})
+		return 32, func(amax float64) float64 { return MXScale(amax, FP8E4M3).Value() }
 	case NVFP4:
 		tensor := roundUpFP32(amax(x) / (448 * 6))
 		e4m3 := FP8E4M3.rounder()
-		overflow = scaleBlocks(x, q, 16, FP4E2M1.rounder(), func(amax float64) float64 {
+		return 16, func(amax float64) float64 {
 			if tensor == 0 {
 				return 0
 			}
 			// The block's scale as stored: E4M3, relative to the tensor's.
 			return float64(e4m3.round(amax/6/tensor) * tensor)
-		})
-	default:
-		panic("numfmt: unknown recipe " + string(r))
+		}
 	}
-	return q, overflow
+	panic("numfmt: unknown recipe " + string(r))
 }
 
 // fp32Scale is the FP32 scale amax ÷ 448 for E4M3, rounded up to an FP32
@@ -229,8 +245,17 @@ func Quantize(c QuantizeConfig) (QuantizeResult, error) {
 		return QuantizeResult{}, fmt.Errorf("outlier: %g; allowed 0–%g", c.Outlier, float64(MaxOutlier))
 	}
 	x, outliers := GenerateValues(c.Values, c.Outlier, c.Seed, c.Dist)
+	res, _ := QuantizeValues(c, x, outliers)
+	return res, nil
+}
+
+// QuantizeValues is Quantize of values already generated: x and outliers
+// as GenerateValues makes them from c (unchecked; Dist not empty), and q,
+// the values as c.Recipe stores them. Several recipes of one tensor share
+// its generation this way.
+func QuantizeValues(c QuantizeConfig, x []float64, outliers []int) (res QuantizeResult, q []float64) {
 	q, overflow := c.Recipe.RoundTrip(x)
-	res := Measure(x, q, outliers)
+	res = Measure(x, q, outliers)
 	res.Recipe, res.Values, res.Outlier, res.Seed, res.Dist = c.Recipe, c.Values, c.Outlier, c.Seed, c.Dist
 	res.Outliers = len(outliers)
 	res.Block = c.Recipe.Block()
@@ -240,7 +265,7 @@ func Quantize(c QuantizeConfig) (QuantizeResult, error) {
 	res.Element = c.Recipe.Element().Name
 	res.BytesPerValue = c.Recipe.BytesPerValue(c.Values)
 	res.Overflow = overflow
-	return res, nil
+	return res, q
 }
 
 // Measure compares the stored values q with the originals x: RelRMSE,

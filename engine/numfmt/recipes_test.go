@@ -238,3 +238,26 @@ func BenchmarkQuantize1M(b *testing.B) {
 		})
 	}
 }
+
+// Scales are the scales RoundTrip used: each stored value is its element
+// format's rounding of x ÷ scale, times the scale.
+func TestScales(t *testing.T) {
+	x, _ := GenerateValues(1000, 1e4, 3, LogNormal)
+	for _, r := range Recipes {
+		q, _ := r.RoundTrip(x)
+		s := r.Scales(x)
+		block := r.Block()
+		if block == 0 {
+			block = len(x)
+		}
+		if want := (len(x) + block - 1) / block; len(s) != want {
+			t.Fatalf("%s: %d scales, want %d", r, len(s), want)
+		}
+		for i, v := range x {
+			sc := s[i/block]
+			if got := r.Element().Saturate(v/sc) * sc; got != q[i] {
+				t.Fatalf("%s: value %d: %g ÷ %g rounded × scale = %g, RoundTrip %g", r, i, v, sc, got, q[i])
+			}
+		}
+	}
+}

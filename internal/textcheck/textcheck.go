@@ -60,7 +60,7 @@ var AllowedLatin = map[string]string{
 	"algbw": "metric symbol in formulas", "top-k": "term kept in Latin",
 	// Number formats (GLOSSARY: FP32 / FP16 / BF16 / FP8) and IEEE values.
 	"FP32": "format", "FP16": "format", "BF16": "format", "FP8": "format", "TF32": "format", "FP64": "format",
-	"E4M3": "format", "E5M2": "format", "MXFP8": "format", "NVFP4": "format", "float64": "Go type", "Inf": "IEEE value",
+	"E4M3": "format", "E5M2": "format", "MXFP8": "format", "NVFP4": "format", "E8M0": "MX scale format", "E2M1": "FP4 element format", "FP4": "format", "RMSE": "metric (root-mean-square error)", "OCP": "Open Compute Project, the MX specification's publisher", "Blackwell": "GPU architecture", "float64": "Go type", "Inf": "IEEE value",
 	"NaN": "IEEE value", "bias": "IEEE exponent bias", "emax": "formula symbol",
 	// Unit symbols (rule 4) and functions in formulas.
 	"FLOP": "unit", "FLOPs": "unit", "TFLOP": "unit", "PFLOP": "unit", "GHz": "unit", "KiB": "unit", "MiB": "unit",

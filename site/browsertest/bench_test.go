@@ -37,6 +37,7 @@ var heaviest = map[string]string{
 	"expert-parallel":          "step=3&recompute=none&global_batch=15360",
 	"fault-tolerance":          "step=4&gpus=32768&days=54&checkpoint_min=1&mtbf_gpu_hours=1000",
 	"flash-attention":          "step=2&seq=65536&head_dim=256&heads=128&batch=1024",
+	"fp8-training":             "step=6&recipe=nvfp4&outlier=100000&dist=lognormal",
 	"fused-kernels":            "step=4&tokens=1048576&hidden=65536",
 	"gradient-accumulation":    "step=3&seq=2048&micro_batch=4&micro_batches=8",
 	"long-context":             "step=4&micro_batches=16&interleave=4&recompute=full",
