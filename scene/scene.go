@@ -75,6 +75,7 @@ type Picture struct {
 	clusters  clusterCache
 	moe       moeCache
 	long      longCache
+	rack      rackCache
 	scratch   render.List // a second picture before it joins the list
 }
 
