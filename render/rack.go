@@ -120,7 +120,8 @@ func AppendRack(dst List, v RackView, scratch *List) List {
 		rw := pw - ibW - fs*0.6
 		gw := rw / (RackGPUsPerRow + 1.4 + 0.4)
 		rh := (pb - py) / float32(rows)
-		cell := minf(gw*0.84, rh*0.62)
+		cell := minf(gw*0.84, rh*0.62) // a GPU's height
+		cw := minf(gw*0.84, cell*2.2)  // and width: wider when the rows are short
 		rx := px + fs*0.3
 		ibX := px + pw - ibW
 		gpuX := func(slot int) float32 {
@@ -128,7 +129,7 @@ func AppendRack(dst List, v RackView, scratch *List) List {
 			if slot >= RackGPUsPerRow/2 {
 				x += gw * 1.6
 			}
-			return x + (gw-cell)/2
+			return x + (gw-cw)/2
 		}
 		swX, swW := rx+gw*4+gw*0.1, gw*1.4
 		rowY := func(r int) float32 { return py + rh*float32(r) }
@@ -179,31 +180,31 @@ func AppendRack(dst List, v RackView, scratch *List) List {
 			if active {
 				bc = rackNVLink
 			}
-			l.Segment(gpuX(0)+cell/2, by, gpuX(RackGPUsPerRow-1)+cell/2, by, 2*sc, bc)
+			l.Segment(gpuX(0)+cw/2, by, gpuX(RackGPUsPerRow-1)+cw/2, by, 2*sc, bc)
 			if nodes > 1 {
-				l.Segment(gpuX(RackGPUsPerRow-1)+cell/2, by, ibX-fs*0.2, by, 2*sc, withAlpha(rackIB, 110))
+				l.Segment(gpuX(RackGPUsPerRow-1)+cw/2, by, ibX-fs*0.2, by, 2*sc, withAlpha(rackIB, 110))
 			}
 			cy := ry + (rh-cell)*0.3
 			for s := range RackGPUsPerRow {
 				gx := gpuX(s)
-				l.Segment(gx+cell/2, cy+cell, gx+cell/2, by, 1*sc, bc)
-				l.Rect(gx, cy, cell, cell, th.GPU)
+				l.Segment(gx+cw/2, cy+cell, gx+cw/2, by, 1*sc, bc)
+				l.Rect(gx, cy, cw, cell, th.GPU)
 				g := r*RackGPUsPerRow + s
 				if f := float32(done); f > 0 && (!v.Send || g == n-1) {
-					l.Rect(gx, cy+cell*(1-f), cell, cell*f, rackFill)
+					l.Rect(gx, cy+cell*(1-f), cw, cell*f, rackFill)
 				}
 				fr := th.Link
 				if v.Send && (g == 0 || g == n-1) {
 					fr = th.Text
 				}
-				l.Frame(gx, cy, cell, cell, 1*sc, fr)
+				l.Frame(gx, cy, cw, cell, 1*sc, fr)
 			}
 			l.Rect(swX, cy, swW, cell, th.Dim)
 			if running && active {
 				// Packets along the bus, to and from the switch.
 				for s := range RackGPUsPerRow / 2 {
-					a := gpuX(s) + cell/2
-					b := gpuX(RackGPUsPerRow-1-s) + cell/2
+					a := gpuX(s) + cw/2
+					b := gpuX(RackGPUsPerRow-1-s) + cw/2
 					m := swX + swW/2
 					l.Circle(a+(m-a)*dots, by, pr, th.Text)
 					l.Circle(b+(m-b)*dots, by, pr, th.Text)
