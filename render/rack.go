@@ -78,16 +78,34 @@ func AppendRack(dst List, v RackView, scratch *List) List {
 	entries := [4]LegendEntry{{Color: rackNVLink, Label: v.Keys[0]}, {Color: rackIB, Label: v.Keys[1]}, {Color: th.Dim, Label: v.Keys[2]}, {Color: rackFill, Label: v.Keys[3]}}
 	lh := LegendHeight(x1-x0, fs, entries[:]...)
 	legendY := st.Y + st.H - raceH - lh
+	if legendY-fs*LineHeight*3 < y+float32(rows)*4*sc {
+		// No room for the GPUs (a short embed): the race alone.
+		return AppendRace(l, RaceView{Width: v.Width, Height: v.Height, Stage: st, Scale: v.Scale, Theme: th, Words: v.Words,
+			Title: v.Title, Lanes: []RaceLane{v.Panels[0].Lane, v.Panels[1].Lane}, Time: v.Time})
+	}
 	Legend(&l, th, x0, legendY, x1-x0, fs, sc, entries[:]...)
 	bottom := legendY - fs*0.4
 	gap := fs
 	pw := (x1 - x0 - gap) / 2
 	t := v.Time
+	ibW := fs * 1.6
+	noteLines := 0
+	for _, pn := range v.Panels {
+		if pn.Note != "" {
+			_, b := wrap2(pn.Note, fs, pw-ibW*1.4)
+			noteLines = max(noteLines, 1)
+			if b != "" {
+				noteLines = 2
+			}
+		}
+	}
 	for p, pn := range v.Panels {
 		px := x0 + float32(p)*(pw+gap)
-		pb := bottom
+		// Both panels' rows end at one height, above the longer note.
+		pb := bottom - fs*LineHeight*float32(noteLines)
+		var note [2]string
 		if pn.Note != "" {
-			pb -= fs * LineHeight * 2
+			note[0], note[1] = wrap2(pn.Note, fs, pw-ibW*1.4)
 		}
 		// The header: the name and the links, wrapped; on a short stage
 		// the name alone, then cut to a line, so the rows keep 6 px each.
@@ -95,8 +113,8 @@ func AppendRack(dst List, v RackView, scratch *List) List {
 		head := [2]string{pn.Name, pn.Links}
 		lines := wrapCount(pn.Name, fs, pw) + wrapCount(pn.Links, fs, pw)
 		switch {
-		case pb-y-fs*LineHeight*float32(lines) >= float32(rows)*6*sc:
-		case pb-y-fs*LineHeight*float32(wrapCount(pn.Name, fs, pw)) >= float32(rows)*6*sc:
+		case pb-y-fs*LineHeight*float32(lines) >= float32(rows)*fs*0.9:
+		case pb-y-fs*LineHeight*float32(wrapCount(pn.Name, fs, pw)) >= float32(rows)*fs*0.6:
 			head[1] = ""
 		case pb-y-fs*LineHeight >= float32(rows)*4*sc:
 			head = [2]string{fitText(pn.Lane.Name, fs, pw), ""} // the race's short name
@@ -116,7 +134,6 @@ func AppendRack(dst List, v RackView, scratch *List) List {
 		}
 		// Geometry: a row is 4 GPUs, the switch (1.4 GPUs wide), 4 GPUs;
 		// the network's column at the right.
-		ibW := fs * 1.6
 		rw := pw - ibW - fs*0.6
 		gw := rw / (RackGPUsPerRow + 1.4 + 0.4)
 		rh := (pb - py) / float32(rows)
@@ -241,12 +258,11 @@ func AppendRack(dst List, v RackView, scratch *List) List {
 		if nodes > 1 && v.IBSwitch != "" {
 			l.Label(ibX+ibW, pb+fs*0.2, fs, AlignRight, th.Dim, fitText(v.IBSwitch, fs, ibW*1.3))
 		}
-		if pn.Note != "" {
-			a, b := wrap2(pn.Note, fs, pw-ibW*1.4)
-			l.Label(px, pb+fs*0.2, fs, AlignLeft, th.Text, a)
-			if b != "" {
-				l.Label(px, pb+fs*(0.2+LineHeight), fs, AlignLeft, th.Text, b)
-			}
+		if note[0] != "" {
+			l.Label(px, pb+fs*0.2, fs, AlignLeft, th.Text, note[0])
+		}
+		if note[1] != "" {
+			l.Label(px, pb+fs*(0.2+LineHeight), fs, AlignLeft, th.Text, note[1])
 		}
 	}
 	// The race of the two, below.
