@@ -78,7 +78,7 @@ func AppendRack(dst List, v RackView, scratch *List) List {
 	entries := [4]LegendEntry{{Color: rackNVLink, Label: v.Keys[0]}, {Color: rackIB, Label: v.Keys[1]}, {Color: th.Dim, Label: v.Keys[2]}, {Color: rackFill, Label: v.Keys[3]}}
 	lh := LegendHeight(x1-x0, fs, entries[:]...)
 	legendY := st.Y + st.H - raceH - lh
-	if legendY-fs*LineHeight*3 < y+float32(rows)*4*sc {
+	if legendY-fs*LineHeight*2 < y+float32(rows)*3*sc {
 		// No room for the GPUs (a short embed): the race alone.
 		return AppendRace(l, RaceView{Width: v.Width, Height: v.Height, Stage: st, Scale: v.Scale, Theme: th, Words: v.Words,
 			Title: v.Title, Lanes: []RaceLane{v.Panels[0].Lane, v.Panels[1].Lane}, Time: v.Time})
@@ -99,12 +99,15 @@ func AppendRack(dst List, v RackView, scratch *List) List {
 			}
 		}
 	}
+	if bottom-y-fs*LineHeight*float32(noteLines+1) < float32(rows)*4*sc {
+		noteLines = 0 // a short stage: the GPUs before the notes
+	}
 	for p, pn := range v.Panels {
 		px := x0 + float32(p)*(pw+gap)
 		// Both panels' rows end at one height, above the longer note.
 		pb := bottom - fs*LineHeight*float32(noteLines)
 		var note [2]string
-		if pn.Note != "" {
+		if pn.Note != "" && noteLines > 0 {
 			note[0], note[1] = wrap2(pn.Note, fs, pw-ibW*1.4)
 		}
 		// The header: the name and the links, wrapped; on a short stage
@@ -255,7 +258,7 @@ func AppendRack(dst List, v RackView, scratch *List) List {
 		if swW > textWidth("NVSwitch", fs*0.7)+2 && rows == 1 {
 			l.Label(swX+swW/2, rowY(0), fs*0.7, AlignCenter, th.Text, "NVSwitch")
 		}
-		if nodes > 1 && v.IBSwitch != "" {
+		if nodes > 1 && v.IBSwitch != "" && noteLines > 0 {
 			l.Label(ibX+ibW, pb+fs*0.2, fs, AlignRight, th.Dim, fitText(v.IBSwitch, fs, ibW*1.3))
 		}
 		if note[0] != "" {

@@ -188,9 +188,11 @@ func init() {
 		AllReduce All-Reduce All-to-All ReduceScatter Reduce-Scatter AllGather Tensor Core Cores CUDA SM SMs FP FP32 FP16 BF16 FP8 FP4
 		TF32 E4M3 E5M2 ZeRO TP PP DP EP CP SP GEMM FLOP FLOPs TFLOP PFLOP GFLOP FlashAttention softmax token tokens
 		Adam MFU GPT Llama MTBF GeLU LayerNorm Dropout QKV busbw algbw MiB GiB KiB TiB TB GB MB kB ms ns ps TFLOP/s
-		NVLS MoE Megatron SXM Inf NaN GPipe GHz else Mixtral DeepSeek DeepSeek-V DualPipe NVL HGX`) {
+		NVLS MoE Megatron SXM Inf NaN GPipe GHz else Mixtral DeepSeek DeepSeek-V DualPipe`) {
 		canvasNames[w] = true
 	}
+	// rack-scale-nvlink: GB200 NVL72 racks and HGX nodes.
+	canvasNames["NVL"], canvasNames["HGX"] = true, true
 }
 
 // englishWord is the first Latin word of three or more letters in s that
