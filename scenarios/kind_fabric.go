@@ -29,7 +29,7 @@ const (
 	ViewContention = "contention"
 )
 
-var fabricViews = []string{ViewRace, ViewSizes, ViewContention}
+var fabricViews = []string{ViewRace, ViewSizes, ViewContention, ViewRack, ViewCeiling}
 
 // contentionCache holds the contention step's runs by bytes and links.
 var contentionCache sync.Map
@@ -69,7 +69,9 @@ type FabricRun struct {
 	// 2:1 fat tree, and each fat tree's links with their loads.
 	Contention [2]collective.FabricResult
 	Trees      [2]FatTreeLoads
-	end        sim.Time
+	// Rack and ceiling: the rack-scale-nvlink lesson's runs.
+	Rack *RackRun
+	end  sim.Time
 }
 
 // FatTreeLoads is a fat tree's shape and how busy each of its network
@@ -166,6 +168,9 @@ func fabricRun(st Step, c Config) (*FabricRun, error) {
 		}
 		*lane.dst = f.Seconds
 	}
+	if r.View == ViewRack || r.View == ViewCeiling {
+		return rackRun(r, c)
+	}
 	if r.View == ViewRace {
 		r.end = sim.FromSeconds(max(r.IntraS, r.InterS))
 		return r, nil
@@ -252,6 +257,8 @@ type FabricMetrics struct {
 	AllToAllNonBlockingS float64 `json:"alltoall_1to1_s,omitempty"`
 	AllToAllOversubS     float64 `json:"alltoall_2to1_s,omitempty"`
 	MaxLinkUtilization   float64 `json:"max_link_utilization,omitempty"`
+	// Rack-scale NVLink: the NVLink 5 system against nine H100 nodes.
+	*RackMetrics
 	// The collectives.
 	Algos      map[string]FabricAlgo `json:"algos,omitempty"`
 	Fastest    string                `json:"fastest,omitempty"`
@@ -277,6 +284,10 @@ func (FabricLesson) metrics(les *Lesson, step int) any {
 		IntraTimeS: r.IntraS, InterTimeS: r.InterS, BandwidthRatio: 2 * r.Intra.Bandwidth / r.Inter.Bandwidth}
 	if r.IntraS > 0 {
 		m.Slowdown = r.InterS / r.IntraS
+	}
+	if r.Rack != nil {
+		rackMetrics(r, &m)
+		return m
 	}
 	if r.View == ViewContention {
 		m.AllToAllNonBlockingS, m.AllToAllOversubS = r.Contention[0].Seconds, r.Contention[1].Seconds
@@ -325,6 +336,9 @@ func fabricNarration(r *FabricRun, lang string) []string {
 		"a2a_1", dur(r.Contention[0].Seconds), "a2a_2", dur(r.Contention[1].Seconds),
 		"contention_gpus", strconv.Itoa(ContentionGPUs),
 	}
+	if r.Rack != nil {
+		out = rackNarration(r, lang, out)
+	}
 	if r.Contention[0].Seconds > 0 {
 		out = append(out, "a2a_ratio", x(r.Contention[1].Seconds/r.Contention[0].Seconds))
 	}
@@ -361,6 +375,9 @@ func (FabricLesson) table(les *Lesson, step int, lang string) Table {
 				row("latency", dur(r.Intra.Latency.Seconds()), dur(r.Inter.Latency.Seconds())),
 				row("transfer_time", dur(r.IntraS), dur(r.InterS)),
 			}}
+	}
+	if r.Rack != nil {
+		return rackTable(r, lang)
 	}
 	if r.View == ViewContention {
 		c := r.Contention

@@ -20,6 +20,8 @@ func fabricQuestion(f func(r *FabricRun, lang string, q *Question)) asker {
 }
 
 var fabricQuestions = map[string]asker{
+	// rack-scale-nvlink: how many times as long the nine nodes take.
+	"rack-speedup": rackSpeedup,
 	// nvlink-vs-ib: how much longer the transfer takes on InfiniBand.
 	"ib-slowdown": fabricQuestion(func(r *FabricRun, lang string, q *Question) {
 		q.Choices, q.Answer = numberChoices(r.InterS/r.IntraS, func(v float64) string { return units.Ratio(lang, v) })

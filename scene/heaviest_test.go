@@ -28,6 +28,7 @@ var framed = append(heaviest[:len(heaviest):len(heaviest)], []struct{ id, frag s
 	{"fp8-training", "step=6&recipe=nvfp4&outlier=100000&dist=lognormal"},
 	{"fp8-training", "step=5"},
 	{"expert-parallel", "step=3&recompute=none&global_batch=15360"},
+	{"rack-scale-nvlink", "step=5&op=alltoall&bytes=16GB&domain=72&inter=ib-hdr"},
 }...)
 
 // playing is a player at id's heaviest configuration, playing.
@@ -79,10 +80,10 @@ func BenchmarkHeaviestFrame(b *testing.B) {
 // play: fault-tolerance's headline counts failures, 13 of them a frame at
 // 32,768 GPUs, and its clock; 3d-parallel's, ring-allreduce's and tensor-parallel's
 // clocks and counters; mixture-of-experts' clock, and its race's clock,
-// meters and finish times (15–18).
+// meters and finish times (15–18); rack-scale-nvlink's race the same.
 func TestHeaviestFrames(t *testing.T) {
 	maxItems := map[string]int{"pipeline-parallel": 8000, "activation-checkpointing": 12500}
-	maxAllocs := map[string]float64{"fault-tolerance": 12, "3d-parallel": 5, "ring-allreduce": 6, "tensor-parallel": 5, "mixture-of-experts": 20}
+	maxAllocs := map[string]float64{"fault-tolerance": 12, "3d-parallel": 5, "ring-allreduce": 6, "tensor-parallel": 5, "mixture-of-experts": 20, "rack-scale-nvlink": 16}
 	for _, h := range framed {
 		p := playing(t, h.id, h.frag)
 		var pic Picture

@@ -77,6 +77,8 @@ func buildFabric(p *Picture, dst render.List, m Moment, f Frame) render.List {
 			Lanes: []render.RaceLane{lane(run.Intra, run.IntraS), lane(run.Inter, run.InterS)}})
 	case scenarios.ViewContention:
 		return p.contention(dst, run, f, t)
+	case scenarios.ViewRack, scenarios.ViewCeiling:
+		return p.buildRack(dst, run, f, t)
 	}
 	w := f.words()
 	v := render.SizeChartView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: w, YLabel: "s", Current: run.Bytes,

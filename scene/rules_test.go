@@ -191,6 +191,8 @@ func init() {
 		NVLS MoE Megatron SXM Inf NaN GPipe GHz else Mixtral DeepSeek DeepSeek-V DualPipe MXFP NVFP E8M0 E2M1`) {
 		canvasNames[w] = true
 	}
+	// rack-scale-nvlink: GB200 NVL72 racks and HGX nodes.
+	canvasNames["NVL"], canvasNames["HGX"] = true, true
 }
 
 // englishWord is the first Latin word of three or more letters in s that

@@ -76,6 +76,7 @@ type Picture struct {
 	moe       moeCache
 	quant     quantCache
 	long      longCache
+	rack      rackCache
 	scratch   render.List // a second picture before it joins the list
 }
 

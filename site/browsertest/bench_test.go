@@ -47,6 +47,7 @@ var heaviest = map[string]string{
 	"number-formats":           "step=4",
 	"nvlink-vs-ib":             "step=4&bytes=16GB&intra=nvlink5&inter=roce-400",
 	"overlap":                  "step=3&model=llama2-70b&gpus=256&micro_batches=4&overlap=on",
+	"rack-scale-nvlink":        "step=5&op=alltoall&bytes=16GB&domain=72&inter=ib-hdr",
 	"pipeline-parallel":        "step=4&pp=8&micro_batches=32&schedule=interleaved&interleave=4&recompute=full",
 	"ring-allreduce":           "step=6&gpus=64&bytes=4GiB&nodes=8",
 	"roofline":                 "step=2",
