@@ -3,4 +3,4 @@
 package font
 
 // keptRunes are the runes goregular-subset.ttf maps to glyphs, sorted.
-const keptRunes = " !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~°±²³µ·¼½×÷ΔΨαβγθλπσ–—‘’“”…₂←↑→↓∑−√∞≈≤≥"
+const keptRunes = " !\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~§°±²³µ·¼½×÷ΔΣΨαβγθλπσ–—‘’“”…⁹⁻₂←↑→↓∑−√∞≈≤≥"
