@@ -39,6 +39,11 @@ build: wasm
 	cp scenarios/i18n/en.txt scenarios/i18n/zh.txt $(DIST)/i18n/
 	gzip -9 -k -f $(DIST)/i18n/en.txt $(DIST)/i18n/zh.txt
 	@$(MAKE) --no-print-directory brotli BROTLI_FILES="$(DIST)/i18n/en.txt $(DIST)/i18n/zh.txt"
+	# The lessons' files, which main.wasm does not embed either: one
+	# bundle, each file after a line "=== data/NAME" (scenarios.LoadBundle).
+	{ for f in scenarios/data/curriculum.txt scenarios/data/*.scn; do printf '=== %s\n' "$${f#scenarios/}"; sed -e '$$a\' "$$f"; done; } > $(DIST)/scenarios.txt
+	gzip -9 -k -f $(DIST)/scenarios.txt
+	@$(MAKE) --no-print-directory brotli BROTLI_FILES="$(DIST)/scenarios.txt"
 	@mkdir -p $(DIST)/examples
 	cp -r site/examples/. $(DIST)/examples/
 	@mkdir -p $(DIST)/posters
@@ -61,8 +66,8 @@ site: build
 # Ebiten, syscall/js (every WebGL call), sync, math, sort, slices,
 # strconv, unicode and internal/... (small helpers the hot paths call: a
 # package compiled with -l offers none of its functions for inlining), our
-# painter (render/paint: the display list onto WebGL) and engine (the
-# search). render itself, the builders of the display lists, is compiled
+# painter (render/paint: the display list onto WebGL) and the engine's
+# search and event loop (engine/parallel, engine/sim). render itself, the builders of the display lists, is compiled
 # with -l since the mixture-of-experts lesson: 59 kB of gzip (3.171 →
 # 3.112 MB) for 0–5% of a picture's build (scene.BenchmarkHeaviestFrame
 # natively: pipeline-parallel 9.9 → 10.1 µs, 3d-parallel 14.3 → 15.1 µs,
@@ -70,16 +75,22 @@ site: build
 # text/template and math/big that Ebiten's shader compiler and our loaders
 # pull in, the lessons, the page glue — is compiled with -l: 3.093 MB
 # instead of 3.379 MB, and the page's frames and first frame measured the
-# same within the machine's noise (`make bench`). When a package matches
-# several patterns, the last one wins.
+# same within the machine's noise (`make bench`). Since the fp8-training
+# and rack-scale-nvlink lessons (3.173 MB without this), the engine keeps
+# inlining only where the search and the event loop run (engine/parallel,
+# engine/sim: the 405B search under Node is 0.90 s inlined, 1.73 s not),
+# and Ebiten's shader compiler, run once at start-up, is compiled with -l:
+# 3.146 MB. When a package matches several patterns, the last one wins.
 WASM_GCFLAGS ?= -gcflags=all=-l -gcflags=runtime/...= -gcflags=github.com/hajimehoshi/...= \
 	-gcflags=syscall/js= -gcflags=sync/...= -gcflags=math= -gcflags=math/bits= -gcflags=sort= -gcflags=slices= \
 	-gcflags=strconv= -gcflags=unicode/...= -gcflags=internal/...= \
-	-gcflags=github.com/gpuscope/gpuscope/render/paint/...= -gcflags=github.com/gpuscope/gpuscope/engine/...=
+	-gcflags=github.com/gpuscope/gpuscope/render/paint/...= -gcflags=github.com/gpuscope/gpuscope/engine/parallel= \
+	-gcflags=github.com/gpuscope/gpuscope/engine/sim= -gcflags=github.com/hajimehoshi/ebiten/v2/internal/shader/...=-l
 
 # Always rebuilt: go build is incremental, and make cannot see Go's
-# dependency graph. -tags i18nfetch leaves every catalogue
-# out of main.wasm: the page fetches English and the reader's (i18n/LANG.txt, copied
+# dependency graph. -tags i18nfetch leaves every catalogue and the lessons'
+# files out of main.wasm: the page fetches English and the reader's
+# catalogue (i18n/LANG.txt) and scenarios.txt (both written
 # by make build). cmd/wasmopt then merges the linker's 100,000 data
 # segments (their headers are ≈ 180 KB of gzip) and checks that the
 # module still lays out the same memory.

@@ -1,30 +1,29 @@
 package scenarios
 
 import (
-	"embed"
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"path"
 	"slices"
 	"strings"
 )
 
-//go:embed data/*.scn data/curriculum.txt
-var dataFS embed.FS
-
 // embedded holds the scenarios that loaded, in curriculum order; loadErr
 // every problem with the embedded files (the tests fail on it; at run time
-// a broken file is left out rather than stopping the program).
+// a broken file is left out rather than stopping the program). The
+// browser build (-tags i18nfetch) embeds none: the page hands them over
+// as a bundle (LoadBundle) before anything asks for a lesson.
 var embedded, loadErr = loadEmbedded(dataFS)
 
-func loadEmbedded(fsys embed.FS) ([]*Scenario, error) {
+func loadEmbedded(fsys fs.FS) ([]*Scenario, error) {
 	var errs []error
-	order, err := fsys.ReadFile("data/curriculum.txt")
+	order, err := fs.ReadFile(fsys, "data/curriculum.txt")
 	if err != nil {
 		return nil, err
 	}
-	files, err := fsys.ReadDir("data")
+	files, err := fs.ReadDir(fsys, "data")
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +45,7 @@ func loadEmbedded(fsys embed.FS) ([]*Scenario, error) {
 			continue
 		}
 		name := "data/" + f.Name()
-		src, err := fsys.ReadFile(name)
+		src, err := fs.ReadFile(fsys, name)
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -99,4 +98,22 @@ func IDs() []string {
 		ids[i] = s.ID
 	}
 	return ids
+}
+
+// BundleMarker begins each file of a bundle: a line "=== data/NAME" then
+// the file's text (make build writes site/dist/scenarios.txt so).
+const BundleMarker = "=== "
+
+// LoadBundle installs the scenarios from a bundle of the data files (the
+// curriculum and every .scn), as the browser build's page hands it over:
+// it replaces what was loaded, and returns the problems found, as the
+// embedded files' are.
+func LoadBundle(text string) error {
+	files := bundleFS{}
+	for _, part := range strings.Split("\n"+text, "\n"+BundleMarker)[1:] {
+		name, body, _ := strings.Cut(part, "\n")
+		files[strings.TrimSpace(name)] = []byte(body)
+	}
+	embedded, loadErr = loadEmbedded(files)
+	return loadErr
 }

@@ -112,3 +112,42 @@ func TestAllReturnsACopy(t *testing.T) {
 		t.Errorf("All() shares its slice with the package")
 	}
 }
+
+// The browser build's bundle (make build writes every data file after a
+// "=== data/NAME" line) loads the same scenarios as the embedded files;
+// a bundle missing a lesson's file is reported, naming it.
+func TestLoadBundle(t *testing.T) {
+	saved, savedErr := embedded, loadErr
+	t.Cleanup(func() { embedded, loadErr = saved, savedErr })
+	var b strings.Builder
+	names := []string{"data/curriculum.txt"}
+	ents, _ := dataFS.ReadDir("data")
+	for _, e := range ents {
+		if strings.HasSuffix(e.Name(), ".scn") {
+			names = append(names, "data/"+e.Name())
+		}
+	}
+	for _, n := range names {
+		d, err := dataFS.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.WriteString(BundleMarker + n + "\n")
+		b.Write(d)
+	}
+	if err := LoadBundle(b.String()); err != nil {
+		t.Fatal(err)
+	}
+	if len(embedded) != len(saved) {
+		t.Fatalf("%d scenarios from the bundle, %d embedded", len(embedded), len(saved))
+	}
+	for i, s := range embedded {
+		if s.ID != saved[i].ID || len(s.Steps) != len(saved[i].Steps) || len(s.Knobs) != len(saved[i].Knobs) {
+			t.Errorf("scenario %d: %s (%d steps, %d knobs) from the bundle, %s (%d, %d) embedded", i, s.ID, len(s.Steps), len(s.Knobs), saved[i].ID, len(saved[i].Steps), len(saved[i].Knobs))
+		}
+	}
+	cut := strings.Replace(b.String(), BundleMarker+"data/roofline.scn", BundleMarker+"data/elsewhere.txt", 1)
+	if err := LoadBundle(cut); err == nil || !strings.Contains(err.Error(), "roofline: no loadable file data/roofline.scn") {
+		t.Errorf("a bundle without roofline.scn: %v", err)
+	}
+}

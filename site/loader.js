@@ -66,6 +66,17 @@
     return pending[lang];
   }
 
+  // fetchScenarios fetches the lessons' files (main.wasm embeds none)
+  // into window.gpuscopeScenarios; it never rejects (the wasm fetches
+  // them itself if they are not there).
+  function fetchScenarios() {
+    return fetch("scenarios.txt").then(function (resp) {
+      return resp.ok ? resp.text() : null;
+    }).then(function (text) {
+      if (typeof text === "string") window.gpuscopeScenarios = text;
+    }).catch(function () {});
+  }
+
   // prefetchOnIntent fetches every catalogue when the reader reaches for
   // the language picker, so that picking one finds it there.
   function prefetchOnIntent() {
@@ -275,7 +286,7 @@
     }
     // WebGL is not probed up front (a probe context costs a noticeable
     // part of start-up): when the program fails, noWebGL() explains why.
-    var catalogue = Promise.all([fetchCatalogue("en"), fetchCatalogue(fragmentValue("lang").toLowerCase())]);
+    var catalogue = Promise.all([fetchCatalogue("en"), fetchCatalogue(fragmentValue("lang").toLowerCase()), fetchScenarios()]);
     var resp;
     try {
       resp = await fetch(WASM_URL);

@@ -10,6 +10,10 @@ import (
 
 func main() {
 	useFetchedCatalogues()
+	if err := loadScenarios(); err != nil {
+		// The lessons that loaded still run; the tests fail on any error.
+		log.Printf("gpuscope: the lessons: %v", err)
+	}
 	a, err := newApp()
 	if err != nil {
 		log.Printf("gpuscope: %v", err)
