@@ -39,6 +39,8 @@
 // leaves them in window.gpuscopeI18n.texts before the wasm starts; the
 // others once the reader reaches for the language picker. A catalogue
 // asked for before it arrives the wasm fetches itself (wasm/catalogue.go).
+// The lessons' files come the same way: scenarios.txt, one bundle, into
+// window.gpuscopeScenarios (wasm/bundle.go).
 (function () {
   "use strict";
 
