@@ -17,12 +17,12 @@ import (
 // The fp8-training lesson (issue 20) is of the kind quantize: a step
 // stores one seeded tensor by one FP8 or FP4 recipe (engine/numfmt's
 // Quantize, gpuscope quantize), drawn as a strip of its values on a log
-// scale with each block's FP8 window over them; its roof view is the H100
-// roofline raised from BF16 to FP8. It is a kind of its own, not the
+// scale with each block's FP8 window over them; its roof view is the B200
+// roofline raised from BF16 to FP8 and FP4. It is a kind of its own, not the
 // number-formats one: that kind plays a toy training run, this one a
 // tensor and its scales.
 
-// ViewRoof shows the roofline raised by FP8 in place of the strip.
+// ViewRoof shows the roofline raised by FP8 and FP4 in place of the strip.
 const ViewRoof = "roof"
 
 // QuantizeValues is the size of the lesson's tensor: 65,536 values, 65 of
@@ -34,7 +34,7 @@ const QuantizeValues = 1 << 16
 const QuantizeStrip = 256
 
 // QuantizeGPU is the GPU whose roof the lesson raises.
-const QuantizeGPU = "h100"
+const QuantizeGPU = "b200"
 
 // QuantizeRun is a quantize step: every recipe's result on the step's
 // tensor, and the strip the picture draws.
@@ -51,8 +51,8 @@ type QuantizeRun struct {
 	Outlier []bool // X[i] is one of the tensor's outliers
 	// BF16Error is the tensor's ordinary values' relative RMSE in BF16,
 	// for comparison.
-	BF16Error float64
-	BF16, FP8 kernel.Roofline
+	BF16Error      float64
+	BF16, FP8, FP4 kernel.Roofline
 }
 
 // End is 0: the steps are still pictures.
@@ -140,6 +140,10 @@ func prepareQuantize(s *Scenario, cfg Config) (*Lesson, error) {
 	if err != nil {
 		return nil, err
 	}
+	fp4, err := kernel.NewRoofline(mustGPU(QuantizeGPU), hw.FP4)
+	if err != nil {
+		return nil, err
+	}
 	run := func(st Step, c Config) (Run, error) {
 		qc, err := QuantizeConfigOf(c)
 		if err != nil {
@@ -157,7 +161,7 @@ func prepareQuantize(s *Scenario, cfg Config) (*Lesson, error) {
 			}
 			tensors = append(tensors, t)
 		}
-		r := &QuantizeRun{Recipe: qc.Recipe, Results: t.results, Start: t.start, Outlier: t.outlier, BF16Error: t.bf16, BF16: bf16, FP8: fp8}
+		r := &QuantizeRun{Recipe: qc.Recipe, Results: t.results, Start: t.start, Outlier: t.outlier, BF16Error: t.bf16, BF16: bf16, FP8: fp8, FP4: fp4}
 		if slices.Contains(st.Show, ViewRoof) {
 			r.View = ViewRoof
 		}
@@ -189,13 +193,14 @@ func mustGPU(id string) hw.GPU {
 }
 
 // QuantizeMetrics are a step's numbers: gpuscope quantize's for the
-// step's recipe, every recipe's, and the H100's BF16 and FP8 peaks.
+// step's recipe, every recipe's, and the B200's BF16, FP8 and FP4 peaks.
 type QuantizeMetrics struct {
 	numfmt.QuantizeResult
 	UnderflowShare float64                 `json:"underflow_share"` // Underflow ÷ Values
 	Recipes        []numfmt.QuantizeResult `json:"recipes"`
 	PeakBF16       float64                 `json:"peak_bf16_flops"`
 	PeakFP8        float64                 `json:"peak_fp8_flops"`
+	PeakFP4        float64                 `json:"peak_fp4_flops"`
 	Command        string                  `json:"command"`
 }
 
@@ -203,7 +208,7 @@ type QuantizeMetrics struct {
 func (r *QuantizeRun) Metrics() QuantizeMetrics {
 	res := r.QuantizeOf(r.Recipe)
 	return QuantizeMetrics{QuantizeResult: res, UnderflowShare: float64(res.Underflow) / float64(res.Values), Recipes: r.Results,
-		PeakBF16: r.BF16.Peak, PeakFP8: r.FP8.Peak,
+		PeakBF16: r.BF16.Peak, PeakFP8: r.FP8.Peak, PeakFP4: r.FP4.Peak,
 		Command: fmt.Sprintf("gpuscope quantize --recipe %s --values %d --outlier %s --dist %s --seed %d --json",
 			res.Recipe, res.Values, strconv.FormatFloat(res.Outlier, 'g', -1, 64), res.Dist, res.Seed)}
 }
@@ -240,6 +245,7 @@ func quantizeNarration(r *QuantizeRun, lang string) []string {
 		"gpu", r.FP8.GPU.Name, "bf16_peak", units.FLOPS(r.BF16.Peak), "fp8_peak", units.FLOPS(r.FP8.Peak),
 		"bf16_ridge", strconv.FormatFloat(math.Round(r.BF16.Peak/r.BF16.BW), 'f', 0, 64),
 		"fp8_ridge", strconv.FormatFloat(math.Round(r.FP8.Peak/r.FP8.BW), 'f', 0, 64),
+		"fp4_peak", units.FLOPS(r.FP4.Peak), "fp4_ridge", strconv.FormatFloat(math.Round(r.FP4.Peak/r.FP4.BW), 'f', 0, 64),
 	}
 }
 
@@ -254,9 +260,9 @@ func (QuantizeLesson) table(les *Lesson, step int, lang string) Table {
 	r := les.Steps[step-1].Run.(*QuantizeRun)
 	if r.View == ViewRoof {
 		roof := func(key string, v func(kernel.Roofline) string) TableRow {
-			return TableRow{Key: key, Label: t("metric." + key), Cells: []string{v(r.BF16), v(r.FP8)}, Source: t("source.quantize." + key)}
+			return TableRow{Key: key, Label: t("metric." + key), Cells: []string{v(r.BF16), v(r.FP8), v(r.FP4)}, Source: t("source.quantize." + key)}
 		}
-		return Table{Columns: []string{t("ui.metric"), "BF16", "FP8"}, ColumnKeys: []string{"bf16", "fp8"}, Current: "fp8", Rows: []TableRow{
+		return Table{Columns: []string{t("ui.metric"), "BF16", "FP8", "FP4"}, ColumnKeys: []string{"bf16", "fp8", "fp4"}, Current: "fp8", Rows: []TableRow{
 			roof("peak_tflops", func(k kernel.Roofline) string { return units.Number(k.Peak / 1e12) }),
 			roof("ridge_flop_per_byte", func(k kernel.Roofline) string { return units.Number(k.Peak / k.BW) }),
 		}}

@@ -41,7 +41,8 @@ func quantPicture(dst render.List, run *scenarios.QuantizeRun, pending bool, f F
 	if run.View == scenarios.ViewRoof {
 		v := render.RooflineView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: w,
 			Story: render.RoofRaised, Dtype: "FP8", Roofs: []render.Roof{
-				{Name: run.FP8.GPU.Name, Peak: run.FP8.Peak, BW: run.FP8.BW, Current: true, Colour: 1},
+				{Name: run.FP8.GPU.Name + " FP8", Peak: run.FP8.Peak, BW: run.FP8.BW, Current: true, Colour: 1},
+				{Name: run.FP4.GPU.Name + " FP4", Peak: run.FP4.Peak, BW: run.FP4.BW, Colour: 2},
 				{Name: "BF16", Peak: run.BF16.Peak, BW: run.BF16.BW, Ghost: true},
 			}}
 		return render.AppendRoofline(dst, v)
