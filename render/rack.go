@@ -65,14 +65,7 @@ func AppendRack(dst List, v RackView, scratch *List) List {
 		return l
 	}
 	rows := n / RackGPUsPerRow
-	fs := clamp(minf(st.W, st.H)/32, 14*sc, 20*sc)
-	pad := fs
-	x0, x1 := st.X+pad, st.X+st.W-pad
-	y := st.Y + pad*0.5
-	wrapLines(v.Title, fs, x1-x0, func(s string) {
-		l.Label(x0, y, fs, AlignLeft, th.Text, s)
-		y += fs * LineHeight
-	})
+	fs, x0, x1, y := rackTitle(&l, th, st, sc, v.Title)
 	y += fs * 0.4
 	raceH := clamp(st.H*0.4, fs*14.5, fs*16)
 	entries := [4]LegendEntry{{Color: rackNVLink, Label: v.Keys[0]}, {Color: rackIB, Label: v.Keys[1]}, {Color: th.Dim, Label: v.Keys[2]}, {Color: rackFill, Label: v.Keys[3]}}
@@ -312,14 +305,7 @@ func AppendCeiling(dst List, v CeilingView) List {
 	if st.W <= 0 || st.H <= 0 || nd == 0 || len(v.Seconds[0]) != nd || len(v.Seconds[1]) != nd {
 		return l
 	}
-	fs := clamp(minf(st.W, st.H)/32, 14*sc, 20*sc)
-	pad := fs
-	x0, x1 := st.X+pad, st.X+st.W-pad
-	y := st.Y + pad*0.5
-	wrapLines(v.Title, fs, x1-x0, func(s string) {
-		l.Label(x0, y, fs, AlignLeft, th.Text, s)
-		y += fs * LineHeight
-	})
+	fs, x0, x1, y := rackTitle(&l, th, st, sc, v.Title)
 	y += fs * 0.3
 	entries := [3]LegendEntry{{Color: rackNVLink, Label: v.Names[0]}, {Color: rackIB, Label: v.Names[1]}, {Color: th.Text, Hatch: true, Label: v.Crosses}}
 	y += Legend(&l, th, x0, y, x1-x0, fs, sc, entries[:]...) + fs*0.3
@@ -344,7 +330,7 @@ func AppendCeiling(dst List, v CeilingView) List {
 	step := niceStep(tmax / 4)
 	top := y + fs*2.8 // room for two labels over the tallest bar
 	axisL := x0 + textWidth(durationLabel(step*4), fs) + fs*0.6
-	bottom := st.Y + st.H - pad - fs*2.6
+	bottom := st.Y + st.H - fs - fs*2.6
 	if bottom-top < fs*3 {
 		return l
 	}
@@ -406,4 +392,17 @@ func AppendCeiling(dst List, v CeilingView) List {
 	l.Segment(axisL, bottom, x1, bottom, 1*sc, th.Dim)
 	l.Label((axisL+x1)/2, bottom+fs*1.7, fs, AlignCenter, th.Dim, fitText(v.Axis, fs, x1-axisL))
 	return l
+}
+
+// rackTitle writes a rack picture's title, wrapped, at the stage's top:
+// the text size, the content's left and right edges and the y under it.
+func rackTitle(l *List, th Theme, st Rect, sc float32, title string) (fs, x0, x1, y float32) {
+	fs = clamp(minf(st.W, st.H)/32, 14*sc, 20*sc)
+	x0, x1 = st.X+fs, st.X+st.W-fs
+	y = st.Y + fs*0.5
+	wrapLines(title, fs, x1-x0, func(s string) {
+		l.Label(x0, y, fs, AlignLeft, th.Text, s)
+		y += fs * LineHeight
+	})
+	return fs, x0, x1, y
 }

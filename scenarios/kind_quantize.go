@@ -132,15 +132,15 @@ type QuantizeLesson struct{}
 func prepareQuantize(s *Scenario, cfg Config) (*Lesson, error) {
 	les := &Lesson{Scenario: s, Config: cfg.Clone(), engine: QuantizeLesson{}}
 	var tensors []*quantizeTensor // one a configuration of the values, shared by the steps that show it
-	bf16, err := kernel.NewRoofline(mustGPU(QuantizeGPU), hw.BF16)
+	bf16, err := kernel.NewRoofline(hw.MustGPU(QuantizeGPU), hw.BF16)
 	if err != nil {
 		return nil, err
 	}
-	fp8, err := kernel.NewRoofline(mustGPU(QuantizeGPU), hw.FP8)
+	fp8, err := kernel.NewRoofline(hw.MustGPU(QuantizeGPU), hw.FP8)
 	if err != nil {
 		return nil, err
 	}
-	fp4, err := kernel.NewRoofline(mustGPU(QuantizeGPU), hw.FP4)
+	fp4, err := kernel.NewRoofline(hw.MustGPU(QuantizeGPU), hw.FP4)
 	if err != nil {
 		return nil, err
 	}
@@ -182,14 +182,6 @@ func prepareQuantize(s *Scenario, cfg Config) (*Lesson, error) {
 		return nil, err
 	}
 	return les, nil
-}
-
-func mustGPU(id string) hw.GPU {
-	g, ok := hw.GPUByID(id)
-	if !ok {
-		panic("scenarios: no GPU " + id)
-	}
-	return g
 }
 
 // QuantizeMetrics are a step's numbers: gpuscope quantize's for the

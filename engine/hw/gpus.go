@@ -80,6 +80,16 @@ type GPU struct {
 	Source  string
 }
 
+// MustGPU is GPUByID for an id written in the program (a lesson's, a
+// published row's); it panics on one that is not in the catalog.
+func MustGPU(id string) GPU {
+	g, ok := GPUByID(id)
+	if !ok {
+		panic("hw: no GPU " + id)
+	}
+	return g
+}
+
 // PeakFLOPS is the peak rate for a dtype; ok is false when the GPU has
 // none.
 func (g GPU) PeakFLOPS(d Dtype) (float64, bool) {

@@ -117,7 +117,7 @@ func moeLayerOn(m model.Transformer, p Plan, cl Cluster, layerParams, denseFFN f
 	// dispatched to the experts (their inputs, kept for the backward).
 	am := m
 	am.FFNSize = int(math.Round(k*cf*fe)) + m.SharedFFN
-	disp := p.stored(true) * pairs * h / T
+	disp := p.inputBytes() * pairs * h / T
 	l.act = layerActivations(am, m.Seq/p.cp(), m.Seq, p.MicroBatch, p)
 	if p.Recompute != RecomputeFull {
 		l.act += disp
@@ -132,7 +132,7 @@ func moeLayerOn(m model.Transformer, p Plan, cl Cluster, layerParams, denseFFN f
 // dispatch, the scales travelling with them).
 func dispatchBytes(d hw.Dtype) float64 {
 	if d == hw.FP8 {
-		return 1 + 4.0/128
+		return fp8Tile
 	}
 	return 2
 }

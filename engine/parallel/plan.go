@@ -456,7 +456,7 @@ func layerActivations(m model.Transformer, s, kvSeq, b int, p Plan) float64 {
 		return 2 * sbh / div
 	}
 	mods := p.modules()
-	in := p.stored(true) // a product's input
+	in := p.inputBytes() // a product's input
 	// Replicated across the TP group unless sequence parallel: the two
 	// norms' inputs (2 + 2); their outputs, the inputs of attention's and
 	// the MLP's first products (2 + 2), unless the norms are recomputed;

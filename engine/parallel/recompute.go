@@ -102,12 +102,12 @@ func (p Plan) validateRecompute(mla bool) error {
 	return nil
 }
 
-// stored is the bytes a value of an activation kept for the backward
-// pass: BF16's 2, or, under FP8Cache, a product's input in FP8 with its
-// 1×128 tile's scale (DeepSeek-V3 §3.3.3: "cache the activations in FP8
-// for the backward pass of the Linear operator").
-func (p Plan) stored(linearInput bool) float64 {
-	if p.FP8Cache && linearInput {
+// inputBytes is the bytes a value of a product's input kept for the
+// backward pass: BF16's 2, or, under FP8Cache, FP8 with its 1×128 tile's
+// scale (DeepSeek-V3 §3.3.3: "cache the activations in FP8 for the
+// backward pass of the Linear operator").
+func (p Plan) inputBytes() float64 {
+	if p.FP8Cache {
 		return fp8Tile
 	}
 	return 2

@@ -124,14 +124,6 @@ func GPT(L, h, a int) model.Transformer {
 		FFNSize: 4 * h, FFN: model.GeLU, Biases: true, LearnedPositions: true, Tied: true}
 }
 
-func gpuByID(id string) hw.GPU {
-	g, ok := hw.GPUByID(id)
-	if !ok {
-		panic("validate: no GPU " + id)
-	}
-	return g
-}
-
 // KorthikantiRow is one of Korthikanti et al.'s models (their Table 3:
 // A100s, TP 8, DP 1, V 51,200, s 2048) with its end-to-end iteration
 // times: full recomputation without sequence parallelism, and sequence
@@ -161,7 +153,7 @@ func Korthikanti(row KorthikantiRow, sp bool, rc parallel.Recompute, v int) para
 	}
 	p := parallel.Plan{TP: row.TP, PP: row.PP, DP: row.GPUs / (row.TP * row.PP), Interleave: v, SP: sp, Recompute: rc, MicroBatch: row.Micro, GlobalBatch: row.Batch,
 		Schedule: sched, BytesPerParam: 18, Dtype: hw.BF16, Overlap: true}
-	return parallel.Config{Model: GPT(row.L, row.H, row.A), Plan: p, Cluster: parallel.DefaultCluster(gpuByID("a100-80gb"), row.GPUs)}
+	return parallel.Config{Model: GPT(row.L, row.H, row.A), Plan: p, Cluster: parallel.DefaultCluster(hw.MustGPU("a100-80gb"), row.GPUs)}
 }
 
 // Korthikanti22B is Korthikanti et al.'s 22B run on 8 A100s (TP 8, PP 1,
@@ -256,7 +248,7 @@ func Narayanan(row NarayananRow, b, v int) parallel.Config {
 	}
 	p := parallel.Plan{TP: row.TP, PP: row.PP, DP: row.GPUs / (row.TP * row.PP), Interleave: v, Recompute: parallel.RecomputeFull, MicroBatch: b, GlobalBatch: row.Batch,
 		Schedule: sched, BytesPerParam: 18, Dtype: hw.BF16, Overlap: true}
-	return parallel.Config{Model: GPT(row.L, row.H, row.A), Plan: p, Cluster: parallel.DefaultCluster(gpuByID("a100-80gb"), row.GPUs)}
+	return parallel.Config{Model: GPT(row.L, row.H, row.A), Plan: p, Cluster: parallel.DefaultCluster(hw.MustGPU("a100-80gb"), row.GPUs)}
 }
 
 // NarayananBest is the fastest plan that fits for the row's TP, PP and
@@ -313,7 +305,7 @@ func narayananRows() ([]Row, error) {
 // chunks.
 func Llama3(gpus int) parallel.Config {
 	m, _ := model.Preset("llama3-405b")
-	return parallel.Config{Model: m, Cluster: parallel.DefaultCluster(gpuByID("h100"), gpus), Plan: parallel.Plan{TP: 8, PP: 16, DP: gpus / 128, Interleave: 8, SP: true,
+	return parallel.Config{Model: m, Cluster: parallel.DefaultCluster(hw.MustGPU("h100"), gpus), Plan: parallel.Plan{TP: 8, PP: 16, DP: gpus / 128, Interleave: 8, SP: true,
 		ZeRO: 2, Recompute: parallel.RecomputeNone, Flash: true, MicroBatch: 1, GlobalBatch: 2048, Schedule: parallel.Interleaved, BytesPerParam: 18, Dtype: hw.BF16, Overlap: true}}
 }
 
@@ -381,7 +373,7 @@ func DeepSeekV3(s parallel.Schedule) parallel.Config {
 		Schedule: s, BytesPerParam: 16, Dtype: hw.FP8, Recompute: parallel.RecomputeSelective, Flash: true, Overlap: true,
 		NodeLimit: 4, DispatchDtype: hw.FP8, EPOverlap: true, CommSMs: 20, BlockScaled: true,
 		RecomputeModules: parallel.ModuleLayerNorm | parallel.ModuleMLAUpProj | parallel.ModuleMoEAct, FP8Cache: true}
-	return parallel.Config{Model: m, Plan: p, Cluster: parallel.DefaultCluster(gpuByID("h800"), 2048)}
+	return parallel.Config{Model: m, Plan: p, Cluster: parallel.DefaultCluster(hw.MustGPU("h800"), 2048)}
 }
 
 // DeepSeekV3TokensPerS is the rate Table 1 implies: 14.8T tokens of
@@ -449,14 +441,14 @@ var DeepGEMMShapes = []struct {
 }
 
 func gemmRows() ([]Row, error) {
-	r, err := kernel.GEMM(kernel.GEMMConfig{M: 8192, N: 8192, K: 8192, Dtype: hw.BF16, GPU: gpuByID("h200"), Kernel: kernel.TensorTiled})
+	r, err := kernel.GEMM(kernel.GEMMConfig{M: 8192, N: 8192, K: 8192, Dtype: hw.BF16, GPU: hw.MustGPU("h200"), Kernel: kernel.TensorTiled})
 	if err != nil {
 		return nil, err
 	}
 	rows := []Row{row("gemm-h200-8192", "measured on one H200 through PyTorch (shared/reference/published-figures.md): 8192³ BF16",
 		"TFLOP/s", 788, r.Metrics().TFLOPS, 0.10, "gpuscope gemm --m 8192 --n 8192 --k 8192 --dtype bf16 --gpu h200 --kernel tensor-tiled")}
 	rows[0].PlanField = "tflops"
-	h800 := gpuByID("h800")
+	h800 := hw.MustGPU("h800")
 	for _, c := range DeepGEMMShapes {
 		r, err := kernel.GEMM(kernel.GEMMConfig{M: c.M, N: c.N, K: c.K, Dtype: hw.FP8, GPU: h800, Kernel: kernel.TensorTiled, BlockScaled: true})
 		if err != nil {
