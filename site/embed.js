@@ -124,15 +124,17 @@
     var mine = originOf(location.href);
     var fixed = mine && options.addOrigin !== false ? withOrigin(src, mine) : null;
     if (fixed) {
+      // Take the frame out of the page, change its src and put it back: a
+      // frame that read its fragment already would not reload for a
+      // fragment-only change, and one still loading (or waiting, with
+      // loading="lazy", to come near the viewport) could finish the
+      // navigation it started with the old src. A frame put back in the
+      // page starts afresh from the new one.
+      var parent = iframe.parentNode, next = iframe.nextSibling;
+      if (parent) parent.removeChild(iframe);
       iframe.src = fixed.href;
-      if (docLoaded) {
-        // The frame read its fragment already, and a fragment-only change
-        // would not reload it: put it back in the page to reload it.
-        var parent = iframe.parentNode, next = iframe.nextSibling;
-        parent.removeChild(iframe);
-        parent.insertBefore(iframe, next);
-        docLoaded = false;
-      }
+      if (parent) parent.insertBefore(iframe, next);
+      docLoaded = false;
     }
 
     function post(msg) {

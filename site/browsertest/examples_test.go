@@ -217,6 +217,17 @@ type exEvent struct {
 	State  *pageState `json:"state"`
 }
 
+// framesProbe describes each iframe of the page for a failure message:
+// the URL it loaded (when readable) and whether its simulator is ready.
+const framesProbe = `[...document.querySelectorAll("iframe")].map((f) => {
+  try {
+    const w = f.contentWindow;
+    return w.location.href + " ready=" + !!(w.gpuscope && w.gpuscope.ready);
+  } catch (e) {
+    return f.src + " (another origin)";
+  }
+})`
+
 // waitFor polls the JavaScript expression list (an array of events) until
 // one satisfies ok, and returns it; it fails the test after timeout.
 func waitFor(t *testing.T, ctx context.Context, list string, timeout time.Duration, what string, ok func(exEvent) bool) exEvent {
@@ -235,7 +246,9 @@ func waitFor(t *testing.T, ctx context.Context, list string, timeout time.Durati
 			for i, e := range evs {
 				types[i] = e.Type
 			}
-			t.Fatalf("no %s after %v (events so far: %v); the frame side of the postMessage API may be missing", what, timeout, types)
+			var frames []string
+			evalJSON(ctx, framesProbe, &frames)
+			t.Fatalf("no %s after %v (events so far: %v; frames: %v); the frame side of the postMessage API may be missing", what, timeout, types, frames)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
