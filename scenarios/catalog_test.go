@@ -15,7 +15,7 @@ func TestEmbeddedLoad(t *testing.T) {
 	if got, want := IDs(), []string{"ring-allreduce", "cpu-vs-gpu", "simt-launch", "memory-wall", "roofline", "fused-kernels", "flash-attention", "number-formats", "fp8-training",
 		"memory-budget", "data-parallel", "tensor-parallel", "pipeline-parallel", "3d-parallel", "zero-stages",
 		"activation-checkpointing", "gradient-accumulation", "overlap", "mixture-of-experts", "expert-parallel", "long-context", "strategy-planner",
-		"nvlink-vs-ib", "rack-scale-nvlink", "collectives-at-scale", "fault-tolerance"}; !slices.Equal(got, want) {
+		"nvlink-vs-ib", "rack-scale-nvlink", "collectives-at-scale", "fault-tolerance", "sandbox"}; !slices.Equal(got, want) {
 		t.Errorf("IDs() = %v, want %v", got, want)
 	}
 	for i, s := range All() {

@@ -130,6 +130,13 @@ var engineMessagePatterns = []struct{ pattern, key string }{
 	{`^ep: (?P<ep>\d+) does not divide the (?P<experts>\d+) experts$`, "error.engine.ep_experts"},
 	{`^ep: (?P<ep>\d+) does not divide dp (?P<dp>\d+) `, "error.engine.ep_dp"},
 	{`^block-scaled: needs --dtype fp8 `, "error.engine.block_scaled"},
+	{`^ep: (?P<ep>\d+) with a dense model; `, "error.engine.ep_dense"},
+	{`^seq: (?P<seq>\d+) not divisible by 2·cp = (?P<two_cp>\d+) `, "error.engine.seq_cp"},
+	{`^tp × cp × pp × dp: (?P<tp>\d+) × (?P<cp>\d+) × (?P<pp>\d+) × (?P<dp>\d+) = (?P<n>\d+); must equal gpus (?P<gpus>\d+)$`, "error.engine.gpus_product"},
+	{`^tp × pp × dp: (?P<tp>\d+) × (?P<pp>\d+) × (?P<dp>\d+) = (?P<n>\d+); must equal gpus (?P<gpus>\d+)$`, "error.engine.gpus_product3"},
+	{`^schedule: dualpipe needs an even pp ≥ 2 \(pp (?P<pp>\d+)\)$`, "error.engine.dualpipe_pp"},
+	{`^micro-batches: (?P<m>\d+) must be even and at least 2 × pp = (?P<two_pp>\d+) for the dualpipe schedule`, "error.engine.dualpipe_mb"},
+	{`^pp × micro-batches × interleave: (?P<n>\d+); at most (?P<max>\d+) blocks$`, "error.engine.blocks"},
 	{`^config\.json: `, "error.engine.hf_json"},
 }
 

@@ -51,6 +51,13 @@ var planViews = []string{ViewMemory, ViewTimeline, ViewSchedules, ViewCluster, V
 // context) if that is longer.
 const SweepFrom, SweepTo = 8192, 131072
 
+// MaxDrawnBlocks is the most forward and backward blocks a time line step
+// draws for a plan the reader sets: 2 × pp × micro-batches × v. At 16,384
+// (64 stages of 128 micro-batches, or 16 of 512) a frame's picture is
+// 38,000–49,000 marks, about one a pixel column a band; more blocks than
+// pixels cannot be seen.
+const MaxDrawnBlocks = 16384
+
 // ClusterModes are the colourings (and collectives) a cluster step may
 // show: by TP group, pipeline stage or data-parallel replica.
 var ClusterModes = []string{"tp", "pp", "dp"}
@@ -300,6 +307,15 @@ func planRun(st Step, c Config, search func(parallel.Config, bool) (*parallel.Se
 	p := pc.Plan
 	switch r.View {
 	case ViewTimeline:
+		if _, planner := c["rank"]; !planner {
+			// A plan the reader sets (the sandbox's knobs are free) may
+			// run a million blocks: more than the picture can show or a
+			// frame can draw.
+			if n := 2 * p.PP * res.MicroBatches * max(1, p.Interleave); n > MaxDrawnBlocks {
+				return nil, inputError("error.timeline_blocks", "global_batch", c["global_batch"], "blocks", strconv.Itoa(n),
+					"max", strconv.Itoa(MaxDrawnBlocks), "pp", strconv.Itoa(p.PP), "m", strconv.Itoa(res.MicroBatches), "v", strconv.Itoa(max(1, p.Interleave)))
+			}
+		}
 		t, err := timelineOf(string(p.Schedule), res)
 		if err != nil {
 			return nil, err

@@ -416,3 +416,46 @@ func TestHFUnmodelledWorded(t *testing.T) {
 		t.Errorf("hidden_size a string: %v", e)
 	}
 }
+
+// The sandbox: every knob reaches the engine — each one moved from the
+// defaults changes the plan it evaluates as the CLI's flag would — and a
+// plan whose time line would be more blocks than the picture can draw
+// is refused with the field and the limit named, the last good plan kept.
+func TestSandbox(t *testing.T) {
+	base := planMetrics(planLesson(t, "sandbox"), 1)
+	if base.TP != 8 || base.PP != 8 || base.DP != 8 || !strings.Contains(base.Command, "--model gpt3-175b --gpu h100 --gpus 512") {
+		t.Fatalf("defaults: TP %d PP %d DP %d, %s", base.TP, base.PP, base.DP, base.Command)
+	}
+	for _, c := range []struct{ knob, value, flag string }{
+		{"gpu", "b200", "--gpu b200"}, {"gpus", "1024", "--gpus 1024"}, {"gpus_per_node", "16", "--gpus-per-node 16"},
+		{"inter", "ib-xdr", "--inter ib-xdr"}, {"tp", "4", "--tp 4"}, {"pp", "4", "--pp 4"}, {"zero", "2", "--zero 2"},
+		{"recompute", "full", "--recompute full"}, {"micro_batch", "2", "--micro-batch 2"}, {"global_batch", "512", "--global-batch 512"},
+		{"sp", "off", "--sp=false"}, {"flash", "off", "--flash=false"}, {"overlap", "off", "--overlap=false"}, {"dtype", "fp8", "--dtype fp8"},
+		{"seq", "4096", "--seq 4096"}, {"cp", "2", "--cp 2 --cp-algo allgather"},
+	} {
+		les := planLesson(t, "sandbox", c.knob, c.value)
+		m := planMetrics(les, 1)
+		if !strings.Contains(m.Command+" ", " "+c.flag+" ") {
+			t.Errorf("%s=%s: command %s, want %s", c.knob, c.value, m.Command, c.flag)
+		}
+		if m.Time.Step == base.Time.Step && m.Memory.Total == base.Memory.Total {
+			t.Errorf("%s=%s changed neither the step time nor the memory", c.knob, c.value)
+		}
+	}
+	// A mixture of experts with EP 8, DeepSeek-V3's dispatch and overlap.
+	m := planMetrics(planLesson(t, "sandbox", "model", "mixtral-8x7b", "gpus", "64", "tp", "1", "pp", "4", "ep", "8", "zero", "1"), 1)
+	if m.EP != 8 || !strings.Contains(m.Command, "--ep 8") {
+		t.Errorf("mixtral EP 8: ep %d, %s", m.EP, m.Command)
+	}
+	// 2 × 16 stages × 4,096 micro-batches: 131,072 blocks.
+	p, errs, err := NewPlayerAt("scenario=sandbox&pp=16&gpus=256&global_batch=8192")
+	if err != nil || len(errs) != 1 || errs[0].Key != "error.timeline_blocks" || errs[0].Field != "global_batch" {
+		t.Fatalf("a 131,072-block time line: %v %v", err, errs)
+	}
+	if msg := errs[0].Localize("en"); !strings.Contains(msg, "131072") || !strings.Contains(msg, strconv.Itoa(MaxDrawnBlocks)) {
+		t.Errorf("message %q names neither the blocks nor the limit", msg)
+	}
+	if got := p.Lesson().Metrics(1).(PlanMetrics); got.Command != base.Command {
+		t.Errorf("after the refusal the lesson shows %s, want the last good %s", got.Command, base.Command)
+	}
+}

@@ -551,6 +551,29 @@ func (s *Scenario) Knob(name string) (Knob, bool) {
 	return Knob{}, false
 }
 
+// customSizes are a model of one's own's sizes: while a lesson's model
+// knob names a preset, which has sizes of its own, they change nothing.
+var customSizes = []string{"layers", "hidden", "heads", "kv_heads", "ffn", "vocab", "ffn_kind"}
+
+// HiddenKnobs are the knobs step (1-based) shows no control for under cfg:
+// those its hide: line names and, in a lesson whose model knob offers a
+// model of one's own, that model's sizes while a preset is chosen (a
+// control that moves nothing would be silently wrong).
+func (s *Scenario) HiddenKnobs(step int, cfg Config) []string {
+	var out []string
+	if step >= 1 && step <= len(s.Steps) {
+		out = slices.Clone(s.Steps[step-1].Hide)
+	}
+	if k, ok := s.Knob("model"); ok && slices.Contains(k.Values, "custom") && cfg["model"] != "custom" {
+		for _, name := range customSizes {
+			if _, ok := s.Knob(name); ok && !slices.Contains(out, name) {
+				out = append(out, name)
+			}
+		}
+	}
+	return out
+}
+
 func (s *Scenario) knobNames() []string {
 	names := make([]string, len(s.Knobs))
 	for i, k := range s.Knobs {

@@ -229,3 +229,41 @@ func TestLoadSamePicture(t *testing.T) {
 		t.Errorf("SamePicture = %v, %v; want the last step only", s.Steps[0].SamePicture, last.SamePicture)
 	}
 }
+
+// A model of one's own's sizes have controls only while the model is
+// one's own: with a preset they would move nothing. The step's hide: line
+// still applies.
+func TestHiddenKnobsFollowTheModel(t *testing.T) {
+	for _, id := range []string{"sandbox", "strategy-planner"} {
+		s, ok := Get(id)
+		if !ok {
+			t.Fatalf("no %s", id)
+		}
+		cfg := s.Defaults()
+		cfg["model"] = "gpt3-175b"
+		preset := s.HiddenKnobs(1, cfg)
+		cfg["model"] = "custom"
+		own := s.HiddenKnobs(1, cfg)
+		for _, k := range customSizes {
+			if !slices.Contains(preset, k) {
+				t.Errorf("%s with a preset: %s has a control (hidden %v)", id, k, preset)
+			}
+			if slices.Contains(own, k) {
+				t.Errorf("%s with a model of one's own: %s hidden", id, k)
+			}
+		}
+		for _, k := range s.Steps[0].Hide {
+			if !slices.Contains(own, k) || !slices.Contains(preset, k) {
+				t.Errorf("%s: the step hides %s, HiddenKnobs %v / %v", id, k, preset, own)
+			}
+		}
+		if slices.Contains(preset, "seq") || slices.Contains(preset, "model") {
+			t.Errorf("%s: seq and model are every model's: hidden %v", id, preset)
+		}
+	}
+	// A lesson without a model of one's own hides only what its steps say.
+	s, _ := Get("3d-parallel")
+	if got := s.HiddenKnobs(1, s.Defaults()); len(got) != 0 {
+		t.Errorf("3d-parallel hides %v", got)
+	}
+}

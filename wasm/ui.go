@@ -295,11 +295,12 @@ func (u *ui) refreshKnobs(s *scenarios.Scenario, st scenarios.State, lang string
 	if knobs == nil {
 		return
 	}
+	hide := s.HiddenKnobs(st.Step, st.Config)
 	hidden := map[string]bool{}
-	for _, h := range s.Steps[st.Step-1].Hide {
+	for _, h := range hide {
 		hidden[h] = true
 	}
-	key := s.ID + "|" + lang + "|" + strings.Join(s.Steps[st.Step-1].Hide, ",")
+	key := s.ID + "|" + lang + "|" + strings.Join(hide, ",")
 	if key != u.knobFor {
 		u.knobFor = key
 		knobs.SetInnerHTML("")
