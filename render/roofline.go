@@ -246,9 +246,11 @@ func AppendRoofline(dst List, v RooflineView) List {
 			p.text(x2-fs*0.3, y2+fs*0.3, fs, AlignRight, th.Dim, w.Say("canvas.roof.ghost", "dtype", r.Name))
 		}
 	}
-	// The regions' names, low in each.
+	// The regions' names: memory-bound high on the left, above every slope
+	// (a steep one, a Blackwell's, would cross it low), compute-bound low
+	// on the right, under the roofs.
 	if s := w.Say("canvas.roof.region.memory"); siW(s, fs) < rxc-px-fs*0.8 {
-		p.text(px+fs*0.4, py+ph-fs*LineHeight*1.2, fs, AlignLeft, memC, s)
+		p.text(px+fs*0.4, py+fs*0.4, fs, AlignLeft, memC, s)
 	}
 	if s := w.Say("canvas.roof.region.compute"); siW(s, fs) < px+pw-rxc-fs*0.8 {
 		p.text(px+pw-fs*0.4, py+ph-fs*LineHeight*1.2, fs, AlignRight, compC, s)
