@@ -16,7 +16,7 @@ type Roof struct {
 	// Ghost: drawn faint for comparison (the same GPU's roof in the
 	// previous step's dtype).
 	Ghost  bool
-	Colour int // the GPU's colour: an index into the GPU palette
+	Colour int // the GPU's colour: an index into the GPU palette (3: a Blackwell picked)
 }
 
 // RooflineStory is what a roofline step says.
@@ -52,9 +52,10 @@ const (
 )
 
 // rooflineColours are the GPUs' colours (fixed a GPU, so a GPU keeps its
-// colour from step to step) and the bounds'.
-func rooflineColours(th Theme) (gpus [3]Color, memory, compute Color) {
-	return [3]Color{sizePalette[1], th.LinkActive, sizePalette[3]}, th.Hot, th.Rim
+// colour from step to step; the fourth, the text's, for a GPU picked
+// beyond the three) and the bounds'.
+func rooflineColours(th Theme) (gpus [4]Color, memory, compute Color) {
+	return [4]Color{sizePalette[1], th.LinkActive, sizePalette[3], th.Text}, th.Hot, th.Rim
 }
 
 // AppendRoofline draws the rooflines on log-log axes, each labelled "log
@@ -118,8 +119,8 @@ func AppendRoofline(dst List, v RooflineView) List {
 	var legend [6]LegendEntry
 	ne := 0
 	for _, r := range v.Roofs {
-		if !r.Ghost && ne < 3 {
-			legend[ne] = LegendEntry{gpuC[r.Colour%3], false, r.Name}
+		if !r.Ghost && ne < 4 {
+			legend[ne] = LegendEntry{gpuC[r.Colour%4], false, r.Name}
 			ne++
 		}
 	}
@@ -200,20 +201,20 @@ func AppendRoofline(dst List, v RooflineView) List {
 		if r.Current {
 			continue
 		}
-		c, wd := gpuC[r.Colour%3], 2*sc
+		c, wd := gpuC[r.Colour%4], 2*sc
 		if r.Ghost {
 			c, wd = th.Dim, 3*sc
 		}
 		rfRoof(p.l, r, at, clip, wd, c)
 	}
-	rfRoof(p.l, cur, at, clip, 4*sc, gpuC[cur.Colour%3])
+	rfRoof(p.l, cur, at, clip, 4*sc, gpuC[cur.Colour%4])
 	// Ridges: the current one, or every GPU's in the GPUs story.
 	for i := range v.Roofs {
 		r := &v.Roofs[i]
 		if r.Ghost || !(r.Current || v.Story == RoofGPUs) {
 			continue
 		}
-		c := gpuC[r.Colour%3]
+		c := gpuC[r.Colour%4]
 		rr := r.Peak / r.BW
 		x, yy := clip(at(rr, r.Peak))
 		p.l.Segment(x, yy, x, py+ph, 1*sc, withAlpha(c, 160))
@@ -232,13 +233,13 @@ func AppendRoofline(dst List, v RooflineView) List {
 	for _, f := range [...]float64{0.5, 0.35, 0.65, 0.2} {
 		in := math.Pow(10, math.Log10(lo)+f*(math.Log10(ridge)-math.Log10(lo)))
 		slopeX, slopeY := clip(at(in, in*cur.BW))
-		if p.first(slopeX+fs*0.6, slopeY+fs*0.2, fs, AlignLeft, gpuC[cur.Colour%3],
+		if p.first(slopeX+fs*0.6, slopeY+fs*0.2, fs, AlignLeft, gpuC[cur.Colour%4],
 			w.Say("canvas.roof.slope", "bw", units.Rate(cur.BW)), w.Say("canvas.roof.slope_short", "bw", units.Rate(cur.BW))) {
 			break
 		}
 	}
 	_, roofY := clip(at(ridge, cur.Peak))
-	p.first(rxc-fs*0.6, roofY-fs*LineHeight-fs*0.3, fs, AlignRight, gpuC[cur.Colour%3],
+	p.first(rxc-fs*0.6, roofY-fs*LineHeight-fs*0.3, fs, AlignRight, gpuC[cur.Colour%4],
 		w.Say("canvas.roof.peak", "peak", units.FLOPS(cur.Peak)), units.FLOPS(cur.Peak))
 	for _, r := range v.Roofs {
 		if r.Ghost {
@@ -246,9 +247,11 @@ func AppendRoofline(dst List, v RooflineView) List {
 			p.text(x2-fs*0.3, y2+fs*0.3, fs, AlignRight, th.Dim, w.Say("canvas.roof.ghost", "dtype", r.Name))
 		}
 	}
-	// The regions' names, low in each.
+	// The regions' names: memory-bound high on the left, above every slope
+	// (a steep one, a Blackwell's, would cross it low), compute-bound low
+	// on the right, under the roofs.
 	if s := w.Say("canvas.roof.region.memory"); siW(s, fs) < rxc-px-fs*0.8 {
-		p.text(px+fs*0.4, py+ph-fs*LineHeight*1.2, fs, AlignLeft, memC, s)
+		p.text(px+fs*0.4, py+fs*0.4, fs, AlignLeft, memC, s)
 	}
 	if s := w.Say("canvas.roof.region.compute"); siW(s, fs) < px+pw-rxc-fs*0.8 {
 		p.text(px+pw-fs*0.4, py+ph-fs*LineHeight*1.2, fs, AlignRight, compC, s)

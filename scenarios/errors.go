@@ -117,6 +117,7 @@ var engineMessagePatterns = []struct{ pattern, key string }{
 	{`^nodes: (?P<nodes>\d+) is not allowed; allowed 1–(?P<max>\d+), dividing the (?P<gpus>\d+) GPUs evenly$`, "error.engine.nodes"},
 	{`^(?P<limit_id>[a-z-]+): one block of (?P<threads>\d+) threads × (?P<registers>\d+) registers and (?P<smem>\d+) bytes of shared memory does not fit an SM of (?P<gpu>.+)$`, "error.engine.block_fit"},
 	{`^shared-memory-per-block: (?P<smem>\d+) bytes; allowed 0–(?P<max>\d+) on (?P<gpu>.+)$`, "error.engine.smem"},
+	{`^dtype: (?P<gpu>.+) has no (?P<dtype_up>[a-z0-9]+) unit; allowed (?P<allowed>[a-z0-9, ]+)$`, "error.engine.dtype_allowed"},
 	{`^dtype: (?P<gpu>.+) has no (?P<dtype_up>[a-z0-9]+) (?:unit|rate|tensor cores; allowed .*)$`, "error.engine.dtype"},
 	{`^config\.json: (?P<name>[a-z_]+): missing$`, "error.engine.hf_missing"},
 	{`^config\.json: (?P<name>[a-z_]+): (?P<n>-?\d+); must be positive$`, "error.engine.hf_positive"},

@@ -1,24 +1,30 @@
 package scenarios
 
 import (
-	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/gpuscope/gpuscope/engine/hw"
 	"github.com/gpuscope/gpuscope/engine/kernel"
 	"github.com/gpuscope/gpuscope/engine/sim"
+	"github.com/gpuscope/gpuscope/engine/units"
 	"github.com/gpuscope/gpuscope/scenarios/i18n"
 )
 
-// RooflineGPUs are the GPUs the roofline lesson draws side by side.
+// RooflineGPUs are the GPUs the roofline lesson draws side by side; a
+// GPU the reader picks that is not one of them (a Blackwell) is drawn
+// after them.
 var RooflineGPUs = []string{"a100-80gb", "h100", "h200"}
 
 // RooflineRun is a roofline lesson step: a picture without a time line.
 type RooflineRun struct {
 	// Roofs by GPU id for the step's dtype; a GPU without the dtype is
 	// absent.
-	Roofs     map[string]kernel.Roofline
+	Roofs map[string]kernel.Roofline
+	// IDs are the GPUs compared: RooflineGPUs, then the step's GPU if it
+	// is not one of them.
+	IDs       []string
 	GPU       string
 	Intensity float64
 }
@@ -56,20 +62,18 @@ type RooflineMetrics struct {
 }
 
 func rooflineRun(c Config) (*RooflineRun, error) {
-	r := &RooflineRun{Roofs: map[string]kernel.Roofline{}, GPU: c["gpu"], Intensity: c.Float("intensity")}
-	d := hw.Dtype(c["dtype"])
-	for _, id := range RooflineGPUs {
-		g, ok := hw.GPUByID(id)
-		if !ok {
-			continue
-		}
-		if roof, err := kernel.NewRoofline(g, d); err == nil {
-			r.Roofs[id] = roof
-		}
+	r := &RooflineRun{Roofs: map[string]kernel.Roofline{}, GPU: c["gpu"], Intensity: c.Float("intensity"), IDs: RooflineGPUs}
+	if !slices.Contains(r.IDs, r.GPU) {
+		r.IDs = append(r.IDs[:len(r.IDs):len(r.IDs)], r.GPU)
 	}
-	if _, ok := r.Roofs[r.GPU]; !ok {
-		g, _ := hw.GPUByID(r.GPU)
-		return nil, fmt.Errorf("dtype: %s has no %s unit", g.Name, d)
+	d := hw.Dtype(c["dtype"])
+	for _, id := range r.IDs {
+		roof, err := kernel.NewRoofline(hw.MustGPU(id), d)
+		if err == nil {
+			r.Roofs[id] = roof
+		} else if id == r.GPU {
+			return nil, err // dtype: the GPU has no unit for it; allowed …
+		}
 	}
 	return r, nil
 }
@@ -85,7 +89,7 @@ func (RooflineLesson) metrics(les *Lesson, step int) any {
 		AttainableTFLOPS:     cur.Attainable(r.Intensity) / 1e12,
 		Bound:                cur.Bound(r.Intensity),
 	}
-	for _, id := range RooflineGPUs {
+	for _, id := range r.IDs {
 		if roof, ok := r.Roofs[id]; ok {
 			m.GPUs = append(m.GPUs, roof.Metrics())
 		}
@@ -112,6 +116,9 @@ func (RooflineLesson) narration(les *Lesson, _ int, lang string) []string {
 		"ridge_a100", ridge("a100-80gb"),
 		"ridge_h100", ridge("h100"),
 		"ridge_h200", ridge("h200"),
+		"ridge_b200", ridge("b200"),
+		"peak_b200", units.Number(hw.MustGPU("b200").Peak[hw.BF16] / 1e12),
+		"bw_b200", units.Number(hw.MustGPU("b200").HBMBandwidth / 1e12),
 		"ridge_h100_fp8", strconv.FormatFloat(fp8.Ridge(), 'f', 0, 64),
 		"peak_h100", f1(bf16.Peak / 1e12),
 		"bw_h100", strconv.FormatFloat(bf16.BW/1e12, 'f', 2, 64),
@@ -126,8 +133,8 @@ func (RooflineLesson) table(les *Lesson, step int, lang string) Table {
 	tb := Table{Columns: []string{t("ui.metric")}, Current: r.GPU}
 	var peak, bw, ridge, att, bound []string
 	f1 := func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
-	for _, id := range RooflineGPUs {
-		g, _ := hw.GPUByID(id)
+	for _, id := range r.IDs {
+		g := hw.MustGPU(id)
 		tb.Columns = append(tb.Columns, g.Name)
 		tb.ColumnKeys = append(tb.ColumnKeys, id)
 		roof, ok := r.Roofs[id]

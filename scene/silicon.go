@@ -139,7 +139,7 @@ func buildRoofline(_ *Picture, dst render.List, m Moment, f Frame) render.List {
 	if m.shows(scenarios.ViewSweep) && v.Story != render.RoofRidge {
 		v.Story = render.RoofRidge
 	}
-	for i, id := range scenarios.RooflineGPUs {
+	for i, id := range run.IDs {
 		roof, ok := run.Roofs[id]
 		if !ok || !(all || id == run.GPU) {
 			continue

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/gpuscope/gpuscope/engine/hw"
 	"github.com/gpuscope/gpuscope/engine/kernel"
@@ -48,13 +47,7 @@ func runRoofline(args []string, stdout, stderr io.Writer) int {
 	g, _ := hw.GPUByID(fs.value("gpu"))
 	r, err := kernel.NewRoofline(g, hw.Dtype(fs.value("dtype")))
 	if err != nil {
-		var have []string
-		for _, d := range hw.Dtypes {
-			if _, ok := g.PeakFLOPS(d); ok {
-				have = append(have, string(d))
-			}
-		}
-		fmt.Fprintf(stderr, "gpuscope roofline: --dtype: %s has no %s unit; allowed for it: %s\n", g.Name, fs.value("dtype"), strings.Join(have, ", "))
+		fmt.Fprintf(stderr, "gpuscope roofline: --dtype: %s has no %s unit; allowed for it: %s\n", g.Name, fs.value("dtype"), g.DtypeList())
 		return 2
 	}
 	m := r.Metrics()

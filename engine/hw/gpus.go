@@ -97,6 +97,18 @@ func (g GPU) PeakFLOPS(d Dtype) (float64, bool) {
 	return v, ok && v > 0
 }
 
+// DtypeList names the dtypes g has a peak rate for, in catalog order:
+// "fp32, tf32, fp16, bf16".
+func (g *GPU) DtypeList() string {
+	s := ""
+	for _, d := range Dtypes {
+		if g.Peak[d] > 0 {
+			s += ", " + string(d)
+		}
+	}
+	return s[2:]
+}
+
 var gpus = []GPU{
 	{
 		ID: "a100-80gb", Aliases: []string{"a100"}, Name: "A100 80GB",

@@ -67,6 +67,12 @@ func TestGPUCatalog(t *testing.T) {
 	if _, ok := a.PeakFLOPS(FP8); ok || a.ID != "a100-80gb" {
 		t.Errorf("a100: id %q, FP8 present %v; want a100-80gb without FP8", a.ID, ok)
 	}
+	// The dtypes a refusal offers: Ampere without FP8, Blackwell with FP4.
+	for id, want := range map[string]string{"a100-80gb": "fp32, tf32, fp16, bf16", "h100": "fp32, tf32, fp16, bf16, fp8", "b200": "fp32, tf32, fp16, bf16, fp8, fp4"} {
+		if g := MustGPU(id); g.DtypeList() != want {
+			t.Errorf("%s: dtypes %q, want %q", id, g.DtypeList(), want)
+		}
+	}
 	if _, ok := GPUByID("b300"); ok {
 		t.Error("GPUByID(b300) found something")
 	}

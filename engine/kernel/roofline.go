@@ -15,11 +15,11 @@ type Roofline struct {
 }
 
 // NewRoofline returns the roofline of g for d, or an error when g has no
-// unit for d (A100 has no FP8).
+// unit for d (A100 has no FP8), naming the dtypes g has.
 func NewRoofline(g hw.GPU, d hw.Dtype) (Roofline, error) {
 	peak, ok := g.PeakFLOPS(d)
 	if !ok {
-		return Roofline{}, fmt.Errorf("dtype: %s has no %s rate", g.Name, d)
+		return Roofline{}, fmt.Errorf("dtype: %s has no %s unit; allowed %s", g.Name, d, g.DtypeList())
 	}
 	return Roofline{GPU: g, Dtype: d, Peak: peak, BW: g.HBMBandwidth}, nil
 }
