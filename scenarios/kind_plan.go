@@ -52,11 +52,12 @@ var planViews = []string{ViewMemory, ViewTimeline, ViewSchedules, ViewCluster, V
 const SweepFrom, SweepTo = 8192, 131072
 
 // MaxDrawnBlocks is the most forward and backward blocks a time line step
-// draws for a plan the reader sets: 2 × pp × micro-batches × v. At 16,384
-// (64 stages of 128 micro-batches, or 16 of 512) a frame's picture is
-// 38,000–49,000 marks, about one a pixel column a band; more blocks than
-// pixels cannot be seen.
-const MaxDrawnBlocks = 16384
+// draws for a plan the reader sets: 2 × pp × micro-batches × v. At 8,192
+// a frame stays within the page's 4 ms in headless Chromium (make bench:
+// 16 stages of 256 micro-batches 3.1 ms, 64 of 64 2.9 ms, 128 of 32
+// 2.6 ms; at 16,384 blocks, 64 stages, 5.3 ms); more blocks than pixel
+// columns cannot be seen anyway.
+const MaxDrawnBlocks = 8192
 
 // ClusterModes are the colourings (and collectives) a cluster step may
 // show: by TP group, pipeline stage or data-parallel replica.

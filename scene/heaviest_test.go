@@ -29,9 +29,9 @@ var framed = append(heaviest[:len(heaviest):len(heaviest)], []struct{ id, frag s
 	{"fp8-training", "step=5"},
 	{"expert-parallel", "step=3&recompute=none&global_batch=15360"},
 	{"rack-scale-nvlink", "step=5&op=alltoall&bytes=16GB&domain=72&inter=ib-hdr"},
-	{"sandbox", "step=1&model=megatron-1t&gpus=512&tp=8&pp=64&global_batch=128"},
-	{"sandbox", "step=1&model=megatron-1t&gpus=512&tp=8&pp=16&global_batch=2048"},
-	{"sandbox", "step=2&model=megatron-1t&gpus=16384&tp=8&pp=16&global_batch=16384"},
+	{"sandbox", "step=1&model=megatron-1t&gpus=512&tp=8&pp=64&global_batch=64"},
+	{"sandbox", "step=1&model=megatron-1t&gpus=128&tp=8&pp=16&global_batch=256"},
+	{"sandbox", "step=2&model=megatron-1t&gpus=4096&tp=8&pp=16&global_batch=8192"},
 }...)
 
 // playing is a player at id's heaviest configuration, playing.
