@@ -192,3 +192,48 @@ func TestPlannerMixtureOfExperts(t *testing.T) {
 		t.Error("the time line's communication key does not name the all-to-alls")
 	}
 }
+
+// A context-parallel time line compares its throughput with Meta's 380
+// TFLOP/s only for Llama 3 405B's 131K-token row (long-context); the
+// sandbox's own CP plan, a Llama 2 70B, is not held to Meta's figure.
+func TestCPHeadlineNamesMetaOnlyForLlama3(t *testing.T) {
+	headline := func(id string, cfg scenarios.Config, step int) string {
+		s, _ := scenarios.Get(id)
+		c := s.Defaults()
+		for k, v := range cfg {
+			c[k] = v
+		}
+		les, err := scenarios.Prepare(s, c)
+		if err != nil {
+			t.Fatalf("%s %v: %v", id, cfg, err)
+		}
+		var p Picture
+		var all []string
+		for txt := range labels(p.Build(render.List{}, Moment{Lesson: les, Step: step, Time: les.Steps[step-1].To}, desk)) {
+			all = append(all, txt)
+		}
+		if s := strings.Join(all, " | "); strings.Contains(s, "TFLOP/s of model FLOPs") {
+			return s // the headline, maybe on two lines, among the picture's words
+		}
+		return ""
+	}
+	own := headline("sandbox", scenarios.Config{"model": "llama2-70b", "seq": "4096", "gpus": "256", "tp": "4", "cp": "2", "pp": "4"}, 1)
+	if own == "" || strings.Contains(own, "Meta") {
+		t.Errorf("sandbox, Llama 2 70B with CP 2: headline %q", own)
+	}
+	s, _ := scenarios.Get("long-context")
+	found := false
+	for i, st := range s.Steps {
+		for _, v := range st.Show {
+			if v == scenarios.ViewTimeline {
+				found = true
+				if h := headline("long-context", nil, i+1); !strings.Contains(h, "Meta: 380") {
+					t.Errorf("long-context step %d: headline %q, want Meta's 380", i+1, h)
+				}
+			}
+		}
+	}
+	if !found {
+		t.Skip("long-context draws no time line step")
+	}
+}
