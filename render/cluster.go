@@ -158,9 +158,7 @@ func AppendCluster(dst List, v ClusterView) List {
 		})
 	}
 	cw := labelW(clock, fs)
-	if clock != "" {
-		l.Label(st.X+st.W-pad, y, fs, AlignRight, th.Text, clock)
-	}
+	clockY := y // the clock goes last: it changes every frame
 	l.Label(st.X+pad, y, fs, AlignLeft, th.Text, fitLabel(clusterTitle(w, v.Nodes, G, tp, pp, dp), fs, st.W-3*pad-cw))
 	y += fs * 1.4
 	if v.Headline != "" {
@@ -277,6 +275,149 @@ func AppendCluster(dst List, v ClusterView) List {
 		l.Segment(x+c.nodeW/2, y+c.nodeH, x+c.nodeW/2, c.busY(k), ibW, th.Link)
 	}
 
+	// What moves is drawn last — the lit links, the packets, the clock —
+	// after what stays, so that successive frames share the stayers as a
+	// prefix (render/paint keeps them on a layer).
+	var laneDots [2][2]float32 // the legend lanes' racing packets
+	// Nodes: a panel, its GPUs coloured by group, its NVLink bar (lit
+	// later, with what moves).
+	groups, key := clGroups(v.ColourBy, n, tp, pp, dp)
+	stride := clGoldenStride(groups)
+	lastIdx, col := -1, Color{}
+	for k := 0; k < v.Nodes; k++ {
+		x, y := c.node(k)
+		l.Rect(x, y, c.nodeW, c.nodeH, th.Panel)
+		l.Frame(x, y, c.nodeW, c.nodeH, 1*sc, th.Link)
+		// GPUs a few pixels wide: a row's run of one colour as one
+		// rectangle (a 1-pixel gap between squares is no picture; 8× fewer
+		// marks at 16,384 GPUs).
+		runs := s < 4*sc
+		var rx, ry, rw float32
+		var rcol Color
+		for i := 0; i < G; i++ {
+			r := k*G + i
+			idx := key(r)
+			if idx != lastIdx {
+				lastIdx, col = idx, Chunk((idx*stride)%groups, groups)
+			}
+			gx, gy := c.gpu(r)
+			if !runs {
+				l.Rect(gx, gy, s, s, col)
+				continue
+			}
+			if rw > 0 && (gy != ry || col != rcol) {
+				l.Rect(rx, ry, rw, s, rcol)
+				rw = 0
+			}
+			if rw == 0 {
+				rx, ry, rcol = gx, gy, col
+			}
+			rw = gx + s - rx
+		}
+		if rw > 0 {
+			l.Rect(rx, ry, rw, s, rcol)
+		}
+		l.Rect(x+clNodePad*s, c.barY(k)-clBarH*s/2, c.nodeW-2*clNodePad*s, clBarH*s, th.Rim)
+	}
+
+	// TP groups: an outline round the GPUs of a group inside one node
+	// (per GPU row when it covers part of two rows); a clDashed outline in
+	// the hot colour round the nodes of a group that spans nodes.
+	if tp > 1 {
+		// GPUs a few pixels wide: the colours say the groups inside a
+		// node, and only groups across nodes are outlined.
+		inNode := s >= 4*sc
+		ow := clamp(0.08*s, 1*sc, 3*sc)
+		o := 0.1 * s
+		o2 := 0.22 * s
+		dash := maxf(0.8*s, 4*sc)
+		for a := 0; a < n; a += tp {
+			b := min(a+tp, n) - 1
+			na, nb := a/G, b/G
+			if na == nb && !inNode {
+				continue
+			}
+			if na == nb {
+				la, lb := a%G, b%G
+				ra, rb := la/c.gc, lb/c.gc
+				if ra == rb || (la%c.gc == 0 && lb%c.gc == c.gc-1) {
+					x, y := c.gpu(a)
+					cols := lb - la + 1
+					if ra != rb {
+						cols = c.gc
+					}
+					w := (float32(cols)*clPitch - (clPitch - 1)) * s
+					h := (float32(rb-ra+1)*clPitch - (clPitch - 1)) * s
+					l.Frame(x-o, y-o, w+2*o, h+2*o, ow, th.Rim)
+					continue
+				}
+				for row := ra; row <= rb; row++ {
+					c0, c1 := 0, c.gc-1
+					if row == ra {
+						c0 = la % c.gc
+					}
+					if row == rb {
+						c1 = lb % c.gc
+					}
+					x, y := c.gpu(na*G + row*c.gc + c0)
+					w := (float32(c1-c0+1)*clPitch - (clPitch - 1)) * s
+					l.Frame(x-o, y-o, w+2*o, s+2*o, ow, th.Rim)
+				}
+				continue
+			}
+			// Runs of the group's nodes clAlong each grid row.
+			for k := na; k <= nb; {
+				end := min(nb, (k/c.nc+1)*c.nc-1)
+				x, y := c.node(k)
+				x2, _ := c.node(end)
+				clDashedFrame(&l, x-o2, y-o2, x2+c.nodeW-x+2*o2, c.nodeH+2*o2, dash, dash*0.6, ow, th.Hot)
+				k = end + 1
+			}
+		}
+	}
+
+	// Legend: the colouring (a strip of the groups' colours, each keyed);
+	// a lane per link, where while a collective runs a packet races along
+	// each (drawn with what moves), the NVLink one faster by the ratio of
+	// the speeds; what lit and hot lines mean.
+	ly := legendY
+	{
+		k := min(groupsN, 8)
+		sw := fs * 0.9
+		for i := 0; i < k; i++ {
+			idx := i * max(1, groupsN/k)
+			l.Rect(st.X+pad+float32(i)*sw, ly+fs*0.1, sw-sc, sw, Chunk((idx*stride)%groups, groups))
+		}
+		for g := 0; g < groups; g++ {
+			l.Key(Chunk(g, groups), colourKey)
+		}
+		if ckLines == 1 {
+			l.Label(st.X+pad+stripW+fs*0.5, ly, fs, AlignLeft, th.Text, colourKey)
+		} else {
+			c1, c2 := wrap2(colourKey, fs, st.W-2*pad-stripW-fs*0.5)
+			l.Label(st.X+pad+stripW+fs*0.5, ly, fs, AlignLeft, th.Text, c1)
+			l.Label(st.X+pad, ly+fs*1.35, fs, AlignLeft, th.Text, c2)
+		}
+		ly += ckLines * fs * 1.35
+	}
+	lx := st.X + pad
+	for i, e := range [2]string{intra, inter} {
+		if i == 1 && legendLines == 2 {
+			lx, ly = st.X+pad, ly+fs*1.4
+		}
+		cy := ly + fs*0.55
+		if i == 0 {
+			l.Rect(lx, cy-fs*0.2, lane, fs*0.4, th.Rim)
+			l.Key(th.Rim, e)
+		} else {
+			l.Segment(lx, cy, lx+lane, cy, 1*sc, th.Dim)
+		}
+		laneDots[i] = [2]float32{lx, cy}
+		l.Label(lx+lane+fs*0.5, ly, fs, AlignLeft, th.Text, fitLabel(e, fs, st.X+st.W-pad-(lx+lane+fs*0.5)))
+		lx += entry(e)
+	}
+	ly += fs * 1.4
+	Legend(&l, th, st.X+pad, ly, st.W-2*pad, fs, sc, extra...)
 	// The active collective's hops: a ring inside each TP group and each
 	// DP replica set; PP sends from a stage to the next.
 	next := func(r int) int {
@@ -341,78 +482,10 @@ func AppendCluster(dst List, v ClusterView) List {
 			}
 		}
 	}
-
-	// Nodes: a panel, its GPUs coloured by group, its NVLink bar.
-	groups, key := clGroups(v.ColourBy, n, tp, pp, dp)
-	stride := clGoldenStride(groups)
-	lastIdx, col := -1, Color{}
-	for k := 0; k < v.Nodes; k++ {
-		x, y := c.node(k)
-		l.Rect(x, y, c.nodeW, c.nodeH, th.Panel)
-		l.Frame(x, y, c.nodeW, c.nodeH, 1*sc, th.Link)
-		for i := 0; i < G; i++ {
-			r := k*G + i
-			idx := key(r)
-			if idx != lastIdx {
-				lastIdx, col = idx, Chunk((idx*stride)%groups, groups)
-			}
-			gx, gy := c.gpu(r)
-			l.Rect(gx, gy, s, s, col)
-		}
-		bc := th.Rim
-		if k < 16*64 && litBar[k/64]&(1<<(k%64)) != 0 {
-			bc = th.LinkActive
-		}
-		l.Rect(x+clNodePad*s, c.barY(k)-clBarH*s/2, c.nodeW-2*clNodePad*s, clBarH*s, bc)
-	}
-
-	// TP groups: an outline round the GPUs of a group inside one node
-	// (per GPU row when it covers part of two rows); a clDashed outline in
-	// the hot colour round the nodes of a group that spans nodes.
-	if tp > 1 {
-		ow := clamp(0.08*s, 1*sc, 3*sc)
-		o := 0.1 * s
-		o2 := 0.22 * s
-		dash := maxf(0.8*s, 4*sc)
-		for a := 0; a < n; a += tp {
-			b := min(a+tp, n) - 1
-			na, nb := a/G, b/G
-			if na == nb {
-				la, lb := a%G, b%G
-				ra, rb := la/c.gc, lb/c.gc
-				if ra == rb || (la%c.gc == 0 && lb%c.gc == c.gc-1) {
-					x, y := c.gpu(a)
-					cols := lb - la + 1
-					if ra != rb {
-						cols = c.gc
-					}
-					w := (float32(cols)*clPitch - (clPitch - 1)) * s
-					h := (float32(rb-ra+1)*clPitch - (clPitch - 1)) * s
-					l.Frame(x-o, y-o, w+2*o, h+2*o, ow, th.Rim)
-					continue
-				}
-				for row := ra; row <= rb; row++ {
-					c0, c1 := 0, c.gc-1
-					if row == ra {
-						c0 = la % c.gc
-					}
-					if row == rb {
-						c1 = lb % c.gc
-					}
-					x, y := c.gpu(na*G + row*c.gc + c0)
-					w := (float32(c1-c0+1)*clPitch - (clPitch - 1)) * s
-					l.Frame(x-o, y-o, w+2*o, s+2*o, ow, th.Rim)
-				}
-				continue
-			}
-			// Runs of the group's nodes clAlong each grid row.
-			for k := na; k <= nb; {
-				end := min(nb, (k/c.nc+1)*c.nc-1)
-				x, y := c.node(k)
-				x2, _ := c.node(end)
-				clDashedFrame(&l, x-o2, y-o2, x2+c.nodeW-x+2*o2, c.nodeH+2*o2, dash, dash*0.6, ow, th.Hot)
-				k = end + 1
-			}
+	for k := 0; k < v.Nodes && k < 16*64; k++ {
+		if litBar[k/64]&(1<<(k%64)) != 0 {
+			x, _ := c.node(k)
+			l.Rect(x+clNodePad*s, c.barY(k)-clBarH*s/2, c.nodeW-2*clNodePad*s, clBarH*s, th.LinkActive)
 		}
 	}
 
@@ -435,6 +508,11 @@ func AppendCluster(dst List, v ClusterView) List {
 			}
 			na, nb := r/G, b/G
 			if na == nb {
+				if s < 4*sc {
+					// GPUs a few pixels wide: a dot a hop would cover
+					// them; the lit bar says the NVLink traffic.
+					continue
+				}
 				xa, _ := c.gpu(r)
 				xb, _ := c.gpu(b)
 				l.Circle(xa+s/2+(xb-xa)*tNV, c.barY(na), rp, th.Text)
@@ -449,54 +527,18 @@ func AppendCluster(dst List, v ClusterView) List {
 		}
 	}
 
-	// Legend: the colouring (a strip of the groups' colours, each keyed);
-	// a lane per link, where while a collective runs a packet races along
-	// each, the NVLink one faster by the ratio of the speeds; what lit
-	// and hot lines mean.
-	ly := legendY
-	{
-		k := min(groupsN, 8)
-		sw := fs * 0.9
-		for i := 0; i < k; i++ {
-			idx := i * max(1, groupsN/k)
-			l.Rect(st.X+pad+float32(i)*sw, ly+fs*0.1, sw-sc, sw, Chunk((idx*stride)%groups, groups))
-		}
-		for g := 0; g < groups; g++ {
-			l.Key(Chunk(g, groups), colourKey)
-		}
-		if ckLines == 1 {
-			l.Label(st.X+pad+stripW+fs*0.5, ly, fs, AlignLeft, th.Text, colourKey)
-		} else {
-			c1, c2 := wrap2(colourKey, fs, st.W-2*pad-stripW-fs*0.5)
-			l.Label(st.X+pad+stripW+fs*0.5, ly, fs, AlignLeft, th.Text, c1)
-			l.Label(st.X+pad, ly+fs*1.35, fs, AlignLeft, th.Text, c2)
-		}
-		ly += ckLines * fs * 1.35
-	}
-	lx := st.X + pad
-	for i, e := range [2]string{intra, inter} {
-		if i == 1 && legendLines == 2 {
-			lx, ly = st.X+pad, ly+fs*1.4
-		}
-		cy := ly + fs*0.55
-		if i == 0 {
-			l.Rect(lx, cy-fs*0.2, lane, fs*0.4, th.Rim)
-			l.Key(th.Rim, e)
-		} else {
-			l.Segment(lx, cy, lx+lane, cy, 1*sc, th.Dim)
-		}
-		if active {
+	if active {
+		for i, d := range laneDots {
 			t, c := prog, withAlpha(th.Text, 200)
 			if i == 0 {
 				t, c = minf(1, prog*clLinkRatio(v.IntraBW, v.InterBW)), th.Text
 			}
-			l.Circle(lx+lane*t, cy, fs*0.3, c)
+			l.Circle(d[0]+lane*t, d[1], fs*0.3, c)
 		}
-		l.Label(lx+lane+fs*0.5, ly, fs, AlignLeft, th.Text, fitLabel(e, fs, st.X+st.W-pad-(lx+lane+fs*0.5)))
-		lx += entry(e)
 	}
-	ly += fs * 1.4
-	Legend(&l, th, st.X+pad, ly, st.W-2*pad, fs, sc, extra...)
+	if clock != "" {
+		l.Label(st.X+st.W-pad, clockY, fs, AlignRight, th.Text, clock)
+	}
 	return l
 }
 

@@ -48,11 +48,11 @@ var heaviest = map[string]string{
 	"nvlink-vs-ib":             "step=4&bytes=16GB&intra=nvlink5&inter=roce-400",
 	"overlap":                  "step=3&model=llama2-70b&gpus=256&micro_batches=4&overlap=on",
 	"rack-scale-nvlink":        "step=5&op=alltoall&bytes=16GB&domain=72&inter=ib-hdr",
-	// The sandbox at its heaviest: a drawn time line at the block cap, 16
-	// stages of 256 micro-batches (3.1 ms; 64 of 64 2.9 ms; the cluster
-	// at its 4,096 GPUs 1.9 ms, at 2,048 2.4 ms; at 8,192, not allowed,
-	// 15 ms).
-	"sandbox":           "step=1&model=megatron-1t&gpus=128&tp=8&pp=16&global_batch=256",
+	// The sandbox at its heaviest: the cluster at its 8,192 GPUs (3.6 ms
+	// in a busy run; 16,384, not allowed, 7.4 ms, the build of every
+	// GPU's colour and hop each frame); a drawn time line at the block
+	// cap, 16 stages of 256 micro-batches, 3.1 ms.
+	"sandbox":           "step=2&model=megatron-1t&gpus=8192&tp=8&pp=16&global_batch=2048",
 	"pipeline-parallel": "step=4&pp=8&micro_batches=32&schedule=interleaved&interleave=4&recompute=full",
 	"ring-allreduce":    "step=6&gpus=64&bytes=4GiB&nodes=8",
 	"roofline":          "step=2",
