@@ -837,3 +837,36 @@ func TestPlanMLAFromSizes(t *testing.T) {
 		}
 	}
 }
+
+// DeepSeek-V3's config.json pasted into the sandbox: the CLI line the
+// page shows, latent attention's flags with it, prints the page's numbers.
+func TestSandboxMLAPasteMatchesCLI(t *testing.T) {
+	p, errs, err := scenarios.NewPlayerAt("scenario=sandbox&gpu=h800&gpus=2048&tp=1&pp=16&zero=1&recompute=none&global_batch=15360")
+	if err != nil || len(errs) > 0 {
+		t.Fatal(err, errs)
+	}
+	ds, err := os.ReadFile("../../engine/model/testdata/hf/deepseek-v3.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := p.HFConfig(string(ds)); e != nil {
+		t.Fatalf("DeepSeek-V3 pasted: %v", e)
+	}
+	if e := p.Set("ep", "64"); e != nil {
+		t.Fatal(e)
+	}
+	pm := p.Lesson().Metrics(1).(scenarios.PlanMetrics)
+	if !strings.Contains(pm.Command, "--kv-lora-rank 512") {
+		t.Fatalf("command %s", pm.Command)
+	}
+	cli := planJSON(t, strings.Fields(strings.TrimPrefix(pm.Command, "gpuscope plan "))...)
+	for _, c := range []struct {
+		path []string
+		want float64
+	}{{[]string{"params"}, pm.Params}, {[]string{"active_params"}, pm.ActiveParams}, {[]string{"time", "step_s"}, pm.Time.Step},
+		{[]string{"memory", "total_bytes"}, pm.Memory.Total}} {
+		if got := num(t, cli, c.path...); got != c.want {
+			t.Errorf("%v: CLI %v, page %v (%s)", c.path, got, c.want, pm.Command)
+		}
+	}
+}
