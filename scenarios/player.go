@@ -680,8 +680,8 @@ func (p *Player) HFConfig(text string) *InputError {
 		p.report([]*InputError{e})
 		return e
 	}
-	_, holds := s.Knob("kv_lora_rank")
-	if _, search := s.Knob("rank"); m.MLA() && (!holds || search) {
+	_, holds := p.st.Config["kv_lora_rank"]
+	if _, search := p.st.Config["rank"]; m.MLA() && (!holds || search) {
 		// Read right, but a lesson without latent sizes cannot hold it,
 		// and the planner's search of one is too slow for the page
 		// (DeepSeek-V3's: 10 s natively).
@@ -701,8 +701,8 @@ func (p *Player) HFConfig(text string) *InputError {
 		m.Layers, m.Hidden, m.Heads, m.KVHeads, m.FFNSize, m.Vocab, m.FFN, m.Seq,
 		m.HeadSize, m.Experts, m.TopK, m.ExpertFFN, m.SharedFFN, m.DenseLayers)
 	if holds {
-		frag += fmt.Sprintf("&kv_lora_rank=%d&q_lora_rank=%d&qk_nope_head_dim=%d&qk_rope_head_dim=%d&v_head_dim=%d&mtp_layers=%d",
-			m.KVLoRA, m.QLoRA, m.QKNope, m.QKRope, m.VHead, m.MTPLayers)
+		frag += "&kv_lora_rank=" + strconv.Itoa(m.KVLoRA) + "&q_lora_rank=" + strconv.Itoa(m.QLoRA) + "&qk_nope_head_dim=" + strconv.Itoa(m.QKNope) +
+			"&qk_rope_head_dim=" + strconv.Itoa(m.QKRope) + "&v_head_dim=" + strconv.Itoa(m.VHead) + "&mtp_layers=" + strconv.Itoa(m.MTPLayers)
 	}
 	if errs := p.ApplyFragment(frag); len(errs) > 0 {
 		return errs[0]
