@@ -155,9 +155,15 @@ func planConfig(c Config) (parallel.Config, error) {
 			FFNSize: num("ffn", 11008), FFN: model.FFN(str("ffn_kind", "swiglu")),
 			HeadSize: num("head_dim", 0), Experts: num("experts", 0), TopK: num("top_k", 0), ExpertFFN: num("expert_ffn", 0),
 			SharedFFN: num("shared_ffn", 0), DenseLayers: num("dense_layers", 0)}
+		m.KVLoRA, m.QLoRA, m.QKNope, m.QKRope, m.VHead, m.MTPLayers = num("kv_lora_rank", 0), num("q_lora_rank", 0),
+			num("qk_nope_head_dim", 0), num("qk_rope_head_dim", 0), num("v_head_dim", 0), num("mtp_layers", 0)
 		if m.Experts == 0 {
 			// A dense model: the experts' sizes mean nothing.
 			m.TopK, m.ExpertFFN, m.SharedFFN, m.DenseLayers = 0, 0, 0, 0
+		}
+		if m.KVLoRA == 0 {
+			// Standard attention: the latent sizes mean nothing.
+			m.QLoRA, m.QKNope, m.QKRope, m.VHead = 0, 0, 0, 0
 		}
 		gpt := m.FFN == model.GeLU // GPT style: biases, learned positions, tied embeddings
 		m.Biases, m.LearnedPositions, m.Tied, m.NoDropout = gpt, gpt, gpt, !gpt
@@ -602,6 +608,10 @@ func PlanCommand(pc parallel.Config) []string {
 		if m.MoE() {
 			args = append(args, "--experts", strconv.Itoa(m.Experts), "--top-k", strconv.Itoa(m.TopK), "--expert-ffn", strconv.Itoa(m.ExpertFFN),
 				"--shared-ffn", strconv.Itoa(m.SharedFFN), "--dense-layers", strconv.Itoa(m.DenseLayers))
+		}
+		if m.MLA() || m.MTPLayers > 0 {
+			args = append(args, "--kv-lora-rank", strconv.Itoa(m.KVLoRA), "--q-lora-rank", strconv.Itoa(m.QLoRA), "--qk-nope-head-dim", strconv.Itoa(m.QKNope),
+				"--qk-rope-head-dim", strconv.Itoa(m.QKRope), "--v-head-dim", strconv.Itoa(m.VHead), "--mtp-layers", strconv.Itoa(m.MTPLayers))
 		}
 	} else {
 		args = append(args, "--model", m.ID)

@@ -184,7 +184,7 @@ func errorCode(s *Scenario) []string {
 		"first_k_dense_replace false topk_method scoring_func greedy group_limited_greedy noaux_tc softmax sigmoid")...)
 	code = append(code, model.UnmodelledKeys()...)
 	code = append(code, "DBRX", "MPT", "Gemma", "DeepSeek", "gpt-oss", "Mamba", "SwiGLU", "sink") // the architectures a config.json is refused for
-	code = append(code, "plan")                                                                   // gpuscope plan, the command that plans what a lesson cannot
+	code = append(code, "plan", "search")                                                         // gpuscope plan (--search), the command that plans what a lesson cannot
 	for _, sc := range All() {
 		for _, k := range sc.Knobs {
 			code = append(code, k.Name)

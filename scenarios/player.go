@@ -658,8 +658,11 @@ func (p *Player) Command(raw []byte) *InputError {
 // HFConfig sets the lesson's model to a pasted Hugging Face config.json:
 // model=custom and its sizes (layers, hidden, heads, kv_heads, ffn, vocab,
 // ffn_kind; head_dim and a mixture of experts' experts, top_k,
-// expert_ffn, shared_ffn, dense_layers), keeping the lesson's sequence
-// length. Latent attention (DeepSeek-V2, V3) is refused with its sizes. A config that does not
+// expert_ffn, shared_ffn, dense_layers; latent attention's kv_lora_rank,
+// q_lora_rank, qk_nope_head_dim, qk_rope_head_dim, v_head_dim and
+// mtp_layers), keeping the lesson's sequence length. Latent attention
+// (DeepSeek-V2, V3) is refused with its sizes in a lesson without those
+// knobs and in the planner (its search too slow for the page). A config that does not
 // parse, or a lesson without a model of the reader's own, changes nothing
 // and reports why.
 func (p *Player) HFConfig(text string) *InputError {
@@ -677,18 +680,30 @@ func (p *Player) HFConfig(text string) *InputError {
 		p.report([]*InputError{e})
 		return e
 	}
-	if m.MLA() {
-		// Read right, but not plannable yet.
-		e := inputError("error.hf_mla", "hf_config", shown(text), "name", m.Name)
+	_, holds := p.st.Config["kv_lora_rank"]
+	if _, search := p.st.Config["rank"]; m.MLA() && (!holds || search) {
+		// Read right, but a lesson without latent sizes cannot hold it,
+		// and the planner's search of one is too slow for the page
+		// (DeepSeek-V3's: 10 s natively).
+		key := "error.hf_mla"
+		if holds {
+			key = "error.hf_mla_search"
+		}
+		e := inputError(key, "hf_config", shown(text), "name", m.Name)
 		e.params = []paramArg{{"total", m.Params()}, {"active", m.ActiveParams()}}
 		return p.report1(e)
 	}
-	// Every shape field, a dense model's experts 0: a paste replaces the
-	// last model whole.
+	// Every shape field, a dense model's experts 0 and a model without
+	// latent attention's latent sizes 0: a paste replaces the last model
+	// whole.
 	frag := fmt.Sprintf("model=custom&layers=%d&hidden=%d&heads=%d&kv_heads=%d&ffn=%d&vocab=%d&ffn_kind=%s&seq=%d"+
 		"&head_dim=%d&experts=%d&top_k=%d&expert_ffn=%d&shared_ffn=%d&dense_layers=%d",
 		m.Layers, m.Hidden, m.Heads, m.KVHeads, m.FFNSize, m.Vocab, m.FFN, m.Seq,
 		m.HeadSize, m.Experts, m.TopK, m.ExpertFFN, m.SharedFFN, m.DenseLayers)
+	if holds {
+		frag += "&kv_lora_rank=" + strconv.Itoa(m.KVLoRA) + "&q_lora_rank=" + strconv.Itoa(m.QLoRA) + "&qk_nope_head_dim=" + strconv.Itoa(m.QKNope) +
+			"&qk_rope_head_dim=" + strconv.Itoa(m.QKRope) + "&v_head_dim=" + strconv.Itoa(m.VHead) + "&mtp_layers=" + strconv.Itoa(m.MTPLayers)
+	}
 	if errs := p.ApplyFragment(frag); len(errs) > 0 {
 		return errs[0]
 	}

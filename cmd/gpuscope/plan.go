@@ -30,6 +30,8 @@ func planKnobs() []scenarios.Knob {
 		{Name: "ffn-kind", Kind: scenarios.KnobEnum, Values: []string{string(model.GeLU), string(model.SwiGLU)}},
 		n("head-dim", 0, 1<<14, ""), n("experts", 0, 1<<16, ""), n("top-k", 0, 1<<10, ""), n("expert-ffn", 0, 1<<22, ""),
 		n("shared-ffn", 0, 1<<22, ""), n("dense-layers", 0, 1000, ""),
+		n("kv-lora-rank", 0, 1<<16, ""), n("q-lora-rank", 0, 1<<16, ""), n("qk-nope-head-dim", 0, 1<<14, ""),
+		n("qk-rope-head-dim", 0, 1<<14, ""), n("v-head-dim", 0, 1<<14, ""), n("mtp-layers", 0, 1000, ""),
 		{Name: "params", Kind: scenarios.KnobFloat, FMin: 1, FMax: 1e16},
 		n("gpus", 1, 1<<24, ""), n("tp", 1, 1<<16, "1"), n("pp", 1, 1<<16, "1"), n("dp", 1, 1<<24, ""),
 		n("interleave", 1, 64, "1"), n("zero", 0, 3, "0"), n("micro-batch", 1, 1<<16, "1"), n("global-batch", 1, 1<<24, ""),
@@ -125,6 +127,12 @@ DP × micro-batch) are refused with the constraint named.`,
 		"expert-ffn":        {what: "a routed expert's inner size (moe_intermediate_size)", def: "the model's"},
 		"shared-ffn":        {what: "the shared experts' inner size, all together (DeepSeek's n_shared_experts × moe_intermediate_size)", def: "the model's"},
 		"dense-layers":      {what: "the first layers that are dense, --ffn wide (DeepSeek's first_k_dense_replace)", def: "the model's"},
+		"kv-lora-rank":      {what: "multi-head latent attention (DeepSeek-V2, V3): the width of the latent K and V come from (kv_lora_rank; 0: none, standard attention); needs --qk-nope-head-dim, --qk-rope-head-dim and --v-head-dim", def: "the model's; 0 for a model from sizes"},
+		"q-lora-rank":       {what: "latent attention's query latent width (q_lora_rank; 0: Q straight from the hidden state, DeepSeek-V2-Lite's)", def: "the model's"},
+		"qk-nope-head-dim":  {what: "latent attention: a head's query and key width without rotary positions (qk_nope_head_dim)", def: "the model's"},
+		"qk-rope-head-dim":  {what: "latent attention: a head's rotary query width, and the rotary key's shared by the heads (qk_rope_head_dim)", def: "the model's"},
+		"v-head-dim":        {what: "latent attention: a head's value width (v_head_dim)", def: "the model's"},
+		"mtp-layers":        {what: "multi-token-prediction modules trained after the last layer, their parameters counted apart (DeepSeek-V3's num_nextn_predict_layers: 1); at most --layers", def: "the model's; 0 for a model from sizes"},
 		"gpus":              {what: "GPUs in the cluster", def: "tp × pp × dp (tp × pp without --dp)"},
 		"tp":                {what: "tensor-parallel degree"},
 		"pp":                {what: "pipeline-parallel degree (stages)"},
@@ -288,6 +296,12 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		set("expert-ffn", &m.ExpertFFN)
 		set("shared-ffn", &m.SharedFFN)
 		set("dense-layers", &m.DenseLayers)
+		set("q-lora-rank", &m.QLoRA)
+		set("kv-lora-rank", &m.KVLoRA)
+		set("qk-nope-head-dim", &m.QKNope)
+		set("qk-rope-head-dim", &m.QKRope)
+		set("v-head-dim", &m.VHead)
+		set("mtp-layers", &m.MTPLayers)
 		if given("ffn-kind") {
 			// GPT style (biases, learned positions, tied embeddings) with
 			// GeLU; Llama style without them with SwiGLU.

@@ -798,3 +798,75 @@ func TestPlannerCPMatchesCLI(t *testing.T) {
 		t.Errorf("rank %d: CLI step %v s, cp %v s; the lesson %v, %v", rank, got, num(t, cli, "time", "cp_comm_s"), pm.Time.Step, pm.Time.CPComm)
 	}
 }
+
+// Latent attention from sizes: DeepSeek-V3's by flags plan as its preset
+// and its config.json do (less the router's bias a routed expert, which
+// neither flags nor the sandbox's knobs carry: 256 × 58 = 14,848
+// parameters, 2·10⁻⁸ of them); a bad size is refused naming its flag.
+func TestPlanMLAFromSizes(t *testing.T) {
+	plan := []string{"--gpus", "2048", "--gpu", "h800", "--pp", "16", "--ep", "64", "--zero", "1", "--recompute", "none", "--global-batch", "15360"}
+	sizes := []string{"--layers", "61", "--hidden", "7168", "--heads", "128", "--kv-heads", "128", "--seq", "4096", "--vocab", "129280",
+		"--ffn", "18432", "--ffn-kind", "swiglu", "--experts", "256", "--top-k", "8", "--expert-ffn", "2048", "--shared-ffn", "2048", "--dense-layers", "3",
+		"--q-lora-rank", "1536", "--kv-lora-rank", "512", "--qk-nope-head-dim", "128", "--qk-rope-head-dim", "64", "--v-head-dim", "128", "--mtp-layers", "1"}
+	flags := planJSON(t, append(sizes, plan...)...)
+	preset := planJSON(t, append([]string{"--model", "deepseek-v3"}, plan...)...)
+	hf := planJSON(t, append([]string{"--hf-config", "../../engine/model/testdata/hf/deepseek-v3.json", "--seq", "4096"}, plan...)...)
+	for _, path := range [][]string{{"params"}, {"active_params"}, {"time", "step_s"}, {"time", "compute_s"}, {"memory", "total_bytes"}, {"memory", "activations_bytes"}, {"time", "ep_comm_s"}} {
+		f := num(t, flags, path...)
+		for name, other := range map[string]map[string]any{"--model deepseek-v3": preset, "--hf-config": hf} {
+			if o := num(t, other, path...); math.Abs(f-o) > 1e-6*math.Abs(o) {
+				t.Errorf("%v: %g by flags, %g with %s", path, f, o, name)
+			}
+		}
+	}
+	if p := num(t, flags, "params"); math.Abs(p-671e9)/671e9 > 0.01 {
+		t.Errorf("DeepSeek-V3 by flags: %g parameters, want ≈ 671B", p)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--kv-lora-rank", "512"}, "qk-nope-head-dim, qk-rope-head-dim, v-head-dim: 0, 0, 0; each must be positive with kv-lora-rank"},
+		{[]string{"--q-lora-rank", "64"}, "latent attention needs a positive kv-lora-rank"},
+		{[]string{"--kv-lora-rank", "-1"}, "--kv-lora-rank"},
+		{[]string{"--mtp-layers", "5"}, "mtp-layers: 5; allowed 0–4"},
+	} {
+		args := append([]string{"plan", "--layers", "4", "--hidden", "256", "--heads", "4", "--seq", "128", "--vocab", "1000"}, c.args...)
+		if _, errOut, code := runCLI(args...); code != 2 || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, %q, want %q", c.args, code, errOut, c.want)
+		}
+	}
+}
+
+// DeepSeek-V3's config.json pasted into the sandbox: the CLI line the
+// page shows, latent attention's flags with it, prints the page's numbers.
+func TestSandboxMLAPasteMatchesCLI(t *testing.T) {
+	p, errs, err := scenarios.NewPlayerAt("scenario=sandbox&gpu=h800&gpus=2048&tp=1&pp=16&zero=1&recompute=none&global_batch=15360")
+	if err != nil || len(errs) > 0 {
+		t.Fatal(err, errs)
+	}
+	ds, err := os.ReadFile("../../engine/model/testdata/hf/deepseek-v3.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := p.HFConfig(string(ds)); e != nil {
+		t.Fatalf("DeepSeek-V3 pasted: %v", e)
+	}
+	if e := p.Set("ep", "64"); e != nil {
+		t.Fatal(e)
+	}
+	pm := p.Lesson().Metrics(1).(scenarios.PlanMetrics)
+	if !strings.Contains(pm.Command, "--kv-lora-rank 512") {
+		t.Fatalf("command %s", pm.Command)
+	}
+	cli := planJSON(t, strings.Fields(strings.TrimPrefix(pm.Command, "gpuscope plan "))...)
+	for _, c := range []struct {
+		path []string
+		want float64
+	}{{[]string{"params"}, pm.Params}, {[]string{"active_params"}, pm.ActiveParams}, {[]string{"time", "step_s"}, pm.Time.Step},
+		{[]string{"memory", "total_bytes"}, pm.Memory.Total}} {
+		if got := num(t, cli, c.path...); got != c.want {
+			t.Errorf("%v: CLI %v, page %v (%s)", c.path, got, c.want, pm.Command)
+		}
+	}
+}
