@@ -80,12 +80,14 @@ site: build
 # inlining only where the search and the event loop run (engine/parallel,
 # engine/sim: the 405B search under Node is 0.90 s inlined, 1.73 s not),
 # and Ebiten's shader compiler, run once at start-up, is compiled with -l:
-# 3.146 MB. Since the sandbox, slices and sort are compiled with -l too:
-# 3.3 kB of gzip, and the 405B search under Node the same (0.93 s, 0.94 s).
+# 3.146 MB. Since the sandbox, slices and sort are compiled with -l too
+# (3.3 kB of gzip, and the 405B search under Node the same: 0.93 s, 0.94
+# s), and strconv since latent attention's knobs (1.4 kB; math without
+# inlining would save 3.5 kB but slow that search 1.13 → 1.57 s).
 # When a package matches several patterns, the last one wins.
 WASM_GCFLAGS ?= -gcflags=all=-l -gcflags=runtime/...= -gcflags=github.com/hajimehoshi/...= \
 	-gcflags=syscall/js= -gcflags=sync/...= -gcflags=math= -gcflags=math/bits= \
-	-gcflags=strconv= -gcflags=unicode/...= -gcflags=internal/...= \
+	-gcflags=unicode/...= -gcflags=internal/...= \
 	-gcflags=github.com/gpuscope/gpuscope/render/paint/...= -gcflags=github.com/gpuscope/gpuscope/engine/parallel= \
 	-gcflags=github.com/gpuscope/gpuscope/engine/sim= -gcflags=github.com/hajimehoshi/ebiten/v2/internal/shader/...=-l
 

@@ -161,10 +161,7 @@ func planConfig(c Config) (parallel.Config, error) {
 			// A dense model: the experts' sizes mean nothing.
 			m.TopK, m.ExpertFFN, m.SharedFFN, m.DenseLayers = 0, 0, 0, 0
 		}
-		if m.KVLoRA == 0 {
-			// Standard attention: the latent sizes mean nothing.
-			m.QLoRA, m.QKNope, m.QKRope, m.VHead = 0, 0, 0, 0
-		}
+		// Latent sizes without a kv_lora_rank: the engine refuses them.
 		gpt := m.FFN == model.GeLU // GPT style: biases, learned positions, tied embeddings
 		m.Biases, m.LearnedPositions, m.Tied, m.NoDropout = gpt, gpt, gpt, !gpt
 	} else {

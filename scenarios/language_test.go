@@ -362,6 +362,7 @@ var engineRefusals = []struct{ frag, key string }{
 	{"scenario=simt-launch&threads=1024&registers=255", "error.engine.block_fit"},
 	{"scenario=simt-launch&gpu=a100-80gb&smem=232448", "error.engine.smem"},
 	{"scenario=roofline&gpu=a100-80gb&dtype=fp8", "error.engine.dtype_allowed"},
+	{"scenario=sandbox&model=custom&q_lora_rank=128", "error.engine.mla_kv"},
 }
 
 // Every refusal of the engine a reader can reach reads in the reader's
