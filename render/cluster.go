@@ -128,7 +128,7 @@ func AppendCluster(dst List, v ClusterView) List {
 		return l
 	}
 	n := v.Nodes * G
-	tp, pp, dp := max(v.TP, 1), max(v.PP, 1), max(v.DP, 1)
+	tp, pp, dp := max(v.TP, 1), max(v.PP, 1), max(v.DP, 1)*max(v.CP, 1)
 	prog := clamp(float32(v.Progress), 0, 1)
 
 	fs := clamp(minf(st.W, st.H)/45, 14*sc, 18*sc)
@@ -159,7 +159,7 @@ func AppendCluster(dst List, v ClusterView) List {
 	}
 	cw := labelW(clock, fs)
 	clockY := y // the clock goes last: it changes every frame
-	l.Label(st.X+pad, y, fs, AlignLeft, th.Text, fitLabel(clusterTitle(w, v.Nodes, G, tp, pp, dp), fs, st.W-3*pad-cw))
+	l.Label(st.X+pad, y, fs, AlignLeft, th.Text, fitLabel(clusterTitle(w, v.Nodes, G, tp, max(v.CP, 1), pp, max(v.DP, 1)), fs, st.W-3*pad-cw))
 	y += fs * 1.4
 	if v.Headline != "" {
 		h1, h2 := wrap2(v.Headline, fs, st.W-2*pad)
@@ -701,12 +701,15 @@ var linkLabels memo[linkKey]
 
 // clusterTitle is the configuration, built once per configuration and
 // language, not every frame.
-func clusterTitle(w Words, nodes, g, tp, pp, dp int) string {
-	return clusterLabels.get(clKey{w.Lang, "", 't', float64(nodes)*1e12 + float64(g)*1e9 + float64(tp)*1e6 + float64(pp)*1e3 + float64(dp)}, func() string {
+func clusterTitle(w Words, nodes, g, tp, cp, pp, dp int) string {
+	return clusterLabels.get(clKey{w.Lang, strconv.Itoa(cp), 't', float64(nodes)*1e12 + float64(g)*1e9 + float64(tp)*1e6 + float64(pp)*1e3 + float64(dp)}, func() string {
 		key := "canvas.cluster.title"
 		if nodes == 1 {
 			key = "canvas.cluster.title_one" // "1 node", not "1 nodes"
 		}
-		return w.Say(key, "nodes", strconv.Itoa(nodes), "g", strconv.Itoa(g), "tp", strconv.Itoa(tp), "pp", strconv.Itoa(pp), "dp", strconv.Itoa(dp))
+		if cp > 1 {
+			key += "_cp"
+		}
+		return w.Say(key, "nodes", strconv.Itoa(nodes), "g", strconv.Itoa(g), "tp", strconv.Itoa(tp), "cp", strconv.Itoa(cp), "pp", strconv.Itoa(pp), "dp", strconv.Itoa(dp))
 	})
 }

@@ -266,3 +266,21 @@ func BenchmarkCluster512(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(l.Items)), "items")
 }
+
+// Context parallelism sits between TP and DP in the rank order: with CP 2
+// the 16 GPUs of TP 2 × CP 2 × PP 2 × DP 2 hold two pipeline stages of 8
+// ranks each, so coloured by stage they show two colours, ranks 0–7 and
+// 8–15 (drawn as if DP were 2 they would show four).
+func TestClusterCPRanksOrder(t *testing.T) {
+	v := clusterView(1000, 600, 2, 2, 2, 2, "", 0)
+	v.CP, v.ColourBy = 2, "pp"
+	sq := gpuSquares(AppendCluster(List{}, v), v.Theme)
+	if len(sq) != 16 {
+		t.Fatalf("%d GPU squares, want 16", len(sq))
+	}
+	for r := range sq {
+		if same := sq[r].Color == sq[0].Color; same != (r < 8) {
+			t.Errorf("GPU %d: colour %v, stage 0's %v; want stage %d", r, sq[r].Color, sq[0].Color, r/8)
+		}
+	}
+}

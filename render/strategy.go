@@ -146,6 +146,10 @@ type ClusterView struct {
 	Nodes         int   // nodes of GPUsPerNode GPUs
 	GPUsPerNode   int
 	TP, PP, DP    int // rank r: tp = r % TP, dp = (r / TP) % DP, pp = r / (TP·DP) (Megatron's order)
+	// CP, context parallelism, between TP and DP in the order: its ranks
+	// are drawn as DP's (gradients are reduced over DP × CP), the title
+	// says it. 0 or 1: none.
+	CP int
 	// Colour GPUs by "tp" (their TP group), "pp" (their stage) or "dp"
 	// (their replica).
 	ColourBy string

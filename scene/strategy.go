@@ -664,7 +664,7 @@ func clusterView(run *scenarios.PlanRun, f planFrame) render.ClusterView {
 	v := render.ClusterView{
 		Width: f.Width, Height: f.Height, Stage: f.stage, Scale: f.Scale, Theme: f.Theme, Words: w,
 		Nodes: (cl.GPUs + cl.GPUsPerNode - 1) / cl.GPUsPerNode, GPUsPerNode: cl.GPUsPerNode,
-		TP: c.Plan.TP, PP: c.Plan.PP, DP: c.Plan.DP, ColourBy: run.ColourBy, Active: run.ColourBy, Progress: f.frac,
+		TP: c.Plan.TP, PP: c.Plan.PP, DP: c.Plan.DP, CP: c.Plan.CP, ColourBy: run.ColourBy, Active: run.ColourBy, Progress: f.frac,
 		IntraName: cl.Intra.Name, IntraBW: cl.Intra.Bandwidth, InterName: cl.Inter.Name, InterBW: cl.Inter.Bandwidth,
 		Time: f.t, Pending: f.conceal,
 	}

@@ -237,3 +237,21 @@ func TestCPHeadlineNamesMetaOnlyForLlama3(t *testing.T) {
 		t.Skip("long-context draws no time line step")
 	}
 }
+
+// The sandbox's cluster names context parallelism in its title.
+func TestSandboxClusterTitleSaysCP(t *testing.T) {
+	s, _ := scenarios.Get("sandbox")
+	c := s.Defaults()
+	for k, v := range map[string]string{"model": "llama2-70b", "seq": "4096", "gpus": "256", "tp": "4", "cp": "2", "pp": "4"} {
+		c[k] = v
+	}
+	les, err := scenarios.Prepare(s, c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p Picture
+	got := labels(p.Build(render.List{}, Moment{Lesson: les, Step: 2, Time: les.Steps[1].To}, desk))
+	if want := "32 nodes × 8 GPUs · TP 4 × CP 2 × PP 4 × DP 8"; !got[want] {
+		t.Errorf("no %q among %v", want, got)
+	}
+}
