@@ -308,6 +308,9 @@ func planRun(st Step, c Config, search func(parallel.Config, bool) (*parallel.Se
 		return nil, err
 	}
 	r := &PlanRun{Config: pc, Result: res, View: view, ColourBy: planColour(st), end: sim.Second, Rank: c.IntOf("rank")}
+	if v := c["colour"]; slices.Contains(ClusterModes, v) {
+		r.ColourBy = v // the sandbox's choice of colouring (and collective)
+	}
 	p := pc.Plan
 	switch r.View {
 	case ViewTimeline:

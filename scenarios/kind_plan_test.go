@@ -512,6 +512,13 @@ func TestSandbox(t *testing.T) {
 			t.Errorf("%s=%s changed neither the step time nor the memory", c.knob, c.value)
 		}
 	}
+	// The cluster step's colouring, the reader's: by stage, sends on the links.
+	for _, by := range []string{"tp", "pp", "dp"} {
+		les := planLesson(t, "sandbox", "colour", by)
+		if got := les.Steps[1].Run.(*PlanRun).ColourBy; got != by {
+			t.Errorf("colour=%s: the cluster is coloured by %s", by, got)
+		}
+	}
 	// A mixture of experts with EP 8, DeepSeek-V3's dispatch and overlap.
 	m := planMetrics(planLesson(t, "sandbox", "model", "mixtral-8x7b", "gpus", "64", "tp", "1", "pp", "4", "ep", "8", "zero", "1"), 1)
 	if m.EP != 8 || !strings.Contains(m.Command, "--ep 8") {
