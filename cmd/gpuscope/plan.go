@@ -163,6 +163,7 @@ DP × micro-batch) are refused with the constraint named.`,
 		"recompute-modules": {arg: "LIST", allowed: "a comma-separated list of core_attn, layernorm, mla_up_proj, moe_act", what: "what --recompute selective runs again in the backward pass, a comma-separated list as Megatron-Core's --recompute-modules: core_attn (the attention core), layernorm (the norms, their outputs not kept), mla_up_proj (latent attention's Q, K and V from the latents), moe_act (the MLP's activation, the down projection's input not kept); DeepSeek-V3's: layernorm,mla_up_proj,moe_act", def: "core_attn"},
 		"fp8-cache":         {what: "keep the products' inputs for the backward pass in FP8 with their 1×128 scales, the attention output in E5M6 (DeepSeek-V3's low-precision storage; needs --block-scaled)", def: "off"},
 		"json":              jsonDoc,
+		"kernels":           {what: "also list one layer's kernels on one GPU for one micro-batch, forward and backward: each matrix product with its M × N × K, the attention core, the elementwise passes, recomputation, the collectives — the parts the time line's blocks add up to (a dense model's; not with --search)", def: "off"},
 		"search":            {what: "rank every valid plan that fits, fastest first (each with sequence parallelism when TP > 1 and DP overlap; --sp and --overlap are not read, nor DeepSeek-V3's --node-limit, --dispatch-dtype, --ep-overlap, --comm-sms and --block-scaled)"},
 		"sp":                {what: "sequence parallelism in the TP group (activations outside the matrix products split over TP)", def: "on when --tp > 1 (--software megatron-2021: off)"},
 		"flash":             {what: "FlashAttention (off: standard attention, the N×N scores through HBM)", def: "on (--software megatron-2021 and megatron-2022: off)"},
@@ -215,7 +216,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 			rest = append(rest, a)
 		}
 	}
-	fs := newFlagSet(planKnobs(), "json", "search", "sp", "flash", "overlap", "ep-overlap", "block-scaled", "fp8-cache")
+	fs := newFlagSet(planKnobs(), "json", "search", "sp", "flash", "overlap", "ep-overlap", "block-scaled", "fp8-cache", "kernels")
 	fs.help = planHelp
 	if err := fs.parse(rest); err != nil {
 		return fs.stop(err, stdout, stderr)
@@ -409,6 +410,9 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	dtype := hw.Dtype(fs.value("dtype"))
 	flash := boolOr("flash", era.flash)
 
+	if fs.bools["search"] && fs.bools["kernels"] {
+		return fail("--kernels: lists one plan's kernels; not with --search")
+	}
 	if fs.bools["search"] {
 		sr, err := parallel.Search(parallel.SearchOptions{Model: m, Cluster: cl, GlobalBatch: gb, BytesPerParam: bpp, Dtype: dtype, Flash: flash, CP: true})
 		if err != nil {
@@ -479,9 +483,16 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		return fail("--%v", err)
 	}
 	set := planSettings(given, m, hfPath != "", plan, cl, gbDefault, false, era)
-	if fs.bools["json"] {
-		return writeJSON(stdout, stderr, planOutput{Metrics: r.Metrics(), Overlap: plan.Overlap, Seq: m.Seq, Dropout: !m.NoDropout, Defaulted: set.defaulted()})
+	var ks []parallel.Kernel
+	if fs.bools["kernels"] {
+		if ks, err = parallel.LayerKernels(parallel.Config{Model: m, Plan: plan, Cluster: cl}); err != nil {
+			return fail("--%v", err)
+		}
 	}
+	if fs.bools["json"] {
+		return writeJSON(stdout, stderr, planOutput{Metrics: r.Metrics(), Overlap: plan.Overlap, Seq: m.Seq, Dropout: !m.NoDropout, Defaulted: set.defaulted(), Kernels: ks})
+	}
+	defer writeKernels(stdout, ks)
 	split := fmt.Sprintf("TP %d × PP %d × DP %d", tp, pp, dp)
 	if cp > 1 {
 		split = fmt.Sprintf("TP %d × CP %d × PP %d × DP %d", tp, cp, pp, dp)
@@ -524,6 +535,25 @@ type planOutput struct {
 	// Defaulted are the flags of the settings that change the numbers
 	// and were not given, in the order the text output lists them.
 	Defaulted []string `json:"defaulted"`
+	// Kernels are one layer's kernels on one GPU for one micro-batch
+	// (--kernels).
+	Kernels []parallel.Kernel `json:"kernels,omitempty"`
+}
+
+// writeKernels is --kernels' table: one layer's kernels on one GPU for
+// one micro-batch, a product's shape, forward and backward.
+func writeKernels(w io.Writer, ks []parallel.Kernel) {
+	if len(ks) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "one layer's kernels on one GPU, one micro-batch (seconds):\n  %-13s %-11s %-22s %-10s %s\n", "name", "kind", "M × N × K", "forward", "backward")
+	for _, k := range ks {
+		shape := ""
+		if k.Kind == parallel.KernelGEMM {
+			shape = fmt.Sprintf("%g × %g × %g", k.M, k.N, k.K)
+		}
+		fmt.Fprintf(w, "  %-13s %-11s %-22s %-10.6f %.6f\n", k.Name, k.Kind, shape, k.ForwardS, k.BackwardS)
+	}
 }
 
 // planSetting is a setting that changes a plan's numbers, as gpuscope

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// gpuscope plan --kernels: one layer's kernels on one GPU, in the JSON and
+// as a table; GPT-3 175B at TP 8 has Q, K, V as one 2,048 × 4,608 × 12,288
+// product; a mixture of experts and --search are refused, named.
+func TestPlanKernels(t *testing.T) {
+	args := []string{"plan", "--model", "gpt3-175b", "--gpus", "512", "--tp", "8", "--pp", "8", "--kernels"}
+	out, errOut, code := runCLI(append(args, "--json")...)
+	if code != 0 {
+		t.Fatalf("rc %d: %s", code, errOut)
+	}
+	var got struct {
+		Kernels []struct {
+			Name      string  `json:"name"`
+			Kind      string  `json:"kind"`
+			M         float64 `json:"m"`
+			N         float64 `json:"n"`
+			K         float64 `json:"k"`
+			ForwardS  float64 `json:"forward_s"`
+			BackwardS float64 `json:"backward_s"`
+		} `json:"kernels"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Kernels) < 6 || got.Kernels[0].Name != "qkv" || got.Kernels[0].Kind != "gemm" || got.Kernels[0].M != 2048 || got.Kernels[0].N != 4608 || got.Kernels[0].K != 12288 {
+		t.Fatalf("kernels %+v", got.Kernels)
+	}
+	for _, k := range got.Kernels {
+		if k.ForwardS < 0 || k.BackwardS < 0 || k.ForwardS+k.BackwardS == 0 {
+			t.Errorf("%s: %g / %g s", k.Name, k.ForwardS, k.BackwardS)
+		}
+	}
+	text, _, code := runCLI(args...)
+	if code != 0 || !strings.Contains(text, "one layer's kernels on one GPU") || !strings.Contains(text, "2048 × 4608 × 12288") {
+		t.Errorf("rc %d, text:\n%s", code, text)
+	}
+	if _, e, code := runCLI("plan", "--model", "mixtral-8x7b", "--gpus", "64", "--pp", "4", "--ep", "8", "--kernels"); code != 2 || !strings.Contains(e, "--kernels:") {
+		t.Errorf("mixtral: rc %d, %q", code, e)
+	}
+	if _, e, code := runCLI("plan", "--model", "gpt3-175b", "--gpus", "512", "--search", "--kernels"); code != 2 || !strings.Contains(e, "--kernels:") {
+		t.Errorf("with --search: rc %d, %q", code, e)
+	}
+}

@@ -1,0 +1,44 @@
+package parallel
+
+import "fmt"
+
+// Kernel kinds: what runs on a GPU during a layer.
+const (
+	KernelGEMM       = "gemm"       // a matrix product (M×N×K forward; backward dX and dW)
+	KernelAttention  = "attention"  // the attention core (FlashAttention or standard)
+	KernelMemory     = "memory"     // memory-bound elementwise passes (norms, residual adds, the activation; FP8 quantization)
+	KernelRecompute  = "recompute"  // the forward work repeated in the backward
+	KernelCollective = "collective" // TP's all-reduces, CP's K/V exchange (exposed)
+)
+
+// Kernel is one part of a transformer layer's work on one GPU for one
+// micro-batch: its time forward and backward, and a product's shape.
+type Kernel struct {
+	Name      string  `json:"name"` // qkv, out, up, down (q_down, q_up, kv_down, kv_up with latent attention), attention, elementwise, quantize, recompute, tp_allreduce, cp_kv
+	Kind      string  `json:"kind"`
+	M         float64 `json:"m,omitempty"` // a GEMM's rows (the micro-batch's tokens on this GPU), columns, inner size
+	N         float64 `json:"n,omitempty"`
+	K         float64 `json:"k,omitempty"`
+	ForwardS  float64 `json:"forward_s"`
+	BackwardS float64 `json:"backward_s"` // recomputation apart, as its own kernel
+}
+
+// LayerKernels are a layer's kernels on one GPU for one micro-batch, in
+// the order they run forward: the parts the engine adds up to the
+// layer's forward and backward times (the stages' blocks of the time
+// line are these summed over a stage's layers, with its collectives), at
+// the GPU's sustained clock as Evaluate times them.
+// A mixture of experts' MoE layers are not listed yet: refused.
+func LayerKernels(c Config) ([]Kernel, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	if c.Model.MoE() {
+		return nil, fmt.Errorf("kernels: %s is a mixture of experts; its MoE layers' kernels are not listed yet (a dense model's are)", c.Model.Name)
+	}
+	var ks []Kernel
+	cl := c.Cluster
+	cl.GPU = sustained(cl.GPU) // as Evaluate times the step
+	layerCostOf(c.Model, c.Plan, cl, &ks)
+	return ks, nil
+}
