@@ -119,26 +119,33 @@ func TestHeaviestFrames(t *testing.T) {
 // veil: 1.7% and 4.5%, the blocks' colours changing at the playhead).
 const minSharedPrefix = 0.95
 
+// sharedPrefix plays p at a quarter speed for frames frames and returns
+// the last frame's list and the least share of its items a frame begins
+// with in common with the frame before.
+func sharedPrefix(p *scenarios.Player, frames int) (render.List, float64) {
+	p.Command([]byte(`{"type":"set","speed":0.25}`))
+	var pic Picture
+	var l render.List
+	var prev []render.Item
+	worst := 1.0
+	for i := range frames {
+		p.Advance(1.0 / 60)
+		l = pic.Build(l, At(p), desktop)
+		if i > 0 {
+			n := 0
+			for n < min(len(prev), len(l.Items)) && prev[n] == l.Items[n] {
+				n++
+			}
+			worst = min(worst, float64(n)/float64(len(l.Items)))
+		}
+		prev = append(prev[:0], l.Items...)
+	}
+	return l, worst
+}
+
 func TestHeaviestFramesShareAPrefix(t *testing.T) {
 	for _, h := range heaviest {
-		p := playing(t, h.id, h.frag)
-		p.Command([]byte(`{"type":"set","speed":0.25}`))
-		var pic Picture
-		var l render.List
-		var prev []render.Item
-		worst := 1.0
-		for i := range 30 {
-			p.Advance(1.0 / 60)
-			l = pic.Build(l, At(p), desktop)
-			if i > 0 {
-				n := 0
-				for n < min(len(prev), len(l.Items)) && prev[n] == l.Items[n] {
-					n++
-				}
-				worst = min(worst, float64(n)/float64(len(l.Items)))
-			}
-			prev = append(prev[:0], l.Items...)
-		}
+		l, worst := sharedPrefix(playing(t, h.id, h.frag), 30)
 		t.Logf("%s: %d items, the least shared prefix %.4f", h.id, len(l.Items), worst)
 		if worst < minSharedPrefix {
 			t.Errorf("%s: two successive frames share %.1f%% of their %d items at the least, want %.0f%% at least", h.id, 100*worst, len(l.Items), 100*minSharedPrefix)
@@ -173,24 +180,7 @@ func TestClusterFrameNoAllocs(t *testing.T) {
 // their items (before: none, the clock being the first), and GPUs a few
 // pixels wide are drawn as runs of one colour (6,231 items, not 21,591).
 func TestClusterAtScaleSharesAPrefix(t *testing.T) {
-	p := playing(t, "sandbox", "step=2&model=megatron-1t&gpus=8192&tp=8&pp=16&global_batch=2048")
-	p.Command([]byte(`{"type":"set","speed":0.25}`))
-	var pic Picture
-	var l render.List
-	var prev []render.Item
-	worst := 1.0
-	for i := range 60 {
-		p.Advance(1.0 / 60)
-		l = pic.Build(l, At(p), desktop)
-		if i > 0 {
-			n := 0
-			for n < min(len(prev), len(l.Items)) && prev[n] == l.Items[n] {
-				n++
-			}
-			worst = min(worst, float64(n)/float64(len(l.Items)))
-		}
-		prev = append(prev[:0], l.Items...)
-	}
+	l, worst := sharedPrefix(playing(t, "sandbox", "step=2&model=megatron-1t&gpus=8192&tp=8&pp=16&global_batch=2048"), 60)
 	if worst < 0.99 || len(l.Items) > 8000 {
 		t.Errorf("8,192 GPUs: %d items, successive frames share %.1f%% at the least; want ≤ 8,000 and ≥ 99%%", len(l.Items), 100*worst)
 	}
