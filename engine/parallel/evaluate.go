@@ -530,7 +530,7 @@ func layerCost(m model.Transformer, p Plan, cl Cluster) costs { return layerCost
 
 // layerCostOf is layerCost, each kernel's part also appended to ks when
 // it is not nil (LayerKernels): the numbers the step is made of, named.
-func layerCostOf(m model.Transformer, p Plan, cl Cluster, ks *[]Kernel) costs {
+func layerCostOf(m model.Transformer, p Plan, cl Cluster, ks *kernelList) costs {
 	g, dt := cl.GPU, p.matmul()
 	h, f := float64(m.Hidden), float64(m.FFNSize)
 	T := float64(p.TP)
@@ -542,10 +542,7 @@ func layerCostOf(m model.Transformer, p Plan, cl Cluster, ks *[]Kernel) costs {
 
 	// The layer's products: M×N×K forward; backward dX (M×K, inner N) and
 	// dW (K×N, inner M).
-	type mm struct {
-		n, k float64
-		name string
-	}
+	type mm struct{ n, k float64 }
 	ffnOut := 1.0
 	if m.FFN == model.SwiGLU {
 		ffnOut = 2 // gate and up in one product
@@ -558,13 +555,13 @@ func layerCostOf(m model.Transformer, p Plan, cl Cluster, ks *[]Kernel) costs {
 		// projections and the output (split over TP).
 		a, qk := float64(m.Heads), float64(m.QKNope+m.QKRope)
 		kvr, rope := float64(m.KVLoRA), float64(m.QKRope)
-		q := []mm{{a * qk / T, h, "q"}}
+		q := []mm{{a * qk / T, h}}
 		if m.QLoRA > 0 {
 			qr := float64(m.QLoRA)
-			q = []mm{{qr, h, "q_down"}, {a * qk / T, qr, "q_up"}}
+			q = []mm{{qr, h}, {a * qk / T, qr}}
 		}
-		mats = append(q, mm{kvr + rope, h, "kv_down"}, mm{a * float64(m.QKNope+m.VHead) / T, kvr, "kv_up"}, mm{h, a * float64(m.VHead) / T, "out"},
-			mm{ffnOut * f / T, h, "up"}, mm{h, f / T, "down"})
+		mats = append(q, mm{kvr + rope, h}, mm{a * float64(m.QKNope+m.VHead) / T, kvr}, mm{h, a * float64(m.VHead) / T},
+			mm{ffnOut * f / T, h}, mm{h, f / T})
 		// The up projections: Q's from its latent, K's and V's from theirs.
 		upProj = gemm(g, dt, n, a*float64(m.QKNope+m.VHead)/T, kvr)
 		if m.QLoRA > 0 {
@@ -572,10 +569,10 @@ func layerCostOf(m model.Transformer, p Plan, cl Cluster, ks *[]Kernel) costs {
 		}
 	} else {
 		mats = []mm{
-			{qw/T + 2*kvGPU, h, "qkv"}, // Q, K, V (column parallel)
-			{h, qw / T, "out"},         // output projection (row parallel)
-			{ffnOut * f / T, h, "up"},  // up (and gate)
-			{h, f / T, "down"},         // down
+			{qw/T + 2*kvGPU, h}, // Q, K, V (column parallel)
+			{h, qw / T},         // output projection (row parallel)
+			{ffnOut * f / T, h}, // up (and gate)
+			{h, f / T},          // down
 		}
 	}
 	var fwd, bwd float64
@@ -587,8 +584,8 @@ func layerCostOf(m model.Transformer, p Plan, cl Cluster, ks *[]Kernel) costs {
 		kf, kb := gemm(g, dt, n, x.n, x.k), gemm(g, dt, n, x.k, x.n)+gemm(g, dt, x.k, x.n, n)
 		fwd += kf
 		bwd += kb
-		if ks != nil {
-			*ks = append(*ks, Kernel{Name: x.name, Kind: KernelGEMM, M: n, N: x.n, K: x.k, ForwardS: kf, BackwardS: kb})
+		if recordKernels {
+			ks.add(matName(m, i), KernelGEMM, n, x.n, x.k, kf, kb)
 		}
 		// Latent attention's KV down projection reads the same quantized
 		// input as Q's (the third product, after Q's two).
@@ -619,8 +616,8 @@ func layerCostOf(m model.Transformer, p Plan, cl Cluster, ks *[]Kernel) costs {
 	}
 	fwd += attn
 	bwd += back * attn
-	if ks != nil {
-		*ks = append(*ks, Kernel{Name: "attention", Kind: KernelAttention, ForwardS: attn, BackwardS: back * attn})
+	if recordKernels {
+		ks.add("attention", KernelAttention, 0, 0, 0, attn, back*attn)
 	}
 	// Memory-bound elementwise work: two LayerNorms (read, write), two
 	// bias-dropout-residual adds (read two, write one, a mask), the FFN's
@@ -646,11 +643,9 @@ func layerCostOf(m model.Transformer, p Plan, cl Cluster, ks *[]Kernel) costs {
 	}
 	fwd += mem(elem) + mem(quant.fwd)
 	bwd += 2*mem(elem) + mem(quant.bwd)
-	if ks != nil {
-		*ks = append(*ks, Kernel{Name: "elementwise", Kind: KernelMemory, ForwardS: mem(elem), BackwardS: 2 * mem(elem)})
-		if quant.fwd+quant.bwd > 0 {
-			*ks = append(*ks, Kernel{Name: "quantize", Kind: KernelMemory, ForwardS: mem(quant.fwd), BackwardS: mem(quant.bwd)})
-		}
+	if recordKernels {
+		ks.add("elementwise", KernelMemory, 0, 0, 0, mem(elem), 2*mem(elem))
+		ks.add("quantize", KernelMemory, 0, 0, 0, mem(quant.fwd), mem(quant.bwd))
 	}
 
 	var c costs
@@ -707,16 +702,10 @@ func layerCostOf(m model.Transformer, p Plan, cl Cluster, ks *[]Kernel) costs {
 		c.kvFull = full
 	}
 	c.attn = attn
-	if ks != nil {
-		if c.recompute > 0 {
-			*ks = append(*ks, Kernel{Name: "recompute", Kind: KernelRecompute, BackwardS: c.recompute})
-		}
-		if c.tpFwd+c.tpBwd > 0 {
-			*ks = append(*ks, Kernel{Name: "tp_allreduce", Kind: KernelCollective, ForwardS: c.tpFwd, BackwardS: c.tpBwd})
-		}
-		if c.cpFwd+c.cpBwd > 0 {
-			*ks = append(*ks, Kernel{Name: "cp_kv", Kind: KernelCollective, ForwardS: c.cpFwd, BackwardS: c.cpBwd})
-		}
+	if recordKernels {
+		ks.add("recompute", KernelRecompute, 0, 0, 0, 0, c.recompute)
+		ks.add("tp_allreduce", KernelCollective, 0, 0, 0, c.tpFwd, c.tpBwd)
+		ks.add("cp_kv", KernelCollective, 0, 0, 0, c.cpFwd, c.cpBwd)
 	}
 	return c
 }

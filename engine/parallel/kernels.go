@@ -1,6 +1,10 @@
 package parallel
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/gpuscope/gpuscope/engine/model"
+)
 
 // Kernel kinds: what runs on a GPU during a layer.
 const (
@@ -30,15 +34,45 @@ type Kernel struct {
 // the GPU's sustained clock as Evaluate times them.
 // A mixture of experts' MoE layers are not listed yet: refused.
 func LayerKernels(c Config) ([]Kernel, error) {
+	if !recordKernels {
+		return nil, fmt.Errorf("kernels: not in this build (the page's WebAssembly leaves them out for its size; the CLI lists them)")
+	}
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
 	if c.Model.MoE() {
 		return nil, fmt.Errorf("kernels: %s is a mixture of experts; its MoE layers' kernels are not listed yet (a dense model's are)", c.Model.Name)
 	}
-	var ks []Kernel
+	var ks kernelList
 	cl := c.Cluster
 	cl.GPU = sustained(cl.GPU) // as Evaluate times the step
 	layerCostOf(c.Model, c.Plan, cl, &ks)
 	return ks, nil
+}
+
+// kernelList collects a layer's kernels; a nil list (Evaluate's, a
+// search's) takes nothing.
+type kernelList []Kernel
+
+// add appends a kernel that takes time; on a nil list it does nothing.
+// Not inlined: layerCostOf's calls stay small, as the page's wasm is.
+//
+//go:noinline
+func (l *kernelList) add(name, kind string, m, n, k, fwd, bwd float64) {
+	if l == nil || fwd+bwd <= 0 {
+		return
+	}
+	*l = append(*l, Kernel{Name: name, Kind: kind, M: m, N: n, K: k, ForwardS: fwd, BackwardS: bwd})
+}
+
+// matName is the name of a layer's i-th product, in layerCostOf's order.
+func matName(m model.Transformer, i int) string {
+	names := []string{"qkv", "out", "up", "down"}
+	if m.MLA() {
+		names = []string{"q", "kv_down", "kv_up", "out", "up", "down"}
+		if m.QLoRA > 0 {
+			names = []string{"q_down", "q_up", "kv_down", "kv_up", "out", "up", "down"}
+		}
+	}
+	return names[i]
 }
