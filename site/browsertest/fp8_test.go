@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/chromedp/chromedp"
 )
 
 // The fp8-training lesson, step by step: each step's numbers are what its
@@ -23,19 +21,13 @@ func TestFP8Training(t *testing.T) {
 	for n := 1; n <= st.Steps; n++ {
 		command(ctx, fmt.Sprintf(`{type: "goto", step: %d}`, n))
 		settle(ctx)
-		st = infraState{}
-		evalJSON(ctx, "window.gpuscope.state()", &st)
+		st = infraStateOf(ctx)
 		if st.Error != nil {
 			t.Errorf("step %d: %s", n, *st.Error)
 		}
-		if q := st.Question; q != nil && !q.Answered {
+		var ok bool
+		if st, ok = answerIfAsked(t, ctx, st, fmt.Sprintf("step %d", n), fmt.Sprintf("fp8-step%d-%s-question", n, st.StepID)); ok {
 			asked++
-			if text(ctx, "#metrics table") != "" {
-				t.Errorf("step %d: numbers shown before the answer", n)
-			}
-			screenshot(ctx, fmt.Sprintf("fp8-step%d-%s-question", n, st.StepID))
-			chromedpRun(t, ctx, chromedp.Click(`#predict button[data-choice="0"]`, chromedp.ByQuery))
-			settle(ctx)
 		}
 		cmd, _ := st.Metrics["command"].(string)
 		var cliOut map[string]any

@@ -11,6 +11,34 @@ import (
 	"github.com/chromedp/chromedp"
 )
 
+// infraStateOf is the page's state, decoded afresh (a map decoded into
+// keeps the last step's keys).
+func infraStateOf(ctx context.Context) infraState {
+	var st infraState
+	evalJSON(ctx, "window.gpuscope.state()", &st)
+	return st
+}
+
+// answerIfAsked answers the step's open question, if it has one, with
+// its first choice — after checking that the numbers wait for it and,
+// with a shot name, taking a screenshot of the question — and reports
+// whether it asked, with the state after the answer.
+func answerIfAsked(t *testing.T, ctx context.Context, st infraState, at, shot string) (infraState, bool) {
+	t.Helper()
+	if q := st.Question; q == nil || q.Answered {
+		return st, false
+	}
+	if text(ctx, "#metrics table") != "" {
+		t.Errorf("%s: numbers shown before the answer", at)
+	}
+	if shot != "" {
+		screenshot(ctx, shot)
+	}
+	chromedpRun(t, ctx, chromedp.Click(`#predict button[data-choice="0"]`, chromedp.ByQuery))
+	settle(ctx)
+	return infraStateOf(ctx), true
+}
+
 type infraState struct {
 	Step     int    `json:"step"`
 	Steps    int    `json:"steps"`
@@ -39,18 +67,13 @@ func TestInfraLessons(t *testing.T) {
 				command(ctx, fmt.Sprintf(`{type: "goto", step: %d}`, n))
 				command(ctx, `{type: "goto", time_s: 1e9}`)
 				settle(ctx)
-				st = infraState{} // a map decoded into keeps the last step's keys
-				evalJSON(ctx, "window.gpuscope.state()", &st)
+				st = infraStateOf(ctx)
 				if st.Error != nil {
 					t.Errorf("step %d: %s", n, *st.Error)
 				}
-				if q := st.Question; q != nil && !q.Answered {
+				var ok bool
+				if st, ok = answerIfAsked(t, ctx, st, fmt.Sprintf("step %d", n), ""); ok {
 					asked++
-					if text(ctx, "#metrics table") != "" {
-						t.Errorf("step %d: numbers shown before the answer", n)
-					}
-					chromedpRun(t, ctx, chromedp.Click(`#predict button[data-choice="0"]`, chromedp.ByQuery))
-					settle(ctx)
 				}
 				cmd, _ := st.Metrics["command"].(string)
 				args := strings.Fields(strings.TrimPrefix(cmd, "gpuscope "))
