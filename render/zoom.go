@@ -1,0 +1,163 @@
+package render
+
+// The zoom's pictures (issue 21): one moment of a training step seen from
+// a node, from one GPU and from one SM. The cluster level is the step's
+// own picture (its time line, or the plan on the cluster); scene builds
+// these views from the engine's activity at the playhead
+// (parallel.StepActivity) and draws one in place of the step's picture.
+//
+// Every view starts with Crumbs, the way back: "Cluster › Node 3 › GPU 27
+// › SM", the level shown last, drawn by ZoomCrumbs over the picture.
+
+// ZoomActivity is the colour family of what a GPU does: a kernel of a
+// forward or a backward (compute), a collective on the links, the
+// optimizer, or nothing (waiting in the pipeline's bubble).
+type ZoomActivity uint8
+
+// What a GPU can be doing.
+const (
+	ZoomIdle ZoomActivity = iota
+	ZoomForward
+	ZoomBackward
+	ZoomComm // a collective or a send holds the GPU (exposed)
+	ZoomOptimizer
+)
+
+// ZoomFlow is traffic at the moment: between two GPUs of the node (From,
+// To their indices in ZoomNodeView.GPUs) or leaving it through a GPU's
+// NIC (To −1). Kind is the parallelism it serves ("tp", "cp", "pp",
+// "dp"), Progress how far its transfer has got (0–1).
+type ZoomFlow struct {
+	From, To int
+	Kind     string
+	Progress float64
+}
+
+// ZoomNodeGPU is one GPU of the node at the moment.
+type ZoomNodeGPU struct {
+	Label    string       // "GPU 24"
+	Role     string       // "TP 0 · stage 3"
+	Doing    string       // "up GEMM", "waiting", "all-reduce"
+	Activity ZoomActivity // its colour
+	Progress float64      // through the kernel it runs (0–1)
+}
+
+// ZoomNodeView is one node at a moment: its GPUs round the NVSwitch, each
+// coloured and labelled by what it runs, and the traffic on its NVLink
+// and its NICs.
+type ZoomNodeView struct {
+	Width, Height float32
+	Stage         Rect
+	Scale         float32
+	Theme         Theme
+	Words         Words
+	Crumbs        string
+	Title         string // "Node 3 of 32: 8 × H100, NVLink 4 (450 GB/s one way)"
+	Clock         string // "t = 1.42 s", the step's moment
+	GPUs          []ZoomNodeGPU
+	Focus         int // the zoom's GPU, an index into GPUs
+	IntraName     string
+	IntraBW       float64 // bytes/s one way, a GPU's NVLink
+	InterName     string
+	InterBW       float64 // bytes/s one way, a GPU's NIC
+	Flows         []ZoomFlow
+}
+
+// ZoomSpan is one kernel in the GPU's strip: its name, colour family and
+// times (seconds on the step's clock).
+type ZoomSpan struct {
+	Label      string
+	Activity   ZoomActivity
+	Comm       bool // a collective (drawn hatched or in the link colour)
+	Start, End float64
+}
+
+// ZoomGPUView is one GPU at a moment: the kernel running, among the
+// layer's kernels in the order they run (a strip with the playhead); its
+// point under the GPU's roofline; the bytes it moves through HBM and
+// through shared memory.
+type ZoomGPUView struct {
+	Width, Height float32
+	Stage         Rect
+	Scale         float32
+	Theme         Theme
+	Words         Words
+	Crumbs        string
+	Title         string // "GPU 27 · stage 3 · TP rank 3"
+	Doing         string // "forward of micro-batch 3 · layer 14 of 126"
+	Kernel        string // "up GEMM 4,096 × 28,672 × 8,192" or "TP all-reduce over NVLink 4"
+	Strip         []ZoomSpan
+	Current       int     // the running kernel, an index into Strip (−1 none)
+	Time          float64 // the playhead, seconds
+	// The roofline: the GPU's peak in the kernel's dtype (FLOP/s) and HBM
+	// bandwidth (bytes/s); the kernel's arithmetic intensity (FLOP per
+	// HBM byte) and the FLOP/s it attains. Intensity 0: no point (a
+	// collective, waiting).
+	GPU        string // "H100"
+	Dtype      string // "BF16"
+	Peak, BW   float64
+	Intensity  float64
+	Attained   float64
+	Bound      string  // "compute", "memory", "shared-memory", "" for none
+	HBMBytes   float64 // bytes the kernel moves through HBM
+	SmemBytes  float64 // … and through shared memory
+	FLOPs      float64
+	KernelTime float64 // seconds
+	// Note replaces the roofline and the bytes when the GPU runs no
+	// kernel with a point: what it does instead ("waits for stage 2's
+	// activations", "the layer's all-reduce on NVLink").
+	Note string
+}
+
+// ZoomSMView is one SM at the moment, inside the GPU's running matrix
+// product: C's output tiles (TilesM × TilesN of TileM × TileN) dealt to
+// the SMs in waves, the wave running lit; the SM's own tiles, each a
+// block of warps; and the K loop — strips of A and B staged TileK at a
+// time through shared memory, KStep of KSteps done.
+type ZoomSMView struct {
+	Width, Height float32
+	Stage         Rect
+	Scale         float32
+	Theme         Theme
+	Words         Words
+	Crumbs        string
+	Title         string // "SM 0 of 132 in the up GEMM"
+	TilesM        int
+	TilesN        int
+	TileM         int
+	TileN         int
+	TileK         int
+	M, N, K       int
+	SMs           int
+	BlocksPerSM   int
+	WarpsPerBlock int
+	Waves         int
+	Wave          int     // the running wave, 1-based
+	KStep         int     // the K loop's step in the running wave, 0-based
+	KSteps        int     // ⌈K ÷ TileK⌉
+	SmemPerBlock  int     // bytes: its double-buffered A and B tiles
+	SmemPerSM     int     // the SM's shared memory
+	Dtype         string  // "BF16"
+	Progress      float64 // through the kernel (0–1)
+	// Note replaces the tiles when the GPU's kernel is not a matrix
+	// product ("attention streams K and V past Q's blocks", "a
+	// collective: the SMs copy and add buffers").
+	Note string
+}
+
+// zoomCrumbs draws the way back (a view's Crumbs) on a line at the top of
+// st, in the dim colour, and returns the part of st under it.
+func zoomCrumbs(l *List, th Theme, st Rect, sc float32, s string) Rect {
+	if s == "" {
+		return st
+	}
+	if sc <= 0 {
+		sc = 1
+	}
+	fs, pad := headFont(st, sc)
+	fs *= 0.85
+	l.Label(st.X+pad, st.Y+pad*0.5, fs, AlignLeft, th.Dim, fitLabel(s, fs, st.W-2*pad))
+	h := pad*0.5 + fs*LineHeight
+	st.Y, st.H = st.Y+h, st.H-h
+	return st
+}
