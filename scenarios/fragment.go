@@ -23,6 +23,9 @@ type State struct {
 	// Embed is how an embedding page wants the simulator shown; it
 	// outlives a change of lesson.
 	Embed Embed
+	// Zoom is the zoom's level and GPU (zoom.go); a change of lesson
+	// starts at the cluster.
+	Zoom Zoom
 }
 
 // DefaultState is the first lesson at step 1 in English with its defaults.
@@ -47,6 +50,10 @@ func (st State) Valid() bool {
 			return false
 		}
 	}
+	if st.Zoom != (Zoom{}) && (!s.Zooms() || st.Zoom.GPU < 0 || st.Zoom.GPU >= s.zoomGPUs(st.Config) ||
+		st.Zoom.Level != "" && st.Zoom.Level != ZoomNode && st.Zoom.Level != ZoomGPU && st.Zoom.Level != ZoomSM) {
+		return false
+	}
 	return true
 }
 
@@ -58,7 +65,11 @@ func (st State) repair() State {
 	if !ok {
 		return DefaultState()
 	}
-	out := State{Scenario: s.ID, Step: st.Step, Lang: st.Lang, Config: s.repair(st.Config), Embed: st.Embed}
+	out := State{Scenario: s.ID, Step: st.Step, Lang: st.Lang, Config: s.repair(st.Config), Embed: st.Embed, Zoom: st.Zoom}
+	if z := out.Zoom.Level; z != "" && z != ZoomNode && z != ZoomGPU && z != ZoomSM || out.Zoom.GPU < 0 {
+		out.Zoom = Zoom{}
+	}
+	out.fitZoom(s)
 	if out.Step < 1 || out.Step > len(s.Steps) {
 		out.Step = 1
 	}
@@ -96,6 +107,9 @@ func ApplyFragment(prev State, frag string) (State, []*InputError) {
 		}
 		k, v, _ := strings.Cut(part, "=")
 		k, v = unescape(k), unescape(v)
+		if k == "gpu" && isIndex(v) {
+			k = zoomGPUKey // the zoom's GPU, beside a gpu knob's model
+		}
 		if _, seen := values[k]; !seen {
 			keys = append(keys, k)
 		}
@@ -110,9 +124,26 @@ func ApplyFragment(prev State, frag string) (State, []*InputError) {
 		}
 	}
 	s, _ := Get(st.Scenario)
+	zoomGPU, hasZoomGPU := "", false
 	for _, k := range keys {
 		v := values[k]
 		switch k {
+		case zoomGPUKey:
+			if _, isKnob := s.Knob("gpu"); isKnob && !s.Zooms() {
+				// A lesson whose gpu knob is a model and has no zoom:
+				// the knob says what it allows.
+				if cfg, err := s.Set(st.Config, "gpu", v); err != nil {
+					errs = append(errs, err)
+				} else {
+					st.Config = cfg
+				}
+				continue
+			}
+			zoomGPU, hasZoomGPU = v, true
+		case "zoom":
+			if err := st.setZoomLevel(s, v); err != nil {
+				errs = append(errs, err)
+			}
 		case "scenario":
 		case "step":
 			n, err := strconv.Atoi(strings.TrimSpace(v))
@@ -136,7 +167,13 @@ func ApplyFragment(prev State, frag string) (State, []*InputError) {
 				continue
 			}
 			if _, ok := s.Knob(k); !ok {
-				allowed := append(slices.Clone(reserved), s.knobNames()...)
+				allowed := slices.Clone(reserved)
+				if !s.Zooms() {
+					allowed = slices.DeleteFunc(allowed, func(k string) bool { return k == "zoom" })
+				} else if _, ok := s.Knob("gpu"); !ok {
+					allowed = append(allowed, "gpu")
+				}
+				allowed = append(allowed, s.knobNames()...)
 				errs = append(errs, inputError("error.unknown_key", shown(k), v, "allowed", listArg(allowed)))
 				continue
 			}
@@ -148,6 +185,13 @@ func ApplyFragment(prev State, frag string) (State, []*InputError) {
 			st.Config = cfg
 		}
 	}
+	// The zoom's GPU against the plan the knobs now make.
+	if hasZoomGPU {
+		if err := st.checkZoomGPU(s, zoomGPU); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	st.fitZoom(s)
 	return st, errs
 }
 
@@ -183,6 +227,10 @@ func EncodeFragment(st State) string {
 				add(k.Name, v)
 			}
 		}
+	}
+	if st.Zoom != (Zoom{}) {
+		add("zoom", st.Zoom.At())
+		add("gpu", strconv.Itoa(st.Zoom.GPU))
 	}
 	st.Embed.encode(add)
 	return b.String()

@@ -185,6 +185,7 @@ func errorCode(s *Scenario) []string {
 	code = append(code, model.UnmodelledKeys()...)
 	code = append(code, "DBRX", "MPT", "Gemma", "DeepSeek", "gpt-oss", "Mamba", "SwiGLU", "sink") // the architectures a config.json is refused for
 	code = append(code, "plan", "search")                                                         // gpuscope plan (--search), the command that plans what a lesson cannot
+	code = append(code, ZoomLevels...)                                                            // the zoom's levels, as the fragment writes them
 	for _, sc := range All() {
 		for _, k := range sc.Knobs {
 			code = append(code, k.Name)

@@ -419,6 +419,14 @@ type PlayerState struct {
 	// ReducedMotion is step mode: each step shown at its end, nothing
 	// animated (the reader or the embed asked for reduced motion).
 	ReducedMotion bool `json:"reduced_motion"`
+	// Zoom is the zoom's level and GPU, in the lessons that have one.
+	Zoom *ZoomState `json:"zoom,omitempty"`
+}
+
+// ZoomState is the zoom as state() reports it.
+type ZoomState struct {
+	Level string `json:"level"` // cluster, node, gpu or sm
+	GPU   int    `json:"gpu"`
 }
 
 // StateConfig is the lesson's configuration as state() reports it, by
@@ -527,6 +535,9 @@ func (p *Player) Report() PlayerState {
 		Fragment: p.Fragment(),
 
 		ReducedMotion: p.reduced,
+	}
+	if p.les.Scenario.Zooms() {
+		ps.Zoom = &ZoomState{Level: p.st.Zoom.At(), GPU: p.st.Zoom.GPU}
 	}
 	if q, ok := p.Question(); ok {
 		ps.Question = q
@@ -649,8 +660,52 @@ func (p *Player) Command(raw []byte) *InputError {
 	case "hf-config":
 		text, _ := m["json"].(string)
 		return p.HFConfig(text)
+	case "zoom":
+		return p.zoomCommand(m)
 	default:
-		return p.cmdErr("type", fmt.Sprint(m["type"]), "error.allowed.list", "list", listArg([]string{"play", "pause", "step", "goto", "set", "answer", "hf-config"}))
+		return p.cmdErr("type", fmt.Sprint(m["type"]), "error.allowed.list", "list", listArg([]string{"play", "pause", "step", "goto", "set", "answer", "hf-config", "zoom"}))
+	}
+	return nil
+}
+
+// zoomCommand is {"type":"zoom","level":"sm"}, with "gpu": N for which
+// GPU, or "delta": 1 (in) or -1 (out) for the next level: applied as the
+// fragment's zoom and gpu keys, so that it is checked as they are.
+func (p *Player) zoomCommand(m map[string]any) *InputError {
+	var frag []string
+	if v, ok := m["level"]; ok {
+		s, isStr := v.(string)
+		if !isStr {
+			return p.cmdErr("level", fmt.Sprint(v), "error.allowed.list", "list", listArg(ZoomLevels))
+		}
+		frag = append(frag, "zoom="+escapeKV(s))
+	}
+	if v, ok := m["delta"]; ok {
+		f, isNum := v.(float64)
+		if !isNum || (f != 1 && f != -1) {
+			return p.cmdErr("delta", fmt.Sprint(v), "error.allowed.delta")
+		}
+		if !p.les.Scenario.Zooms() {
+			return p.report1(inputError("error.zoom_lesson", "zoom", fmt.Sprint(v)))
+		}
+		frag = append(frag, "zoom="+ZoomLevels[min(max(slices.Index(ZoomLevels, p.st.Zoom.At())+int(f), 0), len(ZoomLevels)-1)])
+	}
+	if v, ok := m["gpu"]; ok {
+		f, isNum := v.(float64)
+		if s, isStr := v.(string); isStr && isIndex(s) {
+			n, _ := strconv.Atoi(strings.TrimSpace(s))
+			f, isNum = float64(n), true
+		}
+		if !isNum || f != math.Trunc(f) || f < 0 || f > 1e7 {
+			return p.report1(inputError("error.zoom_gpu", "gpu", fmt.Sprint(v), "max", strconv.Itoa(max(0, p.les.Scenario.zoomGPUs(p.st.Config)-1))))
+		}
+		frag = append(frag, "gpu="+strconv.Itoa(int(f)))
+	}
+	if len(frag) == 0 {
+		return p.cmdErr("zoom", "", "error.allowed.zoom")
+	}
+	if errs := p.ApplyFragment(strings.Join(frag, "&")); len(errs) > 0 {
+		return errs[0]
 	}
 	return nil
 }

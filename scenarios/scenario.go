@@ -43,7 +43,7 @@ type Scenario struct {
 }
 
 // reserved are fragment keys a knob may not take as its name.
-var reserved = append([]string{"scenario", "step", "lang"}, embedKeys...)
+var reserved = append([]string{"scenario", "step", "lang", "zoom"}, embedKeys...)
 
 // Load reads and checks a scenario file. file names it in error messages.
 // Every problem found is a *FileError; when there are several, they are

@@ -143,9 +143,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 	cost := layerCost(m, p, cl)
 	var mtp costs // a multi-token-prediction module's projection, a micro-batch
 	if m.MTPLayers > 0 {
-		nt := float64(p.MicroBatch) * float64(local)
-		mtp.fwd = gemm(g, p.matmul(), nt, h/T, 2*h)
-		mtp.bwd = gemm(g, p.matmul(), nt, 2*h, h/T) + gemm(g, p.matmul(), 2*h, h/T, nt)
+		mtp.fwd, mtp.bwd = mtpProjection(m, p, g)
 	}
 	// A mixture of experts' MoE layers (all but the first DenseLayers):
 	// their parameters on one GPU, the part of them that is experts
@@ -161,8 +159,8 @@ func evaluate(c Config, se *searching) (Result, error) {
 	// cross-entropy over b·s × V/t FP32 logits (b·s/CP with context
 	// parallelism).
 	n := float64(p.MicroBatch) * float64(local)
-	headFwd := gemm(g, p.headDtype(), n, float64(m.Vocab)/T, h) + n*float64(m.Vocab)/T*4*2/(g.HBMBandwidth*MemoryEfficiency)
-	headBwd := gemm(g, p.headDtype(), n, h, float64(m.Vocab)/T) + gemm(g, p.headDtype(), h, float64(m.Vocab)/T, n) + n*float64(m.Vocab)/T*4*2/(g.HBMBandwidth*MemoryEfficiency)
+	hd := headOf(m, p, g)
+	headFwd, headBwd := hd.gemmF+hd.lossF, hd.gemmB+hd.lossB
 
 	// The seven per-stage lists share one array: in a search, scratch
 	// until the plan turns out to fit. It is allocated 8·pp long: with
@@ -808,6 +806,33 @@ func gemm(g hw.GPU, d hw.Dtype, M, N, K float64) float64 {
 		return 2 * M * N * K / (peakOf(g, d) * kernel.TensorEfficiency)
 	}
 	return r.TimeS
+}
+
+// head is the last stage's output layer for one micro-batch: the logits
+// product (vocabulary-parallel, V/t wide) forward and its two backward,
+// and the cross-entropy over b·s × V/t FP32 logits (b·s/CP with context
+// parallelism) each way.
+type head struct {
+	n, v, h                    float64 // the product's shape: tokens × V/t × h
+	gemmF, lossF, gemmB, lossB float64
+}
+
+func headOf(m model.Transformer, p Plan, g hw.GPU) head {
+	n := float64(p.MicroBatch) * float64(m.Seq/p.cp())
+	v, h := float64(m.Vocab)/float64(p.TP), float64(m.Hidden)
+	loss := n * float64(m.Vocab) / float64(p.TP) * 4 * 2 / (g.HBMBandwidth * MemoryEfficiency) // as evaluate has always summed it
+	return head{n: n, v: v, h: h,
+		gemmF: gemm(g, p.headDtype(), n, v, h), lossF: loss,
+		gemmB: gemm(g, p.headDtype(), n, h, v) + gemm(g, p.headDtype(), h, v, n), lossB: loss}
+}
+
+// mtpProjection is a multi-token-prediction module's projection of the
+// joined hidden state and embedding (2h → h/t) for one micro-batch,
+// forward and backward.
+func mtpProjection(m model.Transformer, p Plan, g hw.GPU) (fwd, bwd float64) {
+	nt := float64(p.MicroBatch) * float64(m.Seq/p.cp())
+	h, T := float64(m.Hidden), float64(p.TP)
+	return gemm(g, p.matmul(), nt, h/T, 2*h), gemm(g, p.matmul(), nt, 2*h, h/T) + gemm(g, p.matmul(), 2*h, h/T, nt)
 }
 
 // hierAllReduce all-reduces bytes over n ranks, k of them in each node,

@@ -1,0 +1,356 @@
+package parallel
+
+import (
+	"fmt"
+	"sort"
+)
+
+// What one GPU does at one moment of a step, for the zoom (issue 21):
+// its pipeline stage by Megatron's rank order (TP fastest, then CP, DP,
+// PP), the time line's block on that stage at the moment, and inside a
+// forward or a backward the layer and the kernel by the cumulative time
+// of the block's kernels in the order they run.
+
+// Span is one kernel of a block as run: its name and kind (Kernel's) and
+// its times on the step's clock.
+type Span struct {
+	Name  string  `json:"name"`
+	Kind  string  `json:"kind"`
+	Start float64 `json:"start_s"`
+	End   float64 `json:"end_s"`
+}
+
+// Activity is one GPU at one moment.
+type Activity struct {
+	GPU    int     `json:"gpu"`
+	Stage  int     `json:"stage"`
+	TPRank int     `json:"tp_rank"`
+	CPRank int     `json:"cp_rank"`
+	DPRank int     `json:"dp_rank"`
+	Time   float64 `json:"time_s"`
+	// Kind is the stage's block at the moment: forward, backward, an
+	// exposed all-reduce, the optimizer; "" when the GPU waits (the
+	// pipeline's bubble, or the step is over).
+	Kind       BlockKind `json:"kind"`
+	MicroBatch int       `json:"micro_batch"`
+	Chunk      int       `json:"chunk"`
+	BlockStart float64   `json:"block_start_s"`
+	BlockEnd   float64   `json:"block_end_s"`
+	// Layer is the model's layer (0-based) whose kernel runs, −1 outside
+	// a layer (the output head, a collective of the step, waiting);
+	// Layers the model's layers (its MTP modules' included).
+	Layer  int `json:"layer"`
+	Layers int `json:"layers"`
+	// Kernel is the kernel at the moment (Name "" where none runs or
+	// where the model's kernels are not listed: Detail says why), from
+	// KernelStart to KernelEnd; Spans are the kernels of the same layer
+	// (or of the output head) in the order this block runs them.
+	Kernel      Kernel  `json:"kernel"`
+	KernelStart float64 `json:"kernel_start_s"`
+	KernelEnd   float64 `json:"kernel_end_s"`
+	Spans       []Span  `json:"spans,omitempty"`
+	// HiddenAllReduce: a data-parallel bucket is on the network under
+	// this compute; Sending: the stage's pipeline send in flight.
+	HiddenAllReduce bool      `json:"hidden_all_reduce,omitempty"`
+	Sending         BlockKind `json:"sending,omitempty"`
+	Detail          string    `json:"detail,omitempty"`
+}
+
+// Kernel names outside a transformer layer.
+const (
+	KernelHead    = "head"     // the output layer's logits product
+	KernelLoss    = "loss"     // the cross-entropy over the logits
+	KernelMTPProj = "mtp_proj" // a multi-token-prediction module's projection
+)
+
+// StepActivity answers Activity for a plan's step: the time line's
+// blocks by stage and one layer's kernels, worked out once.
+type StepActivity struct {
+	r       Result
+	tl      Timeline
+	fwd     []Kernel // one layer's kernels in forward order, halves where a kernel runs twice a layer
+	bwd     []Kernel // … in backward order
+	head    []Kernel // the last chunk's output head (and MTP modules), forward
+	headB   []Kernel
+	detail  string // why the layer's kernels are not listed
+	byStage [][]Block
+	aux     [][]Block // sends and all-reduces, by stage
+	mid     int
+	ends    int
+}
+
+// NewStepActivity prepares the activity of r's step as tl draws it
+// (r.Timeline()).
+func NewStepActivity(r Result, tl Timeline) (*StepActivity, error) {
+	c := r.Config
+	p := c.Plan
+	if tl.Stages != p.PP || len(tl.Blocks) == 0 {
+		return nil, fmt.Errorf("activity: the time line has %d stages and %d blocks, the plan %d stages", tl.Stages, len(tl.Blocks), p.PP)
+	}
+	a := &StepActivity{r: r, tl: tl, byStage: make([][]Block, p.PP), aux: make([][]Block, p.PP)}
+	var err error
+	a.mid, a.ends, err = stageLayers(trainedLayers(c.Model), p.PP, max(p.Interleave, 1))
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range tl.Blocks {
+		if b.Stage < 0 || b.Stage >= p.PP {
+			continue
+		}
+		if b.Kind == Forward || b.Kind == Backward || (b.Kind == AllReduce && !b.Hidden) || b.Kind == Optimizer {
+			a.byStage[b.Stage] = append(a.byStage[b.Stage], b)
+		} else {
+			a.aux[b.Stage] = append(a.aux[b.Stage], b)
+		}
+	}
+	for st := range a.byStage {
+		sort.SliceStable(a.byStage[st], func(i, j int) bool { return a.byStage[st][i].Start < a.byStage[st][j].Start })
+	}
+	ks, err := LayerKernels(c)
+	if err != nil {
+		a.detail = err.Error()
+	} else {
+		a.fwd, a.bwd = runOrder(ks)
+	}
+	cl := c.Cluster
+	cl.GPU = sustained(cl.GPU)
+	hd := headOf(c.Model, p, cl.GPU)
+	k := float64(c.Model.MTPLayers)
+	if k > 0 {
+		f, b := mtpProjection(c.Model, p, cl.GPU)
+		a.head = append(a.head, Kernel{Name: KernelMTPProj, Kind: KernelGEMM, M: hd.n, N: float64(c.Model.Hidden) / float64(p.TP), K: 2 * float64(c.Model.Hidden), ForwardS: k * f, BackwardS: k * b})
+	}
+	a.head = append(a.head,
+		Kernel{Name: KernelHead, Kind: KernelGEMM, M: hd.n, N: hd.v, K: hd.h, ForwardS: (k + 1) * hd.gemmF, BackwardS: (k + 1) * hd.gemmB},
+		Kernel{Name: KernelLoss, Kind: KernelMemory, ForwardS: (k + 1) * hd.lossF, BackwardS: (k + 1) * hd.lossB})
+	for i := len(a.head) - 1; i >= 0; i-- {
+		a.headB = append(a.headB, a.head[i])
+	}
+	return a, nil
+}
+
+// runOrder is a layer's kernels (LayerKernels' list) in the order a
+// forward runs them — the first norm, the attention's projections, CP's
+// K/V exchange, the attention core, the output projection, TP's first
+// all-reduce; the second norm, the MLP's products, TP's second
+// all-reduce — and the order the backward runs them: recomputation
+// first, then the forward's reversed. The elementwise passes, the FP8
+// quantization passes and TP's all-reduces run twice a layer: each is
+// listed as two halves.
+func runOrder(ks []Kernel) (fwd, bwd []Kernel) {
+	byName := map[string]Kernel{}
+	var proj []Kernel // the attention's products before the output projection
+	for _, k := range ks {
+		byName[k.Name] = k
+		if k.Kind == KernelGEMM && k.Name != "out" && k.Name != "up" && k.Name != "down" {
+			proj = append(proj, k)
+		}
+	}
+	half := func(name string) []Kernel {
+		k, ok := byName[name]
+		if !ok {
+			return nil
+		}
+		k.ForwardS, k.BackwardS = k.ForwardS/2, k.BackwardS/2
+		return []Kernel{k}
+	}
+	one := func(name string) []Kernel {
+		if k, ok := byName[name]; ok {
+			return []Kernel{k}
+		}
+		return nil
+	}
+	var order []Kernel
+	order = append(order, half("elementwise")...)
+	order = append(order, half("quantize")...)
+	order = append(order, proj...)
+	order = append(order, one("cp_kv")...)
+	order = append(order, one("attention")...)
+	order = append(order, one("out")...)
+	order = append(order, half("tp_allreduce")...)
+	order = append(order, half("elementwise")...)
+	order = append(order, half("quantize")...)
+	order = append(order, one("up")...)
+	order = append(order, one("down")...)
+	order = append(order, half("tp_allreduce")...)
+	for _, k := range order {
+		if k.ForwardS > 0 {
+			fwd = append(fwd, k)
+		}
+	}
+	bwd = append(bwd, one("recompute")...)
+	for i := len(order) - 1; i >= 0; i-- {
+		if order[i].BackwardS > 0 {
+			bwd = append(bwd, order[i])
+		}
+	}
+	return fwd, bwd
+}
+
+// GPUs is how many GPUs the plan places: TP × CP × DP × PP.
+func (a *StepActivity) GPUs() int {
+	p := a.r.Config.Plan
+	return p.TP * p.cp() * p.DP * p.PP
+}
+
+// Ranks are GPU g's stage and its TP, CP and DP ranks (rank order TP,
+// CP, DP, PP: g = ((stage·DP + dp)·CP + cp)·TP + tp).
+func (a *StepActivity) Ranks(g int) (stage, tp, cp, dp int) {
+	p := a.r.Config.Plan
+	cpn := p.cp()
+	return g / (p.TP * cpn * p.DP), g % p.TP, (g / p.TP) % cpn, (g / (p.TP * cpn)) % p.DP
+}
+
+// chunkLayers are the first model layer and the layer count of model
+// chunk q (stage q mod PP, chunk q div PP): Megatron's interleaved
+// assignment, the first and last chunks a layer short under Llama 3's
+// (L+2)-layer split (as denseOnStage counts them).
+func (a *StepActivity) chunkLayers(q int) (first, n int) {
+	p := a.r.Config.Plan
+	chunks := p.PP * max(p.Interleave, 1)
+	size := a.mid / max(p.Interleave, 1)
+	for c := 0; c <= q && c < chunks; c++ {
+		sz := size
+		if a.ends != a.mid && (c == 0 || c == chunks-1) {
+			sz--
+		}
+		if c == q {
+			return first, sz
+		}
+		first += sz
+	}
+	return first, 0
+}
+
+// At is GPU g at time t (seconds on the step's clock). A GPU outside
+// the plan is an error naming the allowed range.
+func (a *StepActivity) At(g int, t float64) (Activity, error) {
+	n := a.GPUs()
+	if g < 0 || g >= n {
+		return Activity{}, fmt.Errorf("gpu: %d; allowed 0–%d (the plan's %d GPUs)", g, n-1, n)
+	}
+	m := a.r.Config.Model
+	act := Activity{GPU: g, Time: t, Layer: -1, Layers: trainedLayers(m), MicroBatch: -1}
+	act.Stage, act.TPRank, act.CPRank, act.DPRank = a.Ranks(g)
+	blocks := a.byStage[act.Stage]
+	i := sort.Search(len(blocks), func(i int) bool { return blocks[i].End > t })
+	for _, b := range a.aux[act.Stage] {
+		if b.Start <= t && t < b.End {
+			switch b.Kind {
+			case AllReduce:
+				act.HiddenAllReduce = true
+			case SendF, SendB:
+				act.Sending = b.Kind
+			}
+		}
+	}
+	if i == len(blocks) || blocks[i].Start > t {
+		return act, nil // waiting
+	}
+	b := blocks[i]
+	act.Kind, act.MicroBatch, act.Chunk, act.BlockStart, act.BlockEnd = b.Kind, b.MicroBatch, b.Chunk, b.Start, b.End
+	if b.Kind != Forward && b.Kind != Backward {
+		return act, nil
+	}
+	if a.fwd == nil {
+		act.Detail = a.detail
+		return act, nil
+	}
+	p := a.r.Config.Plan
+	q := b.Chunk*p.PP + act.Stage
+	first, count := a.chunkLayers(q)
+	last := q == p.PP*max(p.Interleave, 1)-1
+	layer, head := a.fwd, a.head
+	dur := func(k Kernel) float64 { return k.ForwardS }
+	if b.Kind == Backward {
+		layer, head = a.bwd, a.headB
+		dur = func(k Kernel) float64 { return k.BackwardS }
+	}
+	var perLayer, headS float64
+	for _, k := range layer {
+		perLayer += dur(k)
+	}
+	if last {
+		for _, k := range head {
+			headS += dur(k)
+		}
+	}
+	total := float64(count)*perLayer + headS
+	if total <= 0 || b.End <= b.Start {
+		return act, nil
+	}
+	// The block's kernels scaled to the block: exact when its layers are
+	// the stage's (one chunk a stage); with interleaving a chunk the
+	// first or last a layer short still takes 1/v of the stage's time on
+	// the time line.
+	scale := (b.End - b.Start) / total
+	u := (t - b.Start) / scale
+	// Forward: the chunk's layers, then the head; backward: the head,
+	// then the layers from the last.
+	var list []Kernel
+	var from float64 // where list starts, unscaled
+	switch {
+	case b.Kind == Forward && u >= float64(count)*perLayer && last,
+		b.Kind == Backward && u < headS:
+		list = head
+		if b.Kind == Forward {
+			from = float64(count) * perLayer
+		}
+	default:
+		off := u
+		if b.Kind == Backward {
+			off -= headS
+		}
+		j := min(int(off/perLayer), count-1)
+		if j < 0 {
+			j = 0
+		}
+		list, from = layer, float64(j)*perLayer
+		if b.Kind == Backward {
+			from += headS
+			act.Layer = first + count - 1 - j
+		} else {
+			act.Layer = first + j
+		}
+	}
+	at := b.Start + from*scale
+	act.Spans = make([]Span, 0, len(list))
+	for _, k := range list {
+		end := at + dur(k)*scale
+		act.Spans = append(act.Spans, Span{Name: k.Name, Kind: k.Kind, Start: at, End: end})
+		if act.Kernel.Name == "" && t < end {
+			act.Kernel, act.KernelStart, act.KernelEnd = k, at, end
+		}
+		at = end
+	}
+	if act.Kernel.Name == "" && len(list) > 0 { // rounding at the block's end
+		k := list[len(list)-1]
+		s := act.Spans[len(act.Spans)-1]
+		act.Kernel, act.KernelStart, act.KernelEnd = k, s.Start, s.End
+	}
+	return act, nil
+}
+
+// Scale is how a forward or backward block's duration compares with its
+// kernels' sum (1 where the block is its kernels exactly): for tests.
+func (a *StepActivity) scale(b Block) float64 {
+	p := a.r.Config.Plan
+	q := b.Chunk*p.PP + b.Stage
+	_, count := a.chunkLayers(q)
+	layer, head := a.fwd, a.head
+	dur := func(k Kernel) float64 { return k.ForwardS }
+	if b.Kind == Backward {
+		layer, head = a.bwd, a.headB
+		dur = func(k Kernel) float64 { return k.BackwardS }
+	}
+	var s float64
+	for _, k := range layer {
+		s += float64(count) * dur(k)
+	}
+	if q == p.PP*max(p.Interleave, 1)-1 {
+		for _, k := range head {
+			s += dur(k)
+		}
+	}
+	return (b.End - b.Start) / s
+}

@@ -1,0 +1,118 @@
+package scenarios
+
+import (
+	"strings"
+	"testing"
+)
+
+// The zoom's fragment keys: zoom=cluster|node|gpu|sm and gpu=N, a number
+// beside the sandbox's gpu knob (a model name) in one fragment; written
+// back only when zoomed; refused, named, with the last good state kept.
+func TestZoomFragment(t *testing.T) {
+	p, errs, err := NewPlayerAt("scenario=sandbox&gpu=h200&zoom=gpu&gpu=27")
+	if err != nil || len(errs) > 0 {
+		t.Fatal(err, errs)
+	}
+	st := p.State()
+	if st.Config["gpu"] != "h200" || st.Zoom != (Zoom{Level: ZoomGPU, GPU: 27}) {
+		t.Fatalf("gpu h200, zoom gpu 27: got %q, %+v", st.Config["gpu"], st.Zoom)
+	}
+	frag := p.Fragment()
+	if !strings.Contains(frag, "&gpu=h200&") || !strings.Contains(frag, "&zoom=gpu&gpu=27") {
+		t.Errorf("fragment %s", frag)
+	}
+	again, errs, err := NewPlayerAt(frag)
+	if err != nil || len(errs) > 0 || again.State().Zoom != st.Zoom || again.State().Config["gpu"] != "h200" {
+		t.Errorf("reopened %s: %+v %v %v", frag, again.State().Zoom, errs, err)
+	}
+	if r := p.Report(); r.Zoom == nil || r.Zoom.Level != "gpu" || r.Zoom.GPU != 27 {
+		t.Errorf("state().zoom %+v", r.Zoom)
+	}
+	// Unzoomed, the fragment is as it was before the zoom existed.
+	plain, _, _ := NewPlayerAt("scenario=sandbox")
+	if f := plain.Fragment(); strings.Contains(f, "zoom") {
+		t.Errorf("unzoomed fragment %s", f)
+	}
+	if r := plain.Report(); r.Zoom == nil || r.Zoom.Level != "cluster" || r.Zoom.GPU != 0 {
+		t.Errorf("unzoomed state().zoom %+v", r.Zoom)
+	}
+
+	for _, c := range []struct{ frag, field, says string }{
+		{"zoom=rack", "zoom", "cluster, node, gpu, sm"},
+		{"gpu=512", "gpu", "0–511"},
+		{"gpu=-1", "gpu", "-1"}, // not a number: the gpu knob names its models
+	} {
+		errs := p.ApplyFragment(c.frag)
+		if len(errs) != 1 || errs[0].Field != c.field || !strings.Contains(errs[0].Localize("en"), c.says) {
+			t.Errorf("%s: %v", c.frag, errs)
+			continue
+		}
+		if got := p.State(); got.Zoom != st.Zoom || got.Config["gpu"] != "h200" {
+			t.Errorf("%s: kept %+v %s", c.frag, got.Zoom, got.Config["gpu"])
+		}
+	}
+	// A knob that shrinks the cluster keeps the zoom's GPU inside it.
+	if errs := p.ApplyFragment("gpus=16&tp=8&pp=1"); len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if z := p.State().Zoom; z.GPU != 15 {
+		t.Errorf("16 GPUs: zoom's GPU %d", z.GPU)
+	}
+	// A lesson without the zoom refuses it, naming the field.
+	q, _, _ := NewPlayerAt("scenario=ring-allreduce")
+	if errs := q.ApplyFragment("zoom=gpu"); len(errs) != 1 || errs[0].Field != "zoom" || !strings.Contains(errs[0].Localize("zh"), "缩放") {
+		t.Errorf("ring-allreduce zoom: %v", errs)
+	}
+	if q.Report().Zoom != nil {
+		t.Errorf("ring-allreduce reports a zoom")
+	}
+}
+
+// command({type: "zoom"}): a level, a GPU, or a step in or out; the
+// playhead stays where it was; bad fields are named.
+func TestZoomCommand(t *testing.T) {
+	p, _, err := NewPlayerAt("scenario=sandbox")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := p.Command([]byte(`{"type":"goto","time_s":1.5}`)); e != nil {
+		t.Fatal(e)
+	}
+	t0 := p.Report().TimeS
+	for _, c := range []struct {
+		cmd   string
+		level string
+		gpu   int
+	}{
+		{`{"type":"zoom","level":"sm"}`, "sm", 0},
+		{`{"type":"zoom","delta":-1,"gpu":300}`, "gpu", 300},
+		{`{"type":"zoom","delta":-1}`, "node", 300},
+		{`{"type":"zoom","level":"cluster"}`, "cluster", 300},
+		{`{"type":"zoom","delta":-1}`, "cluster", 300},
+		{`{"type":"zoom","delta":1,"gpu":"7"}`, "node", 7},
+	} {
+		if e := p.Command([]byte(c.cmd)); e != nil {
+			t.Fatalf("%s: %v", c.cmd, e)
+		}
+		r := p.Report()
+		if r.Zoom.Level != c.level || r.Zoom.GPU != c.gpu || r.TimeS != t0 {
+			t.Errorf("%s: zoom %+v at %g s, want %s %d at %g", c.cmd, r.Zoom, r.TimeS, c.level, c.gpu, t0)
+		}
+	}
+	for _, c := range []struct{ cmd, field string }{
+		{`{"type":"zoom","level":"rack"}`, "zoom"},
+		{`{"type":"zoom","level":3}`, "level"},
+		{`{"type":"zoom","delta":2}`, "delta"},
+		{`{"type":"zoom","gpu":1e9}`, "gpu"},
+		{`{"type":"zoom","gpu":512}`, "gpu"},
+		{`{"type":"zoom"}`, "zoom"},
+	} {
+		e := p.Command([]byte(c.cmd))
+		if e == nil || e.Field != c.field {
+			t.Errorf("%s: %v, want an error naming %s", c.cmd, e, c.field)
+		}
+		if r := p.Report(); r.Zoom.Level != "node" || r.Zoom.GPU != 7 {
+			t.Errorf("%s changed the zoom: %+v", c.cmd, r.Zoom)
+		}
+	}
+}
