@@ -103,6 +103,10 @@ type PlanRun struct {
 	// attention on one GPU.
 	Exchange parallel.CPLayer
 	end      sim.Time
+	// The zoom's activity, made on first use (Activity).
+	zoomed bool
+	act    *parallel.StepActivity
+	actTL  parallel.Timeline
 }
 
 // End is the length of the step's picture: its longest time line's —

@@ -427,6 +427,14 @@ type PlayerState struct {
 type ZoomState struct {
 	Level string `json:"level"` // cluster, node, gpu or sm
 	GPU   int    `json:"gpu"`
+	// Zoomed in: the moment the zoom shows (seconds on the plan's time
+	// line) and what the GPU does then — its stage, the time line's
+	// block ("" waiting), the layer (−1 none) and the kernel ("" none).
+	TimeS  float64 `json:"time_s,omitempty"`
+	Stage  int     `json:"stage,omitempty"`
+	Block  string  `json:"block,omitempty"`
+	Layer  int     `json:"layer,omitempty"`
+	Kernel string  `json:"kernel,omitempty"`
 }
 
 // StateConfig is the lesson's configuration as state() reports it, by
@@ -538,6 +546,7 @@ func (p *Player) Report() PlayerState {
 	}
 	if p.les.Scenario.Zooms() {
 		ps.Zoom = &ZoomState{Level: p.st.Zoom.At(), GPU: p.st.Zoom.GPU}
+		p.zoomReport(ps.Zoom)
 	}
 	if q, ok := p.Question(); ok {
 		ps.Question = q

@@ -3,6 +3,9 @@ package scenarios
 import (
 	"strconv"
 	"strings"
+
+	"github.com/gpuscope/gpuscope/engine/parallel"
+	"github.com/gpuscope/gpuscope/engine/sim"
 )
 
 // The zoom (issue 21): a strategy lesson's moment seen from the cluster
@@ -117,4 +120,64 @@ func (st *State) fitZoom(s *Scenario) {
 	if n := s.zoomGPUs(st.Config); st.Zoom.GPU >= n {
 		st.Zoom.GPU = max(0, n-1)
 	}
+}
+
+// Activity is what the step's plan does GPU by GPU, moment by moment
+// (parallel.StepActivity), worked out on first use and kept with the
+// run; false where the plan has no time line to zoom into (DualPipe, or
+// more blocks than a picture draws).
+func (r *PlanRun) Activity() (*parallel.StepActivity, parallel.Timeline, bool) {
+	if r.zoomed {
+		return r.act, r.actTL, r.act != nil
+	}
+	r.zoomed = true
+	p := r.Config.Plan
+	if 2*p.PP*r.Result.MicroBatches*max(1, p.Interleave) > MaxDrawnBlocks {
+		return nil, r.actTL, false
+	}
+	var err error
+	if len(r.Timelines) > 0 && (r.View == ViewTimeline || r.View == ViewAccum) {
+		r.actTL = r.Timelines[0].Timeline
+	} else if r.actTL, err = r.Result.Timeline(); err != nil {
+		return nil, r.actTL, false
+	}
+	r.act, err = parallel.NewStepActivity(r.Result, r.actTL)
+	if err != nil {
+		r.act = nil
+	}
+	return r.act, r.actTL, r.act != nil
+}
+
+// ZoomTime is the moment the zoom shows for the playhead t of step sr,
+// in seconds on the plan's time line: the playhead itself where the
+// step draws that time line; elsewhere (the cluster, memory) its share
+// of the step's window; a still or finished step shows the time line's
+// middle (a pipeline's steady state).
+func (r *PlanRun) ZoomTime(sr *StepRun, t sim.Time) float64 {
+	_, tl, _ := r.Activity()
+	if !(sr.To > sr.From && t < sr.To) {
+		return tl.Length / 2
+	}
+	if r.View == ViewTimeline || r.View == ViewAccum {
+		return t.Seconds()
+	}
+	return float64(t-sr.From) / float64(sr.To-sr.From) * tl.Length
+}
+
+// zoomReport adds what the zoom's GPU runs at the moment to z.
+func (p *Player) zoomReport(z *ZoomState) {
+	run, ok := p.run().(*PlanRun)
+	if !ok || z.Level == ZoomCluster {
+		return
+	}
+	a, _, ok := run.Activity()
+	if !ok {
+		return
+	}
+	t := run.ZoomTime(p.step(), p.t)
+	act, err := a.At(min(z.GPU, a.GPUs()-1), t)
+	if err != nil {
+		return
+	}
+	z.TimeS, z.Stage, z.Block, z.Layer, z.Kernel = t, act.Stage, string(act.Kind), act.Layer, act.Kernel.Name
 }

@@ -98,6 +98,18 @@ func TestZoomCommand(t *testing.T) {
 		if r.Zoom.Level != c.level || r.Zoom.GPU != c.gpu || r.TimeS != t0 {
 			t.Errorf("%s: zoom %+v at %g s, want %s %d at %g", c.cmd, r.Zoom, r.TimeS, c.level, c.gpu, t0)
 		}
+		// Zoomed in on the time line's step: the moment is the playhead,
+		// and the GPU's kernel is the engine's at that moment.
+		if c.level != "cluster" {
+			a, _, ok := p.Run().(*PlanRun).Activity()
+			if !ok {
+				t.Fatal("no activity")
+			}
+			act, _ := a.At(c.gpu, t0)
+			if r.Zoom.TimeS != t0 || r.Zoom.Kernel != act.Kernel.Name || r.Zoom.Kernel == "" || r.Zoom.Stage != act.Stage || r.Zoom.Layer != act.Layer {
+				t.Errorf("%s: zoom reports %+v; the engine at %g s: stage %d layer %d %s", c.cmd, r.Zoom, t0, act.Stage, act.Layer, act.Kernel.Name)
+			}
+		}
 	}
 	for _, c := range []struct{ cmd, field string }{
 		{`{"type":"zoom","level":"rack"}`, "zoom"},

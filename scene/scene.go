@@ -17,11 +17,14 @@ type Moment struct {
 	// so what it asks about stays hidden (a comparison shows only its
 	// first configuration).
 	Pending bool
+	// Zoom is the zoom's level and GPU: a strategy step drawn from a
+	// node, a GPU or an SM (zoom.go) instead of its own picture.
+	Zoom scenarios.Zoom
 }
 
 // At is the player's moment.
 func At(p *scenarios.Player) Moment {
-	return Moment{Lesson: p.Lesson(), Step: p.State().Step, Time: p.Time(), Pending: p.QuestionPending()}
+	return Moment{Lesson: p.Lesson(), Step: p.State().Step, Time: p.Time(), Pending: p.QuestionPending(), Zoom: p.State().Zoom}
 }
 
 // StepRun is the moment's step.
@@ -109,6 +112,11 @@ func (p *Picture) Build(dst render.List, m Moment, f Frame) render.List {
 	b, ok := builders[m.Lesson.Scenario.Kind]
 	if !ok {
 		return empty(dst, f)
+	}
+	if m.Zoom.Level != "" && m.Lesson.Scenario.Zooms() {
+		if l, ok := p.buildZoom(dst, m, f); ok {
+			return l
+		}
 	}
 	return b(p, dst, m, f)
 }

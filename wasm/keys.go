@@ -67,6 +67,10 @@ func (u *ui) bindKeys() {
 			toggleFullscreen()
 		case (key == "p" || key == "P") && !typing(e) && !e.Get("ctrlKey").Bool() && !e.Get("metaKey").Bool():
 			u.togglePresent()
+		case (key == "+" || key == "=") && !typing(e) && !e.Get("ctrlKey").Bool() && !e.Get("metaKey").Bool():
+			u.zoomBy(1)
+		case (key == "-" || key == "_") && !typing(e) && !e.Get("ctrlKey").Bool() && !e.Get("metaKey").Bool():
+			u.zoomBy(-1)
 		default:
 			return
 		}
@@ -111,7 +115,7 @@ func (u *ui) toggleHelp(on bool) {
 	appendChild(help, title)
 	list := create("dl")
 	for _, k := range [][2]string{
-		{"ui.key_space", "ui.keys_space"}, {"← →", "ui.keys_arrows"}, {"Home End", "ui.keys_home_end"}, {"?", "ui.keys_help"}, {"Esc", "ui.keys_close"},
+		{"ui.key_space", "ui.keys_space"}, {"← →", "ui.keys_arrows"}, {"Home End", "ui.keys_home_end"}, {"+ −", "ui.keys_zoom"}, {"?", "ui.keys_help"}, {"Esc", "ui.keys_close"},
 	} {
 		dt := create("dt")
 		kbd := create("kbd")

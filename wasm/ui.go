@@ -60,6 +60,11 @@ func (u *ui) bind() {
 			p.Play()
 		}
 	})
+	zoom := func(d int) func(*scenarios.Player, *dom.BasicHTMLElement) {
+		return func(p *scenarios.Player, _ *dom.BasicHTMLElement) { u.zoomBy(d) }
+	}
+	u.on("btn-zoom-in", "click", zoom(1))
+	u.on("btn-zoom-out", "click", zoom(-1))
 	u.on("speed", "change", func(p *scenarios.Player, el *dom.BasicHTMLElement) { p.Set("speed", value(el)) })
 	u.on("lang", "change", func(p *scenarios.Player, el *dom.BasicHTMLElement) { p.Set("lang", value(el)) })
 	u.on("lesson", "change", func(p *scenarios.Player, el *dom.BasicHTMLElement) { p.Set("scenario", value(el)) })
@@ -257,6 +262,22 @@ func (u *ui) refresh() {
 		}
 	}
 
+	if zc := byID("zoom-ctl"); zc != nil {
+		if s.Zooms() {
+			zc.RemoveAttribute("hidden")
+			z := st.Zoom.At()
+			label := t("ui.zoom_" + z)
+			if z != scenarios.ZoomCluster {
+				label = t("ui.zoom_at", "level", label, "gpu", strconv.Itoa(st.Zoom.GPU))
+			}
+			setText(u.byID("zoom-label"), label)
+			setDisabled(u.byID("btn-zoom-out"), z == scenarios.ZoomCluster)
+			setDisabled(u.byID("btn-zoom-in"), z == scenarios.ZoomSM)
+		} else {
+			zc.SetAttribute("hidden", "")
+		}
+	}
+
 	u.refreshClock()
 	u.refreshKnobs(s, st, lang)
 	u.refreshQuestion(p, lang)
@@ -413,4 +434,14 @@ func setDisabled(el *dom.BasicHTMLElement, d bool) {
 	if el != nil {
 		el.Underlying().Set("disabled", d)
 	}
+}
+
+// zoomBy zooms in (d = 1) or out (−1) a level, in a lesson with the
+// zoom; the moment stays. Call with the player locked.
+func (u *ui) zoomBy(d int) {
+	p := u.a.player
+	if !p.Scenario().Zooms() {
+		return
+	}
+	_ = p.Command([]byte(`{"type":"zoom","delta":` + strconv.Itoa(d) + `}`))
 }

@@ -85,6 +85,32 @@ type GEMMResult struct {
 	Peak        float64 // the dtype's peak, FLOP/s, that utilisation is measured against
 }
 
+// TensorTile is the tensor-tiled kernel's default tile BM×BN×BK on g:
+// 128×128×64, or 256×256×64 on a PairMMA GPU (one tile to a pair of SMs).
+func TensorTile(g hw.GPU) (bm, bn, bk int) {
+	if g.PairMMA {
+		return 256, 256, 64
+	}
+	return 128, 128, 64
+}
+
+// TensorStageBytes is the shared memory one block of the default
+// tensor-tiled kernel takes on an SM: its double-buffered BM×BK and BK×BN
+// tiles of A and B (half of them an SM under PairMMA); 0 for a dtype
+// without a size.
+func TensorStageBytes(g hw.GPU, d hw.Dtype) int {
+	b, ok := bytesOf(d)
+	if !ok {
+		return 0
+	}
+	bm, bn, bk := TensorTile(g)
+	per := 1
+	if g.PairMMA {
+		per = 2
+	}
+	return (bm*bk + bk*bn) * b * 2 / per
+}
+
 func bytesOf(d hw.Dtype) (int, bool) {
 	switch d {
 	case hw.FP32, hw.TF32:
@@ -154,10 +180,7 @@ func GEMM(c GEMMConfig) (GEMMResult, error) {
 	case TensorTiled:
 		bm, bn, bk := c.TileM, c.TileN, c.TileK
 		if bm == 0 && bn == 0 && bk == 0 {
-			bm, bn, bk = 128, 128, 64
-			if g.PairMMA {
-				bm, bn = 256, 256 // one tile to a pair of SMs
-			}
+			bm, bn, bk = TensorTile(g)
 		}
 		// A pair of SMs computes one tile (PairMMA), each holding half of
 		// A's and of B's strips: an SM's share is a (BM/2)×BN tile.

@@ -2,7 +2,11 @@ package parallel
 
 import (
 	"fmt"
+	"math"
 	"sort"
+
+	"github.com/gpuscope/gpuscope/engine/hw"
+	"github.com/gpuscope/gpuscope/engine/kernel"
 )
 
 // What one GPU does at one moment of a step, for the zoom (issue 21):
@@ -53,6 +57,9 @@ type Activity struct {
 	// this compute; Sending: the stage's pipeline send in flight.
 	HiddenAllReduce bool      `json:"hidden_all_reduce,omitempty"`
 	Sending         BlockKind `json:"sending,omitempty"`
+	// The send's and the hidden all-reduce's blocks, when in flight.
+	SendStart, SendEnd           float64 `json:"-"`
+	AllReduceStart, AllReduceEnd float64 `json:"-"`
 	Detail          string    `json:"detail,omitempty"`
 }
 
@@ -239,8 +246,10 @@ func (a *StepActivity) At(g int, t float64) (Activity, error) {
 			switch b.Kind {
 			case AllReduce:
 				act.HiddenAllReduce = true
+				act.AllReduceStart, act.AllReduceEnd = b.Start, b.End
 			case SendF, SendB:
 				act.Sending = b.Kind
+				act.SendStart, act.SendEnd = b.Start, b.End
 			}
 		}
 	}
@@ -353,4 +362,94 @@ func (a *StepActivity) scale(b Block) float64 {
 		}
 	}
 	return (b.End - b.Start) / s
+}
+
+// Counts are the work of the kernel an Activity names, as the silicon
+// layer counts it: its FLOPs, the bytes it moves through HBM and through
+// shared memory, its time and what bounds it, and the GPU's roof in its
+// dtype (at the sustained clock the step is timed at). A matrix
+// product's tiling is GEMM (backward: the dX product's; the dW product
+// is counted in the totals). Memory-bound passes have bytes and no
+// FLOPs; a collective none of these (Comm).
+type Counts struct {
+	FLOPs, HBMBytes, SmemBytes, TimeS float64
+	Bound                             string
+	Dtype                             hw.Dtype
+	Peak, BW                          float64
+	GEMM                              *kernel.GEMMResult
+	Comm                              bool
+}
+
+// Counts are act's kernel's counts; false where none runs.
+func (a *StepActivity) Counts(act Activity) (Counts, bool) {
+	k := act.Kernel
+	if k.Name == "" {
+		return Counts{}, false
+	}
+	c := a.r.Config
+	p := c.Plan
+	g := sustained(c.Cluster.GPU)
+	dt := p.matmul()
+	if k.Name == KernelHead {
+		dt = p.headDtype()
+	}
+	block := dt == fp8Block
+	if block {
+		dt = hw.FP8
+	}
+	out := Counts{Dtype: dt, BW: g.HBMBandwidth, TimeS: act.KernelEnd - act.KernelStart}
+	out.Peak, _ = g.PeakFLOPS(dt)
+	back := act.Kind == Backward
+	switch k.Kind {
+	case KernelGEMM:
+		shapes := [][3]float64{{k.M, k.N, k.K}}
+		if back {
+			shapes = [][3]float64{{k.M, k.K, k.N}, {k.K, k.N, k.M}} // dX, dW
+		}
+		for i, s := range shapes {
+			r, err := kernel.GEMM(kernel.GEMMConfig{M: max(1, int(math.Round(s[0]))), N: max(1, int(math.Round(s[1]))), K: max(1, int(math.Round(s[2]))),
+				Dtype: dt, GPU: g, Kernel: kernel.TensorTiled, BlockScaled: block})
+			if err != nil {
+				return Counts{}, false
+			}
+			out.FLOPs += r.FLOPs
+			out.HBMBytes += r.HBMBytes
+			out.SmemBytes += r.SmemBytes
+			if i == 0 {
+				rr := r
+				out.GEMM, out.Bound = &rr, r.Bound
+			}
+		}
+	case KernelAttention:
+		m := c.Model
+		hd := m.HeadDim()
+		if m.MLA() {
+			hd = (m.QKNope + m.QKRope + m.VHead) / 2
+		}
+		impl, mult := kernel.StandardAttention, AttentionBackward
+		if p.Flash {
+			impl, mult = kernel.FlashAttention, FlashAttentionBackward
+		}
+		r, err := kernel.Attention(kernel.AttentionConfig{Batch: p.MicroBatch, Heads: m.Heads / p.TP, Seq: m.Seq, HeadDim: hd, Dtype: attDtype(dt), GPU: g, Impl: impl})
+		if err != nil {
+			return Counts{}, false
+		}
+		f := 1 / float64(p.cp())
+		if back {
+			f *= mult
+		}
+		out.FLOPs, out.HBMBytes, out.Bound, out.Dtype = r.FLOPs*f, r.HBMBytes*f, "compute", attDtype(dt)
+		out.Peak, _ = g.PeakFLOPS(out.Dtype)
+		if r.MemoryS > r.ComputeS {
+			out.Bound = "memory"
+		}
+	case KernelMemory, KernelRecompute:
+		if k.Kind == KernelRecompute {
+			return out, true // the forward's kernels again: their counts are theirs
+		}
+		out.HBMBytes, out.Bound = out.TimeS*g.HBMBandwidth*MemoryEfficiency, "memory"
+	case KernelCollective:
+		out.Comm = true
+	}
+	return out, true
 }

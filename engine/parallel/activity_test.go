@@ -11,9 +11,6 @@ import (
 
 func activityOf(t *testing.T, id string, p Plan, gpus int) (*StepActivity, Result, Timeline) {
 	t.Helper()
-	if !recordKernels {
-		t.Skip("the WebAssembly build leaves the kernels' recording out (kernels_norecord.go)")
-	}
 	m, ok := model.Preset(id)
 	if !ok {
 		t.Fatal(id)
@@ -97,6 +94,10 @@ func TestActivityAddsUpToBlocks(t *testing.T) {
 					again, _ := a.At(g, mid)
 					if again.Kernel.Name != act.Kernel.Name || again.Layer != act.Layer {
 						t.Fatalf("middle of %s (layer %d) reads %s (layer %d)", act.Kernel.Name, act.Layer, again.Kernel.Name, again.Layer)
+					}
+					if c, ok := a.Counts(act); !ok || act.Kernel.Kind == KernelGEMM && kind == Forward &&
+						math.Abs(c.GEMM.TimeS-(act.KernelEnd-act.KernelStart)) > 1e-9*c.GEMM.TimeS {
+						t.Fatalf("%s: counts %+v (ok %v), kernel %g s", act.Kernel.Name, c, ok, act.KernelEnd-act.KernelStart)
 					}
 					if len(names) == 0 || names[len(names)-1] != act.Kernel.Name {
 						names = append(names, act.Kernel.Name)

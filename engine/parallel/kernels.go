@@ -34,9 +34,6 @@ type Kernel struct {
 // the GPU's sustained clock as Evaluate times them.
 // A mixture of experts' MoE layers are not listed yet: refused.
 func LayerKernels(c Config) ([]Kernel, error) {
-	if !recordKernels {
-		return nil, fmt.Errorf("kernels: not in this build (the page's WebAssembly leaves them out for its size; the CLI lists them)")
-	}
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
@@ -49,6 +46,11 @@ func LayerKernels(c Config) ([]Kernel, error) {
 	layerCostOf(c.Model, c.Plan, cl, &ks)
 	return ks, nil
 }
+
+// recordKernels: layerCostOf names a layer's kernels for LayerKernels
+// (gpuscope plan --kernels, the zoom's GPU). A constant, so that a build
+// may leave the recording out (it costs the page's wasm ≈ 1–2 kB).
+const recordKernels = true
 
 // kernelList collects a layer's kernels; a nil list (Evaluate's, a
 // search's) takes nothing.

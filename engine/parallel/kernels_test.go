@@ -18,9 +18,6 @@ import (
 // (Q, K and V 2,048 × 3·12,288/8 × 12,288; the MLP 4·12,288/8 wide), each
 // product's time the GEMM model's for that shape.
 func TestLayerKernels(t *testing.T) {
-	if !recordKernels {
-		t.Skip("the WebAssembly build leaves the kernels' recording out (kernels_norecord.go)")
-	}
 	m, _ := model.Preset("gpt3-175b")
 	h100 := gpu(t, "h100")
 	p := Plan{TP: 8, PP: 8, DP: 8, Interleave: 1, SP: true, Recompute: RecomputeFull, Flash: true, MicroBatch: 1, GlobalBatch: 512,

@@ -1,0 +1,296 @@
+package scene
+
+import (
+	"math"
+	"strconv"
+
+	"github.com/gpuscope/gpuscope/engine/kernel"
+	"github.com/gpuscope/gpuscope/engine/parallel"
+	"github.com/gpuscope/gpuscope/engine/units"
+	"github.com/gpuscope/gpuscope/render"
+	"github.com/gpuscope/gpuscope/scenarios"
+)
+
+// The zoom (issue 21): a strategy lesson's moment from one node, one
+// GPU or one SM of it, in place of the step's picture, at the moment
+// PlanRun.ZoomTime says.
+
+// buildZoom draws the zoomed picture of a strategy step; false where the
+// step's plan cannot be zoomed into (the step's own picture then).
+func (p *Picture) buildZoom(dst render.List, m Moment, f Frame) (render.List, bool) {
+	run, ok := m.StepRun().Run.(*scenarios.PlanRun)
+	if !ok {
+		return dst, false
+	}
+	a, _, ok := run.Activity()
+	if !ok {
+		return dst, false
+	}
+	g := min(max(m.Zoom.GPU, 0), a.GPUs()-1)
+	t := run.ZoomTime(m.StepRun(), m.Time)
+	switch m.Zoom.Level {
+	case scenarios.ZoomNode:
+		return render.AppendZoomNode(dst, zoomNodeView(a, run, g, t, f)), true
+	case scenarios.ZoomGPU:
+		return render.AppendZoomGPU(dst, zoomGPUView(a, run, g, t, f)), true
+	case scenarios.ZoomSM:
+		return render.AppendZoomSM(dst, zoomSMView(a, run, g, t, f)), true
+	}
+	return dst, false
+}
+
+// zoomCrumbs is the way back from level to the cluster.
+func zoomCrumbs(w render.Words, level string, node, g int) string {
+	s := w.Say("canvas.zoom.s.crumb_cluster") + " › " + w.Say("canvas.zoom.s.crumb_node", "node", strconv.Itoa(node))
+	if level == scenarios.ZoomNode {
+		return s
+	}
+	s += " › " + w.Say("canvas.zoom.s.crumb_gpu", "gpu", strconv.Itoa(g))
+	if level == scenarios.ZoomGPU {
+		return s
+	}
+	return s + " › " + w.Say("canvas.zoom.s.crumb_sm")
+}
+
+// kernelName is a kernel's name in the reader's words.
+func kernelName(w render.Words, name string) string {
+	return w.Say("canvas.zoom.k." + name)
+}
+
+// doing is what a GPU does at the moment, in a few words.
+func doing(w render.Words, act parallel.Activity) string {
+	switch {
+	case act.Kernel.Name != "":
+		return kernelName(w, act.Kernel.Name)
+	case act.Kind == parallel.Forward || act.Kind == parallel.Backward:
+		return w.Say("canvas.zoom.s.doing_" + string(act.Kind))
+	case act.Kind == parallel.AllReduce:
+		return w.Say("canvas.zoom.s.doing_allreduce")
+	case act.Kind == parallel.Optimizer:
+		return w.Say("canvas.zoom.s.doing_optimizer")
+	}
+	return w.Say("canvas.zoom.s.doing_wait")
+}
+
+// activityOf is the colour family of act.
+func activityOf(act parallel.Activity) render.ZoomActivity {
+	switch {
+	case act.Kernel.Kind == parallel.KernelCollective || act.Kind == parallel.AllReduce:
+		return render.ZoomComm
+	case act.Kind == parallel.Forward:
+		return render.ZoomForward
+	case act.Kind == parallel.Backward:
+		return render.ZoomBackward
+	case act.Kind == parallel.Optimizer:
+		return render.ZoomOptimizer
+	}
+	return render.ZoomIdle
+}
+
+// progress is how far t is from a to b (0–1).
+func progress(t, a, b float64) float64 {
+	if b <= a {
+		return 0
+	}
+	return math.Min(1, math.Max(0, (t-a)/(b-a)))
+}
+
+// clock is the moment's clock label.
+func clock(w render.Words, t float64) string {
+	return w.Say("canvas.clock", "t", units.LocalDuration(w.Lang, t))
+}
+
+func zoomNodeView(a *parallel.StepActivity, run *scenarios.PlanRun, g int, t float64, f Frame) render.ZoomNodeView {
+	w := f.words()
+	cl := run.Config.Cluster
+	p := run.Config.Plan
+	G := max(1, cl.GPUsPerNode)
+	node := g / G
+	nodes := (a.GPUs() + G - 1) / G
+	v := render.ZoomNodeView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: w,
+		Crumbs: zoomCrumbs(w, scenarios.ZoomNode, node, g),
+		Title: w.Say("canvas.zoom.s.node_title", "node", strconv.Itoa(node), "nodes", strconv.Itoa(nodes), "g", strconv.Itoa(G),
+			"gpu", cl.GPU.Name),
+		Clock:     clock(w, t),
+		IntraName: cl.Intra.Name, IntraBW: cl.Intra.Bandwidth, InterName: cl.Inter.Name, InterBW: cl.Inter.Bandwidth,
+	}
+	first := node * G
+	last := min(first+G, a.GPUs())
+	v.Focus = g - first
+	cp := max(p.CP, 1)
+	in := func(r int) int {
+		if r >= first && r < last {
+			return r - first
+		}
+		return -1
+	}
+	for r := first; r < last; r++ {
+		act, err := a.At(r, t)
+		if err != nil {
+			continue
+		}
+		ng := render.ZoomNodeGPU{
+			Label:    w.Say("canvas.zoom.s.gpu", "gpu", strconv.Itoa(r)),
+			Role:     w.Say("canvas.zoom.s.role", "tp", strconv.Itoa(act.TPRank), "stage", strconv.Itoa(act.Stage)),
+			Doing:    doing(w, act),
+			Activity: activityOf(act),
+			Progress: progress(t, act.KernelStart, act.KernelEnd),
+		}
+		if act.Kernel.Name == "" {
+			ng.Progress = progress(t, act.BlockStart, act.BlockEnd)
+		}
+		v.GPUs = append(v.GPUs, ng)
+		i := r - first
+		// The traffic at the moment: a ring's next hop of each collective.
+		switch act.Kernel.Name {
+		case "tp_allreduce":
+			next := r - act.TPRank + (act.TPRank+1)%p.TP
+			v.Flows = append(v.Flows, render.ZoomFlow{From: i, To: in(next), Kind: "tp", Progress: progress(t, act.KernelStart, act.KernelEnd)})
+		case "cp_kv":
+			next := r + ((act.CPRank+1)%cp-act.CPRank)*p.TP
+			v.Flows = append(v.Flows, render.ZoomFlow{From: i, To: in(next), Kind: "cp", Progress: progress(t, act.KernelStart, act.KernelEnd)})
+		}
+		if act.Sending != "" {
+			next := r + p.TP*cp*p.DP
+			if act.Sending == parallel.SendB {
+				next = r - p.TP*cp*p.DP
+			}
+			v.Flows = append(v.Flows, render.ZoomFlow{From: i, To: in(next), Kind: "pp", Progress: progress(t, act.SendStart, act.SendEnd)})
+		}
+		if (act.HiddenAllReduce || act.Kind == parallel.AllReduce) && p.DP > 1 {
+			next := r + ((act.DPRank+1)%p.DP-act.DPRank)*p.TP*cp
+			a0, a1 := act.AllReduceStart, act.AllReduceEnd
+			if act.Kind == parallel.AllReduce {
+				a0, a1 = act.BlockStart, act.BlockEnd
+			}
+			v.Flows = append(v.Flows, render.ZoomFlow{From: i, To: in(next), Kind: "dp", Progress: progress(t, a0, a1)})
+		}
+	}
+	return v
+}
+
+func zoomGPUView(a *parallel.StepActivity, run *scenarios.PlanRun, g int, t float64, f Frame) render.ZoomGPUView {
+	w := f.words()
+	cl := run.Config.Cluster
+	p := run.Config.Plan
+	act, _ := a.At(g, t)
+	G := max(1, cl.GPUsPerNode)
+	v := render.ZoomGPUView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: w,
+		Crumbs: zoomCrumbs(w, scenarios.ZoomGPU, g/G, g),
+		Title: w.Say("canvas.zoom.s.gpu_title", "gpu", strconv.Itoa(g), "name", cl.GPU.Name, "stage", strconv.Itoa(act.Stage),
+			"pp", strconv.Itoa(p.PP), "tp", strconv.Itoa(act.TPRank), "tps", strconv.Itoa(p.TP)),
+		Time: t, Current: -1, GPU: cl.GPU.Name,
+	}
+	switch {
+	case act.Layer >= 0:
+		v.Doing = w.Say("canvas.zoom.s.doing_layer_"+string(act.Kind), "mb", strconv.Itoa(act.MicroBatch+1), "layer", strconv.Itoa(act.Layer+1),
+			"layers", strconv.Itoa(act.Layers), "t", units.LocalDuration(w.Lang, t))
+	case act.Kind == parallel.Forward || act.Kind == parallel.Backward:
+		v.Doing = w.Say("canvas.zoom.s.doing_head_"+string(act.Kind), "mb", strconv.Itoa(act.MicroBatch+1), "t", units.LocalDuration(w.Lang, t))
+	default:
+		v.Doing = w.Say("canvas.zoom.s.doing_at", "what", doing(w, act), "t", units.LocalDuration(w.Lang, t))
+	}
+	for i, s := range act.Spans {
+		sp := render.ZoomSpan{Label: kernelName(w, s.Name), Start: s.Start, End: s.End, Comm: s.Kind == parallel.KernelCollective}
+		sp.Activity = render.ZoomForward
+		if act.Kind == parallel.Backward {
+			sp.Activity = render.ZoomBackward
+		}
+		if sp.Comm {
+			sp.Activity = render.ZoomComm
+		}
+		if s.Start == act.KernelStart && s.Name == act.Kernel.Name {
+			v.Current = i
+		}
+		v.Strip = append(v.Strip, sp)
+	}
+	k := act.Kernel
+	c, ok := a.Counts(act)
+	switch {
+	case !ok:
+		v.Note = zoomNote(w, act, run)
+	case c.Comm:
+		v.Kernel = kernelName(w, k.Name)
+		v.Note = w.Say("canvas.zoom.s.note_comm", "what", kernelName(w, k.Name), "link", parallel.TPLink(p, cl).Name,
+			"time", units.LocalDuration(w.Lang, c.TimeS))
+	default:
+		v.Kernel = kernelName(w, k.Name)
+		if k.Kind == parallel.KernelGEMM {
+			v.Kernel = w.Say("canvas.zoom.s.kernel_gemm", "name", kernelName(w, k.Name), "m", units.Count(int64(k.M)),
+				"n", units.Count(int64(k.N)), "k", units.Count(int64(k.K)))
+		}
+		v.Dtype, v.Peak, v.BW = string(c.Dtype), c.Peak, c.BW
+		v.HBMBytes, v.SmemBytes, v.FLOPs, v.KernelTime, v.Bound = c.HBMBytes, c.SmemBytes, c.FLOPs, c.TimeS, c.Bound
+		if c.FLOPs > 0 && c.HBMBytes > 0 && c.TimeS > 0 {
+			v.Intensity, v.Attained = c.FLOPs/c.HBMBytes, c.FLOPs/c.TimeS
+		}
+		if k.Kind == parallel.KernelRecompute {
+			v.Note = w.Say("canvas.zoom.s.note_recompute")
+		}
+	}
+	return v
+}
+
+// zoomNote says what a GPU without a kernel of its own does.
+func zoomNote(w render.Words, act parallel.Activity, run *scenarios.PlanRun) string {
+	switch {
+	case act.Detail != "":
+		return w.Say("canvas.zoom.s.note_moe")
+	case act.Kind == parallel.AllReduce:
+		return w.Say("canvas.zoom.s.note_allreduce", "link", parallel.DPLink(run.Config.Plan, run.Config.Cluster).Name)
+	case act.Kind == parallel.Optimizer:
+		return w.Say("canvas.zoom.s.note_optimizer")
+	}
+	return w.Say("canvas.zoom.s.note_wait")
+}
+
+func zoomSMView(a *parallel.StepActivity, run *scenarios.PlanRun, g int, t float64, f Frame) render.ZoomSMView {
+	w := f.words()
+	cl := run.Config.Cluster
+	act, _ := a.At(g, t)
+	G := max(1, cl.GPUsPerNode)
+	v := render.ZoomSMView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: w,
+		Crumbs: zoomCrumbs(w, scenarios.ZoomSM, g/G, g), SMs: cl.GPU.SMs, SmemPerSM: cl.GPU.SharedMemPerSM}
+	c, ok := a.Counts(act)
+	if !ok || c.GEMM == nil {
+		v.Title = w.Say("canvas.zoom.s.sm_title_none", "gpu", strconv.Itoa(g))
+		v.Note = zoomSMNote(w, act, c, ok)
+		return v
+	}
+	r := c.GEMM
+	bm, bn, bk := kernel.TensorTile(cl.GPU)
+	v.Title = w.Say("canvas.zoom.s.sm_title", "sms", strconv.Itoa(cl.GPU.SMs), "what", kernelName(w, act.Kernel.Name))
+	v.M, v.N, v.K = r.Config.M, r.Config.N, r.Config.K
+	v.TileM, v.TileN, v.TileK = bm, bn, bk
+	v.TilesM, v.TilesN = (v.M+bm-1)/bm, (v.N+bn-1)/bn
+	v.BlocksPerSM, v.Waves = r.BlocksPerSM, max(1, r.Waves)
+	v.WarpsPerBlock = kernel.ThreadsPerBlock / kernel.WarpSize
+	v.KSteps = (v.K + bk - 1) / bk
+	v.SmemPerBlock = kernel.TensorStageBytes(cl.GPU, r.Config.Dtype)
+	v.Dtype = string(c.Dtype)
+	// The product's share of the kernel's time (backward: dX first, then dW).
+	pr := progress(t, act.KernelStart, act.KernelEnd)
+	if act.Kind == parallel.Backward {
+		pr = math.Min(1, pr*2)
+	}
+	v.Progress = pr
+	wave := min(int(pr*float64(v.Waves)), v.Waves-1)
+	v.Wave = wave + 1
+	v.KStep = min(int((pr*float64(v.Waves)-float64(wave))*float64(v.KSteps)), v.KSteps-1)
+	return v
+}
+
+// zoomSMNote says what an SM does when its GPU runs no matrix product.
+func zoomSMNote(w render.Words, act parallel.Activity, c parallel.Counts, ok bool) string {
+	switch {
+	case ok && act.Kernel.Kind == parallel.KernelAttention:
+		return w.Say("canvas.zoom.s.sm_attention")
+	case ok && c.Comm:
+		return w.Say("canvas.zoom.s.sm_comm")
+	case ok && act.Kernel.Kind == parallel.KernelMemory:
+		return w.Say("canvas.zoom.s.sm_memory")
+	case ok && act.Kernel.Kind == parallel.KernelRecompute:
+		return w.Say("canvas.zoom.s.note_recompute")
+	}
+	return w.Say("canvas.zoom.s.sm_idle")
+}

@@ -1,0 +1,118 @@
+package scene
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gpuscope/gpuscope/engine/sim"
+	"github.com/gpuscope/gpuscope/render"
+	"github.com/gpuscope/gpuscope/scenarios"
+)
+
+// The zoom's pictures pass the canvas rules of every other picture (no
+// label over another or off the stage, text large enough, every colour
+// keyed, no English in a Chinese picture) at each level, in every
+// strategy lesson's first step and the sandbox's every step, at the
+// step's start, middle and end, in both languages and the four frames.
+func TestZoomPictureRules(t *testing.T) {
+	got := ruleFailures{}
+	var p Picture
+	var l render.List
+	for _, s := range scenarios.All() {
+		if !s.Zooms() {
+			continue
+		}
+		les := prepare(t, s)
+		steps := []int{1}
+		if s.ID == "sandbox" {
+			steps = []int{1, 2, 3}
+		}
+		for _, step := range steps {
+			sr := les.Steps[step-1]
+			for _, level := range scenarios.ZoomLevels[1:] {
+				for _, lang := range []string{"en", "zh"} {
+					for _, rf := range ruleFrames {
+						f := rf.frame
+						f.Lang = lang
+						for _, at := range []sim.Time{sr.From, middle(les, step), sr.To} {
+							m := Moment{Lesson: les, Step: step, Time: at, Zoom: scenarios.Zoom{Level: level, GPU: 1}}
+							l = p.Build(l, m, f)
+							checkList(got, s.ID, level+" step "+sr.Step.ID+" "+rf.name+" "+lang, l, f, rf.minText, lang)
+						}
+					}
+				}
+			}
+		}
+	}
+	for id, rules := range got {
+		for r, ex := range rules {
+			t.Errorf("%s zoomed breaks %s: %s", id, r, ex)
+		}
+	}
+}
+
+// At the GPU level the picture names the kernel the engine says the GPU
+// runs at the moment, and its strip's lit kernel spans the moment; at the
+// node level the zoom's GPU is among the node's; the zoom's levels draw
+// different pictures from the step's own.
+func TestZoomNamesTheKernel(t *testing.T) {
+	s, _ := scenarios.Get("sandbox")
+	les, err := scenarios.Prepare(s, s.Defaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := les.Steps[0].Run.(*scenarios.PlanRun)
+	a, _, ok := run.Activity()
+	if !ok {
+		t.Fatal("no activity")
+	}
+	f := ruleFrames[0].frame
+	f.Lang = "en"
+	sr := &les.Steps[0]
+	seen := map[string]bool{}
+	for i := 1; i < 40; i++ {
+		at := sr.From + sim.Time(float64(sr.To-sr.From)*float64(i)/40)
+		tt := run.ZoomTime(sr, at)
+		if tt != at.Seconds() {
+			t.Fatalf("the time line's step: zoom at %g s, the playhead at %g", tt, at.Seconds())
+		}
+		for _, g := range []int{0, 100, 511} {
+			act, _ := a.At(g, tt)
+			v := zoomGPUView(a, run, g, tt, f)
+			if act.Kernel.Name == "" {
+				if v.Note == "" {
+					t.Errorf("GPU %d at %g s runs no kernel, and the picture says nothing", g, tt)
+				}
+				continue
+			}
+			name := f.words().Say("canvas.zoom.k." + act.Kernel.Name)
+			if !strings.Contains(v.Kernel, name) {
+				t.Errorf("GPU %d at %g s: the picture says %q, the engine %s", g, tt, v.Kernel, act.Kernel.Name)
+			}
+			if v.Current < 0 || v.Strip[v.Current].Start > tt || v.Strip[v.Current].End < tt || v.Strip[v.Current].Label != name {
+				t.Errorf("GPU %d at %g s: strip's lit kernel %d of %+v", g, tt, v.Current, v.Strip)
+			}
+			seen[act.Kernel.Name] = true
+			nv := zoomNodeView(a, run, g, tt, f)
+			if nv.Focus < 0 || nv.Focus >= len(nv.GPUs) || nv.GPUs[nv.Focus].Label != f.words().Say("canvas.zoom.s.gpu", "gpu", strconv.Itoa(g)) {
+				t.Errorf("node of GPU %d: focus %d of %d", g, nv.Focus, len(nv.GPUs))
+			}
+		}
+	}
+	if !seen["up"] || !seen["attention"] {
+		t.Errorf("a step's kernels seen: %v (no MLP product, or no attention)", seen)
+	}
+	var p Picture
+	var lists []string
+	for _, level := range []string{"", scenarios.ZoomNode, scenarios.ZoomGPU, scenarios.ZoomSM} {
+		l := p.Build(render.List{}, Moment{Lesson: les, Step: 1, Time: middle(les, 1), Zoom: scenarios.Zoom{Level: level, GPU: 3}}, f)
+		lists = append(lists, l.String())
+	}
+	for i := range lists {
+		if slices.Index(lists, lists[i]) != i {
+			t.Errorf("level %d draws level %d's picture", i, slices.Index(lists, lists[i]))
+		}
+	}
+}

@@ -1,0 +1,128 @@
+package browsertest
+
+import (
+	"crypto/sha256"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/gpuscope/gpuscope/scenarios"
+)
+
+type zoomState struct {
+	TimeS    float64 `json:"time_s"`
+	Fragment string  `json:"fragment"`
+	Zoom     *struct {
+		Level  string  `json:"level"`
+		GPU    int     `json:"gpu"`
+		TimeS  float64 `json:"time_s"`
+		Stage  int     `json:"stage"`
+		Block  string  `json:"block"`
+		Layer  int     `json:"layer"`
+		Kernel string  `json:"kernel"`
+	} `json:"zoom"`
+}
+
+// The zoom in the sandbox: a link opens zoomed on a GPU; the kernel it
+// names at the moment is the native engine's for the same link and
+// moment; + and − (the keys and the buttons) and command({type: "zoom"})
+// move between the levels with the moment kept and the URL following;
+// each level draws its own picture; a bad level is named with the allowed
+// ones and the zoom stays.
+func TestZoom(t *testing.T) {
+	link := "scenario=sandbox&step=1&gpus=64&tp=8&pp=4&global_batch=32&zoom=gpu&gpu=27"
+	ctx := open(t, "index.html#"+link)
+	waitReady(ctx)
+	if r := command(ctx, `{type: "goto", time_s: 0.9}`); !r.OK {
+		t.Fatalf("goto: %v", *r.Error)
+	}
+	settle(ctx)
+	var st zoomState
+	evalJSON(ctx, "window.gpuscope.state()", &st)
+	if st.Zoom == nil || st.Zoom.Level != "gpu" || st.Zoom.GPU != 27 || st.Zoom.TimeS != st.TimeS || st.Zoom.Kernel == "" {
+		t.Fatalf("zoom %+v at %g s", st.Zoom, st.TimeS)
+	}
+	// The same link and moment natively.
+	p, errs, err := scenarios.NewPlayerAt(link)
+	if err != nil || len(errs) > 0 {
+		t.Fatal(err, errs)
+	}
+	if e := p.Command([]byte(`{"type":"goto","time_s":0.9}`)); e != nil {
+		t.Fatal(e)
+	}
+	if z := p.Report().Zoom; z.Kernel != st.Zoom.Kernel || z.Layer != st.Zoom.Layer || z.Stage != st.Zoom.Stage || z.Block != st.Zoom.Block {
+		t.Errorf("page: stage %d %s layer %d %s; native engine: stage %d %s layer %d %s", st.Zoom.Stage, st.Zoom.Block, st.Zoom.Layer, st.Zoom.Kernel,
+			z.Stage, z.Block, z.Layer, z.Kernel)
+	}
+	if st.Zoom.Stage != 27/16 {
+		t.Errorf("GPU 27 of TP 8 × DP 2 × PP 4 on stage %d, want 1", st.Zoom.Stage)
+	}
+
+	shots := map[string][32]byte{}
+	shoot := func(level string) {
+		img := screenshot(ctx, "zoom-"+level)
+		shots[level] = sha256.Sum256(img)
+		if px := drawn(decodePNG(t, img), elementRect(ctx, "#stage").image()); px < 2000 {
+			t.Errorf("zoom %s: %d pixels drawn on the stage", level, px)
+		}
+	}
+	shoot("gpu")
+	check := func(how, level string) {
+		t.Helper()
+		settle(ctx)
+		var s zoomState
+		evalJSON(ctx, "window.gpuscope.state()", &s)
+		if s.Zoom.Level != level || s.Zoom.GPU != 27 || s.TimeS != st.TimeS {
+			t.Errorf("%s: zoom %s GPU %d at %g s, want %s GPU 27 at %g", how, s.Zoom.Level, s.Zoom.GPU, s.TimeS, level, st.TimeS)
+		}
+		want := "zoom=" + level + "&gpu=27"
+		var hash string
+		evalJSON(ctx, "location.hash", &hash)
+		if !strings.Contains(s.Fragment, want) || !strings.Contains(hash, want) {
+			t.Errorf("%s: fragment %s, address %s; want %s", how, s.Fragment, hash, want)
+		}
+	}
+	chromedpRun(t, ctx, chromedp.KeyEvent("+"))
+	check("+", "sm")
+	shoot("sm")
+	chromedpRun(t, ctx, chromedp.KeyEvent("-"))
+	chromedpRun(t, ctx, chromedp.KeyEvent("-"))
+	check("− −", "node")
+	shoot("node")
+	chromedpRun(t, ctx, chromedp.Click("#btn-zoom-out", chromedp.ByQuery))
+	check("the − button", "cluster")
+	shoot("cluster")
+	chromedpRun(t, ctx, chromedp.Click("#btn-zoom-in", chromedp.ByQuery))
+	check("the + button", "node")
+	if r := command(ctx, `{type: "zoom", level: "gpu"}`); !r.OK {
+		t.Fatalf("zoom gpu: %v", *r.Error)
+	}
+	check("command", "gpu")
+	seen := map[[32]byte]string{}
+	for level, h := range shots {
+		if other, dup := seen[h]; dup {
+			t.Errorf("zoom %s draws the same picture as %s", level, other)
+		}
+		seen[h] = level
+	}
+
+	// A bad level: named, with the allowed ones; the zoom stays.
+	r := command(ctx, `{type: "zoom", level: "rack"}`)
+	if r.OK || r.Error == nil || !strings.Contains(*r.Error, "cluster, node, gpu, sm") {
+		t.Errorf("zoom rack: %+v", r)
+	}
+	check("a bad level", "gpu")
+
+	// In Chinese, on a phone, in presentation mode: for the record.
+	zh := openSized(t, "index.html#"+strings.Replace(link, "zoom=gpu", "zoom=gpu&lang=zh", 1), 390, 844)
+	waitReady(zh)
+	command(zh, `{type: "goto", time_s: 0.9}`)
+	settle(zh)
+	screenshot(zh, "zoom-gpu-zh-phone")
+	pr := open(t, "index.html#"+link+"&present=on")
+	waitReady(pr)
+	command(pr, `{type: "goto", time_s: 0.9}`)
+	settle(pr)
+	screenshot(pr, "zoom-gpu-present")
+}
