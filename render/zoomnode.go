@@ -68,12 +68,12 @@ func zoomInk(fill Color, th Theme) Color {
 	return th.Background
 }
 
-// zKey is a zoom label's memo key: a language, a string and a kind, with
-// up to two numbers.
+// zKey is a zoom label's memo key: a language, up to two strings and a
+// kind, with up to two numbers.
 type zKey struct {
-	lang, s string
-	kind    byte
-	a, b    float64
+	lang, s, t string
+	kind       byte
+	a, b       float64
 }
 
 var zoomLabels memo[zKey]
@@ -84,7 +84,7 @@ func zoomFit(s string, fs, w float32) string {
 	if labelW(s, fs) <= w {
 		return s
 	}
-	return zoomLabels.get(zKey{"", s, 'f', float64(fs), float64(w)}, func() string { return fitLabel(s, fs, w) })
+	return zoomLabels.get(zKey{"", s, "", 'f', float64(fs), float64(w)}, func() string { return fitLabel(s, fs, w) })
 }
 
 // zoomWrap is wrap2, memoized (its two lines kept as one string).
@@ -92,7 +92,7 @@ func zoomWrap(s string, fs, w float32) (string, string) {
 	if labelW(s, fs) <= w {
 		return s, ""
 	}
-	both := zoomLabels.get(zKey{"", s, 'w', float64(fs), float64(w)}, func() string {
+	both := zoomLabels.get(zKey{"", s, "", 'w', float64(fs), float64(w)}, func() string {
 		a, b := wrap2(s, fs, w)
 		return a + "\x00" + b
 	})
@@ -357,10 +357,10 @@ func AppendZoomNode(dst List, v ZoomNodeView) List {
 	}
 	ex[5] = LegendEntry{Color: th.LinkActive, Label: say(w, "canvas.zoom.node.lit")}
 	legendH := LegendHeight(right-left, fs, ex[:]...)
-	intra := zoomLabels.get(zKey{w.Lang, linkLabel(v.IntraName, "NVLink", v.IntraBW), 'i', 0, 0}, func() string {
+	intra := zoomLabels.get(zKey{w.Lang, linkLabel(v.IntraName, "NVLink", v.IntraBW), "", 'i', 0, 0}, func() string {
 		return w.Say("canvas.zoom.node.intra", "link", linkLabel(v.IntraName, "NVLink", v.IntraBW))
 	})
-	inter := zoomLabels.get(zKey{w.Lang, linkLabel(v.InterName, "InfiniBand", v.InterBW), 'e', 0, 0}, func() string {
+	inter := zoomLabels.get(zKey{w.Lang, linkLabel(v.InterName, "InfiniBand", v.InterBW), "", 'e', 0, 0}, func() string {
 		return w.Say("canvas.zoom.node.inter", "link", linkLabel(v.InterName, "InfiniBand", v.InterBW))
 	})
 	lane := fs * 2.2

@@ -34,7 +34,7 @@ var zoomFrames = []struct {
 // sending to the next node over InfiniBand.
 func zoomNodeView(gpus int, progress float64) ZoomNodeView {
 	v := ZoomNodeView{
-		Width: 845, Height: 800, Stage: Rect{0, 0, 845, 800}, Scale: 1, Theme: Dark, Words: shortWords,
+		Width: 845, Height: 800, Stage: Rect{0, 0, 845, 800}, Scale: 1, Theme: Dark, Words: keyWords,
 		Crumbs: "Cluster › Node 3", Title: "Node 3 of 32: 8 × H100, NVLink 4 (450 GB/s one way)", Clock: "t = 1.42 s",
 		Focus: 3, IntraName: "NVLink 4", IntraBW: 450e9, InterName: "IB NDR", InterBW: 50e9,
 	}
