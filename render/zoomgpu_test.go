@@ -1,0 +1,283 @@
+package render
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gpuscope/gpuscope/internal/golden"
+)
+
+// zoomGPUView is GPU 27 of an H100 cluster in the forward of a layer at
+// TP 4: its kernels in run order (the attention's, the TP all-reduce,
+// the MLP's), the up GEMM running (compute-bound: 2,048 × 28,672 / 4 ×
+// 8,192 in BF16), or with memory a LayerNorm (memory-bound).
+func zoomGPUView(memory bool) ZoomGPUView {
+	v := ZoomGPUView{
+		Width: 845, Height: 800, Stage: Rect{0, 0, 845, 800}, Scale: 1, Theme: Dark, Words: keyWords,
+		Crumbs: "Cluster › Node 3 › GPU 27", Title: "GPU 27 · stage 3 · TP rank 3", Doing: "forward of micro-batch 3 · layer 14 of 126",
+		Kernel: "up GEMM 2,048 × 7,168 × 8,192",
+		Strip: []ZoomSpan{
+			{Label: "LayerNorm", Activity: ZoomForward, Start: 0, End: 20e-6},
+			{Label: "QKV GEMM", Activity: ZoomForward, Start: 20e-6, End: 180e-6},
+			{Label: "attention", Activity: ZoomForward, Start: 180e-6, End: 400e-6},
+			{Label: "out GEMM", Activity: ZoomForward, Start: 400e-6, End: 480e-6},
+			{Label: "all-reduce", Activity: ZoomComm, Comm: true, Start: 480e-6, End: 620e-6},
+			{Label: "LayerNorm", Activity: ZoomForward, Start: 620e-6, End: 640e-6},
+			{Label: "up GEMM", Activity: ZoomForward, Start: 640e-6, End: 900e-6},
+			{Label: "GeLU", Activity: ZoomForward, Start: 900e-6, End: 930e-6},
+			{Label: "down GEMM", Activity: ZoomForward, Start: 930e-6, End: 1190e-6},
+			{Label: "all-reduce", Activity: ZoomComm, Comm: true, Start: 1190e-6, End: 1330e-6},
+		},
+		Current: 6, Time: 700e-6,
+		GPU: "H100", Dtype: "BF16", Peak: 989e12, BW: 3.35e12,
+		Intensity: 1850, Attained: 700e12, Bound: "compute",
+		HBMBytes: 130e6, SmemBytes: 2.1e9, FLOPs: 240e9, KernelTime: 260e-6,
+	}
+	if memory {
+		v.Kernel, v.Current, v.Time = "LayerNorm 2,048 × 8,192", 5, 630e-6
+		v.Intensity, v.Attained, v.Bound = 1.2, 3.0e12, "memory"
+		v.HBMBytes, v.SmemBytes, v.FLOPs, v.KernelTime = 67e6, 67e6, 80e6, 20e-6
+	}
+	return v
+}
+
+// keyWords are shortWords in a language of their own, so that the labels
+// the pictures memoize by language do not mix with the catalogue's
+// English.
+var keyWords = Words{Lang: "keys", T: shortWords.T}
+
+func TestZoomGPUGolden(t *testing.T) {
+	golden.Check(t, "zoomgpu.golden", AppendZoomGPU(List{}, zoomGPUView(false)).String())
+}
+
+// stripSpans are the strip's spans: the rectangles as tall as the first
+// span, in its row, in the activities' colours or the panel's (a
+// hatched collective).
+func stripSpans(l List, th Theme) []Item {
+	var out []Item
+	var row Item
+	for _, it := range l.Items {
+		if it.Kind != FillRect {
+			continue
+		}
+		if row.H == 0 {
+			if it.Color == th.Panel && it.W > 300 {
+				row = it // the strip's ground
+			}
+			continue
+		}
+		if it.Y == row.Y && it.H == row.H && it.W < row.W {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// The spans are as wide as their kernels take, in run order; the running
+// one is outlined; the playhead stands at Time; a collective is hatched.
+func TestZoomGPUStrip(t *testing.T) {
+	v := zoomGPUView(false)
+	l := AppendZoomGPU(List{}, v)
+	sp := stripSpans(l, Dark)
+	if len(sp) != len(v.Strip) {
+		t.Fatalf("%d spans, want %d", len(sp), len(v.Strip))
+	}
+	// Widths ∝ time: the up GEMM (260 µs) 13 times the LayerNorm (20 µs).
+	if r := (sp[6].W + 1) / (sp[0].W + 1); r < 12.8 || r > 13.2 {
+		t.Errorf("up GEMM / LayerNorm widths %.2f, want 13", r)
+	}
+	for i := 1; i < len(sp); i++ {
+		if sp[i].X <= sp[i-1].X {
+			t.Errorf("span %d at %v before span %d at %v", i, sp[i].X, i-1, sp[i-1].X)
+		}
+	}
+	if sp[4].Color != Dark.Panel || sp[0].Color != Dark.LinkActive {
+		t.Errorf("the all-reduce %s (want the panel's, hatched), the LayerNorm %s", sp[4].Color.Hex(), sp[0].Color.Hex())
+	}
+	hatch := 0
+	for _, it := range l.Items {
+		if it.Kind == Line && it.Color == commColour(Dark) && it.Y >= sp[4].Y && it.Y <= sp[4].Y+sp[4].H+0.01 && it.X >= sp[4].X-0.01 && it.X <= sp[4].X+sp[4].W+0.01 {
+			hatch++
+		}
+	}
+	if hatch < 3 {
+		t.Errorf("%d hatch lines in the all-reduce", hatch)
+	}
+	for _, cur := range []int{6, 2, -1} {
+		v.Current = cur
+		l := AppendZoomGPU(List{}, v)
+		var outline []Item
+		for _, it := range l.Items {
+			if it.Kind == StrokeRect && it.Color == Dark.Text {
+				outline = append(outline, it)
+			}
+		}
+		if cur < 0 {
+			if len(outline) != 0 {
+				t.Errorf("no current kernel, %d outlines", len(outline))
+			}
+			continue
+		}
+		s := sp[cur]
+		if len(outline) != 1 || outline[0].X > s.X || outline[0].X+outline[0].W < s.X+s.W || outline[0].Y > s.Y || outline[0].Y+outline[0].H < s.Y+s.H {
+			t.Errorf("current %d: outlines %v round span %v", cur, outline, s)
+		}
+	}
+	// The playhead: a vertical line in the text colour at Time's x.
+	for _, tm := range []float64{0, 700e-6, 1330e-6} {
+		v.Time = tm
+		l := AppendZoomGPU(List{}, v)
+		want := sp[0].X + (sp[9].X+sp[9].W+1-sp[0].X)*float32(tm/1330e-6)
+		found := false
+		for _, it := range l.Items {
+			if it.Kind == Line && it.Color == Dark.Text && it.X == it.X2 && it.Y < sp[0].Y && it.Y2 > sp[0].Y+sp[0].H {
+				found = true
+				if d := it.X - want; d < -0.5 || d > 0.5 {
+					t.Errorf("time %v: playhead at %v, want %v", tm, it.X, want)
+				}
+			}
+		}
+		if !found {
+			t.Errorf("time %v: no playhead", tm)
+		}
+	}
+	// Labels only in spans wide enough: the GeLU (30 µs) has none.
+	got := strings.Join(labels(l), "\n")
+	if !strings.Contains(got, "up GEMM\n") || strings.Contains(got, "GeLU") {
+		t.Errorf("span labels:\n%s", got)
+	}
+}
+
+// roofMarks are the ridge's dot (text colour, 4.5 px), the kernel's (the
+// hot colour, 6 px) and the roof's flat line's y.
+func roofMarks(t *testing.T, l List) (ridge, kernel Item, roofY float32) {
+	t.Helper()
+	for _, it := range l.Items {
+		switch {
+		case it.Kind == FillCircle && it.Color == Dark.Text && it.R == 4.5:
+			ridge = it
+		case it.Kind == FillCircle && it.Color == Dark.Hot && it.R == 6:
+			kernel = it
+		}
+	}
+	for _, it := range l.Items {
+		if it.Kind == Line && it.Color == Dark.Text && it.Width == 3 && it.Y == it.Y2 && it.X == ridge.X {
+			roofY = it.Y
+		}
+	}
+	if ridge.R == 0 || kernel.R == 0 || roofY == 0 {
+		t.Fatalf("ridge %v, kernel %v, roof at %v", ridge, kernel, roofY)
+	}
+	return ridge, kernel, roofY
+}
+
+// The compute-bound GEMM sits right of the ridge, under the flat roof;
+// the memory-bound LayerNorm left of it, under the slope; each named
+// with its bound.
+func TestZoomGPURoofline(t *testing.T) {
+	for _, memory := range []bool{false, true} {
+		v := zoomGPUView(memory)
+		l := AppendZoomGPU(List{}, v)
+		ridge, k, roofY := roofMarks(t, l)
+		got := strings.Join(labels(l), "\n")
+		if !memory {
+			if k.X <= ridge.X || k.Y <= roofY {
+				t.Errorf("GEMM at (%v, %v): want right of the ridge (%v) and under the roof (%v)", k.X, k.Y, ridge.X, roofY)
+			}
+			if !strings.Contains(got, "dot bound bound_compute") {
+				t.Errorf("no compute-bound label:\n%s", got)
+			}
+			continue
+		}
+		if k.X >= ridge.X {
+			t.Errorf("LayerNorm at %v: want left of the ridge (%v)", k.X, ridge.X)
+		}
+		// Under the slope: the slope at its intensity is BW × I = 4 TFLOP/s,
+		// above its 3.
+		var slope Item
+		for _, it := range l.Items {
+			if it.Kind == Line && it.Color == Dark.Text && it.Width == 3 && it.X2 == ridge.X && it.Y2 == ridge.Y {
+				slope = it
+			}
+		}
+		if slope.Width == 0 {
+			t.Fatal("no slope")
+		}
+		sy := slope.Y + (slope.Y2-slope.Y)*(k.X-slope.X)/(slope.X2-slope.X)
+		if k.Y <= sy {
+			t.Errorf("LayerNorm at y %v, the slope over it at %v: want under it", k.Y, sy)
+		}
+		if !strings.Contains(got, "dot bound bound_memory") {
+			t.Errorf("no memory-bound label:\n%s", got)
+		}
+	}
+	got := strings.Join(labels(AppendZoomGPU(List{}, zoomGPUView(false))), "\n") + "\n"
+	for _, want := range []string{"y", "x", "hbm bytes 130 MB", "smem bytes 2.1 GB", "work flop 240 GFLOP t 260 µs"} {
+		if !strings.Contains(got, want+"\n") {
+			t.Errorf("no %q in\n%s", want, got)
+		}
+	}
+}
+
+// With a Note, the note stands where the roofline and the bytes were;
+// the strip stays.
+func TestZoomGPUNote(t *testing.T) {
+	v := zoomGPUView(false)
+	v.Current, v.Time = 4, 500e-6
+	v.Kernel, v.Note = "TP all-reduce over NVLink 4", "the layer's all-reduce on NVLink"
+	v.Intensity, v.Attained, v.Bound = 0, 0, ""
+	l := AppendZoomGPU(List{}, v)
+	got := strings.Join(labels(l), "\n")
+	if !strings.Contains(got, v.Note) {
+		t.Errorf("no note in\n%s", got)
+	}
+	for _, gone := range []string{"roof gpu", "hbm bytes", "x_short", "\ny\n"} {
+		if strings.Contains(got, gone) {
+			t.Errorf("%q drawn with a note:\n%s", gone, got)
+		}
+	}
+	for _, it := range l.Items {
+		if it.Kind == FillCircle && (it.Color == Dark.Hot || it.R == 4.5) {
+			t.Errorf("a roofline dot %+v with a note", it)
+		}
+	}
+	if len(stripSpans(l, Dark)) != len(v.Strip) {
+		t.Error("the strip went with the note")
+	}
+}
+
+// The text is large enough, inside the stage and clear of other text in
+// the four frames, in both languages, for either kernel and a note;
+// every colour is keyed.
+func TestZoomGPUText(t *testing.T) {
+	for _, f := range zoomFrames {
+		for _, words := range []Words{english, chinese} {
+			for _, c := range []string{"compute", "memory", "note"} {
+				v := zoomGPUView(c == "memory")
+				if c == "note" {
+					v.Note = "waits for stage 2's activations: the pipeline's bubble, no kernel runs"
+					v.Intensity, v.Attained = 0, 0
+				}
+				v.Width, v.Height, v.Stage, v.Scale, v.Theme, v.Words = f.st.W, f.st.H, f.st, f.sc, f.th, words
+				l := AppendZoomGPU(List{}, v)
+				checkText(t, l, f.st, f.minText)
+				checkKeyed(t, l, f.th)
+				if c != "note" && f.name != "embed" {
+					if s := strings.Join(labels(l), "\n"); !strings.Contains(s, "HBM") {
+						t.Errorf("%s %s %s: no HBM bar's label in\n%s", f.name, words.Lang, c, s)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestZoomGPUAllocs(t *testing.T) {
+	for _, memory := range []bool{false, true} {
+		v := zoomGPUView(memory)
+		l := AppendZoomGPU(List{}, v)
+		if n := testing.AllocsPerRun(10, func() { v.Time += 1e-6; l = AppendZoomGPU(l, v) }); n > 0 {
+			t.Errorf("%v allocations a frame, want none", n)
+		}
+	}
+}

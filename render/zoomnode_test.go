@@ -1,0 +1,321 @@
+package render
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gpuscope/gpuscope/internal/golden"
+	"github.com/gpuscope/gpuscope/scenarios/i18n"
+)
+
+// chinese are the canvas's words in Chinese, from the catalogue.
+var chinese = Words{Lang: "zh", T: func(key string, args ...string) string { return i18n.T("zh", key, args...) }}
+
+// zoomFrames are the frames the picture rules check (scene/rules_test.go
+// ruleFrames): the page's desktop stage, a phone, an embed, and
+// presentation mode at 1.5×, with the smallest text each allows.
+var zoomFrames = []struct {
+	name    string
+	st      Rect
+	sc      float32
+	th      Theme
+	minText float32
+}{
+	{"desktop", Rect{0, 0, 845, 800}, 1, Dark, 12},
+	{"phone", Rect{0, 0, 390, 420}, 1, Light, 12},
+	{"embed", Rect{0, 0, 640, 300}, 1, Dark, 12},
+	{"present", Rect{0, 0, 1280, 576}, 1.5, Projector, 20},
+}
+
+// zoomNodeView is node 3 of an HGX H100 cluster at a moment of the
+// backward: TP 4 × 2 stages on its 8 GPUs, the first TP group in its
+// all-reduce (a ring over NVLink), GPU 27 (index 3) zoomed to, one GPU
+// sending to the next node over InfiniBand.
+func zoomNodeView(gpus int, progress float64) ZoomNodeView {
+	v := ZoomNodeView{
+		Width: 845, Height: 800, Stage: Rect{0, 0, 845, 800}, Scale: 1, Theme: Dark, Words: keyWords,
+		Crumbs: "Cluster › Node 3", Title: "Node 3 of 32: 8 × H100, NVLink 4 (450 GB/s one way)", Clock: "t = 1.42 s",
+		Focus: 3, IntraName: "NVLink 4", IntraBW: 450e9, InterName: "IB NDR", InterBW: 50e9,
+	}
+	for i := 0; i < gpus; i++ {
+		g := ZoomNodeGPU{Label: "GPU " + strconv.Itoa(24+i), Role: "TP " + strconv.Itoa(i%4) + " · stage " + strconv.Itoa(i/4),
+			Doing: "down GEMM", Activity: ZoomBackward, Progress: 0.4}
+		switch {
+		case i < 4:
+			g.Doing, g.Activity, g.Progress = "all-reduce", ZoomComm, progress
+		case i == 7:
+			g.Doing, g.Activity, g.Progress = "waiting", ZoomIdle, 0
+		case i == 6:
+			g.Doing, g.Activity = "up GEMM", ZoomForward
+		}
+		v.GPUs = append(v.GPUs, g)
+	}
+	for i := 0; i < 4 && i < gpus; i++ {
+		v.Flows = append(v.Flows, ZoomFlow{From: i, To: (i + 1) % min(4, gpus), Kind: "tp", Progress: progress})
+	}
+	if gpus > 5 {
+		v.Flows = append(v.Flows, ZoomFlow{From: 5, To: -1, Kind: "pp", Progress: progress})
+	}
+	return v
+}
+
+func TestZoomNodeGolden(t *testing.T) {
+	golden.Check(t, "zoomnode.golden", AppendZoomNode(List{}, zoomNodeView(8, 0.3)).String())
+}
+
+// gpuBoxes are the GPU boxes: filled rectangles in an activity's colour
+// of the first one's size (the boxes come before the legend's swatches).
+func gpuBoxes(l List, th Theme) []Item {
+	var out []Item
+	for _, it := range l.Items {
+		if it.Kind != FillRect {
+			continue
+		}
+		for a := ZoomIdle; a <= ZoomOptimizer; a++ {
+			if it.Color == zoomActColour(a, th) && (len(out) == 0 || it.W == out[0].W && it.H == out[0].H) {
+				out = append(out, it)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// Every GPU is a box in its activity's colour, with its name on it; two
+// rows of four for 8, and 72 still fit.
+func TestZoomNodeBoxes(t *testing.T) {
+	for _, n := range []int{1, 2, 8, 16, 72} {
+		v := zoomNodeView(n, 0.3)
+		l := AppendZoomNode(List{}, v)
+		boxes := gpuBoxes(l, Dark)
+		if len(boxes) != n {
+			t.Fatalf("%d GPUs: %d boxes", n, len(boxes))
+		}
+		for i, b := range boxes {
+			if want := zoomActColour(v.GPUs[i].Activity, Dark); b.Color != want {
+				t.Errorf("%d GPUs: GPU %d is %s, want %s", n, i, b.Color.Hex(), want.Hex())
+			}
+		}
+		if n == 8 {
+			rows := map[float32]int{}
+			for _, b := range boxes {
+				rows[b.Y]++
+			}
+			if len(rows) != 2 || rows[boxes[0].Y] != 4 {
+				t.Errorf("8 GPUs in rows %v, want two rows of four", rows)
+			}
+			got := strings.Join(labels(l), "\n")
+			for _, want := range []string{"GPU 24", "TP 3 · stage 0", "all-reduce", "waiting", "switch", "intra link NVLink 4 450 GB/s", "inter link IB NDR 50 GB/s"} {
+				if !strings.Contains(got, want) {
+					t.Errorf("no %q in\n%s", want, got)
+				}
+			}
+		}
+	}
+}
+
+// The Focus GPU, and only it, is outlined in the text colour round its
+// box.
+func TestZoomNodeFocus(t *testing.T) {
+	for _, focus := range []int{0, 3, 6} {
+		v := zoomNodeView(8, 0.3)
+		v.Focus = focus
+		l := AppendZoomNode(List{}, v)
+		boxes := gpuBoxes(l, Dark)
+		var frames []Item
+		for _, it := range l.Items {
+			if it.Kind == StrokeRect && it.Color == Dark.Text {
+				frames = append(frames, it)
+			}
+		}
+		if len(frames) != 1 {
+			t.Fatalf("focus %d: %d outlines, want 1", focus, len(frames))
+		}
+		b, f := boxes[focus], frames[0]
+		if f.X >= b.X || f.Y >= b.Y || f.X+f.W <= b.X+b.W || f.Y+f.H <= b.Y+b.H || f.X < b.X-8 {
+			t.Errorf("focus %d: outline %v round box %v", focus, f, b)
+		}
+	}
+}
+
+// packets are the packet dots: circles in the text colour.
+func packets(l List) []Item {
+	var out []Item
+	for _, it := range l.Items {
+		if it.Kind == FillCircle && it.Color == Dark.Text {
+			out = append(out, it)
+		}
+	}
+	return out
+}
+
+// A flow lights its route in the active link colour and carries a packet
+// that starts at its GPU and moves along the route with Progress; a flow
+// out of the node ends at the InfiniBand strip; with no NVLink traffic
+// the picture says so.
+func TestZoomNodeFlows(t *testing.T) {
+	v := zoomNodeView(8, 0)
+	v.Flows = []ZoomFlow{{From: 0, To: 5, Kind: "tp"}}
+	var xs, ys []float32
+	for _, p := range []float64{0, 0.25, 0.5, 0.75, 1} {
+		v.Flows[0].Progress = p
+		l := AppendZoomNode(List{}, v)
+		lit := 0
+		for _, it := range l.Items {
+			if it.Kind == Line && it.Color == Dark.LinkActive {
+				lit++
+			}
+		}
+		if lit < 3 {
+			t.Errorf("progress %v: %d lit segments, want the route's (at least 3)", p, lit)
+		}
+		pk := packets(l)
+		if len(pk) != 1 {
+			t.Fatalf("progress %v: %d packets, want 1", p, len(pk))
+		}
+		xs, ys = append(xs, pk[0].X), append(ys, pk[0].Y)
+		if strings.Contains(strings.Join(labels(l), "\n"), "none") {
+			t.Errorf("progress %v: 'no traffic' with a flow on NVLink", p)
+		}
+	}
+	boxes := gpuBoxes(AppendZoomNode(List{}, v), Dark)
+	a, b := boxes[0], boxes[5]
+	if xs[0] != a.X+a.W/2 || ys[0] != a.Y+a.H {
+		t.Errorf("packet at progress 0 at (%v, %v), want GPU 0's edge (%v, %v)", xs[0], ys[0], a.X+a.W/2, a.Y+a.H)
+	}
+	if xs[4] != b.X+b.W/2 || ys[4] != b.Y {
+		t.Errorf("packet at progress 1 at (%v, %v), want GPU 5's edge (%v, %v)", xs[4], ys[4], b.X+b.W/2, b.Y)
+	}
+	for i := 1; i < len(xs); i++ {
+		if xs[i] == xs[i-1] && ys[i] == ys[i-1] {
+			t.Errorf("packet did not move from progress %v to %v", float64(i-1)/4, float64(i)/4)
+		}
+	}
+
+	// Out of the node: the route ends in the InfiniBand strip.
+	v.Flows = []ZoomFlow{{From: 6, To: -1, Kind: "pp", Progress: 1}}
+	l := AppendZoomNode(List{}, v)
+	var strip Item
+	for _, it := range l.Items {
+		if it.Kind == FillRect && it.Color == Dark.Link && it.H > 100 {
+			strip = it
+		}
+	}
+	pk := packets(l)
+	if len(pk) != 1 || pk[0].X < strip.X || pk[0].X > strip.X+strip.W || strip.W == 0 {
+		t.Errorf("packet out of the node %v, the InfiniBand strip %v", pk, strip)
+	}
+	if got := strings.Join(labels(l), "\n"); !strings.Contains(got, "none") {
+		t.Errorf("no NVLink flow, and no note saying so:\n%s", got)
+	}
+	v.Flows = nil
+	if got := strings.Join(labels(AppendZoomNode(List{}, v)), "\n"); !strings.Contains(got, "none") {
+		t.Errorf("no flow, and no note saying so:\n%s", got)
+	}
+}
+
+// The progress bar grows with the GPU's progress.
+func TestZoomNodeProgress(t *testing.T) {
+	width := func(p float64) float32 {
+		v := zoomNodeView(8, 0)
+		v.GPUs[5].Progress = p
+		ink := zoomInk(zoomActColour(ZoomBackward, Dark), Dark)
+		b := gpuBoxes(AppendZoomNode(List{}, v), Dark)[5]
+		for _, it := range AppendZoomNode(List{}, v).Items {
+			if it.Kind == FillRect && it.Color == ink && it.X > b.X && it.X < b.X+b.W && it.Y > b.Y && it.Y < b.Y+b.H {
+				return it.W
+			}
+		}
+		return 0
+	}
+	if a, b := width(0.25), width(0.75); a <= 0 || b < 2.9*a || b > 3.1*a {
+		t.Errorf("progress bars %v at 25%%, %v at 75%%", a, b)
+	}
+}
+
+// The text is large enough, inside the stage and clear of other text in
+// the four frames, in both languages, for 1 to 72 GPUs; every colour is
+// keyed.
+func TestZoomNodeText(t *testing.T) {
+	for _, f := range zoomFrames {
+		for _, words := range []Words{english, chinese} {
+			for _, n := range []int{1, 4, 8, 16, 72} {
+				for _, p := range []float64{0, 0.5, 1} {
+					v := zoomNodeView(n, p)
+					v.Width, v.Height, v.Stage, v.Scale, v.Theme, v.Words = f.st.W, f.st.H, f.st, f.sc, f.th, words
+					l := AppendZoomNode(List{}, v)
+					if len(gpuBoxes(l, f.th)) != n {
+						t.Errorf("%s %s %d GPUs: %d boxes", f.name, words.Lang, n, len(gpuBoxes(l, f.th)))
+					}
+					checkText(t, l, f.st, f.minText)
+					checkKeyed(t, l, f.th)
+				}
+			}
+		}
+	}
+}
+
+// checkKeyed fails on a filled shape or a line in a colour that is not a
+// theme neutral and that no key explains (scene/rules_test.go unkeyed).
+func checkKeyed(t *testing.T, l List, th Theme) {
+	t.Helper()
+	rgb := func(c Color) [3]uint8 { return [3]uint8{c.R, c.G, c.B} }
+	ok := map[[3]uint8]bool{}
+	for _, c := range []Color{th.Background, th.Panel, th.Text, th.Dim, th.Link, th.GPU, th.Empty} {
+		ok[rgb(c)] = true
+	}
+	for _, k := range l.Keys {
+		ok[rgb(k.Color)] = true
+	}
+	for _, it := range l.Items {
+		switch it.Kind {
+		case FillRect, FillCircle, Line:
+			if !ok[rgb(it.Color)] {
+				t.Errorf("colour %s drawn with no key", it.Color.Hex())
+				return
+			}
+		}
+	}
+}
+
+func TestZoomNodeAllocs(t *testing.T) {
+	v := zoomNodeView(8, 0.3)
+	l := AppendZoomNode(List{}, v)
+	if n := testing.AllocsPerRun(10, func() { l = AppendZoomNode(l, v) }); n > 0 {
+		t.Errorf("%v allocations a frame, want none", n)
+	}
+}
+
+// What moves comes last: two moments differ only in the items after
+// the still ones, and those are the progress bars, the lit routes, their
+// packets, the note and the clock.
+func TestZoomNodeStillFirst(t *testing.T) {
+	a := AppendZoomNode(List{}, zoomNodeView(8, 0.2))
+	v := zoomNodeView(8, 0.6)
+	v.Clock = "t = 1.43 s"
+	b := AppendZoomNode(List{}, v)
+	same := 0
+	for same < len(a.Items) && same < len(b.Items) && a.Items[same] == b.Items[same] {
+		same++
+	}
+	legend := 0
+	for i, it := range b.Items {
+		if it.Kind == Text && it.Text == "lit" {
+			legend = i
+		}
+	}
+	if same <= legend {
+		t.Errorf("the moments differ at item %d, before the legend's end (%d)", same, legend)
+	}
+	for _, it := range b.Items[same:] {
+		switch {
+		case it.Kind == FillRect && (it.Color == Dark.Text || it.Color == Dark.Background),
+			it.Kind == Line && it.Color == Dark.LinkActive,
+			it.Kind == FillCircle && it.Color == Dark.Text,
+			it.Kind == Text && (it.Text == v.Clock || it.Text == "none"):
+		default:
+			t.Errorf("%+v among what moves", it)
+		}
+	}
+}
