@@ -84,7 +84,7 @@ func zoomFit(s string, fs, w float32) string {
 	if labelW(s, fs) <= w {
 		return s
 	}
-	return zoomLabels.get(zKey{"", s, "", 'f', float64(fs), float64(w)}, func() string { return fitLabel(s, fs, w) })
+	return zoomLabels.get(zKey{"", s, "", 'f', float64(fs), float64(w)}, func() string { return fitWord(s, fs, w) })
 }
 
 // zoomWrap is wrap2, memoized (its two lines kept as one string).
@@ -538,4 +538,28 @@ func znRoute(g *znGeom, p *znPath, f ZoomFlow, n int) bool {
 	}
 	g.hop(p, f.From, f.To)
 	return true
+}
+
+// fitWord is fitLabel that does not cut a Latin word in two (a Chinese
+// picture would show "AllRed…"): the cut moves back to the word's start,
+// or the word goes whole where nothing would be left.
+func fitWord(s string, fs, w float32) string {
+	cut := fitLabel(s, fs, w)
+	if cut == s {
+		return s
+	}
+	r := []rune(strings.TrimSuffix(cut, "…"))
+	latin := func(c rune) bool { return c < 0x80 && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') }
+	full := []rune(s)
+	if len(r) == 0 || len(r) >= len(full) || !latin(r[len(r)-1]) || !latin(full[len(r)]) {
+		return cut
+	}
+	i := len(r)
+	for i > 0 && latin(r[i-1]) {
+		i--
+	}
+	if i == 0 {
+		return "…"
+	}
+	return strings.TrimRight(string(r[:i]), " ") + "…"
 }

@@ -39,17 +39,18 @@ func (p *Picture) buildZoom(dst render.List, m Moment, f Frame) (render.List, bo
 	return dst, false
 }
 
-// zoomCrumbs is the way back from level to the cluster.
+// zoomCrumbs is the way back from level to the cluster ("›" is not in
+// the canvas font: ">").
 func zoomCrumbs(w render.Words, level string, node, g int) string {
-	s := w.Say("canvas.zoom.s.crumb_cluster") + " › " + w.Say("canvas.zoom.s.crumb_node", "node", strconv.Itoa(node))
+	s := w.Say("canvas.zoom.s.crumb_cluster") + " > " + w.Say("canvas.zoom.s.crumb_node", "node", strconv.Itoa(node))
 	if level == scenarios.ZoomNode {
 		return s
 	}
-	s += " › " + w.Say("canvas.zoom.s.crumb_gpu", "gpu", strconv.Itoa(g))
+	s += " > " + w.Say("canvas.zoom.s.crumb_gpu", "gpu", strconv.Itoa(g))
 	if level == scenarios.ZoomGPU {
 		return s
 	}
-	return s + " › " + w.Say("canvas.zoom.s.crumb_sm")
+	return s + " > " + w.Say("canvas.zoom.s.crumb_sm")
 }
 
 // kernelName is a kernel's name in the reader's words.

@@ -266,11 +266,7 @@ func (u *ui) refresh() {
 		if s.Zooms() {
 			zc.RemoveAttribute("hidden")
 			z := st.Zoom.At()
-			label := t("ui.zoom_" + z)
-			if z != scenarios.ZoomCluster {
-				label = t("ui.zoom_at", "level", label, "gpu", strconv.Itoa(st.Zoom.GPU))
-			}
-			setText(u.byID("zoom-label"), label)
+			setText(u.byID("zoom-label"), t("ui.zoom_"+z, "gpu", strconv.Itoa(st.Zoom.GPU)))
 			setDisabled(u.byID("btn-zoom-out"), z == scenarios.ZoomCluster)
 			setDisabled(u.byID("btn-zoom-in"), z == scenarios.ZoomSM)
 		} else {
