@@ -60,7 +60,7 @@ type Activity struct {
 	// The send's and the hidden all-reduce's blocks, when in flight.
 	SendStart, SendEnd           float64 `json:"-"`
 	AllReduceStart, AllReduceEnd float64 `json:"-"`
-	Detail          string    `json:"detail,omitempty"`
+	Detail                       string  `json:"detail,omitempty"`
 }
 
 // Kernel names outside a transformer layer.
