@@ -857,6 +857,7 @@ func (p *Player) Description() string {
 	if q, ok := p.Question(); ok && !q.Answered {
 		return head + t("ui.predict_locked")
 	}
+	head += p.zoomDescription(lang)
 	tb := p.les.Table(p.st.Step, lang)
 	var rows []string
 	for _, r := range tb.Rows {

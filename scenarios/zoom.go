@@ -6,6 +6,8 @@ import (
 
 	"github.com/gpuscope/gpuscope/engine/parallel"
 	"github.com/gpuscope/gpuscope/engine/sim"
+	"github.com/gpuscope/gpuscope/engine/units"
+	"github.com/gpuscope/gpuscope/scenarios/i18n"
 )
 
 // The zoom (issue 21): a strategy lesson's moment seen from the cluster
@@ -180,4 +182,29 @@ func (p *Player) zoomReport(z *ZoomState) {
 		return
 	}
 	z.TimeS, z.Stage, z.Block, z.Layer, z.Kernel = t, act.Stage, string(act.Kind), act.Layer, act.Kernel.Name
+}
+
+// zoomDescription is the zoom's level for a screen reader: which node,
+// GPU or SM the picture shows and what that GPU runs at the moment; ""
+// at the cluster.
+func (p *Player) zoomDescription(lang string) string {
+	if !p.les.Scenario.Zooms() || p.st.Zoom.At() == ZoomCluster {
+		return ""
+	}
+	z := ZoomState{Level: p.st.Zoom.At(), GPU: p.st.Zoom.GPU}
+	p.zoomReport(&z)
+	t := func(key string, args ...string) string { return i18n.T(lang, key, args...) }
+	what := t("canvas.zoom.s.doing_wait")
+	switch {
+	case z.Kernel != "":
+		what = t("canvas.zoom.k." + z.Kernel)
+	case z.Block == string(parallel.AllReduce):
+		what = t("canvas.zoom.s.doing_allreduce")
+	case z.Block == string(parallel.Optimizer):
+		what = t("canvas.zoom.s.doing_optimizer")
+	case z.Block != "":
+		what = t("canvas.zoom.s.doing_" + z.Block)
+	}
+	return t("ui.desc_zoom_"+z.Level, "gpu", strconv.Itoa(z.GPU), "stage", strconv.Itoa(z.Stage), "what", what,
+		"t", units.LocalDuration(lang, z.TimeS))
 }

@@ -3,6 +3,8 @@ package scenarios
 import (
 	"strings"
 	"testing"
+
+	"github.com/gpuscope/gpuscope/scenarios/i18n"
 )
 
 // The zoom's fragment keys: zoom=cluster|node|gpu|sm and gpu=N, a number
@@ -126,5 +128,16 @@ func TestZoomCommand(t *testing.T) {
 		if r := p.Report(); r.Zoom.Level != "node" || r.Zoom.GPU != 7 {
 			t.Errorf("%s changed the zoom: %+v", c.cmd, r.Zoom)
 		}
+	}
+	// A screen reader hears the level and what the GPU runs.
+	if d := p.Description(); !strings.Contains(d, "Zoomed into the node of GPU 7") {
+		t.Errorf("description %q", d)
+	}
+	if e := p.Command([]byte(`{"type":"zoom","level":"gpu"}`)); e != nil {
+		t.Fatal(e)
+	}
+	z := p.Report().Zoom
+	if d := p.Description(); z.Kernel == "" || !strings.Contains(d, "Zoomed into GPU 7") || !strings.Contains(d, i18n.T("en", "canvas.zoom.k."+z.Kernel)) {
+		t.Errorf("description %q (kernel %s)", d, z.Kernel)
 	}
 }
