@@ -474,7 +474,11 @@ func (m zoomSMSM) draw(p *siPlacer, v ZoomSMView, s zoomSMWave, sc, fs float32) 
 	cnt := func(n int) string { return units.Count(int64(n)) }
 	warps := min(max(v.WarpsPerBlock, 0), 64)
 	kstep := min(max(v.KStep, 0), max(m.ks-1, 0))
-	loading := kstep+1 < m.ks
+	finished := s.sm0 == 0 // past the last wave: SM 0 has a tile in every other
+	if finished {
+		kstep = max(m.ks-1, 0)
+	}
+	loading := kstep+1 < m.ks && !finished
 
 	// The blocks: warps lit where the block has a tile now.
 	for j := 0; j < m.nb; j++ {
@@ -538,6 +542,10 @@ func (m zoomSMSM) draw(p *siPlacer, v ZoomSMView, s zoomSMWave, sc, fs float32) 
 	lit := maxf(cw, 4*sc)
 	for i, pc := range [2]Color{colA, colB} {
 		y := m.stripY[i]
+		if finished {
+			p.l.Rect(m.kx, y, m.kw, m.stripH, done)
+			continue
+		}
 		if kstep > 0 {
 			p.l.Rect(m.kx, y, cw*float32(kstep), m.stripH, done)
 		}
