@@ -155,7 +155,9 @@ func zoomCrumbs(l *List, th Theme, st Rect, sc float32, s string) Rect {
 		sc = 1
 	}
 	fs, pad := headFont(st, sc)
-	fs = maxf(fs*0.85, textSize(sc)) // 12 px at scale 1, 20 in presentation mode
+	// A little smaller than a headline, never under the pictures'
+	// smallest text (20 px in presentation mode, PICTURES.md rule 8).
+	fs = maxf(fs*0.85, textSize(sc))
 	l.Label(st.X+pad, st.Y+pad*0.5, fs, AlignLeft, th.Dim, fitLabel(s, fs, st.W-2*pad))
 	h := pad*0.5 + fs*LineHeight
 	st.Y, st.H = st.Y+h, st.H-h
