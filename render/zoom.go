@@ -163,3 +163,30 @@ func zoomCrumbs(l *List, th Theme, st Rect, sc float32, s string) Rect {
 	st.Y, st.H = st.Y+h, st.H-h
 	return st
 }
+
+// ZoomTransition is the move between two zoom levels, applied to the new
+// level's picture while it arrives: the picture grows (zooming in) or
+// shrinks (zooming out) to its size about the stage's centre as it fades
+// in. p is the transition's progress (0–1); at 1 the list is unchanged.
+// Readers who ask for reduced motion get no transition (the page does
+// not call it).
+func ZoomTransition(l *List, st Rect, in bool, p float32) {
+	p = clamp(p, 0, 1)
+	if p >= 1 {
+		return
+	}
+	ease := 1 - (1-p)*(1-p) // fast, then settling
+	k := 0.8 + 0.2*ease
+	if !in {
+		k = 1.25 - 0.25*ease
+	}
+	cx, cy := st.X+st.W/2, st.Y+st.H/2
+	alpha := 0.25 + 0.75*ease
+	for i := range l.Items {
+		it := &l.Items[i]
+		it.X, it.Y = cx+(it.X-cx)*k, cy+(it.Y-cy)*k
+		it.X2, it.Y2 = cx+(it.X2-cx)*k, cy+(it.Y2-cy)*k
+		it.W, it.H, it.R, it.Width, it.Size = it.W*k, it.H*k, it.R*k, it.Width*k, it.Size*k
+		it.Color.A = uint8(float32(it.Color.A) * alpha)
+	}
+}

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 	"sync"
 	"syscall/js"
@@ -57,7 +58,16 @@ type app struct {
 
 	perf perf
 	mem  memSample // issue 9: heap figures for state().perf (robust.go)
+
+	// The zoom's move between levels (issue 21): the level last drawn,
+	// and when and which way the last change went.
+	zoomLevel string
+	zoomSince time.Time
+	zoomIn    bool
 }
+
+// zoomMove is how long the move between zoom levels takes.
+const zoomMove = 250 * time.Millisecond
 
 // perf holds the Go time spent per frame, averaged over the last
 // page.WindowFrames frames since playing last started, so that start-up
@@ -198,7 +208,8 @@ func (a *app) Update() error {
 	// Rebuild the picture only when something in it can have changed; an
 	// idle lesson on a projector then costs next to nothing.
 	w, h := a.ui.viewport()
-	key := pictureKey{a.player.Rev(), a.player.Time(), a.stage, a.dpr, w, h, a.dark, a.present}
+	moving := a.zoomMoving()
+	key := pictureKey{a.player.Rev(), a.player.Time(), a.stage, a.dpr, w, h, a.dark, a.present, moving}
 	if key != a.shown {
 		a.shown = key
 		a.build(w, h)
@@ -217,6 +228,31 @@ type pictureKey struct {
 	w, h    int
 	dark    bool
 	present bool
+	moving  float32 // the zoom's move, while it runs (1 otherwise)
+}
+
+// zoomMoving notes a change of zoom level and returns the move's
+// progress (0–1; 1 when none runs, or for a reader who asked for reduced
+// motion).
+func (a *app) zoomMoving() float32 {
+	lv := a.player.State().Zoom.At()
+	if lv != a.zoomLevel {
+		levels := scenarios.ZoomLevels
+		a.zoomIn = slices.Index(levels, lv) > slices.Index(levels, a.zoomLevel)
+		if a.zoomLevel != "" && !a.player.ReducedMotion() {
+			a.zoomSince = time.Now()
+		}
+		a.zoomLevel = lv
+	}
+	if a.zoomSince.IsZero() {
+		return 1
+	}
+	p := float32(time.Since(a.zoomSince)) / float32(zoomMove)
+	if p >= 1 {
+		a.zoomSince = time.Time{}
+		return 1
+	}
+	return p
 }
 
 // syncFragment writes the state to the address bar so it is always a link
@@ -249,6 +285,9 @@ func (a *app) build(w, h int) {
 		Stage: render.Rect{X: r[0] * dpr, Y: r[1] * dpr, W: r[2] * dpr, H: r[3] * dpr},
 		Scale: scale, Theme: th, Lang: a.player.State().Lang,
 	})
+	if a.shown.moving < 1 {
+		render.ZoomTransition(&a.list, render.Rect{X: r[0] * dpr, Y: r[1] * dpr, W: r[2] * dpr, H: r[3] * dpr}, a.zoomIn, a.shown.moving)
+	}
 }
 
 // Draw paints what Update built, and nothing else.
