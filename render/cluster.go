@@ -288,6 +288,7 @@ func AppendCluster(dst List, v ClusterView) List {
 		x, y := c.node(k)
 		l.Rect(x, y, c.nodeW, c.nodeH, th.Panel)
 		l.Frame(x, y, c.nodeW, c.nodeH, 1*sc, th.Link)
+		l.Hit(x, y, c.nodeW, c.nodeH, k*G) // a node picks its first GPU
 		// GPUs a few pixels wide: a row's run of one colour as one
 		// rectangle (a 1-pixel gap between squares is no picture; 8× fewer
 		// marks at 16,384 GPUs).
@@ -303,6 +304,7 @@ func AppendCluster(dst List, v ClusterView) List {
 			gx, gy := c.gpu(r)
 			if !runs {
 				l.Rect(gx, gy, s, s, col)
+				l.Hit(gx, gy, s, s, r)
 				continue
 			}
 			if rw > 0 && (gy != ry || col != rcol) {

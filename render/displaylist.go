@@ -62,6 +62,32 @@ type List struct {
 	Background    Color
 	Items         []Item
 	Keys          []Key
+	// Hits are the places a click or a tap picks a GPU (the zoom's way
+	// in): not painted; a later one covers an earlier.
+	Hits []Hit
+}
+
+// Hit is a part of the picture that stands for one GPU of the plan.
+type Hit struct {
+	Rect
+	GPU int
+}
+
+// Hit records that a click inside x, y, w, h picks GPU gpu.
+func (l *List) Hit(x, y, w, h float32, gpu int) {
+	l.Hits = append(l.Hits, Hit{Rect{x, y, w, h}, gpu})
+}
+
+// HitAt is the GPU a click at x, y picks: the last hit that holds the
+// point; false where none does.
+func (l List) HitAt(x, y float32) (int, bool) {
+	for i := len(l.Hits) - 1; i >= 0; i-- {
+		h := l.Hits[i]
+		if x >= h.X && x < h.X+h.W && y >= h.Y && y < h.Y+h.H {
+			return h.GPU, true
+		}
+	}
+	return 0, false
 }
 
 // Key says what a colour means, or hatching in it: a legend entry, or a
@@ -204,7 +230,7 @@ func canvas(dst List, width, height, scale float32, th Theme) (List, float32) {
 	if scale <= 0 {
 		scale = 1
 	}
-	return List{Width: width, Height: height, Background: th.Background, Items: dst.Items[:0], Keys: dst.Keys[:0]}, scale
+	return List{Width: width, Height: height, Background: th.Background, Items: dst.Items[:0], Keys: dst.Keys[:0], Hits: dst.Hits[:0]}, scale
 }
 
 // memo keeps strings a builder formats from values, so that a picture

@@ -35,6 +35,7 @@ type ZoomFlow struct {
 
 // ZoomNodeGPU is one GPU of the node at the moment.
 type ZoomNodeGPU struct {
+	GPU      int          // its number in the plan (a click on it zooms in on it)
 	Label    string       // "GPU 24"
 	Role     string       // "TP 0 · stage 3"
 	Doing    string       // "up GEMM", "waiting", "all-reduce"

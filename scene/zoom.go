@@ -131,6 +131,7 @@ func zoomNodeView(a *parallel.StepActivity, run *scenarios.PlanRun, g int, t flo
 			continue
 		}
 		ng := render.ZoomNodeGPU{
+			GPU:      r,
 			Label:    w.Say("canvas.zoom.s.gpu", "gpu", strconv.Itoa(r)),
 			Role:     w.Say("canvas.zoom.s.role", "tp", strconv.Itoa(act.TPRank), "stage", strconv.Itoa(act.Stage)),
 			Doing:    doing(w, act),

@@ -64,6 +64,26 @@ func (u *ui) bind() {
 		return func(p *scenarios.Player, _ *dom.BasicHTMLElement) { u.zoomBy(d) }
 	}
 	u.on("btn-zoom-in", "click", zoom(1))
+	// A click or a tap on a GPU (or a node) of the picture zooms in on
+	// it: the canvas lies under the page at its origin, in device pixels.
+	listen(document, "click", false, func(e js.Value) {
+		if t := e.Get("target"); t.Truthy() && t.Call("closest", "button, a, input, select, textarea, label, summary, details, dialog").Truthy() {
+			return
+		}
+		x, y := float32(e.Get("clientX").Float()), float32(e.Get("clientY").Float())
+		u.a.mu.Lock()
+		defer u.a.mu.Unlock()
+		st := u.a.stage
+		if x < st[0] || y < st[1] || x >= st[0]+st[2] || y >= st[1]+st[3] {
+			return
+		}
+		dpr := float32(u.a.dpr)
+		g, ok := u.a.list.HitAt(x*dpr, y*dpr)
+		if !ok || !u.a.player.Scenario().Zooms() {
+			return
+		}
+		_ = u.a.player.Command([]byte(`{"type":"zoom","delta":1,"gpu":` + strconv.Itoa(g) + `}`))
+	})
 	u.on("btn-zoom-out", "click", zoom(-1))
 	u.on("speed", "change", func(p *scenarios.Player, el *dom.BasicHTMLElement) { p.Set("speed", value(el)) })
 	u.on("lang", "change", func(p *scenarios.Player, el *dom.BasicHTMLElement) { p.Set("lang", value(el)) })

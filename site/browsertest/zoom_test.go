@@ -7,7 +7,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/gpuscope/gpuscope/render"
 	"github.com/gpuscope/gpuscope/scenarios"
+	"github.com/gpuscope/gpuscope/scene"
 )
 
 type zoomState struct {
@@ -113,6 +115,42 @@ func TestZoom(t *testing.T) {
 		t.Errorf("zoom rack: %+v", r)
 	}
 	check("a bad level", "gpu")
+
+	// A click on a GPU of the cluster picture zooms into its node, on it.
+	command(ctx, `{type: "goto", step: 2}`)
+	command(ctx, `{type: "zoom", level: "cluster"}`)
+	settle(ctx)
+	var vw, vh float64
+	evalJSON(ctx, "window.innerWidth", &vw)
+	evalJSON(ctx, "window.innerHeight", &vh)
+	sr := elementRect(ctx, "#stage")
+	var sc struct {
+		Step int `json:"step"`
+	}
+	evalJSON(ctx, "window.gpuscope.state()", &sc)
+	if e := p.Command([]byte(`{"type":"goto","step":2}`)); e != nil {
+		t.Fatal(e)
+	}
+	var pic scene.Picture
+	l := pic.Build(render.List{}, scene.Moment{Lesson: p.Lesson(), Step: 2, Time: p.Time()}, scene.Frame{Width: float32(vw), Height: float32(vh),
+		Stage: render.Rect{X: float32(sr.X), Y: float32(sr.Y), W: float32(sr.Width), H: float32(sr.Height)}, Scale: 1, Theme: render.Light, Lang: "en"})
+	var target *render.Hit
+	for i := range l.Hits {
+		if l.Hits[i].GPU == 45 && l.Hits[i].W < 200 {
+			target = &l.Hits[i]
+		}
+	}
+	if target == nil {
+		t.Fatalf("the cluster picture has no place for GPU 45 (%d hits)", len(l.Hits))
+	}
+	chromedpRun(t, ctx, chromedp.MouseClickXY(float64(target.X+target.W/2), float64(target.Y+target.H/2)))
+	settle(ctx)
+	var clicked zoomState
+	evalJSON(ctx, "window.gpuscope.state()", &clicked)
+	if clicked.Zoom.Level != "node" || clicked.Zoom.GPU != 45 {
+		t.Errorf("a click on GPU 45 of step %d: zoom %+v", sc.Step, clicked.Zoom)
+	}
+	screenshot(ctx, "zoom-clicked-node")
 
 	// In Chinese, on a phone, in presentation mode: for the record.
 	zh := openSized(t, "index.html#"+strings.Replace(link, "zoom=gpu", "zoom=gpu&lang=zh", 1), 390, 844)
