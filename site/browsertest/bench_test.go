@@ -167,6 +167,22 @@ func TestBenchPage(t *testing.T) {
 		})
 	}
 
+	// The zoom's levels (issue 21) in the sandbox's heaviest time line
+	// (Megatron 1T over 64 stages: 8,192 blocks), playing.
+	for _, level := range []string{"node", "gpu", "sm"} {
+		frag := "step=1&model=megatron-1t&gpus=512&tp=8&pp=64&global_batch=64&zoom=" + level + "&gpu=300"
+		t.Run("frame/zoom-"+level, func(t *testing.T) {
+			ctx, st, fr := playingFor(t, "index.html#scenario=sandbox&"+frag, time.Second)
+			if st.Error != nil {
+				t.Errorf("zoom %s: the page reports an error: %s", level, *st.Error)
+			}
+			sum := fr.median()
+			say("per frame, the sandbox zoomed to the %s (%s): %s (budget ≤ 4 ms)%s", level, frag, fr, over(sum > frameBudgetMS))
+			figure("frame/zoom-"+level, sum, "ms/frame")
+			chromedp.Cancel(ctx)
+		})
+	}
+
 	// The strategy layer: 512 GPUs on screen, playing; a knob change that
 	// re-plans every step; the planner's whole search for Llama 3 405B
 	// on 16,384 H100s, timed in the page around the command.
