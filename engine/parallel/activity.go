@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/gpuscope/gpuscope/engine/hw"
 	"github.com/gpuscope/gpuscope/engine/kernel"
@@ -110,8 +111,13 @@ func NewStepActivity(r Result, tl Timeline) (*StepActivity, error) {
 			a.aux[b.Stage] = append(a.aux[b.Stage], b)
 		}
 	}
-	for st := range a.byStage {
-		sort.SliceStable(a.byStage[st], func(i, j int) bool { return a.byStage[st][i].Start < a.byStage[st][j].Start })
+	for _, bs := range a.byStage {
+		// In start order (a stage's blocks come nearly so: insertion).
+		for i := 1; i < len(bs); i++ {
+			for j := i; j > 0 && bs[j].Start < bs[j-1].Start; j-- {
+				bs[j], bs[j-1] = bs[j-1], bs[j]
+			}
+		}
 	}
 	ks, err := LayerKernels(c)
 	if err != nil {
@@ -145,47 +151,35 @@ func NewStepActivity(r Result, tl Timeline) (*StepActivity, error) {
 // quantization passes and TP's all-reduces run twice a layer: each is
 // listed as two halves.
 func runOrder(ks []Kernel) (fwd, bwd []Kernel) {
-	byName := map[string]Kernel{}
-	var proj []Kernel // the attention's products before the output projection
-	for _, k := range ks {
-		byName[k.Name] = k
-		if k.Kind == KernelGEMM && k.Name != "out" && k.Name != "up" && k.Name != "down" {
-			proj = append(proj, k)
-		}
-	}
-	half := func(name string) []Kernel {
-		k, ok := byName[name]
-		if !ok {
-			return nil
-		}
-		k.ForwardS, k.BackwardS = k.ForwardS/2, k.BackwardS/2
-		return []Kernel{k}
-	}
-	one := func(name string) []Kernel {
-		if k, ok := byName[name]; ok {
-			return []Kernel{k}
-		}
-		return nil
-	}
+	// The forward's order by name; "" stands for the attention's
+	// products before the output projection (one to four of them), a
+	// trailing '/' for a kernel that runs twice (a half each time).
 	var order []Kernel
-	order = append(order, half("elementwise")...)
-	order = append(order, half("quantize")...)
-	order = append(order, proj...)
-	order = append(order, one("cp_kv")...)
-	order = append(order, one("attention")...)
-	order = append(order, one("out")...)
-	order = append(order, half("tp_allreduce")...)
-	order = append(order, half("elementwise")...)
-	order = append(order, half("quantize")...)
-	order = append(order, one("up")...)
-	order = append(order, one("down")...)
-	order = append(order, half("tp_allreduce")...)
+	for _, name := range [...]string{"elementwise/", "quantize/", "", "cp_kv", "attention", "out", "tp_allreduce/",
+		"elementwise/", "quantize/", "up", "down", "tp_allreduce/"} {
+		half := strings.HasSuffix(name, "/")
+		name = strings.TrimSuffix(name, "/")
+		for _, k := range ks {
+			proj := name == "" && k.Kind == KernelGEMM && k.Name != "out" && k.Name != "up" && k.Name != "down"
+			if k.Name != name && !proj {
+				continue
+			}
+			if half {
+				k.ForwardS, k.BackwardS = k.ForwardS/2, k.BackwardS/2
+			}
+			order = append(order, k)
+		}
+	}
 	for _, k := range order {
 		if k.ForwardS > 0 {
 			fwd = append(fwd, k)
 		}
 	}
-	bwd = append(bwd, one("recompute")...)
+	for _, k := range ks {
+		if k.Name == "recompute" {
+			bwd = append(bwd, k)
+		}
+	}
 	for i := len(order) - 1; i >= 0; i-- {
 		if order[i].BackwardS > 0 {
 			bwd = append(bwd, order[i])
