@@ -48,3 +48,47 @@ func TestPlanKernels(t *testing.T) {
 		t.Errorf("with --search: rc %d, %q", code, e)
 	}
 }
+
+// gpuscope plan --at T --rank N: what one GPU does at a moment of the
+// step, the page's zoom — the engine's StepActivity for that plan, its
+// kernel's counts; a GPU outside the plan is named with the range.
+func TestPlanAt(t *testing.T) {
+	args := []string{"plan", "--model", "gpt3-175b", "--gpus", "512", "--tp", "8", "--pp", "8", "--global-batch", "256", "--at", "1", "--rank", "27"}
+	out, _, code := runCLI(append(args, "--json")...)
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	var got struct {
+		Activity struct {
+			Stage  int    `json:"stage"`
+			Kind   string `json:"kind"`
+			Layer  int    `json:"layer"`
+			Kernel struct {
+				Name string `json:"name"`
+			} `json:"kernel"`
+		} `json:"activity"`
+		Counts struct {
+			FLOPs    float64 `json:"flops"`
+			HBMBytes float64 `json:"hbm_bytes"`
+		} `json:"kernel_counts"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	// By hand: the backward of the MLP's down product (2,048 × 12,288 ×
+	// 6,144 on a TP 8 GPU) is dX and dW, 2 × 2 × 2048 × 12288 × 6144 FLOP.
+	a := got.Activity
+	if a.Stage != 0 || a.Kind != "backward" || a.Kernel.Name != "down" || a.Layer != 1 || got.Counts.FLOPs != 4*2048*12288*6144 || got.Counts.HBMBytes <= 0 {
+		t.Errorf("GPU 27 at 1 s: %+v", got)
+	}
+	text, _, code := runCLI(args...)
+	if code != 0 || !strings.Contains(text, "GPU 27 (stage 0, TP rank 3, CP rank 0, DP rank 3) at 1 s runs down (gemm) in the backward") {
+		t.Errorf("text: %s", text)
+	}
+	if _, e, code := runCLI(append(args[:len(args)-1], "512")...); code != 2 || !strings.Contains(e, "--rank: 512; allowed 0–511") {
+		t.Errorf("rank 512: %d %s", code, e)
+	}
+	if _, e, code := runCLI("plan", "--model", "gpt3-175b", "--gpus", "512", "--search", "--at", "1"); code != 2 || !strings.Contains(e, "--at:") {
+		t.Errorf("--search --at: %d %s", code, e)
+	}
+}

@@ -51,6 +51,7 @@ func planKnobs() []scenarios.Knob {
 		{Name: "dtype", Kind: scenarios.KnobEnum, Values: []string{"bf16", "fp16", "fp8"}, Default: "bf16"},
 		{Name: "software", Kind: scenarios.KnobEnum, Values: softwareEraNames(), Default: "current"},
 		{Name: "dropout", Kind: scenarios.KnobEnum, Values: []string{"on", "off"}},
+		{Name: "at", Kind: scenarios.KnobFloat, FMin: 0, FMax: 1e9}, n("rank", 0, 1<<24, "0"),
 	}
 }
 
@@ -164,6 +165,8 @@ DP × micro-batch) are refused with the constraint named.`,
 		"fp8-cache":         {what: "keep the products' inputs for the backward pass in FP8 with their 1×128 scales, the attention output in E5M6 (DeepSeek-V3's low-precision storage; needs --block-scaled)", def: "off"},
 		"json":              jsonDoc,
 		"kernels":           {what: "also list one layer's kernels on one GPU for one micro-batch, forward and backward: each matrix product with its M × N × K, the attention core, the elementwise passes, recomputation, the collectives — the parts the time line's blocks add up to (a dense model's; not with --search)", def: "off"},
+		"at":                {arg: "SECONDS", what: "also say what GPU --rank does that many seconds into the step, as the page's zoom shows it: its stage, the time line's block, the layer and the kernel, and the kernel's FLOPs and bytes through HBM and shared memory (not with --search)"},
+		"rank":              {what: "the GPU --at follows, in Megatron's rank order (TP, CP, DP, PP)"},
 		"search":            {what: "rank every valid plan that fits, fastest first (each with sequence parallelism when TP > 1 and DP overlap; --sp and --overlap are not read, nor DeepSeek-V3's --node-limit, --dispatch-dtype, --ep-overlap, --comm-sms and --block-scaled)"},
 		"sp":                {what: "sequence parallelism in the TP group (activations outside the matrix products split over TP)", def: "on when --tp > 1 (--software megatron-2021: off)"},
 		"flash":             {what: "FlashAttention (off: standard attention, the N×N scores through HBM)", def: "on (--software megatron-2021 and megatron-2022: off)"},
@@ -413,6 +416,9 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	if fs.bools["search"] && fs.bools["kernels"] {
 		return fail("--kernels: lists one plan's kernels; not with --search")
 	}
+	if fs.bools["search"] && given("at") {
+		return fail("--at: follows one plan's GPU; not with --search")
+	}
 	if fs.bools["search"] {
 		sr, err := parallel.Search(parallel.SearchOptions{Model: m, Cluster: cl, GlobalBatch: gb, BytesPerParam: bpp, Dtype: dtype, Flash: flash, CP: true})
 		if err != nil {
@@ -489,9 +495,30 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 			return fail("--%v", err)
 		}
 	}
-	if fs.bools["json"] {
-		return writeJSON(stdout, stderr, planOutput{Metrics: r.Metrics(), Overlap: plan.Overlap, Seq: m.Seq, Dropout: !m.NoDropout, Defaulted: set.defaulted(), Kernels: ks})
+	out := planOutput{Metrics: r.Metrics(), Overlap: plan.Overlap, Seq: m.Seq, Dropout: !m.NoDropout, Defaulted: set.defaulted(), Kernels: ks}
+	if given("at") {
+		at, _ := strconv.ParseFloat(fs.value("at"), 64)
+		tl, err := r.Timeline()
+		if err != nil {
+			return fail("--at: %v", err)
+		}
+		sa, err := parallel.NewStepActivity(r, tl)
+		if err != nil {
+			return fail("--at: %v", err)
+		}
+		act, err := sa.At(atoi("rank"), at)
+		if err != nil {
+			return fail("--rank: %v", strings.TrimPrefix(err.Error(), "gpu: "))
+		}
+		out.Activity = &act
+		if c, ok := sa.Counts(act); ok {
+			out.KernelCounts = &c
+		}
 	}
+	if fs.bools["json"] {
+		return writeJSON(stdout, stderr, out)
+	}
+	defer writeActivity(stdout, out.Activity, out.KernelCounts)
 	defer writeKernels(stdout, ks)
 	split := fmt.Sprintf("TP %d × PP %d × DP %d", tp, pp, dp)
 	if cp > 1 {
@@ -538,6 +565,10 @@ type planOutput struct {
 	// Kernels are one layer's kernels on one GPU for one micro-batch
 	// (--kernels).
 	Kernels []parallel.Kernel `json:"kernels,omitempty"`
+	// Activity is what GPU --rank does --at seconds into the step, and
+	// KernelCounts its kernel's work (the page's zoom).
+	Activity     *parallel.Activity `json:"activity,omitempty"`
+	KernelCounts *parallel.Counts   `json:"kernel_counts,omitempty"`
 }
 
 // writeKernels is --kernels' table: one layer's kernels on one GPU for
@@ -699,5 +730,32 @@ func writeMemory(w io.Writer, m parallel.Memory) {
 		fmt.Fprintf(w, "  fits: %s usable of %s\n", units.Bytes(m.Usable), units.Bytes(m.Capacity))
 	} else {
 		fmt.Fprintf(w, "  does NOT fit: %s over the %s usable of %s\n", units.Bytes(m.Over), units.Bytes(m.Usable), units.Bytes(m.Capacity))
+	}
+}
+
+// writeActivity is --at's lines: what the GPU does at the moment.
+func writeActivity(w io.Writer, a *parallel.Activity, c *parallel.Counts) {
+	if a == nil {
+		return
+	}
+	what := "waits (the pipeline's bubble, or the step is over)"
+	switch {
+	case a.Kernel.Name != "":
+		what = fmt.Sprintf("runs %s (%s) in the %s of micro-batch %d", a.Kernel.Name, a.Kernel.Kind, a.Kind, a.MicroBatch+1)
+		if a.Layer >= 0 {
+			what += fmt.Sprintf(", layer %d of %d", a.Layer+1, a.Layers)
+		}
+	case a.Kind != "":
+		what = "runs its " + string(a.Kind)
+	}
+	fmt.Fprintf(w, "GPU %d (stage %d, TP rank %d, CP rank %d, DP rank %d) at %.6g s %s\n", a.GPU, a.Stage, a.TPRank, a.CPRank, a.DPRank, a.Time, what)
+	if a.Kernel.Name != "" {
+		fmt.Fprintf(w, "  kernel_s         %.6g–%.6g\n", a.KernelStart, a.KernelEnd)
+	}
+	if c != nil && !c.Comm {
+		fmt.Fprintf(w, "  flops            %.4g\n  hbm_bytes        %.4g\n  smem_bytes       %.4g\n  bound            %s\n", c.FLOPs, c.HBMBytes, c.SmemBytes, c.Bound)
+	}
+	if a.Detail != "" {
+		fmt.Fprintf(w, "  %s\n", a.Detail)
 	}
 }

@@ -366,12 +366,16 @@ func (a *StepActivity) scale(b Block) float64 {
 // is counted in the totals). Memory-bound passes have bytes and no
 // FLOPs; a collective none of these (Comm).
 type Counts struct {
-	FLOPs, HBMBytes, SmemBytes, TimeS float64
-	Bound                             string
-	Dtype                             hw.Dtype
-	Peak, BW                          float64
-	GEMM                              *kernel.GEMMResult
-	Comm                              bool
+	FLOPs     float64            `json:"flops"`
+	HBMBytes  float64            `json:"hbm_bytes"`
+	SmemBytes float64            `json:"smem_bytes"`
+	TimeS     float64            `json:"time_s"`
+	Bound     string             `json:"bound,omitempty"`
+	Dtype     hw.Dtype           `json:"dtype"`
+	Peak      float64            `json:"peak_flops"`
+	BW        float64            `json:"hbm_bandwidth"`
+	GEMM      *kernel.GEMMResult `json:"-"`
+	Comm      bool               `json:"comm,omitempty"`
 }
 
 // Counts are act's kernel's counts; false where none runs.

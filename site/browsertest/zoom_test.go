@@ -13,6 +13,9 @@ import (
 )
 
 type zoomState struct {
+	Metrics struct {
+		Command string `json:"command"`
+	} `json:"metrics"`
 	TimeS    float64 `json:"time_s"`
 	Fragment string  `json:"fragment"`
 	Zoom     *struct {
@@ -56,6 +59,21 @@ func TestZoom(t *testing.T) {
 	if z := p.Report().Zoom; z.Kernel != st.Zoom.Kernel || z.Layer != st.Zoom.Layer || z.Stage != st.Zoom.Stage || z.Block != st.Zoom.Block {
 		t.Errorf("page: stage %d %s layer %d %s; native engine: stage %d %s layer %d %s", st.Zoom.Stage, st.Zoom.Block, st.Zoom.Layer, st.Zoom.Kernel,
 			z.Stage, z.Block, z.Layer, z.Kernel)
+	}
+	// And the CLI line the page shows, with --at and --rank.
+	var want struct {
+		Activity struct {
+			Stage  int    `json:"stage"`
+			Kind   string `json:"kind"`
+			Layer  int    `json:"layer"`
+			Kernel struct {
+				Name string `json:"name"`
+			} `json:"kernel"`
+		} `json:"activity"`
+	}
+	cli(t, &want, append(strings.Fields(strings.TrimPrefix(st.Metrics.Command, "gpuscope ")), "--at", "0.9", "--rank", "27", "--json")...)
+	if a := want.Activity; a.Kernel.Name != st.Zoom.Kernel || a.Layer != st.Zoom.Layer || a.Stage != st.Zoom.Stage || a.Kind != st.Zoom.Block {
+		t.Errorf("page: stage %d %s layer %d %s; %s --at 0.9 --rank 27: %+v", st.Zoom.Stage, st.Zoom.Block, st.Zoom.Layer, st.Zoom.Kernel, st.Metrics.Command, a)
 	}
 	if st.Zoom.Stage != 27/16 {
 		t.Errorf("GPU 27 of TP 8 × DP 2 × PP 4 on stage %d, want 1", st.Zoom.Stage)
