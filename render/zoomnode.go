@@ -1,6 +1,10 @@
 package render
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/gpuscope/gpuscope/engine/units"
+)
 
 // The node of the zoom (issue 21): one node at a moment of the step. Its
 // GPUs are large boxes in two halves round the NVSwitch bar (an HGX
@@ -77,6 +81,32 @@ type zKey struct {
 }
 
 var zoomLabels memo[zKey]
+
+// zoomSay is w.Say(key, a, x, b, y) with x and y written by fa and fb
+// ('d' a duration, 'f' FLOP, else rfNum's number; no b: one value; no
+// key: x alone),
+// formatted once a value.
+func zoomSay(w Words, key, a string, fa byte, x float64, b string, fb byte, y float64) string {
+	return zoomLabels.get(zKey{w.Lang, key, "", 0, x, y}, func() string {
+		switch {
+		case key == "":
+			return zoomNum(w.Lang, fa, x)
+		case b == "":
+			return w.Say(key, a, zoomNum(w.Lang, fa, x))
+		}
+		return w.Say(key, a, zoomNum(w.Lang, fa, x), b, zoomNum(w.Lang, fb, y))
+	})
+}
+
+func zoomNum(lang string, f byte, x float64) string {
+	switch f {
+	case 'd':
+		return units.LocalDuration(lang, x)
+	case 'f':
+		return units.FLOP(x)
+	}
+	return rfNum(x)
+}
 
 // zoomFit is fitLabel, memoized: a label cut anew every frame would
 // allocate every frame.
