@@ -404,12 +404,8 @@ func AppendZoomNode(dst List, v ZoomNodeView) List {
 	}
 	ex[5] = LegendEntry{Color: th.LinkActive, Label: say(w, "canvas.zoom.node.lit")}
 	legendH := LegendHeight(right-left, fs, ex[:]...)
-	intra := zoomLabels.get(zKey{w.Lang, linkLabel(v.IntraName, "NVLink", v.IntraBW), "", 'i', 0, 0}, func() string {
-		return w.Say("canvas.zoom.node.intra", "link", linkLabel(v.IntraName, "NVLink", v.IntraBW))
-	})
-	inter := zoomLabels.get(zKey{w.Lang, linkLabel(v.InterName, "InfiniBand", v.InterBW), "", 'e', 0, 0}, func() string {
-		return w.Say("canvas.zoom.node.inter", "link", linkLabel(v.InterName, "InfiniBand", v.InterBW))
-	})
+	intra := zoomLink(w, "canvas.zoom.node.intra", linkLabel(v.IntraName, "NVLink", v.IntraBW))
+	inter := zoomLink(w, "canvas.zoom.node.inter", linkLabel(v.InterName, "InfiniBand", v.InterBW))
 	lane := fs * 2.2
 	entry := func(s string) float32 { return lane + fs*0.5 + labelW(s, fs) + fs*1.5 }
 	laneLines := 1
@@ -574,6 +570,11 @@ func AppendZoomNode(dst List, v ZoomNodeView) List {
 		l.Label(right, clockY, fs, AlignRight, th.Text, v.Clock)
 	}
 	return l
+}
+
+// zoomLink is the link line key with its {link}, formatted once.
+func zoomLink(w Words, key, link string) string {
+	return zoomLabels.get(zKey{w.Lang, key, link, 'l', 0, 0}, func() string { return w.Say(key, "link", link) })
 }
 
 // znRoute sets p to flow f's route, and reports whether it has one.
