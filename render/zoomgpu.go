@@ -129,9 +129,7 @@ func AppendZoomGPU(dst List, v ZoomGPUView) List {
 			}
 		}
 		p.reserve(Rect{left, stripY - fs*0.5, W, stripH + fs})
-		caption := zoomLabels.get(zKey{w.Lang, "", "", 's', t1 - t0, 0}, func() string {
-			return w.Say("canvas.zoom.gpu.strip", "t", units.LocalDuration(w.Lang, t1-t0))
-		})
+		caption := zoomSay(w, "canvas.zoom.gpu.strip", "t", 'd', t1-t0, "", 0, 0)
 		zgFit(&p, left, stripY+stripH+fs*0.5, fs, AlignLeft, th.Dim, caption, W)
 		y = stripY + stripH + fs*0.5 + fs*1.4
 	}
@@ -146,18 +144,7 @@ func AppendZoomGPU(dst List, v ZoomGPUView) List {
 	case v.Note != "":
 		zgNote(&p, th, v.Note, Rect{left, mid.Y + fs*0.5, W, mid.H - fs*0.5}, big)
 	default:
-		bytesH := fs * 1.4 * 4
-		var roof, bytes Rect
-		if W >= fs*32 {
-			bw := minf(W*0.38, fs*20)
-			roof = Rect{mid.X, mid.Y, W - bw - fs, mid.H}
-			bytes = Rect{mid.X + W - bw, mid.Y + fs*1.4, bw, minf(bytesH, mid.H)}
-		} else {
-			roof = Rect{mid.X, mid.Y, W, mid.H - bytesH - fs*0.4}
-			bytes = Rect{mid.X, mid.Y + mid.H - bytesH, W, bytesH}
-		}
-		zgRoofline(&p, v, roof, fs, sc)
-		zgBytes(&p, v, bytes, fs, sc)
+		zgMiddle(&p, v, mid, fs, sc)
 	}
 
 	// What moves: the running span lit, the playhead.
@@ -188,7 +175,8 @@ func zgRoofline(p *siPlacer, v ZoomGPUView, r Rect, fs, sc float32) {
 	zgFit(p, r.X, r.Y, fs, AlignLeft, th.Dim, say(w, "canvas.zoom.gpu.y"), r.W)
 	yl := labelW("0.01", fs) + fs*0.5
 	px, py := r.X+yl, r.Y+fs*1.5
-	pw, ph := r.W-yl-fs*0.3, r.Y+r.H-fs*3-py
+	pw, ph := r.W-yl-fs*1.2, r.Y+r.H-fs*3-py
+	lh := fs * LineHeight
 	if pw < fs*6 || ph < fs*3 {
 		return
 	}
@@ -225,7 +213,7 @@ func zgRoofline(p *siPlacer, v ZoomGPUView, r Rect, fs, sc float32) {
 	var kx, ky float32
 	if kernel {
 		kx, ky = pt(v.Intensity, v.Attained)
-		p.text(kx, py+ph+fs*0.3, fs, AlignCenter, kc, zoomLabels.get(zKey{"", "", "", 'i', v.Intensity, 0}, func() string { return rfNum(v.Intensity) }))
+		p.text(kx, py+ph+fs*0.3, fs, AlignCenter, kc, zoomSay(w, "", "", 'n', v.Intensity, "", 0, 0))
 	}
 	for e := math.Ceil(x0); e <= x1; e++ {
 		x, _ := pt(math.Pow(10, e), 1e12)
@@ -246,11 +234,20 @@ func zgRoofline(p *siPlacer, v ZoomGPUView, r Rect, fs, sc float32) {
 	l.Segment(rx, ry, ex, ry, 3*sc, th.Text)
 	l.Segment(rx, ry, rx, py+ph, 1*sc, withAlpha(th.Dim, 160))
 	l.Circle(rx, ry, 4.5*sc, th.Text)
-	p.reserve(Rect{rx - 5*sc, ry - 5*sc, 10 * sc, 10 * sc})
+	// No label touches the slope (a staircase of boxes along it) or the
+	// roof; none but the kernel's the ridge's drop or the plot's frame.
+	m := 2.5 * sc
+	zgReserve(p, Rect{rx - 5*sc, ry - 5*sc, 10 * sc, 10 * sc}, Rect{rx, ry - m, ex - rx, 2 * m})
+	steps := min(16, int((ay-ry)/(fs*0.5))+1)
+	for i := 0; i < steps; i++ {
+		f0, f1 := float32(i)/float32(steps), float32(i+1)/float32(steps)
+		xa, xb := ax+(rx-ax)*f0, ax+(rx-ax)*f1
+		ya, yb := ay+(ry-ay)*f0, ay+(ry-ay)*f1
+		p.reserve(Rect{xa - m, yb - m, xb - xa + 2*m, ya - yb + 2*m})
+	}
 	roofLab := zoomLabels.get(zKey{w.Lang, v.GPU, v.Dtype, 'r', v.Peak, 0}, func() string {
 		return w.Say("canvas.zoom.gpu.roof", "gpu", v.GPU, "dtype", v.Dtype, "peak", units.FLOPS(v.Peak))
 	})
-	ridgeLab := zoomLabels.get(zKey{w.Lang, "", "", 'g', ridge, 0}, func() string { return w.Say("canvas.zoom.gpu.ridge", "v", rfNum(ridge)) })
 	if kernel {
 		// The kernel's point, a line down to its intensity; its label
 		// clear of them.
@@ -266,25 +263,42 @@ func zgRoofline(p *siPlacer, v ZoomGPUView, r Rect, fs, sc float32) {
 			key = "canvas.zoom.gpu.bound_none"
 		}
 		dot := zoomLabels.get(zKey{w.Lang, key, "", 'd', 0, 0}, func() string { return w.Say("canvas.zoom.gpu.dot", "bound", w.Say(key)) })
-		for k := 0; k < 4; k++ {
-			dy := fs*0.5 + float32(k)*fs*LineHeight
-			if p.text(kx+fs*0.6, ky+dy, fs, AlignLeft, kc, dot) || p.text(kx-fs*0.6, ky+dy, fs, AlignRight, kc, dot) ||
-				p.text(kx+fs*0.6, ky-dy-fs*LineHeight, fs, AlignLeft, kc, dot) || p.text(kx-fs*0.6, ky-dy-fs*LineHeight, fs, AlignRight, kc, dot) {
+		// Beside the dot, under or over it, on one line or two, nearest
+		// first.
+		a, b := zoomWrap(dot, fs, labelW(dot, fs)*0.6)
+		for k := 0; k < 8; k++ {
+			s, t, h := dot, "", lh
+			if k%2 == 1 {
+				s, t, h = a, b, 2*lh
+			}
+			dy := fs*0.5 + float32(k/2)*lh
+			if zgText2(p, kx+fs*0.6, ky+dy, fs, AlignLeft, kc, s, t) || zgText2(p, kx-fs*0.6, ky+dy, fs, AlignRight, kc, s, t) ||
+				zgText2(p, kx+fs*0.6, ky-dy-h, fs, AlignLeft, kc, s, t) || zgText2(p, kx-fs*0.6, ky-dy-h, fs, AlignRight, kc, s, t) {
 				break
 			}
 		}
 		l.Key(kc, dot)
 	}
-	for k := 0; k < 3; k++ {
-		dy := fs*0.3 + float32(k)*fs*LineHeight
-		if p.text(rx+fs*0.4, ry+dy, fs, AlignLeft, th.Dim, ridgeLab) || p.text(rx-fs*0.4, ry+dy, fs, AlignRight, th.Dim, ridgeLab) {
-			break
-		}
-	}
+	zgReserve(p, Rect{rx - m, ry, 2 * m, py + ph - ry}, Rect{px, py - m, pw, 2 * m}, Rect{px, py + ph - m, pw, 2 * m}, Rect{px - m, py, 2 * m, ph}, Rect{px + pw - m, py, 2 * m, ph})
 	// Over the roof the plot is empty right across (the slope lies under
 	// it): the roof's words may reach past the ridge; under it, not.
 	if !zgFit(p, ex-fs*0.3, ry-fs*LineHeight-fs*0.4, fs, AlignRight, th.Text, roofLab, ex-px-fs) {
 		zgFit(p, ex-fs*0.3, ry+fs*0.3, fs, AlignRight, th.Text, roofLab, ex-rx-fs)
+	}
+	// The ridge's value beside its dot: under the roof right of the drop,
+	// over the slope's end, or lower down either side of the drop.
+	// In a plot too small for it, under the axis.
+	ridgeLab := zoomSay(w, "canvas.zoom.gpu.ridge", "v", 'n', ridge, "", 0, 0)
+	if !p.text(rx+fs*0.4, ry+fs*0.3, fs, AlignLeft, th.Dim, ridgeLab) && !p.text(rx-fs*0.4, ry-fs*0.3-lh, fs, AlignRight, th.Dim, ridgeLab) {
+		y := ry + fs*0.3
+		for ; y+lh < py+ph; y += lh * 0.5 {
+			if p.text(rx+fs*0.4, y, fs, AlignLeft, th.Dim, ridgeLab) || p.text(rx-fs*0.4, y, fs, AlignRight, th.Dim, ridgeLab) {
+				break
+			}
+		}
+		if y+lh >= py+ph && !p.text(rx, py+ph+fs*1.7, fs, AlignCenter, th.Dim, ridgeLab) {
+			p.text(px, py+ph+fs*1.7, fs, AlignLeft, th.Dim, ridgeLab)
+		}
 	}
 	if kernel {
 		l.Segment(kx, ky, kx, py+ph, 1.5*sc, withAlpha(kc, 200))
@@ -292,43 +306,114 @@ func zgRoofline(p *siPlacer, v ZoomGPUView, r Rect, fs, sc float32) {
 	}
 }
 
-// zgBytes draws the bytes the kernel moves through HBM and through shared
-// memory as two bars on one scale, each named with its bytes, and under
-// them its FLOP and its time.
-func zgBytes(p *siPlacer, v ZoomGPUView, r Rect, fs, sc float32) {
-	th := v.Theme
+// zgMiddle lays out the roofline and the bytes in mid: the bytes in a
+// column at the right where the roofline keeps room beside it, else
+// under it across the width. The bytes come first and whole — every bar
+// named with its bytes, the ratio where the bars differ 50× or more, the
+// FLOP and the time; the roofline takes what is left, its labels kept
+// inside its own part.
+func zgMiddle(p *siPlacer, v ZoomGPUView, mid Rect, fs, sc float32) {
 	w := v.Words
-	l := p.l
-	if r.W < fs*6 || r.H < fs*1.4*3 {
-		return
+	var b zgBytesText
+	b.t[0] = say(w, "canvas.zoom.gpu.bytes")
+	b.t[1] = sayBytes(w, "canvas.zoom.gpu.hbm", v.HBMBytes)
+	b.t[2] = sayBytes(w, "canvas.zoom.gpu.smem", v.SmemBytes)
+	lo, hi, key := v.HBMBytes, v.SmemBytes, "canvas.zoom.gpu.ratio_smem"
+	if lo > hi {
+		lo, hi, key = hi, lo, "canvas.zoom.gpu.ratio_hbm"
 	}
-	y := r.Y
-	zgFit(p, r.X, y, fs, AlignLeft, th.Dim, say(w, "canvas.zoom.gpu.bytes"), r.W)
-	y += fs * 1.4
-	hbm := zoomLabels.get(zKey{w.Lang, "", "", 'h', v.HBMBytes, 0}, func() string { return w.Say("canvas.zoom.gpu.hbm", "bytes", units.Bytes(v.HBMBytes)) })
-	smem := zoomLabels.get(zKey{w.Lang, "", "", 'm', v.SmemBytes, 0}, func() string {
-		return w.Say("canvas.zoom.gpu.smem", "bytes", units.Bytes(v.SmemBytes))
-	})
-	lw := minf(maxf(siW(hbm, fs), siW(smem, fs))+fs*0.5, r.W*0.72)
-	most := math.Max(v.HBMBytes, v.SmemBytes)
-	barW := r.W - lw
-	for i, b := range [2]float64{v.HBMBytes, v.SmemBytes} {
-		lab, c := hbm, th.Dim
-		if i == 1 {
-			lab, c = smem, th.Link
-		}
-		zgFit(p, r.X, y, fs, AlignLeft, th.Text, lab, lw-fs*0.5)
-		if most > 0 && b > 0 {
-			bw := maxf(barW*float32(b/most), 2*sc)
-			l.Rect(r.X+lw, y+fs*0.15, bw, fs*0.85, c)
-		}
-		y += fs * 1.4
+	if lo > 0 && hi >= 50*lo {
+		b.t[3] = zoomSay(w, key, "n", 'n', math.Round(hi/lo), "", 0, 0)
 	}
-	work := zoomLabels.get(zKey{w.Lang, "", "", 'k', v.FLOPs, v.KernelTime}, func() string {
-		return w.Say("canvas.zoom.gpu.work", "flop", units.FLOP(v.FLOPs), "t", units.LocalDuration(w.Lang, v.KernelTime))
-	})
 	if v.FLOPs > 0 || v.KernelTime > 0 {
-		zgFit(p, r.X, y, fs, AlignLeft, th.Text, work, r.W)
+		b.t[4] = zoomSay(w, "canvas.zoom.gpu.work", "flop", 'f', v.FLOPs, "t", 'd', v.KernelTime)
+	}
+	n, textW := 0, float32(0)
+	for i, s := range b.t {
+		if s != "" {
+			n++
+		}
+		if i == 1 || i == 2 {
+			b.lw = maxf(b.lw, labelW(s, fs)+fs*0.6)
+		} else {
+			textW = maxf(textW, labelW(s, fs))
+		}
+	}
+	b.row = clamp(mid.H/float32(n), fs*LineHeight, fs*1.35)
+	h := float32(n) * b.row
+	// The roofline's labels stay on its side of the bytes.
+	var roof, bytes Rect
+	st := p.stage
+	clip := st
+	if bw := maxf(maxf(textW, b.lw+fs*5), minf(mid.W*0.38, fs*20)); mid.W-bw-fs >= fs*20 && h <= mid.H {
+		roof = Rect{mid.X, mid.Y, mid.W - bw - fs, mid.H}
+		bytes = Rect{mid.X + mid.W - bw, mid.Y + minf(fs*1.4, mid.H-h), bw, h}
+		clip.W = bytes.X - fs*0.5 - clip.X
+	} else {
+		bytes = Rect{mid.X, mid.Y + maxf(mid.H-h, 0), mid.W, h}
+		roof = Rect{mid.X, mid.Y, mid.W, bytes.Y - fs*0.4 - mid.Y}
+		clip.H = bytes.Y - clip.Y
+	}
+	zgBytes(p, v, &b, bytes, fs, sc)
+	p.stage = clip
+	zgRoofline(p, v, roof, fs, sc)
+	p.stage = st
+}
+
+// zgBytesText is the bytes' lines: the heading, the HBM and the shared
+// memory bars' names, the ratio (or ""), the work (or ""); the bars'
+// names' width and the row height.
+type zgBytesText struct {
+	t       [5]string
+	lw, row float32
+}
+
+// zgBytes draws the bytes the kernel moves through HBM and through shared
+// memory as two bars on one scale, each named with its bytes; where they
+// differ 50× or more, how many times; under them its FLOP and its time.
+func zgBytes(p *siPlacer, v ZoomGPUView, b *zgBytesText, r Rect, fs, sc float32) {
+	th := v.Theme
+	l := p.l
+	most := math.Max(v.HBMBytes, v.SmemBytes)
+	y := r.Y
+	for i, s := range b.t {
+		if s == "" {
+			continue
+		}
+		c, w := th.Text, r.W
+		switch i {
+		case 0:
+			c = th.Dim
+		case 1, 2:
+			w = b.lw - fs*0.6
+			if x := [2]float64{v.HBMBytes, v.SmemBytes}[i-1]; most > 0 && x > 0 {
+				bc := th.Dim
+				if i == 2 {
+					bc = th.Link
+				}
+				l.Rect(r.X+b.lw, y+fs*0.15, maxf((r.W-b.lw)*float32(x/most), 2*sc), fs*0.85, bc)
+			}
+		}
+		s = zoomFit(s, fs, w)
+		l.Label(r.X, y, fs, AlignLeft, c, s)
+		p.reserve(Rect{r.X, y, labelW(s, fs), fs * LineHeight})
+		y += b.row
+	}
+}
+
+// zgText2 is siPlacer.text of a label on one or two lines (t the
+// second, or ""), both or neither.
+func zgText2(p *siPlacer, x, y, fs float32, a Align, c Color, s, t string) bool {
+	if t != "" && !p.free(siBox(x, y+fs*LineHeight, fs, a, t)) || !p.text(x, y, fs, a, c, s) {
+		return false
+	}
+	p.text(x, y+fs*LineHeight, fs, a, c, t)
+	return true
+}
+
+func zgReserve(p *siPlacer, rs ...Rect) {
+	for _, r := range rs {
+		p.reserve(r)
 	}
 }
 

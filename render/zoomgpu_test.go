@@ -1,8 +1,11 @@
 package render
 
 import (
+	"math"
 	"strings"
 	"testing"
+
+	"github.com/gpuscope/gpuscope/engine/units"
 
 	"github.com/gpuscope/gpuscope/internal/golden"
 )
@@ -184,7 +187,7 @@ func TestZoomGPURoofline(t *testing.T) {
 			if k.X <= ridge.X || k.Y <= roofY {
 				t.Errorf("GEMM at (%v, %v): want right of the ridge (%v) and under the roof (%v)", k.X, k.Y, ridge.X, roofY)
 			}
-			if !strings.Contains(got, "dot bound bound_compute") {
+			if !strings.Contains(got, "bound_compute") {
 				t.Errorf("no compute-bound label:\n%s", got)
 			}
 			continue
@@ -207,7 +210,7 @@ func TestZoomGPURoofline(t *testing.T) {
 		if k.Y <= sy {
 			t.Errorf("LayerNorm at y %v, the slope over it at %v: want under it", k.Y, sy)
 		}
-		if !strings.Contains(got, "dot bound bound_memory") {
+		if !strings.Contains(got, "bound_memory") {
 			t.Errorf("no memory-bound label:\n%s", got)
 		}
 	}
@@ -252,8 +255,15 @@ func TestZoomGPUNote(t *testing.T) {
 func TestZoomGPUText(t *testing.T) {
 	for _, f := range zoomFrames {
 		for _, words := range []Words{english, chinese} {
-			for _, c := range []string{"compute", "memory", "note"} {
+			for _, c := range []string{"compute", "memory", "note", "big"} {
 				v := zoomGPUView(c == "memory")
+				if c == "big" {
+					// The page's GPT-3 MLP up GEMM, whose bytes column lost its
+					// labels in presentation mode.
+					v.Kernel = "MLP up GEMM 2,048 × 6,144 × 12,288"
+					v.Intensity, v.Attained, v.Peak = 750, 680e12, 841e12
+					v.HBMBytes, v.SmemBytes, v.FLOPs, v.KernelTime = 824e6, 19.3e9, 618e9, 912e-6
+				}
 				if c == "note" {
 					v.Note = "waits for stage 2's activations: the pipeline's bubble, no kernel runs"
 					v.Intensity, v.Attained = 0, 0
@@ -262,9 +272,101 @@ func TestZoomGPUText(t *testing.T) {
 				l := AppendZoomGPU(List{}, v)
 				checkText(t, l, f.st, f.minText)
 				checkKeyed(t, l, f.th)
-				if c != "note" && f.name != "embed" {
-					if s := strings.Join(labels(l), "\n"); !strings.Contains(s, "HBM") {
-						t.Errorf("%s %s %s: no HBM bar's label in\n%s", f.name, words.Lang, c, s)
+				if c == "note" {
+					continue
+				}
+				// Every bar keeps its label whole, and the work shows.
+				got := "\n" + strings.Join(labels(l), "\n") + "\n"
+				for _, want := range []string{
+					words.Say("canvas.zoom.gpu.hbm", "bytes", units.Bytes(v.HBMBytes)),
+					words.Say("canvas.zoom.gpu.smem", "bytes", units.Bytes(v.SmemBytes)),
+					words.Say("canvas.zoom.gpu.work", "flop", units.FLOP(v.FLOPs), "t", units.LocalDuration(words.Lang, v.KernelTime)),
+				} {
+					if !strings.Contains(got, "\n"+want+"\n") {
+						t.Errorf("%s %s %s: no %q in%s", f.name, words.Lang, c, want, got)
+					}
+				}
+			}
+		}
+	}
+}
+
+// The bars share one linear scale; where one moves 50× the other's bytes
+// or more, the picture says how many times, and not below.
+func TestZoomGPURatio(t *testing.T) {
+	for _, c := range []struct {
+		hbm, smem float64
+		want      string
+	}{
+		{130e6, 2.1e9, ""},
+		{824e6, 19.3e9, ""},
+		{20e6, 2.1e9, "ratio_smem n 105"},
+		{3e9, 30e6, "ratio_hbm n 100"},
+	} {
+		v := zoomGPUView(false)
+		v.HBMBytes, v.SmemBytes = c.hbm, c.smem
+		for _, f := range zoomFrames {
+			v.Width, v.Height, v.Stage, v.Scale, v.Theme = f.st.W, f.st.H, f.st, f.sc, f.th
+			l := AppendZoomGPU(List{}, v)
+			got := "\n" + strings.Join(labels(l), "\n") + "\n"
+			if c.want == "" && strings.Contains(got, "ratio") || c.want != "" && !strings.Contains(got, "\n"+c.want+"\n") {
+				t.Errorf("%s: HBM %v, shared memory %v: want %q in%s", f.name, c.hbm, c.smem, c.want, got)
+			}
+			// The bars: as long as their bytes, on one scale.
+			var bars []Item
+			for _, it := range l.Items {
+				if it.Kind == FillRect && (it.Color == f.th.Dim || it.Color == f.th.Link) && it.H < 20*f.sc {
+					bars = append(bars, it)
+				}
+			}
+			if len(bars) < 2 {
+				t.Fatalf("%s: bars %v", f.name, bars)
+			}
+			a, b := bars[len(bars)-2], bars[len(bars)-1]
+			if r, want := float64(b.W/a.W), c.smem/c.hbm; max(a.W, b.W) < 50 || min(a.W, b.W) > 2*f.sc && math.Abs(r-want)/want > 0.02 {
+				t.Errorf("%s: bars %v and %v, want the ratio %v", f.name, a.W, b.W, want)
+			}
+		}
+	}
+}
+
+// The ridge's value touches no line of the roofline: the slope, the roof,
+// the ridge's drop, the kernel's, the frame; it shows on the desktop and
+// in presentation mode.
+func TestZoomGPURidgeClear(t *testing.T) {
+	for _, f := range zoomFrames {
+		for _, memory := range []bool{false, true} {
+			v := zoomGPUView(memory)
+			v.Intensity, v.Attained, v.Peak, v.HBMBytes, v.SmemBytes = 750, 680e12, 841e12, 824e6, 19.3e9
+			if memory {
+				v.Intensity, v.Attained = 1.2, 3e12
+			}
+			v.Width, v.Height, v.Stage, v.Scale, v.Theme = f.st.W, f.st.H, f.st, f.sc, f.th
+			l := AppendZoomGPU(List{}, v)
+			var lab *Item
+			for i, it := range l.Items {
+				if it.Kind == Text && strings.HasPrefix(it.Text, "ridge v") {
+					lab = &l.Items[i]
+				}
+			}
+			if lab == nil {
+				if f.name == "desktop" || f.name == "present" {
+					t.Errorf("%s memory %v: no ridge label", f.name, memory)
+				}
+				continue
+			}
+			b := lab.Bounds()
+			for _, it := range l.Items {
+				if it.Kind != Line || it.Color.A < 100 {
+					continue // the faint grid
+				}
+				for k := 0; k <= 200; k++ {
+					x := it.X + (it.X2-it.X)*float32(k)/200
+					y := it.Y + (it.Y2-it.Y)*float32(k)/200
+					h := it.Width / 2
+					if x+h > b.X && x-h < b.X+b.W && y+h > b.Y && y-h < b.Y+b.H {
+						t.Errorf("%s memory %v: %q at %v touches the line %+v", f.name, memory, lab.Text, b, it)
+						break
 					}
 				}
 			}

@@ -1,6 +1,10 @@
 package render
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/gpuscope/gpuscope/engine/units"
+)
 
 // The node of the zoom (issue 21): one node at a moment of the step. Its
 // GPUs are large boxes in two halves round the NVSwitch bar (an HGX
@@ -77,6 +81,32 @@ type zKey struct {
 }
 
 var zoomLabels memo[zKey]
+
+// zoomSay is w.Say(key, a, x, b, y) with x and y written by fa and fb
+// ('d' a duration, 'f' FLOP, else rfNum's number; no b: one value; no
+// key: x alone),
+// formatted once a value.
+func zoomSay(w Words, key, a string, fa byte, x float64, b string, fb byte, y float64) string {
+	return zoomLabels.get(zKey{w.Lang, key, "", 0, x, y}, func() string {
+		switch {
+		case key == "":
+			return zoomNum(w.Lang, fa, x)
+		case b == "":
+			return w.Say(key, a, zoomNum(w.Lang, fa, x))
+		}
+		return w.Say(key, a, zoomNum(w.Lang, fa, x), b, zoomNum(w.Lang, fb, y))
+	})
+}
+
+func zoomNum(lang string, f byte, x float64) string {
+	switch f {
+	case 'd':
+		return units.LocalDuration(lang, x)
+	case 'f':
+		return units.FLOP(x)
+	}
+	return rfNum(x)
+}
 
 // zoomFit is fitLabel, memoized: a label cut anew every frame would
 // allocate every frame.
@@ -248,22 +278,31 @@ func (g *znGeom) nic(p *znPath, a int) {
 	p.add(g.ibX+g.ibW/2, run)
 }
 
-// znLayout picks the columns that give the GPUs the largest boxes (two
-// rows, one a half, wherever the words fit in them), within W × H; where
-// even the best boxes are small (72 GPUs on a phone), with narrower gaps.
-func znLayout(n int, W, H, fs float32) (znGeom, bool) {
-	g, score := znTry(n, W, H, fs, 1)
-	if score < 0.6 {
-		if c, s := znTry(n, W, H, fs, 0.3); s > score {
+// znLayout picks the columns that give the GPUs the boxes that show the
+// most of their words — name, what it does and role; name and what it
+// does (a tall narrow stage: more rows of fewer boxes); the name — with
+// the fewest rows, else the largest boxes; where none show what they do
+// (72 GPUs on a phone), with narrower gaps. doW is the widest name or
+// doing, roleW the widest role.
+func znLayout(n int, W, H, fs, doW, roleW float32) (znGeom, bool) {
+	g, score, lvl := znTry(n, W, H, fs, 1, doW, roleW)
+	if lvl < 2 || score < 0.6 {
+		if c, s, k := znTry(n, W, H, fs, 0.3, doW, roleW); k > lvl || k == lvl && s > score {
 			g, score = c, s
 		}
 	}
 	return g, score > 0
 }
 
-// znTry is the best layout with the gaps scaled by gap, and its score:
-// the boxes' size against what their words want (1: they fit).
-func znTry(n int, W, H, fs, gap float32) (g znGeom, best float32) {
+// znLines is how many lines of words a box bh tall holds over its
+// progress bar.
+func znLines(bh, fs float32) int { return int((bh - fs*1.05) / (fs * LineHeight)) }
+
+// znTry is the best layout with the gaps scaled by gap, its score (the
+// boxes' size against what their words want; 1: they fit) and its level
+// (3: every GPU's three lines show whole, 2: its name and what it does,
+// 1: a line).
+func znTry(n int, W, H, fs, gap, doW, roleW float32) (g znGeom, best float32, level int) {
 	g.n = n
 	g.gx, g.gy, g.gb, g.sh = znGapX*fs*gap, znGapY*fs*gap, znBarGap*fs*maxf(gap, 0.5), znBarH*fs
 	nt := (n + 1) / 2
@@ -281,26 +320,34 @@ func znTry(n int, W, H, fs, gap float32) (g znGeom, best float32) {
 		}
 		bw, bh = minf(bw, znMaxW*fs), minf(bh, znMaxH*fs)
 		score := minf(bw/(znWantW*fs), bh/(znWantH*fs))
-		rows := rt + rb
-		// Fewest rows where the words fit; else the largest boxes.
-		better := score > best
-		if best >= 1 && score >= 1 {
+		rows, lines, iw := rt+rb, znLines(bh, fs), bw-fs*0.6
+		lvl := min(lines, 1)
+		if lines >= 2 && iw >= doW {
+			lvl = 2
+			if lines >= 3 && iw >= roleW {
+				lvl = 3
+			}
+		}
+		// The most words; then the fewest rows where they show; else
+		// the largest boxes.
+		better := lvl > level || lvl == level && score > best
+		if lvl == level && lvl >= 2 {
 			better = rows < bestRows || rows == bestRows && score > best
 		}
 		if better {
-			best, bestRows = score, rows
+			best, bestRows, level = score, rows, lvl
 			g.c, g.nt, g.rt, g.rb, g.bw, g.bh = c, nt, rt, rb, bw, bh
 		}
 	}
 	if g.c == 0 {
-		return g, 0
+		return g, 0, 0
 	}
 	g.gw = float32(g.c)*g.bw + float32(g.c-1)*g.gx
 	g.gh = float32(g.rt+g.rb)*g.bh + float32(max(g.rt-1, 0)+max(g.rb-1, 0))*g.gy + g.gb + g.sh
 	if g.rb > 0 {
 		g.gh += g.gb
 	}
-	return g, best
+	return g, best, level
 }
 
 // AppendZoomNode draws one node at a moment (ZoomNodeView): the way back
@@ -357,12 +404,8 @@ func AppendZoomNode(dst List, v ZoomNodeView) List {
 	}
 	ex[5] = LegendEntry{Color: th.LinkActive, Label: say(w, "canvas.zoom.node.lit")}
 	legendH := LegendHeight(right-left, fs, ex[:]...)
-	intra := zoomLabels.get(zKey{w.Lang, linkLabel(v.IntraName, "NVLink", v.IntraBW), "", 'i', 0, 0}, func() string {
-		return w.Say("canvas.zoom.node.intra", "link", linkLabel(v.IntraName, "NVLink", v.IntraBW))
-	})
-	inter := zoomLabels.get(zKey{w.Lang, linkLabel(v.InterName, "InfiniBand", v.InterBW), "", 'e', 0, 0}, func() string {
-		return w.Say("canvas.zoom.node.inter", "link", linkLabel(v.InterName, "InfiniBand", v.InterBW))
-	})
+	intra := zoomLink(w, "canvas.zoom.node.intra", linkLabel(v.IntraName, "NVLink", v.IntraBW))
+	inter := zoomLink(w, "canvas.zoom.node.inter", linkLabel(v.InterName, "InfiniBand", v.InterBW))
 	lane := fs * 2.2
 	entry := func(s string) float32 { return lane + fs*0.5 + labelW(s, fs) + fs*1.5 }
 	laneLines := 1
@@ -380,7 +423,11 @@ func AppendZoomNode(dst List, v ZoomNodeView) List {
 	ibW := labelW(ibWord, fs) + fs*0.6
 	ibGap := fs * 0.6
 	pp := znPanel * fs
-	g, ok := znLayout(n, right-left-2*pp-ibGap-ibW, bottom-top-2*pp, fs)
+	var doW, roleW float32
+	for _, gpu := range v.GPUs {
+		doW, roleW = maxf(doW, maxf(labelW(gpu.Label, fs), labelW(gpu.Doing, fs))), maxf(roleW, labelW(gpu.Role, fs))
+	}
+	g, ok := znLayout(n, right-left-2*pp-ibGap-ibW, bottom-top-2*pp, fs, doW, roleW)
 	if !ok {
 		return l
 	}
@@ -432,7 +479,7 @@ func AppendZoomNode(dst List, v ZoomNodeView) List {
 	ip := fs * 0.3
 	progH := maxf(fs*0.3, 3*sc)
 	lineH := fs * LineHeight
-	fit := int((g.bh - 2*ip - progH - fs*0.15) / lineH)
+	fit := znLines(g.bh, fs)
 	iw := g.bw - 2*ip
 	for i, gpu := range v.GPUs {
 		x, y, _, _ := g.box(i)
@@ -442,10 +489,11 @@ func AppendZoomNode(dst List, v ZoomNodeView) List {
 		if iw >= fs*1.5 {
 			var lines [3]string
 			k := 0
+			// The role goes before what the GPU does is cut.
 			switch {
-			case fit >= 3:
+			case fit >= 3 && labelW(gpu.Role, fs) <= iw:
 				lines, k = [3]string{gpu.Label, gpu.Role, gpu.Doing}, 3
-			case fit == 2:
+			case fit >= 2:
 				lines, k = [3]string{gpu.Label, gpu.Doing}, 2
 			case fit == 1:
 				lines, k = [3]string{gpu.Label}, 1
@@ -522,6 +570,11 @@ func AppendZoomNode(dst List, v ZoomNodeView) List {
 		l.Label(right, clockY, fs, AlignRight, th.Text, v.Clock)
 	}
 	return l
+}
+
+// zoomLink is the link line key with its {link}, formatted once.
+func zoomLink(w Words, key, link string) string {
+	return zoomLabels.get(zKey{w.Lang, key, link, 'l', 0, 0}, func() string { return w.Say(key, "link", link) })
 }
 
 // znRoute sets p to flow f's route, and reports whether it has one.

@@ -250,6 +250,18 @@ func TestZoomNodeText(t *testing.T) {
 					}
 					checkText(t, l, f.st, f.minText)
 					checkKeyed(t, l, f.th)
+					if n > 8 {
+						continue
+					}
+					// What each GPU does shows whole, on a phone too (its
+					// role goes first).
+					got := "\n" + strings.Join(labels(l), "\n") + "\n"
+					for _, gpu := range v.GPUs {
+						if !strings.Contains(got, "\n"+gpu.Doing+"\n") {
+							t.Errorf("%s %s %d GPUs: %s's %q not whole in%s", f.name, words.Lang, n, gpu.Label, gpu.Doing, got)
+							break
+						}
+					}
 				}
 			}
 		}
