@@ -486,6 +486,7 @@ func AppendZoomNode(dst List, v ZoomNodeView) List {
 		fill := zoomActColour(zoomAct(gpu.Activity), th)
 		ink := zoomInk(fill, th)
 		l.Rect(x, y, g.bw, g.bh, fill)
+		l.Hit(x, y, g.bw, g.bh, gpu.GPU) // a click on it zooms in on it
 		if iw >= fs*1.5 {
 			var lines [3]string
 			k := 0

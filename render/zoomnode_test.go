@@ -331,3 +331,24 @@ func TestZoomNodeStillFirst(t *testing.T) {
 		}
 	}
 }
+
+// A click on a GPU's box picks that GPU (the zoom's way in): each box is
+// a place standing for its GPU.
+func TestZoomNodeHits(t *testing.T) {
+	v := zoomNodeView(8, 0.5)
+	for i := range v.GPUs {
+		v.GPUs[i].GPU = 40 + i
+	}
+	l := AppendZoomNode(List{}, v)
+	if len(l.Hits) != len(v.GPUs) {
+		t.Fatalf("%d places for %d GPUs", len(l.Hits), len(v.GPUs))
+	}
+	for i, h := range l.Hits {
+		if g, ok := l.HitAt(h.X+h.W/2, h.Y+h.H/2); !ok || g != 40+i {
+			t.Errorf("the middle of box %d picks %d (%v)", i, g, ok)
+		}
+	}
+	if _, ok := l.HitAt(v.Stage.X+1, v.Stage.Y+1); ok {
+		t.Errorf("the stage's corner picks a GPU")
+	}
+}

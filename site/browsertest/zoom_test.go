@@ -169,6 +169,24 @@ func TestZoom(t *testing.T) {
 		t.Errorf("a click on GPU 45 of step %d: zoom %+v", sc.Step, clicked.Zoom)
 	}
 	screenshot(ctx, "zoom-clicked-node")
+	// … and a click on a GPU of the node, on that GPU.
+	nl := pic.Build(render.List{}, scene.Moment{Lesson: p.Lesson(), Step: 2, Time: p.Time(), Zoom: scenarios.Zoom{Level: "node", GPU: 45}}, scene.Frame{Width: float32(vw), Height: float32(vh),
+		Stage: render.Rect{X: float32(sr.X), Y: float32(sr.Y), W: float32(sr.Width), H: float32(sr.Height)}, Scale: 1, Theme: render.Light, Lang: "en"})
+	target = nil
+	for i := range nl.Hits {
+		if nl.Hits[i].GPU == 46 {
+			target = &nl.Hits[i]
+		}
+	}
+	if target == nil {
+		t.Fatalf("the node picture has no place for GPU 46 (%d hits)", len(nl.Hits))
+	}
+	chromedpRun(t, ctx, chromedp.MouseClickXY(float64(target.X+target.W/2), float64(target.Y+target.H/2)))
+	settle(ctx)
+	evalJSON(ctx, "window.gpuscope.state()", &clicked)
+	if clicked.Zoom.Level != "gpu" || clicked.Zoom.GPU != 46 {
+		t.Errorf("a click on GPU 46 of the node: zoom %+v", clicked.Zoom)
+	}
 
 	// In Chinese, on a phone, in presentation mode: for the record.
 	zh := openSized(t, "index.html#"+strings.Replace(link, "zoom=gpu", "zoom=gpu&lang=zh", 1), 390, 844)
