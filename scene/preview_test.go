@@ -15,7 +15,8 @@ package scene
 // writes PREVDIR (default /tmp/prev)/ID-stepN-AT-FRAME-LANG.png. Also:
 // FRAMES=desktop,phone,embed,present (default desktop), LANGS=en,zh
 // (default en), ATS=start,q1,middle,q3,end (default end), STEPS=1,3,
-// PENDING=1 (the step's question not yet answered), KNOBS=gpus=16,... .
+// PENDING=1 (the step's question not yet answered), KNOBS=gpus=16,... ,
+// ZOOM=node|gpu|sm with ZOOM_GPU=N (the zoom's level and GPU).
 // A heavy lesson may need -timeout 30m.
 
 import (
@@ -26,6 +27,7 @@ import (
 	"image/png"
 	"math"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode"
@@ -216,10 +218,11 @@ func TestPreview(t *testing.T) {
 						}
 						f := rf.frame
 						f.Lang = lang
-						l = p.Build(l, Moment{Lesson: les, Step: step + 1, Time: tm, Pending: pending}, f)
+						zg, _ := strconv.Atoi(os.Getenv("ZOOM_GPU"))
+						l = p.Build(l, Moment{Lesson: les, Step: step + 1, Time: tm, Pending: pending, Zoom: scenarios.Zoom{Level: os.Getenv("ZOOM"), GPU: zg}}, f)
 						img := raster(l)
 						// the stage outline
-						name := fmt.Sprintf("%s/%s-step%d-%s-%s-%s.png", prevDir(), s.ID, step+1, at, rf.name, lang)
+						name := fmt.Sprintf("%s/%s-step%d-%s-%s-%s%s.png", prevDir(), s.ID, step+1, at, rf.name, lang, os.Getenv("ZOOM"))
 						fh, _ := os.Create(name)
 						png.Encode(fh, img)
 						fh.Close()

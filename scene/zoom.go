@@ -3,6 +3,7 @@ package scene
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/gpuscope/gpuscope/engine/kernel"
 	"github.com/gpuscope/gpuscope/engine/parallel"
@@ -221,7 +222,7 @@ func zoomGPUView(a *parallel.StepActivity, run *scenarios.PlanRun, g int, t floa
 			v.Kernel = w.Say("canvas.zoom.s.kernel_gemm", "name", kernelName(w, k.Name), "m", units.Count(int64(k.M)),
 				"n", units.Count(int64(k.N)), "k", units.Count(int64(k.K)))
 		}
-		v.Dtype, v.Peak, v.BW = string(c.Dtype), c.Peak, c.BW
+		v.Dtype, v.Peak, v.BW = strings.ToUpper(string(c.Dtype)), c.Peak, c.BW
 		v.HBMBytes, v.SmemBytes, v.FLOPs, v.KernelTime, v.Bound = c.HBMBytes, c.SmemBytes, c.FLOPs, c.TimeS, c.Bound
 		if c.FLOPs > 0 && c.HBMBytes > 0 && c.TimeS > 0 {
 			v.Intensity, v.Attained = c.FLOPs/c.HBMBytes, c.FLOPs/c.TimeS
@@ -269,7 +270,7 @@ func zoomSMView(a *parallel.StepActivity, run *scenarios.PlanRun, g int, t float
 	v.WarpsPerBlock = kernel.ThreadsPerBlock / kernel.WarpSize
 	v.KSteps = (v.K + bk - 1) / bk
 	v.SmemPerBlock = kernel.TensorStageBytes(cl.GPU, r.Config.Dtype)
-	v.Dtype = string(c.Dtype)
+	v.Dtype = strings.ToUpper(string(c.Dtype))
 	// The product's share of the kernel's time (backward: dX first, then dW).
 	pr := progress(t, act.KernelStart, act.KernelEnd)
 	if act.Kind == parallel.Backward {
