@@ -152,6 +152,12 @@ func zoomNodeView(a *parallel.StepActivity, run *scenarios.PlanRun, g int, t flo
 		case "cp_kv":
 			next := r + ((act.CPRank+1)%cp-act.CPRank)*p.TP
 			v.Flows = append(v.Flows, render.ZoomFlow{From: i, To: in(next), Kind: "cp", Progress: progress(t, act.KernelStart, act.KernelEnd)})
+		case parallel.KernelDispatch, parallel.KernelCombine:
+			// An all-to-all among the EP group's ranks (neighbours in DP):
+			// drawn as its hop to the next.
+			ep := max(p.EP, 1)
+			next := r + ((act.DPRank/ep)*ep+(act.DPRank%ep+1)%ep-act.DPRank)*p.TP*cp
+			v.Flows = append(v.Flows, render.ZoomFlow{From: i, To: in(next), Kind: "ep", Progress: progress(t, act.KernelStart, act.KernelEnd)})
 		}
 		if act.Sending != "" {
 			next := r + p.TP*cp*p.DP
@@ -214,7 +220,21 @@ func zoomGPUView(a *parallel.StepActivity, run *scenarios.PlanRun, g int, t floa
 		v.Note = zoomNote(w, act, run)
 	case c.Comm:
 		v.Kernel = kernelName(w, k.Name)
-		v.Note = w.Say("canvas.zoom.s.note_comm", "what", kernelName(w, k.Name), "link", parallel.TPLink(p, cl).Name,
+		// The link its group's ranks span: TP's, or CP's and EP's (TP
+		// ranks apart, and CP ranks apart) — a node's NVLink, or the
+		// network once the group leaves the node.
+		link := parallel.TPLink(p, cl)
+		span := p.TP * max(p.CP, 1)
+		if k.Name == parallel.KernelDispatch || k.Name == parallel.KernelCombine {
+			span *= max(p.EP, 1)
+		}
+		if k.Name != "tp_allreduce" {
+			link = cl.Intra
+			if span > cl.GPUsPerNode {
+				link = cl.Inter
+			}
+		}
+		v.Note = w.Say("canvas.zoom.s.note_comm", "what", kernelName(w, k.Name), "link", link.Name,
 			"time", units.LocalDuration(w.Lang, c.TimeS))
 	default:
 		v.Kernel = kernelName(w, k.Name)

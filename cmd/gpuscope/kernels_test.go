@@ -41,8 +41,11 @@ func TestPlanKernels(t *testing.T) {
 	if code != 0 || !strings.Contains(text, "one layer's kernels on one GPU") || !strings.Contains(text, "2048 × 4608 × 12288") {
 		t.Errorf("rc %d, text:\n%s", code, text)
 	}
-	if _, e, code := runCLI("plan", "--model", "mixtral-8x7b", "--gpus", "64", "--pp", "4", "--ep", "8", "--kernels"); code != 2 || !strings.Contains(e, "--kernels:") {
-		t.Errorf("mixtral: rc %d, %q", code, e)
+	// A mixture of experts: its MoE layer's kernels, the router, the
+	// experts' products and the all-to-alls among them.
+	if moe, e, code := runCLI("plan", "--model", "mixtral-8x7b", "--gpus", "64", "--pp", "4", "--ep", "8", "--kernels"); code != 0 ||
+		!strings.Contains(moe, "experts_up") || !strings.Contains(moe, "router") || !strings.Contains(moe, "ep_dispatch") {
+		t.Errorf("mixtral --kernels: %d %s %s", code, moe, e)
 	}
 	if _, e, code := runCLI("plan", "--model", "gpt3-175b", "--gpus", "512", "--search", "--kernels"); code != 2 || !strings.Contains(e, "--kernels:") {
 		t.Errorf("with --search: rc %d, %q", code, e)

@@ -76,8 +76,10 @@ const (
 type StepActivity struct {
 	r       Result
 	tl      Timeline
-	fwd     []Kernel // one layer's kernels in forward order, halves where a kernel runs twice a layer
+	fwd     []Kernel // one dense layer's kernels in forward order, halves where a kernel runs twice a layer
 	bwd     []Kernel // … in backward order
+	moeF    []Kernel // a mixture of experts' MoE layer's, forward (its first DenseLayers are dense)
+	moeB    []Kernel
 	head    []Kernel // the last chunk's output head (and MTP modules), forward
 	headB   []Kernel
 	detail  string // why the layer's kernels are not listed
@@ -119,11 +121,18 @@ func NewStepActivity(r Result, tl Timeline) (*StepActivity, error) {
 			}
 		}
 	}
-	ks, err := LayerKernels(c)
+	ks, err := denseKernels(c)
 	if err != nil {
 		a.detail = err.Error()
 	} else {
 		a.fwd, a.bwd = runOrder(ks)
+	}
+	if c.Model.MoE() {
+		if ks, err = MoELayerKernels(c); err != nil {
+			a.detail = err.Error()
+		} else {
+			a.moeF, a.moeB = runOrder(ks)
+		}
 	}
 	cl := c.Cluster
 	cl.GPU = sustained(cl.GPU)
@@ -145,7 +154,9 @@ func NewStepActivity(r Result, tl Timeline) (*StepActivity, error) {
 // runOrder is a layer's kernels (LayerKernels' list) in the order a
 // forward runs them — the first norm, the attention's projections, CP's
 // K/V exchange, the attention core, the output projection, TP's first
-// all-reduce; the second norm, the MLP's products, TP's second
+// all-reduce; the second norm, the MLP's products (an MoE layer's shared
+// experts, then the router, the dispatch, the routed experts' products
+// with the permutation and SwiGLU between them, the combine), TP's second
 // all-reduce — and the order the backward runs them: recomputation
 // first, then the forward's reversed. The elementwise passes, the FP8
 // quantization passes and TP's all-reduces run twice a layer: each is
@@ -156,11 +167,12 @@ func runOrder(ks []Kernel) (fwd, bwd []Kernel) {
 	// trailing '/' for a kernel that runs twice (a half each time).
 	var order []Kernel
 	for _, name := range [...]string{"elementwise/", "quantize/", "", "cp_kv", "attention", "out", "tp_allreduce/",
-		"elementwise/", "quantize/", "up", "down", "tp_allreduce/"} {
+		"elementwise/", "quantize/", "up", "down", KernelRouter, KernelDispatch, KernelExpertsUp, KernelPermute, KernelExpertsDown,
+		KernelCombine, "tp_allreduce/"} {
 		half := strings.HasSuffix(name, "/")
 		name = strings.TrimSuffix(name, "/")
 		for _, k := range ks {
-			proj := name == "" && k.Kind == KernelGEMM && k.Name != "out" && k.Name != "up" && k.Name != "down"
+			proj := name == "" && strings.Contains(" qkv q q_down q_up kv_down kv_up ", " "+k.Name+" ")
 			if k.Name != name && !proj {
 				continue
 			}
@@ -255,66 +267,50 @@ func (a *StepActivity) At(g int, t float64) (Activity, error) {
 	if b.Kind != Forward && b.Kind != Backward {
 		return act, nil
 	}
-	if a.fwd == nil {
+	if a.fwd == nil || a.r.Config.Model.MoE() && a.moeF == nil {
 		act.Detail = a.detail
 		return act, nil
 	}
-	p := a.r.Config.Plan
-	q := b.Chunk*p.PP + act.Stage
-	first, count := a.chunkLayers(q)
-	last := q == p.PP*max(p.Interleave, 1)-1
-	layer, head := a.fwd, a.head
-	dur := func(k Kernel) float64 { return k.ForwardS }
-	if b.Kind == Backward {
-		layer, head = a.bwd, a.headB
-		dur = func(k Kernel) float64 { return k.BackwardS }
-	}
-	var perLayer, headS float64
-	for _, k := range layer {
-		perLayer += dur(k)
-	}
-	if last {
-		for _, k := range head {
-			headS += dur(k)
-		}
-	}
-	total := float64(count)*perLayer + headS
-	if total <= 0 || b.End <= b.Start {
+	w := a.walk(b)
+	if w.total <= 0 || b.End <= b.Start {
 		return act, nil
 	}
 	// The block's kernels scaled to the block: exact when its layers are
-	// the stage's (one chunk a stage); with interleaving a chunk the
-	// first or last a layer short still takes 1/v of the stage's time on
-	// the time line.
-	scale := (b.End - b.Start) / total
+	// the stage's (one chunk a stage) and no all-to-all hides beside
+	// them; with interleaving a chunk the first or last a layer short
+	// still takes 1/v of the stage's time on the time line, and under
+	// DeepSeek's overlap the products run slower beside the hidden
+	// all-to-alls.
+	scale := (b.End - b.Start) / w.total
 	u := (t - b.Start) / scale
 	// Forward: the chunk's layers, then the head; backward: the head,
 	// then the layers from the last.
-	var list []Kernel
-	var from float64 // where list starts, unscaled
-	switch {
-	case b.Kind == Forward && u >= float64(count)*perLayer && last,
-		b.Kind == Backward && u < headS:
-		list = head
-		if b.Kind == Forward {
-			from = float64(count) * perLayer
-		}
-	default:
-		off := u
+	list, from := w.head, 0.0
+	if b.Kind == Forward {
+		from = w.total - w.headS
+	}
+	if w.head == nil || b.Kind == Forward && u < w.total-w.headS || b.Kind == Backward && u >= w.headS {
+		off := 0.0
 		if b.Kind == Backward {
-			off -= headS
+			off = w.headS
 		}
-		j := min(int(off/perLayer), count-1)
-		if j < 0 {
-			j = 0
+		for j := 0; j < w.count; j++ {
+			l := w.first + j
+			if b.Kind == Backward {
+				l = w.first + w.count - 1 - j
+			}
+			ks := a.layerList(l, b.Kind)
+			d := sumOf(ks, b.Kind)
+			if u < off+d || j == w.count-1 {
+				list, from, act.Layer = ks, off, l
+				break
+			}
+			off += d
 		}
-		list, from = layer, float64(j)*perLayer
-		if b.Kind == Backward {
-			from += headS
-			act.Layer = first + count - 1 - j
-		} else {
-			act.Layer = first + j
-		}
+	}
+	dur := func(k Kernel) float64 { return k.ForwardS }
+	if b.Kind == Backward {
+		dur = func(k Kernel) float64 { return k.BackwardS }
 	}
 	at := b.Start + from*scale
 	act.Spans = make([]Span, 0, len(list))
@@ -334,29 +330,65 @@ func (a *StepActivity) At(g int, t float64) (Activity, error) {
 	return act, nil
 }
 
-// Scale is how a forward or backward block's duration compares with its
-// kernels' sum (1 where the block is its kernels exactly): for tests.
-func (a *StepActivity) scale(b Block) float64 {
-	p := a.r.Config.Plan
-	q := b.Chunk*p.PP + b.Stage
-	_, count := a.chunkLayers(q)
-	layer, head := a.fwd, a.head
-	dur := func(k Kernel) float64 { return k.ForwardS }
-	if b.Kind == Backward {
-		layer, head = a.bwd, a.headB
-		dur = func(k Kernel) float64 { return k.BackwardS }
+// layerList is layer l's kernels in the order a block of kind runs them:
+// a dense layer's, or an MoE layer's past a mixture's DenseLayers.
+func (a *StepActivity) layerList(l int, kind BlockKind) []Kernel {
+	moe := a.r.Config.Model.MoE() && l >= a.r.Config.Model.DenseLayers
+	switch {
+	case moe && kind == Backward:
+		return a.moeB
+	case moe:
+		return a.moeF
+	case kind == Backward:
+		return a.bwd
 	}
+	return a.fwd
+}
+
+// sumOf is ks' time in a block of kind.
+func sumOf(ks []Kernel, kind BlockKind) float64 {
 	var s float64
-	for _, k := range layer {
-		s += float64(count) * dur(k)
-	}
-	if q == p.PP*max(p.Interleave, 1)-1 {
-		for _, k := range head {
-			s += dur(k)
+	for _, k := range ks {
+		if kind == Backward {
+			s += k.BackwardS
+		} else {
+			s += k.ForwardS
 		}
 	}
-	return (b.End - b.Start) / s
+	return s
 }
+
+// blockWalk is what a forward or backward block runs: its chunk's
+// layers (first, count) and, on the model's last chunk, the head; their
+// kernels' time in all, unscaled.
+type blockWalk struct {
+	first, count int
+	head         []Kernel // nil but on the last chunk
+	headS, total float64
+}
+
+func (a *StepActivity) walk(b Block) blockWalk {
+	p := a.r.Config.Plan
+	q := b.Chunk*p.PP + b.Stage
+	var w blockWalk
+	w.first, w.count = a.chunkLayers(q)
+	if q == p.PP*max(p.Interleave, 1)-1 {
+		w.head = a.head
+		if b.Kind == Backward {
+			w.head = a.headB
+		}
+		w.headS = sumOf(w.head, b.Kind)
+	}
+	w.total = w.headS
+	for l := w.first; l < w.first+w.count; l++ {
+		w.total += sumOf(a.layerList(l, b.Kind), b.Kind)
+	}
+	return w
+}
+
+// scale is how a forward or backward block's duration compares with its
+// kernels' sum (1 where the block is its kernels exactly): for tests.
+func (a *StepActivity) scale(b Block) float64 { return (b.End - b.Start) / a.walk(b).total }
 
 // Counts are the work of the kernel an Activity names, as the silicon
 // layer counts it: its FLOPs, the bytes it moves through HBM and through
@@ -375,7 +407,11 @@ type Counts struct {
 	Peak      float64            `json:"peak_flops"`
 	BW        float64            `json:"hbm_bandwidth"`
 	GEMM      *kernel.GEMMResult `json:"-"`
-	Comm      bool               `json:"comm,omitempty"`
+	// Products is how many products of GEMM's shape the kernel runs: the
+	// GPU's E ÷ EP experts for a routed expert's, the MTP modules' heads
+	// and projections with the model's, else 1.
+	Products int  `json:"products,omitempty"`
+	Comm     bool `json:"comm,omitempty"`
 }
 
 // Counts are act's kernel's counts; false where none runs.
@@ -400,6 +436,15 @@ func (a *StepActivity) Counts(act Activity) (Counts, bool) {
 	back := act.Kind == Backward
 	switch k.Kind {
 	case KernelGEMM:
+		out.Products = 1
+		switch k.Name {
+		case KernelExpertsUp, KernelExpertsDown:
+			out.Products = c.Model.Experts / p.ep()
+		case KernelHead:
+			out.Products = 1 + c.Model.MTPLayers // the model's output and each MTP module's
+		case KernelMTPProj:
+			out.Products = c.Model.MTPLayers
+		}
 		shapes := [][3]float64{{k.M, k.N, k.K}}
 		if back {
 			shapes = [][3]float64{{k.M, k.K, k.N}, {k.K, k.N, k.M}} // dX, dW
@@ -410,9 +455,10 @@ func (a *StepActivity) Counts(act Activity) (Counts, bool) {
 			if err != nil {
 				return Counts{}, false
 			}
-			out.FLOPs += r.FLOPs
-			out.HBMBytes += r.HBMBytes
-			out.SmemBytes += r.SmemBytes
+			n := float64(out.Products)
+			out.FLOPs += n * r.FLOPs
+			out.HBMBytes += n * r.HBMBytes
+			out.SmemBytes += n * r.SmemBytes
 			if i == 0 {
 				rr := r
 				out.GEMM, out.Bound = &rr, r.Bound

@@ -12,7 +12,17 @@ const (
 	KernelAttention  = "attention"  // the attention core (FlashAttention or standard)
 	KernelMemory     = "memory"     // memory-bound elementwise passes (norms, residual adds, the activation; FP8 quantization)
 	KernelRecompute  = "recompute"  // the forward work repeated in the backward
-	KernelCollective = "collective" // TP's all-reduces, CP's K/V exchange (exposed)
+	KernelCollective = "collective" // TP's all-reduces, CP's K/V exchange (exposed), EP's all-to-alls
+)
+
+// The MoE layer's own kernels' names.
+const (
+	KernelRouter      = "router"       // the router's scores, h × E
+	KernelExpertsUp   = "experts_up"   // the routed experts' gate and up products
+	KernelExpertsDown = "experts_down" // … and their down products
+	KernelPermute     = "permute"      // the tokens copied to their experts and back, the experts' SwiGLU, FP8 quantization
+	KernelDispatch    = "ep_dispatch"  // the all-to-all to the experts
+	KernelCombine     = "ep_combine"   // … and back
 )
 
 // Kernel is one part of a transformer layer's work on one GPU for one
@@ -28,22 +38,51 @@ type Kernel struct {
 }
 
 // LayerKernels are a layer's kernels on one GPU for one micro-batch, in
-// the order they run forward: the parts the engine adds up to the
+// the order they are computed: the parts the engine adds up to the
 // layer's forward and backward times (the stages' blocks of the time
 // line are these summed over a stage's layers, with its collectives), at
-// the GPU's sustained clock as Evaluate times them.
-// A mixture of experts' MoE layers are not listed yet: refused.
+// the GPU's sustained clock as Evaluate times them. A mixture of
+// experts' are its MoE layers' (MoELayerKernels); its first dense
+// layers' are a dense layer's (denseKernels).
 func LayerKernels(c Config) ([]Kernel, error) {
+	if c.Model.MoE() {
+		return MoELayerKernels(c)
+	}
+	return denseKernels(c)
+}
+
+// denseKernels are a dense layer's kernels of c's model (a mixture of
+// experts' first DenseLayers).
+func denseKernels(c Config) ([]Kernel, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
-	}
-	if c.Model.MoE() {
-		return nil, fmt.Errorf("kernels: %s is a mixture of experts; its MoE layers' kernels are not listed yet (a dense model's are)", c.Model.Name)
 	}
 	var ks kernelList
 	cl := c.Cluster
 	cl.GPU = sustained(cl.GPU) // as Evaluate times the step
 	layerCostOf(c.Model, c.Plan, cl, &ks)
+	return ks, nil
+}
+
+// MoELayerKernels are a mixture of experts' MoE layer's kernels on one
+// GPU for one micro-batch, as LayerKernels lists a dense layer's: the
+// attention's, the shared experts' products (up, down), the router, the
+// routed experts' gate-and-up and down products (one expert's shape, the
+// time of the GPU's E ÷ EP experts), the tokens' permutation and the
+// experts' SwiGLU, and the dispatch and combine all-to-alls. With
+// DeepSeek's overlap (EPOverlap) the time line's blocks run these slower
+// beside the hidden all-to-alls: StepActivity scales them to the block.
+func MoELayerKernels(c Config) ([]Kernel, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	if !c.Model.MoE() {
+		return nil, fmt.Errorf("kernels: %s is not a mixture of experts", c.Model.Name)
+	}
+	var ks kernelList
+	cl := c.Cluster
+	cl.GPU = sustained(cl.GPU)
+	moeLayerOf(c.Model, c.Plan, cl, 0, 0, &ks)
 	return ks, nil
 }
 

@@ -70,10 +70,32 @@ func TestLayerKernels(t *testing.T) {
 	if got := r.StageForward[3]; !near(got, 12*fwd) {
 		t.Errorf("stage 3's forward block %g s, 12 layers of kernels %g s", got, 12*fwd)
 	}
-	// A mixture of experts' MoE layers: not listed yet, said so.
+	// A mixture of experts' MoE layers: the attention's kernels, the
+	// router, the experts' products, the permutation and the all-to-alls,
+	// adding up to the MoE layer's costs.
 	mx, _ := model.Preset("mixtral-8x7b")
-	if _, err := LayerKernels(Config{Model: mx, Plan: Plan{TP: 1, PP: 1, DP: 8, EP: 8, Interleave: 1, Recompute: RecomputeSelective, Flash: true,
-		MicroBatch: 1, GlobalBatch: 8, Schedule: OneFOneB, BytesPerParam: 16, Dtype: hw.BF16}, Cluster: DefaultCluster(h100, 8)}); err == nil || !strings.HasPrefix(err.Error(), "kernels:") {
-		t.Errorf("mixtral: %v, want a refusal naming kernels", err)
+	mc := Config{Model: mx, Plan: Plan{TP: 1, PP: 1, DP: 8, EP: 8, Interleave: 1, Recompute: RecomputeSelective, Flash: true,
+		MicroBatch: 1, GlobalBatch: 8, Schedule: OneFOneB, BytesPerParam: 16, Dtype: hw.BF16}, Cluster: DefaultCluster(h100, 8)}
+	mks, err := LayerKernels(mc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names = names[:0]
+	var mf, mb float64
+	for _, k := range mks {
+		names = append(names, k.Name)
+		mf, mb = mf+k.ForwardS, mb+k.BackwardS
+	}
+	if got := strings.Join(names, " "); got != "qkv out attention elementwise recompute experts_up experts_down router permute ep_dispatch ep_combine" {
+		t.Errorf("Mixtral's kernels %s", got)
+	}
+	mcl := mc.Cluster
+	mcl.GPU = sustained(mcl.GPU)
+	ml := moeLayerOn(mx, mc.Plan, mcl, 0, 0)
+	if w := ml.cost.fwd + ml.cost.tpFwd + ml.cost.cpFwd + ml.a2aFwd; !near(mf, w) {
+		t.Errorf("Mixtral's kernels forward %g s, the MoE layer %g", mf, w)
+	}
+	if w := ml.cost.bwd + ml.cost.tpBwd + ml.cost.cpBwd + ml.a2a - ml.a2aFwd; !near(mb, w) {
+		t.Errorf("Mixtral's kernels backward %g s, the MoE layer %g", mb, w)
 	}
 }

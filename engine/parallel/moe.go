@@ -35,6 +35,12 @@ type moeLayer struct {
 // for ranks on other nodes at the inter-node link's rate. layerParams and
 // denseFFN are a dense layer's parameters on a GPU and its FFN's part.
 func moeLayerOn(m model.Transformer, p Plan, cl Cluster, layerParams, denseFFN float64) moeLayer {
+	return moeLayerOf(m, p, cl, layerParams, denseFFN, nil)
+}
+
+// moeLayerOf is moeLayerOn, each kernel's part also appended to ks when
+// it is not nil (LayerKernels of an MoE layer).
+func moeLayerOf(m model.Transformer, p Plan, cl Cluster, layerParams, denseFFN float64, ks *kernelList) moeLayer {
 	g, dt := cl.GPU, p.matmul()
 	h, T := float64(m.Hidden), float64(p.TP)
 	ep, E, k, fe, cf := float64(p.ep()), float64(m.Experts), float64(m.TopK), float64(m.ExpertFFN), p.capacity()
@@ -51,7 +57,7 @@ func moeLayerOn(m model.Transformer, p Plan, cl Cluster, layerParams, denseFFN f
 
 	sm := m
 	sm.FFNSize = m.SharedFFN // 0: no feed-forward products (layerCost skips them)
-	l.cost = layerCost(sm, p, cl)
+	l.cost = layerCostOf(sm, p, cl, ks)
 	n := float64(p.MicroBatch) * float64(m.Seq/p.cp()) // the tokens on this GPU
 	local := E / ep
 	pairs := n * k * cf // token copies through this GPU's experts
@@ -65,8 +71,12 @@ func moeLayerOn(m model.Transformer, p Plan, cl Cluster, layerParams, denseFFN f
 		upRows = n / T
 	}
 	for i, x := range [...]struct{ n, k float64 }{{2 * fe / T, h}, {h, fe / T}} { // gate and up; down
-		fwd += local * gemm(g, dt, per, x.n, x.k)
-		bwd += local * (gemm(g, dt, per, x.k, x.n) + gemm(g, dt, x.k, x.n, per))
+		kf, kb := local*gemm(g, dt, per, x.n, x.k), local*(gemm(g, dt, per, x.k, x.n)+gemm(g, dt, x.k, x.n, per))
+		fwd += kf
+		bwd += kb
+		if recordKernels {
+			ks.add([...]string{KernelExpertsUp, KernelExpertsDown}[i], KernelGEMM, per, x.n, x.k, kf, kb) // one expert's product, × the GPU's experts
+		}
 		rows := pairs
 		if i == 0 {
 			rows = upRows
@@ -74,28 +84,36 @@ func moeLayerOn(m model.Transformer, p Plan, cl Cluster, layerParams, denseFFN f
 		quant.add(dt, pairs, x.n, x.k, rows)
 	}
 	rt := p.headDtype()
-	fwd += gemm(g, rt, n, E, h) // the router's scores
-	bwd += gemm(g, rt, n, h, E) + gemm(g, rt, h, E, n)
+	rf, rb := gemm(g, rt, n, E, h), gemm(g, rt, n, h, E)+gemm(g, rt, h, E, n) // the router's scores
+	fwd += rf
+	bwd += rb
 	// The experts' SwiGLU, and the tokens copied to their experts and
 	// back (permute, unpermute).
 	elem := 3*pairs*fe/T*2 + 2*2*pairs*h*2/T
 	bw := g.HBMBandwidth * MemoryEfficiency
 	fwd += (elem + quant.fwd) / bw
 	bwd += (2*elem + quant.bwd) / bw
+	if recordKernels {
+		ks.add(KernelRouter, KernelGEMM, n, E, h, rf, rb)
+		ks.add(KernelPermute, KernelMemory, 0, 0, 0, (elem+quant.fwd)/bw, (2*elem+quant.bwd)/bw)
+	}
 	l.cost.fwd += fwd
 	l.cost.bwd += bwd
 	l.cost.memBound += (3*elem + quant.fwd + quant.bwd) / bw
+	var again float64 // the experts' part recomputed
 	switch {
 	case p.Recompute == RecomputeFull:
-		l.cost.recompute += fwd
-		l.cost.bwd += fwd
+		again = fwd
 		l.cost.memBound += (elem + quant.fwd) / bw
 	case p.modules()&ModuleMoEAct != 0:
 		// The experts' SwiGLU again, from the gate and up outputs kept.
-		a := 3 * pairs * fe / T * 2 / bw
-		l.cost.recompute += a
-		l.cost.bwd += a
-		l.cost.memBound += a
+		again = 3 * pairs * fe / T * 2 / bw
+		l.cost.memBound += again
+	}
+	l.cost.recompute += again
+	l.cost.bwd += again
+	if recordKernels {
+		ks.add("recompute", KernelRecompute, 0, 0, 0, 0, again)
 	}
 	if p.ep() > 1 {
 		// Dispatch forward and the gradients' dispatch backward (to the
@@ -108,8 +126,14 @@ func moeLayerOn(m model.Transformer, p Plan, cl Cluster, layerParams, denseFFN f
 		disp, comb := a2a(dispatchBytes(p.DispatchDtype)), a2a(2)
 		l.a2aFwd = disp + comb
 		l.a2a = 2 * (disp + comb)
+		b := 1.0 // backward: the gradients' combine and dispatch
 		if p.Recompute == RecomputeFull {
 			l.a2a += disp + comb
+			b = 2 // and the forward's again
+		}
+		if recordKernels {
+			ks.add(KernelDispatch, KernelCollective, 0, 0, 0, disp, b*disp)
+			ks.add(KernelCombine, KernelCollective, 0, 0, 0, comb, b*comb)
 		}
 	}
 	// Activations: the MLP's as a dense layer's of the width a token
