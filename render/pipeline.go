@@ -58,11 +58,13 @@ func AppendPipeline(dst List, v PipelineView) List {
 		cache = new(PipelineCache)
 	}
 	s := &cache.still
-	key := pipeKey{v.Width, v.Height, v.Stage, v.Scale, v.Theme, v.Words.Lang, v.Headline, v.Replicas, v.Phases, v.Span, v.Ref, v.ExpertComm, v.ContextComm}
+	key := pipeKey{v.Width, v.Height, v.Stage, v.Scale, v.Theme, v.Words.Lang, v.Headline, v.Replicas, v.Phases, v.Span, v.Ref, v.ExpertComm, v.ContextComm,
+		v.StageGPUs, v.ReplicaGPUs}
 	if s.ok && s.key == key && cache.holds(v.Timelines) {
 		// Only the playhead has moved: what stands still is copied.
 		l.Items = append(l.Items, s.items...)
 		l.Keys = append(l.Keys, s.keys...)
+		l.Hits = append(l.Hits, s.hits...)
 	} else {
 		s.ok = false
 		var ok bool
@@ -71,6 +73,7 @@ func AppendPipeline(dst List, v PipelineView) List {
 		}
 		s.items = append(s.items[:0], l.Items...)
 		s.keys = append(s.keys[:0], l.Keys...)
+		s.hits = append(s.hits[:0], l.Hits...)
 		s.key, s.ok = key, true
 	}
 	pipeMoving(&l, v, &s.geom, sc)
@@ -92,6 +95,8 @@ type pipeKey struct {
 	ref      float64
 	experts  bool
 	context  bool
+	stageGPU int
+	replGPU  int
 }
 
 // pipeGeom is where AppendPipeline's moving marks go, found while drawing
@@ -282,6 +287,17 @@ func pipeStill(l List, v PipelineView, cache *PipelineCache, sc float32, g *pipe
 		for r := range n {
 			ry := y + float32(r)*pitch
 			l.Rect(x0, ry, end-x0, rowH, th.Panel)
+			if v.StageGPUs > 0 {
+				g := r * v.StageGPUs
+				if copies > 1 {
+					k := r
+					if r == n-1 {
+						k = v.Replicas - 1
+					}
+					g = k * max(v.ReplicaGPUs, 1)
+				}
+				l.Hit(x0, ry, end-x0, rowH, g) // a click on a row zooms into its GPU
+			}
 			// A label centred on its row, inside the rows' band where the
 			// rows are thinner than a line.
 			ly := clamp(ry+(rowH-lh)/2, y, y+float32(n)*pitch-lh)
@@ -737,6 +753,7 @@ type pipeStillCache struct {
 	key   pipeKey
 	items []Item
 	keys  []Key
+	hits  []Hit
 	geom  pipeGeom
 }
 

@@ -322,3 +322,26 @@ func TestPipelineMergesNarrowMarks(t *testing.T) {
 	}
 	t.Logf("%d blocks in %d rectangles, %d items in all", n, blocks, len(l.Items))
 }
+
+// A click on a stage's row picks its first GPU (the zoom's way in), on
+// the first frame and on the frames that copy what stands still.
+func TestPipelineHits(t *testing.T) {
+	v := pipelineView(0.004, kindsTimeline())
+	v.StageGPUs, v.Cache = 16, new(PipelineCache)
+	for frame := range 2 {
+		l := AppendPipeline(List{}, v)
+		if len(l.Hits) != 2 {
+			t.Fatalf("frame %d: %d places for 2 stages", frame, len(l.Hits))
+		}
+		for i, h := range l.Hits {
+			if g, ok := l.HitAt(h.X+h.W/2, h.Y+h.H/2); !ok || g != 16*i {
+				t.Errorf("frame %d: the middle of row %d picks %d (%v)", frame, i, g, ok)
+			}
+		}
+		v.Time = 0.006
+	}
+	v.StageGPUs = 0
+	if l := AppendPipeline(List{}, v); len(l.Hits) != 0 {
+		t.Errorf("without StageGPUs: %d places", len(l.Hits))
+	}
+}

@@ -134,6 +134,10 @@ type PipelineView struct {
 	// Cache, when set, keeps what is derived from Timelines between the
 	// frames that draw them (nil: derived every call).
 	Cache *PipelineCache
+	// StageGPUs > 0: a click on a stage's row picks that stage's first
+	// GPU (stage × StageGPUs, the zoom's way in); a replica's row picks
+	// replica × ReplicaGPUs.
+	StageGPUs, ReplicaGPUs int
 }
 
 // ClusterView is the cluster's GPUs in nodes and what each belongs to.

@@ -340,6 +340,8 @@ func (p *Picture) pipelineView(m Moment, run *scenarios.PlanRun, f planFrame) re
 	v.ExpertComm = run.Config.Plan.EP > 1
 	v.ContextComm = run.Config.Plan.CP > 1
 	v.Cache = &p.timelines.drawn
+	pl := run.Config.Plan
+	v.StageGPUs, v.ReplicaGPUs = pl.TP*max(pl.CP, 1)*pl.DP, pl.TP*max(pl.CP, 1) // a click on a row zooms in (zoom.go)
 	return v
 }
 

@@ -188,6 +188,34 @@ func TestZoom(t *testing.T) {
 		t.Errorf("a click on GPU 46 of the node: zoom %+v", clicked.Zoom)
 	}
 
+	// A click on a stage's row of the time line zooms into its first GPU's
+	// node.
+	command(ctx, `{type: "goto", step: 1}`)
+	command(ctx, `{type: "zoom", level: "cluster"}`)
+	settle(ctx)
+	if e := p.Command([]byte(`{"type":"goto","step":1}`)); e != nil {
+		t.Fatal(e)
+	}
+	var sc1 zoomState
+	evalJSON(ctx, "window.gpuscope.state()", &sc1)
+	tl := pic.Build(render.List{}, scene.Moment{Lesson: p.Lesson(), Step: 1, Time: p.Time()}, scene.Frame{Width: float32(vw), Height: float32(vh),
+		Stage: render.Rect{X: float32(sr.X), Y: float32(sr.Y), W: float32(sr.Width), H: float32(sr.Height)}, Scale: 1, Theme: render.Light, Lang: "en"})
+	target = nil
+	for i := range tl.Hits {
+		if tl.Hits[i].GPU == 32 {
+			target = &tl.Hits[i]
+		}
+	}
+	if target == nil {
+		t.Fatalf("the time line has no row for stage 2's GPU 32 (%d hits)", len(tl.Hits))
+	}
+	chromedpRun(t, ctx, chromedp.MouseClickXY(float64(target.X+target.W/2), float64(target.Y+target.H/2)))
+	settle(ctx)
+	evalJSON(ctx, "window.gpuscope.state()", &clicked)
+	if clicked.Zoom.Level != "node" || clicked.Zoom.GPU != 32 {
+		t.Errorf("a click on stage 2's row: zoom %+v", clicked.Zoom)
+	}
+
 	// In Chinese, on a phone, in presentation mode: for the record.
 	zh := openSized(t, "index.html#"+strings.Replace(link, "zoom=gpu", "zoom=gpu&lang=zh", 1), 390, 844)
 	waitReady(zh)
