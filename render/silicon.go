@@ -3,6 +3,7 @@ package render
 import (
 	"math"
 	"strings"
+	"sync"
 )
 
 // Helpers the silicon layer's pictures share (cpu-vs-gpu, simt-launch,
@@ -193,7 +194,37 @@ func (p *siPlacer) wrap(x, y, fs float32, a Align, c Color, s string, w float32,
 
 // siWrap splits s at spaces (anywhere in CJK text) into lines of at most
 // w pixels at size fs; the last of maxLines keeps the rest, to be cut.
+// The lines are kept for the next frame's same question (the measuring
+// is quadratic in s and allocates): callers must not change them.
 func siWrap(s string, fs, w float32, maxLines int) []string {
+	k := wrapKey{s, fs, w, maxLines}
+	wraps.mu.Lock()
+	defer wraps.mu.Unlock()
+	if out, ok := wraps.m[k]; ok {
+		return out
+	}
+	if wraps.m == nil || len(wraps.m) >= memoSize {
+		wraps.m = make(map[wrapKey][]string)
+	}
+	out := siWrapped(s, fs, w, maxLines)
+	wraps.m[k] = out
+	return out
+}
+
+// wraps are siWrap's answers.
+var wraps struct {
+	mu sync.Mutex
+	m  map[wrapKey][]string
+}
+
+type wrapKey struct {
+	s     string
+	fs, w float32
+	n     int
+}
+
+// siWrapped is siWrap worked out.
+func siWrapped(s string, fs, w float32, maxLines int) []string {
 	var out []string
 	r := []rune(s)
 	for len(r) > 0 {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gpuscope/gpuscope/engine/kernel"
 	"github.com/gpuscope/gpuscope/engine/parallel"
@@ -43,20 +44,42 @@ func (p *Picture) buildZoom(dst render.List, m Moment, f Frame) (render.List, bo
 // zoomCrumbs is the way back from level to the cluster ("›" is not in
 // the canvas font: ">").
 func zoomCrumbs(w render.Words, level string, node, g int) string {
-	s := w.Say("canvas.zoom.s.crumb_cluster") + " > " + w.Say("canvas.zoom.s.crumb_node", "node", strconv.Itoa(node))
-	if level == scenarios.ZoomNode {
-		return s
-	}
-	s += " > " + w.Say("canvas.zoom.s.crumb_gpu", "gpu", strconv.Itoa(g))
-	if level == scenarios.ZoomGPU {
-		return s
-	}
-	return s + " > " + w.Say("canvas.zoom.s.crumb_sm")
+	return zsay(w, "canvas.zoom.s.crumbs_", level, "node", strconv.Itoa(node), "gpu", strconv.Itoa(g))
 }
 
 // kernelName is a kernel's name in the reader's words.
 func kernelName(w render.Words, name string) string {
-	return w.Say("canvas.zoom.k." + name)
+	return zsay(w, "canvas.zoom.k.", name)
+}
+
+// zsay is w.Say(prefix+name, kv...) for at most two placeholders, kept
+// for the next frames: the zoom's labels change with the moment, among a
+// few values each.
+func zsay(w render.Words, prefix, name string, kv ...string) string {
+	var k sayKey
+	k.lang, k.prefix, k.name = w.Lang, prefix, name
+	copy(k.kv[:], kv)
+	said.mu.Lock()
+	defer said.mu.Unlock()
+	if v, ok := said.m[k]; ok {
+		return v
+	}
+	if said.m == nil || len(said.m) >= 512 {
+		said.m = make(map[sayKey]string)
+	}
+	v := w.Say(prefix+name, kv...)
+	said.m[k] = v
+	return v
+}
+
+type sayKey struct {
+	lang, prefix, name string
+	kv                 [4]string
+}
+
+var said struct {
+	mu sync.Mutex
+	m  map[sayKey]string
 }
 
 // doing is what a GPU does at the moment, in a few words.
@@ -65,13 +88,13 @@ func doing(w render.Words, act parallel.Activity) string {
 	case act.Kernel.Name != "":
 		return kernelName(w, act.Kernel.Name)
 	case act.Kind == parallel.Forward || act.Kind == parallel.Backward:
-		return w.Say("canvas.zoom.s.doing_" + string(act.Kind))
+		return zsay(w, "canvas.zoom.s.doing_", string(act.Kind))
 	case act.Kind == parallel.AllReduce:
-		return w.Say("canvas.zoom.s.doing_allreduce")
+		return zsay(w, "canvas.zoom.s.doing_", "allreduce")
 	case act.Kind == parallel.Optimizer:
-		return w.Say("canvas.zoom.s.doing_optimizer")
+		return zsay(w, "canvas.zoom.s.doing_", "optimizer")
 	}
-	return w.Say("canvas.zoom.s.doing_wait")
+	return zsay(w, "canvas.zoom.s.doing_", "wait")
 }
 
 // activityOf is the colour family of act.
@@ -133,8 +156,8 @@ func zoomNodeView(a *parallel.StepActivity, run *scenarios.PlanRun, g int, t flo
 		}
 		ng := render.ZoomNodeGPU{
 			GPU:      r,
-			Label:    w.Say("canvas.zoom.s.gpu", "gpu", strconv.Itoa(r)),
-			Role:     w.Say("canvas.zoom.s.role", "tp", strconv.Itoa(act.TPRank), "stage", strconv.Itoa(act.Stage)),
+			Label:    zsay(w, "canvas.zoom.s.", "gpu", "gpu", strconv.Itoa(r)),
+			Role:     zsay(w, "canvas.zoom.s.", "role", "tp", strconv.Itoa(act.TPRank), "stage", strconv.Itoa(act.Stage)),
 			Doing:    doing(w, act),
 			Activity: activityOf(act),
 			Progress: progress(t, act.KernelStart, act.KernelEnd),
