@@ -304,8 +304,21 @@ func zoomSMView(a *parallel.StepActivity, run *scenarios.PlanRun, g int, t float
 		return v
 	}
 	r := c.GEMM
+	// The product's share of the kernel's time: backward, the input's
+	// gradient first, then the weights'.
+	pr := progress(t, act.KernelStart, act.KernelEnd)
+	key := "canvas.zoom.s.sm_title"
+	if act.Kind == parallel.Backward && c.WGrad != nil {
+		key += "_bwd"
+		share := r.TimeS / (r.TimeS + c.WGrad.TimeS)
+		if pr < share {
+			pr /= share
+		} else {
+			r, key, pr = c.WGrad, key+"_w", (pr-share)/(1-share)
+		}
+	}
 	bm, bn, bk := kernel.TensorTile(cl.GPU)
-	v.Title = w.Say("canvas.zoom.s.sm_title", "sms", strconv.Itoa(cl.GPU.SMs), "what", kernelName(w, act.Kernel.Name))
+	v.Title = w.Say(key, "sms", strconv.Itoa(cl.GPU.SMs), "what", kernelName(w, act.Kernel.Name))
 	v.M, v.N, v.K = r.Config.M, r.Config.N, r.Config.K
 	v.TileM, v.TileN, v.TileK = bm, bn, bk
 	v.TilesM, v.TilesN = (v.M+bm-1)/bm, (v.N+bn-1)/bn
@@ -314,11 +327,6 @@ func zoomSMView(a *parallel.StepActivity, run *scenarios.PlanRun, g int, t float
 	v.KSteps = (v.K + bk - 1) / bk
 	v.SmemPerBlock = kernel.TensorStageBytes(cl.GPU, r.Config.Dtype)
 	v.Dtype = strings.ToUpper(string(c.Dtype))
-	// The product's share of the kernel's time (backward: dX first, then dW).
-	pr := progress(t, act.KernelStart, act.KernelEnd)
-	if act.Kind == parallel.Backward {
-		pr = math.Min(1, pr*2)
-	}
 	v.Progress = pr
 	wave := min(int(pr*float64(v.Waves)), v.Waves-1)
 	v.Wave = wave + 1

@@ -116,3 +116,36 @@ func TestZoomNamesTheKernel(t *testing.T) {
 		}
 	}
 }
+
+// Backward, a product's SM view follows its two products in turn: the
+// input's gradient (M × K, inner N) first, then the weights' (K × N,
+// inner M), each through its own waves.
+func TestZoomSMBackward(t *testing.T) {
+	s, _ := scenarios.Get("sandbox")
+	les, err := scenarios.Prepare(s, s.Defaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := les.Steps[0].Run.(*scenarios.PlanRun)
+	a, tl, _ := run.Activity()
+	f := ruleFrames[0].frame
+	f.Lang = "en"
+	for tt := tl.Length / 3; tt < tl.Length; tt += 1e-4 {
+		act, _ := a.At(0, tt)
+		if act.Kind != "backward" || act.Kernel.Kind != "gemm" {
+			continue
+		}
+		k := act.Kernel
+		d := act.KernelEnd - act.KernelStart
+		early := zoomSMView(a, run, 0, act.KernelStart+d*0.01, f)
+		late := zoomSMView(a, run, 0, act.KernelEnd-d*0.01, f)
+		if early.M != int(k.M) || early.N != int(k.K) || early.K != int(k.N) || !strings.Contains(early.Title, "input's gradient") || early.Wave != 1 {
+			t.Errorf("early in %s's backward: %d × %d × %d wave %d %q, want the input's gradient %g × %g × %g", k.Name, early.M, early.N, early.K, early.Wave, early.Title, k.M, k.K, k.N)
+		}
+		if late.M != int(k.K) || late.N != int(k.N) || late.K != int(k.M) || !strings.Contains(late.Title, "weights' gradient") || late.Wave != late.Waves {
+			t.Errorf("late in %s's backward: %d × %d × %d wave %d of %d %q, want the weights' gradient %g × %g × %g", k.Name, late.M, late.N, late.K, late.Wave, late.Waves, late.Title, k.K, k.N, k.M)
+		}
+		return
+	}
+	t.Fatal("no backward product found")
+}

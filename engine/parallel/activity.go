@@ -407,6 +407,7 @@ type Counts struct {
 	Peak      float64            `json:"peak_flops"`
 	BW        float64            `json:"hbm_bandwidth"`
 	GEMM      *kernel.GEMMResult `json:"-"`
+	WGrad     *kernel.GEMMResult `json:"-"` // backward: the weights' gradient's product, after GEMM's
 	// Products is how many products of GEMM's shape the kernel runs: the
 	// GPU's E ÷ EP experts for a routed expert's, the MTP modules' heads
 	// and projections with the model's, else 1.
@@ -459,9 +460,11 @@ func (a *StepActivity) Counts(act Activity) (Counts, bool) {
 			out.FLOPs += n * r.FLOPs
 			out.HBMBytes += n * r.HBMBytes
 			out.SmemBytes += n * r.SmemBytes
+			rr := r
 			if i == 0 {
-				rr := r
 				out.GEMM, out.Bound = &rr, r.Bound
+			} else {
+				out.WGrad = &rr
 			}
 		}
 	case KernelAttention:
