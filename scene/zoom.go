@@ -262,7 +262,11 @@ func zoomGPUView(a *parallel.StepActivity, run *scenarios.PlanRun, g int, t floa
 	default:
 		v.Kernel = kernelName(w, k.Name)
 		if k.Kind == parallel.KernelGEMM {
-			v.Kernel = w.Say("canvas.zoom.s.kernel_gemm", "name", kernelName(w, k.Name), "m", units.Count(int64(k.M)),
+			key := "canvas.zoom.s.kernel_gemm"
+			if act.Kind == parallel.Backward {
+				key += "_bwd" // its two products, the counts' both
+			}
+			v.Kernel = w.Say(key, "name", kernelName(w, k.Name), "m", units.Count(int64(k.M)),
 				"n", units.Count(int64(k.N)), "k", units.Count(int64(k.K)))
 		}
 		v.Dtype, v.Peak, v.BW = strings.ToUpper(string(c.Dtype)), c.Peak, c.BW
