@@ -3,7 +3,9 @@ package scenarios
 import (
 	"strconv"
 	"strings"
+	"sync"
 
+	"github.com/gpuscope/gpuscope/engine/collective"
 	"github.com/gpuscope/gpuscope/engine/parallel"
 	"github.com/gpuscope/gpuscope/engine/sim"
 	"github.com/gpuscope/gpuscope/engine/units"
@@ -44,14 +46,18 @@ func (z Zoom) At() string {
 }
 
 // Zooms reports whether the lesson has the zoom: its strategy lessons
-// (kind plan), the sandbox among them.
-func (s *Scenario) Zooms() bool { return s.Kind == KindPlan }
+// (kind plan), the sandbox among them, and the ring lesson (kind
+// collective).
+func (s *Scenario) Zooms() bool { return s.Kind == KindPlan || s.Kind == KindCollective }
 
 // zoomGPUs is how many GPUs a zoomable lesson's configuration places
 // (0 when the configuration does not make a plan).
 func (s *Scenario) zoomGPUs(c Config) int {
 	if !s.Zooms() {
 		return 0
+	}
+	if s.Kind == KindCollective {
+		return int(c.Int("gpus"))
 	}
 	pc, err := planConfig(c)
 	if err != nil {
@@ -166,10 +172,77 @@ func (r *PlanRun) ZoomTime(sr *StepRun, t sim.Time) float64 {
 	return float64(t-sr.From) / float64(sr.To-sr.From) * tl.Length
 }
 
+// Collective kernels: what a rank's SMs run during a collective's round.
+const (
+	KernelReduce = "reduce" // adds the chunk that arrived into its own (reduce-scatter; the star's root gathering)
+	KernelCopy   = "copy"   // keeps the chunk that arrived as it is (all-gather, broadcast)
+	KernelSend   = "send"   // only sends: its chunk read out onto the link
+)
+
+// CollectiveKernel is what rank m's SMs run then: a reduction of what
+// arrives, a copy, a send alone, or nothing ("").
+func CollectiveKernel(m collective.RankMoment) string {
+	switch {
+	case len(m.Recvs) > 0 && (m.Recvs[0].Phase == collective.PhaseReduceScatter || m.Recvs[0].Phase == collective.PhaseGather):
+		return KernelReduce
+	case len(m.Recvs) > 0:
+		return KernelCopy
+	case len(m.Sends) > 0:
+		return KernelSend
+	}
+	return ""
+}
+
+// activities keeps the last runs' activity indexes (the page's picture
+// and its state ask every frame).
+var activities struct {
+	mu   sync.Mutex
+	runs [4]*collective.Result
+	acts [4]*collective.Activity
+	next int
+}
+
+// CollectiveActivity is r's activity index, made once a run.
+func CollectiveActivity(r *collective.Result) (*collective.Activity, bool) {
+	activities.mu.Lock()
+	defer activities.mu.Unlock()
+	for i, x := range activities.runs {
+		if x == r && activities.acts[i] != nil {
+			return activities.acts[i], true
+		}
+	}
+	a, err := collective.NewActivity(r)
+	if err != nil {
+		return nil, false
+	}
+	i := activities.next % len(activities.runs)
+	activities.runs[i], activities.acts[i], activities.next = r, a, activities.next+1
+	return a, true
+}
+
 // zoomReport adds what the zoom's GPU runs at the moment to z.
 func (p *Player) zoomReport(z *ZoomState) {
+	if z.Level == ZoomCluster {
+		return
+	}
+	if r, ok := p.run().(*collective.Result); ok {
+		a, ok := CollectiveActivity(r)
+		if !ok {
+			return
+		}
+		m, err := a.At(min(z.GPU, r.Config.Ranks-1), p.t)
+		if err != nil {
+			return
+		}
+		z.TimeS, z.Kernel = p.t.Seconds(), CollectiveKernel(m)
+		if z.Kernel != "" {
+			z.Block = m.Phase.String()
+		}
+		z.Layer = -1
+		return
+	}
 	run, ok := p.run().(*PlanRun)
-	if !ok || z.Level == ZoomCluster {
+	if !ok {
 		return
 	}
 	a, _, ok := run.Activity()
@@ -205,6 +278,10 @@ func (p *Player) zoomDescription(lang string) string {
 	case z.Block != "":
 		what = t("canvas.zoom.s.doing_" + z.Block)
 	}
-	return t("ui.desc_zoom_"+z.Level, "gpu", strconv.Itoa(z.GPU), "stage", strconv.Itoa(z.Stage), "what", what,
+	key := "ui.desc_zoom_"
+	if p.les.Scenario.Kind == KindCollective {
+		key = "ui.desc_zoomr_" // a ring's GPUs have no stage
+	}
+	return t(key+z.Level, "gpu", strconv.Itoa(z.GPU), "stage", strconv.Itoa(z.Stage), "what", what,
 		"t", units.LocalDuration(lang, z.TimeS))
 }

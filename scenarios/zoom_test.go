@@ -61,12 +61,12 @@ func TestZoomFragment(t *testing.T) {
 		t.Errorf("16 GPUs: zoom's GPU %d", z.GPU)
 	}
 	// A lesson without the zoom refuses it, naming the field.
-	q, _, _ := NewPlayerAt("scenario=ring-allreduce")
+	q, _, _ := NewPlayerAt("scenario=fault-tolerance")
 	if errs := q.ApplyFragment("zoom=gpu"); len(errs) != 1 || errs[0].Field != "zoom" || !strings.Contains(errs[0].Localize("zh"), "缩放") {
-		t.Errorf("ring-allreduce zoom: %v", errs)
+		t.Errorf("fault-tolerance zoom: %v", errs)
 	}
 	if q.Report().Zoom != nil {
-		t.Errorf("ring-allreduce reports a zoom")
+		t.Errorf("fault-tolerance reports a zoom")
 	}
 }
 
@@ -139,5 +139,41 @@ func TestZoomCommand(t *testing.T) {
 	z := p.Report().Zoom
 	if d := p.Description(); z.Kernel == "" || !strings.Contains(d, "Zoomed into GPU 7") || !strings.Contains(d, i18n.T("en", "canvas.zoom.k."+z.Kernel)) {
 		t.Errorf("description %q (kernel %s)", d, z.Kernel)
+	}
+}
+
+// The ring lesson has the zoom: in a reduce-scatter round a GPU runs a
+// reduction (the chunk that arrived added into its own), in an
+// all-gather round a copy; a screen reader hears it without a stage.
+func TestZoomRingState(t *testing.T) {
+	p, errs, err := NewPlayerAt("scenario=ring-allreduce&zoom=gpu&gpu=3")
+	if err != nil || len(errs) > 0 {
+		t.Fatal(err, errs)
+	}
+	for i, want := range map[string]string{"reduce-scatter": KernelReduce, "all-gather": KernelCopy} {
+		n := 0
+		for j, st := range p.Lesson().Steps {
+			if st.Step.ID == i {
+				n = j + 1
+			}
+		}
+		if n == 0 {
+			t.Fatalf("no step %s", i)
+		}
+		if e := p.Goto(n); e != nil {
+			t.Fatal(e)
+		}
+		sr := p.StepRun()
+		p.SeekTime(sr.From + (sr.To-sr.From)/2)
+		z := p.Report().Zoom
+		if z.Kernel != want || z.Block != i || z.GPU != 3 {
+			t.Errorf("%s: zoom %+v, want %s", i, z, want)
+		}
+		if d := p.Description(); !strings.Contains(d, "Zoomed into GPU 3 at") || strings.Contains(d, "stage") {
+			t.Errorf("%s: description %q", i, d)
+		}
+	}
+	if errs := p.ApplyFragment("gpu=8"); len(errs) != 1 || !strings.Contains(errs[0].Localize("en"), "allowed 0–7") {
+		t.Errorf("gpu 8 of 8: %v", errs)
 	}
 }

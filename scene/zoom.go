@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/gpuscope/gpuscope/engine/collective"
 	"github.com/gpuscope/gpuscope/engine/kernel"
 	"github.com/gpuscope/gpuscope/engine/parallel"
 	"github.com/gpuscope/gpuscope/engine/units"
@@ -20,6 +21,9 @@ import (
 // buildZoom draws the zoomed picture of a strategy step; false where the
 // step's plan cannot be zoomed into (the step's own picture then).
 func (p *Picture) buildZoom(dst render.List, m Moment, f Frame) (render.List, bool) {
+	if r, ok := m.StepRun().Run.(*collective.Result); ok {
+		return p.buildRingZoom(dst, m, f, r)
+	}
 	run, ok := m.StepRun().Run.(*scenarios.PlanRun)
 	if !ok {
 		return dst, false

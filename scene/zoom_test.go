@@ -1,11 +1,13 @@
 package scene
 
 import (
+	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/gpuscope/gpuscope/engine/collective"
 	"github.com/gpuscope/gpuscope/engine/sim"
 	"github.com/gpuscope/gpuscope/render"
 	"github.com/gpuscope/gpuscope/scenarios"
@@ -26,8 +28,11 @@ func TestZoomPictureRules(t *testing.T) {
 		}
 		les := prepare(t, s)
 		steps := []int{1}
-		if s.ID == "sandbox" {
-			steps = []int{1, 2, 3}
+		if s.ID == "sandbox" || s.ID == "ring-allreduce" {
+			steps = steps[:0]
+			for i := range les.Steps {
+				steps = append(steps, i+1)
+			}
 		}
 		for _, step := range steps {
 			sr := les.Steps[step-1]
@@ -148,4 +153,43 @@ func TestZoomSMBackward(t *testing.T) {
 		return
 	}
 	t.Fatal("no backward product found")
+}
+
+// The ring lesson's zoom: during a reduce-scatter round a GPU adds the
+// chunk that arrived into its own — a reduction at 1/6 FLOP a byte, far
+// left of the ridge, memory-bound — its round lit among the ring's 14;
+// in the node, each GPU's send to the next lit.
+func TestZoomRing(t *testing.T) {
+	s, _ := scenarios.Get("ring-allreduce")
+	les := prepare(t, s)
+	var p Picture
+	f := ruleFrames[0].frame
+	f.Lang = "en"
+	for i, sr := range les.Steps {
+		if sr.Step.ID != "reduce-scatter" {
+			continue
+		}
+		m := Moment{Lesson: les, Step: i + 1, Time: middle(les, i+1), Zoom: scenarios.Zoom{Level: scenarios.ZoomGPU, GPU: 3}}
+		r := sr.Run.(*collective.Result)
+		a, _ := scenarios.CollectiveActivity(r)
+		v := ringGPUView(a, r, 3, m, f)
+		if !strings.HasPrefix(v.Kernel, "reduce: adds the 32 MiB chunk from GPU 2") || math.Abs(v.Intensity-1.0/6) > 1e-9 || v.Bound != "memory" ||
+			len(v.Strip) != 14 || v.Current < 0 || v.Current > 6 {
+			t.Errorf("GPU 3 mid reduce-scatter: %q, intensity %g, %s, round %d of %d", v.Kernel, v.Intensity, v.Bound, v.Current, len(v.Strip))
+		}
+		nv := ringNodeView(a, r, 3, m, f)
+		if len(nv.GPUs) != 8 || len(nv.Flows) != 8 {
+			t.Errorf("the node mid reduce-scatter: %d GPUs, %d flows", len(nv.GPUs), len(nv.Flows))
+		}
+		for _, fl := range nv.Flows {
+			if fl.To != (fl.From+1)%8 {
+				t.Errorf("flow %d → %d, want the next GPU", fl.From, fl.To)
+			}
+		}
+		if l := p.Build(render.List{}, m, f); len(l.Items) == 0 {
+			t.Error("no picture")
+		}
+		return
+	}
+	t.Fatal("no reduce-scatter step")
 }
