@@ -2,6 +2,7 @@ package browsertest
 
 import (
 	"crypto/sha256"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -227,4 +228,48 @@ func TestZoom(t *testing.T) {
 	command(pr, `{type: "goto", time_s: 0.9}`)
 	settle(pr)
 	screenshot(pr, "zoom-gpu-present")
+}
+
+// The ring lesson's zoom: mid reduce-scatter GPU 3 runs the reduction
+// (the page's state says so, as the native engine does); each level
+// draws, in both languages.
+func TestZoomRing(t *testing.T) {
+	link := "scenario=ring-allreduce&step=4&zoom=gpu&gpu=3"
+	ctx := open(t, "index.html#"+link)
+	waitReady(ctx)
+	var st zoomState
+	evalJSON(ctx, "window.gpuscope.state()", &st)
+	var win struct {
+		From float64 `json:"from_s"`
+		To   float64 `json:"to_s"`
+	}
+	evalJSON(ctx, "window.gpuscope.state()", &win)
+	mid := (win.From + win.To) / 2
+	command(ctx, fmt.Sprintf(`{type: "goto", time_s: %g}`, mid))
+	settle(ctx)
+	evalJSON(ctx, "window.gpuscope.state()", &st)
+	if st.Zoom == nil || st.Zoom.Kernel != "reduce" || st.Zoom.Block != "reduce-scatter" || st.Zoom.GPU != 3 {
+		t.Errorf("GPU 3 mid reduce-scatter: zoom %+v", st.Zoom)
+	}
+	p, _, err := scenarios.NewPlayerAt(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Command([]byte(fmt.Sprintf(`{"type":"goto","time_s":%g}`, mid)))
+	if z := p.Report().Zoom; z.Kernel != st.Zoom.Kernel || z.Block != st.Zoom.Block {
+		t.Errorf("page %+v, native %+v", st.Zoom, z)
+	}
+	for _, lv := range []string{"node", "gpu", "sm"} {
+		command(ctx, `{type: "zoom", level: "`+lv+`"}`)
+		settle(ctx)
+		img := screenshot(ctx, "zoom-ring-"+lv)
+		if px := drawn(decodePNG(t, img), elementRect(ctx, "#stage").image()); px < 2000 {
+			t.Errorf("ring zoom %s: %d pixels drawn on the stage", lv, px)
+		}
+	}
+	zh := open(t, "index.html#"+link+"&lang=zh")
+	waitReady(zh)
+	command(zh, fmt.Sprintf(`{type: "goto", time_s: %g}`, mid))
+	settle(zh)
+	screenshot(zh, "zoom-ring-gpu-zh")
 }
