@@ -247,7 +247,7 @@ const MessageVersion = 1
 // MessageTypes are the commands a parent page may send. "state" asks for a
 // state event; "load" starts loading a frame still showing its poster (the
 // loader script answers it; a running frame ignores it).
-var MessageTypes = []string{"play", "pause", "step", "goto", "set", "state", "load"}
+var MessageTypes = []string{"play", "pause", "step", "goto", "set", "state", "load", "zoom"}
 
 // ParseMessage checks a message a parent page posted (as JSON) and returns
 // its command type and the command for Player.Command (the envelope's

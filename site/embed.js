@@ -28,6 +28,8 @@
  *   goto(n)             step n, from 1
  *   gotoTime(seconds)   seek within the current step's run
  *   set(key, value), set({key: value, ...})   change knobs: set("gpus", 16)
+ *   zoom(level, gpu)    zoom into the "node", "gpu" or "sm" (back: "cluster"),
+ *                       on GPU gpu if given; zoom(+1) or zoom(-1) a level in or out
  *   requestState()      ask for a "state" event
  *   load()              start a load=click|visible frame's simulation now
  *   on(type, fn), off(type, fn)   fn(event); type "*" gets every event
@@ -213,6 +215,11 @@
       gotoTime: function (seconds) { return send("goto", {time_s: seconds}); },
       set: function (key, value) {
         return send("set", key && typeof key === "object" ? key : {key: String(key), value: value});
+      },
+      zoom: function (level, gpu) {
+        var m = typeof level === "number" ? {delta: level} : {level: String(level)};
+        if (gpu != null) m.gpu = gpu;
+        return send("zoom", m);
       },
       requestState: function () { return send("state"); },
       load: function () {

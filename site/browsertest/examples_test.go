@@ -449,6 +449,12 @@ window.pokeOther = () => { other.contentWindow.postMessage("go", otherOrigin); r
 	}
 	screenshot(ctx, "embedjs-parent")
 
+	// The zoom through the protocol: into GPU 5, then a level out.
+	evalJSON(ctx, `(sim.zoom("gpu", 5), sim.zoom(-1), sim.requestState(), true)`, new(bool))
+	waitFor(t, ctx, evs, 10*time.Second, "state event zoomed to GPU 5's node", func(e exEvent) bool {
+		return e.Type == "state" && e.State != nil && e.State.Zoom != nil && e.State.Zoom.Level == "node" && e.State.Zoom.GPU == 5
+	})
+
 	// destroy: the controller stops listening.
 	evalJSON(ctx, `(sim.destroy(), window.n = events.length, document.getElementById("sim").contentWindow.postMessage({version: 1, type: "state"}, "`+site+`"), true)`, new(bool))
 	time.Sleep(time.Second)

@@ -40,6 +40,10 @@ type pageState struct {
 	} `json:"metrics"`
 	Error *string `json:"error"`
 	Ready bool    `json:"ready"`
+	Zoom  *struct {
+		Level string `json:"level"`
+		GPU   int    `json:"gpu"`
+	} `json:"zoom"`
 	Perf  struct {
 		UpdateMS     float64 `json:"update_ms"`
 		DrawMS       float64 `json:"draw_ms"`
