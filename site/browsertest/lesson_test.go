@@ -44,7 +44,7 @@ type pageState struct {
 		Level string `json:"level"`
 		GPU   int    `json:"gpu"`
 	} `json:"zoom"`
-	Perf  struct {
+	Perf struct {
 		UpdateMS     float64 `json:"update_ms"`
 		DrawMS       float64 `json:"draw_ms"`
 		FPS          float64 `json:"fps"`
