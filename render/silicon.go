@@ -45,12 +45,23 @@ func siFit(s string, fs, w float32) string {
 	if siW(s, fs) <= w {
 		return s
 	}
-	r := []rune(s)
-	for len(r) > 1 && siW(string(r)+"…", fs) > w {
-		r = r[:len(r)-1]
-	}
-	return string(r) + "…"
+	// A cut label is kept for the next frame's same question (cutting
+	// measures the label again for each rune it drops).
+	return fits.get(fitKey{s, fs, w}, func() string {
+		r := []rune(s)
+		for len(r) > 1 && siW(string(r)+"…", fs) > w {
+			r = r[:len(r)-1]
+		}
+		return string(r) + "…"
+	})
 }
+
+type fitKey struct {
+	s     string
+	fs, w float32
+}
+
+var fits memo[fitKey]
 
 // siBox is the box a label of s at (x, y) takes, by siW.
 func siBox(x, y, fs float32, a Align, s string) Rect {

@@ -130,7 +130,7 @@ func AppendZoomGPU(dst List, v ZoomGPUView) List {
 		}
 		p.reserve(Rect{left, stripY - fs*0.5, W, stripH + fs})
 		caption := zoomSay(w, "canvas.zoom.gpu.strip", "t", 'd', t1-t0, "", 0, 0)
-		zgFit(&p, left, stripY+stripH+fs*0.5, fs, AlignLeft, th.Dim, caption, W)
+		(&p).fit(left, stripY+stripH+fs*0.5, fs, AlignLeft, th.Dim, caption, W)
 		y = stripY + stripH + fs*0.5 + fs*1.4
 	}
 	if k > 0 {
@@ -172,7 +172,7 @@ func zgRoofline(p *siPlacer, v ZoomGPUView, r Rect, fs, sc float32) {
 	if v.Peak <= 0 || v.BW <= 0 {
 		return
 	}
-	zgFit(p, r.X, r.Y, fs, AlignLeft, th.Dim, say(w, "canvas.zoom.gpu.y"), r.W)
+	p.fit(r.X, r.Y, fs, AlignLeft, th.Dim, say(w, "canvas.zoom.gpu.y"), r.W)
 	yl := labelW("0.01", fs) + fs*0.5
 	px, py := r.X+yl, r.Y+fs*1.5
 	pw, ph := r.W-yl-fs*1.2, r.Y+r.H-fs*3-py
@@ -282,8 +282,8 @@ func zgRoofline(p *siPlacer, v ZoomGPUView, r Rect, fs, sc float32) {
 	zgReserve(p, Rect{rx - m, ry, 2 * m, py + ph - ry}, Rect{px, py - m, pw, 2 * m}, Rect{px, py + ph - m, pw, 2 * m}, Rect{px - m, py, 2 * m, ph}, Rect{px + pw - m, py, 2 * m, ph})
 	// Over the roof the plot is empty right across (the slope lies under
 	// it): the roof's words may reach past the ridge; under it, not.
-	if !zgFit(p, ex-fs*0.3, ry-fs*LineHeight-fs*0.4, fs, AlignRight, th.Text, roofLab, ex-px-fs) {
-		zgFit(p, ex-fs*0.3, ry+fs*0.3, fs, AlignRight, th.Text, roofLab, ex-rx-fs)
+	if !p.fit(ex-fs*0.3, ry-fs*LineHeight-fs*0.4, fs, AlignRight, th.Text, roofLab, ex-px-fs) {
+		p.fit(ex-fs*0.3, ry+fs*0.3, fs, AlignRight, th.Text, roofLab, ex-rx-fs)
 	}
 	// The ridge's value beside its dot: under the roof right of the drop,
 	// over the slope's end, or lower down either side of the drop.
@@ -428,30 +428,11 @@ func zgNote(p *siPlacer, th Theme, s string, r Rect, fs float32) {
 	for all != "" {
 		var ln string
 		ln, all, _ = strings.Cut(all, "\x00")
-		zgFit(p, r.X, y, fs, AlignLeft, th.Text, ln, r.W)
+		p.fit(r.X, y, fs, AlignLeft, th.Text, ln, r.W)
 		y += fs * LineHeight
 	}
 }
 
-// zgFit is siPlacer.fit with the cut label memoized (siFit allocates).
-func zgFit(p *siPlacer, x, y, fs float32, a Align, c Color, s string, w float32) bool {
-	st := p.stage
-	switch a {
-	case AlignLeft:
-		w = minf(w, st.X+st.W-x)
-	case AlignRight:
-		w = minf(w, x-st.X)
-	case AlignCenter:
-		w = minf(w, 2*minf(x-st.X, st.X+st.W-x))
-	}
-	if w < fs {
-		return false
-	}
-	if siW(s, fs) > w {
-		s = zoomLabels.get(zKey{"", s, "", 'c', float64(fs), float64(w)}, func() string { return siFit(s, fs, w) })
-	}
-	return p.text(x, y, fs, a, c, s)
-}
 
 // zgDecades are the decades' labels (pow10), made once.
 var zgDecades = func() (d [25]string) {
