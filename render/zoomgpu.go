@@ -433,7 +433,6 @@ func zgNote(p *siPlacer, th Theme, s string, r Rect, fs float32) {
 	}
 }
 
-
 // zgDecades are the decades' labels (pow10), made once.
 var zgDecades = func() (d [25]string) {
 	for i := range d {
