@@ -53,16 +53,7 @@ func LayerKernels(c Config) ([]Kernel, error) {
 
 // denseKernels are a dense layer's kernels of c's model (a mixture of
 // experts' first DenseLayers).
-func denseKernels(c Config) ([]Kernel, error) {
-	if err := c.Validate(); err != nil {
-		return nil, err
-	}
-	var ks kernelList
-	cl := c.Cluster
-	cl.GPU = sustained(cl.GPU) // as Evaluate times the step
-	layerCostOf(c.Model, c.Plan, cl, &ks)
-	return ks, nil
-}
+func denseKernels(c Config) ([]Kernel, error) { return kernelsOf(c, false) }
 
 // MoELayerKernels are a mixture of experts' MoE layer's kernels on one
 // GPU for one micro-batch, as LayerKernels lists a dense layer's: the
@@ -73,16 +64,26 @@ func denseKernels(c Config) ([]Kernel, error) {
 // DeepSeek's overlap (EPOverlap) the time line's blocks run these slower
 // beside the hidden all-to-alls: StepActivity scales them to the block.
 func MoELayerKernels(c Config) ([]Kernel, error) {
-	if err := c.Validate(); err != nil {
-		return nil, err
-	}
 	if !c.Model.MoE() {
 		return nil, fmt.Errorf("kernels: %s is not a mixture of experts", c.Model.Name)
+	}
+	return kernelsOf(c, true)
+}
+
+// kernelsOf records a dense (or an MoE) layer's costs as kernels, at the
+// GPU's sustained clock as Evaluate times the step.
+func kernelsOf(c Config, moe bool) ([]Kernel, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
 	}
 	var ks kernelList
 	cl := c.Cluster
 	cl.GPU = sustained(cl.GPU)
-	moeLayerOf(c.Model, c.Plan, cl, 0, 0, &ks)
+	if moe {
+		moeLayerOf(c.Model, c.Plan, cl, 0, 0, &ks)
+	} else {
+		layerCostOf(c.Model, c.Plan, cl, &ks)
+	}
 	return ks, nil
 }
 

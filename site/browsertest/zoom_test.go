@@ -143,79 +143,49 @@ func TestZoom(t *testing.T) {
 	evalJSON(ctx, "window.innerWidth", &vw)
 	evalJSON(ctx, "window.innerHeight", &vh)
 	sr := elementRect(ctx, "#stage")
-	var sc struct {
-		Step int `json:"step"`
-	}
-	evalJSON(ctx, "window.gpuscope.state()", &sc)
 	if e := p.Command([]byte(`{"type":"goto","step":2}`)); e != nil {
 		t.Fatal(e)
 	}
-	var pic scene.Picture
-	l := pic.Build(render.List{}, scene.Moment{Lesson: p.Lesson(), Step: 2, Time: p.Time()}, scene.Frame{Width: float32(vw), Height: float32(vh),
-		Stage: render.Rect{X: float32(sr.X), Y: float32(sr.Y), W: float32(sr.Width), H: float32(sr.Height)}, Scale: 1, Theme: render.Light, Lang: "en"})
-	var target *render.Hit
-	for i := range l.Hits {
-		if l.Hits[i].GPU == 45 && l.Hits[i].W < 200 {
-			target = &l.Hits[i]
+	frame := scene.Frame{Width: float32(vw), Height: float32(vh), Stage: render.Rect{X: float32(sr.X), Y: float32(sr.Y), W: float32(sr.Width), H: float32(sr.Height)},
+		Scale: 1, Theme: render.Light, Lang: "en"}
+	// clickGPU clicks the middle of the place standing for GPU gpu in the
+	// native picture of the same moment (its geometry the page's) and
+	// checks the zoom it lands on.
+	clickGPU := func(what string, m scene.Moment, gpu int, level string) {
+		t.Helper()
+		var pic scene.Picture
+		l := pic.Build(render.List{}, m, frame)
+		var target *render.Hit
+		for i := range l.Hits {
+			if l.Hits[i].GPU == gpu {
+				target = &l.Hits[i] // the last: it covers the earlier (a GPU's square over its node's panel)
+			}
+		}
+		if target == nil {
+			t.Fatalf("%s has no place for GPU %d (%d places)", what, gpu, len(l.Hits))
+		}
+		chromedpRun(t, ctx, chromedp.MouseClickXY(float64(target.X+target.W/2), float64(target.Y+target.H/2)))
+		settle(ctx)
+		var clicked zoomState
+		evalJSON(ctx, "window.gpuscope.state()", &clicked)
+		if clicked.Zoom.Level != level || clicked.Zoom.GPU != gpu {
+			t.Errorf("a click on GPU %d of %s: zoom %+v, want %s", gpu, what, clicked.Zoom, level)
 		}
 	}
-	if target == nil {
-		t.Fatalf("the cluster picture has no place for GPU 45 (%d hits)", len(l.Hits))
-	}
-	chromedpRun(t, ctx, chromedp.MouseClickXY(float64(target.X+target.W/2), float64(target.Y+target.H/2)))
-	settle(ctx)
-	var clicked zoomState
-	evalJSON(ctx, "window.gpuscope.state()", &clicked)
-	if clicked.Zoom.Level != "node" || clicked.Zoom.GPU != 45 {
-		t.Errorf("a click on GPU 45 of step %d: zoom %+v", sc.Step, clicked.Zoom)
-	}
+	clickGPU("the cluster picture", scene.Moment{Lesson: p.Lesson(), Step: 2, Time: p.Time()}, 45, "node")
 	screenshot(ctx, "zoom-clicked-node")
 	// … and a click on a GPU of the node, on that GPU.
-	nl := pic.Build(render.List{}, scene.Moment{Lesson: p.Lesson(), Step: 2, Time: p.Time(), Zoom: scenarios.Zoom{Level: "node", GPU: 45}}, scene.Frame{Width: float32(vw), Height: float32(vh),
-		Stage: render.Rect{X: float32(sr.X), Y: float32(sr.Y), W: float32(sr.Width), H: float32(sr.Height)}, Scale: 1, Theme: render.Light, Lang: "en"})
-	target = nil
-	for i := range nl.Hits {
-		if nl.Hits[i].GPU == 46 {
-			target = &nl.Hits[i]
-		}
-	}
-	if target == nil {
-		t.Fatalf("the node picture has no place for GPU 46 (%d hits)", len(nl.Hits))
-	}
-	chromedpRun(t, ctx, chromedp.MouseClickXY(float64(target.X+target.W/2), float64(target.Y+target.H/2)))
-	settle(ctx)
-	evalJSON(ctx, "window.gpuscope.state()", &clicked)
-	if clicked.Zoom.Level != "gpu" || clicked.Zoom.GPU != 46 {
-		t.Errorf("a click on GPU 46 of the node: zoom %+v", clicked.Zoom)
-	}
+	clickGPU("the node picture", scene.Moment{Lesson: p.Lesson(), Step: 2, Time: p.Time(), Zoom: scenarios.Zoom{Level: "node", GPU: 45}}, 46, "gpu")
 
 	// A click on a stage's row of the time line zooms into its first GPU's
-	// node.
+	// node (stage 2's first is GPU 32).
 	command(ctx, `{type: "goto", step: 1}`)
 	command(ctx, `{type: "zoom", level: "cluster"}`)
 	settle(ctx)
 	if e := p.Command([]byte(`{"type":"goto","step":1}`)); e != nil {
 		t.Fatal(e)
 	}
-	var sc1 zoomState
-	evalJSON(ctx, "window.gpuscope.state()", &sc1)
-	tl := pic.Build(render.List{}, scene.Moment{Lesson: p.Lesson(), Step: 1, Time: p.Time()}, scene.Frame{Width: float32(vw), Height: float32(vh),
-		Stage: render.Rect{X: float32(sr.X), Y: float32(sr.Y), W: float32(sr.Width), H: float32(sr.Height)}, Scale: 1, Theme: render.Light, Lang: "en"})
-	target = nil
-	for i := range tl.Hits {
-		if tl.Hits[i].GPU == 32 {
-			target = &tl.Hits[i]
-		}
-	}
-	if target == nil {
-		t.Fatalf("the time line has no row for stage 2's GPU 32 (%d hits)", len(tl.Hits))
-	}
-	chromedpRun(t, ctx, chromedp.MouseClickXY(float64(target.X+target.W/2), float64(target.Y+target.H/2)))
-	settle(ctx)
-	evalJSON(ctx, "window.gpuscope.state()", &clicked)
-	if clicked.Zoom.Level != "node" || clicked.Zoom.GPU != 32 {
-		t.Errorf("a click on stage 2's row: zoom %+v", clicked.Zoom)
-	}
+	clickGPU("the time line", scene.Moment{Lesson: p.Lesson(), Step: 1, Time: p.Time()}, 32, "node")
 
 	// In Chinese, on a phone, in presentation mode: for the record.
 	zh := openSized(t, "index.html#"+strings.Replace(link, "zoom=gpu", "zoom=gpu&lang=zh", 1), 390, 844)
