@@ -42,6 +42,12 @@ type Kind struct {
 	// questions are the prediction questions a step's predict: line may
 	// name, by id.
 	questions map[string]asker
+	// zoomGPUs is how many GPUs a configuration of a lesson of the kind
+	// places, the GPUs the zoom (issue 21) can look inside (0 when the
+	// configuration makes none); nil: the kind has no zoom. Its steps'
+	// runs then report what a GPU does at a moment (zoomRun, zoom.go)
+	// and package scene draws its node, GPU and SM.
+	zoomGPUs func(s *Scenario, c Config) int
 }
 
 // Kind names: what the scenario files' kind: lines say.
@@ -71,9 +77,9 @@ var kinds = []Kind{
 	{Name: KindAttention, Layer: Silicon, Views: []string{ViewSweep}, prepare: prepareAttention},
 	{Name: KindNumfmt, Layer: Silicon, Views: []string{ViewTraining}, prepare: prepareNumfmt},
 	{Name: KindQuantize, Layer: Silicon, Views: []string{ViewRoof}, prepare: prepareQuantize, questions: quantizeQuestions},
-	{Name: KindPlan, Layer: Strategy, Views: append(append(append(slices.Clone(planViews), ClusterModes...), TPMatrixParts...), PlannerParts...), prepare: preparePlan, questions: planQuestions},
+	{Name: KindPlan, Layer: Strategy, Views: append(append(append(slices.Clone(planViews), ClusterModes...), TPMatrixParts...), PlannerParts...), prepare: preparePlan, questions: planQuestions, zoomGPUs: planZoomGPUs},
 	{Name: KindMoE, Layer: Strategy, Views: []string{ViewPlacement}, prepare: prepareMoE, questions: moeQuestions},
-	{Name: KindCollective, Layer: Infrastructure, Views: []string{ViewTimeVsN}, prepare: prepareCollective},
+	{Name: KindCollective, Layer: Infrastructure, Views: []string{ViewTimeVsN}, prepare: prepareCollective, zoomGPUs: ringZoomGPUs},
 	{Name: KindFabric, Layer: Infrastructure, Views: fabricViews, prepare: prepareFabric, questions: fabricQuestions},
 	{Name: KindFaults, Layer: Infrastructure, Views: []string{ViewGoodput}, prepare: prepareFaults, questions: faultQuestions},
 }

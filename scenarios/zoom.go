@@ -45,25 +45,40 @@ func (z Zoom) At() string {
 	return z.Level
 }
 
-// Zooms reports whether the lesson has the zoom: its strategy lessons
-// (kind plan), the sandbox among them, and the ring lesson (kind
-// collective).
-func (s *Scenario) Zooms() bool { return s.Kind == KindPlan || s.Kind == KindCollective }
+// Zooms reports whether the lesson has the zoom: its kind says how many
+// GPUs a configuration places (Kind.zoomGPUs).
+func (s *Scenario) Zooms() bool { return s.LessonKind().zoomGPUs != nil }
 
 // zoomGPUs is how many GPUs a zoomable lesson's configuration places
-// (0 when the configuration does not make a plan).
+// (0 when the configuration does not make a plan, or the lesson has no
+// zoom).
 func (s *Scenario) zoomGPUs(c Config) int {
-	if !s.Zooms() {
-		return 0
+	if k := s.LessonKind(); k.zoomGPUs != nil {
+		return k.zoomGPUs(s, c)
 	}
-	if s.Kind == KindCollective {
-		return int(c.Int("gpus"))
-	}
+	return 0
+}
+
+// planZoomGPUs is a strategy lesson's cluster.
+func planZoomGPUs(_ *Scenario, c Config) int {
 	pc, err := planConfig(c)
 	if err != nil {
 		return 0
 	}
 	return pc.Cluster.GPUs
+}
+
+// ringZoomGPUs is the ring lesson's GPUs.
+func ringZoomGPUs(_ *Scenario, c Config) int { return int(c.Int("gpus")) }
+
+// zoomRun is a step's run the zoom looks inside (a kind with zoomGPUs):
+// it adds to z (its Level and GPU set) what GPU z.GPU does at the
+// playhead t of step sr — the moment (TimeS), and what the kind knows of
+// it (Stage, Block, Layer, Kernel; a kernel named is a canvas.zoom.k.
+// key) — and says which ui.desc_ keys describe it for a screen reader
+// (desc: "ui.desc_zoom_" where "" is returned).
+type zoomRun interface {
+	zoomReport(z *ZoomState, sr *StepRun, t sim.Time) (desc string)
 }
 
 // zoomGPUKey is where ApplyFragment keeps a numeric gpu value apart from
@@ -220,41 +235,47 @@ func CollectiveActivity(r *collective.Result) (*collective.Activity, bool) {
 	return a, true
 }
 
-// zoomReport adds what the zoom's GPU runs at the moment to z.
-func (p *Player) zoomReport(z *ZoomState) {
+// zoomReport adds what the zoom's GPU runs at the moment to z, and
+// returns the prefix of the ui.desc_ keys that describe it.
+func (p *Player) zoomReport(z *ZoomState) string {
 	if z.Level == ZoomCluster {
-		return
+		return ""
 	}
-	if r, ok := p.run().(*collective.Result); ok {
+	switch r := p.run().(type) {
+	case *collective.Result:
 		a, ok := CollectiveActivity(r)
 		if !ok {
-			return
+			return ""
 		}
 		m, err := a.At(min(z.GPU, r.Config.Ranks-1), p.t)
 		if err != nil {
-			return
+			return ""
 		}
 		z.TimeS, z.Kernel = p.t.Seconds(), CollectiveKernel(m)
 		if z.Kernel != "" {
 			z.Block = m.Phase.String()
 		}
 		z.Layer = -1
-		return
+		return "ui.desc_zoomr_" // a ring's GPUs have no stage
+	case zoomRun:
+		return r.zoomReport(z, p.step(), p.t)
 	}
-	run, ok := p.run().(*PlanRun)
+	return ""
+}
+
+// zoomReport is what the plan's GPU z.GPU does at the zoom's moment.
+func (r *PlanRun) zoomReport(z *ZoomState, sr *StepRun, at sim.Time) string {
+	a, _, ok := r.Activity()
 	if !ok {
-		return
+		return ""
 	}
-	a, _, ok := run.Activity()
-	if !ok {
-		return
-	}
-	t := run.ZoomTime(p.step(), p.t)
+	t := r.ZoomTime(sr, at)
 	act, err := a.At(min(z.GPU, a.GPUs()-1), t)
 	if err != nil {
-		return
+		return ""
 	}
 	z.TimeS, z.Stage, z.Block, z.Layer, z.Kernel = t, act.Stage, string(act.Kind), act.Layer, act.Kernel.Name
+	return ""
 }
 
 // zoomDescription is the zoom's level for a screen reader: which node,
@@ -265,7 +286,10 @@ func (p *Player) zoomDescription(lang string) string {
 		return ""
 	}
 	z := ZoomState{Level: p.st.Zoom.At(), GPU: p.st.Zoom.GPU}
-	p.zoomReport(&z)
+	key := p.zoomReport(&z)
+	if key == "" {
+		key = "ui.desc_zoom_"
+	}
 	t := func(key string, args ...string) string { return i18n.T(lang, key, args...) }
 	what := t("canvas.zoom.s.doing_wait")
 	switch {
@@ -277,10 +301,6 @@ func (p *Player) zoomDescription(lang string) string {
 		what = t("canvas.zoom.s.doing_optimizer")
 	case z.Block != "":
 		what = t("canvas.zoom.s.doing_" + z.Block)
-	}
-	key := "ui.desc_zoom_"
-	if p.les.Scenario.Kind == KindCollective {
-		key = "ui.desc_zoomr_" // a ring's GPUs have no stage
 	}
 	return t(key+z.Level, "gpu", strconv.Itoa(z.GPU), "stage", strconv.Itoa(z.Stage), "what", what,
 		"t", units.LocalDuration(lang, z.TimeS))

@@ -61,12 +61,12 @@ func TestZoomFragment(t *testing.T) {
 		t.Errorf("16 GPUs: zoom's GPU %d", z.GPU)
 	}
 	// A lesson without the zoom refuses it, naming the field.
-	q, _, _ := NewPlayerAt("scenario=fault-tolerance")
+	q, _, _ := NewPlayerAt("scenario=roofline")
 	if errs := q.ApplyFragment("zoom=gpu"); len(errs) != 1 || errs[0].Field != "zoom" || !strings.Contains(errs[0].Localize("zh"), "缩放") {
-		t.Errorf("fault-tolerance zoom: %v", errs)
+		t.Errorf("roofline zoom: %v", errs)
 	}
 	if q.Report().Zoom != nil {
-		t.Errorf("fault-tolerance reports a zoom")
+		t.Errorf("roofline reports a zoom")
 	}
 }
 
