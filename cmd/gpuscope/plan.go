@@ -535,7 +535,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		name string
 		v    float64
 	}{{"step_s", tm.Step}, {"compute_s", tm.Compute}, {"tp_comm_s", tm.TPComm}, {"ep_comm_s", tm.EPComm}, {"ep_hidden_s", tm.EPHidden}, {"cp_comm_s", tm.CPComm}, {"pp_comm_s", tm.PPComm}, {"dp_comm_s", tm.DPComm},
-		{"dp_hidden_s", tm.DPHidden}, {"bubble_s", tm.Bubble}, {"exposed_comm_s", tm.Exposed}, {"optimizer_s", tm.Optimizer}} {
+		{"dp_hidden_s", tm.DPHidden}, {"nic_shared_s", tm.NICShared}, {"bubble_s", tm.Bubble}, {"exposed_comm_s", tm.Exposed}, {"optimizer_s", tm.Optimizer}} {
 		if row.name == "ep_hidden_s" && !plan.EPOverlap {
 			continue
 		}

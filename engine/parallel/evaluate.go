@@ -349,43 +349,31 @@ func evaluate(c Config, se *searching) (Result, error) {
 	}
 
 	// The critical stage sets the pace of the steady state.
-	crit := 0
-	for st := range pp {
-		if r.StageForward[st]+r.StageBackward[st]+r.StageTP[st] > r.StageForward[crit]+r.StageBackward[crit]+r.StageTP[crit] {
-			crit = st
-		}
-	}
-	slot := r.StageForward[crit] + r.StageBackward[crit] + r.StageTP[crit]
+	var crit int
+	var slot float64
 	M := float64(mbs)
 	tm := &r.Time
-	tm.Compute = M * (r.StageForward[crit] + r.StageBackward[crit])
-	tm.TPComm = M * (r.StageTP[crit] - r.StageEP[crit] - r.StageCP[crit])
-	tm.EPComm = M * r.StageEP[crit]
-	tm.CPComm = M * r.StageCP[crit]
-	if epHidden != nil {
-		tm.EPHidden = M * epHidden[crit]
+	pace := func() {
+		crit = 0
+		for st := range pp {
+			if r.StageForward[st]+r.StageBackward[st]+r.StageTP[st] > r.StageForward[crit]+r.StageBackward[crit]+r.StageTP[crit] {
+				crit = st
+			}
+		}
+		slot = r.StageForward[crit] + r.StageBackward[crit] + r.StageTP[crit]
+		tm.Compute = M * (r.StageForward[crit] + r.StageBackward[crit])
+		tm.TPComm = M * (r.StageTP[crit] - r.StageEP[crit] - r.StageCP[crit])
+		tm.EPComm = M * r.StageEP[crit]
+		tm.CPComm = M * r.StageCP[crit]
+		if epHidden != nil {
+			tm.EPHidden = M * epHidden[crit]
+		}
 	}
+	pace()
 	if se != nil && se.bound {
 		tm.Step = M * slot
 		return r, nil
 	}
-	r.BubbleFraction = BubbleFraction(pp, mbs, v)
-	if pp > 1 {
-		// One pipeline send: b·s·h/t activations (Megatron's
-		// scatter/gather).
-		link := PipelineLink(p, cl)
-		bytes := n * h * 2 / T
-		r.P2P = link.Latency.Seconds() + bytes/(link.Bandwidth*link.Efficiency)
-		// The bubble and the sends on the critical path, from the
-		// schedule run block by block (the one Timeline draws).
-		if p.Schedule == DualPipe {
-			tm.Bubble, tm.PPComm = dualPipeIdle(r, crit)
-			r.BubbleFraction = tm.Bubble / (M * slot)
-		} else {
-			tm.Bubble, tm.PPComm = pipelineIdle(r, M*slot, slot, se)
-		}
-	}
-
 	// Data parallelism over the stage with the most parameters; a
 	// mixture of experts' expert weights over the DP ÷ EP ranks that hold
 	// the same experts, the rest over all DP ranks (one collective each,
@@ -399,8 +387,10 @@ func evaluate(c Config, se *searching) (Result, error) {
 	// With context parallelism the gradients are reduced over DP × CP
 	// ranks (the CP ranks hold the same weights).
 	var perStep, perMicro float64
+	nicShare := 0.0 // of DP's time, the part on the NICs
 	if dc := dp * cp; dc > 1 {
 		k := gradPerNode(p, cl)
+		nicShare = dpNICShare(maxParams*gradBytes, dc, k, cl)
 		ar := func(bytes float64) float64 { return hierAllReduce(bytes, dc, k, cl.Intra, cl.Inter) }
 		if ep := p.ep(); m.MoE() {
 			de, ke := dc/ep, max(1, k/ep)
@@ -423,7 +413,10 @@ func evaluate(c Config, se *searching) (Result, error) {
 		}
 	}
 	tm.DPComm = perStep + M*perMicro
-	if p.Overlap {
+	hide := func() {
+		if !p.Overlap {
+			return
+		}
 		buckets := math.Max(1, math.Ceil(maxParams/BucketParams))
 		bwdLast := r.StageBackward[crit]
 		tm.DPHidden = math.Min(perStep*(1-1/buckets), bwdLast)
@@ -433,7 +426,78 @@ func evaluate(c Config, se *searching) (Result, error) {
 			tm.DPHidden += M * math.Min(perMicro*(1-1/layers), window)
 		}
 	}
-	tm.Exposed = tm.TPComm + tm.EPComm + tm.CPComm + tm.PPComm + tm.DPComm - tm.DPHidden
+	hide()
+	// NIC sharing (issue 19): the DP collective's part across the nodes
+	// runs on each GPU's NIC behind the compute, for the share u of the
+	// compute window; pipeline sends and the TP all-reduces of a group
+	// that spans nodes leave through the same NIC. Two flows share it
+	// half and half: a send or an all-reduce that meets DP's traffic (u
+	// of them) takes twice its bandwidth term — on the critical path
+	// (Time.NICShared, below) — and DP's collective, which loses the NIC
+	// for as long, finishes that much later: seen in the step once it no
+	// longer fits behind the compute.
+	u := 0.0
+	if tm.Compute > 0 {
+		u = math.Min(1, tm.DPHidden*nicShare/tm.Compute)
+	}
+	r.NICSharing = u
+	var tpLeave float64 // seconds a step's TP all-reduces spend across nodes
+	if u > 0 {
+		var leave float64 // seconds a GPU's NIC carries sends and TP a step
+		if pp > 1 && PipelineLink(p, cl) == cl.Inter {
+			// Each chunk of each micro-batch: its activations out
+			// forward, their gradients back.
+			bw := n * h * 2 / T / (cl.Inter.Bandwidth * cl.Inter.Efficiency)
+			chunks := max(1, v)
+			if p.Schedule == DualPipe {
+				chunks = 2 // a rank holds two stages
+			}
+			leave += 2 * M * float64(chunks) * bw
+		}
+		if p.TP > tpPerNode(p, cl) {
+			per := 4.0 // two TP all-reduces forward, two backward a layer
+			if p.Recompute == RecomputeFull {
+				per = 6
+			}
+			tpLeave = M * float64(stageLayerCount(crit)) * per * tpAcross(n*h*2, p, cl)
+			leave += tpLeave
+		}
+		if perMicro > 0 {
+			perMicro += u * leave / M
+		} else {
+			perStep += u * leave
+		}
+		tm.DPComm = perStep + M*perMicro
+		hide()
+	}
+	r.BubbleFraction = BubbleFraction(pp, mbs, v)
+	if pp > 1 {
+		// One pipeline send: b·s·h/t activations (Megatron's
+		// scatter/gather).
+		link := PipelineLink(p, cl)
+		bytes := n * h * 2 / T
+		r.P2P = link.Latency.Seconds() + bytes/(link.Bandwidth*link.Efficiency)
+		// The bubble and the sends on the critical path, from the
+		// schedule run block by block (the one Timeline draws).
+		if p.Schedule == DualPipe {
+			tm.Bubble, tm.PPComm = dualPipeIdle(r, crit)
+			r.BubbleFraction = tm.Bubble / (M * slot)
+		} else {
+			tm.Bubble, tm.PPComm = pipelineIdle(r, M*slot, slot, se)
+		}
+	}
+
+	if u > 0 {
+		// The sends and TP all-reduces on the critical path that leave
+		// the node, slowed by DP's share of their NIC: u times their
+		// bandwidth term (PPComm ÷ P2P sends lie on the path).
+		if pp > 1 && r.P2P > 0 && PipelineLink(p, cl) == cl.Inter {
+			bw := n * h * 2 / T / (cl.Inter.Bandwidth * cl.Inter.Efficiency)
+			tm.NICShared += u * tm.PPComm / r.P2P * bw
+		}
+		tm.NICShared += u * tpLeave
+	}
+	tm.Exposed = tm.TPComm + tm.EPComm + tm.CPComm + tm.PPComm + tm.DPComm - tm.DPHidden + tm.NICShared
 
 	// Adam: read FP32 master weights, momentum, variance and the
 	// gradient; write the three and the 16-bit weights.
@@ -915,6 +979,35 @@ func hierAllReduce(bytes float64, n, k int, intra, inter hw.Link) float64 {
 		return 0 // unreachable: n ≥ 2, k ≥ 1, bytes ≥ 0
 	}
 	return f.Seconds
+}
+
+// tpAcross is the bandwidth term of a TP all-reduce of bytes across the
+// nodes its group spans (the hierarchical algorithm's ring over nodes,
+// each GPU's NIC carrying 1/k of the bytes): what NIC sharing slows.
+func tpAcross(bytes float64, p Plan, cl Cluster) float64 {
+	k := tpPerNode(p, cl)
+	f, err := collective.ClosedForm(collective.AllReduce, collective.Ring, (p.TP+k-1)/k, 1, bytes/float64(k), cl.Intra, cl.Inter)
+	if err != nil {
+		return 0
+	}
+	return f.Bandwidth
+}
+
+// dpNICShare is the part of a DP all-reduce of bytes over n ranks, k a
+// node, that crosses the nodes' NICs (the all-reduce across nodes of the
+// hierarchical algorithm, over its time): 0 inside one node, 1 with a
+// rank a node.
+func dpNICShare(bytes float64, n, k int, cl Cluster) float64 {
+	k = max(1, min(k, n))
+	if n <= k {
+		return 0
+	}
+	all := hierAllReduce(bytes, n, k, cl.Intra, cl.Inter)
+	across, err := collective.ClosedForm(collective.AllReduce, collective.Ring, (n+k-1)/k, 1, bytes/float64(k), cl.Intra, cl.Inter)
+	if err != nil || all <= 0 {
+		return 0
+	}
+	return math.Min(1, across.Seconds/all)
 }
 
 // InFlight is how many micro-batches (chunk-micro-batches when

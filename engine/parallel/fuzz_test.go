@@ -99,8 +99,11 @@ func checkSums(t *testing.T, r Result) {
 	if s := tm.Compute + tm.Bubble + tm.Exposed + tm.Optimizer; !relEq(tm.Step, s) {
 		t.Errorf("step %g s, parts sum to %g", tm.Step, s)
 	}
-	if s := tm.TPComm + tm.EPComm + tm.PPComm + tm.DPComm - tm.DPHidden; !relEq(tm.Exposed, s) {
-		t.Errorf("exposed communication %g s, TP + EP + PP + DP − hidden = %g", tm.Exposed, s)
+	if s := tm.TPComm + tm.EPComm + tm.CPComm + tm.PPComm + tm.DPComm - tm.DPHidden + tm.NICShared; !relEq(tm.Exposed, s) {
+		t.Errorf("exposed communication %g s, TP + EP + CP + PP + DP − hidden + NIC sharing = %g", tm.Exposed, s)
+	}
+	if tm.NICShared < 0 || r.NICSharing < 0 || r.NICSharing > 1 || (tm.NICShared > 0) != (r.NICSharing > 0 && tm.NICShared > 0) {
+		t.Errorf("NIC sharing %g, %g s", r.NICSharing, tm.NICShared)
 	}
 	if tm.DPHidden > tm.DPComm*(1+1e-12) {
 		t.Errorf("%g s of DP communication hidden, of %g", tm.DPHidden, tm.DPComm)

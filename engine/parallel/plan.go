@@ -353,12 +353,17 @@ type Time struct {
 	DPComm    float64 `json:"dp_comm_s"`      // data-parallel / ZeRO collectives, hidden or not
 	DPHidden  float64 `json:"dp_hidden_s"`    // the part of DPComm hidden behind compute
 	Bubble    float64 `json:"bubble_s"`       // pipeline fill and drain
-	Exposed   float64 `json:"exposed_comm_s"` // TPComm + EPComm + CPComm + PPComm + DPComm − DPHidden
+	Exposed   float64 `json:"exposed_comm_s"` // TPComm + EPComm + CPComm + PPComm + DPComm − DPHidden + NICShared
 	Optimizer float64 `json:"optimizer_s"`    // the Adam update of this GPU's shard
 
 	// EPHidden is the part of the all-to-alls EPOverlap hides behind the
 	// paired chunk's compute (not in Exposed).
 	EPHidden float64 `json:"ep_hidden_s,omitempty"`
+	// NICShared is what the pipeline sends and TP all-reduces on the
+	// critical path that leave the node lose to DP's collective on the
+	// same NIC (Result.NICSharing; issue 19); the time line draws it
+	// with DP's exposed part.
+	NICShared float64 `json:"nic_shared_s"`
 }
 
 // Result is a plan's evaluation.
@@ -394,8 +399,13 @@ type Result struct {
 	StageCP []float64
 	// ActiveParams are the parameters a token goes through (Params for a
 	// dense model).
-	ActiveParams           float64
-	P2P                    float64 // one pipeline send, seconds
+	ActiveParams float64
+	P2P          float64 // one pipeline send, seconds
+	// NICSharing is the share of the compute window each GPU's NIC
+	// carries the DP collective (0–1): the pipeline sends and TP
+	// all-reduces that leave the node meet it so often (Evaluate;
+	// Time.NICShared).
+	NICSharing             float64
 	TokensPerS             float64
 	TFLOPSPerGPU, MFU, HFU float64
 }

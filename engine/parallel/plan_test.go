@@ -755,9 +755,9 @@ func TestDeepSeekV3Planned(t *testing.T) {
 // Llama 3 405B at 8K on 16,384 H100s as Meta ran it (Table 4: 400
 // TFLOP/s of model FLOPs a GPU, 41% MFU) fits without recomputation:
 // no dropout masks, gradients sharded (ZeRO-2 beside PP), the H100's
-// 81,559 MiB; the engine's model FLOPs a GPU within 15% (gpuscope
-// validate's row), and each of those mechanisms, taken away, makes it
-// not fit.
+// 81,559 MiB; the engine's model FLOPs a GPU within 10% (gpuscope
+// validate's row; issue 19's goal, met once NIC sharing was charged),
+// and each of those mechanisms, taken away, makes it not fit.
 func TestLlama3AsMetaRanIt(t *testing.T) {
 	c := llama405AsRun(t)
 	r, err := Evaluate(c)
@@ -769,8 +769,8 @@ func TestLlama3AsMetaRanIt(t *testing.T) {
 	tm, mem := r.Time, r.Memory
 	t.Logf("as Meta ran it: %.0f TFLOP/s of model FLOPs a GPU (published 400, %+.1f%%): step %.2f s = compute %.2f + bubble %.2f + TP %.2f + PP %.2f + DP %.2f − %.2f hidden; %.1f GB of %.1f usable (activations %.1f, %d chunks in flight)",
 		model, 100*(model/400-1), tm.Step, tm.Compute, tm.Bubble, tm.TPComm, tm.PPComm, tm.DPComm, tm.DPHidden, mem.Total/1e9, mem.Usable/1e9, mem.Activations/1e9, mem.InFlight)
-	if !mem.Fits || !within(model, 400, 0.15) {
-		t.Errorf("fits %v (%.1f GB), %.0f TFLOP/s; want it to fit and within 15%% of 400", mem.Fits, mem.Total/1e9, model)
+	if !mem.Fits || !within(model, 400, 0.10) {
+		t.Errorf("fits %v (%.1f GB), %.0f TFLOP/s; want it to fit and within 10%% of 400", mem.Fits, mem.Total/1e9, model)
 	}
 	for _, off := range []struct {
 		name string

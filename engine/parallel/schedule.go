@@ -405,8 +405,8 @@ func (r Result) Timeline() (Timeline, error) {
 		}
 	}
 	tm := r.Time
-	exposed := tm.DPComm - tm.DPHidden
-	hidden := 1 // blocks the hidden part is drawn as
+	exposed := tm.DPComm - tm.DPHidden + tm.NICShared // DP's, and what it costs the sends and TP on the NIC
+	hidden := 1                                       // blocks the hidden part is drawn as
 	if p.ZeRO <= 1 {
 		maxParams := 0.0
 		for _, sp := range r.StageParams {

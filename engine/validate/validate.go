@@ -337,7 +337,11 @@ func llama3Rows() ([]Row, error) {
 			return nil, err
 		}
 		peak, _ := c.Cluster.GPU.PeakFLOPS(hw.BF16)
-		rw := row(fmt.Sprintf("llama3-405b-8k-%d", g.gpus), fmt.Sprintf("%s8,192 tokens, %d GPUs (TP 8, PP 16, DP %d)", src, g.gpus, g.gpus/128), q, g.published, r.MFU*peak/1e12, 0.15,
+		tol := 0.10 // issue 19's goal, met at 16,384 GPUs since NIC sharing
+		if g.gpus == 8192 {
+			tol = 0.15 // open: it does not fit (below)
+		}
+		rw := row(fmt.Sprintf("llama3-405b-8k-%d", g.gpus), fmt.Sprintf("%s8,192 tokens, %d GPUs (TP 8, PP 16, DP %d)", src, g.gpus, g.gpus/128), q, g.published, r.MFU*peak/1e12, tol,
 			fmt.Sprintf("gpuscope plan --software current --model llama3-405b --gpus %d --tp 8 --pp 16 --interleave 8 --zero 2 --recompute none --bytes-per-param 18 --global-batch 2048", g.gpus))
 		if !r.Memory.Fits {
 			m := r.Memory
