@@ -284,7 +284,7 @@ func narayananRows() ([]Row, error) {
 		cmd := fmt.Sprintf("gpuscope plan --software megatron-2021 --overlap --layers %d --hidden %d --heads %d --seq 2048 --vocab 51200 --gpu a100-80gb --gpus %d --tp %d --pp %d --interleave %d --micro-batch %d --global-batch %d",
 			nr.L, nr.H, nr.A, nr.GPUs, nr.TP, nr.PP, v, b, nr.Batch)
 		rw := row("narayanan-"+nr.Params, fmt.Sprintf("Narayanan et al. 2021 (arXiv 2104.04473), Table 1: %s (TP %d, PP %d, %d GPUs, batch %d)", nr.Params, nr.TP, nr.PP, nr.GPUs, nr.Batch),
-			"TFLOP/s a GPU (Megatron's count)", nr.TFLOPS, r.TFLOPSPerGPU, 0.15, cmd)
+			"TFLOP/s a GPU (Megatron's count)", nr.TFLOPS, r.TFLOPSPerGPU, 0.10, cmd) // issue 19's goal (they were held to 15%)
 		rw.PlanField = "tflops_per_gpu"
 		rw.Note = "micro-batch and chunks a stage: the engine's fastest that fits (the table gives neither); DP overlap on, as the check has always run it, though 2021's Megatron-LM all-reduced after the backward pass (megatron-2021's default)"
 		rows = append(rows, rw)
