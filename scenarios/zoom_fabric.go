@@ -151,11 +151,16 @@ func (r *FabricRun) Zoom() *FabricZoom {
 // picture plays the transfer (the race, the contention, the rack); the
 // size chart's and the ceiling's still pictures a window of their own —
 // the step's window mapped onto the collective's time, as PlanRun.ZoomTime
-// maps it onto a time line; a still or finished step shows the middle of
-// the zoomed collective.
+// maps it onto a time line. A still or finished step shows the middle of
+// the zoomed transfer, or a quarter of the way into a collective of legs
+// (its middle is where a ring's reduce-scatter turns into its all-gather):
+// a ring's reduce-scatter under way, a tree's first chunk climbing.
 func (r *FabricRun) ZoomTime(sr *StepRun, t sim.Time) float64 {
 	d := r.Zoom().Seconds
 	if !(sr.To > sr.From && t < sr.To) {
+		if r.View == ViewSizes || r.View == ViewCeiling {
+			return d / 4
+		}
 		return d / 2
 	}
 	if r.View == ViewSizes || r.View == ViewCeiling {

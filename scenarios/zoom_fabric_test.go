@@ -58,8 +58,9 @@ func TestZoomFabricState(t *testing.T) {
 	}
 }
 
-// collectives-at-scale's still step shows the fastest all-reduce's middle
-// in its own seconds: the tree's at 64 KB, GPU 5 reducing as it streams;
+// collectives-at-scale's still step shows the fastest all-reduce a
+// quarter of the way in, in its own seconds: the tree's at 64 KB, GPU 5
+// adding as the first chunk climbs a level a round;
 // in the contention step a GPU past the 128 is the last.
 func TestZoomFabricSizesState(t *testing.T) {
 	p, errs, err := NewPlayerAt("scenario=collectives-at-scale&zoom=gpu&gpu=5")
@@ -68,7 +69,7 @@ func TestZoomFabricSizesState(t *testing.T) {
 	}
 	r := p.StepRun().Run.(*FabricRun)
 	z := p.Report().Zoom
-	if f := r.Forms[collective.Tree]; r.Fastest() != collective.Tree || z.TimeS != f.Seconds/2 || z.Kernel != KernelReduce || z.Block != string(collective.LegTreeStream) {
+	if f := r.Forms[collective.Tree]; r.Fastest() != collective.Tree || z.TimeS != f.Seconds/4 || z.Kernel != KernelReduce || z.Block != string(collective.LegTreeUp) {
 		t.Errorf("64 KB: zoom %+v; tree %g s", z, f.Seconds)
 	}
 	if errs := p.ApplyFragment("gpu=1000"); len(errs) > 0 {
