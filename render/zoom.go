@@ -88,6 +88,7 @@ type ZoomGPUView struct {
 	Doing         string // "forward of micro-batch 3 · layer 14 of 126"
 	Kernel        string // "up GEMM 4,096 × 28,672 × 8,192" or "TP all-reduce over NVLink 4"
 	Strip         []ZoomSpan
+	StripKey      string  // the strip's caption, an i18n key with {t} (its length); "": the layer's kernels
 	Current       int     // the running kernel, an index into Strip (−1 none)
 	Time          float64 // the playhead, seconds
 	// The roofline: the GPU's peak in the kernel's dtype (FLOP/s) and HBM

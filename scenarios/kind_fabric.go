@@ -72,6 +72,7 @@ type FabricRun struct {
 	// Rack and ceiling: the rack-scale-nvlink lesson's runs.
 	Rack *RackRun
 	end  sim.Time
+	zoom *FabricZoom // the zoom's collective, laid out on first use (zoom_fabric.go)
 }
 
 // FatTreeLoads is a fat tree's shape and how busy each of its network

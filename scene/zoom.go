@@ -24,6 +24,9 @@ func (p *Picture) buildZoom(dst render.List, m Moment, f Frame) (render.List, bo
 	if r, ok := m.StepRun().Run.(*collective.Result); ok {
 		return p.buildRingZoom(dst, m, f, r)
 	}
+	if r, ok := m.StepRun().Run.(*scenarios.FabricRun); ok {
+		return p.buildFabricZoom(dst, m, f, r)
+	}
 	run, ok := m.StepRun().Run.(*scenarios.PlanRun)
 	if !ok {
 		return dst, false

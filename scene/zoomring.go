@@ -130,13 +130,7 @@ func ringGPUView(a *collective.Activity, r *collective.Result, g int, m Moment, 
 		in := rm.Recvs[0]
 		b := float64(in.Bytes)
 		v.Kernel = w.Say("canvas.zoom.s.kernel_reduce", "bytes", units.BytesIEC(b), "from", strconv.Itoa(int(in.Src)))
-		// BF16 values added in FP32 on the CUDA cores: one addition a
-		// value; its own chunk and the one that arrived read, the sum
-		// written.
-		v.Dtype, v.Peak, v.BW = "FP32", peakOr(ringGPU, hw.FP32), ringGPU.HBMBandwidth
-		v.FLOPs, v.HBMBytes = b/2, 3*b
-		v.KernelTime = v.HBMBytes / (ringGPU.HBMBandwidth * parallel.MemoryEfficiency)
-		v.Intensity, v.Attained, v.Bound = v.FLOPs/v.HBMBytes, v.FLOPs/v.KernelTime, "memory"
+		reduceCounts(&v, ringGPU, b)
 	case scenarios.KernelCopy:
 		in := rm.Recvs[0]
 		v.Kernel = w.Say("canvas.zoom.s.kernel_copy", "bytes", units.BytesIEC(float64(in.Bytes)), "from", strconv.Itoa(int(in.Src)))
@@ -149,6 +143,19 @@ func ringGPUView(a *collective.Activity, r *collective.Result, g int, m Moment, 
 		v.Note = w.Say("canvas.zoom.s.note_wait_ring")
 	}
 	return v
+}
+
+// reduceCounts puts on v the reduction of a b-byte chunk on g: BF16
+// values added in FP32 on the CUDA cores, one addition a value; its own
+// chunk and the one that arrived read, the sum written.
+func reduceCounts(v *render.ZoomGPUView, g hw.GPU, b float64) {
+	if b <= 0 {
+		return
+	}
+	v.Dtype, v.Peak, v.BW, v.GPU = "FP32", peakOr(g, hw.FP32), g.HBMBandwidth, g.Name
+	v.FLOPs, v.HBMBytes = b/2, 3*b
+	v.KernelTime = v.HBMBytes / (g.HBMBandwidth * parallel.MemoryEfficiency)
+	v.Intensity, v.Attained, v.Bound = v.FLOPs/v.HBMBytes, v.FLOPs/v.KernelTime, "memory"
 }
 
 // peakOr is g's peak in d, 0 where it has none.

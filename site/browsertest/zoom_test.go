@@ -243,3 +243,37 @@ func TestZoomRing(t *testing.T) {
 	settle(zh)
 	screenshot(zh, "zoom-ring-gpu-zh")
 }
+
+// The zoom in a fabric lesson: collectives-at-scale's hierarchical step
+// opened zoomed into GPU 3, a quarter of the way into the all-reduce — a
+// reduction across nodes, as natively; each level draws; in Chinese too.
+func TestZoomFabric(t *testing.T) {
+	link := "scenario=collectives-at-scale&step=3&zoom=gpu&gpu=3"
+	ctx := open(t, "index.html#"+link)
+	waitReady(ctx)
+	settle(ctx)
+	var st zoomState
+	evalJSON(ctx, "window.gpuscope.state()", &st)
+	if st.Zoom == nil || st.Zoom.Kernel != "reduce" || st.Zoom.Block != "reduce-scatter" || st.Zoom.GPU != 3 {
+		t.Errorf("GPU 3 of 16,384: zoom %+v", st.Zoom)
+	}
+	p, _, err := scenarios.NewPlayerAt(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if z := p.Report().Zoom; z.Kernel != st.Zoom.Kernel || z.Block != st.Zoom.Block || z.TimeS != st.Zoom.TimeS {
+		t.Errorf("page %+v, native %+v", st.Zoom, z)
+	}
+	for _, lv := range []string{"node", "gpu", "sm"} {
+		command(ctx, `{type: "zoom", level: "`+lv+`"}`)
+		settle(ctx)
+		img := screenshot(ctx, "zoom-fabric-"+lv)
+		if px := drawn(decodePNG(t, img), elementRect(ctx, "#stage").image()); px < 2000 {
+			t.Errorf("fabric zoom %s: %d pixels drawn on the stage", lv, px)
+		}
+	}
+	zh := open(t, "index.html#"+link+"&lang=zh")
+	waitReady(zh)
+	settle(zh)
+	screenshot(zh, "zoom-fabric-gpu-zh")
+}
