@@ -51,9 +51,9 @@ func routedGEMM(g hw.GPU, M, N, K int) Counts {
 	c := Counts{Dtype: hw.BF16, BW: g.HBMBandwidth, Products: 1}
 	c.Peak, _ = g.PeakFLOPS(hw.BF16)
 	r, err := kernel.GEMM(kernel.GEMMConfig{M: max(M, 1), N: max(N, 1), K: max(K, 1), Dtype: hw.BF16, GPU: g, Kernel: kernel.TensorTiled})
-	if err != nil {
+	if err != nil { // gemm's fallback
 		c.FLOPs = 2 * float64(M) * float64(N) * float64(K)
-		c.TimeS, c.Bound = gemm(g, hw.BF16, float64(M), float64(N), float64(K)), "compute"
+		c.TimeS, c.Bound = c.FLOPs/(c.Peak*kernel.TensorEfficiency), "compute"
 		return c
 	}
 	c.FLOPs, c.HBMBytes, c.SmemBytes, c.TimeS, c.Bound, c.GEMM = r.FLOPs, r.HBMBytes, r.SmemBytes, r.TimeS, r.Bound, &r
