@@ -50,7 +50,7 @@ func (st State) Valid() bool {
 			return false
 		}
 	}
-	if st.Zoom != (Zoom{}) && (!s.Zooms() || st.Zoom.GPU < 0 || st.Zoom.GPU >= s.zoomGPUs(st.Config) ||
+	if st.Zoom != (Zoom{}) && (!s.Zooms() || st.Zoom.GPU < 0 || st.Zoom.GPU >= st.zoomGPUs(s) ||
 		st.Zoom.Level != "" && st.Zoom.Level != ZoomNode && st.Zoom.Level != ZoomGPU && st.Zoom.Level != ZoomSM) {
 		return false
 	}

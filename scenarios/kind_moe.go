@@ -45,6 +45,7 @@ type RouteRun struct {
 	Model   model.Transformer
 	Result  moe.Result
 	end     sim.Time
+	layer   *MoELayer // the zoom's (ZoomLayer)
 }
 
 // End is the dispatch's time: the step plays the copies travelling.

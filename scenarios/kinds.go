@@ -78,7 +78,7 @@ var kinds = []Kind{
 	{Name: KindNumfmt, Layer: Silicon, Views: []string{ViewTraining}, prepare: prepareNumfmt},
 	{Name: KindQuantize, Layer: Silicon, Views: []string{ViewRoof}, prepare: prepareQuantize, questions: quantizeQuestions},
 	{Name: KindPlan, Layer: Strategy, Views: append(append(append(slices.Clone(planViews), ClusterModes...), TPMatrixParts...), PlannerParts...), prepare: preparePlan, questions: planQuestions, zoomGPUs: planZoomGPUs},
-	{Name: KindMoE, Layer: Strategy, Views: []string{ViewPlacement}, prepare: prepareMoE, questions: moeQuestions},
+	{Name: KindMoE, Layer: Strategy, Views: []string{ViewPlacement}, prepare: prepareMoE, questions: moeQuestions, zoomGPUs: moeZoomGPUs},
 	{Name: KindCollective, Layer: Infrastructure, Views: []string{ViewTimeVsN}, prepare: prepareCollective, zoomGPUs: ringZoomGPUs},
 	{Name: KindFabric, Layer: Infrastructure, Views: fabricViews, prepare: prepareFabric, questions: fabricQuestions, zoomGPUs: fabricZoomGPUs},
 	{Name: KindFaults, Layer: Infrastructure, Views: []string{ViewGoodput}, prepare: prepareFaults, questions: faultQuestions},

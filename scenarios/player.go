@@ -256,6 +256,7 @@ func (p *Player) Goto(n int) *InputError {
 	st := p.st
 	st.Config = st.Config.Clone()
 	st.Step = n
+	st.fitZoom(p.les.Scenario) // the step may place fewer GPUs
 	p.adopt(st)
 	p.t = p.stepStart()
 	return nil
@@ -706,7 +707,7 @@ func (p *Player) zoomCommand(m map[string]any) *InputError {
 			f, isNum = float64(n), true
 		}
 		if !isNum || f != math.Trunc(f) || f < 0 || f > 1e7 {
-			return p.report1(inputError("error.zoom_gpu", "gpu", fmt.Sprint(v), "max", strconv.Itoa(max(0, p.les.Scenario.zoomGPUs(p.st.Config)-1))))
+			return p.report1(inputError("error.zoom_gpu", "gpu", fmt.Sprint(v), "max", strconv.Itoa(max(0, p.st.zoomGPUs(p.les.Scenario)-1))))
 		}
 		frag = append(frag, "gpu="+strconv.Itoa(int(f)))
 	}

@@ -59,6 +59,10 @@ func (s *Scenario) zoomGPUs(c Config) int {
 	return 0
 }
 
+// zoomGPUs is how many GPUs st's step places: the knobs with the step's
+// set: lines applied (a lesson's steps may place different clusters).
+func (st State) zoomGPUs(s *Scenario) int { return s.zoomGPUs(s.StepConfig(st.Config, st.Step)) }
+
 // planZoomGPUs is a strategy lesson's cluster.
 func planZoomGPUs(_ *Scenario, c Config) int {
 	pc, err := planConfig(c)
@@ -124,7 +128,7 @@ func (st *State) checkZoomGPU(s *Scenario, v string) *InputError {
 		return inputError("error.zoom_lesson", "gpu", v)
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(v))
-	total := s.zoomGPUs(st.Config)
+	total := st.zoomGPUs(s)
 	if err != nil || n < 0 || n >= total {
 		return inputError("error.zoom_gpu", "gpu", v, "max", strconv.Itoa(max(0, total-1)))
 	}
@@ -140,7 +144,7 @@ func (st *State) fitZoom(s *Scenario) {
 		st.Zoom = Zoom{}
 		return
 	}
-	if n := s.zoomGPUs(st.Config); st.Zoom.GPU >= n {
+	if n := st.zoomGPUs(s); st.Zoom.GPU >= n {
 		st.Zoom.GPU = max(0, n-1)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/gpuscope/gpuscope/engine/collective"
+	"github.com/gpuscope/gpuscope/engine/hw"
 	"github.com/gpuscope/gpuscope/engine/kernel"
 	"github.com/gpuscope/gpuscope/engine/parallel"
 	"github.com/gpuscope/gpuscope/engine/units"
@@ -21,8 +22,11 @@ import (
 // buildZoom draws the zoomed picture of a strategy step; false where the
 // step's plan cannot be zoomed into (the step's own picture then).
 func (p *Picture) buildZoom(dst render.List, m Moment, f Frame) (render.List, bool) {
-	if r, ok := m.StepRun().Run.(*collective.Result); ok {
+	switch r := m.StepRun().Run.(type) {
+	case *collective.Result:
 		return p.buildRingZoom(dst, m, f, r)
+	case *scenarios.RouteRun:
+		return buildMoEZoom(dst, m, f, r)
 	}
 	if r, ok := m.StepRun().Run.(*scenarios.FabricRun); ok {
 		return p.buildFabricZoom(dst, m, f, r)
@@ -328,21 +332,27 @@ func zoomSMView(a *parallel.StepActivity, run *scenarios.PlanRun, g int, t float
 			r, key, pr = c.WGrad, key+"_w", (pr-share)/(1-share)
 		}
 	}
-	bm, bn, bk := kernel.TensorTile(cl.GPU)
 	v.Title = w.Say(key, "sms", strconv.Itoa(cl.GPU.SMs), "what", kernelName(w, act.Kernel.Name))
+	smTiles(&v, cl.GPU, r, c.Dtype, pr)
+	return v
+}
+
+// smTiles puts product r on g in v: its tiles, waves and K loop, and the
+// wave and slab running pr (0–1) through it.
+func smTiles(v *render.ZoomSMView, g hw.GPU, r *kernel.GEMMResult, dt hw.Dtype, pr float64) {
+	bm, bn, bk := kernel.TensorTile(g)
 	v.M, v.N, v.K = r.Config.M, r.Config.N, r.Config.K
 	v.TileM, v.TileN, v.TileK = bm, bn, bk
 	v.TilesM, v.TilesN = (v.M+bm-1)/bm, (v.N+bn-1)/bn
 	v.BlocksPerSM, v.Waves = r.BlocksPerSM, max(1, r.Waves)
 	v.WarpsPerBlock = kernel.ThreadsPerBlock / kernel.WarpSize
 	v.KSteps = (v.K + bk - 1) / bk
-	v.SmemPerBlock = kernel.TensorStageBytes(cl.GPU, r.Config.Dtype)
-	v.Dtype = strings.ToUpper(string(c.Dtype))
+	v.SmemPerBlock = kernel.TensorStageBytes(g, r.Config.Dtype)
+	v.Dtype = strings.ToUpper(string(dt))
 	v.Progress = pr
 	wave := min(int(pr*float64(v.Waves)), v.Waves-1)
 	v.Wave = wave + 1
 	v.KStep = min(int((pr*float64(v.Waves)-float64(wave))*float64(v.KSteps)), v.KSteps-1)
-	return v
 }
 
 // zoomSMNote says what an SM does when its GPU runs no matrix product.

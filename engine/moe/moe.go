@@ -264,18 +264,29 @@ func (r *Result) dispatch() {
 			add(src, dst, b)
 		}
 	}
+	for g := range n {
+		a, b := r.LinkTimes(g)
+		r.IntraS, r.InterS = max(r.IntraS, a), max(r.InterS, b)
+		r.DispatchS = max(r.DispatchS, a, b)
+	}
+}
+
+// LinkTimes are GPU g's parts of one dispatch: the time its NVLink
+// (Intra) and its NIC (Inter) take to carry what it sends or receives on
+// each, whichever is more, at the link's rate plus its latency (0 where
+// nothing crosses it). The dispatch lasts as long as the slowest GPU's
+// slower part (DispatchS); a GPU whose parts end sooner waits for it.
+func (r *Result) LinkTimes(g int) (intra, inter float64) {
 	time := func(bytes float64, l hw.Link) float64 {
 		if bytes <= 0 {
 			return 0
 		}
 		return l.Latency.Seconds() + bytes/(l.Bandwidth*efficiency(l))
 	}
-	for g := range n {
-		a := time(max(r.SendIntra[g], r.RecvIntra[g]), r.Intra)
-		b := time(max(r.SendInter[g], r.RecvInter[g]), r.Inter)
-		r.IntraS, r.InterS = max(r.IntraS, a), max(r.InterS, b)
-		r.DispatchS = max(r.DispatchS, a, b)
+	if g < 0 || g >= len(r.SendIntra) {
+		return 0, 0
 	}
+	return time(max(r.SendIntra[g], r.RecvIntra[g]), r.Intra), time(max(r.SendInter[g], r.RecvInter[g]), r.Inter)
 }
 
 // efficiency is the share of a link's bandwidth a collective sustains

@@ -174,6 +174,19 @@ func TestDroplessHotExpert(t *testing.T) {
 	if want := float64(r.Load[hot]-own) * 8192; math.Abs(r.RecvIntra[g]-want) > 1e-6 {
 		t.Errorf("hot GPU receives %g, by hand %g", r.RecvIntra[g], want)
 	}
+	// The dispatch is the hot GPU's part on NVLink; every other GPU's is
+	// shorter (it waits), and none leaves the node.
+	for other := range c.EP {
+		in, out := r.LinkTimes(other)
+		nv := c.Intra
+		want := nv.Latency.Seconds() + max(r.SendIntra[other], r.RecvIntra[other])/(nv.Bandwidth*nv.Efficiency)
+		if math.Abs(in-want) > 1e-15 || out != 0 || (other == g) != (in == r.DispatchS) {
+			t.Errorf("GPU %d: parts %g, %g s; by hand %g, 0 (dispatch %g, hot GPU %d)", other, in, out, want, r.DispatchS, g)
+		}
+	}
+	if a, b := r.LinkTimes(c.EP); a != 0 || b != 0 {
+		t.Errorf("GPU %d of %d: parts %g, %g", c.EP, c.EP, a, b)
+	}
 }
 
 // The same seed routes the same batch, on every platform: a checksum of
