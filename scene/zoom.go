@@ -21,8 +21,11 @@ import (
 // buildZoom draws the zoomed picture of a strategy step; false where the
 // step's plan cannot be zoomed into (the step's own picture then).
 func (p *Picture) buildZoom(dst render.List, m Moment, f Frame) (render.List, bool) {
-	if r, ok := m.StepRun().Run.(*collective.Result); ok {
+	switch r := m.StepRun().Run.(type) {
+	case *collective.Result:
 		return p.buildRingZoom(dst, m, f, r)
+	case *scenarios.FaultRun:
+		return p.buildFaultZoom(dst, m, f, r)
 	}
 	run, ok := m.StepRun().Run.(*scenarios.PlanRun)
 	if !ok {

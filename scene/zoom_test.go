@@ -28,7 +28,7 @@ func TestZoomPictureRules(t *testing.T) {
 		}
 		les := prepare(t, s)
 		steps := []int{1}
-		if s.ID == "sandbox" || s.ID == "ring-allreduce" {
+		if s.ID == "sandbox" || s.ID == "ring-allreduce" || s.ID == "fault-tolerance" {
 			steps = steps[:0]
 			for i := range les.Steps {
 				steps = append(steps, i+1)
