@@ -66,15 +66,15 @@ type ZoomNodeView struct {
 	Clock         string // "t = 1.42 s", the step's moment
 	// Alert, where set, is a line under the title in the hot colour ("GPU
 	// 9,217 failed, in node 1,152"); a click on it zooms in on AlertGPU.
-	Alert    string
-	AlertGPU int
-	GPUs          []ZoomNodeGPU
-	Focus         int // the zoom's GPU, an index into GPUs
-	IntraName     string
-	IntraBW       float64 // bytes/s one way, a GPU's NVLink
-	InterName     string
-	InterBW       float64 // bytes/s one way, a GPU's NIC
-	Flows         []ZoomFlow
+	Alert     string
+	AlertGPU  int
+	GPUs      []ZoomNodeGPU
+	Focus     int // the zoom's GPU, an index into GPUs
+	IntraName string
+	IntraBW   float64 // bytes/s one way, a GPU's NVLink
+	InterName string
+	InterBW   float64 // bytes/s one way, a GPU's NIC
+	Flows     []ZoomFlow
 }
 
 // ZoomSpan is one kernel in the GPU's strip: its name, colour family and
