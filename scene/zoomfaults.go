@@ -21,18 +21,19 @@ import (
 // faultPhases is how many of the job's phases the GPU's strip shows.
 const faultPhases = 6
 
-// fz is one frame's zoom into a fault run: the moment, and the plan's
-// step where the job trains with one.
+// fz is one frame's zoom into a fault run: the moment, the plan's step
+// where the job trains with one, and the words' values (args: every
+// canvas.zoom.f key takes the ones it names from them).
 type fz struct {
 	run  *scenarios.FaultRun
 	m    scenarios.FaultMoment
-	g    int
+	g, G int // the zoom's GPU, GPUs a node
 	cl   parallel.Cluster
 	plan *scenarios.PlanRun
 	act  *parallel.StepActivity
 	st   float64 // the moment on the plan's step
-	step int64
 	w    render.Words
+	args []string
 }
 
 func (p *Picture) buildFaultZoom(dst render.List, m Moment, f Frame, run *scenarios.FaultRun) (render.List, bool) {
@@ -50,16 +51,35 @@ func (p *Picture) buildFaultZoom(dst render.List, m Moment, f Frame, run *scenar
 
 func newFZ(run *scenarios.FaultRun, m Moment, f Frame) fz {
 	z := fz{run: run, cl: run.Cluster(), w: f.words()}
+	c := run.Result.Config
 	z.m = run.MomentAt(run.ZoomTime(m.StepRun(), m.Time))
-	z.g = min(max(m.Zoom.GPU, 0), run.Result.Config.GPUs-1)
-	if z.m.Phase.Kind == scenarios.FaultTrain {
-		if st, n, ok := run.StepAt(z.m.Progress); ok {
+	z.g = min(max(m.Zoom.GPU, 0), c.GPUs-1)
+	z.G = max(1, z.cl.GPUsPerNode)
+	mo := &z.m
+	var step int64
+	if mo.Phase.Kind == scenarios.FaultTrain {
+		if st, n, ok := run.StepAt(mo.Progress); ok {
 			z.plan, z.act, _ = run.Plan()
-			z.st, z.step = st, n
+			z.st, step = st, n
 		}
 	}
+	dur := func(s float64) string { return units.LocalDuration(z.w.Lang, s) }
+	done := mo.At - mo.Phase.Start
+	if mo.Phase.Kind == scenarios.FaultRestart {
+		done = mo.At - mo.FailAt
+	}
+	risk := mo.Progress - mo.Saved
+	z.args = []string{"day", day(mo.At), "days", strconv.FormatFloat(c.Days, 'f', 0, 64), "gpu", strconv.Itoa(z.g),
+		"node", strconv.Itoa(z.g / z.G), "nodes", units.Count(int64((c.GPUs + z.G - 1) / z.G)), "gpus", units.Count(int64(c.GPUs)),
+		"name", z.cl.GPU.Name, "done", dur(done), "cost", dur(c.CheckpointCost), "restart", dur(c.RestartCost),
+		"every", dur(c.CheckpointEvery), "risk", dur(risk), "work", dur(risk), "left", dur(math.Max(0, c.CheckpointEvery-risk)),
+		"step", units.Count(step), "t", dur(z.st), "fday", day(mo.FailAt), "failed", strconv.Itoa(mo.FailGPU),
+		"fnode", strconv.Itoa(mo.FailGPU / z.G), "lost", dur(mo.FailLost), "n", strconv.Itoa(mo.Again)}
 	return z
 }
+
+// say is the canvas.zoom.f key's words for the moment.
+func (z *fz) say(key string) string { return z.w.Say("canvas.zoom.f."+key, z.args...) }
 
 // day is a wall time as the step's picture's clock writes it: days, one
 // decimal, rounded down.
@@ -67,126 +87,88 @@ func day(t float64) string {
 	return strconv.FormatFloat(math.Floor(t/8640)/10, 'f', 1, 64)
 }
 
-func (z *fz) dur(s float64) string { return units.LocalDuration(z.w.Lang, s) }
-
-// clock is the step's picture's clock at the moment.
-func (z *fz) clock() string {
-	return z.w.Say("canvas.faults.clock", "day", day(z.m.At), "days", strconv.FormatFloat(z.run.Result.Config.Days, 'f', 0, 64))
-}
-
-// state is what the job does, in a few words with its times.
-func (z *fz) state() string {
-	c := z.run.Result.Config
-	m := z.m
-	switch m.Phase.Kind {
-	case scenarios.FaultCheckpoint:
-		return z.w.Say("canvas.zoom.f.state_checkpoint", "done", z.dur(m.At-m.Phase.Start), "cost", z.dur(c.CheckpointCost))
-	case scenarios.FaultRestart:
-		return z.w.Say("canvas.zoom.f.state_restart", "done", z.dur(m.At-m.FailAt), "restart", z.dur(c.RestartCost))
-	}
+// kind is the job's phase, "step" while it trains with the plan.
+func (z *fz) kind() string {
 	if z.act != nil {
-		return z.w.Say("canvas.zoom.f.state_step", "step", units.Count(z.step), "t", z.dur(z.st), "risk", z.dur(m.Progress-m.Saved))
+		return "step"
 	}
-	return z.w.Say("canvas.zoom.f.state_train", "risk", z.dur(m.Progress-m.Saved))
+	return z.m.Phase.Kind
 }
 
-// activity is the colour of GPU g's job at the moment (the job's, not a
-// kernel's).
-func (z *fz) activity(g int) render.ZoomActivity {
-	switch z.m.Phase.Kind {
-	case scenarios.FaultCheckpoint:
-		return render.ZoomCheckpoint
-	case scenarios.FaultRestart:
-		if g == z.m.FailGPU {
-			return render.ZoomFailed
-		}
-		return render.ZoomRestart
+// self is "_self" where the zoom's GPU is the one that failed.
+func (z *fz) self() string {
+	if z.m.Phase.Kind == scenarios.FaultRestart && z.m.FailGPU == z.g {
+		return "_self"
 	}
-	return render.ZoomTrain
-}
-
-// progress is how far the job's phase has got (0–1): the checkpoint's
-// write, the restart, the work towards the next checkpoint.
-func (z *fz) progress() float64 {
-	c := z.run.Result.Config
-	m := z.m
-	switch m.Phase.Kind {
-	case scenarios.FaultCheckpoint:
-		return progress(m.At, m.Phase.Start, m.Phase.Start+c.CheckpointCost)
-	case scenarios.FaultRestart:
-		return progress(m.At, m.FailAt, m.FailAt+c.RestartCost)
-	}
-	return progress(m.Progress-m.Saved, 0, c.CheckpointEvery)
-}
-
-func (z *fz) nodeTitle(node, nodes int) string {
-	return z.w.Say("canvas.zoom.f.node_title", "node", strconv.Itoa(node), "nodes", units.Count(int64(nodes)), "state", z.state())
+	return ""
 }
 
 func (z *fz) node(f Frame) render.ZoomNodeView {
 	w := z.w
-	G := max(1, z.cl.GPUsPerNode)
 	gpus := z.run.Result.Config.GPUs
-	node, nodes := z.g/G, (gpus+G-1)/G
+	node := z.g / z.G
 	var v render.ZoomNodeView
 	if z.act != nil {
 		v = zoomNodeView(z.act, z.plan, z.g, z.st, f)
 	} else {
+		m := &z.m
 		v = render.ZoomNodeView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: w,
 			Crumbs:    zoomCrumbs(w, scenarios.ZoomNode, node, z.g),
 			IntraName: z.cl.Intra.Name, IntraBW: z.cl.Intra.Bandwidth, InterName: z.cl.Inter.Name, InterBW: z.cl.Inter.Bandwidth,
 		}
-		first, last := node*G, min(node*G+G, gpus)
+		first, last := node*z.G, min(node*z.G+z.G, gpus)
 		v.Focus = z.g - first
-		doing := zsay(w, "canvas.zoom.s.doing_", z.m.Phase.Kind)
-		failed := ""
-		if z.m.Phase.Kind == scenarios.FaultRestart {
-			failed = w.Say("canvas.zoom.f.failed", "day", day(z.m.FailAt))
+		// The GPUs in the job's colour, through its phase: the work
+		// towards the next checkpoint, the write, the restart.
+		c := z.run.Result.Config
+		act, pr := render.ZoomTrain, progress(m.Progress-m.Saved, 0, c.CheckpointEvery)
+		switch m.Phase.Kind {
+		case scenarios.FaultCheckpoint:
+			act, pr = render.ZoomCheckpoint, progress(m.At, m.Phase.Start, m.Phase.Start+c.CheckpointCost)
+		case scenarios.FaultRestart:
+			act, pr = render.ZoomRestart, progress(m.At, m.FailAt, m.FailAt+c.RestartCost)
 		}
-		pr := z.progress()
+		doing := zsay(w, "canvas.zoom.s.doing_", m.Phase.Kind)
 		for r := first; r < last; r++ {
-			ng := render.ZoomNodeGPU{GPU: r, Label: zsay(w, "canvas.zoom.s.", "gpu", "gpu", strconv.Itoa(r)), Doing: doing,
-				Activity: z.activity(r), Progress: pr}
-			if ng.Activity == render.ZoomFailed {
-				ng.Doing = failed
+			ng := render.ZoomNodeGPU{GPU: r, Label: zsay(w, "canvas.zoom.s.", "gpu", "gpu", strconv.Itoa(r)), Doing: doing, Activity: act, Progress: pr}
+			if act == render.ZoomRestart && r == m.FailGPU {
+				ng.Activity, ng.Doing = render.ZoomFailed, z.say("failed")
 			}
 			v.GPUs = append(v.GPUs, ng)
 		}
 		// The failed GPU elsewhere: a line to zoom in on it.
-		if fg := z.m.FailGPU; z.m.Phase.Kind == scenarios.FaultRestart && fg >= 0 && fg/G != node {
-			v.Alert = w.Say("canvas.zoom.f.alert", "gpu", strconv.Itoa(fg), "node", strconv.Itoa(fg/G), "day", day(z.m.FailAt))
-			v.AlertGPU = fg
+		if act == render.ZoomRestart && m.FailGPU >= 0 && m.FailGPU/z.G != node {
+			v.Alert, v.AlertGPU = z.say("alert"), m.FailGPU
 		}
 	}
-	v.Title = z.nodeTitle(node, nodes)
-	v.Clock = z.clock()
+	v.Title = w.Say("canvas.zoom.f.node_title", append(z.args, "state", z.say("state_"+z.kind()))...)
+	v.Clock = w.Say("canvas.faults.clock", z.args...)
 	return v
 }
 
 func (z *fz) gpu(f Frame) render.ZoomGPUView {
 	w := z.w
-	c := z.run.Result.Config
-	G := max(1, z.cl.GPUsPerNode)
 	if z.act != nil {
 		v := zoomGPUView(z.act, z.plan, z.g, z.st, f)
-		v.Title = w.Say("canvas.zoom.f.gpu_title_plan", "title", v.Title, "day", day(z.m.At), "step", units.Count(z.step), "risk", z.dur(z.m.Progress-z.m.Saved))
+		v.Title = w.Say("canvas.zoom.f.gpu_title_plan", append(z.args, "title", v.Title)...)
 		return v
 	}
-	m := z.m
+	m := &z.m
+	k := m.Phase.Kind
 	v := render.ZoomGPUView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: w,
-		Crumbs: zoomCrumbs(w, scenarios.ZoomGPU, z.g/G, z.g),
-		Title:  w.Say("canvas.zoom.f.gpu_title", "gpu", strconv.Itoa(z.g), "name", z.cl.GPU.Name, "gpus", units.Count(int64(c.GPUs))),
-		Doing:  w.Say("canvas.faults.clock", "day", day(m.At), "days", strconv.FormatFloat(c.Days, 'f', 0, 64)),
-		Time:   m.At, Current: -1, GPU: z.cl.GPU.Name,
+		Crumbs: zoomCrumbs(w, scenarios.ZoomGPU, z.g/z.G, z.g), Title: z.say("gpu_title"), Doing: w.Say("canvas.faults.clock", z.args...),
+		Kernel: z.say("big_" + k + z.self()), Note: z.say("note_" + k + z.self()), Time: m.At, Current: -1, GPU: z.cl.GPU.Name}
+	switch {
+	case k == scenarios.FaultTrain:
+		v.Note += z.say("no_plan")
+	case m.Again > 0:
+		v.Note += z.say("note_again")
 	}
 	// The strip: the job's last phases, the one under way lit, as long as
 	// the job knows it then (Due).
 	phs := z.run.PhasesTo(m.At, faultPhases)
 	for i, ph := range phs {
-		sp := render.ZoomSpan{Start: ph.Start, End: ph.End, Label: zsay(w, "canvas.zoom.f.span_", ph.Kind)}
-		if i == len(phs)-1 {
-			sp.End = m.Due
-		}
+		sp := render.ZoomSpan{Start: ph.Start, End: ph.End, Label: zsay(w, "canvas.zoom.f.span_", ph.Kind), Activity: render.ZoomTrain}
 		switch {
 		case ph.Lost:
 			sp.Activity, sp.Label = render.ZoomLost, zsay(w, "canvas.zoom.f.span_", "lost")
@@ -194,38 +176,14 @@ func (z *fz) gpu(f Frame) render.ZoomGPUView {
 			sp.Activity = render.ZoomCheckpoint
 		case ph.Kind == scenarios.FaultRestart:
 			sp.Activity = render.ZoomRestart
-		default:
-			sp.Activity = render.ZoomTrain
 		}
-		if ph.Start <= m.At && m.At <= ph.End && ph.Kind == m.Phase.Kind && ph.Start == m.Phase.Start {
-			v.Current = i
+		if i == len(phs)-1 {
+			sp.End, v.Current = m.Due, i
 		}
 		v.Strip = append(v.Strip, sp)
 	}
 	if n := len(v.Strip); n > 0 {
-		v.Caption = w.Say("canvas.zoom.f.strip", "t", z.dur(v.Strip[n-1].End-v.Strip[0].Start))
-	}
-	switch m.Phase.Kind {
-	case scenarios.FaultCheckpoint:
-		v.Kernel = w.Say("canvas.zoom.f.big_checkpoint", "done", z.dur(m.At-m.Phase.Start), "cost", z.dur(c.CheckpointCost))
-		v.Note = w.Say("canvas.zoom.f.note_checkpoint", "cost", z.dur(c.CheckpointCost), "every", z.dur(c.CheckpointEvery),
-			"work", z.dur(m.Progress-m.Saved))
-	case scenarios.FaultRestart:
-		self := ""
-		if m.FailGPU == z.g {
-			self = "_self"
-		}
-		v.Kernel = w.Say("canvas.zoom.f.big_restart"+self, "done", z.dur(m.At-m.FailAt), "restart", z.dur(c.RestartCost))
-		key := "canvas.zoom.f.note_restart" + self
-		v.Note = w.Say(key, "failed", strconv.Itoa(m.FailGPU), "node", strconv.Itoa(m.FailGPU/G), "day", day(m.FailAt),
-			"lost", z.dur(m.FailLost), "restart", z.dur(c.RestartCost), "gpus", units.Count(int64(c.GPUs)))
-		if m.Again > 0 {
-			v.Note += w.Say("canvas.zoom.f.note_again", "n", strconv.Itoa(m.Again))
-		}
-	default:
-		v.Kernel = w.Say("canvas.zoom.f.big_train", "risk", z.dur(m.Progress-m.Saved))
-		v.Note = w.Say("canvas.zoom.f.note_train", "left", z.dur(math.Max(0, c.CheckpointEvery-(m.Progress-m.Saved))),
-			"every", z.dur(c.CheckpointEvery)) + w.Say("canvas.zoom.f.no_plan", "gpus", units.Count(int64(c.GPUs)))
+		v.Caption = w.Say("canvas.zoom.f.strip", "t", units.LocalDuration(w.Lang, v.Strip[n-1].End-v.Strip[0].Start))
 	}
 	return v
 }
@@ -235,19 +193,11 @@ func (z *fz) sm(f Frame) render.ZoomSMView {
 		return zoomSMView(z.act, z.plan, z.g, z.st, f)
 	}
 	w := z.w
-	c := z.run.Result.Config
-	m := z.m
-	G := max(1, z.cl.GPUsPerNode)
 	v := render.ZoomSMView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: w,
-		Crumbs: zoomCrumbs(w, scenarios.ZoomSM, z.g/G, z.g), SMs: z.cl.GPU.SMs, SmemPerSM: z.cl.GPU.SharedMemPerSM,
-		Title: w.Say("canvas.zoom.s.sm_title_none", "gpu", strconv.Itoa(z.g))}
-	switch m.Phase.Kind {
-	case scenarios.FaultCheckpoint:
-		v.Note = w.Say("canvas.zoom.f.sm_checkpoint", "done", z.dur(m.At-m.Phase.Start), "cost", z.dur(c.CheckpointCost))
-	case scenarios.FaultRestart:
-		v.Note = w.Say("canvas.zoom.f.sm_restart", "day", day(m.FailAt), "done", z.dur(m.At-m.FailAt), "restart", z.dur(c.RestartCost))
-	default:
-		v.Note = w.Say("canvas.zoom.f.sm_train") + w.Say("canvas.zoom.f.no_plan", "gpus", units.Count(int64(c.GPUs)))
+		Crumbs: zoomCrumbs(w, scenarios.ZoomSM, z.g/z.G, z.g), SMs: z.cl.GPU.SMs, SmemPerSM: z.cl.GPU.SharedMemPerSM,
+		Title: zsay(w, "canvas.zoom.s.sm_title_none", "", "gpu", strconv.Itoa(z.g)), Note: z.say("sm_" + z.m.Phase.Kind)}
+	if z.m.Phase.Kind == scenarios.FaultTrain {
+		v.Note += z.say("no_plan")
 	}
 	return v
 }
