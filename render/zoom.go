@@ -11,7 +11,9 @@ package render
 
 // ZoomActivity is the colour family of what a GPU does: a kernel of a
 // forward or a backward (compute), a collective on the links, the
-// optimizer, or nothing (waiting in the pipeline's bubble).
+// optimizer, or nothing (waiting in the pipeline's bubble) — or, in a
+// long job seen over days, what the job does: training, writing a
+// checkpoint, restarting, the GPU that failed, work a failure threw away.
 type ZoomActivity uint8
 
 // What a GPU can be doing.
@@ -21,6 +23,13 @@ const (
 	ZoomBackward
 	ZoomComm // a collective or a send holds the GPU (exposed)
 	ZoomOptimizer
+	// The job's phases (the fault-tolerance picture's colours): a node
+	// or strip with any of them keys only the activities it shows.
+	ZoomTrain
+	ZoomCheckpoint
+	ZoomRestart
+	ZoomFailed // the GPU that failed
+	ZoomLost   // work a failure threw away
 )
 
 // ZoomFlow is traffic at the moment: between two GPUs of the node (From,
@@ -55,13 +64,17 @@ type ZoomNodeView struct {
 	Crumbs        string
 	Title         string // "Node 3 of 32: 8 × H100, NVLink 4 (450 GB/s one way)"
 	Clock         string // "t = 1.42 s", the step's moment
-	GPUs          []ZoomNodeGPU
-	Focus         int // the zoom's GPU, an index into GPUs
-	IntraName     string
-	IntraBW       float64 // bytes/s one way, a GPU's NVLink
-	InterName     string
-	InterBW       float64 // bytes/s one way, a GPU's NIC
-	Flows         []ZoomFlow
+	// Alert, where set, is a line under the title in the hot colour ("GPU
+	// 9,217 failed, in node 1,152"); a click on it zooms in on AlertGPU.
+	Alert     string
+	AlertGPU  int
+	GPUs      []ZoomNodeGPU
+	Focus     int // the zoom's GPU, an index into GPUs
+	IntraName string
+	IntraBW   float64 // bytes/s one way, a GPU's NVLink
+	InterName string
+	InterBW   float64 // bytes/s one way, a GPU's NIC
+	Flows     []ZoomFlow
 }
 
 // ZoomSpan is one kernel in the GPU's strip: its name, colour family and
@@ -89,6 +102,7 @@ type ZoomGPUView struct {
 	Kernel        string // "up GEMM 4,096 × 28,672 × 8,192" or "TP all-reduce over NVLink 4"
 	Strip         []ZoomSpan
 	StripKey      string  // the strip's caption, an i18n key with {t} (its length); "": the layer's kernels
+	Caption       string  // the strip's caption ("": the layer's kernels and their time)
 	Current       int     // the running kernel, an index into Strip (−1 none)
 	Time          float64 // the playhead, seconds
 	// The roofline: the GPU's peak in the kernel's dtype (FLOP/s) and HBM

@@ -65,9 +65,9 @@ func AppendZoomGPU(dst List, v ZoomGPUView) List {
 	y += fs * 0.5
 
 	// The legend at the bottom: the strip's colours.
-	var ex [6]LegendEntry
+	var ex [len(zoomActOrder) + 1]LegendEntry
 	k := 0
-	var have [5]bool
+	var have [len(zoomActKeys)]bool
 	comm := false
 	for _, s := range v.Strip {
 		if s.Comm {
@@ -129,11 +129,14 @@ func AppendZoomGPU(dst List, v ZoomGPUView) List {
 			}
 		}
 		p.reserve(Rect{left, stripY - fs*0.5, W, stripH + fs})
-		key := v.StripKey
-		if key == "" {
-			key = "canvas.zoom.gpu.strip"
+		caption := v.Caption
+		if caption == "" {
+			key := v.StripKey
+			if key == "" {
+				key = "canvas.zoom.gpu.strip"
+			}
+			caption = zoomSay(w, key, "t", 'd', t1-t0, "", 0, 0)
 		}
-		caption := zoomSay(w, key, "t", 'd', t1-t0, "", 0, 0)
 		(&p).fit(left, stripY+stripH+fs*0.5, fs, AlignLeft, th.Dim, caption, W)
 		y = stripY + stripH + fs*0.5 + fs*1.4
 	}

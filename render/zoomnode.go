@@ -42,20 +42,31 @@ func zoomActColour(a ZoomActivity, th Theme) Color {
 		return th.Rim
 	case ZoomComm:
 		return commColour(th)
-	case ZoomOptimizer:
+	case ZoomOptimizer, ZoomRestart:
 		return th.Dim
+	case ZoomTrain:
+		return th.LinkActive
+	case ZoomCheckpoint:
+		return th.Rim
+	case ZoomFailed, ZoomLost:
+		return th.Hot
 	}
 	return th.Empty
 }
 
 // zoomActKeys are the activities' legend words, by ZoomActivity.
-var zoomActKeys = [...]string{"canvas.zoom.node.idle", "canvas.zoom.node.forward", "canvas.zoom.node.backward", "canvas.zoom.node.comm", "canvas.zoom.node.optimizer"}
+var zoomActKeys = [...]string{"canvas.zoom.node.idle", "canvas.zoom.node.forward", "canvas.zoom.node.backward", "canvas.zoom.node.comm", "canvas.zoom.node.optimizer",
+	"canvas.zoom.node.train", "canvas.zoom.node.checkpoint", "canvas.zoom.node.restart", "canvas.zoom.node.failed", "canvas.zoom.node.lost"}
 
-// zoomActOrder is the legend's order, the time line's.
-var zoomActOrder = [...]ZoomActivity{ZoomForward, ZoomBackward, ZoomComm, ZoomOptimizer, ZoomIdle}
+// zoomActOrder is the legend's order, the time line's; then the job's.
+var zoomActOrder = [...]ZoomActivity{ZoomForward, ZoomBackward, ZoomComm, ZoomOptimizer, ZoomIdle, ZoomTrain, ZoomCheckpoint, ZoomLost, ZoomRestart, ZoomFailed}
+
+// zoomStepActs is how many of zoomActOrder a training step's picture
+// keys whole.
+const zoomStepActs = 5
 
 func zoomAct(a ZoomActivity) ZoomActivity {
-	if a > ZoomOptimizer {
+	if int(a) >= len(zoomActKeys) {
 		return ZoomIdle
 	}
 	return a
@@ -395,15 +406,45 @@ func AppendZoomNode(dst List, v ZoomNodeView) List {
 	if t1 == "" && v.Clock != "" {
 		y += fs * 1.3
 	}
+	if v.Alert != "" {
+		a1, a2 := zoomWrap(v.Alert, fs, right-left)
+		for _, a := range [2]string{a1, a2} {
+			if a != "" {
+				l.Label(left, y, fs, AlignLeft, th.Hot, a)
+				l.Hit(left, y, labelW(a, fs), fs*LineHeight, v.AlertGPU)
+				y += fs * 1.3
+			}
+		}
+	}
 	top := y + fs*0.3
 
-	// At the bottom: the legend, and over it the links.
-	var ex [6]LegendEntry
-	for i, a := range zoomActOrder {
-		ex[i] = LegendEntry{Color: zoomActColour(a, th), Label: say(w, zoomActKeys[a])}
+	// At the bottom: the legend, and over it the links. A training step's
+	// node keys its five activities; a job's (ZoomTrain and on) only
+	// those its GPUs show.
+	var ex [len(zoomActOrder) + 1]LegendEntry
+	k := zoomStepActs
+	var have [len(zoomActKeys)]bool
+	job := false
+	for _, gpu := range v.GPUs {
+		have[zoomAct(gpu.Activity)] = true
+		job = job || zoomAct(gpu.Activity) >= ZoomTrain
 	}
-	ex[5] = LegendEntry{Color: th.LinkActive, Label: say(w, "canvas.zoom.node.lit")}
-	legendH := LegendHeight(right-left, fs, ex[:]...)
+	if job {
+		k = 0
+	}
+	for i, a := range zoomActOrder {
+		if job && have[a] {
+			ex[k] = LegendEntry{Color: zoomActColour(a, th), Label: say(w, zoomActKeys[a])}
+			k++
+		} else if !job && i < zoomStepActs {
+			ex[i] = LegendEntry{Color: zoomActColour(a, th), Label: say(w, zoomActKeys[a])}
+		}
+	}
+	if !job || len(v.Flows) > 0 {
+		ex[k] = LegendEntry{Color: th.LinkActive, Label: say(w, "canvas.zoom.node.lit")}
+		k++
+	}
+	legendH := LegendHeight(right-left, fs, ex[:k]...)
 	intra := zoomLink(w, "canvas.zoom.node.intra", linkLabel(v.IntraName, "NVLink", v.IntraBW))
 	inter := zoomLink(w, "canvas.zoom.node.inter", linkLabel(v.InterName, "InfiniBand", v.InterBW))
 	lane := fs * 2.2
@@ -533,7 +574,7 @@ func AppendZoomNode(dst List, v ZoomNodeView) List {
 		l.Label(lx+lane+fs*0.5, ly, fs, AlignLeft, th.Text, zoomFit(s, fs, right-(lx+lane+fs*0.5)))
 		lx += entry(s)
 	}
-	Legend(&l, th, left, legendY, right-left, fs, sc, ex[:]...)
+	Legend(&l, th, left, legendY, right-left, fs, sc, ex[:k]...)
 
 	// What moves: the progress bars, the lit routes and their packets,
 	// the note, the clock.

@@ -352,3 +352,55 @@ func TestZoomNodeHits(t *testing.T) {
 		t.Errorf("the stage's corner picks a GPU")
 	}
 }
+
+// A job's node (the fault-tolerance zoom) keys only what its GPUs show —
+// here a restart and the GPU that failed, no training step's colours and
+// no lit link — and its alert line, a click on which picks the GPU it
+// names, sits clear of the GPUs' boxes.
+func TestZoomNodeJobKeysAndAlert(t *testing.T) {
+	v := zoomNodeView(8, 0.5)
+	v.Flows = nil
+	v.Words = Words{Lang: "whole-keys", T: func(key string, _ ...string) string { return key }}
+	for i := range v.GPUs {
+		v.GPUs[i].Activity, v.GPUs[i].Doing, v.GPUs[i].Role = ZoomRestart, "restarting", ""
+		v.GPUs[i].GPU = 24 + i
+	}
+	v.GPUs[5].Activity = ZoomFailed
+	v.Alert, v.AlertGPU = "GPU 9217 (node 1152) failed at day 3.2", 9217
+	l := AppendZoomNode(List{}, v)
+	var keys []string
+	for _, it := range l.Items {
+		if it.Kind == Text && strings.HasPrefix(it.Text, "canvas.zoom.node.") {
+			keys = append(keys, it.Text)
+		}
+	}
+	got := strings.Join(keys, " ")
+	for _, k := range []string{"canvas.zoom.node.restart", "canvas.zoom.node.failed"} {
+		if !strings.Contains(got, k) {
+			t.Errorf("legend %q lacks %s", got, k)
+		}
+	}
+	for _, k := range []string{"canvas.zoom.node.forward", "canvas.zoom.node.backward", "canvas.zoom.node.lit", "canvas.zoom.node.train"} {
+		if strings.Contains(got, k) {
+			t.Errorf("legend %q keys %s, which no GPU shows", got, k)
+		}
+	}
+	alert := -1
+	for i, h := range l.Hits {
+		if h.GPU == 9217 {
+			alert = i
+		}
+	}
+	if alert < 0 {
+		t.Fatalf("no place to click for the alert's GPU: %+v", l.Hits)
+	}
+	h := l.Hits[alert]
+	if g, ok := l.HitAt(h.X+h.W/2, h.Y+h.H/2); !ok || g != 9217 {
+		t.Errorf("a click on the alert picks %d, %v", g, ok)
+	}
+	for _, o := range l.Hits {
+		if o.GPU != 9217 && o.X < h.X+h.W && h.X < o.X+o.W && o.Y < h.Y+h.H && h.Y < o.Y+o.H {
+			t.Errorf("the alert's place %+v overlaps GPU %d's %+v", h.Rect, o.GPU, o.Rect)
+		}
+	}
+}

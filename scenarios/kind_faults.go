@@ -30,6 +30,7 @@ type FaultRun struct {
 	Result faults.Result
 	Sweep  []faults.Metrics // one job per interval, same seed
 	end    sim.Time
+	plan   *faultPlan // the zoom's training step (Plan)
 }
 
 // End is the job's days of wall time, played as a time line.
@@ -72,7 +73,7 @@ func faultRun(c Config, sweeps map[faults.Config][]faults.Metrics) (*FaultRun, e
 	if err != nil {
 		return nil, err
 	}
-	r := &FaultRun{Result: res, end: sim.FromSeconds(fc.Days * 86400)}
+	r := &FaultRun{Result: res, end: sim.FromSeconds(fc.Days * 86400), plan: new(faultPlan)}
 	key := fc
 	key.CheckpointEvery, key.Record = 0, false
 	if sw, ok := sweeps[key]; ok {

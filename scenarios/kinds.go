@@ -81,7 +81,7 @@ var kinds = []Kind{
 	{Name: KindMoE, Layer: Strategy, Views: []string{ViewPlacement}, prepare: prepareMoE, questions: moeQuestions, zoomGPUs: moeZoomGPUs},
 	{Name: KindCollective, Layer: Infrastructure, Views: []string{ViewTimeVsN}, prepare: prepareCollective, zoomGPUs: ringZoomGPUs},
 	{Name: KindFabric, Layer: Infrastructure, Views: fabricViews, prepare: prepareFabric, questions: fabricQuestions, zoomGPUs: fabricZoomGPUs},
-	{Name: KindFaults, Layer: Infrastructure, Views: []string{ViewGoodput}, prepare: prepareFaults, questions: faultQuestions},
+	{Name: KindFaults, Layer: Infrastructure, Views: []string{ViewGoodput}, prepare: prepareFaults, questions: faultQuestions, zoomGPUs: faultZoomGPUs},
 }
 
 // Views that add a layer to a kind's one picture.

@@ -27,6 +27,8 @@ func (p *Picture) buildZoom(dst render.List, m Moment, f Frame) (render.List, bo
 		return p.buildRingZoom(dst, m, f, r)
 	case *scenarios.RouteRun:
 		return buildMoEZoom(dst, m, f, r)
+	case *scenarios.FaultRun:
+		return p.buildFaultZoom(dst, m, f, r)
 	}
 	if r, ok := m.StepRun().Run.(*scenarios.FabricRun); ok {
 		return p.buildFabricZoom(dst, m, f, r)

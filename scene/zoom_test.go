@@ -28,7 +28,7 @@ func TestZoomPictureRules(t *testing.T) {
 		}
 		les := prepare(t, s)
 		steps := []int{1}
-		if s.ID == "sandbox" || s.ID == "ring-allreduce" || s.ID == "nvlink-vs-ib" || s.ID == "collectives-at-scale" || s.ID == "rack-scale-nvlink" || s.ID == "mixture-of-experts" {
+		if s.ID == "sandbox" || s.ID == "ring-allreduce" || s.ID == "nvlink-vs-ib" || s.ID == "collectives-at-scale" || s.ID == "rack-scale-nvlink" || s.ID == "mixture-of-experts" || s.ID == "fault-tolerance" {
 			steps = steps[:0]
 			for i := range les.Steps {
 				steps = append(steps, i+1)

@@ -79,6 +79,12 @@ type Result struct {
 	CheckpointTime, RestartTime float64
 	// FailureTimes are the failures' wall times, for the picture.
 	FailureTimes []float64
+	// With Config.Record: FailedGPUs are the GPUs that failed, one a
+	// failure in FailureTimes' order (0 to GPUs−1). Failures strike the
+	// GPUs uniformly; which one is drawn from a stream of its own
+	// (FailedGPUSeed), so that the failures' times — and every result —
+	// are the same with or without it.
+	FailedGPUs []int
 	// With Config.Record: CheckpointTimes are when checkpoints finished,
 	// and Trace the job's progress (kept plus not yet checkpointed) at
 	// every change of slope — a sawtooth that falls back to the last
@@ -109,6 +115,7 @@ func Run(c Config) (Result, error) {
 		return Result{}, err
 	}
 	rng := sim.NewRNG(c.Seed)
+	which := sim.NewRNG(FailedGPUSeed(c.Seed))
 	mtbf := c.ClusterMTBF()
 	next := func(now float64) float64 { return now - mtbf*math.Log(1-rng.Float64()) }
 	end := c.Days * 86400
@@ -132,8 +139,7 @@ func Run(c Config) (Result, error) {
 		if fail <= stop {
 			sinceCkpt += fail - now
 			rec(fail)
-			r.Failures++
-			r.FailureTimes = append(r.FailureTimes, fail)
+			r.failed(fail, which)
 			r.LostWork += sinceCkpt
 			sinceCkpt = 0
 			now = fail
@@ -144,8 +150,7 @@ func Run(c Config) (Result, error) {
 				if fail >= now+c.RestartCost || now+c.RestartCost >= end {
 					break
 				}
-				r.Failures++
-				r.FailureTimes = append(r.FailureTimes, fail)
+				r.failed(fail, which)
 				r.RestartTime += fail - now
 				now = fail
 			}
@@ -184,6 +189,22 @@ func Run(c Config) (Result, error) {
 	r.Useful += sinceCkpt
 	return r, nil
 }
+
+// failed counts a failure at wall time at; with Config.Record it draws
+// the GPU that failed from which.
+func (r *Result) failed(at float64, which *sim.RNG) {
+	r.Failures++
+	r.FailureTimes = append(r.FailureTimes, at)
+	if r.Config.Record {
+		r.FailedGPUs = append(r.FailedGPUs, which.Intn(r.Config.GPUs))
+	}
+}
+
+// FailedGPUSeed is the seed of the stream that picks which GPU fails for
+// a job of seed seed: a generator apart from the failures' times' (seeded
+// with seed itself), its start scrambled so that the two streams share
+// no stretch.
+func FailedGPUSeed(seed uint64) uint64 { return sim.NewRNG(seed ^ 0x6661696c65642d67).Uint64() }
 
 // YoungInterval is Young's optimal checkpoint interval √(2·C·M) for a
 // checkpoint cost C and a mean time between failures M (seconds).

@@ -219,3 +219,60 @@ func TestTraceAccountsForTheWallTime(t *testing.T) {
 		t.Errorf("the trace ends at %+v; the run lost %g, restarted %g, wrote %g, kept %g", last, r.LostWork, r.RestartTime, r.CheckpointTime, r.Useful)
 	}
 }
+
+// Which GPU fails: one a failure, within the job, the same for a seed
+// and another for another seed; spread evenly over the GPUs (each of 8
+// GPUs takes an eighth of 20,000 failures, within 5 standard deviations);
+// drawn apart from the failures' times, so that recording them changes
+// no time, no trace and no result.
+func TestFailedGPUs(t *testing.T) {
+	c := Config{GPUs: 16384, MTBFGPUHours: 50680, CheckpointEvery: 600, CheckpointCost: 30, RestartCost: 300, Days: 54, Seed: 1}
+	plain, _ := Run(c)
+	c.Record = true
+	r, err := Run(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain.FailedGPUs != nil {
+		t.Errorf("without Record: %d failed GPUs kept", len(plain.FailedGPUs))
+	}
+	if !slices.Equal(r.FailureTimes, plain.FailureTimes) || r.Metrics() != plain.Metrics() {
+		t.Fatalf("drawing the GPUs changed the run: %+v vs %+v", r.Metrics(), plain.Metrics())
+	}
+	if len(r.FailedGPUs) != r.Failures {
+		t.Fatalf("%d failed GPUs for %d failures", len(r.FailedGPUs), r.Failures)
+	}
+	for i, g := range r.FailedGPUs {
+		if g < 0 || g >= c.GPUs {
+			t.Fatalf("failure %d: GPU %d of %d", i, g, c.GPUs)
+		}
+	}
+	again, _ := Run(c)
+	if !slices.Equal(again.FailedGPUs, r.FailedGPUs) {
+		t.Error("two runs of one seed fail different GPUs")
+	}
+	c.Seed = 2
+	other, _ := Run(c)
+	if n := min(len(other.FailedGPUs), len(r.FailedGPUs)); slices.Equal(other.FailedGPUs[:n], r.FailedGPUs[:n]) {
+		t.Error("seeds 1 and 2 fail the same GPUs")
+	}
+	// Uniform: 8 GPUs, a failure every 36 s for 10 days → ~24,000.
+	u, err := Run(Config{GPUs: 8, MTBFGPUHours: 0.08, CheckpointEvery: 600, CheckpointCost: 0, RestartCost: 0, Days: 10, Seed: 5, Record: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var each [8]int
+	for _, g := range u.FailedGPUs {
+		each[g]++
+	}
+	n := float64(len(u.FailedGPUs))
+	sd := math.Sqrt(n * (1.0 / 8) * (7.0 / 8))
+	for g, k := range each {
+		if math.Abs(float64(k)-n/8) > 5*sd {
+			t.Errorf("GPU %d failed %d times of %g, want %g ± %.0f", g, k, n, n/8, 5*sd)
+		}
+	}
+	if n < 20000 {
+		t.Errorf("%g failures, want about 24,000", n)
+	}
+}
