@@ -40,7 +40,10 @@ type MoEGPU struct {
 	Rows           []int
 	Layer          parallel.RoutedLayer
 	IntraS, InterS float64 // its dispatch's parts on NVLink and on its NIC (moe.Result.LinkTimes)
-	Spans          []MoESpan
+	// Peers are the other GPUs of its node it sends copies to (the
+	// node picture's NVLink flows), worked out once with the layer.
+	Peers []int
+	Spans []MoESpan
 }
 
 // MoELayer is the routed layer on every EP GPU, and the moment a still
@@ -65,6 +68,7 @@ func (r *RouteRun) ZoomLayer() *MoELayer {
 	d := res.DispatchS
 	done := d // when the slowest GPU's experts are done
 	quick := -1.0
+	sent := make([]float64, res.EP)
 	for i := range l.GPUs {
 		x := &l.GPUs[i]
 		x.First, x.Rows = i*per, make([]int, per)
@@ -76,6 +80,12 @@ func (r *RouteRun) ZoomLayer() *MoELayer {
 		}
 		x.Layer = parallel.RoutedMoELayer(r.Model, g, res.Tokens, x.Rows)
 		x.IntraS, x.InterS = res.LinkTimes(i)
+		res.SentFrom(i, sent)
+		for j, b := range sent {
+			if j != i && b > 0 && res.SameNode(i, j) {
+				x.Peers = append(x.Peers, j)
+			}
+		}
 		t := -x.Layer.Router.TimeS
 		add := func(name string, c parallel.Counts, dt float64) {
 			if dt > 0 {

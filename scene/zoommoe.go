@@ -111,7 +111,6 @@ func moeNodeView(r *scenarios.RouteRun, l *scenarios.MoELayer, g int, t float64,
 	}
 	first, last := node*G, min(node*G+G, res.EP)
 	v.Focus = g - first
-	sent := make([]float64, res.EP)
 	for i := first; i < last; i++ {
 		x := l.GPUs[i]
 		s, _ := l.At(i, t)
@@ -133,15 +132,12 @@ func moeNodeView(r *scenarios.RouteRun, l *scenarios.MoELayer, g int, t float64,
 		// NIC to the other nodes.
 		back := s.Name == parallel.KernelCombine
 		if d := t - s.Start; d < x.IntraS {
-			res.SentFrom(i, sent)
-			for j := first; j < last; j++ {
-				if j != i && sent[j] > 0 {
-					fl := render.ZoomFlow{From: i - first, To: j - first, Kind: "ep", Progress: d / x.IntraS}
-					if back {
-						fl.From, fl.To = fl.To, fl.From
-					}
-					v.Flows = append(v.Flows, fl)
+			for _, j := range x.Peers {
+				fl := render.ZoomFlow{From: i - first, To: j - first, Kind: "ep", Progress: d / x.IntraS}
+				if back {
+					fl.From, fl.To = fl.To, fl.From
 				}
+				v.Flows = append(v.Flows, fl)
 			}
 		}
 		if d := t - s.Start; d < x.InterS && res.SendInter[i] > 0 {

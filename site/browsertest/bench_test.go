@@ -183,6 +183,26 @@ func TestBenchPage(t *testing.T) {
 		})
 	}
 
+	// The zoom in the lessons that gained it last (issue 21), each at its
+	// heaviest level: the rack's 72-GPU NVLink domain, DeepSeek-V3's
+	// dispatch over 64 H800s, a failed job's GPU on Meta's plan.
+	for _, z := range []struct{ name, link string }{
+		{"zoom-rack-node", "scenario=rack-scale-nvlink&step=1&zoom=node&gpu=3"},
+		{"zoom-moe-node", "scenario=mixture-of-experts&step=2&zoom=node&gpu=3"},
+		{"zoom-faults-gpu", "scenario=fault-tolerance&step=1&zoom=gpu&gpu=0"},
+	} {
+		t.Run("frame/"+z.name, func(t *testing.T) {
+			ctx, st, fr := playingFor(t, "index.html#"+z.link, time.Second)
+			if st.Error != nil {
+				t.Errorf("%s: the page reports an error: %s", z.name, *st.Error)
+			}
+			sum := fr.median()
+			say("per frame, %s (%s): %s (budget ≤ 4 ms)%s", z.name, z.link, fr, over(sum > frameBudgetMS))
+			figure("frame/"+z.name, sum, "ms/frame")
+			chromedp.Cancel(ctx)
+		})
+	}
+
 	// The strategy layer: 512 GPUs on screen, playing; a knob change that
 	// re-plans every step; the planner's whole search for Llama 3 405B
 	// on 16,384 H100s, timed in the page around the command.
