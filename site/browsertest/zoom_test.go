@@ -1,6 +1,7 @@
 package browsertest
 
 import (
+	"context"
 	"crypto/sha256"
 	"fmt"
 	"strings"
@@ -229,14 +230,7 @@ func TestZoomRing(t *testing.T) {
 	if z := p.Report().Zoom; z.Kernel != st.Zoom.Kernel || z.Block != st.Zoom.Block {
 		t.Errorf("page %+v, native %+v", st.Zoom, z)
 	}
-	for _, lv := range []string{"node", "gpu", "sm"} {
-		command(ctx, `{type: "zoom", level: "`+lv+`"}`)
-		settle(ctx)
-		img := screenshot(ctx, "zoom-ring-"+lv)
-		if px := drawn(decodePNG(t, img), elementRect(ctx, "#stage").image()); px < 2000 {
-			t.Errorf("ring zoom %s: %d pixels drawn on the stage", lv, px)
-		}
-	}
+	zoomLevelsDraw(t, ctx, "ring")
 	zh := open(t, "index.html#"+link+"&lang=zh")
 	waitReady(zh)
 	command(zh, fmt.Sprintf(`{type: "goto", time_s: %g}`, mid))
@@ -264,16 +258,24 @@ func TestZoomFabric(t *testing.T) {
 	if z := p.Report().Zoom; z.Kernel != st.Zoom.Kernel || z.Block != st.Zoom.Block || z.TimeS != st.Zoom.TimeS {
 		t.Errorf("page %+v, native %+v", st.Zoom, z)
 	}
-	for _, lv := range []string{"node", "gpu", "sm"} {
-		command(ctx, `{type: "zoom", level: "`+lv+`"}`)
-		settle(ctx)
-		img := screenshot(ctx, "zoom-fabric-"+lv)
-		if px := drawn(decodePNG(t, img), elementRect(ctx, "#stage").image()); px < 2000 {
-			t.Errorf("fabric zoom %s: %d pixels drawn on the stage", lv, px)
-		}
-	}
+	zoomLevelsDraw(t, ctx, "fabric")
 	zh := open(t, "index.html#"+link+"&lang=zh")
 	waitReady(zh)
 	settle(zh)
 	screenshot(zh, "zoom-fabric-gpu-zh")
+}
+
+// zoomLevelsDraw zooms ctx's page to the node, the GPU and the SM in turn
+// and checks each draws a picture on the stage (screenshots
+// zoom-NAME-LEVEL).
+func zoomLevelsDraw(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	for _, lv := range []string{"node", "gpu", "sm"} {
+		command(ctx, `{type: "zoom", level: "`+lv+`"}`)
+		settle(ctx)
+		img := screenshot(ctx, "zoom-"+name+"-"+lv)
+		if px := drawn(decodePNG(t, img), elementRect(ctx, "#stage").image()); px < 2000 {
+			t.Errorf("%s zoom %s: %d pixels drawn on the stage", name, lv, px)
+		}
+	}
 }

@@ -93,14 +93,7 @@ func TestZoomFaults(t *testing.T) {
 	if st := goTo(train); st.Zoom.Kernel == "" {
 		t.Errorf("training at %g s: zoom %+v", train.Seconds(), st.Zoom)
 	}
-	for _, lv := range []string{"node", "gpu", "sm"} {
-		command(ctx, `{type: "zoom", level: "`+lv+`"}`)
-		settle(ctx)
-		img := screenshot(ctx, "zoom-faults-"+lv)
-		if px := drawn(decodePNG(t, img), elementRect(ctx, "#stage").image()); px < 2000 {
-			t.Errorf("fault zoom %s: %d pixels drawn on the stage", lv, px)
-		}
-	}
+	zoomLevelsDraw(t, ctx, "faults")
 	zh := open(t, "index.html#"+link+"&lang=zh")
 	waitReady(zh)
 	command(zh, fmt.Sprintf(`{type: "goto", time_s: %g}`, end.Seconds()))

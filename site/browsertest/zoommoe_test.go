@@ -40,14 +40,7 @@ func TestZoomMoE(t *testing.T) {
 	if z := p.Report().Zoom; st.Zoom == nil || z.Kernel != st.Zoom.Kernel || z.TimeS != st.Zoom.TimeS || z.GPU != st.Zoom.GPU {
 		t.Errorf("page %+v, native %+v", st.Zoom, z)
 	}
-	for _, lv := range []string{"node", "gpu", "sm"} {
-		command(ctx, `{type: "zoom", level: "`+lv+`"}`)
-		settle(ctx)
-		img := screenshot(ctx, "zoom-moe-"+lv)
-		if px := drawn(decodePNG(t, img), elementRect(ctx, "#stage").image()); px < 2000 {
-			t.Errorf("MoE zoom %s: %d pixels drawn on the stage", lv, px)
-		}
-	}
+	zoomLevelsDraw(t, ctx, "moe")
 	zh := open(t, "index.html#"+link+"&lang=zh")
 	waitReady(zh)
 	command(zh, fmt.Sprintf(`{type: "goto", time_s: %g}`, st.To))
