@@ -102,7 +102,6 @@ type ZoomGPUView struct {
 	Kernel        string // "up GEMM 4,096 × 28,672 × 8,192" or "TP all-reduce over NVLink 4"
 	Strip         []ZoomSpan
 	StripKey      string  // the strip's caption, an i18n key with {t} (its length); "": the layer's kernels
-	Caption       string  // the strip's caption ("": the layer's kernels and their time)
 	Current       int     // the running kernel, an index into Strip (−1 none)
 	Time          float64 // the playhead, seconds
 	// The roofline: the GPU's peak in the kernel's dtype (FLOP/s) and HBM

@@ -129,14 +129,11 @@ func AppendZoomGPU(dst List, v ZoomGPUView) List {
 			}
 		}
 		p.reserve(Rect{left, stripY - fs*0.5, W, stripH + fs})
-		caption := v.Caption
-		if caption == "" {
-			key := v.StripKey
-			if key == "" {
-				key = "canvas.zoom.gpu.strip"
-			}
-			caption = zoomSay(w, key, "t", 'd', t1-t0, "", 0, 0)
+		key := v.StripKey
+		if key == "" {
+			key = "canvas.zoom.gpu.strip"
 		}
+		caption := zoomSay(w, key, "t", 'd', t1-t0, "", 0, 0)
 		(&p).fit(left, stripY+stripH+fs*0.5, fs, AlignLeft, th.Dim, caption, W)
 		y = stripY + stripH + fs*0.5 + fs*1.4
 	}

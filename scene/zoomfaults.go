@@ -182,9 +182,7 @@ func (z *fz) gpu(f Frame) render.ZoomGPUView {
 		}
 		v.Strip = append(v.Strip, sp)
 	}
-	if n := len(v.Strip); n > 0 {
-		v.Caption = w.Say("canvas.zoom.f.strip", "t", units.LocalDuration(w.Lang, v.Strip[n-1].End-v.Strip[0].Start))
-	}
+	v.StripKey = "canvas.zoom.f.strip"
 	return v
 }
 
