@@ -75,6 +75,9 @@ type ZoomNodeView struct {
 	InterName string
 	InterBW   float64 // bytes/s one way, a GPU's NIC
 	Flows     []ZoomFlow
+	// KeyShown keys only the activities the node's GPUs show (a
+	// collective's node); false: a training step's five.
+	KeyShown bool
 }
 
 // ZoomSpan is one kernel in the GPU's strip: its name, colour family and

@@ -419,12 +419,12 @@ func AppendZoomNode(dst List, v ZoomNodeView) List {
 	top := y + fs*0.3
 
 	// At the bottom: the legend, and over it the links. A training step's
-	// node keys its five activities; a job's (ZoomTrain and on) only
-	// those its GPUs show.
+	// node keys its five activities; a job's (ZoomTrain and on), or one
+	// that asks (KeyShown: a collective's), only those its GPUs show.
 	var ex [len(zoomActOrder) + 1]LegendEntry
 	k := zoomStepActs
 	var have [len(zoomActKeys)]bool
-	job := false
+	job := v.KeyShown
 	for _, gpu := range v.GPUs {
 		have[zoomAct(gpu.Activity)] = true
 		job = job || zoomAct(gpu.Activity) >= ZoomTrain

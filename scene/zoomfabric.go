@@ -152,7 +152,7 @@ func fabricNodeView(r *scenarios.FabricRun, z *scenarios.FabricZoom, g int, t fl
 	G := z.PerNode
 	node, nodes := g/G, (z.Ranks+G-1)/G
 	first, last := node*G, min(node*G+G, z.Ranks)
-	v := render.ZoomNodeView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: w,
+	v := render.ZoomNodeView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: w, KeyShown: true,
 		Crumbs: zoomCrumbs(w, scenarios.ZoomNode, node, g), Clock: clock(w, t), Focus: g - first,
 		IntraName: z.Intra.Name, IntraBW: z.Intra.Bandwidth}
 	if nodes > 1 {

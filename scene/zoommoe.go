@@ -98,7 +98,7 @@ func moeNodeView(r *scenarios.RouteRun, l *scenarios.MoELayer, g int, t float64,
 	G := res.GPUsPerNode
 	node, nodes := g/G, (res.EP+G-1)/G
 	hot, most, mean := moeHot(r, l)
-	v := render.ZoomNodeView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: w,
+	v := render.ZoomNodeView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: w, KeyShown: true,
 		Crumbs: zoomCrumbs(w, scenarios.ZoomNode, node, g),
 		Title: w.Say("canvas.zoom.s.node_title_moe", "node", strconv.Itoa(node), "nodes", strconv.Itoa(nodes), "g", strconv.Itoa(min(G, res.EP)),
 			"gpu", l.GPU.Name, "per", strconv.Itoa(len(l.GPUs[0].Rows)), "experts", strconv.Itoa(res.Experts), "hot", strconv.Itoa(hot),

@@ -61,7 +61,7 @@ func ringNodeView(a *collective.Activity, r *collective.Result, g int, m Moment,
 	w := f.words()
 	G := ringPerNode(r)
 	node, nodes := g/G, max(1, r.Config.Nodes)
-	v := render.ZoomNodeView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: w,
+	v := render.ZoomNodeView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: w, KeyShown: true,
 		Crumbs:    zoomCrumbs(w, scenarios.ZoomNode, node, g),
 		Title:     w.Say("canvas.zoom.s.node_title_ring", "node", strconv.Itoa(node), "nodes", strconv.Itoa(nodes), "g", strconv.Itoa(G)),
 		Clock:     clock(w, m.Time.Seconds()),
