@@ -42,12 +42,12 @@ type Kind struct {
 	// questions are the prediction questions a step's predict: line may
 	// name, by id.
 	questions map[string]asker
-	// zoomGPUs is how many GPUs a configuration of a lesson of the kind
-	// places, the GPUs the zoom (issue 21) can look inside (0 when the
+	// zoomGPUs is how many GPUs step (1-based) of a lesson of the kind
+	// places under c (the knobs with the step's set: lines applied), the GPUs the zoom (issue 21) can look inside (0 when the
 	// configuration makes none); nil: the kind has no zoom. Its steps'
 	// runs then report what a GPU does at a moment (zoomRun, zoom.go)
 	// and package scene draws its node, GPU and SM.
-	zoomGPUs func(s *Scenario, c Config) int
+	zoomGPUs func(s *Scenario, c Config, step int) int
 }
 
 // Kind names: what the scenario files' kind: lines say.

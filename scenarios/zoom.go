@@ -49,22 +49,18 @@ func (z Zoom) At() string {
 // GPUs a configuration places (Kind.zoomGPUs).
 func (s *Scenario) Zooms() bool { return s.LessonKind().zoomGPUs != nil }
 
-// zoomGPUs is how many GPUs a zoomable lesson's configuration places
-// (0 when the configuration does not make a plan, or the lesson has no
-// zoom).
-func (s *Scenario) zoomGPUs(c Config) int {
+// zoomGPUs is how many GPUs st's step places: the knobs with the step's
+// set: lines applied (a lesson's steps may place different clusters);
+// 0 in a lesson without the zoom.
+func (st State) zoomGPUs(s *Scenario) int {
 	if k := s.LessonKind(); k.zoomGPUs != nil {
-		return k.zoomGPUs(s, c)
+		return k.zoomGPUs(s, s.StepConfig(st.Config, st.Step), st.Step)
 	}
 	return 0
 }
 
-// zoomGPUs is how many GPUs st's step places: the knobs with the step's
-// set: lines applied (a lesson's steps may place different clusters).
-func (st State) zoomGPUs(s *Scenario) int { return s.zoomGPUs(s.StepConfig(st.Config, st.Step)) }
-
 // planZoomGPUs is a strategy lesson's cluster.
-func planZoomGPUs(_ *Scenario, c Config) int {
+func planZoomGPUs(_ *Scenario, c Config, _ int) int {
 	pc, err := planConfig(c)
 	if err != nil {
 		return 0
@@ -73,7 +69,7 @@ func planZoomGPUs(_ *Scenario, c Config) int {
 }
 
 // ringZoomGPUs is the ring lesson's GPUs.
-func ringZoomGPUs(_ *Scenario, c Config) int { return int(c.Int("gpus")) }
+func ringZoomGPUs(_ *Scenario, c Config, _ int) int { return int(c.Int("gpus")) }
 
 // zoomRun is a step's run the zoom looks inside (a kind with zoomGPUs):
 // it adds to z (its Level and GPU set) what GPU z.GPU does at the

@@ -15,26 +15,25 @@ import (
 // contention step's all-to-all, the rack's operation on the NVLink 5
 // system, the ceiling's TP all-reduce.
 
-// fabricZoomGPUs is the most GPUs any of the lesson's steps places under
-// c: the race's two nodes, the all-reduce's ranks, the contention step's
-// 128, the rack's 72. A step with fewer draws its last GPU for one past
-// its own.
-func fabricZoomGPUs(s *Scenario, c Config) int {
-	n := 0
-	for i, st := range s.Steps {
-		sc := s.StepConfig(c, i+1)
-		r := &FabricRun{Ranks: int(sc.Int("ranks")), GPUsPerNode: int(sc.Int("gpus_per_node"))}
-		if r.GPUsPerNode < 1 {
-			r.GPUsPerNode = 8
-		}
-		for _, v := range st.Show {
-			if slices.Contains(fabricViews, v) {
-				r.View = v
-			}
-		}
-		n = max(n, r.zoomRanks())
+// fabricZoomGPUs is the GPUs the step's view places under c: the race's
+// two nodes, the all-reduce's ranks, the contention step's 128, the
+// rack's 72 (a GPU past them is refused, named, as in every lesson).
+func fabricZoomGPUs(s *Scenario, c Config, step int) int {
+	if step < 1 || step > len(s.Steps) {
+		return 0
 	}
-	return n
+	r := &FabricRun{Ranks: int(c.Int("ranks")), GPUsPerNode: int(c.Int("gpus_per_node"))}
+	if r.GPUsPerNode < 1 {
+		r.GPUsPerNode = 8
+	}
+	r.View = ViewSizes
+	for _, v := range s.Steps[step-1].Show {
+		if slices.Contains(fabricViews, v) {
+			r.View = v
+			break
+		}
+	}
+	return r.zoomRanks()
 }
 
 // zoomRanks is how many GPUs the step's zoom looks inside.

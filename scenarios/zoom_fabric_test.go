@@ -50,7 +50,7 @@ func TestZoomFabricState(t *testing.T) {
 	for _, c := range []struct {
 		frag string
 		max  string
-	}{{"scenario=collectives-at-scale&gpu=99999", "0–16383"}, {"scenario=rack-scale-nvlink&gpu=72", "0–71"}} {
+	}{{"scenario=collectives-at-scale&gpu=99999", "0–1023"}, {"scenario=rack-scale-nvlink&gpu=72", "0–71"}} {
 		_, errs, _ := NewPlayerAt(c.frag + "&zoom=node")
 		if len(errs) != 1 || !strings.Contains(errs[0].Localize("en"), c.max) {
 			t.Errorf("%s: %v", c.frag, errs)

@@ -22,7 +22,7 @@ import (
 // throws back to the checkpoint.
 
 // faultZoomGPUs is the job's GPUs.
-func faultZoomGPUs(_ *Scenario, c Config) int { return FaultConfig(c).GPUs }
+func faultZoomGPUs(_ *Scenario, c Config, _ int) int { return FaultConfig(c).GPUs }
 
 // What the job does at a moment: a FaultPhase's Kind (and a zoom's
 // Block).

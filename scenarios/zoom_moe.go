@@ -15,7 +15,7 @@ import (
 // and the combine all-to-all, as long as the dispatch.
 
 // moeZoomGPUs is the EP GPUs the experts are placed on.
-func moeZoomGPUs(_ *Scenario, c Config) int {
+func moeZoomGPUs(_ *Scenario, c Config, _ int) int {
 	mc, _, err := RouteConfig(c)
 	if err != nil {
 		return 0
