@@ -87,9 +87,7 @@ func moeLayerOf(m model.Transformer, p Plan, cl Cluster, layerParams, denseFFN f
 	rf, rb := gemm(g, rt, n, E, h), gemm(g, rt, n, h, E)+gemm(g, rt, h, E, n) // the router's scores
 	fwd += rf
 	bwd += rb
-	// The experts' SwiGLU, and the tokens copied to their experts and
-	// back (permute, unpermute).
-	elem := 3*pairs*fe/T*2 + 2*2*pairs*h*2/T
+	elem := moePasses(pairs, fe, h, T)
 	bw := g.HBMBandwidth * MemoryEfficiency
 	fwd += (elem + quant.fwd) / bw
 	bwd += (2*elem + quant.bwd) / bw
@@ -331,4 +329,12 @@ func overlapEP(p Plan, g hw.GPU, a, c, mem float64) (compute, exposed, hidden fl
 	}
 	exposed = math.Max(0, a-compute)
 	return compute, exposed, a - exposed
+}
+
+// moePasses are the HBM bytes of an MoE layer's elementwise work for
+// pairs token copies through a GPU's experts (FFN width fe, hidden h, TP
+// t): the experts' SwiGLU, and the copies moved to their experts and
+// back (permute, unpermute), in BF16.
+func moePasses(pairs, fe, h, t float64) float64 {
+	return 3*pairs*fe/t*2 + 2*2*pairs*h*2/t
 }

@@ -37,8 +37,7 @@ func RoutedMoELayer(m model.Transformer, g hw.GPU, tokens int, rows []int) Route
 		l.Up[i], l.Down[i] = routedGEMM(g, n, 2*fe, h), routedGEMM(g, n, h, fe)
 		pairs += float64(n)
 	}
-	// moeLayerOf's SwiGLU and permutation passes (tensor parallelism 1).
-	elem := 3*pairs*float64(fe)*2 + 2*2*pairs*float64(h)*2
+	elem := moePasses(pairs, float64(fe), float64(h), 1) // moeLayerOf's, tensor parallelism 1
 	l.Permute = Counts{HBMBytes: elem, TimeS: elem / (g.HBMBandwidth * MemoryEfficiency), Bound: "memory", Dtype: hw.BF16, BW: g.HBMBandwidth}
 	l.Permute.Peak, _ = g.PeakFLOPS(hw.BF16)
 	return l
