@@ -420,7 +420,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		return fail("--at: follows one plan's GPU; not with --search")
 	}
 	if fs.bools["search"] {
-		sr, err := parallel.Search(parallel.SearchOptions{Model: m, Cluster: cl, GlobalBatch: gb, BytesPerParam: bpp, Dtype: dtype, Flash: flash, CP: true})
+		sr, err := parallel.Search(parallel.SearchOptions{Model: m, Cluster: cl, GlobalBatch: gb, BytesPerParam: bpp, Dtype: dtype, Flash: flash, CP: true, Top: atoi("top")})
 		if err != nil {
 			return fail("--%v", err)
 		}

@@ -29,7 +29,7 @@ func BenchmarkEvaluate(b *testing.B) {
 func BenchmarkSearch405B(b *testing.B) {
 	c := llama405(b)
 	for b.Loop() {
-		if _, err := Search(SearchOptions{Model: c.Model, Cluster: c.Cluster, GlobalBatch: 2048, BytesPerParam: 16, Dtype: hw.BF16, Flash: true, CP: true}); err != nil {
+		if _, err := Search(SearchOptions{Model: c.Model, Cluster: c.Cluster, GlobalBatch: 2048, BytesPerParam: 16, Dtype: hw.BF16, Flash: true, CP: true, Top: 20}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -53,11 +53,17 @@ type searching struct {
 	stage    []float64 // a discarded plan's per-stage numbers
 	fwd, bwd []float64 // the stage times being looked up
 	runs     [3]scheduleRun
-	next     int // the run to replace
+	gemms    gemmMemo // its GEMM times by shape
+	next     int      // the run to replace
 	// bound asks only for a bound on the step: the critical stage's
 	// compute and TP, EP and CP communication, times the micro-batches
 	// (Time.Step; fitting or not).
 	bound bool
+	// lower asks for the step without the pipeline's bubble and sends
+	// (Time.Step, a lower bound on the plan's: the step only grows with
+	// them), the schedule not run; a plan that does not fit is returned
+	// without its time, as in a search.
+	lower bool
 }
 
 // scheduleRun is one pipeline schedule run: its shape, its stage times
@@ -86,6 +92,10 @@ func evaluate(c Config, se *searching) (Result, error) {
 			se.gpu, se.haveGPU = sustained(cl.GPU), true
 		}
 		cl.GPU = se.gpu // a search's cluster does not change
+		if se.gemms.times == nil {
+			se.gemms.times = map[gemmShape]float64{}
+		}
+		cl.gemms = &se.gemms
 	}
 	mbs := p.GlobalBatch / (p.DP * p.MicroBatch)
 	r.MicroBatches = mbs
@@ -143,7 +153,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 	cost := layerCost(m, p, cl)
 	var mtp costs // a multi-token-prediction module's projection, a micro-batch
 	if m.MTPLayers > 0 {
-		mtp.fwd, mtp.bwd = mtpProjection(m, p, g)
+		mtp.fwd, mtp.bwd = mtpProjection(m, p, cl)
 	}
 	// A mixture of experts' MoE layers (all but the first DenseLayers):
 	// their parameters on one GPU, the part of them that is experts
@@ -159,7 +169,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 	// cross-entropy over b·s × V/t FP32 logits (b·s/CP with context
 	// parallelism).
 	n := float64(p.MicroBatch) * float64(local)
-	hd := headOf(m, p, g)
+	hd := headOf(m, p, cl)
 	headFwd, headBwd := hd.gemmF+hd.lossF, hd.gemmB+hd.lossB
 
 	// The seven per-stage lists share one array: in a search, scratch
@@ -345,7 +355,9 @@ func evaluate(c Config, se *searching) (Result, error) {
 		if !r.Memory.Fits {
 			return r, nil // a search keeps only the plans that fit
 		}
-		r.setStageLists(slices.Clone(stage), pp) // kept: its own array
+		if !se.lower {
+			r.setStageLists(slices.Clone(stage), pp) // kept: its own array
+		}
 	}
 
 	// The critical stage sets the pace of the steady state.
@@ -479,10 +491,13 @@ func evaluate(c Config, se *searching) (Result, error) {
 		r.P2P = link.Latency.Seconds() + bytes/(link.Bandwidth*link.Efficiency)
 		// The bubble and the sends on the critical path, from the
 		// schedule run block by block (the one Timeline draws).
-		if p.Schedule == DualPipe {
+		switch {
+		case p.Schedule == DualPipe:
 			tm.Bubble, tm.PPComm = dualPipeIdle(r, crit)
 			r.BubbleFraction = tm.Bubble / (M * slot)
-		} else {
+		case se != nil && se.lower:
+			// No bubble and no sends: a bound (Time.Step grows with both).
+		default:
 			tm.Bubble, tm.PPComm = pipelineIdle(r, M*slot, slot, se)
 		}
 	}
@@ -625,9 +640,9 @@ func layerCostOf(m model.Transformer, p Plan, cl Cluster, ks *kernelList) costs 
 		mats = append(q, mm{kvr + rope, h}, mm{a * float64(m.QKNope+m.VHead) / T, kvr}, mm{h, a * float64(m.VHead) / T},
 			mm{ffnOut * f / T, h}, mm{h, f / T})
 		// The up projections: Q's from its latent, K's and V's from theirs.
-		upProj = gemm(g, dt, n, a*float64(m.QKNope+m.VHead)/T, kvr)
+		upProj = cl.gemm(dt, n, a*float64(m.QKNope+m.VHead)/T, kvr)
 		if m.QLoRA > 0 {
-			upProj += gemm(g, dt, n, a*qk/T, float64(m.QLoRA))
+			upProj += cl.gemm(dt, n, a*qk/T, float64(m.QLoRA))
 		}
 	} else {
 		mats = []mm{
@@ -643,7 +658,7 @@ func layerCostOf(m model.Transformer, p Plan, cl Cluster, ks *kernelList) costs 
 		if x.n <= 0 || x.k <= 0 {
 			continue // no feed-forward block (an MoE layer without shared experts)
 		}
-		kf, kb := gemm(g, dt, n, x.n, x.k), gemm(g, dt, n, x.k, x.n)+gemm(g, dt, x.k, x.n, n)
+		kf, kb := cl.gemm(dt, n, x.n, x.k), cl.gemm(dt, n, x.k, x.n)+cl.gemm(dt, x.k, x.n, n)
 		fwd += kf
 		bwd += kb
 		if recordKernels {
@@ -857,20 +872,57 @@ func peakOf(g hw.GPU, d hw.Dtype) float64 {
 	return p
 }
 
-// gemm is the silicon layer's time for an M×N×K product; a shape beyond
-// its range falls back to the peak at kernel.TensorEfficiency.
-func gemm(g hw.GPU, d hw.Dtype, M, N, K float64) float64 {
-	mi, ni, ki := int(math.Round(M)), int(math.Round(N)), int(math.Round(K))
+// gemm is the silicon layer's time for an M×N×K product on the
+// cluster's GPU; a shape beyond its range falls back to the peak at
+// kernel.TensorEfficiency. In a search the times are kept by shape
+// (Cluster.gemms): the same products recur in every plan with the same
+// TP, micro-batch and EP.
+func (cl Cluster) gemm(d hw.Dtype, M, N, K float64) float64 {
+	mi, ni, ki := max(int(math.Round(M)), 1), max(int(math.Round(N)), 1), max(int(math.Round(K)), 1)
+	memo := cl.gemms
+	var key gemmShape
+	if memo != nil {
+		if key = (gemmShape{dtypeCode(d), mi, ni, ki}); key.d == 0 {
+			memo = nil // a precision not numbered: not kept
+		}
+	}
+	if memo != nil {
+		if t, ok := memo.times[key]; ok {
+			return t
+		}
+	}
+	g := cl.GPU
 	block := d == fp8Block
 	if block {
 		d = hw.FP8
 	}
-	r, err := kernel.GEMM(kernel.GEMMConfig{M: max(mi, 1), N: max(ni, 1), K: max(ki, 1), Dtype: d, GPU: g, Kernel: kernel.TensorTiled, BlockScaled: block})
-	if err != nil {
-		return 2 * M * N * K / (peakOf(g, d) * kernel.TensorEfficiency)
+	t := 2 * M * N * K / (peakOf(g, d) * kernel.TensorEfficiency)
+	if r, err := kernel.GEMM(kernel.GEMMConfig{M: mi, N: ni, K: ki, Dtype: d, GPU: g, Kernel: kernel.TensorTiled, BlockScaled: block}); err == nil {
+		t = r.TimeS
 	}
-	return r.TimeS
+	if memo != nil {
+		memo.times[key] = t
+	}
+	return t
 }
+
+// gemmShape is a product's precision (dtypeCode) and rounded shape:
+// integers, which a map hashes faster than a string.
+type gemmShape struct{ d, m, n, k int }
+
+// dtypeCode numbers the precisions a product runs in (fp8Block apart
+// from FP8); 0 for any other, which the search's memo does not keep.
+func dtypeCode(d hw.Dtype) int {
+	for i, x := range [...]hw.Dtype{hw.FP32, hw.TF32, hw.FP16, hw.BF16, hw.FP8, hw.FP4, fp8Block} {
+		if d == x {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// gemmMemo is a search's GEMM times by shape, for its one GPU.
+type gemmMemo struct{ times map[gemmShape]float64 }
 
 // head is the last stage's output layer for one micro-batch: the logits
 // product (vocabulary-parallel, V/t wide) forward and its two backward,
@@ -881,22 +933,23 @@ type head struct {
 	gemmF, lossF, gemmB, lossB float64
 }
 
-func headOf(m model.Transformer, p Plan, g hw.GPU) head {
+func headOf(m model.Transformer, p Plan, cl Cluster) head {
+	g := cl.GPU
 	n := float64(p.MicroBatch) * float64(m.Seq/p.cp())
 	v, h := float64(m.Vocab)/float64(p.TP), float64(m.Hidden)
 	loss := n * float64(m.Vocab) / float64(p.TP) * 4 * 2 / (g.HBMBandwidth * MemoryEfficiency) // as evaluate has always summed it
 	return head{n: n, v: v, h: h,
-		gemmF: gemm(g, p.headDtype(), n, v, h), lossF: loss,
-		gemmB: gemm(g, p.headDtype(), n, h, v) + gemm(g, p.headDtype(), h, v, n), lossB: loss}
+		gemmF: cl.gemm(p.headDtype(), n, v, h), lossF: loss,
+		gemmB: cl.gemm(p.headDtype(), n, h, v) + cl.gemm(p.headDtype(), h, v, n), lossB: loss}
 }
 
 // mtpProjection is a multi-token-prediction module's projection of the
 // joined hidden state and embedding (2h → h/t) for one micro-batch,
 // forward and backward.
-func mtpProjection(m model.Transformer, p Plan, g hw.GPU) (fwd, bwd float64) {
+func mtpProjection(m model.Transformer, p Plan, cl Cluster) (fwd, bwd float64) {
 	nt := float64(p.MicroBatch) * float64(m.Seq/p.cp())
 	h, T := float64(m.Hidden), float64(p.TP)
-	return gemm(g, p.matmul(), nt, h/T, 2*h), gemm(g, p.matmul(), nt, 2*h, h/T) + gemm(g, p.matmul(), 2*h, h/T, nt)
+	return cl.gemm(p.matmul(), nt, h/T, 2*h), cl.gemm(p.matmul(), nt, 2*h, h/T) + cl.gemm(p.matmul(), 2*h, h/T, nt)
 }
 
 // hierAllReduce all-reduces bytes over n ranks, k of them in each node,

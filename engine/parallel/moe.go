@@ -71,7 +71,7 @@ func moeLayerOf(m model.Transformer, p Plan, cl Cluster, layerParams, denseFFN f
 		upRows = n / T
 	}
 	for i, x := range [...]struct{ n, k float64 }{{2 * fe / T, h}, {h, fe / T}} { // gate and up; down
-		kf, kb := local*gemm(g, dt, per, x.n, x.k), local*(gemm(g, dt, per, x.k, x.n)+gemm(g, dt, x.k, x.n, per))
+		kf, kb := local*cl.gemm(dt, per, x.n, x.k), local*(cl.gemm(dt, per, x.k, x.n)+cl.gemm(dt, x.k, x.n, per))
 		fwd += kf
 		bwd += kb
 		if recordKernels {
@@ -84,7 +84,7 @@ func moeLayerOf(m model.Transformer, p Plan, cl Cluster, layerParams, denseFFN f
 		quant.add(dt, pairs, x.n, x.k, rows)
 	}
 	rt := p.headDtype()
-	rf, rb := gemm(g, rt, n, E, h), gemm(g, rt, n, h, E)+gemm(g, rt, h, E, n) // the router's scores
+	rf, rb := cl.gemm(rt, n, E, h), cl.gemm(rt, n, h, E)+cl.gemm(rt, h, E, n) // the router's scores
 	fwd += rf
 	bwd += rb
 	elem := moePasses(pairs, fe, h, T)
@@ -225,6 +225,9 @@ func denseOnStage(m model.Transformer, pp, v, st int) int {
 	chunks, size := pp*v, mid/v
 	n, start := 0, 0
 	for c := range chunks {
+		if start >= m.DenseLayers {
+			break // the rest hold none
+		}
 		sz := size
 		if ends != mid && (c == 0 || c == chunks-1) {
 			sz--

@@ -332,7 +332,8 @@ func TestBlockScaledHeadInBF16(t *testing.T) {
 		if block {
 			head, proj = hw.BF16, fp8Block
 		}
-		want := 2*(gemm(g, head, n, V, h)+ce) + gemm(g, proj, n, h, 2*h)
+		gc := Cluster{GPU: g}
+		want := 2*(gc.gemm(head, n, V, h)+ce) + gc.gemm(proj, n, h, 2*h)
 		if got := r.StageForward[15] - r.StageForward[14]*3/4; !within(got, want, 1e-9) {
 			t.Errorf("block-scaled %v: the last stage's forward %.6g s beyond its layers', by hand %.6g s", block, got, want)
 		}

@@ -25,6 +25,9 @@ type Cluster struct {
 	GPUsPerNode int
 	Intra       hw.Link // inside a node
 	Inter       hw.Link // between nodes, per GPU
+	// gemms, in a search's own copy of its cluster, keeps its GEMM
+	// times by shape (nil otherwise).
+	gemms *gemmMemo
 }
 
 // DefaultCluster is the default for a GPU type: A100 → NVLink 3

@@ -68,7 +68,7 @@ func TestRecomputeMLAUpProj(t *testing.T) {
 	sc := cl
 	sc.GPU = sustained(cl.GPU)
 	c0, c1 := layerCost(m, p, sc), layerCost(m, q, sc)
-	up := gemm(sc.GPU, p.matmul(), 4096, 128*256, 512) + gemm(sc.GPU, p.matmul(), 4096, 128*192, 1536)
+	up := sc.gemm(p.matmul(), 4096, 128*256, 512) + sc.gemm(p.matmul(), 4096, 128*192, 1536)
 	if got := c1.recompute - c0.recompute; !within(got, up, 1e-12) {
 		t.Errorf("mla_up_proj recomputes %.6g s, by hand %.6g s", got, up)
 	}

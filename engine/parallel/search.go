@@ -3,6 +3,7 @@ package parallel
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/gpuscope/gpuscope/engine/hw"
@@ -20,6 +21,10 @@ type SearchOptions struct {
 	Flash         bool
 	// MaxMicroBatch bounds the micro-batch sizes tried (0: 16).
 	MaxMicroBatch int
+	// Top keeps the fastest Top plans, ranked exactly as among all (0:
+	// every plan that fits, ranked): the others' schedules are not run
+	// once a bound shows they cannot be among them.
+	Top int
 	// CP searches context parallelism too: every CP dividing the GPUs
 	// left by TP with the sequence divisible by 2·CP, both algorithms,
 	// each shape pruned by a bound (gpuscope plan --search; the planner
@@ -27,11 +32,15 @@ type SearchOptions struct {
 	CP bool
 }
 
-// SearchResult lists the plans that fit, fastest first.
+// SearchResult lists the plans that fit, fastest first (with
+// SearchOptions.Top, the fastest Top of them).
 type SearchResult struct {
 	Plans     []Result
 	Evaluated int // plans evaluated (all valid)
-	Fitting   int
+	Fitting   int // of those, the plans that fit
+	// Scheduled are the fitting plans whose pipeline schedule was run
+	// (all of them with Top 0).
+	Scheduled int
 	// Bounded are the shapes with context parallelism (TP, CP, PP,
 	// micro-batch, algorithm, recomputation, EP) whose bound was
 	// computed; Pruned those skipped by it.
@@ -66,26 +75,84 @@ func Search(o SearchOptions) (SearchResult, error) {
 	if err := (Config{Model: m, Plan: probe, Cluster: cl}).Validate(); err != nil {
 		return sr, err
 	}
-	// Every plan without context parallelism tried, counted first so that
-	// the list of those that fit is allocated once (the plans with CP
-	// that are not pruned are appended).
-	candidates := 0
-	o.plans(base, false, nil, func(Plan) { candidates++ })
-	plans := make([]Result, 0, candidates)
-	var se searching
-	best := math.Inf(1) // the fastest step that fits so far
-	try := func(p Plan) {
-		r, err := evaluate(Config{Model: m, Plan: p, Cluster: cl}, &se)
+	// Every plan without context parallelism evaluated without its
+	// pipeline schedule: whether it fits, and its step less the bubble
+	// and the sends — a bound, since the step only grows with them.
+	type candidate struct {
+		p     Plan
+		bound float64
+		index int // in enumeration order, for ties
+		done  bool
+	}
+	var cands []candidate
+	lower := searching{lower: true}
+	next := 0
+	bounded := func(p Plan) (candidate, bool) {
+		r, err := evaluate(Config{Model: m, Plan: p, Cluster: cl}, &lower)
 		if err != nil {
-			return
+			return candidate{}, false
 		}
 		sr.Evaluated++
-		if r.Memory.Fits { // evaluate keeps no per-stage memory for a search: the list is long; Evaluate the chosen plan again for it
-			plans = append(plans, r)
-			best = math.Min(best, r.Time.Step)
+		next++
+		if !r.Memory.Fits {
+			return candidate{}, false
+		}
+		sr.Fitting++
+		return candidate{p: p, bound: r.Time.Step, index: next - 1}, true
+	}
+	o.plans(base, false, nil, func(p Plan) {
+		if c, ok := bounded(p); ok {
+			cands = append(cands, c)
+		}
+	})
+	// Then their schedules run, the lowest bounds first, until the next
+	// bound exceeds the Top-th fastest step found: every plan left waits
+	// at least that long (with Top 0, every plan).
+	type ranked struct {
+		r     Result
+		index int
+	}
+	var plans []ranked
+	var se searching
+	best := math.Inf(1)   // the fastest step that fits so far
+	var fastest []float64 // the Top fastest steps, ascending
+	exact := func(c *candidate) {
+		c.done = true
+		sr.Scheduled++
+		r, err := evaluate(Config{Model: m, Plan: c.p, Cluster: cl}, &se)
+		if err != nil || !r.Memory.Fits { // evaluate keeps no per-stage memory for a search: the list is long; Evaluate the chosen plan again for it
+			return
+		}
+		plans = append(plans, ranked{r, c.index})
+		best = math.Min(best, r.Time.Step)
+		if o.Top > 0 {
+			i, _ := slices.BinarySearch(fastest, r.Time.Step)
+			fastest = slices.Insert(fastest, i, r.Time.Step)
+			if len(fastest) > o.Top {
+				fastest = fastest[:o.Top]
+			}
 		}
 	}
-	o.plans(base, false, nil, try)
+	finish := func() {
+		order := make([]int, 0, len(cands))
+		for i := range cands {
+			if !cands[i].done {
+				order = append(order, i)
+			}
+		}
+		if o.Top > 0 {
+			// Stable: equal bounds keep enumeration order (ZeRO stages
+			// next to each other share a schedule run).
+			sort.SliceStable(order, func(i, j int) bool { return cands[order[i]].bound < cands[order[j]].bound })
+		}
+		for _, i := range order {
+			if o.Top > 0 && len(fastest) == o.Top && cands[i].bound > fastest[o.Top-1] {
+				break
+			}
+			exact(&cands[i])
+		}
+	}
+	finish()
 	// Then the plans with context parallelism, each shape (TP, CP, PP,
 	// micro-batch, algorithm, recomputation, EP) skipped when a bound on
 	// its step time is no faster than the fastest plan found: the
@@ -93,47 +160,50 @@ func Search(o SearchOptions) (SearchResult, error) {
 	// micro-batch, times the micro-batches, with one chunk a stage — the
 	// step of every plan of that shape waits for at least that (more
 	// chunks put as many layers or more on a stage; ZeRO changes none of
-	// it; the bubble, the sends and DP's exposed time only add).
+	// it; the bubble, the sends and DP's exposed time only add). A plan
+	// not skipped whose own bound is under the fastest is run at once
+	// (it may be faster, and prune more); the others wait with the rest.
 	if o.CP {
-		o.searchCP(base, &sr, &best, try)
-	}
-	sr.Fitting = len(plans)
-
-	// Ranked through their indices (the same stable sort, the same
-	// comparisons), then moved into place once each: a Result is a
-	// kilobyte.
-	order := make([]int, len(plans))
-	for i := range order {
-		order[i] = i
-	}
-	less := func(a, b *Result) bool {
-		if a.Time.Step != b.Time.Step {
-			return a.Time.Step < b.Time.Step
-		}
-		if a.Config.Plan.TP != b.Config.Plan.TP {
-			return a.Config.Plan.TP < b.Config.Plan.TP
-		}
-		return a.Config.Plan.PP < b.Config.Plan.PP
-	}
-	// sort.SliceStable as before, not slices.SortStableFunc: the wasm
-	// links it already, and a generic instantiation is ≈ 8 kB of code.
-	sort.SliceStable(order, func(i, j int) bool { return less(&plans[order[i]], &plans[order[j]]) })
-	for i := range order { // plans[j] = plans[order[j]], cycle by cycle
-		if order[i] < 0 {
-			continue
-		}
-		first := plans[i]
-		for j := i; ; {
-			k := order[j]
-			order[j] = -1
-			if k == i {
-				plans[j] = first
-				break
+		o.searchCP(base, &sr, &best, func(p Plan) {
+			c, ok := bounded(p)
+			if !ok {
+				return
 			}
-			plans[j], j = plans[k], k
-		}
+			cands = append(cands, c)
+			if c.bound < best {
+				exact(&cands[len(cands)-1])
+			}
+		})
+		finish()
 	}
-	sr.Plans = plans
+
+	// Ranked by step, ties by smaller TP, then PP, then enumeration —
+	// through their indices, then copied out once each: a Result is a
+	// kilobyte.
+	rank := make([]int, len(plans))
+	for i := range rank {
+		rank[i] = i
+	}
+	sort.Slice(rank, func(i, j int) bool {
+		a, b := &plans[rank[i]], &plans[rank[j]]
+		if a.r.Time.Step != b.r.Time.Step {
+			return a.r.Time.Step < b.r.Time.Step
+		}
+		if a.r.Config.Plan.TP != b.r.Config.Plan.TP {
+			return a.r.Config.Plan.TP < b.r.Config.Plan.TP
+		}
+		if a.r.Config.Plan.PP != b.r.Config.Plan.PP {
+			return a.r.Config.Plan.PP < b.r.Config.Plan.PP
+		}
+		return a.index < b.index
+	})
+	if o.Top > 0 && len(rank) > o.Top {
+		rank = rank[:o.Top]
+	}
+	sr.Plans = make([]Result, len(rank))
+	for i, k := range rank {
+		sr.Plans[i] = plans[k].r
+	}
 	sr.Decision = Decide(m, cl, o.BytesPerParam)
 	return sr, nil
 }

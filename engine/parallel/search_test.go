@@ -1,0 +1,123 @@
+package parallel
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/gpuscope/gpuscope/engine/hw"
+	"github.com/gpuscope/gpuscope/engine/model"
+)
+
+// A search told to rank only its Top plans ranks them as the whole
+// search does — the same plans, bit for bit, in the same order, ties
+// included — counts every plan evaluated and fitting as it does, and
+// runs far fewer schedules (the rest are bounded without theirs).
+func TestSearchTopRanksAsAll(t *testing.T) {
+	preset := func(id string) model.Transformer {
+		m, ok := model.Preset(id)
+		if !ok {
+			t.Fatal(id)
+		}
+		return m
+	}
+	cases := []struct {
+		name string
+		o    SearchOptions
+		top  int
+	}{
+		{"llama3-405b on 16,384 H100s, CP", SearchOptions{Model: preset("llama3-405b"), Cluster: DefaultCluster(gpu(t, "h100"), 16384), GlobalBatch: 2048, CP: true}, 10},
+		{"llama3-405b, one plan", SearchOptions{Model: preset("llama3-405b"), Cluster: DefaultCluster(gpu(t, "h100"), 16384), GlobalBatch: 2048}, 1},
+		{"mixtral-8x7b on 64 H100s", SearchOptions{Model: preset("mixtral-8x7b"), Cluster: DefaultCluster(gpu(t, "h100"), 64), GlobalBatch: 512, CP: true}, 20},
+		{"deepseek-v3 on 256 H800s", SearchOptions{Model: preset("deepseek-v3"), Cluster: DefaultCluster(gpu(t, "h800"), 256), GlobalBatch: 1024, MaxMicroBatch: 4}, 20},
+		{"gpt3-175b on 1,024 A100s, more than fit", SearchOptions{Model: preset("gpt3-175b"), Cluster: DefaultCluster(gpu(t, "a100-80gb"), 1024), GlobalBatch: 1536}, 1 << 20},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			o := tc.o
+			o.BytesPerParam, o.Dtype, o.Flash = 16, hw.BF16, true
+			all, err := Search(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o.Top = tc.top
+			top, err := Search(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if all.Fitting == 0 {
+				t.Fatal("no plan fits: the case tests nothing")
+			}
+			if top.Evaluated != all.Evaluated || top.Fitting != all.Fitting || top.Bounded != all.Bounded || top.Pruned != all.Pruned {
+				t.Errorf("top %d: evaluated %d, fitting %d, bounded %d, pruned %d; all: %d, %d, %d, %d",
+					tc.top, top.Evaluated, top.Fitting, top.Bounded, top.Pruned, all.Evaluated, all.Fitting, all.Bounded, all.Pruned)
+			}
+			want := all.Plans[:min(tc.top, len(all.Plans))]
+			if len(top.Plans) != len(want) {
+				t.Fatalf("top %d lists %d plans, want %d", tc.top, len(top.Plans), len(want))
+			}
+			for i := range want {
+				if !reflect.DeepEqual(top.Plans[i], want[i]) {
+					t.Fatalf("rank %d: %+v (%.9g s), the whole search's %+v (%.9g s)", i+1,
+						top.Plans[i].Config.Plan, top.Plans[i].Time.Step, want[i].Config.Plan, want[i].Time.Step)
+				}
+			}
+			if all.Scheduled != all.Fitting {
+				t.Errorf("the whole search ran %d schedules for %d fitting plans", all.Scheduled, all.Fitting)
+			}
+			// Without CP the bound spares most schedules; with it, the CP
+			// plans under the fastest run at once (they prune), fewer
+			// still.
+			if tc.top < all.Fitting/10 && (top.Scheduled*4 > all.Scheduled || top.Scheduled >= all.Scheduled) {
+				if !o.CP || top.Scheduled >= all.Scheduled {
+					t.Errorf("top %d ran %d schedules of the whole search's %d: the bound saved little", tc.top, top.Scheduled, all.Scheduled)
+				}
+			}
+			t.Logf("top %d: %d of %d fitting plans' schedules run", tc.top, top.Scheduled, top.Fitting)
+		})
+	}
+}
+
+// The bound a search ranks by is a bound: no plan's step is below the
+// step without its bubble and sends, and plans with a pipeline have a
+// bubble (the bound is not the step). A search's plan, its GEMM times
+// kept by shape, times as Evaluate does, bit for bit.
+func TestSearchLowerBound(t *testing.T) {
+	for _, tc := range []struct {
+		id, gpu     string
+		gpus, batch int
+	}{{"llama3-405b", "h100", 16384, 2048}, {"deepseek-v3", "h800", 256, 1024}} {
+		m, ok := model.Preset(tc.id)
+		if !ok {
+			t.Fatal(tc.id)
+		}
+		cl := DefaultCluster(gpu(t, tc.gpu), tc.gpus)
+		var lower, exact searching
+		lower.lower = true
+		n, below := 0, 0
+		o := SearchOptions{Model: m, Cluster: cl, GlobalBatch: tc.batch, BytesPerParam: 16, Dtype: hw.BF16, Flash: true, MaxMicroBatch: 2}
+		o.plans(Plan{BytesPerParam: 16, Dtype: hw.BF16, Flash: true, Overlap: true, GlobalBatch: tc.batch}, false, nil, func(p Plan) {
+			c := Config{Model: m, Plan: p, Cluster: cl}
+			lo, err := evaluate(c, &lower)
+			if err != nil || !lo.Memory.Fits {
+				return
+			}
+			r, err := evaluate(c, &exact)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n++
+			if one, err := Evaluate(c); err != nil || one.Time != r.Time || one.MFU != r.MFU {
+				t.Fatalf("%s %+v: in the search %+v, alone %+v (%v)", tc.id, p, r.Time, one.Time, err)
+			}
+			if lo.Time.Step > r.Time.Step {
+				t.Fatalf("%s %+v: bound %.9g s above its step %.9g s", tc.id, p, lo.Time.Step, r.Time.Step)
+			}
+			if p.PP > 1 && lo.Time.Step < r.Time.Step {
+				below++
+			}
+		})
+		if n == 0 || below == 0 {
+			t.Fatalf("%s: %d fitting plans, %d with their bound below the step", tc.id, n, below)
+		}
+	}
+}
