@@ -53,8 +53,9 @@ type searching struct {
 	stage    []float64 // a discarded plan's per-stage numbers
 	fwd, bwd []float64 // the stage times being looked up
 	runs     [3]scheduleRun
-	gemms    gemmMemo // its GEMM times by shape
-	next     int      // the run to replace
+	gemms    gemmMemo           // its GEMM times by shape
+	layers   map[Plan]layerMemo // a plan's layer costs, by the plan at ZeRO 0
+	next     int                // the run to replace
 	// bound asks only for a bound on the step: the critical stage's
 	// compute and TP, EP and CP communication, times the micro-batches
 	// (Time.Step; fitting or not).
@@ -64,6 +65,12 @@ type searching struct {
 	// them), the schedule not run; a plan that does not fit is returned
 	// without its time, as in a search.
 	lower bool
+}
+
+// layerMemo is a plan's dense and MoE layer costs (evaluate).
+type layerMemo struct {
+	cost costs
+	moe  moeLayer
 }
 
 // scheduleRun is one pipeline schedule run: its shape, its stage times
@@ -93,7 +100,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 		}
 		cl.GPU = se.gpu // a search's cluster does not change
 		if se.gemms.times == nil {
-			se.gemms.times = map[gemmShape]float64{}
+			se.gemms.times = map[uint64]float64{}
 		}
 		cl.gemms = &se.gemms
 	}
@@ -150,7 +157,23 @@ func evaluate(c Config, se *searching) (Result, error) {
 		embedParams += float64(m.Seq) * h
 	}
 
-	cost := layerCost(m, p, cl)
+	// A layer's costs do not depend on the ZeRO stage: a search, which
+	// tries the stages of each plan in turn, keeps them (layers).
+	var cost costs
+	var moe moeLayer
+	var layerKey Plan
+	kept := false
+	if se != nil {
+		layerKey = p
+		layerKey.ZeRO = 0
+		var l layerMemo
+		if l, kept = se.layers[layerKey]; kept {
+			cost, moe = l.cost, l.moe
+		}
+	}
+	if !kept {
+		cost = layerCost(m, p, cl)
+	}
 	var mtp costs // a multi-token-prediction module's projection, a micro-batch
 	if m.MTPLayers > 0 {
 		mtp.fwd, mtp.bwd = mtpProjection(m, p, cl)
@@ -159,9 +182,14 @@ func evaluate(c Config, se *searching) (Result, error) {
 	// their parameters on one GPU, the part of them that is experts
 	// (sharded over EP, their gradients reduced over DP ÷ EP), their
 	// costs and activations.
-	var moe moeLayer
-	if m.MoE() {
+	if m.MoE() && !kept {
 		moe = moeLayerOn(m, p, cl, layerParams, ffnMats*h*f/T)
+	}
+	if se != nil && !kept {
+		if se.layers == nil || len(se.layers) >= 1024 {
+			se.layers = map[Plan]layerMemo{} // the plans tried lately
+		}
+		se.layers[layerKey] = layerMemo{cost, moe}
 	}
 	stageDense := func(st int) int { return denseOnStage(m, pp, v, st) }
 
@@ -880,10 +908,10 @@ func peakOf(g hw.GPU, d hw.Dtype) float64 {
 func (cl Cluster) gemm(d hw.Dtype, M, N, K float64) float64 {
 	mi, ni, ki := max(int(math.Round(M)), 1), max(int(math.Round(N)), 1), max(int(math.Round(K)), 1)
 	memo := cl.gemms
-	var key gemmShape
+	var key uint64
 	if memo != nil {
-		if key = (gemmShape{dtypeCode(d), mi, ni, ki}); key.d == 0 {
-			memo = nil // a precision not numbered: not kept
+		if key = gemmKey(d, mi, ni, ki); key == 0 {
+			memo = nil // a precision not numbered, or a shape too large: not kept
 		}
 	}
 	if memo != nil {
@@ -906,12 +934,20 @@ func (cl Cluster) gemm(d hw.Dtype, M, N, K float64) float64 {
 	return t
 }
 
-// gemmShape is a product's precision (dtypeCode) and rounded shape:
-// integers, which a map hashes faster than a string.
-type gemmShape struct{ d, m, n, k int }
+// gemmKey packs a product's precision (dtypeCode) and rounded shape
+// into one integer, which a map hashes fastest: 0 when the precision is
+// not numbered or a side is 2²⁰ or more.
+func gemmKey(d hw.Dtype, m, n, k int) uint64 {
+	c := dtypeCode(d)
+	const side = 1 << 20
+	if c == 0 || m >= side || n >= side || k >= side {
+		return 0
+	}
+	return uint64(c)<<60 | uint64(m)<<40 | uint64(n)<<20 | uint64(k)
+}
 
 // dtypeCode numbers the precisions a product runs in (fp8Block apart
-// from FP8); 0 for any other, which the search's memo does not keep.
+// from FP8); 0 for any other.
 func dtypeCode(d hw.Dtype) int {
 	for i, x := range [...]hw.Dtype{hw.FP32, hw.TF32, hw.FP16, hw.BF16, hw.FP8, hw.FP4, fp8Block} {
 		if d == x {
@@ -922,7 +958,7 @@ func dtypeCode(d hw.Dtype) int {
 }
 
 // gemmMemo is a search's GEMM times by shape, for its one GPU.
-type gemmMemo struct{ times map[gemmShape]float64 }
+type gemmMemo struct{ times map[uint64]float64 }
 
 // head is the last stage's output layer for one micro-batch: the logits
 // product (vocabulary-parallel, V/t wide) forward and its two backward,

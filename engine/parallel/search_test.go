@@ -1,6 +1,7 @@
 package parallel
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -119,5 +120,37 @@ func TestSearchLowerBound(t *testing.T) {
 		if n == 0 || below == 0 {
 			t.Fatalf("%s: %d fitting plans, %d with their bound below the step", tc.id, n, below)
 		}
+	}
+}
+
+// A GEMM's key holds its precision and shape, each apart; a side too
+// large for it, or a precision not numbered, is not kept (key 0) — and
+// timed all the same.
+func TestGEMMKey(t *testing.T) {
+	seen := map[uint64]string{}
+	for _, d := range []hw.Dtype{hw.FP32, hw.TF32, hw.FP16, hw.BF16, hw.FP8, hw.FP4, fp8Block} {
+		for _, s := range [][3]int{{1, 1, 1}, {4096, 7168, 2048}, {2048, 7168, 4096}, {1<<20 - 1, 1, 1}, {1, 1<<20 - 1, 1}, {1, 1, 1<<20 - 1}} {
+			k := gemmKey(d, s[0], s[1], s[2])
+			name := fmt.Sprint(d, s)
+			if k == 0 || seen[k] != "" {
+				t.Errorf("%s: key %#x (also %q)", name, k, seen[k])
+			}
+			seen[k] = name
+		}
+		if k := gemmKey(d, 1<<20, 1, 1); k != 0 {
+			t.Errorf("%s with a side of 2^20: key %#x, want 0", d, k)
+		}
+	}
+	if k := gemmKey("int8", 1, 1, 1); k != 0 {
+		t.Errorf("int8: key %#x, want 0", k)
+	}
+	memo := &gemmMemo{times: map[uint64]float64{}}
+	cl := Cluster{GPU: gpu(t, "h100"), gemms: memo}
+	big := cl.gemm(hw.BF16, 1<<21, 128, 128)
+	if big <= 0 || len(memo.times) != 0 {
+		t.Errorf("a 2^21-row product: %g s, %d kept", big, len(memo.times))
+	}
+	if a, b := cl.gemm(hw.BF16, 4096, 4096, 4096), (Cluster{GPU: cl.GPU}).gemm(hw.BF16, 4096, 4096, 4096); a != b || len(memo.times) != 1 {
+		t.Errorf("kept %g s, alone %g s, %d kept", a, b, len(memo.times))
 	}
 }
