@@ -578,13 +578,19 @@ func preparePlan(s *Scenario, cfg Config) (*Lesson, error) {
 	// A search is the slow part (a fraction of a second in the browser):
 	// run it once per model, cluster and batch.
 	searches := map[string]*parallel.SearchResult{}
+	// The plans the page ranks: as many as the rank knob reaches (and
+	// the 20 state() reports); the rest are counted, not ranked.
+	top := 20
+	if k, ok := s.Knob("rank"); ok {
+		top = max(top, int(k.Max))
+	}
 	search := func(pc parallel.Config, cp bool) (*parallel.SearchResult, error) {
 		key := fmt.Sprintf("%+v|%s|%d|%d|%d|%d|%v", pc.Model, pc.Cluster.GPU.ID, pc.Cluster.GPUs, pc.Plan.GlobalBatch, pc.Plan.BytesPerParam, pc.Cluster.GPUsPerNode, cp)
 		if sr, ok := searches[key]; ok {
 			return sr, nil
 		}
 		sr, err := parallel.Search(parallel.SearchOptions{Model: pc.Model, Cluster: pc.Cluster, GlobalBatch: pc.Plan.GlobalBatch,
-			BytesPerParam: pc.Plan.BytesPerParam, Dtype: pc.Plan.Dtype, Flash: pc.Plan.Flash, CP: cp})
+			BytesPerParam: pc.Plan.BytesPerParam, Dtype: pc.Plan.Dtype, Flash: pc.Plan.Flash, CP: cp, Top: top})
 		if err != nil {
 			return nil, err
 		}
@@ -707,7 +713,7 @@ func (PlanLesson) metrics(les *Lesson, step int) any {
 		}
 	}
 	if r.Search != nil {
-		sm := r.Search.Metrics(20)
+		sm := r.Search.Metrics(20) // as many as the search ranked (preparePlan)
 		m.Search = &sm
 	}
 	for _, b := range r.Budget {

@@ -746,15 +746,9 @@ func (p *Player) HFConfig(text string) *InputError {
 		return e
 	}
 	_, holds := p.st.Config["kv_lora_rank"]
-	if _, search := p.st.Config["rank"]; m.MLA() && (!holds || search) {
-		// Read right, but a lesson without latent sizes cannot hold it,
-		// and the planner's search of one is too slow for the page
-		// (DeepSeek-V3's: 10 s natively).
-		key := "error.hf_mla"
-		if holds {
-			key = "error.hf_mla_search"
-		}
-		e := inputError(key, "hf_config", shown(text), "name", m.Name)
+	if m.MLA() && !holds {
+		// Read right, but a lesson without latent sizes cannot hold it.
+		e := inputError("error.hf_mla", "hf_config", shown(text), "name", m.Name)
 		e.params = []paramArg{{"total", m.Params()}, {"active", m.ActiveParams()}}
 		return p.report1(e)
 	}
