@@ -119,7 +119,21 @@ func Numbers(p *scenarios.Player, lang string) []Node {
 					td.Attrs = append(td.Attrs, "class", "current")
 				}
 			}
-			tr.Kids = append(tr.Kids, td.Say(v))
+			if pieces := valuePieces(v); len(pieces) > 1 && r.Key != "command" {
+				// Each piece without its trailing space, which comes after
+				// it on its own: a space inside a piece that does not wrap
+				// is no place to wrap.
+				for _, piece := range pieces {
+					if word, ok := strings.CutSuffix(piece, " "); ok {
+						td = td.Add(El("span", "class", "piece").Say(word), El("span").Say(" "))
+					} else {
+						td = td.Add(El("span", "class", "piece").Say(piece))
+					}
+				}
+				tr.Kids = append(tr.Kids, td)
+			} else {
+				tr.Kids = append(tr.Kids, td.Say(v))
+			}
 		}
 		body.Kids = append(body.Kids, tr)
 		if r.Source != "" {
@@ -131,6 +145,32 @@ func Numbers(p *scenarios.Player, lang string) []Node {
 		El("p", "id", "live", "class", "live", "aria-live", "off"),
 		El("table").Add(El("thead").Add(head), body),
 	}
+}
+
+// valuePieces cuts a table value where a narrow panel may wrap it: after
+// " × ", " · " and " / ", and before " (" — "TP 2 × PP 1 × DP 1024 (EP 64)"
+// is "TP 2 × ", "PP 1 × ", "DP 1024 ", "(EP 64)". Each piece keeps its
+// number and unit together (the page's CSS: a piece does not wrap); the
+// pieces joined are the value.
+func valuePieces(v string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(v); i++ {
+		if v[i] != ' ' {
+			continue
+		}
+		switch rest := v[i+1:]; {
+		case strings.HasPrefix(rest, "("):
+			out = append(out, v[start:i+1])
+			start = i + 1
+		case strings.HasPrefix(rest, "× "), strings.HasPrefix(rest, "· "), strings.HasPrefix(rest, "/ "):
+			j := i + 1 + strings.Index(rest, " ") + 1
+			out = append(out, v[start:j])
+			start = j
+			i = j - 1
+		}
+	}
+	return append(out, v[start:])
 }
 
 // Caption is the lines under an exported picture: the lesson and step,

@@ -1,6 +1,7 @@
 package page
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -150,5 +151,23 @@ func TestCaption(t *testing.T) {
 	}
 	if got := ExportName(p.State(), "png"); got != "gpuscope-ring-allreduce-step2.png" {
 		t.Errorf("ExportName = %q", got)
+	}
+}
+
+// A value wraps between its pieces only, and the pieces are the value.
+func TestValuePieces(t *testing.T) {
+	for v, want := range map[string][]string{
+		"TP 2 × PP 1 × DP 1024 (EP 64)": {"TP 2 × ", "PP 1 × ", "DP 1024 ", "(EP 64)"},
+		"1.07 s (1.04 s hidden)":        {"1.07 s ", "(1.04 s hidden)"},
+		"64.8 GB / 79.2 GB":             {"64.8 GB / ", "79.2 GB"},
+		"2.27 s · 64.8 GB":              {"2.27 s · ", "64.8 GB"},
+		"12.4 s":                        {"12.4 s"},
+		"":                              {""},
+		"a ×":                           {"a ×"},
+	} {
+		got := valuePieces(v)
+		if strings.Join(got, "") != v || !slices.Equal(got, want) {
+			t.Errorf("%q: %q, want %q", v, got, want)
+		}
 	}
 }

@@ -873,10 +873,19 @@ func (PlanLesson) table(les *Lesson, step int, lang string) Table {
 				break
 			}
 			q := pl.Config.Plan
+			// A mixture of experts' plans differ by EP too, and plans
+			// with context parallelism by CP (as on the canvas).
+			more := ""
+			if pl.Config.Model.MoE() {
+				more += i18n.T(lang, "plan.rank_ep", "ep", strconv.Itoa(max(q.EP, 1)))
+			}
+			if q.CP > 1 {
+				more += i18n.T(lang, "plan.rank_cp", "cp", strconv.Itoa(q.CP))
+			}
 			ranked = append(ranked, TableRow{
 				Key: "rank_" + strconv.Itoa(i+1),
 				Label: i18n.T(lang, "plan.rank_row", "rank", strconv.Itoa(i+1), "tp", strconv.Itoa(q.TP), "pp", strconv.Itoa(q.PP),
-					"dp", strconv.Itoa(q.DP), "v", strconv.Itoa(q.Interleave), "zero", strconv.Itoa(q.ZeRO),
+					"dp", strconv.Itoa(q.DP), "more", more, "v", strconv.Itoa(q.Interleave), "zero", strconv.Itoa(q.ZeRO),
 					"recompute", i18n.T(lang, "recompute_short."+string(q.Recompute)), "b", strconv.Itoa(q.MicroBatch)),
 				Cells:  []string{dur(pl.Time.Step) + " · " + units.Bytes(pl.Memory.Total)},
 				Action: &Assignment{Knob: "rank", Value: strconv.Itoa(i + 1)},

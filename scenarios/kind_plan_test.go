@@ -274,6 +274,21 @@ func TestPlannerLesson(t *testing.T) {
 	if best := dm.Search.Plans[0]; best.EP < 1 || best.Model != "custom" {
 		t.Errorf("DeepSeek-V3's best plan: %+v", best)
 	}
+	// The ranked rows name EP: plans that differ by it alone read apart.
+	labels := map[string]bool{}
+	for _, lang := range []string{"en", "zh"} {
+		for _, r := range p.Lesson().Table(1, lang).Rows {
+			if strings.HasPrefix(r.Key, "rank_") {
+				if labels[r.Label] || !strings.Contains(r.Label, "EP") {
+					t.Errorf("%s: ranked row %q repeated or without EP", lang, r.Label)
+				}
+				labels[r.Label] = true
+			}
+		}
+	}
+	if len(labels) < 4 {
+		t.Errorf("ranked rows: %v", labels)
+	}
 	// An engine refusal names the knob.
 	p2, _, _ := NewPlayerAt("scenario=pipeline-parallel")
 	if e := p2.Set("interleave", "3"); e == nil || e.Field != "interleave" {
