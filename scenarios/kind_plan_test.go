@@ -274,6 +274,22 @@ func TestPlannerLesson(t *testing.T) {
 	if best := dm.Search.Plans[0]; best.EP < 1 || best.Model != "custom" {
 		t.Errorf("DeepSeek-V3's best plan: %+v", best)
 	}
+	// On DeepSeek's own GPU, the H800 (the H100's compute, NVLink cut to
+	// 400 GB/s two-way): searched again, the command names it, and its
+	// best plan cannot be faster than the H100's.
+	if e := p.Set("gpu", "h800"); e != nil {
+		t.Fatal(e)
+	}
+	hm := p.Lesson().Metrics(1).(PlanMetrics)
+	if !strings.Contains(hm.Command, "--gpu h800") || hm.Search == nil || len(hm.Search.Plans) == 0 {
+		t.Fatalf("DeepSeek-V3 on H800s: command %s, search %+v", hm.Command, hm.Search)
+	}
+	if h, d := hm.Search.Plans[0].Time.Step, dm.Search.Plans[0].Time.Step; h < d {
+		t.Errorf("DeepSeek-V3's best step on H800s %.3f s, on H100s %.3f s: the H800's slower NVLink made it faster", h, d)
+	}
+	if e := p.Set("gpu", "h100"); e != nil {
+		t.Fatal(e)
+	}
 	// The ranked rows name EP: plans that differ by it alone read apart.
 	labels := map[string]bool{}
 	for _, lang := range []string{"en", "zh"} {
