@@ -1,12 +1,17 @@
 package browsertest
 
 import (
+	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"github.com/gpuscope/gpuscope/scenarios"
+	"github.com/gpuscope/gpuscope/scenarios/i18n"
 )
 
 // Presentation mode: the link opens it, a presenter's clicker (PageDown,
@@ -108,13 +113,17 @@ func TestButtonsInView(t *testing.T) {
 		waitReady(ctx)
 		var ids []string
 		evalJSON(ctx, "window.gpuscope.scenarios()", &ids)
+		paused := 0 // lessons measured with Play turned to Pause
 		for _, id := range ids {
+			s, ok := scenarios.Get(id)
+			if !ok {
+				t.Fatalf("window.gpuscope.scenarios() lists %q, which the catalogue lacks", id)
+			}
 			command(ctx, fmt.Sprintf(`{type: "set", scenario: %q}`, id))
-			settle(ctx)
+			var st struct{ Steps int }
+			evalJSON(ctx, "window.gpuscope.state()", &st)
 			steps := 1
 			if lang == "en" {
-				var st struct{ Steps int }
-				evalJSON(ctx, "window.gpuscope.state()", &st)
 				steps = st.Steps
 			}
 			for n := 1; n <= steps; n++ {
@@ -126,12 +135,19 @@ func TestButtonsInView(t *testing.T) {
 					if playing {
 						command(ctx, `{type: "play"}`)
 					}
-					settle(ctx)
-					var b struct {
-						Bottom, View, Rows float64
+					// Playing may move on to the next step at once: the
+					// label is not waited for then.
+					label := i18n.T(lang, "ui.step", "n", strconv.Itoa(n), "total", strconv.Itoa(st.Steps))
+					if playing {
+						label = ""
 					}
-					evalJSON(ctx, `(() => { const r = ["btn-prev", "btn-play", "btn-next"].map((id) => document.getElementById(id).getBoundingClientRect());
-					  return {Bottom: Math.max(...r.map((x) => x.bottom)), View: innerHeight, Rows: new Set(r.map((x) => Math.round(x.top))).size}; })()`, &b)
+					b := buttonsShown(ctx, i18n.T(lang, s.Title), label)
+					if b.Playing {
+						paused++
+					}
+					if !b.Shown {
+						t.Fatalf("%s %s step %d (playing %v): the panel did not show it within 10 s (title, step label, play button)", lang, id, n, playing)
+					}
 					if b.Bottom > b.View || b.Rows != 1 {
 						t.Errorf("%s %s step %d (playing %v): buttons end at %.0f of %.0f px, on %.0f rows", lang, id, n, playing, b.Bottom, b.View, b.Rows)
 					}
@@ -141,7 +157,33 @@ func TestButtonsInView(t *testing.T) {
 				}
 			}
 		}
+		if paused < len(ids)/2 {
+			t.Errorf("%s: only %d of %d lessons were measured playing (Pause in place of Play)", lang, paused, len(ids))
+		}
 	}
+}
+
+// buttonsShown waits for the panel to show a lesson's step — its title,
+// step label and play button are written in one refresh, on the Ebiten
+// tick after a command — and for the frame that lays it out, then
+// measures Previous, Play and Next: their lowest edge, the viewport's
+// height and the rows they take. The play button must show what the
+// player is doing at that moment (a step's animation may have ended);
+// Playing says which. An empty label is not waited for.
+func buttonsShown(ctx context.Context, title, label string) (b struct {
+	Shown, Playing     bool
+	Bottom, View, Rows float64
+}) {
+	evalJSON(ctx, fmt.Sprintf(`new Promise((done) => { const t0 = performance.now();
+	  const measure = () => { const r = ["btn-prev", "btn-play", "btn-next"].map((id) => document.getElementById(id).getBoundingClientRect());
+	    done({Shown: true, Playing: document.getElementById("btn-play").getAttribute("aria-pressed") === "true", Bottom: Math.max(...r.map((x) => x.bottom)), View: innerHeight, Rows: new Set(r.map((x) => Math.round(x.top))).size}); };
+	  const look = () => {
+	    if (document.getElementById("title").textContent === %q && (%q === "" || document.getElementById("step-label").textContent === %q) &&
+	        document.getElementById("btn-play").getAttribute("aria-pressed") === String(window.gpuscope.state().playing)) return requestAnimationFrame(measure);
+	    if (performance.now() - t0 > 10000) return done({Shown: false});
+	    requestAnimationFrame(look); };
+	  look(); })`, title, label, label), &b)
+	return b
 }
 
 // A screen reader hears what the picture shows, per step: the live region
