@@ -624,7 +624,7 @@ func planSettings(given func(string) bool, m model.Transformer, fromHF bool, p p
 		s = append(s, planSetting{"", "sequence parallel", "on when TP > 1", "in every plan searched"},
 			planSetting{"", "DP overlap", "on", "in every plan searched"},
 			planSetting{"", "recomputation", "none, selective, full", "searched"},
-			planSetting{"", "ZeRO stage", "0–3 without PP, 0–1 with", "searched"})
+			planSetting{"", "ZeRO stage", "0–3 without PP, 0–2 with", "searched"})
 	} else {
 		add("sp", "sequence parallel", onOff[p.SP], eraDef("default: on when TP > 1"))
 		add("overlap", "DP overlap", onOff[p.Overlap], eraDef("default"))
