@@ -81,7 +81,7 @@ func TestPlanAt(t *testing.T) {
 	// By hand: the backward of the MLP's down product (2,048 × 12,288 ×
 	// 6,144 on a TP 8 GPU) is dX and dW, 2 × 2 × 2048 × 12288 × 6144 FLOP.
 	a := got.Activity
-	if a.Stage != 0 || a.Kind != "backward" || a.Kernel.Name != "down" || a.Layer != 1 || got.Counts.FLOPs != 4*2048*12288*6144 || got.Counts.HBMBytes <= 0 {
+	if a.Stage != 0 || a.Kind != "backward" || a.Kernel.Name != "down" || a.Layer != 5 || got.Counts.FLOPs != 4*2048*12288*6144 || got.Counts.HBMBytes <= 0 {
 		t.Errorf("GPU 27 at 1 s: %+v", got)
 	}
 	text, _, code := runCLI(args...)

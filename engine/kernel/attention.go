@@ -48,6 +48,58 @@ type AttentionResult struct {
 	ComputeS float64
 	MemoryS  float64
 	TimeS    float64
+	// BackwardS is the backward pass's time: standard attention's two
+	// products' gradients, twice the forward; FlashAttention's
+	// FlashBackwardFLOPs times the forward's FLOPs (it recomputes the
+	// scores) at its measured backward rate, its HBM traffic as many
+	// times the forward's.
+	BackwardS float64
+}
+
+// FlashBackwardFLOPs is FlashAttention's backward pass in FLOPs of its
+// forward: the scores recomputed (QKᵀ) and four products of gradients
+// (dV, dP, dQ, dK) against the forward's two, 2.5× (Dao et al.).
+const FlashBackwardFLOPs = 2.5
+
+// flashRates are FlashAttention's measured rates over sequence length:
+// FlashAttention-3 on an H100 SXM5 in BF16, head dimension 128, without a
+// causal mask, TFLOP/s of the full (unmasked) count, forward and backward
+// (Shah et al., FlashAttention-3, arXiv 2407.08608, §4.1, the BF16
+// forward and backward benchmarks) — below a large GEMM's 82% of peak
+// (TensorEfficiency): the softmax between the two products takes the
+// exponential unit (16 a clock an SM, 512 FLOPs of products to one
+// exponential at d = 128) and the backward runs five products with
+// atomics between the blocks.
+var flashRates = [...]struct{ seq, fwd, bwd float64 }{
+	{512, 467, 316}, {1024, 565, 424}, {2048, 625, 501}, {4096, 638, 542}, {8192, 646, 559}, {16384, 648, 561},
+}
+
+// flashPeak is the peak the measured rates are shares of: the H100 SXM's
+// dense BF16 989 TFLOP/s.
+const flashPeak = 989
+
+// FlashEfficiency is the share of the tensor cores' peak FlashAttention
+// sustains forward and backward over n keys: the measured rates of
+// flashRates ÷ the H100's peak, linear in log₂ n between the measured
+// lengths and held beyond them. Other GPUs and formats are assumed to
+// reach the same shares of their own peaks.
+func FlashEfficiency(n int) (fwd, bwd float64) {
+	first, last := flashRates[0], flashRates[len(flashRates)-1]
+	x := float64(n)
+	switch {
+	case x <= first.seq:
+		return first.fwd / flashPeak, first.bwd / flashPeak
+	case x >= last.seq:
+		return last.fwd / flashPeak, last.bwd / flashPeak
+	}
+	for i := 1; i < len(flashRates); i++ {
+		a, b := flashRates[i-1], flashRates[i]
+		if x <= b.seq {
+			u := math.Log2(x/a.seq) / math.Log2(b.seq/a.seq)
+			return (a.fwd + u*(b.fwd-a.fwd)) / flashPeak, (a.bwd + u*(b.bwd-a.bwd)) / flashPeak
+		}
+	}
+	return last.fwd / flashPeak, last.bwd / flashPeak
 }
 
 // Attention counts HBM traffic and times one attention forward pass.
@@ -62,6 +114,10 @@ type AttentionResult struct {
 // running at once share K and V through L2, so HBM sees 2·N·d + w·2·N·d,
 // w = 1 while K and V of the heads in flight fit in L2, else the waves
 // of a head's blocks (⌈N/Br ÷ SMs⌉): linear in N, then a step up.
+//
+// Compute: standard attention's products are GEMMs, at TensorEfficiency;
+// FlashAttention's fused kernel at its measured rates (FlashEfficiency),
+// forward and backward.
 func Attention(c AttentionConfig) (AttentionResult, error) {
 	r := AttentionResult{Config: c}
 	if c.Batch < 1 || c.Heads < 1 || c.Seq < 1 || c.HeadDim < 1 || c.Seq > 1<<22 || c.HeadDim > 1024 {
@@ -115,6 +171,13 @@ func Attention(c AttentionConfig) (AttentionResult, error) {
 	r.ComputeS = r.FLOPs / (peak * TensorEfficiency)
 	r.MemoryS = r.HBMBytes / g.HBMBandwidth
 	r.TimeS = math.Max(r.ComputeS, r.MemoryS)
+	r.BackwardS = 2 * r.TimeS
+	if c.Impl == FlashAttention {
+		fwd, bwd := FlashEfficiency(c.Seq)
+		r.ComputeS = r.FLOPs / (peak * fwd)
+		r.TimeS = math.Max(r.ComputeS, r.MemoryS)
+		r.BackwardS = FlashBackwardFLOPs * math.Max(r.FLOPs/(peak*bwd), r.MemoryS)
+	}
 	return r, nil
 }
 

@@ -101,3 +101,47 @@ func TestAttentionRejects(t *testing.T) {
 		}
 	}
 }
+
+// FlashAttention runs at its measured rates, not a GEMM's: at the
+// lengths FlashAttention-3's BF16 benchmarks measured on an H100 (head
+// dim 128) exactly their TFLOP/s over its 989 peak, between them linear
+// in log₂ of the length, outside them held. By hand at 8,192 keys, 16
+// heads: 16 × 4 × 8192² × 128 = 5.50e11 FLOPs forward at 646/989 of the
+// peak, backward 2.5 times as many at 559/989 — 1.16× the forward's
+// time a FLOP, where the engine before timed both at the GEMM's 82%.
+func TestFlashEfficiencyMeasured(t *testing.T) {
+	for _, tt := range []struct {
+		n        int
+		fwd, bwd float64 // TFLOP/s
+	}{{512, 467, 316}, {2048, 625, 501}, {16384, 648, 561}, {64, 467, 316}, {1 << 20, 648, 561}} {
+		f, b := FlashEfficiency(tt.n)
+		if math.Abs(f-tt.fwd/989) > 1e-12 || math.Abs(b-tt.bwd/989) > 1e-12 {
+			t.Errorf("N = %d: %.4f, %.4f of peak; want %.4f, %.4f", tt.n, f, b, tt.fwd/989, tt.bwd/989)
+		}
+	}
+	// Midway in log₂ between 4,096 and 8,192 (√(4096·8192) ≈ 5793).
+	if f, b := FlashEfficiency(5793); math.Abs(f-642.0/989) > 2e-4 || math.Abs(b-550.5/989) > 2e-4 {
+		t.Errorf("N = 5793: %.4f, %.4f; want ≈ %.4f, %.4f", f, b, 642.0/989, 550.5/989)
+	}
+	r := attn(t, FlashAttention, 8192)
+	g, _ := hw.GPUByID("h100")
+	peak, _ := g.PeakFLOPS(hw.BF16)
+	flops := 16 * 4 * 8192.0 * 8192 * 128
+	if want := flops / (peak * 646 / 989); r.FLOPs != flops || math.Abs(r.ComputeS/want-1) > 1e-12 || r.TimeS != r.ComputeS {
+		t.Errorf("N = 8192: %g FLOPs, %g s (time %g s); want %g, %g s, compute-bound", r.FLOPs, r.ComputeS, r.TimeS, flops, want)
+	}
+	if want := 2.5 * flops / (peak * 559 / 989); math.Abs(r.BackwardS/want-1) > 1e-12 {
+		t.Errorf("N = 8192 backward: %g s; want %g", r.BackwardS, want)
+	}
+	if slower := r.BackwardS / (2.5 * r.TimeS); slower < 1.1 || slower > 1.2 {
+		t.Errorf("backward a FLOP %.3f× the forward's time; want 646/559 ≈ 1.16", slower)
+	}
+	if f, _ := FlashEfficiency(8192); f >= TensorEfficiency {
+		t.Errorf("FlashAttention's forward at %.3f of peak, a GEMM's %.2f: want below", f, TensorEfficiency)
+	}
+	// Standard attention's products are cuBLAS GEMMs: its backward is
+	// twice its forward, at the GEMM's rate.
+	if s := attn(t, StandardAttention, 2048); s.BackwardS != 2*s.TimeS {
+		t.Errorf("standard backward %g s, forward %g s; want twice", s.BackwardS, s.TimeS)
+	}
+}

@@ -702,9 +702,8 @@ func layerCostOf(m model.Transformer, p Plan, cl Cluster, ks *kernelList) costs 
 	}
 	// The attention core.
 	impl := kernel.StandardAttention
-	back := AttentionBackward
 	if p.Flash {
-		impl, back = kernel.FlashAttention, FlashAttentionBackward
+		impl = kernel.FlashAttention
 	}
 	hd := m.HeadDim()
 	if m.MLA() {
@@ -715,14 +714,15 @@ func layerCostOf(m model.Transformer, p Plan, cl Cluster, ks *kernelList) costs 
 	// sequence's attention.
 	att, err := kernel.Attention(kernel.AttentionConfig{Batch: p.MicroBatch, Heads: m.Heads / p.TP, Seq: m.Seq,
 		HeadDim: hd, Dtype: attDtype(dt), GPU: g, Impl: impl})
-	attn := att.TimeS / float64(cp)
+	attn, attnBack := att.TimeS/float64(cp), att.BackwardS/float64(cp)
 	if err != nil {
 		attn = 4 * n * S * h / T / (peakOf(g, dt) * kernel.TensorEfficiency)
+		attnBack = AttentionBackward * attn
 	}
 	fwd += attn
-	bwd += back * attn
+	bwd += attnBack
 	if recordKernels {
-		ks.add("attention", KernelAttention, 0, 0, 0, attn, back*attn)
+		ks.add("attention", KernelAttention, 0, 0, 0, attn, attnBack)
 	}
 	// Memory-bound elementwise work: two LayerNorms (read, write), two
 	// bias-dropout-residual adds (read two, write one, a mask), the FFN's
@@ -803,7 +803,7 @@ func layerCostOf(m model.Transformer, p Plan, cl Cluster, ks *kernelList) costs 
 			kvw = float64(m.Heads) / T * float64(m.QKNope+m.QKRope+m.VHead)
 		}
 		full := float64(p.MicroBatch) * S * kvw * 2
-		c.cpFwd, c.cpBwd = cpComm(p, cl, full, attn, back*attn)
+		c.cpFwd, c.cpBwd = cpComm(p, cl, full, attn, attnBack)
 		c.kvFull = full
 	}
 	c.attn = attn

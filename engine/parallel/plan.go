@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gpuscope/gpuscope/engine/hw"
+	"github.com/gpuscope/gpuscope/engine/kernel"
 	"github.com/gpuscope/gpuscope/engine/model"
 )
 
@@ -183,10 +184,11 @@ const (
 	// pack (fragmentation between blocks of different sizes).
 	AllocatorSlack = 0.05
 	// AttentionBackward is the backward pass of the attention core in
-	// units of its forward: twice the products; FlashAttention also
-	// recomputes the scores (2.5×, Dao et al.).
+	// FLOPs of its forward: twice the products; FlashAttention also
+	// recomputes the scores (2.5×, Dao et al.), at its own measured rate
+	// (kernel.FlashEfficiency).
 	AttentionBackward      = 2.0
-	FlashAttentionBackward = 2.5
+	FlashAttentionBackward = kernel.FlashBackwardFLOPs
 )
 
 // Config is a model, a plan and a cluster.
