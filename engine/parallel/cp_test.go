@@ -272,7 +272,7 @@ func TestSearchCPBoundHolds(t *testing.T) {
 	m, _ := model.Preset("llama3-405b")
 	o := SearchOptions{Model: m, Cluster: DefaultCluster(gpu(t, "h100"), 512), GlobalBatch: 256, BytesPerParam: 16, Dtype: hw.BF16, Flash: true, MaxMicroBatch: 2}
 	base := Plan{BytesPerParam: 16, Dtype: hw.BF16, Flash: true, Overlap: true, GlobalBatch: 256}
-	bounds := searching{bound: true}
+	bounds := searching{mode: searchBound}
 	n := 0
 	o.plans(base, true, nil, func(p Plan) {
 		r, err := Evaluate(Config{Model: m, Plan: p, Cluster: o.Cluster})

@@ -56,16 +56,26 @@ type searching struct {
 	gemms    gemmMemo           // its GEMM times by shape
 	layers   map[Plan]layerMemo // a plan's layer costs, by the plan at ZeRO 0
 	next     int                // the run to replace
-	// bound asks only for a bound on the step: the critical stage's
-	// compute and TP, EP and CP communication, times the micro-batches
-	// (Time.Step; fitting or not).
-	bound bool
-	// lower asks for the step without the pipeline's bubble and sends
+	mode     searchMode         // what the search asks of a plan
+}
+
+// searchMode is what a search asks Evaluate for.
+type searchMode int
+
+const (
+	// searchFull: the plan's step, as Evaluate gives it; a plan that does
+	// not fit is returned without its time.
+	searchFull searchMode = iota
+	// searchLower: the step without the pipeline's bubble and sends
 	// (Time.Step, a lower bound on the plan's: the step only grows with
 	// them), the schedule not run; a plan that does not fit is returned
-	// without its time, as in a search.
-	lower bool
-}
+	// without its time.
+	searchLower
+	// searchBound: only a bound on the step, the critical stage's compute
+	// and TP, EP and CP communication times the micro-batches (Time.Step;
+	// fitting or not).
+	searchBound
+)
 
 // layerMemo is a plan's dense and MoE layer costs (evaluate).
 type layerMemo struct {
@@ -379,11 +389,11 @@ func evaluate(c Config, se *searching) (Result, error) {
 		perStage := expertOnStage
 		expertOnStage = func(st int) float64 { return perStage(st) + perStage(pp-1-st) }
 	}
-	if se != nil && !se.bound {
+	if se != nil && se.mode != searchBound {
 		if !r.Memory.Fits {
 			return r, nil // a search keeps only the plans that fit
 		}
-		if !se.lower {
+		if se.mode == searchFull {
 			r.setStageLists(slices.Clone(stage), pp) // kept: its own array
 		}
 	}
@@ -410,7 +420,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 		}
 	}
 	pace()
-	if se != nil && se.bound {
+	if se != nil && se.mode == searchBound {
 		tm.Step = M * slot
 		return r, nil
 	}
@@ -523,7 +533,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 		case p.Schedule == DualPipe:
 			tm.Bubble, tm.PPComm = dualPipeIdle(r, crit)
 			r.BubbleFraction = tm.Bubble / (M * slot)
-		case se != nil && se.lower:
+		case se != nil && se.mode == searchLower:
 			// No bubble and no sends: a bound (Time.Step grows with both).
 		default:
 			tm.Bubble, tm.PPComm = pipelineIdle(r, M*slot, slot, se)

@@ -85,7 +85,7 @@ func Search(o SearchOptions) (SearchResult, error) {
 		done  bool
 	}
 	var cands []candidate
-	lower := searching{lower: true}
+	lower := searching{mode: searchLower}
 	next := 0
 	bounded := func(p Plan) (candidate, bool) {
 		r, err := evaluate(Config{Model: m, Plan: p, Cluster: cl}, &lower)
@@ -212,7 +212,7 @@ func Search(o SearchOptions) (SearchResult, error) {
 // shape whose bound is no faster than best (the fastest fitting step so
 // far, which try lowers).
 func (o SearchOptions) searchCP(base Plan, sr *SearchResult, best *float64, try func(Plan)) {
-	bounds := searching{bound: true}
+	bounds := searching{mode: searchBound}
 	o.plans(base, true, func(p Plan) bool {
 		p.ZeRO, p.Interleave, p.Schedule = 0, 1, OneFOneB
 		r, err := evaluate(Config{Model: o.Model, Plan: p, Cluster: o.Cluster}, &bounds)

@@ -93,7 +93,7 @@ func TestSearchLowerBound(t *testing.T) {
 		}
 		cl := DefaultCluster(gpu(t, tc.gpu), tc.gpus)
 		var lower, exact searching
-		lower.lower = true
+		lower.mode = searchLower
 		n, below := 0, 0
 		o := SearchOptions{Model: m, Cluster: cl, GlobalBatch: tc.batch, BytesPerParam: 16, Dtype: hw.BF16, Flash: true, MaxMicroBatch: 2}
 		o.plans(Plan{BytesPerParam: 16, Dtype: hw.BF16, Flash: true, Overlap: true, GlobalBatch: tc.batch}, false, nil, func(p Plan) {
