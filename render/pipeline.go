@@ -4,6 +4,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // Proportions of a pipeline timeline, in row heights.
@@ -561,7 +562,10 @@ func pipeLegend(l *List, v PipelineView, k pipeKinds, x, y, w, ts, sc float32) f
 		add(th.Rim, true, "canvas.pipe.recompute")
 	}
 	for c := 1; c <= k.chunks && c < 4; c++ {
-		add(chunkShade(th.LinkActive, c), false, chunkKeys[c])
+		if n < len(e) {
+			e[n] = LegendEntry{Color: chunkShade(th.LinkActive, c), Label: chunkLabel(v.Words, c, k.chunks+1)}
+			n++
+		}
 	}
 	if k.comm {
 		key := "canvas.pipe.comm"
@@ -592,12 +596,32 @@ func pipeLegend(l *List, v PipelineView, k pipeKinds, x, y, w, ts, sc float32) f
 	}
 	// The chunks' backward shades mean what their forward shades do.
 	for c := 1; c <= k.chunks && c < 4; c++ {
-		l.Key(chunkShade(th.Rim, c), say(v.Words, chunkKeys[c]))
+		l.Key(chunkShade(th.Rim, c), chunkLabel(v.Words, c, k.chunks+1))
 	}
 	return Legend(l, th, x, y, w, ts, sc, e[:n]...)
 }
 
 var chunkKeys = [4]string{"", "canvas.pipe.chunk2", "canvas.pipe.chunk3", "canvas.pipe.chunk4"}
+
+// chunkLabel names the chunks drawn in shade c of a stage's v chunks:
+// model chunk c + 1, and with more than four chunks (the shades come
+// round again every four) every fourth after it, "model chunks 2, 6".
+func chunkLabel(w Words, c, v int) string {
+	if c+4 >= v {
+		return say(w, chunkKeys[c])
+	}
+	return sayMemo.get(wordKey{w.Lang, "canvas.pipe.chunks", c<<16 | v}, func() string {
+		sep := ", "
+		if w.Lang == "zh" {
+			sep = "、"
+		}
+		var list []string
+		for i := c; i < v; i += 4 {
+			list = append(list, strconv.Itoa(i+1))
+		}
+		return w.Say("canvas.pipe.chunks", "list", strings.Join(list, sep))
+	})
+}
 
 // phaseWord is what a block of the first row says with Phases: forward,
 // backward, all-reduce, update.

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gpuscope/gpuscope/internal/golden"
+	"github.com/gpuscope/gpuscope/scenarios/i18n"
 )
 
 func pipelineView(time float64, tls ...Timeline) PipelineView {
@@ -343,5 +344,29 @@ func TestPipelineHits(t *testing.T) {
 	v.StageGPUs = 0
 	if l := AppendPipeline(List{}, v); len(l.Hits) != 0 {
 		t.Errorf("without StageGPUs: %d places", len(l.Hits))
+	}
+}
+
+// An interleaved time line with more than four chunks a stage draws them
+// in four shades that come round again: its legend names every chunk a
+// shade stands for; with four or fewer, one each.
+func TestChunkLabels(t *testing.T) {
+	zh := Words{Lang: "zh", T: func(key string, args ...string) string { return i18n.T("zh", key, args...) }}
+	for _, tt := range []struct {
+		w    Words
+		c, v int
+		want string
+	}{
+		{english, 1, 2, "model chunk 2"},
+		{english, 3, 4, "model chunk 4"},
+		{english, 1, 5, "model chunk 2"}, // chunk 6 does not exist
+		{english, 1, 8, "model chunks 2, 6"},
+		{english, 3, 8, "model chunks 4, 8"},
+		{english, 2, 16, "model chunks 3, 7, 11, 15"},
+		{zh, 1, 8, "模型块 2、6"},
+	} {
+		if got := chunkLabel(tt.w, tt.c, tt.v); got != tt.want {
+			t.Errorf("%s shade %d of %d chunks: %q, want %q", tt.w.Lang, tt.c, tt.v, got, tt.want)
+		}
 	}
 }
