@@ -546,12 +546,13 @@ func pipeLegend(l *List, v PipelineView, k pipeKinds, x, y, w, ts, sc float32) f
 	th := v.Theme
 	var e [16]LegendEntry
 	n := 0
-	add := func(c Color, hatch bool, key string) {
+	entry := func(c Color, hatch bool, label string) {
 		if n < len(e) {
-			e[n] = LegendEntry{Color: c, Hatch: hatch, Label: say(v.Words, key)}
+			e[n] = LegendEntry{Color: c, Hatch: hatch, Label: label}
 			n++
 		}
 	}
+	add := func(c Color, hatch bool, key string) { entry(c, hatch, say(v.Words, key)) }
 	if k.forward {
 		add(th.LinkActive, false, "canvas.pipe.forward")
 	}
@@ -561,11 +562,8 @@ func pipeLegend(l *List, v PipelineView, k pipeKinds, x, y, w, ts, sc float32) f
 	if k.recompute {
 		add(th.Rim, true, "canvas.pipe.recompute")
 	}
-	for c := 1; c <= k.chunks && c < 4; c++ {
-		if n < len(e) {
-			e[n] = LegendEntry{Color: chunkShade(th.LinkActive, c), Label: chunkLabel(v.Words, c, k.chunks+1)}
-			n++
-		}
+	for c := 1; c <= k.chunks && c < chunkShades; c++ {
+		entry(chunkShade(th.LinkActive, c), false, chunkLabel(v.Words, c, k.chunks+1))
 	}
 	if k.comm {
 		key := "canvas.pipe.comm"
@@ -595,19 +593,23 @@ func pipeLegend(l *List, v PipelineView, k pipeKinds, x, y, w, ts, sc float32) f
 		add(memoryColour("activations", th), false, "canvas.pipe.activations")
 	}
 	// The chunks' backward shades mean what their forward shades do.
-	for c := 1; c <= k.chunks && c < 4; c++ {
+	for c := 1; c <= k.chunks && c < chunkShades; c++ {
 		l.Key(chunkShade(th.Rim, c), chunkLabel(v.Words, c, k.chunks+1))
 	}
 	return Legend(l, th, x, y, w, ts, sc, e[:n]...)
 }
 
-var chunkKeys = [4]string{"", "canvas.pipe.chunk2", "canvas.pipe.chunk3", "canvas.pipe.chunk4"}
+// chunkShades is how many shades tell interleaved chunks apart before
+// they come round again (chunkShade).
+const chunkShades = 4
+
+var chunkKeys = [chunkShades]string{"", "canvas.pipe.chunk2", "canvas.pipe.chunk3", "canvas.pipe.chunk4"}
 
 // chunkLabel names the chunks drawn in shade c of a stage's v chunks:
 // model chunk c + 1, and with more than four chunks (the shades come
 // round again every four) every fourth after it, "model chunks 2, 6".
 func chunkLabel(w Words, c, v int) string {
-	if c+4 >= v {
+	if c+chunkShades >= v {
 		return say(w, chunkKeys[c])
 	}
 	return sayMemo.get(wordKey{w.Lang, "canvas.pipe.chunks", c<<16 | v}, func() string {
@@ -616,7 +618,7 @@ func chunkLabel(w Words, c, v int) string {
 			sep = "、"
 		}
 		var list []string
-		for i := c; i < v; i += 4 {
+		for i := c; i < v; i += chunkShades {
 			list = append(list, strconv.Itoa(i+1))
 		}
 		return w.Say("canvas.pipe.chunks", "list", strings.Join(list, sep))
@@ -1126,7 +1128,7 @@ func hatchRect(l *List, x, y, w, h, step, width float32, c Color) {
 // chunkShade tells interleaved chunks apart: chunk 1 lighter, 2 darker,
 // 3 lighter still, then around again.
 func chunkShade(c Color, chunk int) Color {
-	switch chunk % 4 {
+	switch chunk % chunkShades {
 	case 1:
 		return mix(c, Color{255, 255, 255, c.A}, 0.45)
 	case 2:

@@ -48,18 +48,21 @@ type AttentionResult struct {
 	ComputeS float64
 	MemoryS  float64
 	TimeS    float64
-	// BackwardS is the backward pass's time: standard attention's two
-	// products' gradients, twice the forward; FlashAttention's
-	// FlashBackwardFLOPs times the forward's FLOPs (it recomputes the
-	// scores) at its measured backward rate, its HBM traffic as many
-	// times the forward's.
+	// BackwardS is the backward pass's time: StandardBackwardFLOPs or
+	// FlashBackwardFLOPs times the forward's FLOPs at the backward's rate
+	// (a GEMM's; FlashAttention's measured one), or its HBM traffic as
+	// many times the forward's, whichever is longer.
 	BackwardS float64
 }
 
-// FlashBackwardFLOPs is FlashAttention's backward pass in FLOPs of its
-// forward: the scores recomputed (QKᵀ) and four products of gradients
-// (dV, dP, dQ, dK) against the forward's two, 2.5× (Dao et al.).
-const FlashBackwardFLOPs = 2.5
+// The backward pass of attention in FLOPs of its forward: standard
+// attention's four products of gradients (dV, dP, dQ, dK) against the
+// forward's two; FlashAttention's also recompute the scores (QKᵀ), 2.5×
+// (Dao et al.).
+const (
+	StandardBackwardFLOPs = 2.0
+	FlashBackwardFLOPs    = 2.5
+)
 
 // flashRates are FlashAttention's measured rates over sequence length:
 // FlashAttention-3 on an H100 SXM5 in BF16, head dimension 128, without a
@@ -168,16 +171,16 @@ func Attention(c AttentionConfig) (AttentionResult, error) {
 	default:
 		return r, fmt.Errorf("impl: %q; allowed standard, flash", c.Impl)
 	}
-	r.ComputeS = r.FLOPs / (peak * TensorEfficiency)
+	fwd, bwd := TensorEfficiency, TensorEfficiency
+	back := StandardBackwardFLOPs
+	if c.Impl == FlashAttention {
+		fwd, bwd = FlashEfficiency(c.Seq)
+		back = FlashBackwardFLOPs
+	}
+	r.ComputeS = r.FLOPs / (peak * fwd)
 	r.MemoryS = r.HBMBytes / g.HBMBandwidth
 	r.TimeS = math.Max(r.ComputeS, r.MemoryS)
-	r.BackwardS = 2 * r.TimeS
-	if c.Impl == FlashAttention {
-		fwd, bwd := FlashEfficiency(c.Seq)
-		r.ComputeS = r.FLOPs / (peak * fwd)
-		r.TimeS = math.Max(r.ComputeS, r.MemoryS)
-		r.BackwardS = FlashBackwardFLOPs * math.Max(r.FLOPs/(peak*bwd), r.MemoryS)
-	}
+	r.BackwardS = back * math.Max(r.FLOPs/(peak*bwd), r.MemoryS)
 	return r, nil
 }
 

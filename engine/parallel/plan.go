@@ -187,7 +187,7 @@ const (
 	// FLOPs of its forward: twice the products; FlashAttention also
 	// recomputes the scores (2.5×, Dao et al.), at its own measured rate
 	// (kernel.FlashEfficiency).
-	AttentionBackward      = 2.0
+	AttentionBackward      = kernel.StandardBackwardFLOPs
 	FlashAttentionBackward = kernel.FlashBackwardFLOPs
 )
 
