@@ -163,6 +163,7 @@ DP × micro-batch) are refused with the constraint named.`,
 		"dropout":           {what: "dropout in training: its masks stored with the activations, its passes timed", def: "the model's: on for GPT-style models (GPT-3, Megatron's), off for Llama, Mixtral, DeepSeek-V3 and a config.json whose dropouts are 0 (a SwiGLU model's without any)"},
 		"recompute-modules": {arg: "LIST", allowed: "a comma-separated list of core_attn, layernorm, mla_up_proj, moe_act", what: "what --recompute selective runs again in the backward pass, a comma-separated list as Megatron-Core's --recompute-modules: core_attn (the attention core), layernorm (the norms, their outputs not kept), mla_up_proj (latent attention's Q, K and V from the latents), moe_act (the MLP's activation, the down projection's input not kept); DeepSeek-V3's: layernorm,mla_up_proj,moe_act", def: "core_attn"},
 		"fp8-cache":         {what: "keep the products' inputs for the backward pass in FP8 with their 1×128 scales, the attention output in E5M6 (DeepSeek-V3's low-precision storage; needs --block-scaled)", def: "off"},
+		"fused-swiglu":      {what: "run a SwiGLU feed-forward block as one fused kernel that keeps its gate and up outputs and writes their product (the down projection's input) again inside its backward instead of storing it, as xformers' swiglu op does (not recomputation: no product runs again); needs a SwiGLU model", def: "off: the product stored too, as Megatron-LM and Transformer Engine do"},
 		"json":              jsonDoc,
 		"kernels":           {what: "also list one layer's kernels on one GPU for one micro-batch, forward and backward: each matrix product with its M × N × K, the attention core, the elementwise passes, recomputation, the collectives — the parts the time line's blocks add up to (a mixture of experts' MoE layer's, with the router, the routed experts' products and the all-to-alls; not with --search)", def: "off"},
 		"at":                {arg: "SECONDS", what: "also say what GPU --rank does that many seconds into the step, as the page's zoom shows it: its stage, the time line's block, the layer and the kernel, and the kernel's FLOPs and bytes through HBM and shared memory (not with --search)"},
@@ -219,7 +220,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 			rest = append(rest, a)
 		}
 	}
-	fs := newFlagSet(planKnobs(), "json", "search", "sp", "flash", "overlap", "ep-overlap", "block-scaled", "fp8-cache", "kernels")
+	fs := newFlagSet(planKnobs(), "json", "search", "sp", "flash", "overlap", "ep-overlap", "block-scaled", "fp8-cache", "fused-swiglu", "kernels")
 	fs.help = planHelp
 	if err := fs.parse(rest); err != nil {
 		return fs.stop(err, stdout, stderr)
@@ -420,7 +421,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		return fail("--at: follows one plan's GPU; not with --search")
 	}
 	if fs.bools["search"] {
-		sr, err := parallel.Search(parallel.SearchOptions{Model: m, Cluster: cl, GlobalBatch: gb, BytesPerParam: bpp, Dtype: dtype, Flash: flash, CP: true, Top: atoi("top")})
+		sr, err := parallel.Search(parallel.SearchOptions{Model: m, Cluster: cl, GlobalBatch: gb, BytesPerParam: bpp, Dtype: dtype, Flash: flash, CP: true, Top: atoi("top"), FusedSwiGLU: boolOr("fused-swiglu", false)})
 		if err != nil {
 			return fail("--%v", err)
 		}
@@ -429,7 +430,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 			return writeJSON(stdout, stderr, out)
 		}
 		fmt.Fprintf(stdout, "%s on %d × %s, global batch %d: %d plans evaluated, %d fit\n", m.ID, gpus, g.Name, gb, sr.Evaluated, sr.Fitting)
-		base := parallel.Plan{Flash: flash, GlobalBatch: gb, BytesPerParam: bpp, Dtype: dtype}
+		base := parallel.Plan{Flash: flash, GlobalBatch: gb, BytesPerParam: bpp, Dtype: dtype, FusedSwiGLU: boolOr("fused-swiglu", false)}
 		planSettings(given, m, hfPath != "", base, cl, gbDefault, true, era).write(stdout)
 		fmt.Fprintf(stdout, "decision: %s — %s\n", sr.Decision.Branch, sr.Decision.Advice)
 		for _, s := range sr.Decision.Steps {
@@ -477,7 +478,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 			return fail("--%v", err)
 		}
 	}
-	plan.FP8Cache = boolOr("fp8-cache", false)
+	plan.FP8Cache, plan.FusedSwiGLU = boolOr("fp8-cache", false), boolOr("fused-swiglu", false)
 	if plan.EPOverlap {
 		plan.CommSMs = 20
 	}
@@ -660,6 +661,10 @@ func planSettings(given func(string) bool, m model.Transformer, fromHF bool, p p
 		add("fp8-cache", "FP8 activations", onOff[p.FP8Cache], "default")
 	}
 	add("bytes-per-param", "model-state bytes", fmt.Sprintf("%d a parameter", p.BytesPerParam), eraDef("default"))
+	if m.FFN == model.SwiGLU || given("fused-swiglu") {
+		kept := map[bool]string{true: "fused: keeps gate and up", false: "unfused: keeps gate, up and their product"}
+		add("fused-swiglu", "SwiGLU kernel", kept[p.FusedSwiGLU], "default")
+	}
 	if m.MoE() && !search {
 		add("ep", "expert parallel", strconv.Itoa(max(p.EP, 1)), "default")
 		add("capacity-factor", "capacity factor", strconv.FormatFloat(max(p.CapacityFactor, 1), 'g', -1, 64), "default: balanced")

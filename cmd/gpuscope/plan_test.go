@@ -870,3 +870,49 @@ func TestSandboxMLAPasteMatchesCLI(t *testing.T) {
 		}
 	}
 }
+
+// --fused-swiglu: Llama 3's 8K plan on 8,192 GPUs fits with SwiGLU fused
+// (its product written again in the backward) and not unfused; the JSON
+// and the settings say which ran, the search passes it to every plan,
+// and a GeLU model is refused naming the flag.
+func TestPlanFusedSwiGLU(t *testing.T) {
+	base := []string{"plan", "--software", "current", "--model", "llama3-405b", "--gpus", "8192", "--tp", "8", "--pp", "16", "--interleave", "8",
+		"--zero", "2", "--recompute", "none", "--bytes-per-param", "18", "--global-batch", "2048"}
+	plain := jsonCLI(t, append(slices.Clone(base), "--json")...)
+	fused := jsonCLI(t, append(slices.Clone(base), "--fused-swiglu", "--json")...)
+	if plain["memory"].(map[string]any)["fits"] != false || fused["memory"].(map[string]any)["fits"] != true {
+		t.Errorf("fits: %v unfused, %v fused; want false, true", plain["memory"].(map[string]any)["fits"], fused["memory"].(map[string]any)["fits"])
+	}
+	if fused["fused_swiglu"] != true || plain["fused_swiglu"] != nil {
+		t.Errorf("fused_swiglu: %v fused, %v unfused", fused["fused_swiglu"], plain["fused_swiglu"])
+	}
+	for _, c := range []struct {
+		args []string
+		want [2]string
+	}{
+		{nil, [2]string{"unfused: keeps gate, up and their product", "default"}},
+		{[]string{"--fused-swiglu"}, [2]string{"fused: keeps gate and up", "given"}},
+		{[]string{"--fused-swiglu", "--search", "--top", "3"}, [2]string{"fused: keeps gate and up", "given"}},
+	} {
+		out, errOut, code := runCLI(append(slices.Clone(base), c.args...)...)
+		if code != 0 {
+			t.Fatalf("%v: %s", c.args, errOut)
+		}
+		if got := planSettingsText(t, out)["SwiGLU kernel"]; got != c.want {
+			t.Errorf("%v: SwiGLU kernel %q, want %q", c.args, got, c.want)
+		}
+	}
+	searched := jsonCLI(t, "plan", "--model", "llama2-70b", "--gpus", "64", "--fused-swiglu", "--search", "--top", "3", "--json")
+	for _, p := range searched["plans"].([]any) {
+		if p.(map[string]any)["fused_swiglu"] != true {
+			t.Errorf("a searched plan without the fused SwiGLU: %v", p)
+		}
+	}
+	out, errOut, code := runCLI("plan", "--model", "gpt3-175b", "--gpus", "512", "--tp", "8", "--pp", "8", "--fused-swiglu")
+	if code != 2 || !strings.Contains(errOut, "fused-swiglu: needs a SwiGLU feed-forward block; gpt3-175b's is gelu") {
+		t.Errorf("gpt3-175b --fused-swiglu: exit %d, %q %q", code, errOut, out)
+	}
+	if out, _, _ := runCLI("plan", "--model", "gpt3-175b", "--gpus", "512", "--tp", "8", "--pp", "8"); strings.Contains(out, "SwiGLU kernel") {
+		t.Errorf("a GeLU model's settings name a SwiGLU kernel:\n%s", out)
+	}
+}

@@ -206,7 +206,7 @@ func llama405Long(tb testing.TB) Config {
 	c := llama405(tb)
 	c.Model.Seq = 131072
 	c.Plan.CP, c.Plan.CPAlgo, c.Plan.DP, c.Plan.GlobalBatch = 16, CPAllGather, 8, 128
-	c.Plan.Interleave, c.Plan.ZeRO, c.Plan.BytesPerParam, c.Plan.Recompute = 8, 2, 18, RecomputeNone
+	c.Plan.Interleave, c.Plan.ZeRO, c.Plan.BytesPerParam, c.Plan.Recompute, c.Plan.FusedSwiGLU = 8, 2, 18, RecomputeNone, true
 	return c
 }
 

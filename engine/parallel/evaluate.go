@@ -797,6 +797,13 @@ func layerCostOf(m model.Transformer, p Plan, cl Cluster, ks *kernelList) costs 
 			c.memBound += mem(a)
 		}
 	}
+	if p.FusedSwiGLU && p.modules()&ModuleMoEAct == 0 && f > 0 {
+		// The fused SwiGLU's backward writes the product again (the down
+		// projection's weight gradient reads it): n·f/T values more.
+		a := mem(n * f / T * 2)
+		c.bwd += a
+		c.memBound += a
+	}
 	c.bwd += c.recompute
 	if p.TP > 1 {
 		ar := hierAllReduce(n*h*2, p.TP, tpPerNode(p, cl), cl.Intra, cl.Inter)

@@ -52,6 +52,9 @@ type Metrics struct {
 	// not Megatron-LM's attention core alone ("layernorm,mla_up_proj,…").
 	RecomputeModules string `json:"recompute_modules,omitempty"`
 	FP8Cache         bool   `json:"fp8_cache,omitempty"` // the products' inputs kept in FP8
+	// FusedSwiGLU: SwiGLU as one fused kernel, its product written again
+	// in the backward rather than kept.
+	FusedSwiGLU bool `json:"fused_swiglu,omitempty"`
 }
 
 // Metrics reports the plan. Memory is the fullest GPU's; MemoryPerStage
@@ -66,7 +69,7 @@ func (r Result) Metrics() Metrics {
 		MicroBatch: p.MicroBatch, GlobalBatch: p.GlobalBatch, MicroBatches: r.MicroBatches, GradAccumSteps: r.MicroBatches,
 		Schedule: string(p.Schedule), BytesPerParam: p.BytesPerParam, Dtype: string(p.Dtype),
 		NodeLimit: p.NodeLimit, DispatchDtype: string(p.DispatchDtype), EPOverlap: p.EPOverlap, CommSMs: p.CommSMs, BlockScaled: p.BlockScaled,
-		RecomputeModules: p.RecomputeModules.String(), FP8Cache: p.FP8Cache,
+		RecomputeModules: p.RecomputeModules.String(), FP8Cache: p.FP8Cache, FusedSwiGLU: p.FusedSwiGLU,
 		Memory: r.Memory, MemoryPerStage: r.StageMemory, Time: r.Time, BubbleFraction: r.BubbleFraction,
 		TokensPerS: r.TokensPerS, TFLOPSPerGPU: r.TFLOPSPerGPU, MFU: r.MFU, HFU: r.HFU,
 	}

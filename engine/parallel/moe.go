@@ -107,6 +107,12 @@ func moeLayerOf(m model.Transformer, p Plan, cl Cluster, layerParams, denseFFN f
 		// The experts' SwiGLU again, from the gate and up outputs kept.
 		again = 3 * pairs * fe / T * 2 / bw
 		l.cost.memBound += again
+	case p.FusedSwiGLU:
+		// The experts' fused SwiGLU writes the product again in its
+		// backward (not recomputation: counted in the backward).
+		w := pairs * fe / T * 2 / bw
+		l.cost.bwd += w
+		l.cost.memBound += w
 	}
 	l.cost.recompute += again
 	l.cost.bwd += again

@@ -411,3 +411,37 @@ func TestDualPipeByHand(t *testing.T) {
 		t.Errorf("pp 3: %v", err)
 	}
 }
+
+// A fused SwiGLU keeps what selective recomputation's moe_act keeps — the
+// gate and up outputs, in the dense part and in every expert a token goes
+// through — so the two store the same bytes; but it writes the product
+// once in its backward instead of running a pass over all three (a third
+// of moe_act's bytes), and recomputes nothing.
+func TestFusedSwiGLUAsMoEAct(t *testing.T) {
+	mix, _ := model.Preset("mixtral-8x7b")
+	cl := DefaultCluster(hw.MustGPU("h100"), 64)
+	p := moePlan(8, 4, 1)
+	p.Recompute = RecomputeNone
+	eval := func(p Plan) Result {
+		r, err := Evaluate(Config{Model: mix, Plan: p, Cluster: cl})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	plain := eval(p)
+	f := p
+	f.FusedSwiGLU = true
+	fused := eval(f)
+	a := p
+	a.Recompute, a.RecomputeModules = RecomputeSelective, ModuleMoEAct
+	act := eval(a)
+	if !(fused.Memory.Activations < plain.Memory.Activations) || fused.Memory.Activations != act.Memory.Activations {
+		t.Errorf("activations: fused %.6g, moe_act %.6g, unfused %.6g", fused.Memory.Activations, act.Memory.Activations, plain.Memory.Activations)
+	}
+	st := fused.Memory.Stage
+	extra, again := fused.StageBackward[st]-plain.StageBackward[st], act.StageBackward[st]-plain.StageBackward[st]
+	if !(extra > 0) || !within(extra, again/3, 1e-6) || fused.StageRecompute[st] != 0 {
+		t.Errorf("backward: fused +%.4g s, moe_act +%.4g s (want a third); fused recomputes %g s", extra, again, fused.StageRecompute[st])
+	}
+}

@@ -110,6 +110,14 @@ type Plan struct {
 	// the CUDA cores), the output head and the router in BF16, as its
 	// recipe keeps them; Dtype must be fp8.
 	BlockScaled bool
+	// FusedSwiGLU runs a SwiGLU feed-forward block as one fused kernel
+	// that keeps its gate and up outputs and writes their product (the
+	// down projection's input) again inside its backward instead of
+	// storing it: xformers' swiglu op (SwiGLUFusedOp saves x, x1, x2;
+	// silu_bw_fused returns x4, "checkpointing"). An unfused SwiGLU, as
+	// Megatron-LM's and Transformer Engine's, stores the product too.
+	// Not recomputation: no product is run again. Needs a SwiGLU model.
+	FusedSwiGLU bool
 }
 
 // CPAlgo is how context parallelism brings a rank the keys and values of
@@ -279,6 +287,9 @@ func (c Config) Validate() error {
 	}
 	if err := p.validateRecompute(m.MLA()); err != nil {
 		return err
+	}
+	if p.FusedSwiGLU && m.FFN != model.SwiGLU {
+		return fmt.Errorf("fused-swiglu: needs a SwiGLU feed-forward block; %s's is %s", m.ID, m.FFN)
 	}
 	switch p.Dtype {
 	case hw.BF16, hw.FP16, hw.FP8:
@@ -514,8 +525,8 @@ func layerActivations(m model.Transformer, s, kvSeq, b int, p Plan) float64 {
 		act = 2 * f * in
 	}
 	down := f * in
-	if mods&ModuleMoEAct != 0 {
-		down = 0
+	if mods&ModuleMoEAct != 0 || p.FusedSwiGLU {
+		down = 0 // recomputed from the gate and up outputs, or written again by the fused kernel
 	}
 	bytes += (act + down) / H * sbh / T
 	// The attention core's scores (standard attention: the softmax's

@@ -30,6 +30,8 @@ type SearchOptions struct {
 	// each shape pruned by a bound (gpuscope plan --search; the planner
 	// lesson does not, yet: its knobs hold no CP).
 	CP bool
+	// FusedSwiGLU runs every plan's SwiGLU fused (Plan.FusedSwiGLU).
+	FusedSwiGLU bool
 }
 
 // SearchResult lists the plans that fit, fastest first (with
@@ -67,7 +69,7 @@ func Search(o SearchOptions) (SearchResult, error) {
 	if o.GlobalBatch < 1 {
 		return sr, fmt.Errorf("global-batch: %d; at least 1", o.GlobalBatch)
 	}
-	base := Plan{BytesPerParam: o.BytesPerParam, Dtype: o.Dtype, Flash: o.Flash, Overlap: true, GlobalBatch: o.GlobalBatch}
+	base := Plan{BytesPerParam: o.BytesPerParam, Dtype: o.Dtype, Flash: o.Flash, Overlap: true, GlobalBatch: o.GlobalBatch, FusedSwiGLU: o.FusedSwiGLU}
 	// Validate the fixed parts once, with a plan that is otherwise sound.
 	probe := base
 	probe.TP, probe.PP, probe.DP, probe.Interleave, probe.MicroBatch, probe.Recompute, probe.Schedule = 1, 1, cl.GPUs, 1, 1, RecomputeNone, OneFOneB

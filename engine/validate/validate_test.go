@@ -34,6 +34,9 @@ func TestEveryRowWithinTolerance(t *testing.T) {
 			}
 		case Open:
 			open++
+			if !strings.HasPrefix(r.Name, "deepseek-v3-") {
+				t.Errorf("%s: open (%s); only DeepSeek-V3's rows are not reproduced yet", r.Name, r.Note)
+			}
 			if r.Note == "" {
 				t.Errorf("%s: open without a note saying why", r.Name)
 			}
