@@ -613,15 +613,11 @@ func chunkLabel(w Words, c, v int) string {
 		return say(w, chunkKeys[c])
 	}
 	return sayMemo.get(wordKey{w.Lang, "canvas.pipe.chunks", c<<16 | v}, func() string {
-		sep := ", "
-		if w.Lang == "zh" {
-			sep = "、"
-		}
 		var list []string
 		for i := c; i < v; i += chunkShades {
 			list = append(list, strconv.Itoa(i+1))
 		}
-		return w.Say("canvas.pipe.chunks", "list", strings.Join(list, sep))
+		return w.Say("canvas.pipe.chunks", "list", strings.Join(list, w.Say("list.sep"))) // inside the memo: w.Say, not say
 	})
 }
 
