@@ -78,6 +78,13 @@ func runTests(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(profile)
+	cliDir, err := os.MkdirTemp("", "gpuscope-cli-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "browsertest:", err)
+		return 1
+	}
+	defer os.RemoveAll(cliDir)
+	cliBinary.path = filepath.Join(cliDir, "gpuscope")
 
 	opts := headless.AllocatorOptions(bin, profile, viewportW, viewportH)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
