@@ -399,6 +399,12 @@ type PlacementView struct {
 	Load []float64
 	// Bytes is what the source GPU 0 sends each GPU in one dispatch.
 	Bytes []float64
+	// Shared: the model has shared experts, which every GPU holds and
+	// every token goes through where it is (nothing dispatched): one more
+	// cell a GPU, in the colour of what every token uses; KeyShared says
+	// so in the legend.
+	Shared    bool
+	KeyShared string
 	// The two lanes of the race below: in the node, across nodes.
 	Lanes [2]RaceLane
 	// RaceTitle heads the race; NodeNames and KeyLoad are its other
@@ -430,8 +436,13 @@ func AppendPlacement(dst List, v PlacementView, scratch *List) List {
 	l.Label(x0, y, fs, AlignLeft, th.Text, fitText(v.Title, fs, x1-x0))
 	y += fs * 1.7
 	raceH := clamp(st.H*0.5, fs*15.5, fs*16) // two lanes, each with its finish labelled
-	legendY := st.Y + st.H - raceH - fs*LineHeight*1.3
-	Legend(&l, th, x0, legendY, x1-x0, fs, sc, LegendEntry{Color: th.LinkActive, Label: v.KeyLoad})
+	keys := [2]LegendEntry{{Color: th.LinkActive, Label: v.KeyLoad}, {Color: th.Rim, Label: v.KeyShared}}
+	nk := 1
+	if v.Shared {
+		nk = 2
+	}
+	legendY := st.Y + st.H - raceH - LegendHeight(x1-x0, fs, keys[:nk]...) - fs*LineHeight*0.15
+	Legend(&l, th, x0, legendY, x1-x0, fs, sc, keys[:nk]...)
 	bottom := legendY - fs*0.5
 	if bottom-y < fs*4 {
 		return l
@@ -467,10 +478,14 @@ func AppendPlacement(dst List, v PlacementView, scratch *List) List {
 			l.Label(nx+fs*0.3, ny+fs*0.2, fs, AlignLeft, th.Dim, fitText(v.NodeNames[node], fs, nw-fs))
 		}
 	}
+	cells := per
+	if v.Shared {
+		cells++ // the shared experts' cell, last
+	}
 	cellsFor := func(w, h float32) (cols, rows int) {
-		cols = int(math.Ceil(math.Sqrt(float64(per) * float64(w/maxf(h, 1)))))
-		cols = max(1, min(cols, per))
-		return cols, (per + cols - 1) / cols
+		cols = int(math.Ceil(math.Sqrt(float64(cells) * float64(w/maxf(h, 1)))))
+		cols = max(1, min(cols, cells))
+		return cols, (cells + cols - 1) / cols
 	}
 	for g := range n {
 		x, gy, w, h := gpuBox(g)
@@ -481,6 +496,10 @@ func AppendPlacement(dst List, v PlacementView, scratch *List) List {
 			a := math.Min(v.Load[g*per+i]/2, 1) // the mean at half strength, twice it full
 			cx, cy := x+cwid*float32(i%c), gy+chei*float32(i/c)
 			l.Rect(cx+cwid*0.12, cy+chei*0.12, cwid*0.76, chei*0.76, withAlpha(th.LinkActive, uint8(40+215*a)))
+		}
+		if v.Shared {
+			cx, cy := x+cwid*float32(per%c), gy+chei*float32(per/c)
+			l.Rect(cx+cwid*0.12, cy+chei*0.12, cwid*0.76, chei*0.76, th.Rim)
 		}
 		frame := th.Link
 		if g == 0 {

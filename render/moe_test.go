@@ -128,3 +128,37 @@ func TestPlacementLines(t *testing.T) {
 	}
 	golden.Check(t, "placement.golden", l.String())
 }
+
+// A model with shared experts shows them once on every GPU, in the
+// colour of what every token uses, after its routed experts, and says so
+// in the legend; without them no such cell is drawn.
+func TestPlacementSharedExpert(t *testing.T) {
+	v := PlacementView{Width: 900, Height: 700, Stage: Rect{0, 0, 900, 700}, Scale: 1, Theme: Dark, Words: testWords, Title: "placement",
+		GPUs: 16, GPUsPerNode: 8, Load: make([]float64, 64), Bytes: make([]float64, 16), RaceTitle: "race",
+		NodeNames: []string{"node 0", "node 1"}, KeyLoad: "load", KeyShared: "shared",
+		Lanes: [2]RaceLane{{Name: "NVLink", Rated: true, Bandwidth: 450e9, Latency: 1e-6, Seconds: 2e-4}, {Name: "IB", Rated: true, Bandwidth: 50e9, Latency: 5e-6, Seconds: 1e-3}}}
+	for _, shared := range []bool{false, true} {
+		v.Shared = shared
+		l := AppendPlacement(List{}, v, nil)
+		cells, routed := 0, 0
+		for _, it := range l.Items {
+			if it.Kind == FillRect && it.Color == Dark.Rim {
+				cells++
+			}
+			if it.Kind == FillRect && it.Color.R == Dark.LinkActive.R && it.Color.G == Dark.LinkActive.G && it.Color.B == Dark.LinkActive.B && it.Color.A < 255 {
+				routed++
+			}
+		}
+		keyed := false
+		for _, k := range l.Keys {
+			keyed = keyed || k.Label == "shared"
+		}
+		want := 0
+		if shared {
+			want = 17 // a cell on each of the 16 GPUs, and the legend's swatch
+		}
+		if cells != want || keyed != shared || routed != 64 {
+			t.Errorf("shared %v: %d shared cells (want %d), keyed %v, %d routed cells (want 64)", shared, cells, want, keyed, routed)
+		}
+	}
+}

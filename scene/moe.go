@@ -139,7 +139,8 @@ func routerWords(v *render.RouterView, run *scenarios.RouteRun, w render.Words) 
 // 0's bytes to each GPU in one dispatch.
 func placementView(run *scenarios.RouteRun) render.PlacementView {
 	r := &run.Result
-	v := render.PlacementView{GPUs: r.EP, GPUsPerNode: r.GPUsPerNode, Load: make([]float64, r.Experts), Bytes: make([]float64, r.EP)}
+	v := render.PlacementView{GPUs: r.EP, GPUsPerNode: r.GPUsPerNode, Load: make([]float64, r.Experts), Bytes: make([]float64, r.EP),
+		Shared: run.Model.SharedFFN > 0}
 	mean := r.MeanLoad()
 	for e, n := range r.KeptLoad {
 		v.Load[e] = float64(n) / mean
@@ -167,6 +168,9 @@ func placementWords(v *render.PlacementView, run *scenarios.RouteRun, w render.W
 		out = max(out, r.SendInter[g], r.RecvInter[g])
 	}
 	v.KeyLoad = w.Say("canvas.placement.key_load")
+	if v.Shared {
+		v.KeyShared = w.Say("canvas.placement.key_shared")
+	}
 	v.NodeNames = make([]string, nodes)
 	for n := range nodes {
 		v.NodeNames[n] = w.Say("canvas.placement.node", "n", strconv.Itoa(n))
