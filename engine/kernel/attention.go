@@ -64,6 +64,14 @@ const (
 	FlashBackwardFLOPs    = 2.5
 )
 
+// BackwardFLOPs is impl's backward pass in FLOPs of its forward.
+func (impl AttentionImpl) BackwardFLOPs() float64 {
+	if impl == FlashAttention {
+		return FlashBackwardFLOPs
+	}
+	return StandardBackwardFLOPs
+}
+
 // flashRates are FlashAttention's measured rates over sequence length:
 // FlashAttention-3 on an H100 SXM5 in BF16, head dimension 128, without a
 // causal mask, TFLOP/s of the full (unmasked) count, forward and backward
@@ -172,10 +180,9 @@ func Attention(c AttentionConfig) (AttentionResult, error) {
 		return r, fmt.Errorf("impl: %q; allowed standard, flash", c.Impl)
 	}
 	fwd, bwd := TensorEfficiency, TensorEfficiency
-	back := StandardBackwardFLOPs
+	back := c.Impl.BackwardFLOPs()
 	if c.Impl == FlashAttention {
 		fwd, bwd = FlashEfficiency(c.Seq)
-		back = FlashBackwardFLOPs
 	}
 	r.ComputeS = r.FLOPs / (peak * fwd)
 	r.MemoryS = r.HBMBytes / g.HBMBandwidth

@@ -469,21 +469,14 @@ func (a *StepActivity) Counts(act Activity) (Counts, bool) {
 		}
 	case KernelAttention:
 		m := c.Model
-		hd := m.HeadDim()
-		if m.MLA() {
-			hd = (m.QKNope + m.QKRope + m.VHead) / 2
-		}
-		impl, mult := kernel.StandardAttention, AttentionBackward
-		if p.Flash {
-			impl, mult = kernel.FlashAttention, FlashAttentionBackward
-		}
-		r, err := kernel.Attention(kernel.AttentionConfig{Batch: p.MicroBatch, Heads: m.Heads / p.TP, Seq: m.Seq, HeadDim: hd, Dtype: attDtype(dt), GPU: g, Impl: impl})
+		impl := p.attentionImpl()
+		r, err := kernel.Attention(kernel.AttentionConfig{Batch: p.MicroBatch, Heads: m.Heads / p.TP, Seq: m.Seq, HeadDim: attentionHeadDim(m), Dtype: attDtype(dt), GPU: g, Impl: impl})
 		if err != nil {
 			return Counts{}, false
 		}
 		f := 1 / float64(p.cp())
 		if back {
-			f *= mult
+			f *= impl.BackwardFLOPs()
 		}
 		out.FLOPs, out.HBMBytes, out.Bound, out.Dtype = r.FLOPs*f, r.HBMBytes*f, "compute", attDtype(dt)
 		out.Peak, _ = g.PeakFLOPS(out.Dtype)

@@ -625,6 +625,24 @@ func StepFLOPs(m model.Transformer, batch int, rc Recompute) (modelFLOPs, hardwa
 	return modelFLOPs, hardwareFLOPs
 }
 
+// attentionImpl is the plan's attention kernel.
+func (p Plan) attentionImpl() kernel.AttentionImpl {
+	if p.Flash {
+		return kernel.FlashAttention
+	}
+	return kernel.StandardAttention
+}
+
+// attentionHeadDim is the head dimension m's attention is timed at: its
+// heads', or latent attention's QKᵀ qk wide and ×V v wide at their mean,
+// which costs the same.
+func attentionHeadDim(m model.Transformer) int {
+	if m.MLA() {
+		return (m.QKNope + m.QKRope + m.VHead) / 2
+	}
+	return m.HeadDim()
+}
+
 // trainedLayers are the layers the pipeline stages hold: the model's and
 // its multi-token-prediction modules (one layer each, after the last).
 func trainedLayers(m model.Transformer) int { return m.Layers + m.MTPLayers }
@@ -711,19 +729,11 @@ func layerCostOf(m model.Transformer, p Plan, cl Cluster, ks *kernelList) costs 
 		quant.add(dt, n, x.n, x.k, rows)
 	}
 	// The attention core.
-	impl := kernel.StandardAttention
-	if p.Flash {
-		impl = kernel.FlashAttention
-	}
-	hd := m.HeadDim()
-	if m.MLA() {
-		hd = (m.QKNope + m.QKRope + m.VHead) / 2 // QKᵀ qk wide, ×V v wide: their mean costs the same
-	}
 	// With context parallelism a rank's s/CP queries (two chunks of the
 	// load-balanced causal split) against all s keys: 1/CP of the
 	// sequence's attention.
 	att, err := kernel.Attention(kernel.AttentionConfig{Batch: p.MicroBatch, Heads: m.Heads / p.TP, Seq: m.Seq,
-		HeadDim: hd, Dtype: attDtype(dt), GPU: g, Impl: impl})
+		HeadDim: attentionHeadDim(m), Dtype: attDtype(dt), GPU: g, Impl: p.attentionImpl()})
 	attn, attnBack := att.TimeS/float64(cp), att.BackwardS/float64(cp)
 	if err != nil {
 		attn = 4 * n * S * h / T / (peakOf(g, dt) * kernel.TensorEfficiency)
