@@ -15,6 +15,9 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 
+// Updating says whether this run rewrites golden files (go test -update).
+func Updating() bool { return *update }
+
 // Check compares got with testdata/name (name may contain slashes).
 func Check(t testing.TB, name, got string) {
 	t.Helper()
