@@ -139,7 +139,7 @@ func NewStepActivity(r Result, tl Timeline) (*StepActivity, error) {
 	hd := headOf(c.Model, p, cl)
 	k := float64(c.Model.MTPLayers)
 	if k > 0 {
-		f, b := mtpProjection(c.Model, p, cl)
+		f, b, _ := mtpProjection(c.Model, p, cl)
 		a.head = append(a.head, Kernel{Name: KernelMTPProj, Kind: KernelGEMM, M: hd.n, N: float64(c.Model.Hidden) / float64(p.TP), K: 2 * float64(c.Model.Hidden), ForwardS: k * f, BackwardS: k * b})
 	}
 	a.head = append(a.head,

@@ -44,15 +44,15 @@ func dualPipeInFlight(p, st int) int {
 // rank i (and its mirror PP − 1 − i, which is the same pair) holds both
 // stages' parameters and memory, and runs half the micro-batches through
 // each, so a micro-batch costs it the mean of the two stages' times.
-// hidden, when not nil, is each stage's hidden all-to-all time, folded
-// the same way.
-func (r *Result) foldDualPipe(hidden []float64) {
+// hidden, when not nil, is each stage's hidden all-to-all time, and w
+// each stage's weight-gradient time, folded the same way.
+func (r *Result) foldDualPipe(hidden, w []float64) {
 	pp := len(r.StageParams)
 	for i := range pp / 2 {
 		j := pp - 1 - i
 		r.StageParams[i] += r.StageParams[j]
 		r.StageParams[j] = r.StageParams[i]
-		for _, l := range [...][]float64{r.StageForward, r.StageBackward, r.StageTP, r.StageTPForward, r.StageRecompute, r.StageEP, hidden} {
+		for _, l := range [...][]float64{r.StageForward, r.StageBackward, r.StageTP, r.StageTPForward, r.StageRecompute, r.StageEP, hidden, w} {
 			if l != nil {
 				l[i] = (l[i] + l[j]) / 2
 				l[j] = l[i]
@@ -84,15 +84,15 @@ func (r *Result) foldDualPipe(hidden []float64) {
 // dualPipeIdle is DualPipe's bubble and the pipeline sends on its
 // critical path, from the critical rank's times a micro-batch: its
 // README's (PP/2 − 1)(F&B + B − 3W), F the forward chunk, B the whole
-// backward, W its weight-gradient part — half of it: dW and dX are the
-// same products transposed, the rest counted as split alike — and F&B a
-// forward and a backward run together, F + B and their exposed
-// communication; the sends of the fill and the drain, 2·(PP − 1), as the
-// steady state's overlap behind the paired chunks.
-func dualPipeIdle(r Result, crit int) (bubble, sends float64) {
+// backward, W its weight-gradient part — the products' dW, what the
+// backward can hold back to fill the bubble (the attention core, the
+// elementwise passes and recomputation have no weights: they are in B,
+// not W) — and F&B a forward and a backward run together, F + B and
+// their exposed communication; the sends of the fill and the drain,
+// 2·(PP − 1), as the steady state's overlap behind the paired chunks.
+func dualPipeIdle(r Result, crit int, W float64) (bubble, sends float64) {
 	p := float64(r.Config.Plan.PP)
 	F, B := r.StageForward[crit], r.StageBackward[crit]
-	W := B / 2
 	FB := F + B + r.StageTP[crit]
 	return max(0, (p/2-1)*(FB+B-3*W)), 2 * (p - 1) * r.P2P
 }

@@ -186,7 +186,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 	}
 	var mtp costs // a multi-token-prediction module's projection, a micro-batch
 	if m.MTPLayers > 0 {
-		mtp.fwd, mtp.bwd = mtpProjection(m, p, cl)
+		mtp.fwd, mtp.bwd, mtp.wgrad = mtpProjection(m, p, cl)
 	}
 	// A mixture of experts' MoE layers (all but the first DenseLayers):
 	// their parameters on one GPU, the part of them that is experts
@@ -256,12 +256,17 @@ func evaluate(c Config, se *searching) (Result, error) {
 	if p.EPOverlap && m.MoE() {
 		epHidden = make([]float64, pp)
 	}
+	var stageW []float64 // each stage's weight gradients a micro-batch, DualPipe's W
+	if p.Schedule == DualPipe {
+		stageW = make([]float64, pp)
+	}
 	for st := 0; st < pp; st++ {
 		layers := stageLayerCount(st)
 		params := float64(layers) * layerParams
 		L := float64(layers)
 		fwd, bwd, tp := L*cost.fwd, L*cost.bwd, L*(cost.tpFwd+cost.tpBwd)
 		tpFwd, rec, epc, epFwd := L*cost.tpFwd, L*cost.recompute, 0.0, 0.0
+		wg := L * cost.wgrad
 		memBound := L * cost.memBound
 		// Context parallelism's exposed K/V traffic (the same attention
 		// in an MoE layer): it holds up the layer, as TP's all-reduces do.
@@ -273,6 +278,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 			k := L - d
 			params = d*layerParams + k*moe.params
 			fwd, bwd = d*cost.fwd+k*moe.cost.fwd, d*cost.bwd+k*moe.cost.bwd
+			wg = d*cost.wgrad + k*moe.cost.wgrad
 			tp = d*(cost.tpFwd+cost.tpBwd) + k*(moe.cost.tpFwd+moe.cost.tpBwd)
 			tpFwd, rec = d*cost.tpFwd+k*moe.cost.tpFwd, d*cost.recompute+k*moe.cost.recompute
 			epc, epFwd = k*moe.a2a, k*moe.a2aFwd
@@ -295,6 +301,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 			params += k * (2*h*h/T + 3*h)
 			fwd += k * (mtp.fwd + headFwd)
 			bwd += k * (mtp.bwd + headBwd)
+			wg += k * (mtp.wgrad + hd.gemmW)
 		}
 		if st == pp-1 {
 			params += h // final norm
@@ -305,6 +312,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 			}
 			fwd += headFwd
 			bwd += headBwd
+			wg += hd.gemmW
 		}
 		if epc > 0 {
 			if p.EPOverlap {
@@ -312,7 +320,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 				// paired chunk's computation does not hide (moe.go).
 				compute, exposed, hidden := overlapEP(p, g, epc, fwd+bwd, memBound)
 				slower := compute / (fwd + bwd)
-				fwd, bwd, rec = fwd*slower, bwd*slower, rec*slower
+				fwd, bwd, rec, wg = fwd*slower, bwd*slower, rec*slower, wg*slower
 				epc, epFwd, epHidden[st] = exposed, epFwd*exposed/epc, hidden
 			}
 			tp += epc // the all-to-alls hold up the layer, as TP's all-reduces do
@@ -321,6 +329,9 @@ func evaluate(c Config, se *searching) (Result, error) {
 		r.StageParams[st] = params
 		r.StageForward[st], r.StageBackward[st], r.StageTP[st] = fwd, bwd, tp
 		r.StageTPForward[st], r.StageRecompute[st] = tpFwd, rec
+		if stageW != nil {
+			stageW[st] = wg
+		}
 		r.StageEP[st] = epc
 		r.StageCP[st] = cpc
 
@@ -385,7 +396,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 	}
 	if p.Schedule == DualPipe {
 		// Each rank holds two stages (dualpipe.go).
-		r.foldDualPipe(epHidden)
+		r.foldDualPipe(epHidden, stageW)
 		perStage := expertOnStage
 		expertOnStage = func(st int) float64 { return perStage(st) + perStage(pp-1-st) }
 	}
@@ -531,7 +542,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 		// schedule run block by block (the one Timeline draws).
 		switch {
 		case p.Schedule == DualPipe:
-			tm.Bubble, tm.PPComm = dualPipeIdle(r, crit)
+			tm.Bubble, tm.PPComm = dualPipeIdle(r, crit, stageW[crit])
 			r.BubbleFraction = tm.Bubble / (M * slot)
 		case se != nil && se.mode == searchLower:
 			// No bubble and no sends: a bound (Time.Step grows with both).
@@ -657,6 +668,10 @@ type costs struct {
 	// memBound is the part of fwd + bwd that is memory-bound elementwise
 	// work, which SMs taken for communication do not slow (overlapEP).
 	memBound float64
+	// wgrad is the part of bwd that computes weight gradients: each
+	// product's dW (the attention core, the elementwise passes and
+	// recomputation have none) — DualPipe's W.
+	wgrad float64
 }
 
 func layerCost(m model.Transformer, p Plan, cl Cluster) costs { return layerCostOf(m, p, cl, nil) }
@@ -708,15 +723,17 @@ func layerCostOf(m model.Transformer, p Plan, cl Cluster, ks *kernelList) costs 
 			{h, f / T},          // down
 		}
 	}
-	var fwd, bwd float64
+	var fwd, bwd, wgrad float64
 	var quant quantPasses
 	for i, x := range mats {
 		if x.n <= 0 || x.k <= 0 {
 			continue // no feed-forward block (an MoE layer without shared experts)
 		}
-		kf, kb := cl.gemm(dt, n, x.n, x.k), cl.gemm(dt, n, x.k, x.n)+cl.gemm(dt, x.k, x.n, n)
+		kf, kw := cl.gemm(dt, n, x.n, x.k), cl.gemm(dt, x.k, x.n, n)
+		kb := cl.gemm(dt, n, x.k, x.n) + kw
 		fwd += kf
 		bwd += kb
+		wgrad += kw
 		if recordKernels {
 			ks.add(matName(m, i), KernelGEMM, n, x.n, x.k, kf, kb)
 		}
@@ -776,6 +793,7 @@ func layerCostOf(m model.Transformer, p Plan, cl Cluster, ks *kernelList) costs 
 	var c costs
 	c.fwd = fwd
 	c.bwd = bwd
+	c.wgrad = wgrad
 	c.memBound = 3*mem(elem) + mem(quant.fwd+quant.bwd)
 	switch mods := p.modules(); {
 	case p.Recompute == RecomputeFull:
@@ -994,6 +1012,7 @@ type gemmMemo struct{ times map[uint64]float64 }
 type head struct {
 	n, v, h                    float64 // the product's shape: tokens × V/t × h
 	gemmF, lossF, gemmB, lossB float64
+	gemmW                      float64 // the part of gemmB that is the weights' gradient
 }
 
 func headOf(m model.Transformer, p Plan, cl Cluster) head {
@@ -1001,18 +1020,20 @@ func headOf(m model.Transformer, p Plan, cl Cluster) head {
 	n := float64(p.MicroBatch) * float64(m.Seq/p.cp())
 	v, h := float64(m.Vocab)/float64(p.TP), float64(m.Hidden)
 	loss := n * float64(m.Vocab) / float64(p.TP) * 4 * 2 / (g.HBMBandwidth * MemoryEfficiency) // as evaluate has always summed it
+	w := cl.gemm(p.headDtype(), h, v, n)
 	return head{n: n, v: v, h: h,
 		gemmF: cl.gemm(p.headDtype(), n, v, h), lossF: loss,
-		gemmB: cl.gemm(p.headDtype(), n, h, v) + cl.gemm(p.headDtype(), h, v, n), lossB: loss}
+		gemmB: cl.gemm(p.headDtype(), n, h, v) + w, lossB: loss, gemmW: w}
 }
 
 // mtpProjection is a multi-token-prediction module's projection of the
 // joined hidden state and embedding (2h → h/t) for one micro-batch,
-// forward and backward.
-func mtpProjection(m model.Transformer, p Plan, cl Cluster) (fwd, bwd float64) {
+// forward and backward, and the backward's weight-gradient part.
+func mtpProjection(m model.Transformer, p Plan, cl Cluster) (fwd, bwd, wgrad float64) {
 	nt := float64(p.MicroBatch) * float64(m.Seq/p.cp())
 	h, T := float64(m.Hidden), float64(p.TP)
-	return cl.gemm(p.matmul(), nt, h/T, 2*h), cl.gemm(p.matmul(), nt, 2*h, h/T) + cl.gemm(p.matmul(), 2*h, h/T, nt)
+	wgrad = cl.gemm(p.matmul(), 2*h, h/T, nt)
+	return cl.gemm(p.matmul(), nt, h/T, 2*h), cl.gemm(p.matmul(), nt, 2*h, h/T) + wgrad, wgrad
 }
 
 // hierAllReduce all-reduces bytes over n ranks, k of them in each node,

@@ -70,10 +70,14 @@ func moeLayerOf(m model.Transformer, p Plan, cl Cluster, layerParams, denseFFN f
 	if p.DispatchDtype == hw.FP8 {
 		upRows = n / T
 	}
+	// The experts' and the router's weight gradients (DualPipe's W).
+	var wgrad float64
 	for i, x := range [...]struct{ n, k float64 }{{2 * fe / T, h}, {h, fe / T}} { // gate and up; down
-		kf, kb := local*cl.gemm(dt, per, x.n, x.k), local*(cl.gemm(dt, per, x.k, x.n)+cl.gemm(dt, x.k, x.n, per))
+		kw := local * cl.gemm(dt, x.k, x.n, per)
+		kf, kb := local*cl.gemm(dt, per, x.n, x.k), local*cl.gemm(dt, per, x.k, x.n)+kw
 		fwd += kf
 		bwd += kb
+		wgrad += kw
 		if recordKernels {
 			ks.add([...]string{KernelExpertsUp, KernelExpertsDown}[i], KernelGEMM, per, x.n, x.k, kf, kb) // one expert's product, × the GPU's experts
 		}
@@ -84,9 +88,11 @@ func moeLayerOf(m model.Transformer, p Plan, cl Cluster, layerParams, denseFFN f
 		quant.add(dt, pairs, x.n, x.k, rows)
 	}
 	rt := p.headDtype()
-	rf, rb := cl.gemm(rt, n, E, h), cl.gemm(rt, n, h, E)+cl.gemm(rt, h, E, n) // the router's scores
+	rw := cl.gemm(rt, h, E, n)
+	rf, rb := cl.gemm(rt, n, E, h), cl.gemm(rt, n, h, E)+rw // the router's scores
 	fwd += rf
 	bwd += rb
+	wgrad += rw
 	elem := moePasses(pairs, fe, h, T)
 	bw := g.HBMBandwidth * MemoryEfficiency
 	fwd += (elem + quant.fwd) / bw
@@ -97,6 +103,7 @@ func moeLayerOf(m model.Transformer, p Plan, cl Cluster, layerParams, denseFFN f
 	}
 	l.cost.fwd += fwd
 	l.cost.bwd += bwd
+	l.cost.wgrad += wgrad
 	l.cost.memBound += (3*elem + quant.fwd + quant.bwd) / bw
 	var again float64 // the experts' part recomputed
 	switch {

@@ -345,7 +345,8 @@ func TestBlockScaledHeadInBF16(t *testing.T) {
 // states, PP + 1 = 5 micro-batches' activations (3 of stage 0's, 2 of
 // stage 3's) — and runs half the micro-batches through each, so its
 // forward is the mean of theirs; the bubble (PP/2 − 1)(F&B + B − 3W) with
-// W = B/2 and F&B = F + B + its exposed communication.
+// W the products' weight gradients (by hand, from the GEMM model) and
+// F&B = F + B + its exposed communication.
 func TestDualPipeByHand(t *testing.T) {
 	m, _ := model.Preset("gpt3-xl")
 	p := Plan{TP: 1, PP: 4, DP: 2, Interleave: 1, MicroBatch: 1, GlobalBatch: 32, Schedule: OneFOneB, BytesPerParam: 16,
@@ -380,8 +381,31 @@ func TestDualPipeByHand(t *testing.T) {
 			crit = st
 		}
 	}
+	// W: the products' weight gradients, dW = K × N with inner M (the
+	// tokens) for Q/K/V, the projection and the two MLP products of each
+	// layer, and the output layer's on the last stage; rank crit runs
+	// half its micro-batches through each of its two stages.
+	// (at the sustained clock Evaluate times products at).
+	n, h, f := 2048.0, float64(m.Hidden), float64(m.FFNSize)
+	at := cl
+	at.GPU = sustained(cl.GPU)
+	var perLayer float64
+	for _, x := range [][2]float64{{3 * h, h}, {h, h}, {f, h}, {h, f}} {
+		perLayer += at.gemm(hw.BF16, x[1], x[0], n)
+	}
+	stageW := func(st int) float64 {
+		w := float64(one.StageMemory[st].Layers) * perLayer
+		if st == 3 {
+			w += at.gemm(hw.BF16, h, float64(m.Vocab), n)
+		}
+		return w
+	}
+	W := (stageW(crit) + stageW(3-crit)) / 2
 	F, B := r.StageForward[crit], r.StageBackward[crit]
-	if want := (4.0/2 - 1) * (F + B + r.StageTP[crit] + B - 3*B/2); !within(r.Time.Bubble, want, 1e-12) {
+	if !(W > 0 && W < B/2) {
+		t.Errorf("W %.6g s of B %.6g s: want less than half (the attention core and the elementwise passes have no weights)", W, B)
+	}
+	if want := (4.0/2 - 1) * (F + B + r.StageTP[crit] + B - 3*W); !within(r.Time.Bubble, want, 1e-12) {
 		t.Errorf("DualPipe's bubble %.6g s, by hand %.6g s", r.Time.Bubble, want)
 	}
 	if !(r.Time.Bubble < one.Time.Bubble/2) {
