@@ -14,9 +14,9 @@ import (
 )
 
 // quantity matches a number with a unit as prose and the engine's words
-// write one: "75.6 GB", "14.7 s", "3.6%", "394 TFLOP/s"; quantities
+// write one: "75.6 GB", "14.7 s", "3.6%", "394 TFLOP/s", "406B", "3.64M"; quantities
 // checks what comes before and after it (RE2 has no lookaround).
-var quantity = regexp.MustCompile(`([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+(?:\.[0-9]+)?) ?(TFLOP/s|PFLOP/s|GFLOP/s|GB/s|TB/s|MB/s|TB|GB|MB|kB|KB|ms|µs|ns|s|%)`)
+var quantity = regexp.MustCompile(`([0-9]{1,3}(?:,[0-9]{3})+|[0-9]+(?:\.[0-9]+)?)( ?(?:TFLOP/s|PFLOP/s|GFLOP/s|GB/s|TB/s|MB/s|TB|GB|MB|kB|KB|ms|µs|ns|s|%)|[BMT])`)
 
 // quantities are text's numbers with units, each as "75.6 GB": not part
 // of a longer number before, nor of a word after ("5 steps", "2 sms").
@@ -31,7 +31,7 @@ func quantities(text string) []string {
 				continue
 			}
 		}
-		out = append(out, text[m[2]:m[3]]+" "+text[m[4]:m[5]])
+		out = append(out, text[m[2]:m[3]]+" "+strings.TrimSpace(text[m[4]:m[5]]))
 	}
 	return out
 }
