@@ -414,6 +414,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	dtype := hw.Dtype(fs.value("dtype"))
 	flash := boolOr("flash", era.flash)
 
+	fused := boolOr("fused-swiglu", false)
 	if fs.bools["search"] && fs.bools["kernels"] {
 		return fail("--kernels: lists one plan's kernels; not with --search")
 	}
@@ -421,7 +422,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		return fail("--at: follows one plan's GPU; not with --search")
 	}
 	if fs.bools["search"] {
-		sr, err := parallel.Search(parallel.SearchOptions{Model: m, Cluster: cl, GlobalBatch: gb, BytesPerParam: bpp, Dtype: dtype, Flash: flash, CP: true, Top: atoi("top"), FusedSwiGLU: boolOr("fused-swiglu", false)})
+		sr, err := parallel.Search(parallel.SearchOptions{Model: m, Cluster: cl, GlobalBatch: gb, BytesPerParam: bpp, Dtype: dtype, Flash: flash, CP: true, Top: atoi("top"), FusedSwiGLU: fused})
 		if err != nil {
 			return fail("--%v", err)
 		}
@@ -430,7 +431,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 			return writeJSON(stdout, stderr, out)
 		}
 		fmt.Fprintf(stdout, "%s on %d × %s, global batch %d: %d plans evaluated, %d fit\n", m.ID, gpus, g.Name, gb, sr.Evaluated, sr.Fitting)
-		base := parallel.Plan{Flash: flash, GlobalBatch: gb, BytesPerParam: bpp, Dtype: dtype, FusedSwiGLU: boolOr("fused-swiglu", false)}
+		base := parallel.Plan{Flash: flash, GlobalBatch: gb, BytesPerParam: bpp, Dtype: dtype, FusedSwiGLU: fused}
 		planSettings(given, m, hfPath != "", base, cl, gbDefault, true, era).write(stdout)
 		fmt.Fprintf(stdout, "decision: %s — %s\n", sr.Decision.Branch, sr.Decision.Advice)
 		for _, s := range sr.Decision.Steps {
@@ -478,7 +479,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 			return fail("--%v", err)
 		}
 	}
-	plan.FP8Cache, plan.FusedSwiGLU = boolOr("fp8-cache", false), boolOr("fused-swiglu", false)
+	plan.FP8Cache, plan.FusedSwiGLU = boolOr("fp8-cache", false), fused
 	if plan.EPOverlap {
 		plan.CommSMs = 20
 	}

@@ -825,7 +825,7 @@ func layerCostOf(m model.Transformer, p Plan, cl Cluster, ks *kernelList) costs 
 			c.memBound += mem(a)
 		}
 	}
-	if p.FusedSwiGLU && p.modules()&ModuleMoEAct == 0 && f > 0 {
+	if p.swigluRewrites() && f > 0 {
 		// The fused SwiGLU's backward writes the product again (the down
 		// projection's weight gradient reads it): n·f/T values more.
 		a := mem(n * f / T * 2)

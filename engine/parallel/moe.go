@@ -114,7 +114,7 @@ func moeLayerOf(m model.Transformer, p Plan, cl Cluster, layerParams, denseFFN f
 		// The experts' SwiGLU again, from the gate and up outputs kept.
 		again = 3 * pairs * fe / T * 2 / bw
 		l.cost.memBound += again
-	case p.FusedSwiGLU:
+	case p.swigluRewrites():
 		// The experts' fused SwiGLU writes the product again in its
 		// backward (not recomputation: counted in the backward).
 		w := pairs * fe / T * 2 / bw

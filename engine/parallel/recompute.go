@@ -102,6 +102,10 @@ func (p Plan) validateRecompute(mla bool) error {
 	return nil
 }
 
+// swigluRewrites says whether the backward writes SwiGLU's product again
+// (Plan.FusedSwiGLU) — unless recomputation already brings it back.
+func (p Plan) swigluRewrites() bool { return p.FusedSwiGLU && p.modules()&ModuleMoEAct == 0 }
+
 // inputBytes is the bytes a value of a product's input kept for the
 // backward pass: BF16's 2, or, under FP8Cache, FP8 with its 1×128 tile's
 // scale (DeepSeek-V3 §3.3.3: "cache the activations in FP8 for the
