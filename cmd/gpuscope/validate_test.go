@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -106,7 +107,14 @@ func TestValidateRowsEndToEnd(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, k := range strings.Split(r.PlanField, ".") {
-			v = v.(map[string]any)[k]
+			if i, err := strconv.Atoi(k); err == nil { // an index into a list: "time_per_stage.1.f_and_b_s"
+				if l, ok := v.([]any); ok && i < len(l) {
+					v = l[i]
+					continue
+				}
+			}
+			m, _ := v.(map[string]any)
+			v = m[k]
 		}
 		got, ok := v.(float64)
 		if !ok || math.Abs(got-r.Engine) > 1e-12*math.Abs(r.Engine) {

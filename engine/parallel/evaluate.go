@@ -397,6 +397,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 	if p.Schedule == DualPipe {
 		// Each rank holds two stages (dualpipe.go).
 		r.foldDualPipe(epHidden, stageW)
+		r.StageW = stageW
 		perStage := expertOnStage
 		expertOnStage = func(st int) float64 { return perStage(st) + perStage(pp-1-st) }
 	}

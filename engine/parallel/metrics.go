@@ -35,11 +35,13 @@ type Metrics struct {
 	Memory               Memory   `json:"memory"`
 	MemoryPerStage       []Memory `json:"memory_per_stage,omitempty"`
 	Time                 Time     `json:"time"`
-	BubbleFraction       float64  `json:"bubble_fraction"`
-	TokensPerS           float64  `json:"tokens_per_s"`
-	TFLOPSPerGPU         float64  `json:"tflops_per_gpu"` // hardware FLOPs (with recomputation), as Megatron-LM reports
-	MFU                  float64  `json:"mfu"`
-	HFU                  float64  `json:"hfu"`
+	// TimePerStage is one micro-batch through each pipeline stage.
+	TimePerStage   []StageTime `json:"time_per_stage,omitempty"`
+	BubbleFraction float64     `json:"bubble_fraction"`
+	TokensPerS     float64     `json:"tokens_per_s"`
+	TFLOPSPerGPU   float64     `json:"tflops_per_gpu"` // hardware FLOPs (with recomputation), as Megatron-LM reports
+	MFU            float64     `json:"mfu"`
+	HFU            float64     `json:"hfu"`
 
 	// DeepSeek-V3's expert-parallel mechanisms and FP8 recipe, when a
 	// plan has them.
@@ -70,9 +72,48 @@ func (r Result) Metrics() Metrics {
 		Schedule: string(p.Schedule), BytesPerParam: p.BytesPerParam, Dtype: string(p.Dtype),
 		NodeLimit: p.NodeLimit, DispatchDtype: string(p.DispatchDtype), EPOverlap: p.EPOverlap, CommSMs: p.CommSMs, BlockScaled: p.BlockScaled,
 		RecomputeModules: p.RecomputeModules.String(), FP8Cache: p.FP8Cache, FusedSwiGLU: p.FusedSwiGLU,
-		Memory: r.Memory, MemoryPerStage: r.StageMemory, Time: r.Time, BubbleFraction: r.BubbleFraction,
+		Memory: r.Memory, MemoryPerStage: r.StageMemory, Time: r.Time, TimePerStage: r.perStageTimes(), BubbleFraction: r.BubbleFraction,
 		TokensPerS: r.TokensPerS, TFLOPSPerGPU: r.TFLOPSPerGPU, MFU: r.MFU, HFU: r.HFU,
 	}
+}
+
+// StageTime is one micro-batch through one pipeline stage, seconds: its
+// forward, its backward (recomputation included, and of it the
+// recomputation and, under DualPipe, the products' weight gradients W)
+// and the communication its layers wait for (TP's all-reduces, CP's K/V
+// and the all-to-alls the paired chunk does not hide), and ForwardBackward,
+// the three together: what DualPipe calls F&B, a forward chunk and a
+// backward chunk run paired. Under DualPipe a rank holds two stages (i
+// and PP − 1 − i) and each number is the mean of a micro-batch through
+// either.
+type StageTime struct {
+	Forward         float64 `json:"forward_s"`
+	Backward        float64 `json:"backward_s"`
+	Recompute       float64 `json:"recompute_s"`
+	WGrad           float64 `json:"wgrad_s,omitempty"`
+	Comm            float64 `json:"comm_s"`
+	ForwardBackward float64 `json:"f_and_b_s"`
+}
+
+// perStageTimes lists StageTime for every stage (nil when the result kept
+// no stage times).
+func (r Result) perStageTimes() []StageTime {
+	if len(r.StageForward) == 0 {
+		return nil
+	}
+	out := make([]StageTime, len(r.StageForward))
+	for i := range out {
+		s := StageTime{Forward: r.StageForward[i], Backward: r.StageBackward[i], Comm: r.StageTP[i]}
+		if r.StageRecompute != nil {
+			s.Recompute = r.StageRecompute[i]
+		}
+		if r.StageW != nil {
+			s.WGrad = r.StageW[i]
+		}
+		s.ForwardBackward = s.Forward + s.Backward + s.Comm
+		out[i] = s
+	}
+	return out
 }
 
 // SearchMetrics are gpuscope plan --search --json: the fitting plans best
@@ -93,6 +134,10 @@ func (s SearchResult) Metrics(top int) SearchMetrics {
 	out := SearchMetrics{Plans: make([]Metrics, n), Evaluated: s.Evaluated, Fitting: s.Fitting, Decision: s.Decision}
 	for i := range n {
 		out.Plans[i] = s.Plans[i].Metrics()
+		// A search keeps some plans' stage times and not others' (those
+		// whose schedule it shared): it lists none, as it lists no
+		// stage's memory; plan without --search gives them.
+		out.Plans[i].TimePerStage = nil
 	}
 	return out
 }

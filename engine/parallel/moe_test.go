@@ -469,3 +469,41 @@ func TestFusedSwiGLUAsMoEAct(t *testing.T) {
 		t.Errorf("backward: fused +%.4g s, moe_act +%.4g s (want a third); fused recomputes %g s", extra, again, fused.StageRecompute[st])
 	}
 }
+
+// time_per_stage is each stage's micro-batch as the schedule is built
+// from: F&B = forward + backward + the communication its layers wait
+// for; the weight gradients W only under DualPipe, a part of the
+// backward; DualPipe's ranks the mean of their two stages (mirrored
+// stages equal), 1F1B's stages their own (the first and last differ).
+func TestTimePerStage(t *testing.T) {
+	for _, s := range []Schedule{DualPipe, OneFOneB} {
+		cfg := DeepSeekV3ForTest(t, s)
+		r, err := Evaluate(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ts := r.Metrics().TimePerStage
+		if len(ts) != cfg.Plan.PP {
+			t.Fatalf("%s: %d stage times for pp %d", s, len(ts), cfg.Plan.PP)
+		}
+		for i, st := range ts {
+			if st.ForwardBackward != st.Forward+st.Backward+st.Comm || st.Forward <= 0 || st.Recompute <= 0 || st.Recompute >= st.Backward {
+				t.Errorf("%s stage %d: %+v", s, i, st)
+			}
+			if (st.WGrad > 0) != (s == DualPipe) || st.WGrad >= st.Backward {
+				t.Errorf("%s stage %d: W %g of backward %g", s, i, st.WGrad, st.Backward)
+			}
+			if st.Forward != r.StageForward[i] || st.Backward != r.StageBackward[i] {
+				t.Errorf("%s stage %d: %+v, result's %g %g", s, i, st, r.StageForward[i], r.StageBackward[i])
+			}
+		}
+		first, last := ts[0], ts[len(ts)-1]
+		if (first == last) != (s == DualPipe) {
+			t.Errorf("%s: first stage %+v, last %+v", s, first, last)
+		}
+	}
+	// A plan without stages (no Evaluate) lists none.
+	if (Result{}).Metrics().TimePerStage != nil {
+		t.Error("an empty result lists stage times")
+	}
+}

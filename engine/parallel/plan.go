@@ -413,6 +413,10 @@ type Result struct {
 	// StageCP is the part of StageTP that is context parallelism's
 	// exposed K/V traffic.
 	StageCP []float64
+	// StageW is the part of StageBackward that is the products' weight
+	// gradients — DualPipe's W, what its schedule holds back to fill the
+	// bubble — kept for DualPipe plans only (nil otherwise).
+	StageW []float64
 	// ActiveParams are the parameters a token goes through (Params for a
 	// dense model).
 	ActiveParams float64
