@@ -1,5 +1,11 @@
 package render
 
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
 // Label widths for layout. textWidth is the painter's measure; until the
 // canvas font's exact metrics land (render/font), it counts every rune as
 // 0.56 em, while a CJK character is a whole em and a capital up to 0.83.
@@ -44,42 +50,74 @@ func fitLabel(s string, fs, w float32) string {
 	return string(r) + "…"
 }
 
-// wrap2 breaks s into two lines that fit w at fs: after the last " · ",
-// "，", "：" or space that leaves the first line within w (the second cut
-// to fit); s and "" when it fits on one.
+// wrap2 breaks s into two lines that fit w at fs; s and "" when it fits
+// on one. It breaks between a title's pieces (after a " · ", "，" or
+// "："), else at a space between words, else at any space — one inside
+// brackets, after a number, beside a "×" or between a word and its
+// number ("(450 GB/s one way)", "1 GB", "72 × GB200", "GPU 0") only when
+// nothing else does: the last break of the best kind that leaves both
+// lines within w; where none does, the last of the best kind that leaves
+// the first line at least half of w, the second cut to fit. A " · " at
+// the break is dropped, not left to begin or end a line.
 func wrap2(s string, fs, w float32) (string, string) {
 	if labelW(s, fs) <= w {
 		return s, ""
 	}
-	best := -1
+	var both [3]int // the last break of each kind (any space, a space between words, a piece's end) leaving both lines within w
+	var full [3]int // … leaving the first line within w and at least w/2
+	var last [3]int // … leaving the first line within w
+	depth, prev := 0, rune(0)
 	for i, r := range s {
-		if r != ' ' && r != '，' && r != '：' && r != '·' {
-			continue
+		switch r {
+		case '(', '（', '[':
+			depth++
+		case ')', '）', ']':
+			depth = max(0, depth-1)
 		}
-		end := i
-		if r != ' ' {
-			end += len(string(r))
+		if r == ' ' || r == '，' || r == '：' || r == '·' {
+			end, kind := i, 2
+			if r == ' ' {
+				next, _ := utf8.DecodeRuneInString(s[i+1:])
+				kind = 0
+				if depth == 0 && !isDigit(prev) && prev != '×' && next != '×' && !(isDigit(next) && unicode.IsLetter(prev)) {
+					kind = 1
+				}
+			} else {
+				end += len(string(r))
+			}
+			lw := labelW(s[:end], fs)
+			if lw > w {
+				break
+			}
+			last[kind] = end
+			if lw >= w/2 {
+				full[kind] = end
+			}
+			if _, b := wrapCut(s, end); labelW(b, fs) <= w {
+				both[kind] = end
+			}
 		}
-		if labelW(s[:end], fs) > w {
-			break
+		prev = r
+	}
+	best := 0
+	for _, c := range [...]*[3]int{&both, &full, &last} {
+		for k := 2; k >= 0 && best == 0; k-- {
+			best = c[k]
 		}
-		best = end
 	}
 	if best <= 0 {
 		return fitLabel(s, fs, w), ""
 	}
-	a, b := s[:best], s[best:]
-	for len(b) > 0 && (b[0] == ' ') {
-		b = b[1:]
-	}
-	if len(b) >= 2 && b[:2] == "· " {
-		b = b[2:]
-	}
-	for len(a) > 0 && a[len(a)-1] == ' ' {
-		a = a[:len(a)-1]
-	}
-	if len(a) >= 2 && a[len(a)-2:] == "·" {
-		a = a[:len(a)-2]
-	}
+	a, b := wrapCut(s, best)
 	return a, fitLabel(b, fs, w)
 }
+
+// wrapCut is s broken at end, the spaces and a " · " at the break
+// dropped.
+func wrapCut(s string, end int) (a, b string) {
+	a = strings.TrimRight(strings.TrimSuffix(strings.TrimRight(s[:end], " "), "·"), " ")
+	b = strings.TrimLeft(strings.TrimPrefix(strings.TrimLeft(s[end:], " "), "·"), " ")
+	return a, b
+}
+
+func isDigit(r rune) bool { return r >= '0' && r <= '9' }

@@ -1,6 +1,9 @@
 package render
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // A legend keys every entry, labels it, and wraps within its width
 // without overlapping labels; LegendHeight agrees with what it draws.
@@ -33,6 +36,48 @@ func TestLegend(t *testing.T) {
 		}
 		if w == 150 && h < 14*LineHeight*2 {
 			t.Errorf("width 150: %v px tall, want the legend wrapped", h)
+		}
+	}
+}
+
+// A title of pieces wraps between them, its separator dropped: not
+// "… · b:" / "micro-batch size", nor "… GB200 · GPU" / "0 …"; a line
+// of one piece too long for a boundary to leave half the width breaks
+// at its last space.
+func TestWrap2Pieces(t *testing.T) {
+	for _, c := range []struct {
+		s      string
+		w      float32
+		a, b   string
+		noDots bool
+	}{
+		{"v: virtual pipeline stages a GPU · Z: ZeRO stage · b: micro-batch size", 0, "v: virtual pipeline stages a GPU · Z: ZeRO stage", "b: micro-batch size", false},
+		{"NVL72 的 NVLink 域：72 颗 GB200 · GPU 0 把 1 GB 发给 GPU 71", 0, "NVL72 的 NVLink 域：72 颗 GB200", "GPU 0 把 1 GB 发给 GPU 71", true},
+		{"The NVL72's NVLink domain: 72 × GB200 · 1 GB from GPU 0 to GPU 71", 0, "The NVL72's NVLink domain: 72 × GB200", "1 GB from GPU 0 to GPU 71", true},
+		{"Node 3 of 32: 8 × H100, NVLink 4 (450 GB/s one way)", 0, "Node 3 of 32: 8 × H100,", "NVLink 4 (450 GB/s one way)", true},
+		{"bottleneck: the uplinks to the spine, 99.8% busy", labelW("bottleneck: the uplinks to the spine,", 16) + 1, "bottleneck: the uplinks to the spine,", "99.8% busy", true},
+		{"The NVL72's NVLink domain: 72 × GB200 · 1 GB from GPU 0 to GPU 71", labelW("The NVL72's NVLink domain: 72 × GB200 ·", 16) - 1, "The NVL72's NVLink domain:", "72 × GB200 · 1 GB from GPU 0 to GPU 71", true},
+		{"one long piece without any separator at all in it", 0, "", "", true},
+	} {
+		const fs = 16
+		w := c.w
+		if w == 0 {
+			w = labelW(c.s, fs) * 0.75
+		}
+		a, b := wrap2(c.s, fs, w)
+		if labelW(a, fs) > w || labelW(b, fs) > w {
+			t.Errorf("%q: %q / %q, wider than %g", c.s, a, b, w)
+		}
+		if c.a != "" && (a != c.a || b != c.b) {
+			t.Errorf("%q: %q / %q, want %q / %q", c.s, a, b, c.a, c.b)
+		}
+		for _, l := range []string{a, b} {
+			if strings.HasPrefix(l, "·") || strings.HasSuffix(l, "·") || strings.HasPrefix(l, " ") || strings.HasSuffix(l, " ") {
+				t.Errorf("%q: line %q begins or ends with a separator", c.s, l)
+			}
+		}
+		if a+" "+b != c.s && c.a == "" {
+			t.Errorf("%q: broke into %q / %q, not at a space", c.s, a, b)
 		}
 	}
 }

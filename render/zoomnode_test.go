@@ -404,3 +404,76 @@ func TestZoomNodeJobKeysAndAlert(t *testing.T) {
 		}
 	}
 }
+
+// The NVL72's 72 GPUs on a phone are too small for their words; the
+// GPUs at work and the zoomed one still carry their numbers (the idle
+// ones none), at the picture's text size, inside their boxes.
+func TestZoomNodeSmallBoxesNumbered(t *testing.T) {
+	v := zoomNodeView(72, 0.3)
+	v.Stage, v.Width, v.Height, v.Theme = Rect{0, 0, 390, 420}, 390, 844, Light
+	for i := range v.GPUs {
+		v.GPUs[i].GPU = i
+		v.GPUs[i].Activity, v.GPUs[i].Doing = ZoomIdle, "waiting"
+	}
+	v.GPUs[0].Activity, v.GPUs[71].Activity, v.Focus = ZoomComm, ZoomComm, 5
+	l := AppendZoomNode(List{}, v)
+	boxes := gpuBoxes(l, Light)
+	if len(boxes) != 72 {
+		t.Fatalf("%d boxes", len(boxes))
+	}
+	got := map[string]Item{}
+	for _, it := range l.Items {
+		if it.Kind == Text {
+			got[it.Text] = it
+		}
+	}
+	if _, ok := got["GPU 0"]; ok {
+		t.Fatal("the boxes are large enough for their names: not the case this test is for")
+	}
+	for _, c := range []struct {
+		num string
+		box int
+	}{{"0", 0}, {"71", 71}, {"5", 5}} {
+		it, ok := got[c.num]
+		b := boxes[c.box]
+		if !ok {
+			t.Errorf("GPU %s has no number", c.num)
+			continue
+		}
+		if it.X < b.X || it.X > b.X+b.W || it.Y < b.Y || it.Y > b.Y+b.H || it.Size < 12 {
+			t.Errorf("GPU %s's number %+v, not inside its box %+v at 12 px or more", c.num, it, b)
+		}
+	}
+	for _, idle := range []string{"1", "2", "40"} {
+		if _, ok := got[idle]; ok {
+			t.Errorf("idle GPU %s numbered", idle)
+		}
+	}
+}
+
+// A box too narrow for "GPU 10" but not for "10" says "10", not the
+// useless "GPU …" (the NVL72 in presentation mode).
+func TestZoomNodeNumberNotCutName(t *testing.T) {
+	v := zoomNodeView(72, 0.3)
+	v.Stage, v.Width, v.Height, v.Scale, v.Theme = Rect{0, 0, 1000, 576}, 1000, 800, 1.5, Projector
+	for i := range v.GPUs {
+		v.GPUs[i].GPU, v.GPUs[i].Label = i, "GPU "+strconv.Itoa(i)
+		v.GPUs[i].Doing, v.GPUs[i].Activity = "waiting", ZoomIdle
+	}
+	l := AppendZoomNode(List{}, v)
+	nums := 0
+	for _, it := range l.Items {
+		if it.Kind != Text {
+			continue
+		}
+		if strings.HasPrefix(it.Text, "GPU") && strings.Contains(it.Text, "…") {
+			t.Errorf("a GPU's name cut: %q", it.Text)
+		}
+		if _, err := strconv.Atoi(it.Text); err == nil {
+			nums++
+		}
+	}
+	if nums == 0 {
+		t.Error("no GPU numbered")
+	}
+}
