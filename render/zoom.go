@@ -161,6 +161,10 @@ type ZoomSMView struct {
 	// product ("attention streams K and V past Q's blocks", "a
 	// collective: the SMs copy and add buffers").
 	Note string
+	// Pass, with Note, draws what the SMs do instead of a product's
+	// tiles: the SMs at work and waiting over the memory or link they
+	// use (zoomsmpass.go); without it the Note stands alone.
+	Pass *ZoomSMPass
 }
 
 // zoomCrumbs draws the way back (a view's Crumbs) on a line at the top of

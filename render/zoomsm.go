@@ -116,6 +116,10 @@ func AppendZoomSM(dst List, v ZoomSMView) List {
 		y += p.wrap(st.X+pad, y, big, AlignLeft, th.Text, v.Title, st.W-2*pad, 2) + fs*0.3
 	}
 	s := zoomSMState(v)
+	if v.Pass != nil {
+		appendZoomSMPass(&p, v, sc, fs, y)
+		return l
+	}
 	if v.Note != "" || s.total == 0 {
 		note := v.Note
 		if note == "" {

@@ -318,6 +318,7 @@ func zoomSMView(a *parallel.StepActivity, run *scenarios.PlanRun, g int, t float
 	if !ok || c.GEMM == nil {
 		v.Title = w.Say("canvas.zoom.s.sm_title_none", "gpu", strconv.Itoa(g))
 		v.Note = zoomSMNote(w, act, c, ok)
+		v.Pass = smPass(w, act, c, ok, cl.GPU, progress(t, act.KernelStart, act.KernelEnd))
 		return v
 	}
 	r := c.GEMM
@@ -355,6 +356,54 @@ func smTiles(v *render.ZoomSMView, g hw.GPU, r *kernel.GEMMResult, dt hw.Dtype, 
 	wave := min(int(pr*float64(v.Waves)), v.Waves-1)
 	v.Wave = wave + 1
 	v.KStep = min(int((pr*float64(v.Waves)-float64(wave))*float64(v.KSteps)), v.KSteps-1)
+}
+
+// smPass is what the SMs of GPU g do at act when it runs no matrix
+// product, pr through its kernel: every SM streaming HBM in a memory
+// pass (its bytes and time, from the engine's counts) or the optimizer,
+// computing attention's tiles with a trickle of HBM, waiting on the links
+// through a collective, or waiting; nil for recomputation (its kernels are
+// the forward's, drawn there).
+func smPass(w render.Words, act parallel.Activity, c parallel.Counts, ok bool, g hw.GPU, pr float64) *render.ZoomSMPass {
+	ps := &render.ZoomSMPass{Activity: activityOf(act), Busy: g.SMs, Progress: pr, Bar: w.Say("canvas.zoom.sm.bar_hbm", "bw", units.Rate(g.HBMBandwidth))}
+	rate := func(b float64) float64 {
+		if c.TimeS > 0 {
+			return b / c.TimeS
+		}
+		return 0
+	}
+	switch {
+	case ok && act.Kernel.Kind == parallel.KernelRecompute:
+		return nil
+	case ok && act.Kernel.Kind == parallel.KernelAttention:
+		ps.Flow, ps.BusyKey, ps.OnChip = render.FlowOnChip, w.Say("canvas.zoom.sm.key_sm_attention"), w.Say("canvas.zoom.sm.onchip")
+		ps.Share = rate(c.HBMBytes) / g.HBMBandwidth
+		if c.HBMBytes > 0 {
+			ps.Numbers = w.Say("canvas.zoom.sm.pass_attention", "flops", units.FLOP(c.FLOPs), "time", units.LocalDuration(w.Lang, c.TimeS),
+				"rate", units.FLOPS(rate(c.FLOPs)), "bytes", units.Bytes(c.HBMBytes), "intensity", units.Count(int64(math.Round(c.FLOPs/c.HBMBytes))))
+		}
+	case ok && c.Comm, act.Kind == parallel.AllReduce:
+		// The compute waits on the links; the collective's own copies and
+		// sums run on a few SMs, which the engine does not count.
+		ps.Flow, ps.Activity, ps.Share, ps.Busy = render.FlowLink, render.ZoomComm, 1, 0
+		ps.WaitKey, ps.Bar = w.Say("canvas.zoom.sm.key_sm_comm_wait"), w.Say("canvas.zoom.sm.bar_links")
+		if c.TimeS > 0 {
+			ps.Numbers = w.Say("canvas.zoom.sm.pass_comm", "time", units.LocalDuration(w.Lang, c.TimeS))
+		}
+	case ok && act.Kernel.Kind == parallel.KernelMemory:
+		ps.Flow, ps.BusyKey = render.FlowHBM, w.Say("canvas.zoom.sm.key_sm_memory")
+		ps.Share = rate(c.HBMBytes) / g.HBMBandwidth
+		ps.Bar = w.Say("canvas.zoom.sm.bar_hbm_use", "bw", units.Rate(g.HBMBandwidth), "rate", units.Rate(rate(c.HBMBytes)))
+		ps.Numbers = w.Say("canvas.zoom.sm.pass_memory", "bytes", units.Bytes(c.HBMBytes), "time", units.LocalDuration(w.Lang, c.TimeS),
+			"rate", units.Rate(rate(c.HBMBytes)), "share", units.Percent(ps.Share), "bw", units.Rate(g.HBMBandwidth))
+	case act.Kind == parallel.Optimizer:
+		// Adam's update streams the weights, gradients and moments once
+		// through, at a memory pass's share of HBM.
+		ps.Flow, ps.BusyKey, ps.Share = render.FlowHBM, w.Say("canvas.zoom.sm.key_sm_optimizer"), parallel.MemoryEfficiency
+	default:
+		ps.Flow, ps.Busy, ps.Activity = render.FlowNone, 0, render.ZoomIdle
+	}
+	return ps
 }
 
 // zoomSMNote says what an SM does when its GPU runs no matrix product.

@@ -8,7 +8,9 @@ import (
 	"testing"
 
 	"github.com/gpuscope/gpuscope/engine/collective"
+	"github.com/gpuscope/gpuscope/engine/parallel"
 	"github.com/gpuscope/gpuscope/engine/sim"
+	"github.com/gpuscope/gpuscope/engine/units"
 	"github.com/gpuscope/gpuscope/render"
 	"github.com/gpuscope/gpuscope/scenarios"
 )
@@ -153,6 +155,65 @@ func TestZoomSMBackward(t *testing.T) {
 		return
 	}
 	t.Fatal("no backward product found")
+}
+
+// Where the GPU runs no matrix product, the SM level draws what its
+// SMs do from the engine's counts: a memory pass streams its bytes at
+// the engine's share of HBM (MemoryEfficiency) with every SM at work;
+// attention keeps its scores on chip, its HBM share what its bytes over
+// its time make; the bubble and a collective leave every SM waiting.
+func TestZoomSMPassFromEngine(t *testing.T) {
+	s, _ := scenarios.Get("sandbox")
+	les, err := scenarios.Prepare(s, s.Defaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := les.Steps[0].Run.(*scenarios.PlanRun)
+	a, tl, _ := run.Activity()
+	f := ruleFrames[0].frame
+	f.Lang = "en"
+	g := run.Config.Cluster.GPU
+	seen := map[string]bool{}
+	for tt := 0.0; tt < tl.Length; tt += tl.Length / 20000 {
+		act, _ := a.At(0, tt)
+		v := zoomSMView(a, run, 0, tt, f)
+		c, ok := a.Counts(act)
+		var kind string
+		switch {
+		case ok && c.GEMM != nil:
+			if v.Pass != nil {
+				t.Fatalf("%s at %g s: a product drawn as a pass", act.Kernel.Name, tt)
+			}
+			continue
+		case ok && act.Kernel.Kind == parallel.KernelMemory:
+			kind = "memory"
+			if v.Pass == nil || v.Pass.Flow != render.FlowHBM || v.Pass.Busy != g.SMs || math.Abs(v.Pass.Share-parallel.MemoryEfficiency) > 1e-9 ||
+				!strings.Contains(v.Pass.Numbers, units.Bytes(c.HBMBytes)) {
+				t.Errorf("%s at %g s: %+v, want every SM streaming %s at %g of HBM", act.Kernel.Name, tt, v.Pass, units.Bytes(c.HBMBytes), parallel.MemoryEfficiency)
+			}
+		case ok && act.Kernel.Kind == parallel.KernelAttention:
+			kind = "attention"
+			if want := c.HBMBytes / c.TimeS / g.HBMBandwidth; v.Pass == nil || v.Pass.Flow != render.FlowOnChip || math.Abs(v.Pass.Share-want) > 1e-9 || v.Pass.Share > 0.5 || v.Pass.OnChip == "" {
+				t.Errorf("attention at %g s: %+v, want its scores on chip at %g of HBM", tt, v.Pass, want)
+			}
+		case ok && c.Comm, act.Kind == parallel.AllReduce:
+			kind = "comm"
+			if v.Pass == nil || v.Pass.Flow != render.FlowLink || v.Pass.Busy != 0 {
+				t.Errorf("%s at %g s: %+v, want the SMs waiting on the links", act.Kernel.Name, tt, v.Pass)
+			}
+		case !ok && act.Kind == "":
+			kind = "wait"
+			if v.Pass == nil || v.Pass.Flow != render.FlowNone || v.Pass.Busy != 0 {
+				t.Errorf("waiting at %g s: %+v", tt, v.Pass)
+			}
+		}
+		seen[kind] = true
+	}
+	for _, k := range []string{"memory", "attention", "comm", "wait"} {
+		if !seen[k] {
+			t.Errorf("no %s moment in the sandbox's step (seen %v)", k, seen)
+		}
+	}
 }
 
 // The ring lesson's zoom: during a reduce-scatter round a GPU adds the

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/gpuscope/gpuscope/engine/collective"
+	"github.com/gpuscope/gpuscope/engine/parallel"
 	"github.com/gpuscope/gpuscope/engine/units"
 	"github.com/gpuscope/gpuscope/render"
 	"github.com/gpuscope/gpuscope/scenarios"
@@ -35,17 +36,24 @@ func (p *Picture) buildFabricZoom(dst render.List, m Moment, f Frame, r *scenari
 		w := f.words()
 		mo := r.ZoomAt(g, t)
 		note := w.Say("canvas.zoom.s.sm_idle")
+		pass := smPass(w, parallel.Activity{}, parallel.Counts{}, false, z.GPU, 0) // waiting
+		dma := func() {
+			// The SMs free, the bytes on the links all the same.
+			note = w.Say("canvas.zoom.s.sm_dma", "sms", strconv.Itoa(z.GPU.SMs))
+			pass.Flow, pass.Share, pass.Bar, pass.WaitKey = render.FlowLink, 1, w.Say("canvas.zoom.sm.bar_dma"), w.Say("canvas.zoom.sm.key_sm_free")
+		}
 		switch {
 		case mo.Kernel != "" && (r.View == scenarios.ViewRace || r.View == scenarios.ViewContention || r.Rack != nil && r.Rack.Op == scenarios.RackSend):
-			note = w.Say("canvas.zoom.s.sm_dma", "sms", strconv.Itoa(z.GPU.SMs))
+			dma()
 		case mo.Block == "receive":
-			note = w.Say("canvas.zoom.s.sm_dma", "sms", strconv.Itoa(z.GPU.SMs))
+			dma()
 		case mo.Kernel != "":
 			note = w.Say("canvas.zoom.s.sm_comm")
+			pass = smPass(w, parallel.Activity{Kind: parallel.AllReduce}, parallel.Counts{Comm: true}, true, z.GPU, 0)
 		}
 		return render.AppendZoomSM(dst, render.ZoomSMView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: w,
 			Crumbs: zoomCrumbs(w, scenarios.ZoomSM, g/z.PerNode, g), SMs: z.GPU.SMs, SmemPerSM: z.GPU.SharedMemPerSM,
-			Title: w.Say("canvas.zoom.s.sm_title_none", "gpu", strconv.Itoa(g)), Note: note}), true
+			Title: w.Say("canvas.zoom.s.sm_title_none", "gpu", strconv.Itoa(g)), Note: note, Pass: pass}), true
 	}
 	return dst, false
 }
