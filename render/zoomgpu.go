@@ -329,7 +329,14 @@ func zgMiddle(p *siPlacer, v ZoomGPUView, mid Rect, fs, sc float32) {
 	if lo > 0 && hi >= 50*lo {
 		b.t[3] = zoomSay(w, key, "n", 'n', math.Round(hi/lo), "", 0, 0)
 	}
-	if v.FLOPs > 0 || v.KernelTime > 0 {
+	switch {
+	case v.FLOPs == 0 && v.HBMBytes > 0 && v.KernelTime > 0:
+		// A pass without arithmetic (a norm, a copy, a cast) is at 0
+		// FLOP a byte, left of any log axis: how fast HBM streams it,
+		// and why the roofline has no point.
+		b.t[4] = zoomSay(w, "canvas.zoom.gpu.work_bw", "t", 'd', v.KernelTime, "rate", 'r', v.HBMBytes/v.KernelTime)
+		b.t[5] = say(w, "canvas.zoom.gpu.no_point")
+	case v.FLOPs > 0 || v.KernelTime > 0:
 		b.t[4] = zoomSay(w, "canvas.zoom.gpu.work", "flop", 'f', v.FLOPs, "t", 'd', v.KernelTime)
 	}
 	n, textW := 0, float32(0)
@@ -338,7 +345,8 @@ func zgMiddle(p *siPlacer, v ZoomGPUView, mid Rect, fs, sc float32) {
 			n++
 		}
 		if i == 1 || i == 2 {
-			b.lw = maxf(b.lw, labelW(s, fs)+fs*0.6)
+			b.nw = maxf(b.nw, labelW(s, fs))
+			b.lw = b.nw + fs*0.6
 		} else {
 			textW = maxf(textW, labelW(s, fs))
 		}
@@ -365,11 +373,12 @@ func zgMiddle(p *siPlacer, v ZoomGPUView, mid Rect, fs, sc float32) {
 }
 
 // zgBytesText is the bytes' lines: the heading, the HBM and the shared
-// memory bars' names, the ratio (or ""), the work (or ""); the bars'
-// names' width and the row height.
+// memory bars' names, the ratio (or ""), the work (or ""), why there is
+// no point on the roofline (or ""); the bars' names' width and the row
+// height.
 type zgBytesText struct {
-	t       [5]string
-	lw, row float32
+	t           [6]string
+	nw, lw, row float32 // the bars' widest name, where the bars start, a row
 }
 
 // zgBytes draws the bytes the kernel moves through HBM and through shared
@@ -389,7 +398,7 @@ func zgBytes(p *siPlacer, v ZoomGPUView, b *zgBytesText, r Rect, fs, sc float32)
 		case 0:
 			c = th.Dim
 		case 1, 2:
-			w = b.lw - fs*0.6
+			w = b.nw // the widest name's own width: b.lw − fs·0.6 can round below it and cut it
 			if x := [2]float64{v.HBMBytes, v.SmemBytes}[i-1]; most > 0 && x > 0 {
 				bc := th.Dim
 				if i == 2 {

@@ -383,3 +383,37 @@ func TestZoomGPUAllocs(t *testing.T) {
 		}
 	}
 }
+
+// A pass with no arithmetic (0 FLOP) has no point on the roofline's log
+// axis: the bytes' column says so, and at what rate HBM streams it, in
+// place of "0 FLOP in 20 µs".
+func TestZoomGPUNoArithmetic(t *testing.T) {
+	v := zoomGPUView(true)
+	v.Intensity, v.Attained, v.FLOPs = 0, 0, 0
+	l := AppendZoomGPU(List{}, v)
+	got := strings.Join(labels(l), "\n")
+	for _, want := range []string{"work_bw t 20 µs rate 3.35 TB/s", "no_point"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("no %q in\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "\nwork flop") {
+		t.Errorf("the plain work line beside the no-arithmetic one:\n%s", got)
+	}
+	v = zoomGPUView(true) // 80 MFLOP: a point, no such words
+	if got := strings.Join(labels(AppendZoomGPU(List{}, v)), "\n"); strings.Contains(got, "no_point") {
+		t.Errorf("a kernel with arithmetic said to have no point:\n%s", got)
+	}
+}
+
+// The bars' widest name is never cut by its own width's rounding (it
+// was: "HBM 79.7 …" in Chinese, where the other name is narrower).
+func TestZoomGPUBarNamesWhole(t *testing.T) {
+	v := zoomGPUView(true)
+	v.Words, v.HBMBytes, v.SmemBytes = chinese, 79.7e6, 0
+	for _, s := range labels(AppendZoomGPU(List{}, v)) {
+		if strings.HasPrefix(s, "HBM") && strings.Contains(s, "…") {
+			t.Errorf("the HBM bar's name cut: %q", s)
+		}
+	}
+}

@@ -116,6 +116,8 @@ func zoomNum(lang string, f byte, x float64) string {
 		return units.LocalDuration(lang, x)
 	case 'f':
 		return units.FLOP(x)
+	case 'r':
+		return units.Rate(x)
 	}
 	return rfNum(x)
 }
