@@ -124,10 +124,10 @@ func TestZoomNamesTheKernel(t *testing.T) {
 	}
 }
 
-// Backward, a product's SM view follows its two products in turn: the
-// input's gradient (M × K, inner N) first, then the weights' (K × N,
-// inner M), each through its own waves.
-func TestZoomSMBackward(t *testing.T) {
+// sandboxActivity is the sandbox's first step at its defaults: its plan,
+// every GPU's activity, the time line, and the desktop frame in English.
+func sandboxActivity(t *testing.T) (*scenarios.PlanRun, *parallel.StepActivity, parallel.Timeline, Frame) {
+	t.Helper()
 	s, _ := scenarios.Get("sandbox")
 	les, err := scenarios.Prepare(s, s.Defaults())
 	if err != nil {
@@ -137,6 +137,14 @@ func TestZoomSMBackward(t *testing.T) {
 	a, tl, _ := run.Activity()
 	f := ruleFrames[0].frame
 	f.Lang = "en"
+	return run, a, tl, f
+}
+
+// Backward, a product's SM view follows its two products in turn: the
+// input's gradient (M × K, inner N) first, then the weights' (K × N,
+// inner M), each through its own waves.
+func TestZoomSMBackward(t *testing.T) {
+	run, a, tl, f := sandboxActivity(t)
 	for tt := tl.Length / 3; tt < tl.Length; tt += 1e-4 {
 		act, _ := a.At(0, tt)
 		if act.Kind != "backward" || act.Kernel.Kind != "gemm" {
@@ -163,15 +171,7 @@ func TestZoomSMBackward(t *testing.T) {
 // attention keeps its scores on chip, its HBM share what its bytes over
 // its time make; the bubble and a collective leave every SM waiting.
 func TestZoomSMPassFromEngine(t *testing.T) {
-	s, _ := scenarios.Get("sandbox")
-	les, err := scenarios.Prepare(s, s.Defaults())
-	if err != nil {
-		t.Fatal(err)
-	}
-	run := les.Steps[0].Run.(*scenarios.PlanRun)
-	a, tl, _ := run.Activity()
-	f := ruleFrames[0].frame
-	f.Lang = "en"
+	run, a, tl, f := sandboxActivity(t)
 	g := run.Config.Cluster.GPU
 	seen := map[string]bool{}
 	for tt := 0.0; tt < tl.Length; tt += tl.Length / 20000 {
