@@ -1171,19 +1171,18 @@ type maxKey struct {
 
 var maxLabels memo[maxKey]
 
-// smallInts are the micro-batch numbers, made once.
-var smallInts = func() (s [256]string) {
-	for i := range s {
-		s[i] = strconv.Itoa(i)
-	}
-	return
-}()
+// smallInts are small numbers as digits (micro-batches, a node's GPUs),
+// each made the first time it is drawn, not every frame.
+var smallInts [1024]string
 
 func smallInt(i int) string {
-	if i >= 0 && i < len(smallInts) {
-		return smallInts[i]
+	if i < 0 || i >= len(smallInts) {
+		return strconv.Itoa(i)
 	}
-	return strconv.Itoa(i)
+	if smallInts[i] == "" {
+		smallInts[i] = strconv.Itoa(i)
+	}
+	return smallInts[i]
 }
 
 // tickLabel is an axis tick's number, formatted once.

@@ -346,7 +346,6 @@ func zgMiddle(p *siPlacer, v ZoomGPUView, mid Rect, fs, sc float32) {
 		}
 		if i == 1 || i == 2 {
 			b.nw = maxf(b.nw, labelW(s, fs))
-			b.lw = b.nw + fs*0.6
 		} else {
 			textW = maxf(textW, labelW(s, fs))
 		}
@@ -357,7 +356,7 @@ func zgMiddle(p *siPlacer, v ZoomGPUView, mid Rect, fs, sc float32) {
 	var roof, bytes Rect
 	st := p.stage
 	clip := st
-	if bw := maxf(maxf(textW, b.lw+fs*5), minf(mid.W*0.38, fs*20)); mid.W-bw-fs >= fs*20 && h <= mid.H {
+	if bw := maxf(maxf(textW, b.nw+fs*5.6), minf(mid.W*0.38, fs*20)); mid.W-bw-fs >= fs*20 && h <= mid.H {
 		roof = Rect{mid.X, mid.Y, mid.W - bw - fs, mid.H}
 		bytes = Rect{mid.X + mid.W - bw, mid.Y + minf(fs*1.4, mid.H-h), bw, h}
 		clip.W = bytes.X - fs*0.5 - clip.X
@@ -374,11 +373,11 @@ func zgMiddle(p *siPlacer, v ZoomGPUView, mid Rect, fs, sc float32) {
 
 // zgBytesText is the bytes' lines: the heading, the HBM and the shared
 // memory bars' names, the ratio (or ""), the work (or ""), why there is
-// no point on the roofline (or ""); the bars' names' width and the row
+// no point on the roofline (or ""); the bars' widest name and the row
 // height.
 type zgBytesText struct {
-	t           [6]string
-	nw, lw, row float32 // the bars' widest name, where the bars start, a row
+	t       [6]string
+	nw, row float32
 }
 
 // zgBytes draws the bytes the kernel moves through HBM and through shared
@@ -398,13 +397,14 @@ func zgBytes(p *siPlacer, v ZoomGPUView, b *zgBytesText, r Rect, fs, sc float32)
 		case 0:
 			c = th.Dim
 		case 1, 2:
-			w = b.nw // the widest name's own width: b.lw − fs·0.6 can round below it and cut it
+			w = b.nw // the widest name's own width (a width less a margin can round below it and cut it)
 			if x := [2]float64{v.HBMBytes, v.SmemBytes}[i-1]; most > 0 && x > 0 {
 				bc := th.Dim
 				if i == 2 {
 					bc = th.Link
 				}
-				l.Rect(r.X+b.lw, y+fs*0.15, maxf((r.W-b.lw)*float32(x/most), 2*sc), fs*0.85, bc)
+				bx := b.nw + fs*0.6 // the bars start a margin after the widest name
+				l.Rect(r.X+bx, y+fs*0.15, maxf((r.W-bx)*float32(x/most), 2*sc), fs*0.85, bc)
 			}
 		}
 		s = zoomFit(s, fs, w)

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/gpuscope/gpuscope/engine/units"
@@ -142,20 +141,6 @@ func zoomWrap(s string, fs, w float32) (string, string) {
 	})
 	a, b, _ := strings.Cut(both, "\x00")
 	return a, b
-}
-
-// gpuNumbers are the node picture's GPU numbers, made once.
-var gpuNumbers [1024]string
-
-// gpuNumber is id as digits, without a string made each frame.
-func gpuNumber(id int) string {
-	if id < 0 || id >= len(gpuNumbers) {
-		return strconv.Itoa(id)
-	}
-	if gpuNumbers[id] == "" {
-		gpuNumbers[id] = strconv.Itoa(id)
-	}
-	return gpuNumbers[id]
 }
 
 // znGeom places the node's GPUs: c columns, nt GPUs in the top half (rt
@@ -559,7 +544,7 @@ func AppendZoomNode(dst List, v ZoomNodeView) List {
 			}
 			if labelW(gpu.Label, fs) > iw {
 				// "GPU 10" cut to "GPU …" says nothing: its number does.
-				lines[0] = gpuNumber(gpu.GPU)
+				lines[0] = smallInt(gpu.GPU)
 			}
 			ly := y + ip
 			for _, s := range lines[:k] {
@@ -572,7 +557,7 @@ func AppendZoomNode(dst List, v ZoomNodeView) List {
 			// Too small for its words (the NVL72's 72 on a phone): the
 			// GPUs at work and the one zoomed on still say which they
 			// are, by number, where the number fits.
-			if num := gpuNumber(gpu.GPU); labelW(num, fs) <= g.bw-2*sc {
+			if num := smallInt(gpu.GPU); labelW(num, fs) <= g.bw-2*sc {
 				l.Label(x+g.bw/2, y+ip*0.5, fs, AlignCenter, ink, num)
 			}
 		}

@@ -365,45 +365,67 @@ func smTiles(v *render.ZoomSMView, g hw.GPU, r *kernel.GEMMResult, dt hw.Dtype, 
 // through a collective, or waiting; nil for recomputation (its kernels are
 // the forward's, drawn there).
 func smPass(w render.Words, act parallel.Activity, c parallel.Counts, ok bool, g hw.GPU, pr float64) *render.ZoomSMPass {
-	ps := &render.ZoomSMPass{Activity: activityOf(act), Busy: g.SMs, Progress: pr, Bar: w.Say("canvas.zoom.sm.bar_hbm", "bw", units.Rate(g.HBMBandwidth))}
-	rate := func(b float64) float64 {
-		if c.TimeS > 0 {
-			return b / c.TimeS
-		}
-		return 0
-	}
 	switch {
 	case ok && act.Kernel.Kind == parallel.KernelRecompute:
 		return nil
 	case ok && act.Kernel.Kind == parallel.KernelAttention:
-		ps.Flow, ps.BusyKey, ps.OnChip = render.FlowOnChip, w.Say("canvas.zoom.sm.key_sm_attention"), w.Say("canvas.zoom.sm.onchip")
-		ps.Share = rate(c.HBMBytes) / g.HBMBandwidth
-		if c.HBMBytes > 0 {
+		ps := smBusy(w, g, activityOf(act), pr, "canvas.zoom.sm.key_sm_attention")
+		ps.Flow, ps.OnChip = render.FlowOnChip, w.Say("canvas.zoom.sm.onchip")
+		if c.HBMBytes > 0 && c.TimeS > 0 {
+			ps.Share = c.HBMBytes / c.TimeS / g.HBMBandwidth
 			ps.Numbers = w.Say("canvas.zoom.sm.pass_attention", "flops", units.FLOP(c.FLOPs), "time", units.LocalDuration(w.Lang, c.TimeS),
-				"rate", units.FLOPS(rate(c.FLOPs)), "bytes", units.Bytes(c.HBMBytes), "intensity", units.Count(int64(math.Round(c.FLOPs/c.HBMBytes))))
+				"rate", units.FLOPS(c.FLOPs/c.TimeS), "bytes", units.Bytes(c.HBMBytes), "intensity", units.Count(int64(math.Round(c.FLOPs/c.HBMBytes))))
 		}
+		return ps
 	case ok && c.Comm, act.Kind == parallel.AllReduce:
-		// The compute waits on the links; the collective's own copies and
-		// sums run on a few SMs, which the engine does not count.
-		ps.Flow, ps.Activity, ps.Share, ps.Busy = render.FlowLink, render.ZoomComm, 1, 0
-		ps.WaitKey, ps.Bar = w.Say("canvas.zoom.sm.key_sm_comm_wait"), w.Say("canvas.zoom.sm.bar_links")
-		if c.TimeS > 0 {
-			ps.Numbers = w.Say("canvas.zoom.sm.pass_comm", "time", units.LocalDuration(w.Lang, c.TimeS))
-		}
+		return smOnLinks(w, g, c.TimeS, pr)
 	case ok && act.Kernel.Kind == parallel.KernelMemory:
-		ps.Flow, ps.BusyKey = render.FlowHBM, w.Say("canvas.zoom.sm.key_sm_memory")
-		ps.Share = rate(c.HBMBytes) / g.HBMBandwidth
-		ps.Bar = w.Say("canvas.zoom.sm.bar_hbm_use", "bw", units.Rate(g.HBMBandwidth), "rate", units.Rate(rate(c.HBMBytes)))
-		ps.Numbers = w.Say("canvas.zoom.sm.pass_memory", "bytes", units.Bytes(c.HBMBytes), "time", units.LocalDuration(w.Lang, c.TimeS),
-			"rate", units.Rate(rate(c.HBMBytes)), "share", units.Percent(ps.Share), "bw", units.Rate(g.HBMBandwidth))
+		return smStreaming(w, g, activityOf(act), c, pr)
 	case act.Kind == parallel.Optimizer:
 		// Adam's update streams the weights, gradients and moments once
 		// through, at a memory pass's share of HBM.
-		ps.Flow, ps.BusyKey, ps.Share = render.FlowHBM, w.Say("canvas.zoom.sm.key_sm_optimizer"), parallel.MemoryEfficiency
-	default:
-		ps.Flow, ps.Busy, ps.Activity = render.FlowNone, 0, render.ZoomIdle
+		ps := smBusy(w, g, render.ZoomOptimizer, pr, "canvas.zoom.sm.key_sm_optimizer")
+		ps.Flow, ps.Share = render.FlowHBM, parallel.MemoryEfficiency
+		return ps
+	}
+	return smWaiting(w, g)
+}
+
+// smBusy is every SM of g at work, in a's colour, over HBM.
+func smBusy(w render.Words, g hw.GPU, a render.ZoomActivity, pr float64, key string) *render.ZoomSMPass {
+	return &render.ZoomSMPass{Activity: a, Busy: g.SMs, Progress: pr, BusyKey: w.Say(key), Bar: w.Say("canvas.zoom.sm.bar_hbm", "bw", units.Rate(g.HBMBandwidth))}
+}
+
+// smStreaming is a memory-bound pass of counts c: every SM streaming its
+// bytes through HBM at what they over its time make of the bandwidth.
+func smStreaming(w render.Words, g hw.GPU, a render.ZoomActivity, c parallel.Counts, pr float64) *render.ZoomSMPass {
+	ps := smBusy(w, g, a, pr, "canvas.zoom.sm.key_sm_memory")
+	ps.Flow = render.FlowHBM
+	if c.TimeS > 0 {
+		rate := c.HBMBytes / c.TimeS
+		ps.Share = rate / g.HBMBandwidth
+		ps.Bar = w.Say("canvas.zoom.sm.bar_hbm_use", "bw", units.Rate(g.HBMBandwidth), "rate", units.Rate(rate))
+		ps.Numbers = w.Say("canvas.zoom.sm.pass_memory", "bytes", units.Bytes(c.HBMBytes), "time", units.LocalDuration(w.Lang, c.TimeS),
+			"rate", units.Rate(rate), "share", units.Percent(ps.Share), "bw", units.Rate(g.HBMBandwidth))
 	}
 	return ps
+}
+
+// smOnLinks is a collective of t seconds (0: not known): the bytes on
+// the links while every SM waits on them — its own copies and sums run on
+// a few SMs, which the engine does not count.
+func smOnLinks(w render.Words, g hw.GPU, t, pr float64) *render.ZoomSMPass {
+	ps := &render.ZoomSMPass{Activity: render.ZoomComm, Flow: render.FlowLink, Share: 1, Progress: pr,
+		WaitKey: w.Say("canvas.zoom.sm.key_sm_comm_wait"), Bar: w.Say("canvas.zoom.sm.bar_links")}
+	if t > 0 {
+		ps.Numbers = w.Say("canvas.zoom.sm.pass_comm", "time", units.LocalDuration(w.Lang, t))
+	}
+	return ps
+}
+
+// smWaiting is every SM of g idle, nothing moving.
+func smWaiting(w render.Words, g hw.GPU) *render.ZoomSMPass {
+	return &render.ZoomSMPass{Activity: render.ZoomIdle, Flow: render.FlowNone, Bar: w.Say("canvas.zoom.sm.bar_hbm", "bw", units.Rate(g.HBMBandwidth))}
 }
 
 // zoomSMNote says what an SM does when its GPU runs no matrix product.

@@ -5,7 +5,6 @@ import (
 	"strconv"
 
 	"github.com/gpuscope/gpuscope/engine/collective"
-	"github.com/gpuscope/gpuscope/engine/parallel"
 	"github.com/gpuscope/gpuscope/engine/units"
 	"github.com/gpuscope/gpuscope/render"
 	"github.com/gpuscope/gpuscope/scenarios"
@@ -36,7 +35,7 @@ func (p *Picture) buildFabricZoom(dst render.List, m Moment, f Frame, r *scenari
 		w := f.words()
 		mo := r.ZoomAt(g, t)
 		note := w.Say("canvas.zoom.s.sm_idle")
-		pass := smPass(w, parallel.Activity{}, parallel.Counts{}, false, z.GPU, 0) // waiting
+		pass := smWaiting(w, z.GPU)
 		dma := func() {
 			// The SMs free, the bytes on the links all the same.
 			note = w.Say("canvas.zoom.s.sm_dma", "sms", strconv.Itoa(z.GPU.SMs))
@@ -49,7 +48,7 @@ func (p *Picture) buildFabricZoom(dst render.List, m Moment, f Frame, r *scenari
 			dma()
 		case mo.Kernel != "":
 			note = w.Say("canvas.zoom.s.sm_comm")
-			pass = smPass(w, parallel.Activity{Kind: parallel.AllReduce}, parallel.Counts{Comm: true}, true, z.GPU, 0)
+			pass = smOnLinks(w, z.GPU, 0, 0)
 		}
 		return render.AppendZoomSM(dst, render.ZoomSMView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: w,
 			Crumbs: zoomCrumbs(w, scenarios.ZoomSM, g/z.PerNode, g), SMs: z.GPU.SMs, SmemPerSM: z.GPU.SharedMemPerSM,

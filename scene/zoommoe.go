@@ -242,9 +242,7 @@ func moeSMView(r *scenarios.RouteRun, l *scenarios.MoELayer, g int, t float64, f
 	switch {
 	case s.Counts.Comm:
 		v.Note = w.Say("canvas.zoom.s.sm_moe_a2a")
-		c := s.Counts
-		c.TimeS = s.End - s.Start
-		v.Pass = smPass(w, parallel.Activity{Kind: parallel.Forward, Kernel: parallel.Kernel{Name: s.Name, Kind: parallel.KernelCollective}}, c, true, l.GPU, pr)
+		v.Pass = smOnLinks(w, l.GPU, s.End-s.Start, pr)
 		return v
 	case s.Name == parallel.KernelExpertsUp || s.Name == parallel.KernelExpertsDown:
 		e, p := l.Expert(g, s.Name, t)
@@ -270,14 +268,13 @@ func moeSMView(r *scenarios.RouteRun, l *scenarios.MoELayer, g int, t float64, f
 	if gm == nil {
 		v.Title = w.Say("canvas.zoom.s.sm_title_none", "gpu", strconv.Itoa(g))
 		v.Note = w.Say("canvas.zoom.s.sm_idle")
-		act := parallel.Activity{} // waiting for the slowest GPU
+		v.Pass = smWaiting(w, l.GPU) // waiting for the slowest GPU
 		if s.Counts.Bound == "memory" {
 			v.Note = w.Say("canvas.zoom.s.sm_memory")
-			act = parallel.Activity{Kind: parallel.Forward, Kernel: parallel.Kernel{Name: s.Name, Kind: parallel.KernelMemory}}
+			c := s.Counts
+			c.TimeS = s.End - s.Start
+			v.Pass = smStreaming(w, l.GPU, render.ZoomForward, c, pr)
 		}
-		c := s.Counts
-		c.TimeS = s.End - s.Start
-		v.Pass = smPass(w, act, c, s.Name != "", l.GPU, pr)
 		return v
 	}
 	smTiles(&v, l.GPU, gm, s.Counts.Dtype, pr)

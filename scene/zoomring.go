@@ -37,7 +37,7 @@ func (p *Picture) buildRingZoom(dst render.List, m Moment, f Frame, r *collectiv
 		return render.AppendZoomSM(dst, render.ZoomSMView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: w,
 			Crumbs: zoomCrumbs(w, scenarios.ZoomSM, g/ringPerNode(r), g), SMs: ringGPU.SMs, SmemPerSM: ringGPU.SharedMemPerSM,
 			Title: w.Say("canvas.zoom.s.sm_title_none", "gpu", strconv.Itoa(g)), Note: w.Say("canvas.zoom.s.sm_comm"),
-			Pass: smPass(w, parallel.Activity{Kind: parallel.AllReduce}, parallel.Counts{Comm: true}, true, ringGPU, 0)}), true
+			Pass: smOnLinks(w, ringGPU, 0, 0)}), true
 	}
 	return dst, false
 }

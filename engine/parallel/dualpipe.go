@@ -91,8 +91,16 @@ func (r *Result) foldDualPipe(hidden, w []float64) {
 // their exposed communication; the sends of the fill and the drain,
 // 2·(PP − 1), as the steady state's overlap behind the paired chunks.
 func dualPipeIdle(r Result, crit int, W float64) (bubble, sends float64) {
-	p := float64(r.Config.Plan.PP)
-	F, B := r.StageForward[crit], r.StageBackward[crit]
-	FB := F + B + r.StageTP[crit]
-	return max(0, (p/2-1)*(FB+B-3*W)), 2 * (p - 1) * r.P2P
+	p := r.Config.Plan.PP
+	B := r.StageBackward[crit]
+	FB := r.StageForward[crit] + B + r.StageTP[crit]
+	return DualPipeBubble(p, FB, B, W), 2 * float64(p-1) * r.P2P
+}
+
+// DualPipeBubble is DualPipe's bubble on pp ranks, seconds, from a
+// micro-batch's times on the critical rank: fb a forward and a backward
+// chunk run paired (F&B), b the whole backward, w its weight gradients —
+// its README's (PP/2 − 1)(F&B + B − 3W), never below 0.
+func DualPipeBubble(pp int, fb, b, w float64) float64 {
+	return max(0, (float64(pp)/2-1)*(fb+b-3*w))
 }

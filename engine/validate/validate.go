@@ -418,7 +418,7 @@ var DeepSeekV3Profile = struct{ Pair, F, B, W float64 }{Pair: 0.129012, F: 0.034
 func DeepSeekV3ProfileStep() float64 {
 	const micro, pp = 15360 / 128, 16
 	d := DeepSeekV3Profile
-	return micro*d.Pair + (pp/2-1)*(d.Pair+d.B-3*d.W)
+	return micro*d.Pair + parallel.DualPipeBubble(pp, d.Pair, d.B, d.W)
 }
 
 func deepSeekRows() ([]Row, error) {
@@ -435,7 +435,7 @@ func deepSeekRows() ([]Row, error) {
 		if s == parallel.DualPipe {
 			// The chunk the engine times, against DeepSeek's profile of it.
 			pair := row("deepseek-v3-chunk-pair", "DeepSeek-AI 2025, profile-data (github.com/deepseek-ai/profile-data, train.json): a forward and a backward chunk of 4 MoE layers paired on one H800 (EP 64, 4,096 tokens, balanced routing), first kernel to last",
-				"s, F&B of a stage of 4 MoE layers", DeepSeekV3Profile.Pair, r.StageForward[1]+r.StageBackward[1]+r.StageTP[1], 0.10, cmd+" --schedule "+string(s))
+				"s, F&B of a stage of 4 MoE layers", DeepSeekV3Profile.Pair, r.Metrics().TimePerStage[1].ForwardBackward, 0.10, cmd+" --schedule "+string(s))
 			pair.PlanField = "time_per_stage.1.f_and_b_s"
 			pair.Note = fmt.Sprintf("stage 1: 4 MoE layers; its forward %s (profile %s), whole backward %s (%s), of it the weight gradients %s (%s)",
 				units.Duration(r.StageForward[1]), units.Duration(DeepSeekV3Profile.F), units.Duration(r.StageBackward[1]), units.Duration(DeepSeekV3Profile.B),
