@@ -168,7 +168,7 @@ DP × micro-batch) are refused with the constraint named.`,
 		"kernels":           {what: "also list one layer's kernels on one GPU for one micro-batch, forward and backward: each matrix product with its M × N × K, the attention core, the elementwise passes, recomputation, the collectives — the parts the time line's blocks add up to (a mixture of experts' MoE layer's, with the router, the routed experts' products and the all-to-alls; not with --search)", def: "off"},
 		"at":                {arg: "SECONDS", what: "also say what GPU --rank does that many seconds into the step, as the page's zoom shows it: its stage, the time line's block, the layer and the kernel, and the kernel's FLOPs and bytes through HBM and shared memory (not with --search)"},
 		"rank":              {what: "the GPU --at follows, in Megatron's rank order (TP, CP, DP, PP)"},
-		"search":            {what: "rank every valid plan that fits, fastest first (each with sequence parallelism when TP > 1 and DP overlap; --sp and --overlap are not read, nor DeepSeek-V3's --node-limit, --dispatch-dtype, --ep-overlap, --comm-sms and --block-scaled)"},
+		"search":            {what: "rank every valid plan that fits, fastest first, each with sequence parallelism when TP > 1 and DP overlap; the plan flags given (--tp, --cp, --cp-algo, --pp, --dp, --ep, --interleave, --schedule, --micro-batch, --zero, --recompute) fix that part of every plan searched; the flags no searched plan reads (--sp, --overlap, --capacity-factor, --node-limit, --dispatch-dtype, --ep-overlap, --comm-sms, --block-scaled, --fp8-cache, --recompute-modules, --kernels, --at, --rank) are refused"},
 		"sp":                {what: "sequence parallelism in the TP group (activations outside the matrix products split over TP)", def: "on when --tp > 1 (--software megatron-2021: off)"},
 		"flash":             {what: "FlashAttention (off: standard attention, the N×N scores through HBM)", def: "on (--software megatron-2021 and megatron-2022: off)"},
 		"overlap":           {what: "hide the DP all-reduce behind the backward pass, bucket by bucket (off: after it)", def: "on (--software megatron-2021: off)"},
@@ -422,33 +422,37 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		return fail("--at: follows one plan's GPU; not with --search")
 	}
 	if fs.bools["search"] {
-		sr, err := parallel.Search(parallel.SearchOptions{Model: m, Cluster: cl, GlobalBatch: gb, BytesPerParam: bpp, Dtype: dtype, Flash: flash, CP: true, Top: atoi("top"), FusedSwiGLU: fused})
+		// Every plan searched has SP and DP overlap and none of
+		// DeepSeek-V3's mechanisms: a flag the search would not read is
+		// refused by name rather than ignored.
+		for _, f := range searchUnread {
+			if given(f.flag) || f.flag == "recompute-modules" && modules != "" {
+				return fail("--%s: not with --search (%s)", f.flag, f.why)
+			}
+		}
+		fixed := searchConstraints(given, atoi, fs.value)
+		sr, err := parallel.Search(parallel.SearchOptions{Model: m, Cluster: cl, GlobalBatch: gb, BytesPerParam: bpp, Dtype: dtype, Flash: flash, CP: true, Top: atoi("top"), FusedSwiGLU: fused, Fixed: fixed})
 		if err != nil {
 			return fail("--%v", err)
 		}
 		out := sr.Metrics(atoi("top"))
+		out.Fixed = fixed.String()
 		if fs.bools["json"] {
 			return writeJSON(stdout, stderr, out)
 		}
 		fmt.Fprintf(stdout, "%s on %d × %s, global batch %d: %d plans evaluated, %d fit\n", m.ID, gpus, g.Name, gb, sr.Evaluated, sr.Fitting)
+		if out.Fixed != "" {
+			fmt.Fprintf(stdout, "only plans with %s (given; the rest searched)\n", out.Fixed)
+		}
 		base := parallel.Plan{Flash: flash, GlobalBatch: gb, BytesPerParam: bpp, Dtype: dtype, FusedSwiGLU: fused}
-		planSettings(given, m, hfPath != "", base, cl, gbDefault, true, era).write(stdout)
+		set := planSettings(given, m, hfPath != "", base, cl, gbDefault, true, era)
+		set.fix(fixed)
+		set.write(stdout)
 		fmt.Fprintf(stdout, "decision: %s — %s\n", sr.Decision.Branch, sr.Decision.Advice)
 		for _, s := range sr.Decision.Steps {
 			fmt.Fprintf(stdout, "  %-55s %-3s %s\n", s.Question, map[bool]string{true: "yes", false: "no"}[s.Answer], s.Detail)
 		}
-		if m.MoE() {
-			// A mixture of experts' plans differ by EP too.
-			fmt.Fprintf(stdout, "%4s %4s %4s %4s %5s %4s %3s %4s %-9s %3s %9s %9s %6s %6s\n", "rank", "tp", "cp", "pp", "dp", "ep", "v", "zero", "recompute", "mb", "step_s", "mem_GB", "mfu", "bubble")
-			for i, p := range out.Plans {
-				fmt.Fprintf(stdout, "%4d %4d %4d %4d %5d %4d %3d %4d %-9s %3d %9.3f %9.1f %6.3f %6.3f\n", i+1, p.TP, p.CP, p.PP, p.DP, p.EP, p.Interleave, p.ZeRO, p.Recompute, p.MicroBatch, p.Time.Step, p.Memory.Total/1e9, p.MFU, p.BubbleFraction)
-			}
-			return 0
-		}
-		fmt.Fprintf(stdout, "%4s %4s %4s %4s %5s %3s %4s %-9s %3s %9s %9s %6s %6s\n", "rank", "tp", "cp", "pp", "dp", "v", "zero", "recompute", "mb", "step_s", "mem_GB", "mfu", "bubble")
-		for i, p := range out.Plans {
-			fmt.Fprintf(stdout, "%4d %4d %4d %4d %5d %3d %4d %-9s %3d %9.3f %9.1f %6.3f %6.3f\n", i+1, p.TP, p.CP, p.PP, p.DP, p.Interleave, p.ZeRO, p.Recompute, p.MicroBatch, p.Time.Step, p.Memory.Total/1e9, p.MFU, p.BubbleFraction)
-		}
+		writeSearchTable(stdout, out.Plans, m.MoE())
 		return 0
 	}
 
@@ -526,6 +530,10 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	if cp > 1 {
 		split = fmt.Sprintf("TP %d × CP %d × PP %d × DP %d", tp, cp, pp, dp)
 	}
+	if !r.Memory.Fits {
+		fmt.Fprintf(stdout, "DOES NOT FIT: the fullest GPU needs %s, %s over the %s usable of %s (%.2f×); the times below are what it would take if it fit, and no speed or MFU is given (gpuscope plan --search lists plans that fit)\n",
+			units.Bytes(r.Memory.Total), units.Bytes(r.Memory.Over), units.Bytes(r.Memory.Usable), units.Bytes(r.Memory.Capacity), r.Memory.Total/r.Memory.Usable)
+	}
 	fmt.Fprintf(stdout, "%s (%s parameters) on %d × %s: %s, %s schedule, %d micro-batches of %d\n",
 		m.ID, units.Params(r.Params), gpus, g.Name, split, sched, r.MicroBatches, mb)
 	set.write(stdout)
@@ -548,8 +556,84 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		bubbleForm = "(p/2−1)(F&B+B−3W) of the ideal"
 	}
 	fmt.Fprintf(stdout, "  %-16s %.4f   %s\n", "bubble_fraction", r.BubbleFraction, bubbleForm)
-	fmt.Fprintf(stdout, "  %-16s %.1f\n  %-16s %.3f\n  %-16s %.3f\n", "tflops_per_gpu", r.TFLOPSPerGPU, "mfu", r.MFU, "hfu", r.HFU)
+	if !r.Memory.Fits {
+		fmt.Fprintf(stdout, "  %-16s none: the plan does not fit\n", "tflops_per_gpu")
+		return 0
+	}
+	peak := fmt.Sprintf("of the %s's dense %s peak, %.1f TFLOP/s", g.Name, strings.ToUpper(string(r.MFUPeakDtype)), r.MFUPeak/1e12)
+	fmt.Fprintf(stdout, "  %-16s %.1f   hardware FLOPs a second a GPU (recomputation counted)\n", "tflops_per_gpu", r.TFLOPSPerGPU)
+	fmt.Fprintf(stdout, "  %-16s %.1f   model FLOPs a second a GPU (recomputation not counted)\n", "model_tflops", r.ModelTFLOPSPerGPU)
+	fmt.Fprintf(stdout, "  %-16s %.3f   model FLOPs %s\n", "mfu", r.MFU, peak)
+	fmt.Fprintf(stdout, "  %-16s %.3f   hardware FLOPs %s\n", "hfu", r.HFU, peak)
 	return 0
+}
+
+// searchUnread are the flags a search does not read, with why: given with
+// --search, each is refused by name.
+var searchUnread = []struct{ flag, why string }{
+	{"sp", "every plan searched has sequence parallelism when TP > 1"},
+	{"overlap", "every plan searched hides the DP all-reduce behind the backward pass"},
+	{"capacity-factor", "the search routes evenly"},
+	{"node-limit", "DeepSeek-V3's routing is not searched; give the plan without --search"},
+	{"dispatch-dtype", "DeepSeek-V3's FP8 dispatch is not searched; give the plan without --search"},
+	{"ep-overlap", "DualPipe's pairing is not searched; give the plan without --search"},
+	{"comm-sms", "DualPipe's pairing is not searched; give the plan without --search"},
+	{"block-scaled", "DeepSeek-V3's FP8 recipe is not searched; give the plan without --search"},
+	{"fp8-cache", "DeepSeek-V3's FP8 activations are not searched; give the plan without --search"},
+	{"recompute-modules", "the search tries none, selective (the attention core) and full recomputation; fix one with --recompute"},
+	{"kernels", "lists one plan's kernels"},
+	{"at", "follows one plan's GPU"},
+	{"rank", "follows one plan's GPU"},
+}
+
+// searchConstraints are the plan flags given with --search: the parts of
+// every plan searched that the reader has chosen.
+func searchConstraints(given func(string) bool, atoi func(string) int, value func(string) string) parallel.SearchConstraints {
+	var f parallel.SearchConstraints
+	for _, x := range []struct {
+		flag string
+		dst  *int
+	}{{"tp", &f.TP}, {"cp", &f.CP}, {"pp", &f.PP}, {"dp", &f.DP}, {"ep", &f.EP}, {"interleave", &f.Interleave}, {"micro-batch", &f.MicroBatch}} {
+		if given(x.flag) {
+			*x.dst = atoi(x.flag)
+		}
+	}
+	if given("zero") {
+		f.ZeRO, f.ZeROSet = atoi("zero"), true
+	}
+	if given("recompute") {
+		f.Recompute = parallel.Recompute(value("recompute"))
+	}
+	if given("schedule") {
+		f.Schedule = parallel.Schedule(value("schedule"))
+	}
+	if given("cp-algo") {
+		f.CPAlgo = parallel.CPAlgo(value("cp-algo"))
+	}
+	return f
+}
+
+// writeSearchTable is --search's ranking, a plan a line; a mixture of
+// experts' plans differ by EP too.
+func writeSearchTable(w io.Writer, plans []parallel.Metrics, moe bool) {
+	ep := func(p parallel.Metrics) string {
+		if !moe {
+			return ""
+		}
+		return fmt.Sprintf(" %4d", p.EP)
+	}
+	head := ""
+	if moe {
+		head = fmt.Sprintf(" %4s", "ep")
+	}
+	fmt.Fprintf(w, "%4s %4s %4s %-9s %4s %5s%s %3s %-11s %4s %-9s %3s %9s %9s %6s %6s\n", "rank", "tp", "cp", "cp_algo", "pp", "dp", head, "v", "schedule", "zero", "recompute", "mb", "step_s", "mem_GB", "mfu", "bubble")
+	for i, p := range plans {
+		algo := "-"
+		if p.CP > 1 {
+			algo = p.CPAlgo
+		}
+		fmt.Fprintf(w, "%4d %4d %4d %-9s %4d %5d%s %3d %-11s %4d %-9s %3d %9.3f %9.1f %6.3f %6.3f\n", i+1, p.TP, p.CP, algo, p.PP, p.DP, ep(p), p.Interleave, p.Schedule, p.ZeRO, p.Recompute, p.MicroBatch, p.Time.Step, p.Memory.Total/1e9, p.MFU, p.BubbleFraction)
+	}
 }
 
 // planOutput is gpuscope plan --json: the plan's metrics, and the
@@ -689,6 +773,19 @@ func planSettings(given func(string) bool, m model.Transformer, fromHF bool, p p
 	add("inter", "between nodes", cl.Inter.Name+", a NIC a GPU", "default for the "+cl.GPU.Name)
 	add("dropout", "dropout", onOff[!m.NoDropout], "default: "+m.ID+"'s")
 	return s
+}
+
+// fix marks the settings a search's constraints fix as given, with the
+// value they fix, in place of "searched".
+func (s planSettingList) fix(f parallel.SearchConstraints) {
+	for i := range s {
+		switch {
+		case s[i].name == "recomputation" && f.Recompute != "":
+			s[i].value, s[i].from = string(f.Recompute), "given: in every plan searched"
+		case s[i].name == "ZeRO stage" && f.ZeROSet:
+			s[i].value, s[i].from = strconv.Itoa(f.ZeRO), "given: in every plan searched"
+		}
+	}
 }
 
 // defaulted are the flags of the settings that were not given.

@@ -573,14 +573,19 @@ func evaluate(c Config, se *searching) (Result, error) {
 	tm.Optimizer = shard * (12 + gradBytes + 12 + 2) / (g.HBMBandwidth * MemoryEfficiency)
 	tm.Step = tm.Compute + tm.Bubble + tm.Exposed + tm.Optimizer
 
-	// Utilisation is quoted against the datasheet's 16-bit peak.
-	peak, _ := c.Cluster.GPU.PeakFLOPS(hw.BF16)
-	if p.Dtype == hw.FP16 {
-		peak, _ = c.Cluster.GPU.PeakFLOPS(hw.FP16)
+	// Utilisation is quoted against the datasheet's dense peak in the
+	// products' number format: BF16 (FP16 for FP16 plans), and FP8's for
+	// FP8 plans — against the 16-bit peak an FP8 run could read above 1.
+	r.MFUPeakDtype = hw.BF16
+	if p.Dtype == hw.FP16 || p.Dtype == hw.FP8 {
+		r.MFUPeakDtype = p.Dtype
 	}
+	peak, _ := c.Cluster.GPU.PeakFLOPS(r.MFUPeakDtype)
+	r.MFUPeak = peak
 	gpus := float64(cl.GPUs)
 	r.TokensPerS = tokens / tm.Step
 	r.TFLOPSPerGPU = r.HardwareFLOPs / tm.Step / gpus / 1e12
+	r.ModelTFLOPSPerGPU = r.ModelFLOPs / tm.Step / gpus / 1e12
 	r.MFU = r.ModelFLOPs / tm.Step / gpus / peak
 	r.HFU = r.HardwareFLOPs / tm.Step / gpus / peak
 	return r, nil

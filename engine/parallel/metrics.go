@@ -3,6 +3,10 @@ package parallel
 // Metrics are a plan's numbers under the names of gpuscope plan --json
 // (the page's state().metrics uses the same).
 type Metrics struct {
+	// Fits is whether the fullest GPU's memory fits (memory.fits), first:
+	// when false the time, speed and utilisation below are what the plan
+	// would do if it fit, not what it can do.
+	Fits                 bool     `json:"fits"`
 	Model                string   `json:"model"`
 	Params               float64  `json:"params"`
 	ActiveParams         float64  `json:"active_params"` // a token's (a mixture of experts': its top-k experts); params for a dense model
@@ -40,8 +44,14 @@ type Metrics struct {
 	BubbleFraction float64     `json:"bubble_fraction"`
 	TokensPerS     float64     `json:"tokens_per_s"`
 	TFLOPSPerGPU   float64     `json:"tflops_per_gpu"` // hardware FLOPs (with recomputation), as Megatron-LM reports
-	MFU            float64     `json:"mfu"`
-	HFU            float64     `json:"hfu"`
+	// ModelTFLOPSPerGPU counts the model's FLOPs alone (no recomputation).
+	ModelTFLOPSPerGPU float64 `json:"model_tflops_per_gpu"`
+	MFU               float64 `json:"mfu"` // model FLOPs over the peak in mfu_peak_dtype
+	HFU               float64 `json:"hfu"` // hardware FLOPs over the same peak
+	// MFUPeakDtype names the peak mfu and hfu divide by: the GPU's dense
+	// peak in the products' format (bf16, fp16 or fp8), MFUPeakTFLOPS.
+	MFUPeakDtype  string  `json:"mfu_peak_dtype"`
+	MFUPeakTFLOPS float64 `json:"mfu_peak_tflops"`
 
 	// DeepSeek-V3's expert-parallel mechanisms and FP8 recipe, when a
 	// plan has them.
@@ -73,7 +83,8 @@ func (r Result) Metrics() Metrics {
 		NodeLimit: p.NodeLimit, DispatchDtype: string(p.DispatchDtype), EPOverlap: p.EPOverlap, CommSMs: p.CommSMs, BlockScaled: p.BlockScaled,
 		RecomputeModules: p.RecomputeModules.String(), FP8Cache: p.FP8Cache, FusedSwiGLU: p.FusedSwiGLU,
 		Memory: r.Memory, MemoryPerStage: r.StageMemory, Time: r.Time, TimePerStage: r.perStageTimes(), BubbleFraction: r.BubbleFraction,
-		TokensPerS: r.TokensPerS, TFLOPSPerGPU: r.TFLOPSPerGPU, MFU: r.MFU, HFU: r.HFU,
+		TokensPerS: r.TokensPerS, TFLOPSPerGPU: r.TFLOPSPerGPU, ModelTFLOPSPerGPU: r.ModelTFLOPSPerGPU, MFU: r.MFU, HFU: r.HFU,
+		MFUPeakDtype: string(r.MFUPeakDtype), MFUPeakTFLOPS: r.MFUPeak / 1e12, Fits: r.Memory.Fits,
 	}
 }
 
@@ -123,6 +134,9 @@ type SearchMetrics struct {
 	Evaluated int       `json:"evaluated"`
 	Fitting   int       `json:"fitting"`
 	Decision  Decision  `json:"decision"`
+	// Fixed are the plan flags every plan searched was held to ("--tp 8
+	// --zero 1"; empty: none).
+	Fixed string `json:"fixed,omitempty"`
 }
 
 // Metrics reports the search, the first top plans (all when top ≤ 0).

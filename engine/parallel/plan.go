@@ -425,9 +425,15 @@ type Result struct {
 	// carries the DP collective (0–1): the pipeline sends and TP
 	// all-reduces that leave the node meet it so often (Evaluate;
 	// Time.NICShared).
-	NICSharing             float64
-	TokensPerS             float64
-	TFLOPSPerGPU, MFU, HFU float64
+	NICSharing float64
+	TokensPerS float64
+	// TFLOPSPerGPU counts hardware FLOPs (recomputation included, as
+	// Megatron-LM reports), ModelTFLOPSPerGPU the model's alone; MFU and
+	// HFU divide them by MFUPeak, the GPU's dense peak in MFUPeakDtype
+	// (the products' format: bf16, fp16 or fp8).
+	TFLOPSPerGPU, ModelTFLOPSPerGPU, MFU, HFU float64
+	MFUPeakDtype                              hw.Dtype
+	MFUPeak                                   float64 // FLOP/s
 }
 
 // layerShape is what one layer's costs are computed from.

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/gpuscope/gpuscope/engine/hw"
 	"github.com/gpuscope/gpuscope/engine/model"
@@ -32,6 +33,94 @@ type SearchOptions struct {
 	CP bool
 	// FusedSwiGLU runs every plan's SwiGLU fused (Plan.FusedSwiGLU).
 	FusedSwiGLU bool
+	// Fixed are the parts of a plan the caller has chosen: only plans
+	// with them are searched (gpuscope plan --search --tp 8).
+	Fixed SearchConstraints
+}
+
+// SearchConstraints fix parts of every plan a search tries; a zero value
+// leaves that part free. ZeRO is fixed when ZeROSet is true (stage 0 is a
+// choice too).
+type SearchConstraints struct {
+	TP, CP, PP, DP, EP, Interleave, MicroBatch int
+	ZeRO                                       int
+	ZeROSet                                    bool
+	Recompute                                  Recompute
+	Schedule                                   Schedule
+	CPAlgo                                     CPAlgo
+}
+
+// free reports whether a fixed integer part x allows the value v.
+func free(x, v int) bool { return x == 0 || x == v }
+
+// String lists the fixed parts as gpuscope plan's flags ("--tp 8 --zero 1"),
+// or "" when nothing is fixed.
+func (f SearchConstraints) String() string {
+	var parts []string
+	for _, x := range []struct {
+		name string
+		v    int
+	}{{"tp", f.TP}, {"cp", f.CP}, {"pp", f.PP}, {"dp", f.DP}, {"ep", f.EP}, {"interleave", f.Interleave}, {"micro-batch", f.MicroBatch}} {
+		if x.v != 0 {
+			parts = append(parts, fmt.Sprintf("--%s %d", x.name, x.v))
+		}
+	}
+	if f.ZeROSet {
+		parts = append(parts, fmt.Sprintf("--zero %d", f.ZeRO))
+	}
+	for _, x := range []struct{ name, v string }{{"recompute", string(f.Recompute)}, {"schedule", string(f.Schedule)}, {"cp-algo", string(f.CPAlgo)}} {
+		if x.v != "" {
+			parts = append(parts, "--"+x.name+" "+x.v)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// check refuses constraints no plan of this model and cluster can meet,
+// naming the flag, as Evaluate would refuse them in a single plan.
+func (f SearchConstraints) check(m model.Transformer, cl Cluster) error {
+	n := cl.GPUs
+	for _, x := range []struct {
+		name string
+		v    int
+	}{{"tp", f.TP}, {"cp", f.CP}, {"pp", f.PP}, {"dp", f.DP}} {
+		if x.v < 0 || x.v > n {
+			return fmt.Errorf("%s: %d; allowed 1–%d (the GPUs)", x.name, x.v, n)
+		}
+		if x.v > 0 && n%x.v != 0 {
+			return fmt.Errorf("%s: %d does not divide the %d GPUs", x.name, x.v, n)
+		}
+	}
+	if f.TP > 0 && m.Heads%f.TP != 0 {
+		return fmt.Errorf("tp: %d does not divide the %d heads", f.TP, m.Heads)
+	}
+	if f.CP > 0 && m.Seq%(2*f.CP) != 0 {
+		return fmt.Errorf("cp: %d; the sequence (%d tokens) must divide by 2·CP", f.CP, m.Seq)
+	}
+	if f.EP > 1 && !m.MoE() {
+		return fmt.Errorf("ep: %d with a dense model; allowed 1 (expert parallelism spreads a mixture of experts' experts)", f.EP)
+	}
+	if f.EP > 1 && m.Experts%f.EP != 0 {
+		return fmt.Errorf("ep: %d does not divide the %d experts", f.EP, m.Experts)
+	}
+	if f.CPAlgo != "" && f.CP == 1 {
+		return fmt.Errorf("cp-algo: %s needs context parallelism; cp is 1", f.CPAlgo)
+	}
+	switch {
+	case f.ZeROSet && (f.ZeRO < 0 || f.ZeRO > 3):
+		return fmt.Errorf("zero: %d; allowed 0–3", f.ZeRO)
+	case f.ZeROSet && f.ZeRO == 3 && f.PP > 1:
+		return fmt.Errorf("zero: 3 with pp %d; the search pairs ZeRO-3 with no pipeline (allowed 0–2 with PP)", f.PP)
+	case f.Interleave > 1 && f.Schedule != "" && f.Schedule != Interleaved:
+		return fmt.Errorf("interleave: %d needs --schedule interleaved (schedule is %s)", f.Interleave, f.Schedule)
+	case f.Interleave > 1 && f.PP == 1:
+		return fmt.Errorf("interleave: %d needs a pipeline; pp is 1", f.Interleave)
+	case f.Schedule == Interleaved && f.PP == 1:
+		return fmt.Errorf("schedule: interleaved needs a pipeline; pp is 1")
+	case f.Schedule == DualPipe:
+		return fmt.Errorf("schedule: dualpipe is not searched (it pairs with DeepSeek-V3's overlap settings); allowed gpipe, 1f1b, interleaved")
+	}
+	return nil
 }
 
 // SearchResult lists the plans that fit, fastest first (with
@@ -68,6 +157,9 @@ func Search(o SearchOptions) (SearchResult, error) {
 	}
 	if o.GlobalBatch < 1 {
 		return sr, fmt.Errorf("global-batch: %d; at least 1", o.GlobalBatch)
+	}
+	if err := o.Fixed.check(m, cl); err != nil {
+		return sr, err
 	}
 	base := Plan{BytesPerParam: o.BytesPerParam, Dtype: o.Dtype, Flash: o.Flash, Overlap: true, GlobalBatch: o.GlobalBatch, FusedSwiGLU: o.FusedSwiGLU}
 	// Validate the fixed parts once, with a plan that is otherwise sound.
@@ -165,7 +257,7 @@ func Search(o SearchOptions) (SearchResult, error) {
 	// it; the bubble, the sends and DP's exposed time only add). A plan
 	// not skipped whose own bound is under the fastest is run at once
 	// (it may be faster, and prune more); the others wait with the rest.
-	if o.CP {
+	if o.CP && o.Fixed.CP != 1 {
 		o.searchCP(base, &sr, &best, func(p Plan) {
 			c, ok := bounded(p)
 			if !ok {
@@ -242,8 +334,9 @@ func (o SearchOptions) plans(base Plan, withCP bool, skip func(Plan) bool, try f
 	if maxMB == 0 {
 		maxMB = 16
 	}
+	fx := o.Fixed
 	for tp := 1; tp <= n; tp++ {
-		if n%tp != 0 || m.Heads%tp != 0 {
+		if n%tp != 0 || m.Heads%tp != 0 || !free(fx.TP, tp) {
 			continue
 		}
 		for cp := 1; cp <= n/tp; cp++ {
@@ -253,12 +346,15 @@ func (o SearchOptions) plans(base Plan, withCP bool, skip func(Plan) bool, try f
 				}
 				continue
 			}
-			if (n/tp)%cp != 0 || m.Seq%(2*cp) != 0 {
+			if (n/tp)%cp != 0 || m.Seq%(2*cp) != 0 || !free(fx.CP, cp) {
 				continue
 			}
 			algos := []CPAlgo{""}
 			if cp > 1 {
 				algos = []CPAlgo{CPAllGather, CPRing}
+				if fx.CPAlgo != "" {
+					algos = []CPAlgo{fx.CPAlgo}
+				}
 			}
 			o.plansTCP(base, tp, cp, algos, maxMB, skip, try)
 		}
@@ -267,7 +363,7 @@ func (o SearchOptions) plans(base Plan, withCP bool, skip func(Plan) bool, try f
 
 // plansTCP is plans for one TP and CP.
 func (o SearchOptions) plansTCP(base Plan, tp, cp int, algos []CPAlgo, maxMB int, skip func(Plan) bool, try func(Plan)) {
-	m, n := o.Model, o.Cluster.GPUs
+	m, n, fx := o.Model, o.Cluster.GPUs, o.Fixed
 	type shape struct {
 		pp, mb, ep int
 		algo       CPAlgo
@@ -276,11 +372,11 @@ func (o SearchOptions) plansTCP(base Plan, tp, cp int, algos []CPAlgo, maxMB int
 	skipped := map[shape]bool{} // skip's answers, asked once a shape
 	{
 		for pp := 1; pp <= n/(tp*cp) && pp <= trainedLayers(m); pp++ {
-			if (n/(tp*cp))%pp != 0 {
+			if (n/(tp*cp))%pp != 0 || !free(fx.PP, pp) {
 				continue
 			}
 			dp := n / (tp * cp * pp)
-			if o.GlobalBatch%dp != 0 {
+			if o.GlobalBatch%dp != 0 || !free(fx.DP, dp) {
 				continue
 			}
 			// A mixture of experts: every EP dividing both the DP ranks
@@ -289,7 +385,7 @@ func (o SearchOptions) plansTCP(base Plan, tp, cp int, algos []CPAlgo, maxMB int
 			if m.MoE() {
 				eps = eps[:0]
 				for ep := 1; ep <= dp; ep++ {
-					if dp%ep == 0 && m.Experts%ep == 0 {
+					if dp%ep == 0 && m.Experts%ep == 0 && free(fx.EP, ep) {
 						eps = append(eps, ep)
 					}
 				}
@@ -298,6 +394,9 @@ func (o SearchOptions) plansTCP(base Plan, tp, cp int, algos []CPAlgo, maxMB int
 				if v > 1 && pp == 1 {
 					break
 				}
+				if !free(fx.Interleave, v) {
+					continue
+				}
 				if _, _, err := stageLayers(trainedLayers(m), pp, v); err != nil {
 					continue
 				}
@@ -305,9 +404,16 @@ func (o SearchOptions) plansTCP(base Plan, tp, cp int, algos []CPAlgo, maxMB int
 				if v > 1 {
 					sched = Interleaved
 				}
+				switch {
+				case fx.Schedule == "":
+				case (fx.Schedule == Interleaved) != (v > 1):
+					continue
+				default:
+					sched = fx.Schedule
+				}
 				perReplica := o.GlobalBatch / dp
-				for mb := 1; mb <= maxMB && mb <= perReplica; mb++ {
-					if perReplica%mb != 0 {
+				for mb := 1; mb <= max(maxMB, fx.MicroBatch) && mb <= perReplica; mb++ {
+					if perReplica%mb != 0 || !free(fx.MicroBatch, mb) {
 						continue
 					}
 					if v > 1 && (perReplica/mb)%pp != 0 {
@@ -318,10 +424,16 @@ func (o SearchOptions) plansTCP(base Plan, tp, cp int, algos []CPAlgo, maxMB int
 							if zero == 3 && pp > 1 {
 								break
 							}
-							if zero > 0 && dp*cp == 1 {
+							if zero > 0 && dp*cp == 1 && !fx.ZeROSet {
 								break
 							}
+							if fx.ZeROSet && zero != fx.ZeRO {
+								continue
+							}
 							for _, rc := range []Recompute{RecomputeNone, RecomputeSelective, RecomputeFull} {
+								if fx.Recompute != "" && rc != fx.Recompute {
+									continue
+								}
 								for _, ep := range eps {
 									p := base
 									p.TP, p.PP, p.DP, p.Interleave, p.Schedule = tp, pp, dp, v, sched
@@ -375,6 +487,11 @@ type Decision struct {
 	Branch string         `json:"branch"` // dp, tp-dp, tp-pp-dp
 	Advice string         `json:"advice"`
 	Steps  []DecisionStep `json:"steps"`
+	// TP and PP are the branch's advice in numbers (PP 0: no pipeline;
+	// both 0 when nothing fits); TP × PP divides the GPUs whenever the
+	// cluster has that many, so that DP over the rest is whole.
+	TP int `json:"tp,omitempty"`
+	PP int `json:"pp,omitempty"`
 }
 
 // Decide walks the seeds' decision tree (001: "模型能放进一张 GPU 吗？…")
@@ -405,12 +522,13 @@ func Decide(m model.Transformer, cl Cluster, bytesPerParam int) Decision {
 	d.Steps = append(d.Steps, step)
 	if step.Answer {
 		d.Branch, d.Advice = "dp", "Data parallel: every GPU holds the whole model; one all-reduce of the gradients a step."
+		d.TP = 1
 		return d
 	}
 	// One node: the largest TP that divides the heads and fits the node.
 	tp := 1
 	for t := 2; t <= cl.GPUsPerNode; t *= 2 {
-		if m.Heads%t == 0 {
+		if m.Heads%t == 0 && (cl.GPUs < t || cl.GPUs%t == 0) {
 			tp = t
 		}
 	}
@@ -420,12 +538,18 @@ func Decide(m model.Transformer, cl Cluster, bytesPerParam int) Decision {
 	d.Steps = append(d.Steps, step)
 	if step.Answer {
 		d.Branch, d.Advice = "tp-dp", fmt.Sprintf("Tensor parallel inside each node (TP %d on NVLink), data parallel across nodes.", tp)
+		d.TP = tp
 		return d
 	}
-	// TP inside, PP across: the fewest stages that fit.
+	// TP inside, PP across: the fewest stages that fit and leave a whole
+	// number of replicas (TP × PP dividing the GPUs), so that "DP over
+	// the rest" can be carried out.
 	pp, best := 0, 0.0
 	for p := 2; p <= m.Layers && p*tp <= max(cl.GPUs, tp*2); p++ {
 		if _, _, err := stageLayers(trainedLayers(m), p, 1); err != nil {
+			continue
+		}
+		if cl.GPUs >= tp*p && cl.GPUs%(tp*p) != 0 {
 			continue
 		}
 		if b := need(tp, p); b >= 0 && b <= capacity {
@@ -437,6 +561,7 @@ func Decide(m model.Transformer, cl Cluster, bytesPerParam int) Decision {
 	if pp > 0 {
 		step.Detail = fmt.Sprintf("TP %d × PP %d: %s a GPU of %s; data parallel over the remaining GPUs", tp, pp, gb(best), gb(capacity))
 		d.Advice = fmt.Sprintf("TP %d inside each node, PP %d across nodes, DP over the rest (3D parallelism); ZeRO-1 shards the optimizer states across DP.", tp, pp)
+		d.TP, d.PP = tp, pp
 	} else {
 		step.Detail = fmt.Sprintf("no pipeline depth up to %d fits with TP %d on %d GPUs", m.Layers, tp, cl.GPUs)
 		d.Advice = "Even TP inside the node and PP across every node do not fit: add GPUs, shard states with ZeRO-3, or use a smaller model."

@@ -3,6 +3,7 @@ package parallel
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/gpuscope/gpuscope/engine/hw"
@@ -152,5 +153,31 @@ func TestGEMMKey(t *testing.T) {
 	}
 	if a, b := cl.gemm(hw.BF16, 4096, 4096, 4096), (Cluster{GPU: cl.GPU}).gemm(hw.BF16, 4096, 4096, 4096); a != b || len(memo.times) != 1 {
 		t.Errorf("kept %g s, alone %g s, %d kept", a, b, len(memo.times))
+	}
+}
+
+// The decision tree's advice can be carried out: TP × PP divides the
+// GPUs, so "DP over the rest" is a whole number of replicas. Llama 3
+// 405B on 16,384 H100s was told PP 14 (14 × 8 does not divide 16,384).
+func TestDecideAdviceDividesTheGPUs(t *testing.T) {
+	for _, id := range []string{"llama3-405b", "gpt3-175b", "seed-100b", "megatron-1t", "llama2-70b", "deepseek-v3"} {
+		m, _ := model.Preset(id)
+		for _, gpus := range []int{8, 24, 64, 96, 384, 1000, 1024, 3072, 12288, 16384} {
+			cl := DefaultCluster(gpu(t, "h100"), gpus)
+			d := Decide(m, cl, 16)
+			if d.Branch == "tp-pp-dp" && d.PP == 0 {
+				continue // nothing fits: the advice says so
+			}
+			if d.TP < 1 || gpus >= d.TP*max(d.PP, 1) && gpus%(d.TP*max(d.PP, 1)) != 0 {
+				t.Errorf("%s on %d GPUs: %s (TP %d PP %d): TP × PP does not divide the GPUs", id, gpus, d.Advice, d.TP, d.PP)
+			}
+			if !strings.Contains(d.Advice, fmt.Sprintf("TP %d", d.TP)) && d.Branch != "dp" {
+				t.Errorf("%s on %d GPUs: advice %q does not say TP %d", id, gpus, d.Advice, d.TP)
+			}
+		}
+	}
+	m, _ := model.Preset("llama3-405b")
+	if d := Decide(m, DefaultCluster(gpu(t, "h100"), 16384), 16); d.TP != 8 || d.PP != 16 {
+		t.Errorf("Llama 3 405B on 16,384 H100s: TP %d PP %d, want TP 8 PP 16 (the fewest stages that fit and divide)", d.TP, d.PP)
 	}
 }
