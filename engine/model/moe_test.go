@@ -188,3 +188,36 @@ func TestMoEPresets(t *testing.T) {
 		}
 	}
 }
+
+// MoELayersIn's closed form counts what MoELayer says layer by layer,
+// for every pattern of dense first layers and spacing, the layers past
+// the last (multi-token prediction) of the last one's kind.
+func TestMoELayersIn(t *testing.T) {
+	for L := 1; L <= 12; L++ {
+		for d := 0; d < L; d++ {
+			for k := 0; k <= L; k++ {
+				m := Transformer{Layers: L, Experts: 4, DenseLayers: d, MoEEvery: k}
+				last := L-1 >= d && (k <= 1 || L%k == 0)
+				for a := 0; a <= L+2; a++ {
+					for b := a; b <= L+2; b++ {
+						want := 0
+						for l := a; l < b; l++ {
+							switch {
+							case l >= L && last:
+								want++
+							case l < L && l >= d && (k <= 1 || (l+1)%k == 0):
+								want++
+							}
+						}
+						if got := m.MoELayersIn(a, b); got != want {
+							t.Fatalf("L %d, dense %d, every %d: MoELayersIn(%d, %d) = %d, want %d", L, d, k, a, b, got, want)
+						}
+					}
+				}
+			}
+		}
+	}
+	if (Transformer{Layers: 4}).MoELayers() != 0 {
+		t.Error("a dense model has MoE layers")
+	}
+}
