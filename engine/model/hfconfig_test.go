@@ -104,6 +104,8 @@ type hfConfigJSON struct {
 	DecoderSparseStep     *int     `json:"decoder_sparse_step"`
 	TopkMethod            string   `json:"topk_method"`
 	ScoringFunc           string   `json:"scoring_func"`
+	IntermediateMLP       *int     `json:"intermediate_size_mlp"`
+	InterleaveMoE         *int     `json:"interleave_moe_layer_step"`
 	QLoRARank             *int     `json:"q_lora_rank"`
 	KVLoRARank            *int     `json:"kv_lora_rank"`
 	QKNopeDim             *int     `json:"qk_nope_head_dim"`
@@ -117,6 +119,7 @@ type hfConfigJSON struct {
 	HiddenDropoutProb     *float64 `json:"hidden_dropout_prob"`
 	AttentionProbsDropout *float64 `json:"attention_probs_dropout_prob"`
 	HiddenDropout         *float64 `json:"hidden_dropout"`
+	NameOrPath            string   `json:"_name_or_path"`
 }
 
 // checkLikeEncodingJSON fails unless parseHFConfig accepts data exactly
