@@ -400,6 +400,36 @@ var presets = []Transformer{
 		FFNSize: 18432, FFN: SwiGLU, NoDropout: true, Experts: 256, TopK: 8, ExpertFFN: 2048, SharedFFN: 2048, DenseLayers: 3, RouterBias: true,
 		QLoRA: 1536, KVLoRA: 512, QKNope: 128, QKRope: 64, VHead: 128, MTPLayers: 1, Batch: 15360,
 		Source: "DeepSeek-V3 technical report (arXiv 2412.19437) §4.2 (4K sequences, the batch raised to 15,360) and its released config.json: 671B parameters, 37B active, the MTP module apart"},
+	// The models planned most, each its released config.json (the file of
+	// engine/model/testdata/hf, read by FromHFConfig into the same count:
+	// TestPresetsAreTheirConfigs) and its published count
+	// (TestPresetParams); no published global batch (Batch 0).
+	{ID: "llama3-8b", Name: "Llama 3 8B", Layers: 32, Hidden: 4096, Heads: 32, KVHeads: 8, Seq: 8192, Vocab: 128256,
+		FFNSize: 14336, FFN: SwiGLU, NoDropout: true,
+		Source: "meta-llama/Meta-Llama-3-8B config.json (32 layers, hidden 4096, 32 heads, 8 KV heads, FFN 14336, vocab 128,256, 8K sequences as Meta pre-trained them): 8.03B parameters, 8,030,261,248 in the checkpoint"},
+	{ID: "llama3-70b", Name: "Llama 3 70B", Layers: 80, Hidden: 8192, Heads: 64, KVHeads: 8, Seq: 8192, Vocab: 128256,
+		FFNSize: 28672, FFN: SwiGLU, NoDropout: true,
+		Source: "meta-llama/Meta-Llama-3-70B config.json (80 layers, hidden 8192, 64 heads, 8 KV heads, FFN 28672, vocab 128,256, 8K sequences): 70.6B parameters, 70,553,706,496 in the checkpoint"},
+	{ID: "qwen2.5-7b", Name: "Qwen2.5 7B", Layers: 28, Hidden: 3584, Heads: 28, KVHeads: 4, Seq: 4096, Vocab: 152064,
+		FFNSize: 18944, FFN: SwiGLU, QKVBias: true, NoDropout: true,
+		Source: "Qwen/Qwen2.5-7B config.json (28 layers, hidden 3584, 28 heads, 4 KV heads, Q, K and V biases, FFN 18944, vocab 152,064); 4K sequences, the first phase of Qwen2.5's pre-training (arXiv 2412.15115 §3.3): 7.61B parameters, 7,615,616,512 in the checkpoint"},
+	{ID: "qwen2.5-72b", Name: "Qwen2.5 72B", Layers: 80, Hidden: 8192, Heads: 64, KVHeads: 8, Seq: 4096, Vocab: 152064,
+		FFNSize: 29568, FFN: SwiGLU, QKVBias: true, NoDropout: true,
+		Source: "Qwen/Qwen2.5-72B config.json (80 layers, hidden 8192, 64 heads, 8 KV heads, Q, K and V biases, FFN 29568, vocab 152,064); 4K sequences, the first phase of Qwen2.5's pre-training (arXiv 2412.15115 §3.3): 72.7B parameters (Qwen's model card)"},
+	{ID: "mixtral-8x22b", Name: "Mixtral 8x22B", Layers: 56, Hidden: 6144, Heads: 48, KVHeads: 8, Seq: 65536, Vocab: 32000,
+		FFNSize: 16384, FFN: SwiGLU, NoDropout: true, Experts: 8, TopK: 2, ExpertFFN: 16384,
+		Source: "mistralai/Mixtral-8x22B-v0.1 config.json (56 layers, hidden 6144, 48 heads, 8 KV heads, 8 experts of FFN 16384, top 2, vocab 32,000, 64K context); Mistral AI's release (mistral.ai/news/mixtral-8x22b): 141B parameters, 39B active"},
+	// Llama 4: the released config.json's text_config (Llama4TextConfig),
+	// the language model without the vision encoder Meta's totals
+	// include (about 0.87B). Meta publishes no pre-training sequence
+	// length but a 256K long-context stage; 8K is gpuscope's choice, as
+	// its attention_chunk_size: give --seq for another.
+	{ID: "llama4-scout", Name: "Llama 4 Scout", Layers: 48, Hidden: 5120, Heads: 40, KVHeads: 8, Seq: 8192, Vocab: 202048,
+		FFNSize: 16384, FFN: SwiGLU, NoDropout: true, Experts: 16, TopK: 1, ExpertFFN: 8192, SharedFFN: 8192,
+		Source: "meta-llama/Llama-4-Scout-17B-16E config.json, its text_config (48 layers, hidden 5120, 40 heads of 128, 8 KV heads, 16 routed experts and 1 shared of FFN 8192, top 1, vocab 202,048); Meta's model card: 109B parameters with the vision encoder, 17B active"},
+	{ID: "llama4-maverick", Name: "Llama 4 Maverick", Layers: 48, Hidden: 5120, Heads: 40, KVHeads: 8, Seq: 8192, Vocab: 202048,
+		FFNSize: 16384, FFN: SwiGLU, NoDropout: true, Experts: 128, TopK: 1, ExpertFFN: 8192, SharedFFN: 8192, MoEEvery: 2,
+		Source: "meta-llama/Llama-4-Maverick-17B-128E config.json, its text_config (48 layers, hidden 5120, 40 heads of 128, 8 KV heads; on every other layer 128 routed experts and 1 shared of FFN 8192, top 1, the others dense of FFN 16384; vocab 202,048); Meta's model card: 400B parameters, 17B active"},
 }
 
 // Preset returns a published model by id.

@@ -181,30 +181,6 @@ func TestHFConfigRefusesUnmodelled(t *testing.T) {
 	}
 }
 
-// The presets are their released configs.
-func TestMoEPresets(t *testing.T) {
-	for id, file := range map[string]string{"mixtral-8x7b": "mixtral-8x7b.json", "deepseek-v3": "deepseek-v3.json"} {
-		p, ok := Preset(id)
-		if !ok {
-			t.Fatalf("no preset %s", id)
-		}
-		if err := p.Validate(); err != nil {
-			t.Errorf("%s: %v", id, err)
-		}
-		data, err := os.ReadFile(filepath.Join("testdata", "hf", file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		m, err := FromHFConfig(data, p.Seq)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if m.Params() != p.Params() || m.ActiveParams() != p.ActiveParams() || m.MTPParams() != p.MTPParams() {
-			t.Errorf("%s: preset %.6g (%.6g active), its config.json %.6g (%.6g)", id, p.Params(), p.ActiveParams(), m.Params(), m.ActiveParams())
-		}
-	}
-}
-
 // MoELayersIn's closed form counts what MoELayer says layer by layer,
 // for every pattern of dense first layers and spacing, the layers past
 // the last (multi-token prediction) of the last one's kind.
