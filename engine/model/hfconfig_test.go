@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -59,6 +60,13 @@ func TestFromHFConfigErrors(t *testing.T) {
 func FuzzFromHFConfig(f *testing.F) {
 	f.Add([]byte(llama3405B), 0)
 	f.Add([]byte(`{"model_type":"gpt2","n_layer":1,"n_embd":8,"n_head":2,"n_positions":8,"vocab_size":10}`), 16)
+	// Every architecture's released file: the mutations start from each.
+	files, _ := filepath.Glob(filepath.Join("testdata", "hf", "*.json"))
+	for _, file := range files {
+		if data, err := os.ReadFile(file); err == nil {
+			f.Add(data, 4096)
+		}
+	}
 	f.Fuzz(func(t *testing.T, data []byte, seq int) {
 		m, err := FromHFConfig(data, seq)
 		if err == nil {
