@@ -201,8 +201,8 @@ func TestPlannerLesson(t *testing.T) {
 	}
 	// A router style the reader does not know is refused in the reader's
 	// words, naming the key and what it reads.
-	router := `{"model_type":"x","hidden_act":"silu","num_hidden_layers":4,"hidden_size":64,"num_attention_heads":4,"intermediate_size":128,` +
-		`"vocab_size":100,"max_position_embeddings":64,"num_experts":8,"num_experts_per_tok":2,"moe_intermediate_size":32,"topk_method":"expert_choice"}`
+	router := `{"model_type":"deepseek_v3","hidden_act":"silu","num_hidden_layers":4,"hidden_size":64,"num_attention_heads":4,"intermediate_size":128,` +
+		`"vocab_size":100,"max_position_embeddings":64,"n_routed_experts":8,"num_experts_per_tok":2,"moe_intermediate_size":32,"topk_method":"expert_choice"}`
 	if e := p.HFConfig(router); e == nil || e.Key != "error.engine.hf_router" || !strings.Contains(e.Localize("zh"), "topk_method") ||
 		!strings.Contains(e.Localize("zh"), "noaux_tc") || !strings.Contains(e.Localize("en"), "expert_choice") {
 		t.Errorf("unknown router style: %v", e)
@@ -436,7 +436,7 @@ func TestPlannerTableRanks(t *testing.T) {
 // each language, not as a JSON error.
 func TestHFUnmodelledWorded(t *testing.T) {
 	p, _, _ := NewPlayerAt("scenario=strategy-planner")
-	base := `"model_type":"x","hidden_act":"silu","num_hidden_layers":4,"hidden_size":64,"num_attention_heads":4,"intermediate_size":128,"vocab_size":100`
+	base := `"model_type":"llama","hidden_act":"silu","num_hidden_layers":4,"hidden_size":64,"num_attention_heads":4,"num_key_value_heads":4,"intermediate_size":128,"vocab_size":100`
 	for _, k := range model.UnmodelledKeys() {
 		for _, lang := range i18n.Langs() {
 			if !i18n.Has(lang, "error.hf_why."+k) {
@@ -446,10 +446,10 @@ func TestHFUnmodelledWorded(t *testing.T) {
 		var js string
 		switch k {
 		case "model_type":
-			js = `{` + strings.Replace(base, `"x"`, `"gemma"`, 1) + `}`
-		case "hidden_act":
-			js = `{` + strings.Replace(base, `"silu"`, `"gelu"`, 1) + `,"num_experts":4,"num_experts_per_tok":2}`
-		case "decoder_sparse_step", "moe_layer_freq":
+			js = `{` + strings.Replace(base, `"llama"`, `"gemma"`, 1) + `}`
+		case "moe_layers":
+			js = `{` + strings.Replace(base, `"llama"`, `"llama4_text"`, 1) + `,"moe_layers":[0]}`
+		case "moe_layer_freq":
 			js = `{` + base + `,"` + k + `":2}`
 		case "attention_bias", "mlp_bias":
 			js = `{` + base + `,"` + k + `":true}`
@@ -586,5 +586,39 @@ func TestSandbox(t *testing.T) {
 	}
 	if got := p.Lesson().Metrics(1).(PlanMetrics); got.Command != base.Command {
 		t.Errorf("after the refusal the lesson shows %s, want the last good %s", got.Command, base.Command)
+	}
+}
+
+// The reader's refusals of issue 36 read in the reader's words, each by
+// its own key (not "not valid JSON"): an unknown model_type, a key its
+// architecture does not read, a mixture's key without model_type, two
+// names of one setting, 0 experts, a file too large or too deep; and a
+// Llama 4 Maverick, read right, which no lesson's knobs hold.
+func TestHFArchitectureRefusalsWorded(t *testing.T) {
+	p, _, _ := NewPlayerAt("scenario=strategy-planner")
+	shape := `"hidden_act":"silu","num_hidden_layers":4,"hidden_size":64,"num_attention_heads":4,"num_key_value_heads":4,"intermediate_size":128,"vocab_size":100`
+	maverick, err := os.ReadFile("../engine/model/testdata/hf/llama4-maverick.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ js, key, zh string }{
+		{`{"model_type":"falcon",` + shape + `}`, "error.engine.hf_model_type", "falcon"},
+		{`{"model_type":"llama",` + shape + `,"num_local_experts":8}`, "error.engine.hf_not_read", "num_local_experts"},
+		{`{` + shape + `,"n_routed_experts":8}`, "error.engine.hf_needs_type", "n_routed_experts"},
+		{`{"model_type":"mixtral",` + shape + `,"num_local_experts":8,"num_experts":4}`, "error.engine.hf_alias", "num_experts"},
+		{`{"model_type":"mixtral",` + shape + `,"num_local_experts":0}`, "error.engine.hf_range", "num_local_experts"},
+		{`{"model_type":"llama","x":"` + strings.Repeat("x", 1<<20) + `"}`, "error.engine.hf_size", "1048576"},
+		{`{"model_type":"llama","x":` + strings.Repeat("[", 5000) + strings.Repeat("]", 5000) + `}`, "error.engine.hf_deep", "1000"},
+		{`{"model_type":"qwen2",` + shape[:len(shape)-len(`,"vocab_size":100`)] + `}`, "error.engine.hf_missing", "vocab_size"},
+		{string(maverick), "error.hf_moe_every", "2"},
+	} {
+		e := p.HFConfig(c.js)
+		if e == nil || e.Key != c.key {
+			t.Errorf("HFConfig(%.80s…): %v, want %s", c.js, e, c.key)
+			continue
+		}
+		if zh := e.Localize("zh"); !strings.Contains(zh, c.zh) || strings.Contains(zh, "JSON") {
+			t.Errorf("HFConfig(%.80s…) in Chinese: %q", c.js, zh)
+		}
 	}
 }

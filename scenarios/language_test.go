@@ -183,6 +183,8 @@ func errorCode(s *Scenario) []string {
 		"intermediate_size vocab_size max_position_embeddings tie_word_embeddings hidden_act n_layer n_embd n_head n_positions n_inner "+
 		"first_k_dense_replace false topk_method scoring_func greedy group_limited_greedy noaux_tc softmax sigmoid")...)
 	code = append(code, model.UnmodelledKeys()...)
+	code = append(code, model.HFModelTypes()...)                                                  // the architectures a config.json is read as
+	code = append(code, "interleave_moe_layer_step", "null", "bytes")                             // Llama 4's MoE layers; a file's size
 	code = append(code, "DBRX", "MPT", "Gemma", "DeepSeek", "gpt-oss", "Mamba", "SwiGLU", "sink") // the architectures a config.json is refused for
 	code = append(code, "plan", "search")                                                         // gpuscope plan (--search), the command that plans what a lesson cannot
 	code = append(code, ZoomLevels...)                                                            // the zoom's levels, as the fragment writes them
@@ -392,7 +394,14 @@ func TestEngineRefusalsLocalized(t *testing.T) {
 	for _, js := range []string{`{`, `{"hidden_size": 4096}`, `{"hidden_size": 0, "num_hidden_layers": 2, "num_attention_heads": 2, "intermediate_size": 8, "vocab_size": 8}`,
 		`{"hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 2, "intermediate_size": 8, "vocab_size": 8, "hidden_act": "tanh"}`,
 		`{"hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 2, "intermediate_size": 8, "vocab_size": 8, "text_config": {}}`,
-		`{"model_type": "mixtral", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 2, "intermediate_size": 8, "vocab_size": 8, "hidden_act": "silu", "num_local_experts": 4, "num_experts_per_tok": 2}`} {
+		`{"model_type": "mixtral", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 2, "intermediate_size": 8, "vocab_size": 8, "hidden_act": "silu", "num_local_experts": 4, "num_experts_per_tok": 2}`,
+		`{"model_type": "falcon", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 2, "intermediate_size": 8, "vocab_size": 8}`,
+		`{"model_type": "llama", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 2, "intermediate_size": 8, "vocab_size": 8, "num_local_experts": 8}`,
+		`{"hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 2, "intermediate_size": 8, "vocab_size": 8, "n_routed_experts": 8}`,
+		`{"model_type": "mixtral", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 2, "num_key_value_heads": 2, "intermediate_size": 8, "vocab_size": 8, "num_local_experts": 8, "num_experts": 4}`,
+		`{"model_type": "mixtral", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 2, "num_key_value_heads": 2, "intermediate_size": 8, "vocab_size": 8, "num_local_experts": 0}`,
+		`{"model_type": "llama4_text", "hidden_size": 64, "num_hidden_layers": 2, "num_attention_heads": 2, "num_key_value_heads": 2, "intermediate_size": 8, "vocab_size": 8, "max_position_embeddings": 64, "interleave_moe_layer_step": 2}`,
+		`{"model_type": "llama", "x": ` + strings.Repeat("[", 2000) + strings.Repeat("]", 2000) + `}`} {
 		e := p.HFConfig(js)
 		if e == nil || e.Key == "error.command" {
 			t.Errorf("HFConfig(%s): %v, want a worded refusal", js, e)

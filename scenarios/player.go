@@ -727,8 +727,9 @@ func (p *Player) zoomCommand(m map[string]any) *InputError {
 // q_lora_rank, qk_nope_head_dim, qk_rope_head_dim, v_head_dim and
 // mtp_layers), keeping the lesson's sequence length. Latent attention
 // (DeepSeek-V2, V3) is refused with its sizes in a lesson without those
-// knobs and in the planner (its search too slow for the page). A config that does not
-// parse, or a lesson without a model of the reader's own, changes nothing
+// knobs and in the planner (its search too slow for the page); so is a
+// mixture with MoE layers only every k-th (Llama 4 Maverick), which no
+// lesson's knobs place. A config that does not parse, or a lesson without a model of the reader's own, changes nothing
 // and reports why.
 func (p *Player) HFConfig(text string) *InputError {
 	s := p.les.Scenario
@@ -744,6 +745,12 @@ func (p *Player) HFConfig(text string) *InputError {
 		e := engineError("hf_config", shown(text), err)
 		p.report([]*InputError{e})
 		return e
+	}
+	if m.MoEEvery > 1 {
+		// Read right, but no lesson's knobs place MoE layers every k-th.
+		e := inputError("error.hf_moe_every", "hf_config", shown(text), "name", m.Name, "every", strconv.Itoa(m.MoEEvery))
+		e.params = []paramArg{{"total", m.Params()}, {"active", m.ActiveParams()}}
+		return p.report1(e)
 	}
 	_, holds := p.st.Config["kv_lora_rank"]
 	if m.MLA() && !holds {

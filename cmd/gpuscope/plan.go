@@ -189,6 +189,39 @@ type statesOnly struct {
 	Memory        parallel.Memory `json:"memory"`
 }
 
+// modelLabel is how the text output names m: a preset's id, or for a
+// config.json the name the reader knows it by (its _name_or_path, else
+// its class).
+func modelLabel(m model.Transformer) string {
+	if m.ID == "hf-config" {
+		return "config.json's " + m.Name
+	}
+	return m.ID
+}
+
+// readHFConfig reads the config.json at path, refusing it past
+// model.MaxHFConfigBytes without reading the rest: a 100 MB file (or
+// /dev/zero) costs a megabyte, not its size.
+func readHFConfig(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, model.MaxHFConfigBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > model.MaxHFConfigBytes {
+		size := "more than " + strconv.Itoa(model.MaxHFConfigBytes) + " bytes"
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			size = strconv.FormatInt(st.Size(), 10) + " bytes"
+		}
+		return nil, fmt.Errorf("config.json: %s is %s; allowed at most %d (a config.json is a few KB)", path, size, model.MaxHFConfigBytes)
+	}
+	return data, nil
+}
+
 func runPlan(args []string, stdout, stderr io.Writer) int {
 	fail := func(format string, a ...any) int {
 		fmt.Fprintf(stderr, "gpuscope plan: "+format+"\n", a...)
@@ -257,7 +290,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		m, _ = model.Preset(fs.value("model"))
 		haveModel = true
 	case hfPath != "":
-		data, err := os.ReadFile(hfPath)
+		data, err := readHFConfig(hfPath)
 		if err != nil {
 			return fail("--hf-config: %v", err)
 		}
@@ -440,7 +473,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		if fs.bools["json"] {
 			return writeJSON(stdout, stderr, out)
 		}
-		fmt.Fprintf(stdout, "%s on %d × %s, global batch %d: %d plans evaluated, %d fit\n", m.ID, gpus, g.Name, gb, sr.Evaluated, sr.Fitting)
+		fmt.Fprintf(stdout, "%s on %d × %s, global batch %d: %d plans evaluated, %d fit\n", modelLabel(m), gpus, g.Name, gb, sr.Evaluated, sr.Fitting)
 		if out.Fixed != "" {
 			fmt.Fprintf(stdout, "only plans with %s (given; the rest searched)\n", out.Fixed)
 		}
@@ -535,7 +568,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 			units.Bytes(r.Memory.Total), units.Bytes(r.Memory.Over), units.Bytes(r.Memory.Usable), units.Bytes(r.Memory.Capacity), r.Memory.Total/r.Memory.Usable)
 	}
 	fmt.Fprintf(stdout, "%s (%s parameters) on %d × %s: %s, %s schedule, %d micro-batches of %d\n",
-		m.ID, units.Params(r.Params), gpus, g.Name, split, sched, r.MicroBatches, mb)
+		modelLabel(m), units.Params(r.Params), gpus, g.Name, split, sched, r.MicroBatches, mb)
 	set.write(stdout)
 	fmt.Fprintf(stdout, "memory per GPU (stage %d of %d, the fullest):\n", r.Memory.Stage+1, pp)
 	writeMemory(stdout, r.Memory)

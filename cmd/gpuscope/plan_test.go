@@ -7,10 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gpuscope/gpuscope/engine/hw"
 	"github.com/gpuscope/gpuscope/engine/model"
@@ -147,6 +149,78 @@ func TestPlanHFConfig(t *testing.T) {
 	b := planJSON(t, "--model", "llama2-70b", "--gpus", "64", "--tp", "8", "--pp", "2", "--recompute", "full", "--global-batch", "64")
 	if num(t, a, "params") != num(t, b, "params") || num(t, a, "time", "step_s") != num(t, b, "time", "step_s") {
 		t.Errorf("config.json and preset differ: %g vs %g params", num(t, a, "params"), num(t, b, "params"))
+	}
+	// The text names it as the file does, not "hf-config".
+	named := filepath.Join(dir, "named.json")
+	if err := os.WriteFile(named, []byte(strings.Replace(cfg, "{", `{"_name_or_path":"meta-llama/Llama-2-70b-hf",`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runCLI("plan", "--hf-config", named, "--gpus", "64", "--tp", "8", "--pp", "2")
+	if first, _, _ := strings.Cut(out, "\n"); code != 0 || !strings.HasPrefix(first, "config.json's meta-llama/Llama-2-70b-hf (69B parameters) on 64") {
+		t.Errorf("exit %d (%s), first line %q", code, errOut, first)
+	}
+}
+
+// Bad config.json files given to --hf-config: exit 2, one line naming
+// --hf-config and the field, in bounded time and memory — a 100 MB file
+// is refused having read a megabyte of it, deep nesting without a stack
+// overflow; and the findings of issue 36 (an unknown model_type, a key
+// its architecture does not read, 0 experts). Of duplicate keys the
+// last wins.
+func TestPlanHFConfigBadFiles(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name, text string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	shape := `"num_hidden_layers":80,"hidden_size":8192,"num_attention_heads":64,"num_key_value_heads":8,` +
+		`"intermediate_size":28672,"vocab_size":128256,"max_position_embeddings":8192,"hidden_act":"silu"`
+	big := filepath.Join(dir, "big.json")
+	f, err := os.Create(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteString(`{"model_type":"llama",` + shape + `,"x":"`); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(100 << 20); err != nil { // a sparse 100 MB: its tail zero bytes
+		t.Fatal(err)
+	}
+	f.Close()
+	for _, tt := range []struct {
+		name, path string
+		mentions   []string
+	}{
+		{"100 MB", big, []string{"--hf-config: config.json: ", "is 104857600 bytes; allowed at most 1048576"}},
+		{"a directory", dir, []string{"--hf-config: ", "directory"}},
+		{"nested 100,000 deep", file("deep.json", `{"hidden_size":`+strings.Repeat("[", 100000)+`}`), []string{"--hf-config: config.json: nested deeper than 1000 levels"}},
+		{"hidden_size a string", file("type.json", `{"model_type":"llama",`+shape+`,"hidden_size":"8192"}`), []string{"--hf-config: config.json: hidden_size: a JSON string; must be an integer"}},
+		{"unknown model_type", file("falcon.json", `{"model_type":"falcon",`+shape+`}`), []string{`--hf-config: config.json: model_type: "falcon"; allowed`, "llama4_text"}},
+		{"Llama with experts", file("llamamoe.json", `{"model_type":"llama",`+shape+`,"num_local_experts":8,"num_experts_per_tok":2}`),
+			[]string{"--hf-config: config.json: num_local_experts: not read by model_type llama (LlamaForCausalLM)", "mixtral"}},
+		{"Mixtral with 0 experts", file("mixtral0.json", `{"model_type":"mixtral",`+shape+`,"num_local_experts":0}`), []string{"num_local_experts: 0; allowed 1–65536"}},
+	} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		start := time.Now()
+		checkRefusals(t, []refusal{{[]string{"plan", "--hf-config", tt.path, "--gpus", "64", "--tp", "8", "--pp", "2"}, tt.mentions}})
+		took := time.Since(start)
+		runtime.ReadMemStats(&after)
+		if took > 2*time.Second {
+			t.Errorf("%s: %v; allowed 2 s", tt.name, took)
+		}
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 64<<20 {
+			t.Errorf("%s: allocated %d MB; allowed 64", tt.name, alloc>>20)
+		}
+	}
+	// Duplicate keys: the last wins, as json.loads reads them.
+	dup := file("dup.json", `{"model_type":"llama",`+shape+`,"num_hidden_layers":40}`)
+	a := planJSON(t, "--hf-config", dup, "--gpus", "64", "--tp", "8", "--pp", "2", "--global-batch", "64")
+	if p := num(t, a, "params"); p != 36327530496 {
+		t.Errorf("num_hidden_layers 80 then 40: %.4g parameters, want 40 layers' 36,327,530,496", p)
 	}
 }
 

@@ -9,6 +9,9 @@
 // Llama's grouped-query attention, SwiGLU and untied embeddings; for
 // mixtures of experts and latent attention, the published architectures
 // (Mixtral, arXiv 2401.04088; DeepSeek-V2, arXiv 2405.04434; DeepSeek-V3,
-// arXiv 2412.19437) and their released config.json files, whose counts
-// the tests hold to the published totals.
+// arXiv 2412.19437; Llama 4, Meta's model cards) and their released
+// config.json files, whose counts the tests hold to the published
+// totals. A config.json is read as transformers' class for its
+// model_type reads it (hfarch.go): the architecture, not the file's
+// other keys, decides what each key means.
 package model

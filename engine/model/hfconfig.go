@@ -46,6 +46,9 @@ type hfConfig struct {
 	DecoderSparseStep  *int
 	TopkMethod         string
 	ScoringFunc        string
+	// Llama 4's dense layers' width and MoE layers' spacing.
+	IntermediateMLP *int
+	InterleaveMoE   *int
 	// DeepSeek's latent attention and multi-token prediction.
 	QLoRARank    *int
 	KVLoRARank   *int
@@ -60,6 +63,8 @@ type hfConfig struct {
 	AttentionDropout, ResidPdrop, AttnPdrop, EmbdPdrop *float64
 	HiddenDropoutProb, AttentionProbsDropout           *float64
 	HiddenDropout                                      *float64
+	// The model's name on the Hub, as transformers saves it.
+	NameOrPath string
 }
 
 // hfDropoutKeys are the config.json names of dropouts(), in order.
@@ -89,11 +94,12 @@ func (c *hfConfig) fields() []hfField {
 		{"decoder_sparse_step", &c.DecoderSparseStep}, {"topk_method", &c.TopkMethod}, {"scoring_func", &c.ScoringFunc},
 		{"q_lora_rank", &c.QLoRARank}, {"kv_lora_rank", &c.KVLoRARank}, {"qk_nope_head_dim", &c.QKNopeDim},
 		{"qk_rope_head_dim", &c.QKRopeDim}, {"v_head_dim", &c.VHeadDim}, {"num_nextn_predict_layers", &c.NextNPredict},
+		{"intermediate_size_mlp", &c.IntermediateMLP}, {"interleave_moe_layer_step", &c.InterleaveMoE},
 	}
 	return append(f, hfField{"attention_dropout", &c.AttentionDropout}, hfField{"resid_pdrop", &c.ResidPdrop},
 		hfField{"attn_pdrop", &c.AttnPdrop}, hfField{"embd_pdrop", &c.EmbdPdrop},
 		hfField{"hidden_dropout_prob", &c.HiddenDropoutProb}, hfField{"attention_probs_dropout_prob", &c.AttentionProbsDropout},
-		hfField{"hidden_dropout", &c.HiddenDropout})
+		hfField{"hidden_dropout", &c.HiddenDropout}, hfField{"_name_or_path", &c.NameOrPath})
 }
 
 // hfUnmodelled are config.json keys of architectures the reader does not
@@ -111,9 +117,7 @@ var hfUnmodelled = []struct{ key, why string }{
 	{"hybrid_override_pattern", "state-space (Mamba) layers"},
 	{"ssm_cfg", "state-space (Mamba) layers"},
 	{"mamba_d_state", "state-space (Mamba) layers"},
-	{"interleave_moe_layer_step", "experts on some layers only; allowed 1"},
 	{"mlp_only_layers", "dense layers among the expert layers; allowed []"},
-	{"decoder_sparse_step", "experts on some layers only; allowed 1"},
 	{"moe_layer_freq", "experts on some layers only; allowed 1"},
 	{"index_n_heads", "the lightning indexer of DeepSeek's sparse attention (V3.2)"},
 	{"mlp_layer_types", "a list of layer kinds (first_k_dense_replace says which layers are dense)"},
@@ -124,10 +128,10 @@ var hfUnmodelled = []struct{ key, why string }{
 
 // UnmodelledKeys are the config.json keys FromHFConfig refuses as of an
 // architecture it does not model (with "model_type" for Gemma's and
-// "hidden_act" for experts that are not SwiGLU): its error then reads
-// "config.json: KEY: not modelled: why".
+// "moe_layers" for Llama 4's MoE layers in a pattern of their own): its
+// error then reads "config.json: KEY: not modelled: why".
 func UnmodelledKeys() []string {
-	keys := []string{"model_type", "hidden_act"}
+	keys := []string{"model_type", "moe_layers"}
 	for _, u := range hfUnmodelled {
 		if !slices.Contains(keys, u.key) {
 			keys = append(keys, u.key)
@@ -151,7 +155,7 @@ func checkModelled(v tinyjson.Value) error {
 			switch u.key {
 			case "mlp_only_layers":
 				harmless = harmless || x.Kind == tinyjson.Array && len(x.Items) == 0
-			case "interleave_moe_layer_step", "decoder_sparse_step", "moe_layer_freq":
+			case "moe_layer_freq":
 				harmless = harmless || x.Kind == tinyjson.Number && x.Text == "1"
 			case "attention_bias", "mlp_bias":
 				harmless = harmless || x.Kind == tinyjson.Bool && !x.Bool
@@ -303,16 +307,37 @@ func (f *hfField) set(v tinyjson.Value) error {
 	return nil
 }
 
-// FromHFConfig reads a Hugging Face config.json (Llama, Mistral, Qwen and
-// other gated-FFN decoders, GPT-2 style, and the mixtures of experts of
-// Mixtral, Qwen2-MoE and Qwen3-MoE, DeepSeek-V2 and V3 with their latent
-// attention) into a Transformer. A missing or out-of-range field is an
-// error naming it, and so is a field of an architecture it does not model
-// (hfUnmodelled); seq, when positive, overrides max_position_embeddings as
-// the training sequence length.
+// MaxHFConfigBytes is the longest config.json FromHFConfig reads. A
+// released one is a few KB (those of testdata/hf, 1 KB or so each); a
+// file past 1 MiB is not a model's config, and is refused before it is
+// parsed (the CLI reads no more of it than this).
+const MaxHFConfigBytes = 1 << 20
+
+// FromHFConfig reads a Hugging Face config.json into a Transformer, as
+// the class transformers builds for its model_type reads it (hfArches):
+// Llama, Mistral, Qwen2 and Qwen3 (gated MLPs, whatever hidden_act
+// names: a GeLU there is a GeGLU, SwiGLU's shape); GPT-2; the mixtures
+// of experts of Mixtral, Qwen2-MoE and Qwen3-MoE, DeepSeek-V2 and V3
+// with their latent attention, and Llama 4's language model
+// (llama4_text), its dense layers between the MoE layers. A config
+// without model_type is read as a dense decoder by its key names
+// (hfGeneric). An unknown model_type is refused with the ones it reads;
+// so are a missing or out-of-range field, a key of another architecture
+// that would change the count, a field of an architecture it does not
+// model (hfUnmodelled), and a file over MaxHFConfigBytes — each error
+// naming the field. A key the class defaults takes its default when the
+// file leaves it out (a Mixtral without num_local_experts has 8). seq,
+// when positive, overrides max_position_embeddings as the training
+// sequence length.
 func FromHFConfig(data []byte, seq int) (Transformer, error) {
+	if len(data) > MaxHFConfigBytes {
+		return Transformer{}, fmt.Errorf("config.json: %d bytes; allowed at most %d (a config.json is a few KB)", len(data), MaxHFConfigBytes)
+	}
 	var c hfConfig
 	v, err := tinyjson.Parse(data)
+	if tinyjson.TooDeep(err) {
+		return Transformer{}, fmt.Errorf("config.json: nested deeper than %d levels; a config.json nests two or three", tinyjson.MaxDepth)
+	}
 	if err == nil {
 		err = fillHFConfig(v, &c)
 	}
@@ -322,21 +347,130 @@ func FromHFConfig(data []byte, seq int) (Transformer, error) {
 	if err := checkModelled(v); err != nil {
 		return Transformer{}, err
 	}
-	if mt := strings.ToLower(c.ModelType); strings.HasPrefix(mt, "gemma") {
+	if strings.HasPrefix(strings.ToLower(c.ModelType), "gemma") {
 		return Transformer{}, fmt.Errorf("config.json: model_type: not modelled: %q, Gemma's gated GeLU and extra norms", c.ModelType)
 	}
-	pick := func(name string, ps ...*int) (int, error) {
-		for _, p := range ps {
-			if p != nil {
-				if *p < 1 {
-					return 0, fmt.Errorf("config.json: %s: %d; must be positive", name, *p)
-				}
-				return *p, nil
+	arch := hfGeneric
+	if c.ModelType != "" {
+		var ok bool
+		if arch, ok = hfArchOf(c.ModelType); !ok {
+			return Transformer{}, fmt.Errorf("config.json: model_type: %q; allowed %s", c.ModelType, strings.Join(HFModelTypes(), ", "))
+		}
+	}
+	given := givenKeys(v, c.fields())
+	if err := arch.checkForeign(v); err != nil {
+		return Transformer{}, err
+	}
+	r := hfReader{v: v, c: &c, arch: arch, given: given}
+	m, err := r.read(seq)
+	if err != nil {
+		return m, err
+	}
+	return m, m.Validate()
+}
+
+// givenKeys are the fields (by their config.json names) the object v
+// writes, null included: a class's default stands for a key left out,
+// not for one written null (transformers then takes None).
+func givenKeys(v tinyjson.Value, fields []hfField) map[string]bool {
+	g := map[string]bool{}
+	for _, m := range v.Members {
+		if f := matchField(fields, m.Key); f != nil {
+			g[f.name] = true
+		}
+	}
+	return g
+}
+
+// checkForeign refuses a key of hfArchKeys that a's class does not read
+// while it holds a value that would change the count, naming the key,
+// the class and the model_types that read it.
+func (a hfArch) checkForeign(v tinyjson.Value) error {
+	for _, m := range v.Members {
+		k := archKey(m.Key)
+		if k == "" || slices.Contains(a.reads, k) {
+			continue
+		}
+		x := m.Value
+		switch x.Kind {
+		case tinyjson.Null:
+			continue
+		case tinyjson.Bool:
+			if !x.Bool {
+				continue
+			}
+		case tinyjson.String:
+			if x.Text == "" {
+				continue
+			}
+		case tinyjson.Array:
+			if len(x.Items) == 0 {
+				continue
+			}
+		case tinyjson.Number:
+			steps := k == "decoder_sparse_step" || k == "interleave_moe_layer_step" || k == "moe_layer_freq"
+			if f, err := x.Float(); err == nil && (f == 0 || steps && f == 1) {
+				continue
 			}
 		}
-		return 0, fmt.Errorf("config.json: %s: missing", name)
+		readers := strings.Join(readersOf(k), ", ")
+		if len(a.types) == 0 {
+			return fmt.Errorf("config.json: model_type: missing; %s is read by model_type %s only, so give the one this model is", k, readers)
+		}
+		return fmt.Errorf("config.json: %s: not read by model_type %s (%s); remove it, or use a model_type that reads it: %s", k, a.types[0], a.class, readers)
 	}
+	return nil
+}
+
+// hfReader reads one config's fields as its architecture does.
+type hfReader struct {
+	v     tinyjson.Value // the parsed object
+	c     *hfConfig
+	arch  hfArch
+	given map[string]bool // the keys the file writes (givenKeys)
+}
+
+// pick is the first set of ps, which must be positive; name is the key
+// an error names.
+func pick(name string, ps ...*int) (int, error) {
+	for _, p := range ps {
+		if p != nil {
+			if *p < 1 {
+				return 0, fmt.Errorf("config.json: %s: %d; must be positive", name, *p)
+			}
+			return *p, nil
+		}
+	}
+	return 0, fmt.Errorf("config.json: %s: missing", name)
+}
+
+// opt is key's value: p when set; its class's default when the file
+// leaves the key out; else, with ok false, none (the key written null,
+// or neither written nor defaulted).
+func (r hfReader) opt(key string, p *int) (n int, ok bool) {
+	if p != nil {
+		return *p, true
+	}
+	if d, has := r.arch.def[key]; has && !r.given[key] {
+		return d, true
+	}
+	return 0, false
+}
+
+// need is opt's value, which must be positive; its absence is an error
+// naming key.
+func (r hfReader) need(key string, p *int) (int, error) {
+	n, ok := r.opt(key, p)
+	if !ok {
+		return pick(key)
+	}
+	return pick(key, &n)
+}
+
+func (r hfReader) read(seq int) (Transformer, error) {
+	c, arch := r.c, r.arch
 	var m Transformer
+	var err error
 	if m.Layers, err = pick("num_hidden_layers", c.Layers, c.NLayer); err != nil {
 		return m, err
 	}
@@ -349,39 +483,55 @@ func FromHFConfig(data []byte, seq int) (Transformer, error) {
 	if m.Vocab, err = pick("vocab_size", c.Vocab); err != nil {
 		return m, err
 	}
+	// None: as many as the heads, in every class; latent attention
+	// (DeepSeek's) has no K and V heads of its own.
 	m.KVHeads = m.Heads
-	if c.KVHeads != nil {
-		if m.KVHeads, err = pick("num_key_value_heads", c.KVHeads); err != nil {
+	if n, ok := r.opt("num_key_value_heads", c.KVHeads); ok && !slices.Contains(arch.reads, "kv_lora_rank") {
+		if m.KVHeads, err = pick("num_key_value_heads", &n); err != nil {
 			return m, err
 		}
+		if c.KVHeads == nil && m.Heads%m.KVHeads != 0 {
+			return m, fmt.Errorf("config.json: num_key_value_heads: missing; model_type %s's default, %d, does not divide num_attention_heads %d",
+				arch.types[0], m.KVHeads, m.Heads)
+		}
 	}
-	gpt2 := c.NEmbd != nil || strings.EqualFold(c.ModelType, "gpt2")
+	how := "" // how the file was read, for the model's Source
 	act := strings.ToLower(c.HiddenAct)
+	gpt2 := arch.gpt2 || len(arch.types) == 0 && c.NEmbd != nil
 	switch {
 	case gpt2:
+		// GPT2MLP: c_fc, act, c_proj, 4·n_embd wide unless n_inner says;
+		// the activation is activation_function's, not hidden_act's.
 		m.FFN, m.Biases, m.LearnedPositions, m.Tied = GeLU, true, true, true
 		m.FFNSize = 4 * m.Hidden
 		if c.NInner != nil && *c.NInner > 0 {
 			m.FFNSize = *c.NInner
 		}
-	case act == "silu" || act == "swish" || act == "" && c.Intermediate != nil:
+		how = "GPT-2's MLP"
+	case act == "silu" || act == "swish" || act == "" && (len(arch.types) > 0 || c.Intermediate != nil):
 		m.FFN = SwiGLU
-		if m.FFNSize, err = pick("intermediate_size", c.Intermediate); err != nil {
-			return m, err
-		}
+	case strings.HasPrefix(act, "gelu") && len(arch.types) > 0:
+		// The class's MLP is gated whatever its activation: a GeGLU, of
+		// SwiGLU's three matrices and (to the engine's resolution, an
+		// elementwise pass) its FLOPs.
+		m.FFN = SwiGLU
+		how = "hidden_act " + c.HiddenAct + ": a gated GeLU (GeGLU), counted and timed as SwiGLU, whose shape it has"
 	case strings.HasPrefix(act, "gelu"):
 		m.FFN, m.Biases = GeLU, true
+		how = "hidden_act " + c.HiddenAct + " without model_type: a GPT-style ungated MLP with biases"
+	default:
+		return m, fmt.Errorf("config.json: hidden_act: %q; allowed silu, swish, gelu…", c.HiddenAct)
+	}
+	if !gpt2 {
 		if m.FFNSize, err = pick("intermediate_size", c.Intermediate); err != nil {
 			return m, err
 		}
-	default:
-		return m, fmt.Errorf("config.json: hidden_act: %q; allowed silu, swish, gelu…", c.HiddenAct)
 	}
 	if c.TieWordEmbeddings != nil {
 		m.Tied = *c.TieWordEmbeddings
 	}
 	// Dropout: as the config says, else as the family trains — GPT-2's
-	// and BERT's with it, the SwiGLU decoders (Llama, Mistral, Qwen,
+	// and BERT's with it, the gated decoders (Llama, Mistral, Qwen,
 	// DeepSeek) without.
 	m.NoDropout = m.FFN == SwiGLU
 	for i, d := range c.dropouts() {
@@ -398,7 +548,7 @@ func FromHFConfig(data []byte, seq int) (Transformer, error) {
 			m.NoDropout = false
 		}
 	}
-	if err := c.readExtras(&m, pick); err != nil {
+	if err := r.readExtras(&m); err != nil {
 		return m, err
 	}
 	m.Seq = seq
@@ -407,79 +557,203 @@ func FromHFConfig(data []byte, seq int) (Transformer, error) {
 			return m, err
 		}
 	}
-	m.ID, m.Name = "hf-config", strings.TrimSpace(c.ModelType)
-	if len(c.Architectures) > 0 {
-		m.Name = c.Architectures[0]
+	m.ID, m.Name = "hf-config", hfName(c)
+	m.Source = "a Hugging Face config.json, "
+	if len(arch.types) == 0 {
+		m.Source += "without model_type: read as a dense decoder by its key names"
+	} else {
+		m.Source += "model_type " + arch.types[0] + ", read as transformers' " + arch.class + " reads it"
 	}
-	m.Source = "a Hugging Face config.json"
-	return m, m.Validate()
+	if how != "" {
+		m.Source += "; " + how
+	}
+	return m, nil
+}
+
+// hfName is the name a reader knows the model by: config.json's
+// _name_or_path (the Hub's "meta-llama/Meta-Llama-3-8B"; a local path's
+// last part), else its architectures' first, else its model_type.
+func hfName(c *hfConfig) string {
+	name := strings.TrimSpace(c.NameOrPath)
+	if strings.HasPrefix(name, "/") || strings.HasPrefix(name, ".") || strings.Contains(name, `\`) {
+		name = strings.TrimRight(name, `/\`)
+		name = name[strings.LastIndexAny(name, `/\`)+1:]
+	}
+	if name == "" && len(c.Architectures) > 0 {
+		name = strings.TrimSpace(c.Architectures[0])
+	}
+	if name == "" {
+		name = strings.TrimSpace(c.ModelType)
+	}
+	name = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return -1
+		}
+		return r
+	}, name)
+	if rs := []rune(name); len(rs) > 80 {
+		name = string(rs[:80]) + "…"
+	}
+	if name == "" {
+		name = "config.json"
+	}
+	return name
 }
 
 // readExtras reads what goes beyond a plain decoder: wide heads, Qwen's
 // biases and norms, a mixture of experts, latent attention.
-func (c *hfConfig) readExtras(m *Transformer, pick func(string, ...*int) (int, error)) error {
+func (r hfReader) readExtras(m *Transformer) error {
+	c, arch := r.c, r.arch
 	var err error
-	if c.HeadDim != nil {
-		if m.HeadSize, err = pick("head_dim", c.HeadDim); err != nil {
+	if n, ok := r.opt("head_dim", c.HeadDim); ok {
+		if m.HeadSize, err = pick("head_dim", &n); err != nil {
 			return err
 		}
 		if m.HeadSize*m.Heads == m.Hidden {
 			m.HeadSize = 0 // hidden ÷ heads: the usual width
 		}
 	}
-	switch strings.ToLower(c.ModelType) {
-	case "qwen2", "qwen2_moe":
-		m.QKVBias = true
-	case "qwen3", "qwen3_moe":
-		m.QKNorm = true
-	}
-	experts := c.NumLocalExperts
-	for _, e := range []*int{c.NumExperts, c.NRoutedExperts} {
-		if experts == nil {
-			experts = e
-		}
-	}
-	if experts != nil && *experts != 0 {
-		if m.Experts, err = pick("num_experts", experts); err != nil {
+	m.QKVBias, m.QKNorm = arch.qkvBias, arch.qkNorm
+	if len(arch.experts) > 0 {
+		if err := r.readExperts(m); err != nil {
 			return err
 		}
-		if m.TopK, err = pick("num_experts_per_tok", c.ExpertsPerTok); err != nil {
+	}
+	if slices.Contains(arch.reads, "kv_lora_rank") {
+		if err := r.readLatent(m); err != nil {
 			return err
 		}
-		if m.FFN != SwiGLU {
-			return fmt.Errorf("config.json: hidden_act: not modelled: %q experts; a mixture of experts' are read as SwiGLU (silu)", c.HiddenAct)
+	}
+	if slices.Contains(arch.reads, "num_nextn_predict_layers") && c.NextNPredict != nil && *c.NextNPredict > 0 {
+		m.MTPLayers = *c.NextNPredict
+	}
+	return nil
+}
+
+// experts is the routed experts' count as the class reads it: its key
+// or an alias (one setting under two names: both written, they must
+// agree), else its class's default.
+func (r hfReader) experts() (key string, n int, ok bool, err error) {
+	c := r.c
+	ptrs := map[string]*int{"num_local_experts": c.NumLocalExperts, "num_experts": c.NumExperts, "n_routed_experts": c.NRoutedExperts}
+	key = r.arch.experts[0]
+	var set string
+	for _, k := range r.arch.experts {
+		p := ptrs[k]
+		if p == nil {
+			continue
 		}
-		// Mixtral's experts are intermediate_size wide; Qwen's and
-		// DeepSeek's moe_intermediate_size (intermediate_size is then the
-		// dense layers').
-		m.ExpertFFN = m.FFNSize
-		if c.MoEIntermediate != nil {
-			if m.ExpertFFN, err = pick("moe_intermediate_size", c.MoEIntermediate); err != nil {
+		if set != "" && *ptrs[set] != *p {
+			return key, 0, false, fmt.Errorf("config.json: %s: %d and %s: %d are one setting in model_type %s (%s); give one",
+				set, *ptrs[set], k, *p, r.arch.types[0], r.arch.class)
+		}
+		if set == "" {
+			set = k
+		}
+	}
+	if set != "" {
+		return set, *ptrs[set], true, nil
+	}
+	for _, k := range r.arch.experts {
+		if r.given[k] {
+			return k, 0, false, nil // written null
+		}
+	}
+	n, ok = r.arch.def[key]
+	return key, n, ok, nil
+}
+
+// readExperts reads a mixture of experts' keys, as its class does.
+func (r hfReader) readExperts(m *Transformer) error {
+	c, arch := r.c, r.arch
+	key, n, ok, err := r.experts()
+	switch {
+	case err != nil:
+		return err
+	case !ok:
+		return fmt.Errorf("config.json: %s: missing", key)
+	case n == 0 && arch.zeroDense:
+		return nil // every layer the dense MLP, intermediate_size wide
+	case n < 1 || n > 1<<16:
+		return fmt.Errorf("config.json: %s: %d; allowed 1–65536 (model_type %s is a mixture of experts: %s routes each token to its experts)",
+			key, n, arch.types[0], arch.class)
+	}
+	m.Experts = n
+	if m.TopK, err = r.need("num_experts_per_tok", c.ExpertsPerTok); err != nil {
+		return err
+	}
+	// Mixtral's and Llama 4's experts are intermediate_size wide; Qwen's
+	// and DeepSeek's moe_intermediate_size (intermediate_size is then
+	// the dense layers').
+	m.ExpertFFN = m.FFNSize
+	if slices.Contains(arch.reads, "moe_intermediate_size") {
+		if m.ExpertFFN, err = r.need("moe_intermediate_size", c.MoEIntermediate); err != nil {
+			return err
+		}
+	}
+	switch {
+	case slices.Contains(arch.reads, "shared_expert_intermediate_size"):
+		// Qwen2-MoE's shared expert, with a sigmoid gate of h weights.
+		if s, ok := r.opt("shared_expert_intermediate_size", c.SharedIntermediate); ok && s != 0 {
+			if m.SharedFFN, err = pick("shared_expert_intermediate_size", &s); err != nil {
 				return err
 			}
+			m.SharedGate = true
 		}
-		if c.SharedIntermediate != nil && *c.SharedIntermediate != 0 {
-			if m.SharedFFN, err = pick("shared_expert_intermediate_size", c.SharedIntermediate); err != nil {
+	case slices.Contains(arch.reads, "n_shared_experts"):
+		// DeepSeek's n_shared_experts, each moe_intermediate_size wide.
+		if s, ok := r.opt("n_shared_experts", c.NSharedExperts); ok && s != 0 {
+			if s, err = pick("n_shared_experts", &s); err != nil {
 				return err
 			}
-			m.SharedGate = true // Qwen2-MoE's sigmoid gate on it
+			m.SharedFFN = s * m.ExpertFFN
 		}
-		if c.NSharedExperts != nil && *c.NSharedExperts != 0 {
-			n, err := pick("n_shared_experts", c.NSharedExperts)
-			if err != nil {
-				return err
+	case slices.Contains(arch.reads, "intermediate_size_mlp"):
+		// Llama 4: one shared expert as wide as the routed ones; the
+		// dense layers intermediate_size_mlp wide.
+		m.SharedFFN = m.ExpertFFN
+		if m.FFNSize, err = r.need("intermediate_size_mlp", c.IntermediateMLP); err != nil {
+			return err
+		}
+	}
+	if slices.Contains(arch.reads, "first_k_dense_replace") {
+		if k, ok := r.opt("first_k_dense_replace", c.FirstKDense); ok {
+			if k < 0 || k >= m.Layers {
+				return fmt.Errorf("config.json: first_k_dense_replace: %d; allowed 0–%d", k, m.Layers-1)
 			}
-			m.SharedFFN += n * m.ExpertFFN
+			m.DenseLayers = k
 		}
-		if c.FirstKDense != nil {
-			if *c.FirstKDense < 0 || *c.FirstKDense >= m.Layers {
-				return fmt.Errorf("config.json: first_k_dense_replace: %d; allowed 0–%d", *c.FirstKDense, m.Layers-1)
-			}
-			m.DenseLayers = *c.FirstKDense
+	}
+	// MoE layers every step-th: Qwen's decoder_sparse_step and Llama 4's
+	// interleave_moe_layer_step, each an MoE layer where (l+1) mod step
+	// is 0 (Llama4TextConfig's moe_layers, when it does not list them).
+	for _, s := range []struct {
+		key string
+		p   *int
+	}{{"decoder_sparse_step", c.DecoderSparseStep}, {"interleave_moe_layer_step", c.InterleaveMoE}} {
+		if !slices.Contains(arch.reads, s.key) {
+			continue
 		}
+		step, ok := r.opt(s.key, s.p)
+		if !ok {
+			step = 1
+		}
+		if step < 1 || step > m.Layers {
+			return fmt.Errorf("config.json: %s: %d; allowed 1–%d (an MoE layer every step-th of the %d)", s.key, step, m.Layers, m.Layers)
+		}
+		if step > 1 {
+			m.MoEEvery = step
+		}
+	}
+	if slices.Contains(arch.reads, "moe_layers") {
+		if err := r.checkMoELayers(*m); err != nil {
+			return err
+		}
+	}
+	if slices.Contains(arch.reads, "topk_method") {
 		// The router's style: DeepSeek's top-k methods and scores; one it
-		// does not know may carry parameters (V3's noaux_tc adds a bias an
-		// expert), so it is refused rather than guessed.
+		// does not know may carry parameters (V3's noaux_tc adds a bias
+		// an expert), so it is refused rather than guessed.
 		switch c.TopkMethod {
 		case "", "greedy", "group_limited_greedy", "noaux_tc":
 		default:
@@ -492,28 +766,62 @@ func (c *hfConfig) readExtras(m *Transformer, pick func(string, ...*int) (int, e
 		}
 		m.RouterBias = c.TopkMethod == "noaux_tc" // DeepSeek-V3's e_score_correction_bias
 	}
-	if c.KVLoRARank != nil && *c.KVLoRARank != 0 {
-		if m.KVLoRA, err = pick("kv_lora_rank", c.KVLoRARank); err != nil {
-			return err
+	return nil
+}
+
+// checkMoELayers refuses Llama 4's moe_layers unless it lists the layers
+// interleave_moe_layer_step places (what Llama4TextConfig fills in when
+// it is null): another list is a layer pattern the model does not hold.
+func (r hfReader) checkMoELayers(m Transformer) error {
+	var list *tinyjson.Value // the last moe_layers written, as the reader takes keys
+	for i, mb := range r.v.Members {
+		if strings.EqualFold(mb.Key, "moe_layers") {
+			list = &r.v.Members[i].Value
 		}
-		if c.QLoRARank != nil && *c.QLoRARank != 0 {
-			if m.QLoRA, err = pick("q_lora_rank", c.QLoRARank); err != nil {
-				return err
-			}
-		}
-		if m.QKNope, err = pick("qk_nope_head_dim", c.QKNopeDim); err != nil {
-			return err
-		}
-		if m.QKRope, err = pick("qk_rope_head_dim", c.QKRopeDim); err != nil {
-			return err
-		}
-		if m.VHead, err = pick("v_head_dim", c.VHeadDim); err != nil {
-			return err
-		}
-		m.HeadSize = 0
 	}
-	if c.NextNPredict != nil && *c.NextNPredict > 0 {
-		m.MTPLayers = *c.NextNPredict
+	if list == nil || list.Kind == tinyjson.Null {
+		return nil
 	}
+	var want []int
+	for l := range m.Layers {
+		if m.MoELayer(l) {
+			want = append(want, l)
+		}
+	}
+	same := list.Kind == tinyjson.Array && len(list.Items) == len(want)
+	for i := 0; same && i < len(want); i++ {
+		n, err := list.Items[i].Int()
+		same = err == nil && n == want[i]
+	}
+	if !same {
+		return fmt.Errorf("config.json: moe_layers: not modelled: MoE layers other than every interleave_moe_layer_step-th; allowed null or the layers it gives")
+	}
+	return nil
+}
+
+// readLatent reads DeepSeek's multi-head latent attention, which its
+// classes always build (kv_lora_rank 512 by default; q_lora_rank null:
+// queries straight from h).
+func (r hfReader) readLatent(m *Transformer) error {
+	c := r.c
+	var err error
+	if m.KVLoRA, err = r.need("kv_lora_rank", c.KVLoRARank); err != nil {
+		return err
+	}
+	if q, ok := r.opt("q_lora_rank", c.QLoRARank); ok && q != 0 {
+		if m.QLoRA, err = pick("q_lora_rank", &q); err != nil {
+			return err
+		}
+	}
+	if m.QKNope, err = r.need("qk_nope_head_dim", c.QKNopeDim); err != nil {
+		return err
+	}
+	if m.QKRope, err = r.need("qk_rope_head_dim", c.QKRopeDim); err != nil {
+		return err
+	}
+	if m.VHead, err = r.need("v_head_dim", c.VHeadDim); err != nil {
+		return err
+	}
+	m.HeadSize = 0
 	return nil
 }

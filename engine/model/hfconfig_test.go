@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -59,6 +60,13 @@ func TestFromHFConfigErrors(t *testing.T) {
 func FuzzFromHFConfig(f *testing.F) {
 	f.Add([]byte(llama3405B), 0)
 	f.Add([]byte(`{"model_type":"gpt2","n_layer":1,"n_embd":8,"n_head":2,"n_positions":8,"vocab_size":10}`), 16)
+	// Every architecture's released file: the mutations start from each.
+	files, _ := filepath.Glob(filepath.Join("testdata", "hf", "*.json"))
+	for _, file := range files {
+		if data, err := os.ReadFile(file); err == nil {
+			f.Add(data, 4096)
+		}
+	}
 	f.Fuzz(func(t *testing.T, data []byte, seq int) {
 		m, err := FromHFConfig(data, seq)
 		if err == nil {
@@ -104,6 +112,8 @@ type hfConfigJSON struct {
 	DecoderSparseStep     *int     `json:"decoder_sparse_step"`
 	TopkMethod            string   `json:"topk_method"`
 	ScoringFunc           string   `json:"scoring_func"`
+	IntermediateMLP       *int     `json:"intermediate_size_mlp"`
+	InterleaveMoE         *int     `json:"interleave_moe_layer_step"`
 	QLoRARank             *int     `json:"q_lora_rank"`
 	KVLoRARank            *int     `json:"kv_lora_rank"`
 	QKNopeDim             *int     `json:"qk_nope_head_dim"`
@@ -117,6 +127,7 @@ type hfConfigJSON struct {
 	HiddenDropoutProb     *float64 `json:"hidden_dropout_prob"`
 	AttentionProbsDropout *float64 `json:"attention_probs_dropout_prob"`
 	HiddenDropout         *float64 `json:"hidden_dropout"`
+	NameOrPath            string   `json:"_name_or_path"`
 }
 
 // checkLikeEncodingJSON fails unless parseHFConfig accepts data exactly

@@ -48,12 +48,18 @@ type Transformer struct {
 	// (DeepSeek: n_shared_experts × moe_intermediate_size; Qwen2-MoE: one
 	// of shared_expert_intermediate_size, with a sigmoid gate of h
 	// weights, SharedGate). The first DenseLayers layers are dense, FFNSize
-	// wide (DeepSeek's first_k_dense_replace). RouterBias: a bias per
-	// expert in the router (DeepSeek-V3's e_score_correction_bias).
+	// wide (DeepSeek's first_k_dense_replace); past them, with MoEEvery
+	// above 1, only every MoEEvery-th layer is an MoE layer — layer l
+	// (from 0) when (l+1) mod MoEEvery = 0, as Llama 4's
+	// interleave_moe_layer_step and Qwen's decoder_sparse_step place them
+	// (Llama 4 Maverick: 2, its odd layers) — and the others are dense
+	// (MoELayer). RouterBias: a bias per expert in the router
+	// (DeepSeek-V3's e_score_correction_bias).
 	Experts, TopK, ExpertFFN int
 	SharedFFN                int
 	SharedGate, RouterBias   bool
 	DenseLayers              int
+	MoEEvery                 int
 
 	// Multi-head latent attention (KVLoRA > 0, DeepSeek-V2 and V3): K and
 	// V come from a KVLoRA-wide latent (plus a shared QKRope-wide rotary
@@ -118,6 +124,8 @@ func (m Transformer) Validate() error {
 		return fmt.Errorf("experts: %d; allowed 0 (dense) or 1–65536", m.Experts)
 	case m.MTPLayers < 0 || m.MTPLayers > m.Layers:
 		return fmt.Errorf("mtp-layers: %d; allowed 0–%d", m.MTPLayers, m.Layers)
+	case m.MoEEvery < 0 || m.MoEEvery > m.Layers:
+		return fmt.Errorf("moe-every: %d; allowed 0–%d (0 or 1: every layer past the dense ones)", m.MoEEvery, m.Layers)
 	}
 	if m.MoE() {
 		switch {
@@ -131,7 +139,11 @@ func (m Transformer) Validate() error {
 			return fmt.Errorf("dense-layers: %d; allowed 0–%d (fewer than the layers)", m.DenseLayers, m.Layers-1)
 		case m.FFN != SwiGLU:
 			return fmt.Errorf("ffn-kind: %q; a mixture of experts' experts are swiglu", m.FFN)
+		case m.MoELayers() == 0:
+			return fmt.Errorf("moe-every: %d with dense-layers %d of %d layers: no MoE layer left", m.MoEEvery, m.DenseLayers, m.Layers)
 		}
+	} else if m.MoEEvery != 0 {
+		return fmt.Errorf("moe-every: %d with experts 0; a dense model has no MoE layers", m.MoEEvery)
 	} else if m.TopK != 0 || m.ExpertFFN != 0 || m.SharedFFN != 0 || m.DenseLayers != 0 {
 		return fmt.Errorf("experts: 0 with top-k %d, expert-ffn %d, shared-ffn %d, dense-layers %d; a dense model has none of them", m.TopK, m.ExpertFFN, m.SharedFFN, m.DenseLayers)
 	}
@@ -249,12 +261,41 @@ func (m Transformer) MoELayerParams() float64 {
 	return m.AttentionParams() + m.moeFFN(m.Experts) + m.norms()
 }
 
-// moeLayers is how many layers are MoE layers.
-func (m Transformer) moeLayers() int {
-	if !m.MoE() {
+// MoELayer says whether layer l (from 0) is an MoE layer: past the
+// first DenseLayers, and with MoEEvery above 1 one whose l+1 it divides.
+// A layer past the last (a multi-token-prediction module, trained after
+// it) is of the last layer's kind.
+func (m Transformer) MoELayer(l int) bool { return m.MoELayersIn(l, l+1) == 1 }
+
+// MoELayers is how many of the model's layers are MoE layers.
+func (m Transformer) MoELayers() int { return m.MoELayersIn(0, m.Layers) }
+
+// MoELayersIn counts the MoE layers among layers a to b−1 (those past
+// the last counted as the last): in closed form, for the pipeline's
+// stages to count theirs without a walk over every layer.
+func (m Transformer) MoELayersIn(a, b int) int {
+	if !m.MoE() || m.Layers < 1 || b <= a {
 		return 0
 	}
-	return m.Layers - m.DenseLayers
+	n := 0
+	if b > m.Layers {
+		// The layers past the last, each of its kind.
+		if m.MoELayersIn(m.Layers-1, m.Layers) == 1 {
+			n += b - max(a, m.Layers)
+		}
+		b = m.Layers
+	}
+	lo := max(a, m.DenseLayers)
+	if b <= lo {
+		return n
+	}
+	if m.MoEEvery <= 1 {
+		return n + b - lo
+	}
+	// Layers l in [lo, b) with (l+1) mod k = 0: the multiples of k in
+	// lo+1 … b.
+	k := m.MoEEvery
+	return n + b/k - lo/k
 }
 
 // EmbeddingParams counts the input embedding, the output layer unless
@@ -279,7 +320,7 @@ func (m Transformer) EmbeddingParams() float64 {
 // Params is the model's parameter count: every expert of every layer
 // and the embeddings, without multi-token-prediction modules.
 func (m Transformer) Params() float64 {
-	moe := m.moeLayers()
+	moe := m.MoELayers()
 	return float64(m.Layers-moe)*m.LayerParams() + float64(moe)*m.MoELayerParams() + m.EmbeddingParams()
 }
 
@@ -292,8 +333,8 @@ func (m Transformer) ActiveParams() float64 {
 	if !m.MoE() {
 		return m.Params()
 	}
-	moe := float64(m.moeLayers())
-	return float64(m.Layers-m.moeLayers())*m.LayerParams() +
+	moe := float64(m.MoELayers())
+	return float64(m.Layers-m.MoELayers())*m.LayerParams() +
 		moe*(m.AttentionParams()+m.moeFFN(m.TopK)+m.norms()) + m.EmbeddingParams()
 }
 
@@ -308,7 +349,7 @@ func (m Transformer) MTPParams() float64 {
 	}
 	h := float64(m.Hidden)
 	layer := m.LayerParams()
-	if m.MoE() {
+	if m.MoELayer(m.Layers) {
 		layer = m.MoELayerParams()
 	}
 	return float64(m.MTPLayers) * (layer + 2*h*h + 3*h)
@@ -359,6 +400,36 @@ var presets = []Transformer{
 		FFNSize: 18432, FFN: SwiGLU, NoDropout: true, Experts: 256, TopK: 8, ExpertFFN: 2048, SharedFFN: 2048, DenseLayers: 3, RouterBias: true,
 		QLoRA: 1536, KVLoRA: 512, QKNope: 128, QKRope: 64, VHead: 128, MTPLayers: 1, Batch: 15360,
 		Source: "DeepSeek-V3 technical report (arXiv 2412.19437) §4.2 (4K sequences, the batch raised to 15,360) and its released config.json: 671B parameters, 37B active, the MTP module apart"},
+	// The models planned most, each its released config.json (the file of
+	// engine/model/testdata/hf, read by FromHFConfig into the same count:
+	// TestPresetsAreTheirConfigs) and its published count
+	// (TestPresetParams); no published global batch (Batch 0).
+	{ID: "llama3-8b", Name: "Llama 3 8B", Layers: 32, Hidden: 4096, Heads: 32, KVHeads: 8, Seq: 8192, Vocab: 128256,
+		FFNSize: 14336, FFN: SwiGLU, NoDropout: true,
+		Source: "meta-llama/Meta-Llama-3-8B config.json (32 layers, hidden 4096, 32 heads, 8 KV heads, FFN 14336, vocab 128,256, 8K sequences as Meta pre-trained them): 8.03B parameters, 8,030,261,248 in the checkpoint"},
+	{ID: "llama3-70b", Name: "Llama 3 70B", Layers: 80, Hidden: 8192, Heads: 64, KVHeads: 8, Seq: 8192, Vocab: 128256,
+		FFNSize: 28672, FFN: SwiGLU, NoDropout: true,
+		Source: "meta-llama/Meta-Llama-3-70B config.json (80 layers, hidden 8192, 64 heads, 8 KV heads, FFN 28672, vocab 128,256, 8K sequences): 70.6B parameters, 70,553,706,496 in the checkpoint"},
+	{ID: "qwen2.5-7b", Name: "Qwen2.5 7B", Layers: 28, Hidden: 3584, Heads: 28, KVHeads: 4, Seq: 4096, Vocab: 152064,
+		FFNSize: 18944, FFN: SwiGLU, QKVBias: true, NoDropout: true,
+		Source: "Qwen/Qwen2.5-7B config.json (28 layers, hidden 3584, 28 heads, 4 KV heads, Q, K and V biases, FFN 18944, vocab 152,064); 4K sequences, the first phase of Qwen2.5's pre-training (arXiv 2412.15115 §3.3): 7.61B parameters, 7,615,616,512 in the checkpoint"},
+	{ID: "qwen2.5-72b", Name: "Qwen2.5 72B", Layers: 80, Hidden: 8192, Heads: 64, KVHeads: 8, Seq: 4096, Vocab: 152064,
+		FFNSize: 29568, FFN: SwiGLU, QKVBias: true, NoDropout: true,
+		Source: "Qwen/Qwen2.5-72B config.json (80 layers, hidden 8192, 64 heads, 8 KV heads, Q, K and V biases, FFN 29568, vocab 152,064); 4K sequences, the first phase of Qwen2.5's pre-training (arXiv 2412.15115 §3.3): 72.7B parameters (Qwen's model card)"},
+	{ID: "mixtral-8x22b", Name: "Mixtral 8x22B", Layers: 56, Hidden: 6144, Heads: 48, KVHeads: 8, Seq: 65536, Vocab: 32000,
+		FFNSize: 16384, FFN: SwiGLU, NoDropout: true, Experts: 8, TopK: 2, ExpertFFN: 16384,
+		Source: "mistralai/Mixtral-8x22B-v0.1 config.json (56 layers, hidden 6144, 48 heads, 8 KV heads, 8 experts of FFN 16384, top 2, vocab 32,000, 64K context); Mistral AI's release (mistral.ai/news/mixtral-8x22b): 141B parameters, 39B active"},
+	// Llama 4: the released config.json's text_config (Llama4TextConfig),
+	// the language model without the vision encoder Meta's totals
+	// include (about 0.87B). Meta publishes no pre-training sequence
+	// length but a 256K long-context stage; 8K is gpuscope's choice, as
+	// its attention_chunk_size: give --seq for another.
+	{ID: "llama4-scout", Name: "Llama 4 Scout", Layers: 48, Hidden: 5120, Heads: 40, KVHeads: 8, Seq: 8192, Vocab: 202048,
+		FFNSize: 16384, FFN: SwiGLU, NoDropout: true, Experts: 16, TopK: 1, ExpertFFN: 8192, SharedFFN: 8192,
+		Source: "meta-llama/Llama-4-Scout-17B-16E config.json, its text_config (48 layers, hidden 5120, 40 heads of 128, 8 KV heads, 16 routed experts and 1 shared of FFN 8192, top 1, vocab 202,048); Meta's model card: 109B parameters with the vision encoder, 17B active"},
+	{ID: "llama4-maverick", Name: "Llama 4 Maverick", Layers: 48, Hidden: 5120, Heads: 40, KVHeads: 8, Seq: 8192, Vocab: 202048,
+		FFNSize: 16384, FFN: SwiGLU, NoDropout: true, Experts: 128, TopK: 1, ExpertFFN: 8192, SharedFFN: 8192, MoEEvery: 2,
+		Source: "meta-llama/Llama-4-Maverick-17B-128E config.json, its text_config (48 layers, hidden 5120, 40 heads of 128, 8 KV heads; on every other layer 128 routed experts and 1 shared of FFN 8192, top 1, the others dense of FFN 16384; vocab 202,048); Meta's model card: 400B parameters, 17B active"},
 }
 
 // Preset returns a published model by id.

@@ -2,6 +2,8 @@ package model
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -17,6 +19,17 @@ func TestPresetParams(t *testing.T) {
 		{"llama3-405b", 405.85e9, 0.005},
 		{"megatron-1t", 1008e9, 0.01},
 		{"seed-100b", 100e9, 0.02},
+		// The models planned most, against their publishers' counts.
+		{"llama3-8b", 8.030261248e9, 1e-9},   // the checkpoint's 8,030,261,248
+		{"llama3-70b", 70.553706496e9, 1e-9}, // the checkpoint's 70,553,706,496
+		{"qwen2.5-7b", 7.615616512e9, 1e-9},  // the checkpoint's 7,615,616,512
+		{"qwen2.5-72b", 72.7e9, 0.001},       // Qwen's model card: 72.7B
+		{"mixtral-8x22b", 141e9, 0.005},      // Mistral AI: 141B
+		{"llama4-maverick", 400e9, 0.005},    // Meta: 400B (the vision encoder's ≈ 0.87B in it)
+		// Meta's 109B counts the vision encoder (≈ 0.87B by
+		// Llama4VisionConfig's shapes), which the language model has not:
+		// 107.8B, 1.1% under.
+		{"llama4-scout", 109e9, 0.015},
 	}
 	for _, tt := range tests {
 		m, ok := Preset(tt.id)
@@ -79,5 +92,54 @@ func TestValidate(t *testing.T) {
 	bad.KVHeads = 3
 	if bad.Validate() == nil {
 		t.Error("kv-heads not dividing heads accepted")
+	}
+}
+
+// A token's parameters in the mixtures of experts planned most, against
+// their publishers' counts (which include the input embedding, as
+// ActiveParams does): Mixtral 8x22B 39B (Mistral AI), Llama 4 Scout and
+// Maverick 17B (Meta), within the rounding of the figure.
+func TestPresetActiveParams(t *testing.T) {
+	for _, tt := range []struct {
+		id        string
+		want, tol float64
+	}{
+		{"mixtral-8x22b", 39e9, 0.005},
+		{"llama4-scout", 17e9, 0.015},
+		{"llama4-maverick", 17e9, 0.015},
+	} {
+		m, _ := Preset(tt.id)
+		if got := m.ActiveParams(); math.Abs(got-tt.want)/tt.want > tt.tol {
+			t.Errorf("%s: %.4g active parameters, want %.4g ±%.1f%%", tt.id, got, tt.want, 100*tt.tol)
+		}
+	}
+}
+
+// The presets of released models are their config.json files: read by
+// FromHFConfig at the preset's sequence length, the same counts.
+func TestPresetsAreTheirConfigs(t *testing.T) {
+	for id, file := range map[string]string{
+		"mixtral-8x7b": "mixtral-8x7b.json", "deepseek-v3": "deepseek-v3.json",
+		"llama3-8b": "llama3-8b.json", "llama3-70b": "llama3-70b.json", "qwen2.5-7b": "qwen2.5-7b.json", "qwen2.5-72b": "qwen2.5-72b.json",
+		"mixtral-8x22b": "mixtral-8x22b.json", "llama4-scout": "llama4-scout.json", "llama4-maverick": "llama4-maverick.json",
+	} {
+		p, ok := Preset(id)
+		if !ok {
+			t.Fatalf("no preset %s", id)
+		}
+		if err := p.Validate(); err != nil {
+			t.Errorf("%s: %v", id, err)
+		}
+		data, err := os.ReadFile(filepath.Join("testdata", "hf", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := FromHFConfig(data, p.Seq)
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		if m.Params() != p.Params() || m.ActiveParams() != p.ActiveParams() || m.MTPParams() != p.MTPParams() || m.MoELayers() != p.MoELayers() {
+			t.Errorf("%s: preset %.6g (%.6g active), its config.json %.6g (%.6g)", id, p.Params(), p.ActiveParams(), m.Params(), m.ActiveParams())
+		}
 	}
 }

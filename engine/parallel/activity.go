@@ -78,7 +78,7 @@ type StepActivity struct {
 	tl      Timeline
 	fwd     []Kernel // one dense layer's kernels in forward order, halves where a kernel runs twice a layer
 	bwd     []Kernel // … in backward order
-	moeF    []Kernel // a mixture of experts' MoE layer's, forward (its first DenseLayers are dense)
+	moeF    []Kernel // a mixture of experts' MoE layer's, forward (its dense layers run fwd)
 	moeB    []Kernel
 	head    []Kernel // the last chunk's output head (and MTP modules), forward
 	headB   []Kernel
@@ -331,9 +331,9 @@ func (a *StepActivity) At(g int, t float64) (Activity, error) {
 }
 
 // layerList is layer l's kernels in the order a block of kind runs them:
-// a dense layer's, or an MoE layer's past a mixture's DenseLayers.
+// a dense layer's, or a mixture's MoE layer's (model.MoELayer).
 func (a *StepActivity) layerList(l int, kind BlockKind) []Kernel {
-	moe := a.r.Config.Model.MoE() && l >= a.r.Config.Model.DenseLayers
+	moe := a.r.Config.Model.MoELayer(l)
 	switch {
 	case moe && kind == Backward:
 		return a.moeB

@@ -188,7 +188,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 	if m.MTPLayers > 0 {
 		mtp.fwd, mtp.bwd, mtp.wgrad = mtpProjection(m, p, cl)
 	}
-	// A mixture of experts' MoE layers (all but the first DenseLayers):
+	// A mixture of experts' MoE layers (model.MoELayer):
 	// their parameters on one GPU, the part of them that is experts
 	// (sharded over EP, their gradients reduced over DP ÷ EP), their
 	// costs and activations.
@@ -622,12 +622,16 @@ func StepFLOPs(m model.Transformer, batch int, rc Recompute) (modelFLOPs, hardwa
 		// A token's MoE layers: its TopK experts, the shared ones and
 		// the router's scores in place of the dense block.
 		moeMats := mats - ffn + float64(m.TopK)*3*h*float64(m.ExpertFFN) + 3*h*float64(m.SharedFFN) + h*float64(m.Experts)
-		d := float64(m.DenseLayers)
+		d := float64(m.Layers - m.MoELayers()) // the dense ones
 		moeFwd := 2*moeMats + core
 		allFwd = d*layerFwd + (L-d)*moeFwd
 		// Multi-token prediction: a layer like the last, the projection
 		// of 2h to h and the output head, again, for every token.
-		allFwd += float64(m.MTPLayers) * (moeFwd + 2*2*h*h + 2*h*float64(m.Vocab))
+		last := layerFwd
+		if m.MoELayer(m.Layers) {
+			last = moeFwd
+		}
+		allFwd += float64(m.MTPLayers) * (last + 2*2*h*h + 2*h*float64(m.Vocab))
 	}
 	modelFLOPs = 3 * tokens * (allFwd + 2*h*float64(m.Vocab))
 	hardwareFLOPs = modelFLOPs

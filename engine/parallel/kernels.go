@@ -42,8 +42,8 @@ type Kernel struct {
 // layer's forward and backward times (the stages' blocks of the time
 // line are these summed over a stage's layers, with its collectives), at
 // the GPU's sustained clock as Evaluate times them. A mixture of
-// experts' are its MoE layers' (MoELayerKernels); its first dense
-// layers' are a dense layer's (denseKernels).
+// experts' are its MoE layers' (MoELayerKernels); its dense layers'
+// (model.MoELayer) are a dense layer's (denseKernels).
 func LayerKernels(c Config) ([]Kernel, error) {
 	if c.Model.MoE() {
 		return MoELayerKernels(c)
@@ -52,7 +52,7 @@ func LayerKernels(c Config) ([]Kernel, error) {
 }
 
 // denseKernels are a dense layer's kernels of c's model (a mixture of
-// experts' first DenseLayers).
+// experts' dense layers too).
 func denseKernels(c Config) ([]Kernel, error) { return kernelsOf(c, false) }
 
 // MoELayerKernels are a mixture of experts' MoE layer's kernels on one

@@ -223,12 +223,13 @@ func allToAll(bytes float64, n, k int, intra, inter hw.Link) float64 {
 	return t
 }
 
-// denseOnStage is how many of a mixture of experts' dense first layers
-// (DenseLayers) pipeline stage st holds: chunk c of the pp·v, in layer
-// order, is stage c mod pp's; each holds L ÷ (pp·v) layers, or with
-// Llama 3's balancing (stageLayers) the first and last one fewer.
+// denseOnStage is how many of a mixture of experts' dense layers (its
+// first DenseLayers, and with MoEEvery those between its MoE layers)
+// pipeline stage st holds: chunk c of the pp·v, in layer order, is stage
+// c mod pp's; each holds L ÷ (pp·v) layers, or with Llama 3's balancing
+// (stageLayers) the first and last one fewer.
 func denseOnStage(m model.Transformer, pp, v, st int) int {
-	if m.DenseLayers == 0 {
+	if m.DenseLayers == 0 && m.MoEEvery <= 1 {
 		return 0
 	}
 	mid, ends, err := stageLayers(trainedLayers(m), pp, v)
@@ -238,7 +239,7 @@ func denseOnStage(m model.Transformer, pp, v, st int) int {
 	chunks, size := pp*v, mid/v
 	n, start := 0, 0
 	for c := range chunks {
-		if start >= m.DenseLayers {
+		if m.MoEEvery <= 1 && start >= m.DenseLayers {
 			break // the rest hold none
 		}
 		sz := size
@@ -246,7 +247,7 @@ func denseOnStage(m model.Transformer, pp, v, st int) int {
 			sz--
 		}
 		if c%pp == st {
-			n += max(0, min(start+sz, m.DenseLayers)-start)
+			n += sz - m.MoELayersIn(start, start+sz)
 		}
 		start += sz
 	}

@@ -507,3 +507,41 @@ func TestTimePerStage(t *testing.T) {
 		t.Error("an empty result lists stage times")
 	}
 }
+
+// A mixture with MoE layers every other layer (Llama 4 Maverick's
+// interleave_moe_layer_step 2: layers 1 and 3 of four) holds and costs
+// its dense layers as dense ones on whichever stage they fall: with PP 2
+// each stage one dense and one MoE layer, the stages' parameters adding
+// up to the model's, and a token's FLOPs two dense layers and two MoE
+// layers — not four MoE layers, as when only a first DenseLayers could
+// be dense.
+func TestMoEEveryOtherLayer(t *testing.T) {
+	m := toyMoE()
+	m.DenseLayers, m.MoEEvery = 0, 2
+	h100 := gpu(t, "h100")
+	p := Plan{TP: 1, PP: 2, DP: 1, Interleave: 1, MicroBatch: 1, GlobalBatch: 8, Schedule: OneFOneB, BytesPerParam: 16, Dtype: hw.BF16, Recompute: RecomputeNone}
+	r, err := Evaluate(Config{Model: m, Plan: p, Cluster: DefaultCluster(h100, 2)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for st := range 2 {
+		if d := denseOnStage(m, 2, 1, st); d != 1 {
+			t.Errorf("stage %d holds %d dense layers, want 1", st, d)
+		}
+	}
+	if got := r.StageParams[0] + r.StageParams[1]; !within(got, m.Params(), 1e-12) {
+		t.Errorf("the stages hold %.0f parameters, the model has %.0f", got, m.Params())
+	}
+	h, s, expert := 1024.0, 1024.0, 3.0*1024*512
+	attn := 4 * h * h
+	dense := 2*(attn+3*h*4096) + 4*s*h
+	moe := 2*(attn+2*expert+3*h*512+h*8) + 4*s*h
+	if want := 3 * 8 * s * (2*dense + 2*moe + 2*h*1000); !within(r.ModelFLOPs, want, 1e-12) {
+		t.Errorf("model FLOPs %.4g, want %.4g (two dense layers, two MoE)", r.ModelFLOPs, want)
+	}
+	// Interleaved over 2 chunks a stage, stage 0 holds layers 0 and 2
+	// (both dense), stage 1 layers 1 and 3 (both MoE).
+	if d0, d1 := denseOnStage(m, 2, 2, 0), denseOnStage(m, 2, 2, 1); d0 != 2 || d1 != 0 {
+		t.Errorf("interleaved: stages hold %d and %d dense layers, want 2 and 0", d0, d1)
+	}
+}
