@@ -155,7 +155,7 @@ func TestPlanHFConfig(t *testing.T) {
 	if err := os.WriteFile(named, []byte(strings.Replace(cfg, "{", `{"_name_or_path":"meta-llama/Llama-2-70b-hf",`, 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, errOut, code := runCLI("plan", "--hf-config", named, "--gpus", "64", "--tp", "8", "--pp", "2")
+	out, errOut, code := runCLI("plan", "--hf-config", named, "--gpus", "64", "--tp", "8", "--pp", "4")
 	if first, _, _ := strings.Cut(out, "\n"); code != 0 || !strings.HasPrefix(first, "config.json's meta-llama/Llama-2-70b-hf (69B parameters) on 64") {
 		t.Errorf("exit %d (%s), first line %q", code, errOut, first)
 	}
