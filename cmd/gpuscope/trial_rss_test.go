@@ -1,0 +1,22 @@
+//go:build linux || darwin
+
+package main
+
+import (
+	"os"
+	"runtime"
+	"syscall"
+)
+
+// peakRSS is a finished process's largest resident set in bytes: Linux
+// counts ru_maxrss in KiB, macOS in bytes.
+func peakRSS(ps *os.ProcessState) int64 {
+	ru, ok := ps.SysUsage().(*syscall.Rusage)
+	if !ok {
+		return -1
+	}
+	if runtime.GOOS == "darwin" {
+		return int64(ru.Maxrss)
+	}
+	return int64(ru.Maxrss) << 10
+}
