@@ -20,3 +20,16 @@ func peakRSS(ps *os.ProcessState) int64 {
 	}
 	return int64(ru.Maxrss) << 10
 }
+
+// canLimitOpenFiles: limitOpenFiles works here.
+const canLimitOpenFiles = true
+
+// limitOpenFiles lowers the process's limit on open files to n.
+func limitOpenFiles(n uint64) error {
+	var r syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &r); err != nil {
+		return err
+	}
+	r.Cur = min(n, r.Max)
+	return syscall.Setrlimit(syscall.RLIMIT_NOFILE, &r)
+}

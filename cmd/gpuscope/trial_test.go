@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -24,6 +25,9 @@ import (
 // trialArgsEnv carries a child's command line (a JSON array); when it is
 // set the test binary is gpuscope (TestMain).
 const trialArgsEnv = "GPUSCOPE_TRIAL_ARGS"
+
+// trialFilesEnv, when set, is the child's limit on open files.
+const trialFilesEnv = "GPUSCOPE_TRIAL_NOFILE"
 
 // The budget for any command on any input a flag allows.
 const (
@@ -67,6 +71,16 @@ func trialChild(enc string) int {
 	if err := json.Unmarshal([]byte(enc), &args); err != nil {
 		fmt.Fprintf(os.Stderr, "trial: %s: %v\n", trialArgsEnv, err)
 		return 3
+	}
+	if v, ok := os.LookupEnv(trialFilesEnv); ok {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err == nil {
+			err = limitOpenFiles(n)
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "trial: %s=%s: %v\n", trialFilesEnv, v, err)
+			return 3
+		}
 	}
 	// A runaway recursion dies at a quarter of Go's 1 GB default, inside
 	// the memory budget, rather than after a gigabyte of stack.
