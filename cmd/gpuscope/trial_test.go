@@ -63,6 +63,12 @@ var trialCases = []trialCase{
 	// Past the packet engine's ranks the run moves to a cluster, and says so.
 	{args: []string{"collective", "--ranks", "1024"}, names: []string{"fabric", "one NVLink 4 switch", "packet-level"}},
 	{args: []string{"collective", "--ranks", "4097"}, names: []string{"fabric", "fat tree", "4,097 ranks (the packet-level run takes at most 4,096)"}},
+	// A switch's value goes after "=": the error says so, not the flag list.
+	{args: []string{"plan", "--model", "gpt3-175b", "--gpus", "512", "--tp", "8", "--pp", "8", "--flash", "false"}, code: 2,
+		names: []string{"--flash takes no separate value; write --flash=false"}},
+	{args: []string{"plan", "--model", "gpt3-175b", "--sp", "on", "--gpus", "8"}, code: 2, names: []string{"--sp takes no separate value; write --sp=true"}},
+	{args: []string{"collective", "--json", "0"}, code: 2, names: []string{"--json takes no separate value; write --json=false"}},
+	{args: []string{"scenario", "run", "ring-allreduce", "--json", "true"}, code: 2, names: []string{"--json takes no separate value; write --json=true"}},
 }
 
 func TestMain(m *testing.M) {
