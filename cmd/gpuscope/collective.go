@@ -287,7 +287,7 @@ func runFabric(fs *flagSet, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "  time_s                %.6g  (%s: α %s + β %s)\n", m.TimeS, units.Duration(m.TimeS), units.Duration(f.Latency), units.Duration(f.Bandwidth))
 	fmt.Fprintf(stdout, "  algbw_GBps            %.2f\n", m.AlgBWGBps)
 	fmt.Fprintf(stdout, "  busbw_GBps            %.2f\n", m.BusBWGBps)
-	fmt.Fprintf(stdout, "  bytes_sent_per_rank   %.0f\n", m.BytesSentPerRank)
+	fmt.Fprintf(stdout, "  bytes_sent_per_rank   %.0f  (%s)\n", m.BytesSentPerRank, units.Bytes(m.BytesSentPerRank))
 	fmt.Fprintf(stdout, "  max_link_utilization  %.3f\n", m.MaxLinkUtilization)
 	fmt.Fprintf(stdout, "  model                 %s (closed form %s)\n", m.Model, units.Duration(m.ClosedFormTimeS))
 	return 0
