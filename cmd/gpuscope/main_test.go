@@ -334,3 +334,37 @@ func TestGEMMBlockScaled(t *testing.T) {
 		t.Errorf("gemm --block-scaled (bf16): exit %d, %q", code, errOut)
 	}
 }
+
+// Every step of every lesson, through scenario run: its title and
+// narration have the engine's numbers filled in as the page fills them —
+// no "{pp}" left (issue 36: eight titles printed their placeholders).
+func TestScenarioRunFillsEveryStep(t *testing.T) {
+	for _, id := range scenarios.IDs() {
+		args := []string{"scenario", "run", id, "--json"}
+		if id == "fault-tolerance" {
+			args = append(args, "--days", "1") // its default 54 days is slow for a test
+		}
+		out, errOut, code := runCLI(args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		var steps []struct {
+			Step        int
+			Title, Text string
+		}
+		if err := json.Unmarshal([]byte(out), &steps); err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		s, _ := scenarios.Get(id)
+		if len(steps) != len(s.Steps) {
+			t.Errorf("%s: %d steps printed, the lesson has %d", id, len(steps), len(s.Steps))
+		}
+		for _, st := range steps {
+			for field, v := range map[string]string{"title": st.Title, "text": st.Text} {
+				if strings.TrimSpace(v) == "" || strings.ContainsAny(v, "{}") {
+					t.Errorf("%s step %d: %s %q", id, st.Step, field, v)
+				}
+			}
+		}
+	}
+}

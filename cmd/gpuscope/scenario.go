@@ -13,8 +13,8 @@ const scenarioUsage = `usage: gpuscope scenario list [--json]
        gpuscope scenario run ID [--json] [--KNOB VALUE ...]
 
 The lessons, headless. list prints each lesson's id, steps and title; run
-plays one and prints each step's numbers (with --json, the page's
-state().metrics for each step). A lesson's knobs are its flags: gpuscope
+plays one and prints each step's title, narration and numbers (with --json,
+the page's state().metrics for each step). A lesson's knobs are its flags: gpuscope
 scenario run ID --help lists them with their allowed values and defaults.`
 
 func runScenario(args []string, stdout, stderr io.Writer) int {
@@ -71,9 +71,12 @@ func scenarioList(args []string, stdout, stderr io.Writer) int {
 }
 
 type stepReport struct {
-	Step    int              `json:"step"`
-	ID      string           `json:"id"`
-	Title   string           `json:"title"`
+	Step  int    `json:"step"`
+	ID    string `json:"id"`
+	Title string `json:"title"`
+	// Text is the step's narration, its numbers filled in as the page
+	// fills them.
+	Text    string           `json:"text"`
 	Config  scenarios.Config `json:"config"`
 	FromS   float64          `json:"from_s"`
 	ToS     float64          `json:"to_s"`
@@ -120,8 +123,9 @@ func scenarioRun(args []string, stdout, stderr io.Writer) int {
 	}
 	var reps []stepReport
 	for i, st := range les.Steps {
+		title, text := les.Narration(i+1, "en")
 		reps = append(reps, stepReport{
-			Step: i + 1, ID: st.Step.ID, Title: i18n.T("en", st.Step.Title), Config: st.Config,
+			Step: i + 1, ID: st.Step.ID, Title: title, Text: text, Config: st.Config,
 			FromS: st.From.Seconds(), ToS: st.To.Seconds(), Metrics: les.Metrics(i + 1),
 		})
 	}
@@ -130,6 +134,7 @@ func scenarioRun(args []string, stdout, stderr io.Writer) int {
 	}
 	for i, r := range reps {
 		fmt.Fprintf(stdout, "step %d  %-15s %s\n", r.Step, r.ID, r.Title)
+		fmt.Fprintf(stdout, "%s\n", wrap(r.Text, "  ", 80))
 		tb := les.Table(i+1, "en")
 		fmt.Fprintf(stdout, "  %-34s %s\n", "", strings.Join(tb.Columns[1:], "  |  "))
 		for _, row := range tb.Rows {
