@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -341,9 +342,6 @@ func TestGEMMBlockScaled(t *testing.T) {
 func TestScenarioRunFillsEveryStep(t *testing.T) {
 	for _, id := range scenarios.IDs() {
 		args := []string{"scenario", "run", id, "--json"}
-		if id == "fault-tolerance" {
-			args = append(args, "--days", "1") // its default 54 days is slow for a test
-		}
 		out, errOut, code := runCLI(args...)
 		if code != 0 {
 			t.Fatalf("%v: exit %d: %s", args, code, errOut)
@@ -363,6 +361,51 @@ func TestScenarioRunFillsEveryStep(t *testing.T) {
 			for field, v := range map[string]string{"title": st.Title, "text": st.Text} {
 				if strings.TrimSpace(v) == "" || strings.ContainsAny(v, "{}") {
 					t.Errorf("%s step %d: %s %q", id, st.Step, field, v)
+				}
+			}
+		}
+	}
+}
+
+// scenario run --json gives each numeric setting as a number beside the
+// string config keeps (issue 36: numbers only as strings), a byte size
+// with its unit; config itself is unchanged.
+func TestScenarioRunConfigNumbers(t *testing.T) {
+	for _, id := range []string{"ring-allreduce", "memory-budget", "fault-tolerance", "mixture-of-experts", "rack-scale-nvlink"} {
+		out, errOut, code := runCLI("scenario", "run", id, "--json")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", id, code, errOut)
+		}
+		var steps []struct {
+			Step          int
+			Config        map[string]any
+			ConfigNumbers map[string]map[string]any `json:"config_numbers"`
+		}
+		if err := json.Unmarshal([]byte(out), &steps); err != nil {
+			t.Fatal(err)
+		}
+		s, _ := scenarios.Get(id)
+		for _, st := range steps {
+			for name, v := range st.Config {
+				str, ok := v.(string)
+				if !ok {
+					t.Fatalf("%s step %d: config.%s = %v, want the string it was", id, st.Step, name, v)
+				}
+				k, _ := s.Knob(name)
+				f, err := strconv.ParseFloat(str, 64)
+				numeric := k.Kind != scenarios.KnobEnum || scenarios.NumericValue(str)
+				got, has := st.ConfigNumbers[name]
+				switch {
+				case err != nil || !numeric:
+					if has {
+						t.Errorf("%s step %d: config_numbers.%s = %v for %q", id, st.Step, name, got, str)
+					}
+				case !has:
+					t.Errorf("%s step %d: config_numbers has no %s (config %q)", id, st.Step, name, str)
+				case got["value"] != f:
+					t.Errorf("%s step %d: config_numbers.%s.value = %v (%T), want the number %v", id, st.Step, name, got["value"], got["value"], f)
+				case (k.Kind == scenarios.KnobBytes) != (got["unit"] == "bytes"):
+					t.Errorf("%s step %d: config_numbers.%s.unit = %v for a %v knob", id, st.Step, name, got["unit"], k.Kind)
 				}
 			}
 		}

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/gpuscope/gpuscope/scenarios"
@@ -76,11 +79,52 @@ type stepReport struct {
 	Title string `json:"title"`
 	// Text is the step's narration, its numbers filled in as the page
 	// fills them.
-	Text    string           `json:"text"`
-	Config  scenarios.Config `json:"config"`
-	FromS   float64          `json:"from_s"`
-	ToS     float64          `json:"to_s"`
-	Metrics any              `json:"metrics"`
+	Text   string           `json:"text"`
+	Config scenarios.Config `json:"config"`
+	// ConfigNumbers are config's numeric settings as JSON numbers (config
+	// keeps the strings the URL fragment writes).
+	ConfigNumbers map[string]knobNumber `json:"config_numbers"`
+	FromS         float64               `json:"from_s"`
+	ToS           float64               `json:"to_s"`
+	Metrics       any                   `json:"metrics"`
+}
+
+// knobNumber is a numeric setting: its value as a JSON number, and its
+// unit, "bytes" for a byte size (none for a count or a number whose unit
+// the knob's name says, as days or checkpoint_min).
+type knobNumber struct {
+	Value json.Number `json:"value"`
+	Unit  string      `json:"unit,omitempty"`
+}
+
+// configNumbers are cfg's settings whose knob takes a number (an int, a
+// real or a byte size, or an enum of numbers such as nodes), as numbers.
+func configNumbers(s *scenarios.Scenario, cfg scenarios.Config) map[string]knobNumber {
+	out := map[string]knobNumber{}
+	for name, v := range cfg {
+		k, ok := s.Knob(name)
+		if !ok {
+			continue
+		}
+		switch k.Kind {
+		case scenarios.KnobInt, scenarios.KnobBytes, scenarios.KnobEnum:
+			if k.Kind == scenarios.KnobEnum && !scenarios.NumericValue(v) {
+				continue
+			}
+			if n, err := strconv.ParseInt(v, 10, 64); err == nil {
+				kn := knobNumber{Value: json.Number(strconv.FormatInt(n, 10))}
+				if k.Kind == scenarios.KnobBytes {
+					kn.Unit = "bytes"
+				}
+				out[name] = kn
+			}
+		case scenarios.KnobFloat:
+			if f, err := strconv.ParseFloat(v, 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+				out[name] = knobNumber{Value: json.Number(strconv.FormatFloat(f, 'g', -1, 64))}
+			}
+		}
+	}
+	return out
 }
 
 func scenarioRun(args []string, stdout, stderr io.Writer) int {
@@ -125,7 +169,7 @@ func scenarioRun(args []string, stdout, stderr io.Writer) int {
 	for i, st := range les.Steps {
 		title, text := les.Narration(i+1, "en")
 		reps = append(reps, stepReport{
-			Step: i + 1, ID: st.Step.ID, Title: title, Text: text, Config: st.Config,
+			Step: i + 1, ID: st.Step.ID, Title: title, Text: text, Config: st.Config, ConfigNumbers: configNumbers(s, st.Config),
 			FromS: st.From.Seconds(), ToS: st.To.Seconds(), Metrics: les.Metrics(i + 1),
 		})
 	}
