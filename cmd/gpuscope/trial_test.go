@@ -69,6 +69,10 @@ var trialCases = []trialCase{
 	{args: []string{"plan", "--model", "gpt3-175b", "--sp", "on", "--gpus", "8"}, code: 2, names: []string{"--sp takes no separate value; write --sp=true"}},
 	{args: []string{"collective", "--json", "0"}, code: 2, names: []string{"--json takes no separate value; write --json=false"}},
 	{args: []string{"scenario", "run", "ring-allreduce", "--json", "true"}, code: 2, names: []string{"--json takes no separate value; write --json=true"}},
+	// The lessons in Chinese, and no other language.
+	{args: []string{"scenario", "run", "pipeline-parallel", "--lang", "zh"}, names: []string{"一个批次，4 个阶段"}},
+	{args: []string{"scenario", "run", "pipeline-parallel", "--lang", "fr"}, code: 2, names: []string{"--lang", "fr", "en, zh"}},
+	{args: []string{"scenario", "list", "--lang", "de"}, code: 2, names: []string{"--lang", "de", "en, zh"}},
 	// faults' help states the defaults its flags have.
 	{args: []string{"faults", "--help"}, names: []string{"The defaults: a 30-day job on 16,384 GPUs", "default 30"}},
 }
