@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/gpuscope/gpuscope/engine/sim"
+	"github.com/gpuscope/gpuscope/scenarios/i18n"
 )
 
 // Run is one engine run a step plays: a time line from 0 to End with named
@@ -127,6 +128,15 @@ func (les *Lesson) Metrics(step int) any { return les.engine.metrics(les, clampS
 // where its kind has them, else the lesson's.
 func (les *Lesson) StepNarrationArgs(step int, lang string) []string {
 	return les.engine.narration(les, clampStep(les, step), lang)
+}
+
+// Narration is step's (1-based) title and text in lang with the engine's
+// numbers filled in: what the page shows (Player.Narration) and what
+// gpuscope scenario run prints.
+func (les *Lesson) Narration(step int, lang string) (title, text string) {
+	st := les.Steps[clampStep(les, step)-1].Step
+	args := les.StepNarrationArgs(step, lang)
+	return i18n.T(lang, st.Title, args...), i18n.T(lang, st.Text, args...)
 }
 
 // Table is the numbers table of a step in a language.

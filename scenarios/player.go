@@ -823,9 +823,7 @@ func sortedKeys(m map[string]any) []string { return slices.Sorted(maps.Keys(m)) 
 // Narration is the current step's title and text in the player's language,
 // with the engine's numbers filled in.
 func (p *Player) Narration() (title, text string) {
-	st := p.step().Step
-	args := p.les.StepNarrationArgs(p.st.Step, p.st.Lang)
-	return i18n.T(p.st.Lang, st.Title, args...), i18n.T(p.st.Lang, st.Text, args...)
+	return p.les.Narration(p.st.Step, p.st.Lang)
 }
 
 // keptValue is the value a field kept after a bad input, for the error

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gpuscope/gpuscope/engine/hw"
 	"github.com/gpuscope/gpuscope/engine/kernel"
+	"github.com/gpuscope/gpuscope/engine/units"
 	"github.com/gpuscope/gpuscope/scenarios"
 )
 
@@ -63,7 +64,8 @@ func runAttention(args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "%s attention, batch %d × %d heads, seq %d, head dim %d, %s on %s\n",
 		fs.value("impl"), atoi("batch"), atoi("heads"), atoi("seq"), atoi("head-dim"), fs.value("dtype"), g.Name)
-	fmt.Fprintf(stdout, "  hbm_bytes    %.4g\n  score_bytes  %.4g  (B·H·N²·bytes: the N×N scores, if written out)\n", m.HBMBytes, m.ScoreBytes)
+	fmt.Fprintf(stdout, "  hbm_bytes    %.0f  (%s)\n  score_bytes  %.0f  (%s; B·H·N²·bytes: the N×N scores, if written out)\n",
+		m.HBMBytes, units.Bytes(m.HBMBytes), m.ScoreBytes, units.Bytes(m.ScoreBytes))
 	fmt.Fprintf(stdout, "  time_s       %.4g  (%s-bound)\n", m.TimeS, m.Bound)
 	return 0
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/gpuscope/gpuscope/engine/collective"
 	"github.com/gpuscope/gpuscope/engine/hw"
@@ -45,11 +46,14 @@ var collectiveHelp = cmdHelp{
 	usage: "[--op OP --algo A --ranks N --bytes B --link L | --nodes N ...] [--json]",
 	about: `A collective's time and bandwidths: time_s, bytes_sent_per_rank, algbw_GBps,
 busbw_GBps, max_link_utilization, with its α-β closed form beside them.
-An all-reduce by ring or star on up to 4,096 ranks runs on the packet-level
-engine (the ring lesson's) when no fabric flag is given, or with --nodes
-(--inter then joins the nodes). Any other operation or algorithm, more
-ranks, or a fabric flag (--gpus-per-node, --topology, --oversubscription,
---intra, --inter) runs it as flows sharing the links of a cluster.
+An all-reduce by ring or star on up to ` + units.Count(collective.MaxRanks) + ` ranks runs on the packet-level
+engine (the ring lesson's) when no fabric flag is given: every rank on one
+switch of --link, however many there are, or with --nodes that many nodes
+of them joined by --inter. Any other operation or algorithm, more ranks, or
+a fabric flag (--gpus-per-node, --topology, --oversubscription, --intra,
+--inter) runs it as flows sharing the links of a cluster: by default nodes
+of 8 GPUs on NVLink 4 joined by a fat tree of InfiniBand NDR. The text's
+fabric line says which ran, on what, and why.
 Link bandwidths are one way (each direction): NVLink 5 is 900 GB/s each
 way, NVIDIA's "1.8 TB/s" two-way; InfiniBand NDR's 400 Gb/s is 50 GB/s.`,
 	flags: map[string]flagDoc{
@@ -124,6 +128,7 @@ func runCollective(args []string, stdout, stderr io.Writer) int {
 		on += fmt.Sprintf(" inside %d nodes, %s between them", cc.Nodes, cc.Inter.Name)
 	}
 	fmt.Fprintf(stdout, "%s %s: %d ranks × %s on %s\n", m.Algo, m.Op, m.Ranks, scenarios.FormatBytes(m.Bytes), on)
+	fmt.Fprintf(stdout, "  fabric               %s\n", packetFabric(cc))
 	fmt.Fprintf(stdout, "  time_s               %.6g  (%s; closed form %s)\n", m.TimeS, units.Duration(m.TimeS), units.Duration(m.ClosedFormTimeS))
 	fmt.Fprintf(stdout, "  bytes_sent_per_rank  %d  (%s)\n", m.BytesSentPerRank, scenarios.BytesLabel(m.BytesSentPerRank))
 	fmt.Fprintf(stdout, "  algbw_GBps           %.2f\n", m.AlgBWGBps)
@@ -278,11 +283,74 @@ func runFabric(fs *flagSet, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "%s %s: %d ranks on %s × %s, %s inside, %s across (%s)\n", m.Algo, m.Op, n, where,
 		scenarios.FormatBytes(b), intra.Name, inter.Name, topology)
+	fmt.Fprintf(stdout, "  fabric                %s\n", clusterFabric(fs, m, where))
 	fmt.Fprintf(stdout, "  time_s                %.6g  (%s: α %s + β %s)\n", m.TimeS, units.Duration(m.TimeS), units.Duration(f.Latency), units.Duration(f.Bandwidth))
 	fmt.Fprintf(stdout, "  algbw_GBps            %.2f\n", m.AlgBWGBps)
 	fmt.Fprintf(stdout, "  busbw_GBps            %.2f\n", m.BusBWGBps)
-	fmt.Fprintf(stdout, "  bytes_sent_per_rank   %.0f\n", m.BytesSentPerRank)
+	fmt.Fprintf(stdout, "  bytes_sent_per_rank   %.0f  (%s)\n", m.BytesSentPerRank, units.Bytes(m.BytesSentPerRank))
 	fmt.Fprintf(stdout, "  max_link_utilization  %.3f\n", m.MaxLinkUtilization)
 	fmt.Fprintf(stdout, "  model                 %s (closed form %s)\n", m.Model, units.Duration(m.ClosedFormTimeS))
 	return 0
+}
+
+// packetFabric says what a packet-level run ran on and why it was that
+// run.
+func packetFabric(c collective.Config) string {
+	on := fmt.Sprintf("all %s ranks on one %s switch", units.Count(int64(c.Ranks)), c.Link.Name)
+	if c.Nodes > 1 {
+		on = fmt.Sprintf("%d nodes of %s ranks, each on one %s switch, joined by %s", c.Nodes,
+			units.Count(int64(c.Ranks/c.Nodes)), c.Link.Name, c.Inter.Name)
+	}
+	s := fmt.Sprintf("%s, chunk by chunk — the packet-level run: an all-reduce by ring or star on at most %s ranks "+
+		"with no fabric flag", on, units.Count(collective.MaxRanks))
+	if c.Nodes <= 1 {
+		s += "; --gpus-per-node or --topology for nodes on a network"
+	}
+	return s
+}
+
+// clusterFabric says what a run on a cluster ran on (where: its nodes)
+// and why it did not run on the packet-level engine.
+func clusterFabric(fs *flagSet, m FabricMetrics, where string) string {
+	var why []string
+	if m.Op != string(collective.AllReduce) {
+		why = append(why, "--op "+m.Op+" (the packet-level run does allreduce only)")
+	}
+	if a := collective.Algo(m.Algo); a != collective.Ring && a != collective.Star {
+		why = append(why, "--algo "+m.Algo+" (the packet-level run has ring and star only)")
+	}
+	if m.Ranks > collective.MaxRanks {
+		why = append(why, fmt.Sprintf("%s ranks (the packet-level run takes at most %s)", units.Count(int64(m.Ranks)), units.Count(collective.MaxRanks)))
+	}
+	var given, defaulted []string
+	for _, f := range fabricFlags {
+		if _, ok := fs.vals[f]; ok {
+			given = append(given, "--"+f)
+		}
+	}
+	if len(given) > 0 {
+		why = append(why, strings.Join(given, ", ")+" given")
+	}
+	if _, ok := fs.vals["topology"]; !ok {
+		defaulted = append(defaulted, "--topology "+m.Topology)
+	}
+	if _, ok := fs.vals["gpus-per-node"]; !ok && m.Topology == "fat-tree" {
+		defaulted = append(defaulted, fmt.Sprintf("--gpus-per-node %d", m.GPUsPerNode))
+	}
+	on := where
+	switch {
+	case m.Topology == "single-node":
+		on += " (one NVSwitch)"
+	case m.Nodes > 1:
+		on += " joined by a fat tree"
+	}
+	run := "as flows sharing its links"
+	if m.Model != "flow" {
+		run = "by the closed form"
+	}
+	s := fmt.Sprintf("%s, %s — a cluster run, for %s", on, run, strings.Join(why, "; "))
+	if len(defaulted) > 0 {
+		s += "; " + strings.Join(defaulted, " and ") + " by default"
+	}
+	return s
 }

@@ -3,8 +3,12 @@ package main
 import (
 	"encoding/json"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gpuscope/gpuscope/engine/collective"
+	"github.com/gpuscope/gpuscope/engine/units"
 )
 
 // Tree, star and NVLS now have flow schedules: on a topology they report
@@ -89,6 +93,46 @@ func TestCollectiveNVL72(t *testing.T) {
 		_, errOut, code := runCLI(append([]string{"collective", "--ranks", "72"}, c.args...)...)
 		if code != 2 || !strings.Contains(errOut, c.msg) {
 			t.Errorf("%v: exit %d, %q; want 2 and %q", c.args, code, errOut, c.msg)
+		}
+	}
+}
+
+// The text says which fabric a run was on and why (issue 36: 1,024 ranks
+// ran on one NVLink ring and 4,097 on a fat tree, neither said so).
+func TestCollectiveSaysItsFabric(t *testing.T) {
+	most := units.Count(collective.MaxRanks)
+	tests := []struct {
+		args []string
+		says []string
+	}{
+		{[]string{"--ranks", strconv.Itoa(collective.MaxRanks / 4)},
+			[]string{"all " + units.Count(collective.MaxRanks/4) + " ranks on one NVLink 4 switch", "packet-level run", "at most " + most + " ranks", "--gpus-per-node or --topology"}},
+		{[]string{"--ranks", strconv.Itoa(collective.MaxRanks + 1)},
+			[]string{"513 nodes of 8 joined by a fat tree", units.Count(collective.MaxRanks+1) + " ranks (the packet-level run takes at most " + most + ")",
+				"--topology fat-tree and --gpus-per-node 8 by default"}},
+		{[]string{"--ranks", "64", "--nodes", "8", "--link", "ib-ndr", "--inter", "ib-xdr"}, []string{"8 nodes of 8 ranks, each on one IB NDR 400G switch, joined by IB XDR 800G"}},
+		{[]string{"--op", "allgather", "--ranks", "64"}, []string{"--op allgather (the packet-level run does allreduce only)"}},
+		{[]string{"--algo", "tree", "--ranks", "64"}, []string{"--algo tree (the packet-level run has ring and star only)"}},
+		{[]string{"--ranks", "16", "--gpus-per-node", "4", "--inter", "ib-xdr"}, []string{"4 nodes of 4 joined by a fat tree", "for --gpus-per-node, --inter given", "--topology fat-tree by default"}},
+		{[]string{"--ranks", "16", "--topology", "single-node"}, []string{"one node (one NVSwitch)", "--topology given"}},
+	}
+	for _, tt := range tests {
+		out, errOut, code := runCLI(append([]string{"collective"}, tt.args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", tt.args, code, errOut)
+		}
+		_, line, _ := strings.Cut(out, "\n  fabric ")
+		line, _, _ = strings.Cut(line, "\n")
+		for _, w := range tt.says {
+			if !strings.Contains(line, w) {
+				t.Errorf("%v: the fabric line %q does not say %q", tt.args, strings.TrimSpace(line), w)
+			}
+		}
+	}
+	help, _, _ := runCLI("collective", "--help")
+	for _, w := range []string{"up to " + most + " ranks runs on the packet-level", "switch of --link", "fat tree", "fabric line says which ran"} {
+		if !strings.Contains(help, w) {
+			t.Errorf("collective --help does not state the rule: no %q", w)
 		}
 	}
 }

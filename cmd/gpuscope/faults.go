@@ -10,15 +10,19 @@ import (
 	"github.com/gpuscope/gpuscope/scenarios"
 )
 
+// faultsDefaults are gpuscope faults' defaults: Llama 3's cluster
+// failing at its rate (scenarios.Llama3MTBFGPUHours: 419 unexpected
+// interruptions in 54 days on 16,384 GPUs, 54·24/419 × 16,384 = 50,677 h,
+// rounded to 50,680), over a 30-day job, checkpointing every half hour.
+var faultsDefaults = struct {
+	gpus                                  int
+	mtbfHours, every, cost, restart, days float64
+}{16384, 50680, 1800, 60, 600, 30}
+
 var faultsHelp = cmdHelp{
 	name:  "gpuscope faults",
 	usage: "[--gpus N --mtbf-gpu-hours H --checkpoint-every-s C --checkpoint-cost-s W --restart-cost-s R --days D --seed S] [--json]",
-	about: `A training job on a failing cluster, simulated: failures arrive at random
-(exponentially, the cluster's MTBF being the per-GPU MTBF ÷ its GPUs), each
-losing the work since the last checkpoint and a restart. Prints failures,
-lost_work_s, goodput and optimal_interval_s (Daly; Young's √(2CM) beside
-it). The defaults are Llama 3's record: 419 failures in 54 days on 16,384
-GPUs.`,
+	about: faultsAbout(),
 	flags: map[string]flagDoc{
 		"gpus":               {what: "GPUs in the job"},
 		"seed":               {what: "the random seed (same seed, same failures)"},
@@ -31,18 +35,32 @@ GPUs.`,
 	},
 }
 
+// faultsAbout is faults' help paragraph, its defaults written from
+// faultsDefaults.
+func faultsAbout() string {
+	d := faultsDefaults
+	return fmt.Sprintf(`A training job on a failing cluster, simulated: failures arrive at random
+(exponentially, the cluster's MTBF being the per-GPU MTBF ÷ its GPUs), each
+losing the work since the last checkpoint and a restart. Prints failures,
+lost_work_s, goodput and optimal_interval_s (Daly; Young's √(2CM) beside
+it). The defaults: a %g-day job on %s GPUs failing at Llama 3's rate (419
+failures in its 54 days on 16,384 GPUs: a per-GPU MTBF of %s h), a
+checkpoint every %s costing %s, a restart %s.`, d.days, units.Count(int64(d.gpus)), units.Count(int64(d.mtbfHours)),
+		units.Duration(d.every), units.Duration(d.cost), units.Duration(d.restart))
+}
+
 func runFaults(args []string, stdout, stderr io.Writer) int {
+	d := faultsDefaults
 	fs := newFlagSet([]scenarios.Knob{
-		{Name: "gpus", Kind: scenarios.KnobInt, Min: 1, Max: 1 << 24, Default: "16384"},
+		{Name: "gpus", Kind: scenarios.KnobInt, Min: 1, Max: 1 << 24, Default: strconv.Itoa(d.gpus)},
 		{Name: "seed", Kind: scenarios.KnobInt, Min: 0, Max: 1<<62 - 1, Default: "1"},
 	}, "json")
-	// Llama 3's record: 419 unexpected interruptions in 54 days on 16,384
-	// GPUs → 54·24/419 × 16,384 GPU-hours between failures.
-	fs.float("mtbf-gpu-hours", "50680")
-	fs.float("checkpoint-every-s", "1800")
-	fs.float("checkpoint-cost-s", "60")
-	fs.float("restart-cost-s", "600")
-	fs.float("days", "30")
+	num := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	fs.float("mtbf-gpu-hours", num(d.mtbfHours))
+	fs.float("checkpoint-every-s", num(d.every))
+	fs.float("checkpoint-cost-s", num(d.cost))
+	fs.float("restart-cost-s", num(d.restart))
+	fs.float("days", num(d.days))
 	fs.help = faultsHelp
 	if err := fs.parse(args); err != nil {
 		return fs.stop(err, stdout, stderr)
@@ -51,12 +69,12 @@ func runFaults(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gpuscope faults: unexpected argument %q; allowed flags: %s\n", fs.args[0], fs.allowed())
 		return 2
 	}
-	num := fs.number
+	number := fs.number
 	atoi := func(name string) int { v, _ := strconv.Atoi(fs.value(name)); return v }
 	seed, _ := strconv.ParseUint(fs.value("seed"), 10, 64)
 	c := faults.Config{
-		GPUs: atoi("gpus"), MTBFGPUHours: num("mtbf-gpu-hours"), CheckpointEvery: num("checkpoint-every-s"),
-		CheckpointCost: num("checkpoint-cost-s"), RestartCost: num("restart-cost-s"), Days: num("days"), Seed: seed,
+		GPUs: atoi("gpus"), MTBFGPUHours: number("mtbf-gpu-hours"), CheckpointEvery: number("checkpoint-every-s"),
+		CheckpointCost: number("checkpoint-cost-s"), RestartCost: number("restart-cost-s"), Days: number("days"), Seed: seed,
 	}
 	r, err := faults.Run(c)
 	if err != nil {

@@ -108,6 +108,13 @@ func (fs *flagSet) parse(args []string) error {
 			if hasValue && value != "true" && value != "false" {
 				return fmt.Errorf("--%s: %q is not allowed; allowed true, false", name, value)
 			}
+			// "--flash false" would set the switch and leave "false" an
+			// argument of its own: say how to write it.
+			if !hasValue && i+1 < len(args) {
+				if v, ok := switchWord(args[i+1]); ok {
+					return fmt.Errorf("--%s takes no separate value; write --%s=%s", name, name, v)
+				}
+			}
 			fs.bools[name] = !hasValue || value == "true"
 			continue
 		}
@@ -143,6 +150,18 @@ func (fs *flagSet) parse(args []string) error {
 		fs.vals[name] = canon
 	}
 	return nil
+}
+
+// switchWord reads a word a user may have meant as a switch's value
+// ("false", "on", "0"): true or false, and whether it is one.
+func switchWord(w string) (string, bool) {
+	switch strings.ToLower(w) {
+	case "true", "t", "on", "yes", "1":
+		return "true", true
+	case "false", "f", "off", "no", "0":
+		return "false", true
+	}
+	return "", false
 }
 
 func (fs *flagSet) knob(name string) (scenarios.Knob, bool) {

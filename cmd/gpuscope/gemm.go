@@ -8,6 +8,7 @@ import (
 
 	"github.com/gpuscope/gpuscope/engine/hw"
 	"github.com/gpuscope/gpuscope/engine/kernel"
+	"github.com/gpuscope/gpuscope/engine/units"
 	"github.com/gpuscope/gpuscope/scenarios"
 )
 
@@ -114,7 +115,8 @@ func runGEMM(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "%s GEMM %d×%d×%d %s on %s\n", c.Kernel, c.M, c.N, c.K, c.Dtype, g.Name)
 	fmt.Fprintf(stdout, "  time_s                   %.4g  (compute %.3g s, HBM %.3g s)\n", m.TimeS, m.ComputeS, m.MemoryS)
 	fmt.Fprintf(stdout, "  tflops                   %.1f  (utilization %.1f%% of %.1f TFLOP/s dense)\n", m.TFLOPS, 100*m.Utilization, r.Peak/1e12)
-	fmt.Fprintf(stdout, "  hbm_bytes                %.4g\n  smem_bytes               %.4g\n  flops                    %.4g\n", m.HBMBytes, m.SmemBytes, m.FLOPs)
+	fmt.Fprintf(stdout, "  hbm_bytes                %.0f  (%s)\n  smem_bytes               %.0f  (%s)\n  flops                    %.0f  (%s)\n",
+		m.HBMBytes, units.Bytes(m.HBMBytes), m.SmemBytes, units.Bytes(m.SmemBytes), m.FLOPs, units.FLOP(m.FLOPs))
 	fmt.Fprintf(stdout, "  intensity_flop_per_byte  %.3g  → %s-bound\n", m.Intensity, m.Bound)
 	fmt.Fprintf(stdout, "  blocks %d in %d waves; tensor-core efficiency assumed %.0f%%\n", m.Blocks, m.Waves, 100*kernel.TensorEfficiency)
 	return 0

@@ -146,7 +146,17 @@ func wrap(text, indent string, width int) string {
 var jsonDoc = flagDoc{what: "print the numbers as JSON (the field names are a contract)"}
 
 // runHelp is `gpuscope help [CMD …]`: the list of commands, or CMD's help.
+// Help about help (`help help`, `help --help`, `--help -h`) is the list of
+// commands too: it is never handed back to run as a command, which would
+// ask runHelp again, without end.
 func runHelp(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && (args[0] == "help" || isHelp(args[0])) {
+		if len(args) > 1 {
+			fmt.Fprintf(stderr, "gpuscope help: unexpected argument %q after %s; usage: gpuscope help [CMD]\n", args[1], args[0])
+			return 2
+		}
+		args = nil
+	}
 	if len(args) == 0 {
 		fmt.Fprintln(stdout, usage)
 		return 0

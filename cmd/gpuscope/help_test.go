@@ -6,8 +6,11 @@ import (
 	"regexp"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gpuscope/gpuscope/engine/units"
 )
 
 // helpCommands are the command lines whose help the tests ask for.
@@ -254,5 +257,39 @@ func TestVersionText(t *testing.T) {
 	}
 	if out2, _, code := runCLI("--version"); code != 0 || out2 != out {
 		t.Errorf("gpuscope --version: exit %d, %q; want the same as gpuscope version", code, out2)
+	}
+}
+
+// faults --help's paragraph states the defaults the flags have (issue 36:
+// it said Llama 3's 54 days while --days defaulted to 30), and a run with
+// no flags is that run.
+func TestFaultsHelpStatesItsDefaults(t *testing.T) {
+	help, _, _ := runCLI("faults", "--help")
+	flags := helpFlagLines(t, help)
+	def := func(name string) string {
+		m := regexp.MustCompile(`default (\S+)$`).FindStringSubmatch(flags[name])
+		if m == nil {
+			t.Fatalf("--%s's help %q names no default", name, flags[name])
+		}
+		return m[1]
+	}
+	days, gpus, mtbf := def("days"), def("gpus"), def("mtbf-gpu-hours")
+	about, _, _ := strings.Cut(help, "\nflags:")
+	_, defaults, ok := strings.Cut(strings.Join(strings.Fields(about), " "), "The defaults")
+	if !ok {
+		t.Fatalf("faults --help does not state its defaults:\n%s", about)
+	}
+	n := func(s string) string {
+		v, _ := strconv.ParseInt(s, 10, 64)
+		return units.Count(v)
+	}
+	for _, w := range []string{days + "-day job", "on " + n(gpus) + " GPUs", "MTBF of " + n(mtbf) + " h"} {
+		if !strings.Contains(defaults, w) {
+			t.Errorf("faults --help says %q of its defaults; want %q (the flags' defaults: --days %s, --gpus %s, --mtbf-gpu-hours %s)", defaults, w, days, gpus, mtbf)
+		}
+	}
+	out, _, _ := runCLI("faults")
+	if want := gpus + " GPUs for " + days + " days"; !strings.HasPrefix(out, want) {
+		t.Errorf("faults with no flags: %q, want it to begin %q", strings.SplitN(out, "\n", 2)[0], want)
 	}
 }

@@ -11,8 +11,8 @@
 //	gpuscope plan --model PRESET --gpus N --tp T --pp P [--dp D] [--zero Z] [--recompute none|selective|full] [--search] [--json]
 //	gpuscope roofline --gpu a100-80gb|h100|h200 --dtype fp32|tf32|fp16|bf16|fp8 [--json]
 //	gpuscope route --model mixtral-8x7b|deepseek-v3 --tokens T --ep E --skew S --capacity-factor F --seed N [--json]
-//	gpuscope scenario list [--json]
-//	gpuscope scenario run ID [--json] [--KNOB VALUE ...]
+//	gpuscope scenario list [--json] [--lang en|zh]
+//	gpuscope scenario run ID [--json] [--lang en|zh] [--KNOB VALUE ...]
 //	gpuscope serve [--addr localhost:8080] [--dir site/dist]
 //	gpuscope site [--dist site/dist] [--base http://localhost:8080/] [--course site/course]
 //	gpuscope help [CMD], gpuscope CMD --help
@@ -43,8 +43,8 @@ const usage = `usage:
   gpuscope quantize --recipe tensor|block128|mxfp8|nvfp4 --values N --outlier K --seed S [--dist normal|lognormal] [--json]
   gpuscope roofline --gpu a100-80gb|h100|h200|h800|b200|gb200 --dtype fp32|tf32|fp16|bf16|fp8|fp4 [--json]
   gpuscope route --model mixtral-8x7b|deepseek-v3 --tokens T --ep E --skew S --capacity-factor F --seed N [--json]
-  gpuscope scenario list [--json]
-  gpuscope scenario run ID [--json] [--KNOB VALUE ...]
+  gpuscope scenario list [--json] [--lang en|zh]
+  gpuscope scenario run ID [--json] [--lang en|zh] [--KNOB VALUE ...]
   gpuscope serve [--addr HOST:PORT] [--dir DIR]
   gpuscope site [--dist DIR] [--base URL] [--course DIR]
   gpuscope validate [--json]   every published figure the engine is held to: published, engine, error, tolerance

@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/gpuscope/gpuscope/scenarios"
+	"github.com/gpuscope/gpuscope/scenarios/i18n"
 )
 
 func runCLI(args ...string) (stdout, stderr string, code int) {
@@ -332,5 +336,126 @@ func TestGEMMBlockScaled(t *testing.T) {
 	}
 	if _, errOut, code := runCLI("gemm", "--block-scaled"); code != 2 || !strings.Contains(errOut, "--block-scaled: needs dtype fp8") {
 		t.Errorf("gemm --block-scaled (bf16): exit %d, %q", code, errOut)
+	}
+}
+
+// Every step of every lesson, through scenario run in each language: its
+// title and narration have the engine's numbers filled in as the page
+// fills them — no "{pp}" left (issue 36: eight titles printed their
+// placeholders) — and come from that language's catalogue (--lang zh:
+// Chinese).
+func TestScenarioRunFillsEveryStep(t *testing.T) {
+	for _, lang := range i18n.Langs() {
+		for _, id := range scenarios.IDs() {
+			args := []string{"scenario", "run", id, "--json", "--lang", lang}
+			out, errOut, code := runCLI(args...)
+			if code != 0 {
+				t.Fatalf("%v: exit %d: %s", args, code, errOut)
+			}
+			var steps []struct {
+				Step        int
+				Title, Text string
+			}
+			if err := json.Unmarshal([]byte(out), &steps); err != nil {
+				t.Fatalf("%v: %v", args, err)
+			}
+			s, _ := scenarios.Get(id)
+			if len(steps) != len(s.Steps) {
+				t.Errorf("%s: %d steps printed, the lesson has %d", id, len(steps), len(s.Steps))
+			}
+			for _, st := range steps {
+				for field, v := range map[string]string{"title": st.Title, "text": st.Text} {
+					if strings.TrimSpace(v) == "" || strings.ContainsAny(v, "{}") {
+						t.Errorf("%s step %d (%s): %s %q", id, st.Step, lang, field, v)
+					}
+				}
+				// A title may be a name alone ("ZeRO-3（FSDP）"); the narration
+				// is sentences.
+				if chinese := strings.IndexFunc(st.Text, func(r rune) bool { return unicode.Is(unicode.Han, r) }) >= 0; chinese != (lang == "zh") {
+					t.Errorf("%s step %d (%s): text %q is not in its language", id, st.Step, lang, st.Text)
+				}
+			}
+		}
+	}
+}
+
+// scenario run --json gives each numeric setting as a number beside the
+// string config keeps (issue 36: numbers only as strings), a byte size
+// with its unit; config itself is unchanged.
+func TestScenarioRunConfigNumbers(t *testing.T) {
+	for _, id := range []string{"ring-allreduce", "memory-budget", "fault-tolerance", "mixture-of-experts", "rack-scale-nvlink"} {
+		out, errOut, code := runCLI("scenario", "run", id, "--json")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", id, code, errOut)
+		}
+		var steps []struct {
+			Step          int
+			Config        map[string]any
+			ConfigNumbers map[string]map[string]any `json:"config_numbers"`
+		}
+		if err := json.Unmarshal([]byte(out), &steps); err != nil {
+			t.Fatal(err)
+		}
+		s, _ := scenarios.Get(id)
+		for _, st := range steps {
+			for name, v := range st.Config {
+				str, ok := v.(string)
+				if !ok {
+					t.Fatalf("%s step %d: config.%s = %v, want the string it was", id, st.Step, name, v)
+				}
+				k, _ := s.Knob(name)
+				f, err := strconv.ParseFloat(str, 64)
+				numeric := k.Kind != scenarios.KnobEnum || scenarios.NumericValue(str)
+				got, has := st.ConfigNumbers[name]
+				switch {
+				case err != nil || !numeric:
+					if has {
+						t.Errorf("%s step %d: config_numbers.%s = %v for %q", id, st.Step, name, got, str)
+					}
+				case !has:
+					t.Errorf("%s step %d: config_numbers has no %s (config %q)", id, st.Step, name, str)
+				case got["value"] != f:
+					t.Errorf("%s step %d: config_numbers.%s.value = %v (%T), want the number %v", id, st.Step, name, got["value"], got["value"], f)
+				case (k.Kind == scenarios.KnobBytes) != (got["unit"] == "bytes"):
+					t.Errorf("%s step %d: config_numbers.%s.unit = %v for a %v knob", id, st.Step, name, got["unit"], k.Kind)
+				}
+			}
+		}
+	}
+}
+
+// wrapWide keeps every word and character, in order, on lines of at most
+// 80 columns (a Chinese character two), breaking Chinese between
+// characters but not before a closing mark.
+func TestWrapWide(t *testing.T) {
+	s, _ := scenarios.Get("pipeline-parallel")
+	les, err := scenarios.Prepare(s, s.Defaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	squeeze := func(s string) string { return strings.Join(strings.Fields(s), "") }
+	for _, lang := range i18n.Langs() {
+		for i := range les.Steps {
+			_, text := les.Narration(i+1, lang)
+			got := wrapWide(text, "  ", 80)
+			if squeeze(got) != squeeze(text) {
+				t.Errorf("%s step %d: wrapped %q, from %q", lang, i+1, got, text)
+			}
+			for _, line := range strings.Split(got, "\n") {
+				cols := 0
+				for _, r := range line {
+					cols++
+					if wide(r) {
+						cols++
+					}
+				}
+				if cols > 80 && strings.Contains(strings.TrimSpace(line), " ") {
+					t.Errorf("%s step %d: %d columns: %q", lang, i+1, cols, line)
+				}
+				if r, _ := utf8.DecodeRuneInString(strings.TrimSpace(line)); strings.ContainsRune("，。、；：？！）》」』", r) {
+					t.Errorf("%s step %d: a line begins with %q", lang, i+1, r)
+				}
+			}
+		}
 	}
 }

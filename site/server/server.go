@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"mime"
 	"net/http"
+	"net/url"
 	"os"
 	"path"
 	"slices"
@@ -94,8 +95,9 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err == nil && fi.IsDir() {
 		if !strings.HasSuffix(r.URL.Path, "/") {
 			// Redirect so relative URLs in index.html resolve inside the
-			// directory.
-			http.Redirect(w, r, r.URL.Path+"/", http.StatusMovedPermanently)
+			// directory: to the cleaned path, never the raw one, whose
+			// "//host/../dir" a browser reads as another site.
+			http.Redirect(w, r, dirLocation(name), http.StatusMovedPermanently)
 			return
 		}
 		name = path.Join(name, "index.html")
@@ -142,6 +144,18 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	defer f.Close()
 	http.ServeContent(w, r, served, servedInfo.ModTime(), f)
+}
+
+// dirLocation is the redirect target for a directory's cleaned name
+// (relative to the root, "." for the root): an absolute path on this
+// site, escaped, ending in "/". It starts with a single "/": name has no
+// empty or dot segment, and a backslash, which browsers read as "/", is
+// escaped.
+func dirLocation(name string) string {
+	if name == "." {
+		return "/"
+	}
+	return (&url.URL{Path: "/" + name + "/"}).EscapedPath()
 }
 
 // hasDotSegment reports whether a cleaned URL path names a dotfile or a

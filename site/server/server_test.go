@@ -1,15 +1,20 @@
 package server
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
+	"time"
 )
 
 // newSite writes a small site into a temp dir: an index, a script, a wasm
@@ -186,6 +191,64 @@ func TestHandlerDirectoryRedirect(t *testing.T) {
 	if got := rec.Header().Get("Location"); got != "/docs/" {
 		t.Errorf("GET /docs: Location %q, want /docs/", got)
 	}
+}
+
+// A directory's redirect goes to the cleaned path on this site, whatever
+// the request line held: never "//host/…" or "/\\host/…", which a browser
+// follows to another site (issue 36). The requests are written raw on a
+// real connection, as Go's client would clean them first.
+func TestHandlerRedirectStaysOnSite(t *testing.T) {
+	dir, _ := newSite(t)
+	if err := os.MkdirAll(filepath.Join(dir, `back\slash`), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(Handler(dir))
+	defer srv.Close()
+	tests := []struct{ target, want string }{
+		{"/docs", "/docs/"},
+		{"//evil.example/../docs", "/docs/"},
+		{"/%2fevil.example/../docs", "/docs/"},
+		{"/%2Fevil.example/%2e%2e/docs", "/docs/"},
+		{"/%5cevil.example/../docs", "/docs/"},
+		{`/\evil.example/../docs`, "/docs/"},
+		{"///docs", "/docs/"},
+		{"//evil.example/..", "/"},
+		{"/docs/../docs", "/docs/"},
+		{"/back%5Cslash", "/back%5Cslash/"},
+		{"//docs?x=1", "/docs/"},
+	}
+	for _, tt := range tests {
+		resp := rawGet(t, srv.Listener.Addr().String(), tt.target)
+		loc := resp.Header.Get("Location")
+		if resp.StatusCode != http.StatusMovedPermanently || loc != tt.want {
+			t.Errorf("GET %s: %d, Location %q; want 301 to %q", tt.target, resp.StatusCode, loc, tt.want)
+		}
+		if !strings.HasPrefix(loc, "/") || strings.HasPrefix(loc, "//") || strings.HasPrefix(loc, `/\`) {
+			t.Errorf("GET %s: Location %q leaves the site", tt.target, loc)
+		}
+	}
+}
+
+// rawGet sends "GET target HTTP/1.1" as written and reads the response.
+func rawGet(t *testing.T, addr, target string) *http.Response {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if err := conn.SetDeadline(time.Now().Add(10 * time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: site.test\r\nConnection: close\r\n\r\n", target); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("GET %s: %v", target, err)
+	}
+	resp.Body.Close()
+	return resp
 }
 
 func TestHandlerMethods(t *testing.T) {

@@ -1,0 +1,197 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The trial (issue 36): command lines and files a new user or a tester
+// might give, each run as its own process — the gpuscope binary is this
+// test binary, re-executed — so that a panic, a stack overflow or an
+// exhausted memory shows as what it is instead of taking the other cases
+// down. Each case states the exit status, what the output must name and
+// (by default) the issue's budget: no command over 2 s of CPU or 500 MB.
+// Append cases to trialCases; a case needing files lists them in files,
+// and "$DIR" in its arguments is the folder they are written to.
+
+// trialArgsEnv carries a child's command line (a JSON array); when it is
+// set the test binary is gpuscope (TestMain).
+const trialArgsEnv = "GPUSCOPE_TRIAL_ARGS"
+
+// trialFilesEnv, when set, is the child's limit on open files.
+const trialFilesEnv = "GPUSCOPE_TRIAL_NOFILE"
+
+// The issue's budget for any command on any input a flag allows.
+const (
+	trialCPU   = 2 * time.Second
+	trialBytes = 500 << 20
+)
+
+type trialCase struct {
+	args []string
+	code int // the exit status wanted: 0, or 2 for input refused
+	// names must all appear in the output: the one line on stderr for
+	// status 2, stdout for 0.
+	names []string
+	// files are written to a fresh folder, "$DIR" in args, before the run.
+	files map[string]string
+	// cpu and bytes override the budget (0: trialCPU, trialBytes).
+	cpu   time.Duration
+	bytes int64
+}
+
+var trialCases = []trialCase{
+	// Help about help is the list of commands, once; it never recurses.
+	{args: []string{"help", "help"}, names: []string{"usage:", "gpuscope help [CMD]"}},
+	{args: []string{"help", "--help"}, names: []string{"usage:", "gpuscope help [CMD]"}},
+	{args: []string{"help", "-h"}, names: []string{"usage:", "gpuscope help [CMD]"}},
+	{args: []string{"--help", "--help"}, names: []string{"usage:", "gpuscope help [CMD]"}},
+	{args: []string{"-h", "-h"}, names: []string{"usage:", "gpuscope help [CMD]"}},
+	{args: []string{"help", "help", "plan"}, code: 2, names: []string{"gpuscope help", `"plan"`, "gpuscope help [CMD]"}},
+	// The star at the packet engine's most ranks: n(n−1) chunks a phase
+	// (it took 29 s and 4.6 GB).
+	{args: []string{"collective", "--algo", "star", "--ranks", "4096"}, names: []string{"star allreduce", "4096 ranks"}},
+	{args: []string{"collective", "--algo", "star", "--ranks", "4096", "--nodes", "2", "--bytes", "1"}, names: []string{"star allreduce", "2 nodes"}},
+	// Past the packet engine's ranks the run moves to a cluster, and says so.
+	{args: []string{"collective", "--ranks", "1024"}, names: []string{"fabric", "one NVLink 4 switch", "packet-level"}},
+	{args: []string{"collective", "--ranks", "4097"}, names: []string{"fabric", "fat tree", "4,097 ranks (the packet-level run takes at most 4,096)"}},
+	// A switch's value goes after "=": the error says so, not the flag list.
+	{args: []string{"plan", "--model", "gpt3-175b", "--gpus", "512", "--tp", "8", "--pp", "8", "--flash", "false"}, code: 2,
+		names: []string{"--flash takes no separate value; write --flash=false"}},
+	{args: []string{"plan", "--model", "gpt3-175b", "--sp", "on", "--gpus", "8"}, code: 2, names: []string{"--sp takes no separate value; write --sp=true"}},
+	{args: []string{"collective", "--json", "0"}, code: 2, names: []string{"--json takes no separate value; write --json=false"}},
+	{args: []string{"scenario", "run", "ring-allreduce", "--json", "true"}, code: 2, names: []string{"--json takes no separate value; write --json=true"}},
+	// The lessons in Chinese, and no other language.
+	{args: []string{"scenario", "run", "pipeline-parallel", "--lang", "zh"}, names: []string{"一个批次，4 个阶段"}},
+	{args: []string{"scenario", "run", "pipeline-parallel", "--lang", "fr"}, code: 2, names: []string{"--lang", "fr", "en, zh"}},
+	{args: []string{"scenario", "list", "--lang", "de"}, code: 2, names: []string{"--lang", "de", "en, zh"}},
+	// faults' help states the defaults its flags have.
+	{args: []string{"faults", "--help"}, names: []string{"The defaults: a 30-day job on 16,384 GPUs", "default 30"}},
+}
+
+func TestMain(m *testing.M) {
+	if enc, ok := os.LookupEnv(trialArgsEnv); ok {
+		os.Exit(trialChild(enc))
+	}
+	os.Exit(m.Run())
+}
+
+// trialChild is the re-executed test binary acting as gpuscope.
+func trialChild(enc string) int {
+	var args []string
+	if err := json.Unmarshal([]byte(enc), &args); err != nil {
+		fmt.Fprintf(os.Stderr, "trial: %s: %v\n", trialArgsEnv, err)
+		return 3
+	}
+	if v, ok := os.LookupEnv(trialFilesEnv); ok {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err == nil {
+			err = limitOpenFiles(n)
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "trial: %s=%s: %v\n", trialFilesEnv, v, err)
+			return 3
+		}
+	}
+	// A runaway recursion dies at a quarter of Go's 1 GB default, inside
+	// the memory budget, rather than after a gigabyte of stack.
+	debug.SetMaxStack(256 << 20)
+	return run(args, os.Stdout, os.Stderr)
+}
+
+// trialResult is what one run of the CLI as a process did.
+type trialResult struct {
+	stdout, stderr string
+	code           int
+	cpu            time.Duration
+	peak           int64 // the largest resident set, bytes; −1 where unknown
+}
+
+// runTrial runs gpuscope with args as a child process.
+func runTrial(t *testing.T, args []string, extraEnv ...string) trialResult {
+	t.Helper()
+	enc, err := json.Marshal(args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0])
+	cmd.Env = append(append(os.Environ(), trialArgsEnv+"="+string(enc)), extraEnv...)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err = cmd.Run()
+	if _, exited := err.(*exec.ExitError); err != nil && !exited {
+		t.Fatalf("%q: %v", args, err)
+	}
+	ps := cmd.ProcessState
+	return trialResult{stdout: stdout.String(), stderr: stderr.String(), code: ps.ExitCode(),
+		cpu: ps.UserTime() + ps.SystemTime(), peak: peakRSS(ps)}
+}
+
+func TestTrialCommandLines(t *testing.T) {
+	for _, tc := range trialCases {
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			args := tc.args
+			if len(tc.files) > 0 {
+				dir := t.TempDir()
+				for name, data := range tc.files {
+					if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				args = nil
+				for _, a := range tc.args {
+					args = append(args, strings.ReplaceAll(a, "$DIR", dir))
+				}
+			}
+			r := runTrial(t, args)
+			// A Go panic or fatal error (a stack overflow) also exits 2:
+			// its trace is what gives it away.
+			for _, s := range []string{"panic:", "fatal error:", "goroutine "} {
+				if strings.Contains(r.stderr, s) {
+					t.Fatalf("exit %d with %q on stderr:\n%.2000s", r.code, s, r.stderr)
+				}
+			}
+			if r.code != tc.code {
+				t.Errorf("exit %d, want %d; stderr %q", r.code, tc.code, r.stderr)
+			}
+			out := r.stdout
+			if tc.code == 0 {
+				if r.stderr != "" || r.stdout == "" {
+					t.Errorf("stdout %d bytes, stderr %q; want output and no error", len(r.stdout), r.stderr)
+				}
+			} else {
+				out = r.stderr
+				if r.stdout != "" || strings.Count(r.stderr, "\n") != 1 || !strings.HasSuffix(r.stderr, "\n") {
+					t.Errorf("stdout %q, stderr %q; want one line on stderr and nothing on stdout", r.stdout, r.stderr)
+				}
+			}
+			for _, n := range tc.names {
+				if !strings.Contains(out, n) {
+					t.Errorf("output does not name %q:\n%.2000s", n, out)
+				}
+			}
+			cpu, bytes := tc.cpu, tc.bytes
+			if cpu == 0 {
+				cpu = trialCPU
+			}
+			if bytes == 0 {
+				bytes = trialBytes
+			}
+			t.Logf("%v of CPU, %d MB at most", r.cpu, r.peak>>20)
+			if r.cpu > cpu {
+				t.Errorf("took %v of CPU, budget %v", r.cpu, cpu)
+			}
+			if r.peak > bytes {
+				t.Errorf("peak resident memory %d MB, budget %d MB", r.peak>>20, bytes>>20)
+			}
+		})
+	}
+}
