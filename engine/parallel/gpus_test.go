@@ -1,6 +1,7 @@
 package parallel
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/gpuscope/gpuscope/engine/hw"
@@ -85,5 +86,17 @@ func TestA100x40Usable(t *testing.T) {
 	}
 	if r.Memory.Capacity != float64(g.HBMBytes) || r.Memory.Usable != Usable(float64(g.HBMBytes)) || r.Memory.Fits != (r.Memory.Total <= r.Memory.Usable) {
 		t.Errorf("memory %+v: want the 40 GB card's capacity and its usable bytes", r.Memory)
+	}
+}
+
+// The planner's decision tree names the node's link: NVLink on an HGX
+// board, PCIe 5 on the PCIe cards (H100 PCIe, H100 NVL).
+func TestDecideNamesTheNodesLink(t *testing.T) {
+	m, _ := model.Preset("gpt3-175b")
+	for id, link := range map[string]string{"h100": "NVLink", "a800": "NVLink", "h100-pcie": "PCIe 5.0 x16", "h100-nvl": "PCIe 5.0 x16"} {
+		d := Decide(m, DefaultCluster(gpu(t, id), 256), 16)
+		if len(d.Steps) < 2 || d.Steps[1].ID != "fits-one-node" || !strings.Contains(d.Steps[1].Detail, "tensor parallelism on "+link+":") {
+			t.Errorf("%s: decision %+v; want its node step on %s", id, d.Steps, link)
+		}
 	}
 }
