@@ -148,8 +148,7 @@ var a100 = GPU{
 // 1.41 GHz), 40 MB of L2 — with five stacks of HBM2 (not HBM2e), 40 GB
 // at 1,555 GB/s (NVIDIA A100 datasheet,
 // https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf).
-// nvidia-smi reports an A100-SXM4-40GB's total as 40,960 MiB (current
-// drivers; older ones printed 40,536).
+// nvidia-smi reports an A100-SXM4-40GB's total as 40,960 MiB.
 func a100x40() GPU {
 	g := a100
 	g.ID, g.Aliases, g.Name = "a100-40gb", nil, "A100 40GB"
@@ -199,9 +198,9 @@ var h100 = GPU{
 // Its datasheet rates with sparsity are BF16 1,513, FP8 3,026, TF32 756
 // TFLOP/s: dense 756.5, 1,513 and 378. As on the SXM, the tensor rates
 // assume a lower clock than the CUDA cores' peak: 456 × 1024 × 1.62 GHz
-// = 756.4 TFLOP/s (1.62 GHz derived from the rate; the whitepaper's
-// tables and llm.c's MFU table, llmc/mfu.h, use 1,620 MHz), and the FP32
-// 51 TFLOP/s is 14,592 × 2 × 1.755 GHz = 51.2, its maximum boost clock.
+// = 756.4 TFLOP/s (1.62 GHz derived from the rate, as llm.c's MFU table,
+// llmc/mfu.h, has it), and the FP32 51 TFLOP/s is 14,592 × 2 × 1.755
+// GHz = 51.2, its maximum boost clock.
 //
 // Its in-node link: a PCIe card joins one other through an NVLink bridge
 // (600 GB/s two-way) and the rest of the server through PCIe 5. The
@@ -299,7 +298,8 @@ var h20 = GPU{
 
 // gh200 is the Hopper GPU of a GH200 Grace Hopper Superchip: the H100
 // SXM's 132 SMs and clocks (an OpenCL probe of a GH200 reads 132 compute
-// units at 1,980 MHz, 66.9 TFLOP/s FP32) and its tensor rates (FP8 3,958,
+// units at 1,980 MHz, 66.9 TFLOP/s FP32: mredenti/PowerCapping on
+// GitHub) and its tensor rates (FP8 3,958,
 // BF16 1,979 TFLOP/s with sparsity), with 96 GB of HBM3 at 4 TB/s (NVIDIA
 // GH200 Grace Hopper Superchip datasheet,
 // https://www.nvidia.com/en-us/data-center/grace-hopper-superchip/);
