@@ -740,6 +740,7 @@ func planNarration(r *PlanRun, lang string) []string {
 		"model", ModelName(lang, pc.Model),
 		"params", ParamCount(lang, psi),
 		"gpu", pc.Cluster.GPU.Name,
+		"intra", linkName(lang, pc.Cluster.Intra), // the node's link: NVLink, or PCIe for the PCIe cards
 		"hbm", units.Bytes(float64(pc.Cluster.GPU.HBMBytes)),
 		"usable", units.Bytes(usable),
 		"gpus", count(pc.Cluster.GPUs), "layers", strconv.Itoa(pc.Model.Layers),

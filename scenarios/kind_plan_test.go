@@ -5,6 +5,7 @@ import (
 	"github.com/gpuscope/gpuscope/scenarios/i18n"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -619,6 +620,40 @@ func TestHFArchitectureRefusalsWorded(t *testing.T) {
 		}
 		if zh := e.Localize("zh"); !strings.Contains(zh, c.zh) || strings.Contains(zh, "JSON") {
 			t.Errorf("HFConfig(%.80s…) in Chinese: %q", c.js, zh)
+		}
+	}
+}
+
+// The GPUs of published runs are in the sandbox's and the planner's menus
+// (the lessons with fixed GPUs keep theirs), each plans with its own
+// links, and the sandbox's cluster step names the node's link: PCIe 5 on
+// the PCIe cards, whose NVLink bridges join pairs only.
+func TestSandboxPublishedRunGPUs(t *testing.T) {
+	added := []string{"a100-40gb", "a800", "h100-pcie", "h100-nvl", "h20", "gh200"}
+	for _, id := range []string{"sandbox", "strategy-planner"} {
+		s, _ := Get(id)
+		k, _ := s.Knob("gpu")
+		for _, g := range added {
+			if !slices.Contains(k.Values, g) {
+				t.Errorf("%s: no %s in the GPU menu %v", id, g, k.Values)
+			}
+		}
+	}
+	for _, id := range []string{"roofline", "memory-wall", "cpu-vs-gpu", "simt-launch", "fused-kernels", "flash-attention", "memory-budget"} {
+		s, _ := Get(id)
+		if k, ok := s.Knob("gpu"); ok && slices.Contains(k.Values, "h20") {
+			t.Errorf("%s: its fixed GPUs grew: %v", id, k.Values)
+		}
+	}
+	for _, c := range []struct{ gpu, link string }{
+		{"h100", "NVLink 4"}, {"a800", "NVLink A800"}, {"h100-pcie", "PCIe 5.0 x16"}, {"h100-nvl", "PCIe 5.0 x16"}, {"gh200", "NVLink 4"},
+	} {
+		les := planLesson(t, "sandbox", "gpu", c.gpu)
+		if m := planMetrics(les, 1); !strings.Contains(m.Command+" ", " --gpu "+c.gpu+" ") {
+			t.Errorf("gpu=%s: command %s", c.gpu, m.Command)
+		}
+		if text := i18n.T("en", "step.sandbox.cluster.text", les.StepNarrationArgs(2, "en")...); !strings.Contains(text, "all-reduces over "+c.link+";") {
+			t.Errorf("gpu=%s: the cluster step reads %q, want the node's link %s", c.gpu, text, c.link)
 		}
 	}
 }

@@ -990,3 +990,61 @@ func TestPlanFusedSwiGLU(t *testing.T) {
 		t.Errorf("a GeLU model's settings name a SwiGLU kernel:\n%s", out)
 	}
 }
+
+// The GPUs of published runs from the command line: plan --gpu names
+// each, with its default links; a 40 GB A100 holds what parallel.Usable
+// gives of its 40,960 MiB, so GPT-3 XL at micro-batch 8 (51.8 GB a GPU)
+// fits an A100 80GB and not a 40GB; the roofline prints each datasheet's
+// dense peak.
+func TestPlanPublishedRunGPUs(t *testing.T) {
+	args := []string{"--model", "gpt3-xl", "--gpus", "8", "--micro-batch", "8", "--global-batch", "512"}
+	for _, c := range []struct{ gpu, intra, inter string }{
+		{"a100-40gb", "nvlink3", "ib-hdr"}, {"a800", "nvlink3-a800", "ib-hdr"},
+		{"h100-pcie", "pcie5", "ib-ndr"}, {"h100-nvl", "pcie5", "ib-ndr"},
+		{"h20", "nvlink4", "ib-ndr"}, {"gh200", "nvlink4", "ib-ndr"},
+	} {
+		m := planJSON(t, append(args, "--gpu", c.gpu)...)
+		if m["gpu"] != c.gpu || m["intra"] != c.intra || m["inter"] != c.inter || num(t, m, "gpus_per_node") != 8 {
+			t.Errorf("plan --gpu %s: gpu %v, intra %v, inter %v, %v a node; want %s, %s, 8", c.gpu, m["gpu"], m["intra"], m["inter"], m["gpus_per_node"], c.intra, c.inter)
+		}
+	}
+	forty := planJSON(t, append(args, "--gpu", "a100-40gb")...)
+	eighty := planJSON(t, append(args, "--gpu", "a100-80gb")...)
+	capacity, usable := num(t, forty, "memory", "capacity_bytes"), num(t, forty, "memory", "usable_bytes")
+	if capacity != 40960<<20 || usable != parallel.Usable(capacity) || math.Abs(usable-38.802e9) > 1e6 {
+		t.Errorf("a100-40gb: capacity %g, usable %g; want 40,960 MiB and Usable's 38.80 GB", capacity, usable)
+	}
+	total := num(t, forty, "memory", "total_bytes")
+	if forty["fits"] != false || eighty["fits"] != true || total != num(t, eighty, "memory", "total_bytes") || total <= usable {
+		t.Errorf("GPT-3 XL at micro-batch 8: %g bytes a GPU fits a100-40gb %v, a100-80gb %v; want the same bytes, over 40GB's %g, under 80GB's", total, forty["fits"], eighty["fits"], usable)
+	}
+	for _, c := range []struct {
+		gpu, dtype string
+		peak, hbm  float64 // TFLOP/s dense, TB/s
+	}{
+		{"a100-40gb", "bf16", 312, 1.555}, {"a800", "bf16", 312, 2.039},
+		{"h100-pcie", "bf16", 756.4, 2.0}, {"h100-pcie", "fp8", 1512.9, 2.0},
+		{"h100-nvl", "bf16", 835.5, 3.9}, {"h100-nvl", "fp8", 1670.5, 3.9},
+		{"h20", "bf16", 148, 4.0}, {"h20", "fp8", 296, 4.0},
+		{"gh200", "bf16", 989.4, 4.0},
+	} {
+		out, errOut, code := runCLI("roofline", "--gpu", c.gpu, "--dtype", c.dtype, "--json")
+		var m map[string]any
+		if code != 0 || json.Unmarshal([]byte(out), &m) != nil {
+			t.Fatalf("roofline --gpu %s --dtype %s: exit %d %s", c.gpu, c.dtype, code, errOut)
+		}
+		if peak, hbm := num(t, m, "peak_tflops"), num(t, m, "hbm_TBps"); math.Abs(peak-c.peak) > 0.05 || hbm != c.hbm {
+			t.Errorf("roofline --gpu %s --dtype %s: %g TFLOP/s, %g TB/s; want %g, %g", c.gpu, c.dtype, peak, hbm, c.peak, c.hbm)
+		}
+	}
+	if _, errOut, code := runCLI("roofline", "--gpu", "a800", "--dtype", "fp8"); code != 2 || !strings.Contains(errOut, "fp32, tf32, fp16, bf16") {
+		t.Errorf("a800 fp8: exit %d, %q; want 2 naming Ampere's dtypes", code, errOut)
+	}
+	help, _, _ := runCLI("plan", "--help")
+	help = strings.Join(strings.Fields(help), " ")
+	for _, s := range []string{"nvlink3-a800 for a800", "pcie5 for h100-pcie and h100-nvl", "ib-hdr for the Ampere GPUs (a100-80gb, a100-40gb, a800)", "gh200"} {
+		if !strings.Contains(help, s) {
+			t.Errorf("plan --help does not say %q", s)
+		}
+	}
+}

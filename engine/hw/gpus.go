@@ -67,10 +67,13 @@ type GPU struct {
 	// GPU has no such unit (A100 has no FP8).
 	Peak map[Dtype]float64
 
-	Link string // the NVLink generation inside a node (a Link id)
-	// NVLinkGPUs is how many GPUs share one NVLink domain (a node) in the
-	// system the entry stands for: 8 on an HGX board, 72 in a GB200
-	// NVL72 rack.
+	// Link is the link inside a node (a Link id): the GPU's NVLink, or
+	// PCIe 5 for the PCIe cards (H100 PCIe, H100 NVL), whose NVLink
+	// bridges join pairs only.
+	Link string
+	// NVLinkGPUs is how many GPUs share one node on Link — one NVLink
+	// domain — in the system the entry stands for: 8 on an HGX board, 72
+	// in a GB200 NVL72 rack, 8 PCIe cards in a server.
 	NVLinkGPUs int
 	// PairMMA: the tensor cores of two SMs compute one 256×256 tile
 	// together (Blackwell's 2-SM UMMA, the accumulators in tensor memory,
@@ -110,25 +113,65 @@ func (g *GPU) DtypeList() string {
 }
 
 var gpus = []GPU{
-	{
-		ID: "a100-80gb", Aliases: []string{"a100"}, Name: "A100 80GB",
-		SMs: 108, TensorCores: 432, CUDACores: 6912, BoostClockHz: 1.41e9, VectorClockHz: 1.41e9,
-		WarpSchedulers: 4, MaxWarpsPerSM: 64, MaxBlocksPerSM: 32,
-		RegistersPerSM: 65536, SharedMemPerSM: 164 << 10, SharedMemPerBlock: 163 << 10,
-		L2Bytes:  40e6,
-		HBMBytes: 81920 << 20, HBMDatasheet: 80e9, HBMBandwidth: 2.039e12, HBMLatency: 600e-9, // nvidia-smi: 81,920 MiB
-		Peak: map[Dtype]float64{FP32: 19.5e12, TF32: 156e12, FP16: 312e12, BF16: 312e12},
-		Link: "nvlink3", NVLinkGPUs: 8,
-		// NVIDIA A100 Tensor Core GPU datasheet (SXM4 80GB) and the
-		// Ampere architecture whitepaper: 108 SMs × 64 FP32 lanes, 4
-		// tensor cores per SM, 164 KB shared memory per SM.
-		Source: "NVIDIA A100 datasheet (SXM4 80GB); NVIDIA Ampere GA100 whitepaper",
-	},
+	a100,
+	a100x40(),
+	a800(),
 	h100,
+	h100PCIe,
+	h100NVL(),
 	h200(),
 	h800(),
+	h20,
+	gh200(),
 	b200,
 	gb200(),
+}
+
+var a100 = GPU{
+	ID: "a100-80gb", Aliases: []string{"a100"}, Name: "A100 80GB",
+	SMs: 108, TensorCores: 432, CUDACores: 6912, BoostClockHz: 1.41e9, VectorClockHz: 1.41e9,
+	WarpSchedulers: 4, MaxWarpsPerSM: 64, MaxBlocksPerSM: 32,
+	RegistersPerSM: 65536, SharedMemPerSM: 164 << 10, SharedMemPerBlock: 163 << 10,
+	L2Bytes:  40e6,
+	HBMBytes: 81920 << 20, HBMDatasheet: 80e9, HBMBandwidth: 2.039e12, HBMLatency: 600e-9, // nvidia-smi: 81,920 MiB
+	Peak: map[Dtype]float64{FP32: 19.5e12, TF32: 156e12, FP16: 312e12, BF16: 312e12},
+	Link: "nvlink3", NVLinkGPUs: 8,
+	// NVIDIA A100 Tensor Core GPU datasheet (SXM4 80GB) and the
+	// Ampere architecture whitepaper: 108 SMs × 64 FP32 lanes, 4
+	// tensor cores per SM, 164 KB shared memory per SM.
+	Source: "NVIDIA A100 datasheet (SXM4 80GB); NVIDIA Ampere GA100 whitepaper",
+}
+
+// a100x40 is the first A100 (2020), the SXM4 40GB of DGX A100 and of
+// many published runs before the 80GB: the same GA100 — 108 SMs, 1.41
+// GHz, 312 TFLOP/s dense BF16 (432 tensor cores × 512 FLOP a clock ×
+// 1.41 GHz), 40 MB of L2 — with five stacks of HBM2 (not HBM2e), 40 GB
+// at 1,555 GB/s (NVIDIA A100 datasheet,
+// https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf).
+// nvidia-smi reports an A100-SXM4-40GB's total as 40,960 MiB.
+func a100x40() GPU {
+	g := a100
+	g.ID, g.Aliases, g.Name = "a100-40gb", nil, "A100 40GB"
+	g.HBMBytes, g.HBMDatasheet, g.HBMBandwidth = 40960<<20, 40e9, 1.555e12
+	g.Peak = maps.Clone(a100.Peak)
+	g.Source = "NVIDIA A100 datasheet (SXM4 40GB: HBM2 40 GB at 1,555 GB/s, the 80GB's compute); nvidia-smi: 40,960 MiB"
+	return g
+}
+
+// a800 is the A100 SXM4 80GB sold in China under the October 2022 export
+// rules: the same GA100, HBM2e and clocks, with NVLink cut from 600 GB/s
+// two-way (12 NVLink 3 links) to 400 GB/s (8 links) — NVIDIA's A800
+// datasheet and its statement to Reuters, November 2022 (reported e.g. at
+// https://tweakers.net/nieuws/203182/). nvidia-smi reports an A800-SXM4-80GB as
+// 81,920 MiB, as the A100 80GB. Many Chinese training runs of 2023 were
+// on HGX A800 boards of 8.
+func a800() GPU {
+	g := a100
+	g.ID, g.Aliases, g.Name = "a800", nil, "A800 SXM"
+	g.Peak = maps.Clone(a100.Peak)
+	g.Link = "nvlink3-a800"
+	g.Source = "NVIDIA A800 datasheet (SXM4 80GB): A100's compute and 80 GB HBM2e at 2,039 GB/s, NVLink 400 GB/s two-way; nvidia-smi: 81,920 MiB"
+	return g
 }
 
 var h100 = GPU{
@@ -145,6 +188,60 @@ var h100 = GPU{
 	// The seed's "14,592 CUDA cores" is the H100 PCIe (114 SMs × 128);
 	// the SXM part has 132 × 128 = 16,896.
 	Source: "NVIDIA H100 datasheet (SXM5); NVIDIA Hopper architecture whitepaper",
+}
+
+// h100PCIe is the H100 on a PCIe card (NVIDIA H100 PCIe product brief
+// PB-11133-001, 350 W; NVIDIA H100 datasheet,
+// https://resources.nvidia.com/en-us-tensor-core/nvidia-tensor-core-gpu-datasheet;
+// Hopper architecture whitepaper): 114 SMs (14,592 FP32 lanes, 456 tensor
+// cores), 80 GB of HBM2e at 2.0 TB/s, the SXM's 50 MB of L2 and SM limits.
+// Its datasheet rates with sparsity are BF16 1,513, FP8 3,026, TF32 756
+// TFLOP/s: dense 756.5, 1,513 and 378. As on the SXM, the tensor rates
+// assume a lower clock than the CUDA cores' peak: 456 × 1024 × 1.62 GHz
+// = 756.4 TFLOP/s (1.62 GHz derived from the rate, as llm.c's MFU table,
+// llmc/mfu.h, has it), and the FP32 51 TFLOP/s is 14,592 × 2 × 1.755
+// GHz = 51.2, its maximum boost clock.
+//
+// Its in-node link: a PCIe card joins one other through an NVLink bridge
+// (600 GB/s two-way) and the rest of the server through PCIe 5. The
+// engine's node is one domain of NVLinkGPUs on one link, so pairs on a
+// bridge with PCIe between pairs cannot be said: the node is 8 cards on
+// PCIe 5 (64 GB/s each way a GPU), a TP 2 on a bridged pair made slower
+// than it is. A bridged pair alone is --gpus-per-node 2 --intra nvlink3:
+// 300 GB/s each way, the bridge's, though its links are NVLink 4's.
+var h100PCIe = GPU{
+	ID: "h100-pcie", Name: "H100 PCIe",
+	SMs: 114, TensorCores: 456, CUDACores: 14592, BoostClockHz: 1.62e9, VectorClockHz: 1.755e9,
+	WarpSchedulers: 4, MaxWarpsPerSM: 64, MaxBlocksPerSM: 32,
+	RegistersPerSM: 65536, SharedMemPerSM: 228 << 10, SharedMemPerBlock: 227 << 10,
+	L2Bytes:  50e6,
+	HBMBytes: 81559 << 20, HBMDatasheet: 80e9, HBMBandwidth: 2.0e12, HBMLatency: 550e-9, // nvidia-smi: 81,559 MiB, as the SXM
+	Peak: map[Dtype]float64{FP32: 51.2e12, TF32: 378.2e12, FP16: 756.4e12, BF16: 756.4e12, FP8: 1512.9e12},
+	Link: "pcie5", NVLinkGPUs: 8,
+	Source: "NVIDIA H100 PCIe product brief (PB-11133-001) and H100 datasheet: 114 SMs, 80 GB HBM2e at 2.0 TB/s, BF16 1,513 and FP8 3,026 TFLOP/s sparse (dense ÷ 2), FP32 51, 350 W; NVLink bridge pairs not modelled: 8 a node on PCIe 5",
+}
+
+// h100NVL is the H100 NVL (2023), a PCIe card with six stacks of HBM3,
+// 94 GB at 3.9 TB/s, sold in bridged pairs for inference (NVIDIA H100
+// datasheet, the H100 NVL column as revised per GPU: FP32 60, TF32 835,
+// BF16 1,671, FP8 3,341 TFLOP/s with sparsity; 350–400 W; NVLink bridge
+// 600 GB/s two-way; its launch figures were a pair's, the SXM's doubled).
+// SMs: NVIDIA's sheet gives none; 132 (16,896 lanes, the SXM's) because
+// FP32 60 TFLOP/s on the PCIe card's 114 SMs would need 2.06 GHz, above
+// any Hopper part's 1.98. Both clocks are derived from the rates: 835.5
+// T ÷ (528 × 1024) = 1.55 GHz for the tensor cores, 60 T ÷ (16,896 × 2) =
+// 1.78 GHz for the CUDA cores. L2 and SM limits are taken as the SXM's.
+// nvidia-smi reports 95,830 MiB. The in-node link as the H100 PCIe's: 8
+// a node on PCIe 5, the bridge between pairs not modelled.
+func h100NVL() GPU {
+	g := h100
+	g.ID, g.Aliases, g.Name = "h100-nvl", nil, "H100 NVL"
+	g.BoostClockHz, g.VectorClockHz = 835.5e12/(528*1024), 60e12/(16896*2)
+	g.HBMBytes, g.HBMDatasheet, g.HBMBandwidth = 95830<<20, 94e9, 3.9e12
+	g.Peak = map[Dtype]float64{FP32: 60e12, TF32: 417.5e12, FP16: 835.5e12, BF16: 835.5e12, FP8: 1670.5e12}
+	g.Link, g.NVLinkGPUs = "pcie5", 8
+	g.Source = "NVIDIA H100 datasheet (H100 NVL, per GPU): 94 GB HBM3 at 3.9 TB/s, BF16 1,671 and FP8 3,341 TFLOP/s sparse (dense ÷ 2), FP32 60; 132 SMs derived from FP32; nvidia-smi: 95,830 MiB; NVLink bridge pairs not modelled: 8 a node on PCIe 5"
+	return g
 }
 
 // h200 is the H100 with HBM3e: the same compute, "141GB" (143,771 MiB)
@@ -167,6 +264,58 @@ func h800() GPU {
 	g.Peak = maps.Clone(h100.Peak)
 	g.Link = "nvlink4-h800"
 	g.Source = "NVIDIA H800 SXM5 datasheet: H100's compute and 80 GB HBM3 at 3.35 TB/s, NVLink 400 GB/s two-way; DeepSeek-V3 technical report (arXiv 2412.19437) §3.1"
+	return g
+}
+
+// h20 is the Hopper part NVIDIA made for China under the October 2023
+// rules (HGX H20, 8 a board on NVLink 4 through NVSwitch, 900 GB/s
+// two-way; 400 W). NVIDIA publishes no datasheet outside its partners;
+// the figures are the HGX H20 specification as reported (SemiAnalysis,
+// November 2023; Tom's Hardware,
+// https://www.tomshardware.com/pc-components/gpus/new-nvidia-ai-gpus-designed-to-get-around-us-export-bans-come-to-china-h20-l20-and-l2-to-fill-void-left-by-restricted-models):
+// 96 GB of HBM3 at 4.0 TB/s, 60 MB of L2, dense BF16 148, FP8 296, TF32
+// 74 TFLOP/s. SMs: 78, as CUDA reports them (PyTorch's
+// get_device_properties on an H20: multi_processor_count=78, as printed
+// in public code; Geekbench 6 showed the same, per Wccftech) — not
+// derived: the tensor rates are capped, 148 T ÷ (312 tensor cores × 1.83
+// GHz) = 259 dense BF16 FLOP a tensor core a clock, a quarter of an
+// H100's 1024, by a mechanism NVIDIA does not publish. The clocks are
+// assumed as the H100 SXM's (1.83 GHz tensor, 1.98 GHz vector), which
+// gives FP32 9,984 × 2 × 1.98 GHz = 39.5 TFLOP/s; the reported 44 would
+// need 2.2 GHz on 78 SMs, so the engine keeps 39.5. nvidia-smi reports
+// 97,871 MiB, as the GH200's 96 GB.
+var h20 = GPU{
+	ID: "h20", Name: "H20",
+	SMs: 78, TensorCores: 78 * 4, CUDACores: 78 * 128, BoostClockHz: 1.83e9, VectorClockHz: 1.98e9,
+	WarpSchedulers: 4, MaxWarpsPerSM: 64, MaxBlocksPerSM: 32,
+	RegistersPerSM: 65536, SharedMemPerSM: 228 << 10, SharedMemPerBlock: 227 << 10,
+	L2Bytes:  60e6,
+	HBMBytes: 97871 << 20, HBMDatasheet: 96e9, HBMBandwidth: 4.0e12, HBMLatency: 550e-9,
+	Peak: map[Dtype]float64{FP32: 78 * 128 * 2 * 1.98e9, TF32: 74e12, FP16: 148e12, BF16: 148e12, FP8: 296e12},
+	Link: "nvlink4", NVLinkGPUs: 8,
+	Source: "HGX H20 specification as reported (SemiAnalysis; Tom's Hardware): 96 GB HBM3 at 4.0 TB/s, BF16 148 and FP8 296 TFLOP/s dense, NVLink 900 GB/s two-way; 78 SMs as CUDA reports; clocks assumed as H100 SXM's, FP32 derived; nvidia-smi: 97,871 MiB",
+}
+
+// gh200 is the Hopper GPU of a GH200 Grace Hopper Superchip: the H100
+// SXM's 132 SMs and clocks (an OpenCL probe of a GH200 reads 132 compute
+// units at 1,980 MHz, 66.9 TFLOP/s FP32: mredenti/PowerCapping on
+// GitHub) and its tensor rates (FP8 3,958,
+// BF16 1,979 TFLOP/s with sparsity), with 96 GB of HBM3 at 4 TB/s (NVIDIA
+// GH200 Grace Hopper Superchip datasheet,
+// https://www.nvidia.com/en-us/data-center/grace-hopper-superchip/);
+// nvidia-smi reports 97,871 MiB. The later GH200 with 144 GB of HBM3e at
+// 4.9 TB/s is not this entry. The Grace CPU's LPDDR5X (up to 480 GB over
+// NVLink-C2C, 900 GB/s two-way) is not HBM and not counted. Between
+// superchips: NVLink 4 (18 links, 900 GB/s two-way) through NVLink
+// Switches in a GH200 NVL32 rack, two on an NVL2 board, or InfiniBand
+// alone; the entry takes 8 a node on NVLink 4, as an HGX H100, which is
+// none of them exactly — --gpus-per-node and --intra say the others.
+func gh200() GPU {
+	g := h100
+	g.ID, g.Aliases, g.Name = "gh200", nil, "GH200"
+	g.HBMBytes, g.HBMDatasheet, g.HBMBandwidth = 97871<<20, 96e9, 4e12
+	g.Peak = maps.Clone(h100.Peak)
+	g.Source = "NVIDIA GH200 Grace Hopper Superchip datasheet: H100's compute with 96 GB HBM3 at 4 TB/s (a 144 GB HBM3e, 4.9 TB/s variant not modelled); nvidia-smi: 97,871 MiB; 8 a node on NVLink 4 assumed"
 	return g
 }
 

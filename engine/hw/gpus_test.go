@@ -1,6 +1,7 @@
 package hw
 
 import (
+	"maps"
 	"math"
 	"testing"
 )
@@ -20,6 +21,14 @@ func TestGPUCatalog(t *testing.T) {
 		// Blackwell table: 2.25 and 2.5 PFLOP/s dense, 8 TB/s.
 		{"b200", 148, 2.25e15, 8e12, 126e6, 228 << 10},
 		{"gb200", 148, 2.5e15, 8e12, 126e6, 228 << 10},
+		// The GPUs of published runs (TestPublishedRunGPUs has their
+		// datasheet arithmetic).
+		{"a100-40gb", 108, 312e12, 1.555e12, 40e6, 164 << 10},
+		{"a800", 108, 312e12, 2.039e12, 40e6, 164 << 10},
+		{"h100-pcie", 114, 756.4e12, 2.0e12, 50e6, 228 << 10},
+		{"h100-nvl", 132, 835.5e12, 3.9e12, 50e6, 228 << 10},
+		{"h20", 78, 148e12, 4.0e12, 60e6, 228 << 10},
+		{"gh200", 132, 989.4e12, 4e12, 50e6, 228 << 10},
 	}
 	for _, tt := range tests {
 		g, ok := GPUByID(tt.id)
@@ -87,7 +96,9 @@ func TestHBMCapacityAsReported(t *testing.T) {
 		id        string
 		mib       int64
 		datasheet int64
-	}{{"a100-80gb", 81920, 80e9}, {"h100", 81559, 80e9}, {"h800", 81559, 80e9}, {"h200", 143771, 141e9}} {
+	}{{"a100-80gb", 81920, 80e9}, {"h100", 81559, 80e9}, {"h800", 81559, 80e9}, {"h200", 143771, 141e9},
+		{"a100-40gb", 40960, 40e9}, {"a800", 81920, 80e9}, {"h100-pcie", 81559, 80e9}, {"h100-nvl", 95830, 94e9},
+		{"h20", 97871, 96e9}, {"gh200", 97871, 96e9}} {
 		g, ok := GPUByID(c.id)
 		if !ok {
 			t.Fatalf("%s: no such GPU", c.id)
@@ -142,5 +153,102 @@ func TestBlackwellDense(t *testing.T) {
 	}
 	if h, _ := GPUByID("h100"); h.Peak[FP4] != 0 {
 		t.Errorf("H100 has an FP4 rate %g; Hopper has no FP4 unit", h.Peak[FP4])
+	}
+}
+
+// The GPUs published training runs used beyond the first six, each held to
+// its datasheet by hand: the dense tensor rate is the sparse figure NVIDIA
+// prints ÷ 2 and, where the tensor clock is known or derived, tensor cores
+// × dense FLOP a clock (512 on Ampere, 1024 on Hopper) × that clock; HBM
+// is nvidia-smi's MiB, at the datasheet's bandwidth.
+func TestPublishedRunGPUs(t *testing.T) {
+	for _, c := range []struct {
+		id         string
+		sparseBF16 float64 // NVIDIA's figure with sparsity (0: printed dense)
+		denseBF16  float64
+		fp8        float64 // dense; 0: no FP8 unit
+		perClock   float64 // dense BF16 FLOP a tensor core a clock; 0: not derivable
+		mib        int64
+		bandwidth  float64
+		link       string
+		perNode    int
+	}{
+		// A100 40GB: 432 × 512 × 1.41 GHz = 311.9 TFLOP/s, printed 312
+		// (624 with sparsity); 40,960 MiB of HBM2 at 1,555 GB/s.
+		{"a100-40gb", 624e12, 312e12, 0, 512, 40960, 1.555e12, "nvlink3", 8},
+		// A800: the A100 80GB's compute and memory, its own NVLink.
+		{"a800", 624e12, 312e12, 0, 512, 81920, 2.039e12, "nvlink3-a800", 8},
+		// H100 PCIe: 1,513 sparse ÷ 2 = 756.5; 456 × 1024 × 1.62 GHz =
+		// 756.4. FP8 3,026 ÷ 2. HBM2e 2.0 TB/s. PCIe 5 between the cards.
+		{"h100-pcie", 1513e12, 756.5e12, 1513e12, 1024, 81559, 2.0e12, "pcie5", 8},
+		// H100 NVL: 1,671 ÷ 2 = 835.5 (the tensor clock derived from it,
+		// so the product is the rate again); FP8 3,341 ÷ 2; 94 GB HBM3 at
+		// 3.9 TB/s.
+		{"h100-nvl", 1671e12, 835.5e12, 1670.5e12, 1024, 95830, 3.9e12, "pcie5", 8},
+		// H20: printed dense, 148 BF16 and 296 FP8; its tensor rate is
+		// capped, not tensor cores × 1024 × a clock.
+		{"h20", 0, 148e12, 296e12, 0, 97871, 4.0e12, "nvlink4", 8},
+		// GH200: the H100 SXM's 1,979 ÷ 2 = 989.5, 528 × 1024 × 1.83 GHz =
+		// 989.4; 96 GB HBM3 at 4 TB/s.
+		{"gh200", 1979e12, 989.5e12, 1979e12, 1024, 97871, 4e12, "nvlink4", 8},
+	} {
+		g := MustGPU(c.id)
+		bf16 := g.Peak[BF16]
+		near := func(got, want float64) bool { return math.Abs(got-want) <= 1e-3*want }
+		if c.sparseBF16 > 0 && !near(c.sparseBF16/2, c.denseBF16) {
+			t.Fatalf("%s: the table's own arithmetic: %g ÷ 2 ≠ %g", c.id, c.sparseBF16, c.denseBF16)
+		}
+		if !near(bf16, c.denseBF16) || g.Peak[FP16] != bf16 {
+			t.Errorf("%s: BF16 %g, FP16 %g; want the datasheet's %g dense", c.id, bf16, g.Peak[FP16], c.denseBF16)
+		}
+		if c.perClock > 0 {
+			if got := float64(g.TensorCores) * c.perClock * g.BoostClockHz; !near(got, c.denseBF16) {
+				t.Errorf("%s: %d tensor cores × %g × %g Hz = %g, want %g", c.id, g.TensorCores, c.perClock, g.BoostClockHz, got, c.denseBF16)
+			}
+		}
+		if fp8, ok := g.PeakFLOPS(FP8); ok != (c.fp8 > 0) || (ok && !near(fp8, c.fp8)) {
+			t.Errorf("%s: FP8 %g (present %v), want %g", c.id, fp8, ok, c.fp8)
+		}
+		// TF32 is half of BF16 on every tensor core here.
+		if !near(2*g.Peak[TF32], bf16) {
+			t.Errorf("%s: TF32 %g, want half of BF16 %g", c.id, g.Peak[TF32], bf16)
+		}
+		if g.TensorCores != 4*g.SMs {
+			t.Errorf("%s: %d tensor cores on %d SMs, want 4 an SM", c.id, g.TensorCores, g.SMs)
+		}
+		if g.HBMBytes != c.mib<<20 || g.HBMBandwidth != c.bandwidth {
+			t.Errorf("%s: HBM %d MiB at %g B/s, want %d MiB at %g", c.id, g.HBMBytes>>20, g.HBMBandwidth, c.mib, c.bandwidth)
+		}
+		if g.Link != c.link || g.NVLinkGPUs != c.perNode {
+			t.Errorf("%s: %d a node on %s, want %d on %s", c.id, g.NVLinkGPUs, g.Link, c.perNode, c.link)
+		}
+		for _, a := range g.Aliases {
+			if h, _ := GPUByID(a); h.ID != c.id {
+				t.Errorf("%s: alias %s finds %s", c.id, a, h.ID)
+			}
+		}
+	}
+	// The H20 is a quarter of an H100 a tensor core a clock at the H100's
+	// assumed clock: 148 T ÷ (312 × 1.83 GHz) ≈ 259.
+	h20 := MustGPU("h20")
+	if got := h20.Peak[BF16] / (float64(h20.TensorCores) * h20.BoostClockHz); got < 255 || got > 262 {
+		t.Errorf("H20: %.0f dense BF16 FLOP a tensor core a clock, want ≈ 259", got)
+	}
+	// The A100 40GB and the A800 differ from the A100 80GB only where
+	// their datasheets say.
+	a := MustGPU("a100-80gb")
+	for _, id := range []string{"a100-40gb", "a800"} {
+		g := MustGPU(id)
+		if g.SMs != a.SMs || g.BoostClockHz != a.BoostClockHz || g.L2Bytes != a.L2Bytes || !maps.Equal(g.Peak, a.Peak) {
+			t.Errorf("%s: compute differs from the A100 80GB's", id)
+		}
+	}
+	if MustGPU("a800").HBMBytes != a.HBMBytes || MustGPU("a100-40gb").Link != a.Link {
+		t.Error("A800's memory or the A100 40GB's NVLink differs from the A100 80GB's")
+	}
+	// GH200's GPU is the H100 SXM's compute.
+	h, gh := MustGPU("h100"), MustGPU("gh200")
+	if gh.SMs != h.SMs || gh.BoostClockHz != h.BoostClockHz || gh.VectorClockHz != h.VectorClockHz || !maps.Equal(gh.Peak, h.Peak) {
+		t.Error("GH200's compute differs from the H100 SXM's")
 	}
 }

@@ -51,6 +51,19 @@ var links = []Link{
 		Source: "NVIDIA H100 datasheet: 900 GB/s two-way per GPU = 450 GB/s each way; ~1 µs per message",
 	},
 	{
+		ID:        "nvlink3-a800",
+		Name:      "NVLink A800",
+		Bandwidth: 200e9,
+		Latency:   1 * sim.Microsecond,
+		// No measurement in our references: NVLink 3's assumed
+		// protocol overhead, as the A100's.
+		Efficiency: 0.82,
+		// A800 SXM4, the A100 sold under the October 2022 export rules:
+		// 8 NVLink 3 links, not 12, 400 GB/s two-way per GPU (NVIDIA A800
+		// datasheet), so 200 GB/s each way through the NVSwitch.
+		Source: "NVIDIA A800 datasheet (SXM4): 400 GB/s two-way NVLink per GPU = 200 GB/s each way; ~1 µs per message",
+	},
+	{
 		ID:        "nvlink4-h800",
 		Name:      "NVLink H800",
 		Bandwidth: 200e9,

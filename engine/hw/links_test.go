@@ -21,6 +21,9 @@ func TestLinkCatalog(t *testing.T) {
 		{"nvlink5", 18 * 50e9, sim.Microsecond},
 		// XDR: 800 Gb/s ÷ 8 = 100 GB/s each way.
 		{"ib-xdr", 800e9 / 8, 5 * sim.Microsecond},
+		// A800: 8 NVLink 3 links of 50 GB/s two-way = 400 two-way, 200
+		// each way.
+		{"nvlink3-a800", 8 * 50e9 / 2, sim.Microsecond},
 	}
 	for _, tt := range tests {
 		l, ok := LinkByID(tt.id)
@@ -68,5 +71,23 @@ func TestH800(t *testing.T) {
 	l, ok := LinkByID(h8.Link)
 	if !ok || l.Bandwidth != 200e9 || l.Bandwidth*l.Efficiency != 160e9 {
 		t.Errorf("H800's link %+v, want 200 GB/s each way, 160 GB/s achieved", l)
+	}
+}
+
+// The A800 is the A100 80GB but for NVLink: 200 GB/s each way (400 GB/s
+// two-way), two thirds of NVLink 3's 300.
+func TestA800(t *testing.T) {
+	a8, ok := GPUByID("a800")
+	a1, _ := GPUByID("a100-80gb")
+	if !ok {
+		t.Fatal("no a800")
+	}
+	if a8.SMs != a1.SMs || a8.HBMBytes != a1.HBMBytes || a8.HBMBandwidth != a1.HBMBandwidth || a8.Peak[BF16] != a1.Peak[BF16] {
+		t.Errorf("A800 %+v differs from the A100 80GB beyond NVLink", a8)
+	}
+	l, ok := LinkByID(a8.Link)
+	nv3, _ := LinkByID(a1.Link)
+	if !ok || l.Bandwidth != 200e9 || 3*l.Bandwidth != 2*nv3.Bandwidth || l.Latency != nv3.Latency || l.Efficiency != nv3.Efficiency {
+		t.Errorf("A800's link %+v, want 200 GB/s each way, NVLink 3's latency and efficiency", l)
 	}
 }

@@ -2,6 +2,7 @@ package parallel
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gpuscope/gpuscope/engine/hw"
 	"github.com/gpuscope/gpuscope/engine/kernel"
@@ -31,18 +32,23 @@ type Cluster struct {
 	gemms *gemmMemo
 }
 
-// DefaultCluster is the default for a GPU type: A100 → NVLink 3
-// inside nodes of 8 and one InfiniBand HDR 200G NIC per GPU (DGX A100);
-// H100 and H200 → NVLink 4 and NDR 400G (DGX H100); H800 → its NVLink
-// (400 GB/s two-way) and NDR, as DeepSeek-V3 was trained; B200 → NVLink 5
-// in nodes of 8 and NDR (DGX B200: eight ConnectX-7 400 Gb/s); GB200 → a
-// GB200 NVL72 rack as one node of 72 GPUs on NVLink 5 (its NVLink Switch
-// trays), racks joined by NDR (DGX GB200: a ConnectX-7 400 Gb/s port a
-// GPU; XDR's 800 Gb/s comes with GB300's ConnectX-8).
+// DefaultCluster is the default for a GPU type: the GPU's own
+// link inside nodes of its NVLinkGPUs, and one NIC a GPU between them —
+// InfiniBand HDR 200G for the Ampere parts, whose servers carried
+// ConnectX-6 (A100 80GB and 40GB on NVLink 3, DGX A100; A800 on its
+// NVLink cut to 400 GB/s two-way), NDR 400G for Hopper and Blackwell
+// (ConnectX-7): H100, H200 and GH200 on NVLink 4 (DGX H100); H800 on its
+// NVLink (400 GB/s two-way), as DeepSeek-V3 was trained; H20 on NVLink 4
+// (HGX H20); the H100 PCIe and H100 NVL 8 a server on PCIe 5 (their
+// bridged pairs not modelled); B200 on NVLink 5 in nodes of 8 (DGX
+// B200: eight ConnectX-7 400 Gb/s); GB200 a GB200 NVL72 rack as one node
+// of 72 GPUs on NVLink 5 (its NVLink Switch trays), racks joined by NDR
+// (DGX GB200: a ConnectX-7 400 Gb/s port a GPU; XDR's 800 Gb/s comes
+// with GB300's ConnectX-8).
 func DefaultCluster(g hw.GPU, gpus int) Cluster {
 	intra, _ := hw.LinkByID(g.Link)
 	inter, _ := hw.LinkByID("ib-ndr")
-	if g.Link == "nvlink3" {
+	if strings.HasPrefix(g.Link, "nvlink3") { // NVLink 3 is Ampere's: A100, A800
 		inter, _ = hw.LinkByID("ib-hdr")
 	}
 	perNode := g.NVLinkGPUs

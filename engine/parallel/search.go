@@ -532,12 +532,17 @@ func Decide(m model.Transformer, cl Cluster, bytesPerParam int) Decision {
 			tp = t
 		}
 	}
+	// The node's link: NVLink, or PCIe 5 on the PCIe cards (H100 PCIe, NVL).
+	link := "NVLink"
+	if !strings.HasPrefix(cl.Intra.ID, "nvlink") {
+		link = cl.Intra.Name
+	}
 	node := need(tp, 1)
 	step = DecisionStep{ID: "fits-one-node", Question: fmt.Sprintf("Does it fit one node (%d GPUs)?", cl.GPUsPerNode), Need: node, Have: capacity, Answer: node >= 0 && node <= capacity}
-	step.Detail = fmt.Sprintf("split %d ways by tensor parallelism on NVLink: %s a GPU of %s", tp, gb(node), gb(capacity))
+	step.Detail = fmt.Sprintf("split %d ways by tensor parallelism on %s: %s a GPU of %s", tp, link, gb(node), gb(capacity))
 	d.Steps = append(d.Steps, step)
 	if step.Answer {
-		d.Branch, d.Advice = "tp-dp", fmt.Sprintf("Tensor parallel inside each node (TP %d on NVLink), data parallel across nodes.", tp)
+		d.Branch, d.Advice = "tp-dp", fmt.Sprintf("Tensor parallel inside each node (TP %d on %s), data parallel across nodes.", tp, link)
 		d.TP = tp
 		return d
 	}

@@ -38,7 +38,7 @@ var AllowedLatin = map[string]string{
 	// Products, chips, links and interconnects (GLOSSARY rule 2).
 	"GPU": "product", "CPU": "product", "NVIDIA": "vendor", "CUDA": "API", "NVLink": "product", "NVSwitch": "product",
 	"InfiniBand": "product", "NDR": "InfiniBand generation", "HDR": "InfiniBand generation", "XDR": "InfiniBand generation",
-	"RoCE": "protocol", "PCIe": "bus", "SXM": "H100 form factor", "ConnectX-7": "NIC product", "HGX": "product",
+	"RoCE": "protocol", "PCIe": "bus", "SXM": "H100 form factor", "NVL": "H100 NVL, a PCIe card", "ConnectX-7": "NIC product", "HGX": "product",
 	"NVL72": "product", "GB200": "product", "HBM": "memory type", "SRAM": "memory type", "NCCL": "library",
 	"nccl-tests": "tool", "PyTorch": "framework", "DDP": "PyTorch API", "FSDP": "PyTorch API", "DeepSpeed": "framework",
 	"Megatron-LM": "framework", "Megatron": "model and framework", "WebGL": "browser API", "WebM": "file format",
