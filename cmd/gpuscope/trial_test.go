@@ -75,6 +75,35 @@ var trialCases = []trialCase{
 	{args: []string{"scenario", "list", "--lang", "de"}, code: 2, names: []string{"--lang", "de", "en, zh"}},
 	// faults' help states the defaults its flags have.
 	{args: []string{"faults", "--help"}, names: []string{"The defaults: a 30-day job on 16,384 GPUs", "default 30"}},
+	// plan --search holds the plan flags it is given, refuses what no
+	// searched plan can hold and the flags it does not read, by name.
+	{args: []string{"plan", "--search", "--model", "llama2-70b", "--gpus", "64", "--tp", "8", "--top", "3"}, names: []string{"only plans with --tp 8 (given; the rest searched)"}},
+	{args: []string{"plan", "--search", "--model", "llama2-70b", "--gpus", "64", "--ep", "8"}, code: 2, names: []string{"--ep: 8 with a dense model"}},
+	{args: []string{"plan", "--search", "--model", "llama2-70b", "--gpus", "64", "--sp"}, code: 2, names: []string{"--sp: not with --search"}},
+	{args: []string{"plan", "--search", "--model", "llama2-70b", "--gpus", "64", "--schedule", "dualpipe"}, code: 2, names: []string{"--schedule: dualpipe is not searched"}},
+	{args: []string{"plan", "--search", "--model", "llama3-405b", "--gpus", "16384", "--top", "1"}, names: []string{"PP 16 across nodes"}},
+	// A plan that does not fit says so first and gives no MFU.
+	{args: []string{"plan", "--model", "llama2-70b", "--gpus", "64"}, names: []string{"DOES NOT FIT", "tflops_per_gpu   none"}},
+	// FP8's MFU is over FP8's peak, which the text names.
+	{args: []string{"plan", "--model", "gpt3-175b", "--gpus", "128", "--tp", "4", "--pp", "8", "--interleave", "12", "--global-batch", "256", "--zero", "1", "--dtype", "fp8"},
+		names: []string{"dense FP8 peak, 1978.9 TFLOP/s"}},
+	// config.json files: each bad one refused naming its field, within
+	// the budget — a 100 MB file and deep nesting included.
+	{args: []string{"plan", "--hf-config", "$DIR/c.json", "--gpus", "8"}, code: 2, names: []string{"--hf-config", "num_local_experts"},
+		files: map[string]string{"c.json": `{"model_type":"mixtral","num_hidden_layers":32,"hidden_size":4096,"num_attention_heads":32,"num_key_value_heads":8,"intermediate_size":14336,"vocab_size":32000,"max_position_embeddings":4096,"num_local_experts":0}`}},
+	{args: []string{"plan", "--hf-config", "$DIR/c.json", "--gpus", "8"}, code: 2, names: []string{"--hf-config", "model_type", "falcon"},
+		files: map[string]string{"c.json": `{"model_type":"falcon","num_hidden_layers":32,"hidden_size":4096,"num_attention_heads":32,"vocab_size":32000,"max_position_embeddings":4096,"intermediate_size":11008}`}},
+	{args: []string{"plan", "--hf-config", "$DIR/c.json", "--gpus", "8"}, code: 2, names: []string{"--hf-config", "num_local_experts", "llama"},
+		files: map[string]string{"c.json": `{"model_type":"llama","num_hidden_layers":32,"hidden_size":4096,"num_attention_heads":32,"vocab_size":32000,"max_position_embeddings":4096,"intermediate_size":11008,"num_local_experts":8,"num_experts_per_tok":2}`}},
+	{args: []string{"plan", "--hf-config", "$DIR/c.json", "--gpus", "8"}, code: 2, names: []string{"--hf-config", "hidden_size", "integer"},
+		files: map[string]string{"c.json": `{"model_type":"llama","num_hidden_layers":32,"hidden_size":"4096","num_attention_heads":32,"vocab_size":32000,"max_position_embeddings":4096,"intermediate_size":11008}`}},
+	{args: []string{"plan", "--hf-config", "$DIR/c.json", "--gpus", "8"}, code: 2, names: []string{"--hf-config", "1000"},
+		files: map[string]string{"c.json": `{"model_type":"llama","x":` + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + `}`}},
+	{args: []string{"plan", "--hf-config", "$DIR/c.json", "--gpus", "8"}, code: 2, names: []string{"--hf-config", "1048576"},
+		files: map[string]string{"c.json": `{"model_type":"llama","x":"` + strings.Repeat("x", 100<<20) + `"}`}},
+	// Of duplicate keys the last wins, as in transformers (json.loads).
+	{args: []string{"plan", "--hf-config", "$DIR/c.json", "--gpus", "8", "--tp", "8"}, names: []string{"(6.74B parameters)"},
+		files: map[string]string{"c.json": `{"model_type":"llama","num_hidden_layers":1,"num_hidden_layers":32,"hidden_size":4096,"num_attention_heads":32,"vocab_size":32000,"max_position_embeddings":4096,"intermediate_size":11008}`}},
 }
 
 func TestMain(m *testing.M) {
