@@ -71,7 +71,7 @@ func TestBadFlags(t *testing.T) {
 	tests := []refusal{
 		{[]string{"collective", "--ranks", "abc"}, []string{"--ranks", "abc", "2–1048576"}},
 		{[]string{"collective", "--ranks", "1"}, []string{"--ranks", "2–1048576"}},
-		{[]string{"collective", "--link", "pcie"}, []string{"--link", "ib-hdr, ib-ndr, ib-xdr, nvlink3, nvlink3-a800, nvlink4, nvlink4-h800, nvlink5, pcie5, roce-400"}},
+		{[]string{"collective", "--link", "pcie"}, []string{"--link", "efa-100, ib-edr, ib-hdr, ib-ndr, ib-xdr, nvlink3, nvlink3-a800, nvlink4, nvlink4-h800, nvlink5, opa-100, pcie5, roce-200, roce-400"}},
 		{[]string{"collective", "--algo", "butterfly"}, []string{"--algo", "ring, tree, hierarchical, star, nvls"}},
 		{[]string{"collective", "--algo", "nvls", "--ranks", "16"}, []string{"algo", "nvls", "one NVSwitch"}},
 		{[]string{"collective", "--op", "broadcast", "--algo", "hierarchical"}, []string{"algo", "broadcast", "ring, tree"}},

@@ -35,7 +35,7 @@ func planKnobs() []scenarios.Knob {
 		{Name: "params", Kind: scenarios.KnobFloat, FMin: 1, FMax: 1e16},
 		n("gpus", 1, 1<<24, ""), n("tp", 1, 1<<16, "1"), n("pp", 1, 1<<16, "1"), n("dp", 1, 1<<24, ""),
 		n("interleave", 1, 64, "1"), n("zero", 0, 3, "0"), n("micro-batch", 1, 1<<16, "1"), n("global-batch", 1, 1<<24, ""),
-		n("gpus-per-node", 1, 256, "8"), n("top", 0, 1<<20, "50"),
+		n("gpus-per-node", 1, 256, "8"), n("nics-per-node", 1, 256, ""), n("top", 0, 1<<20, "50"),
 		n("ep", 1, 1<<16, "1"), n("cp", 1, 1<<16, "1"),
 		{Name: "cp-algo", Kind: scenarios.KnobEnum, Values: []string{string(parallel.CPAllGather), string(parallel.CPRing)}, Default: string(parallel.CPAllGather)},
 		{Name: "capacity-factor", Kind: scenarios.KnobFloat, FMin: 1, FMax: 8, Default: "1"},
@@ -143,6 +143,7 @@ DP × micro-batch) are refused with the constraint named.`,
 		"micro-batch":       {what: "sequences per micro-batch"},
 		"global-batch":      {what: "sequences per optimizer step", def: "the preset's batch when dp × micro-batch divides it, else dp × micro-batch × 4·pp (a bubble near a quarter); with --search the preset's batch, else --gpus"},
 		"gpus-per-node":     {what: "GPUs per node (one NVLink domain, or a PCIe server's cards), joined by --intra", def: "8; 72 for gb200 (a GB200 NVL72 rack)"},
+		"nics-per-node":     {what: "the --inter NICs a node has, shared by its GPUs (BLOOM's 8 A100s on 4 Omni-Path NICs: --inter opa-100 --nics-per-node 4); at most --gpus-per-node", def: "one a GPU"},
 		"top":               {what: "plans --search lists (0: all)"},
 		"recompute":         {what: "activation recomputation: none, selective (attention's softmax and dropout) or full (each layer's forward again)", def: "selective (--software megatron-2021: full)"},
 		"schedule":          {what: "the pipeline schedule (dualpipe: DeepSeek-V3's bidirectional one, each rank holding two stages, costed in closed form; pair it with --ep-overlap)", def: "1f1b; interleaved when --interleave > 1"},
@@ -426,6 +427,9 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	}
 	if given("inter") {
 		cl.Inter, _ = hw.LinkByID(fs.value("inter"))
+	}
+	if given("nics-per-node") {
+		cl.NICsPerNode = atoi("nics-per-node")
 	}
 	mb := atoi("micro-batch")
 	gb := 0
@@ -803,7 +807,15 @@ func planSettings(given func(string) bool, m model.Transformer, fromHF bool, p p
 	}
 	add("gpus-per-node", "GPUs a node", strconv.Itoa(cl.GPUsPerNode), "default for the "+cl.GPU.Name)
 	add("intra", "inside a node", cl.Intra.Name, "default for the "+cl.GPU.Name)
-	add("inter", "between nodes", cl.Inter.Name+", a NIC a GPU", "default for the "+cl.GPU.Name)
+	nics := "a NIC a GPU"
+	if n := cl.NICsPerNode; n > 0 && n < cl.GPUsPerNode {
+		nics = fmt.Sprintf("%d NICs a node of %d GPUs", n, cl.GPUsPerNode)
+	}
+	add("inter", "between nodes", cl.Inter.Name+", "+nics, "default for the "+cl.GPU.Name)
+	if given("nics-per-node") {
+		add("nics-per-node", "NICs a node", strconv.Itoa(max(cl.NICsPerNode, cl.GPUsPerNode)), "")
+		s[len(s)-1].value = strconv.Itoa(cl.NICsPerNode)
+	}
 	add("dropout", "dropout", onOff[!m.NoDropout], "default: "+m.ID+"'s")
 	return s
 }

@@ -146,6 +146,52 @@ var links = []Link{
 		Efficiency: 0.85,
 		Source:     "400 GbE RoCEv2 NIC (e.g. ConnectX-7 in Ethernet mode): 50 GB/s each way; ~7 µs per message",
 	},
+	{
+		ID:        "ib-edr",
+		Name:      "IB EDR 100G",
+		Bandwidth: 12.5e9,
+		Latency:   5 * sim.Microsecond,
+		// As HDR's: large messages reach about 90% of line rate.
+		Efficiency: 0.9,
+		Source:     "InfiniBand EDR: 100 Gb/s per port = 12.5 GB/s each way (ConnectX-5); ~5 µs per message",
+	},
+	{
+		ID:        "opa-100",
+		Name:      "Omni-Path 100G",
+		Bandwidth: 12.5e9,
+		Latency:   5 * sim.Microsecond,
+		// Assumed as InfiniBand EDR's: no published NCCL figure in our
+		// references.
+		Efficiency: 0.9,
+		// BLOOM-176B's Jean Zay nodes: 8 A100s with 4 × 100 Gb/s Omni-Path
+		// NICs a node (bigscience tr11-176B-ml README, "Hardware").
+		Source: "Intel Omni-Path 100 Series: 100 Gb/s per port = 12.5 GB/s each way; BLOOM-176B's nodes had 4 a node for 8 GPUs",
+	},
+	{
+		ID:        "roce-200",
+		Name:      "RoCE 200G",
+		Bandwidth: 25e9,
+		Latency:   7 * sim.Microsecond,
+		// As RoCE 400's: Ethernet's headers and switches.
+		Efficiency: 0.85,
+		// MegaScale (arXiv 2402.15627 §3.6): eight 200G NICs a server,
+		// each to its own ToR switch (multi-rail).
+		Source: "200 GbE RoCEv2 NIC: 25 GB/s each way; MegaScale's servers had eight, one a GPU (arXiv 2402.15627 §3.6); ~7 µs per message",
+	},
+	{
+		ID:        "efa-100",
+		Name:      "EFA 100G",
+		Bandwidth: 12.5e9,
+		Latency:   15 * sim.Microsecond,
+		// AWS's Elastic Fabric Adapter over its SRD transport: assumed at
+		// RoCE's share of line rate, and 15 µs a message, three times
+		// InfiniBand's — an assumption, not a measurement in our
+		// references (SRD runs through the host's Nitro card).
+		Efficiency: 0.85,
+		// p4d.24xlarge: 8 A100 40GB with 4 × 100 Gb/s EFA a node (AWS;
+		// BloombergGPT, arXiv 2303.17564 §3.3: "400 Gbps" a node).
+		Source: "AWS EFA on p4d.24xlarge: 4 × 100 Gb/s a node of 8 A100s = 12.5 GB/s a NIC each way",
+	},
 }
 
 // LinkByID returns the catalog entry with the given id.

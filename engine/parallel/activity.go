@@ -134,7 +134,7 @@ func NewStepActivity(r Result, tl Timeline) (*StepActivity, error) {
 			a.moeF, a.moeB = runOrder(ks)
 		}
 	}
-	cl := c.Cluster
+	cl := c.Cluster.perGPU()
 	cl.GPU = sustained(cl.GPU)
 	hd := headOf(c.Model, p, cl)
 	k := float64(c.Model.MTPLayers)

@@ -25,7 +25,7 @@ type CPLayer struct {
 // CPLayerForward is c's CPLayer (zero for a plan without context
 // parallelism).
 func CPLayerForward(c Config) CPLayer {
-	p, cl := c.Plan, c.Cluster
+	p, cl := c.Plan, c.Cluster.perGPU()
 	cp := p.cp()
 	if cp < 2 {
 		return CPLayer{CP: 1}

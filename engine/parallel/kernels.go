@@ -77,7 +77,7 @@ func kernelsOf(c Config, moe bool) ([]Kernel, error) {
 		return nil, err
 	}
 	var ks kernelList
-	cl := c.Cluster
+	cl := c.Cluster.perGPU()
 	cl.GPU = sustained(cl.GPU)
 	if moe {
 		moeLayerOf(c.Model, c.Plan, cl, 0, 0, &ks)

@@ -2,6 +2,7 @@ package parallel
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/gpuscope/gpuscope/engine/hw"
@@ -26,12 +27,37 @@ type Cluster struct {
 	GPUs        int
 	GPUsPerNode int
 	Intra       hw.Link // inside a node
-	Inter       hw.Link // between nodes, per GPU
+	Inter       hw.Link // between nodes: a NIC
+	// NICsPerNode is how many Inter NICs a node has (0: one a GPU, as on
+	// a DGX): with fewer, the node's GPUs share them, each GPU's share of
+	// the network NICsPerNode ÷ GPUsPerNode of a NIC (BLOOM's nodes: 8
+	// A100s on 4 × 100 Gb/s Omni-Path).
+	NICsPerNode int
 	// gemms, in a search's own copy of its cluster, keeps its GEMM
 	// times by shape (nil otherwise).
 	gemms *gemmMemo
 }
 
+// perGPU is the cluster as its collectives see it: with fewer NICs than
+// GPUs in a node, each GPU's link to the network carries its share of
+// them (all the node's GPUs talk across nodes at once in the
+// data-parallel and pipeline traffic the step is made of).
+func (cl Cluster) perGPU() Cluster {
+	if n := cl.NICsPerNode; n > 0 && n < cl.GPUsPerNode {
+		cl.Inter.Bandwidth *= float64(n) / float64(cl.GPUsPerNode)
+		cl.NICsPerNode = 0
+	}
+	return cl
+}
+
+// DefaultCluster is the issue's default for a GPU type: A100 → NVLink 3
+// inside nodes of 8 and one InfiniBand HDR 200G NIC per GPU (DGX A100);
+// H100 and H200 → NVLink 4 and NDR 400G (DGX H100); H800 → its NVLink
+// (400 GB/s two-way) and NDR, as DeepSeek-V3 was trained; B200 → NVLink 5
+// in nodes of 8 and NDR (DGX B200: eight ConnectX-7 400 Gb/s); GB200 → a
+// GB200 NVL72 rack as one node of 72 GPUs on NVLink 5 (its NVLink Switch
+// trays), racks joined by NDR (DGX GB200: a ConnectX-7 400 Gb/s port a
+// GPU; XDR's 800 Gb/s comes with GB300's ConnectX-8).
 // DefaultCluster is the issue's default for a GPU type: the GPU's own
 // link inside nodes of its NVLinkGPUs, and one NIC a GPU between them —
 // InfiniBand HDR 200G for the Ampere parts, whose servers carried
@@ -165,6 +191,17 @@ func (p Plan) capacity() float64 {
 	return p.CapacityFactor
 }
 
+// Buckets is how many collectives a step's data-parallel gradients of
+// params parameters are reduced in, over a group of dc ranks: a bucket of
+// max(BucketParams, BucketParamsPerRank × dc) each when they overlap the
+// backward pass, one call otherwise.
+func Buckets(params float64, dc int, overlap bool) float64 {
+	if !overlap {
+		return 1
+	}
+	return math.Max(1, math.Ceil(params/math.Max(BucketParams, BucketParamsPerRank*float64(dc))))
+}
+
 // DefaultPlan is a plain data-parallel plan over n GPUs.
 func DefaultPlan(n int) Plan {
 	return Plan{TP: 1, PP: 1, DP: n, Interleave: 1, Recompute: RecomputeNone, Flash: true, MicroBatch: 1,
@@ -183,6 +220,14 @@ const (
 	// soon as its gradients are ready, so all but the last bucket can
 	// hide behind the rest of the backward pass.
 	BucketParams = 40e6
+	// BucketParamsPerRank grows the bucket with the data-parallel group:
+	// Megatron-Core's default is max(40M, 1M × DP size) parameters so
+	// that "collectives do not become latency-bound" at large DP
+	// (megatron/core/distributed/distributed_data_parallel.py, since
+	// 2024-04: "Tune DDP bucket size to improve speed at large DP
+	// counts"); without overlap it reduces all the gradients in one
+	// call.
+	BucketParamsPerRank = 1e6
 	// SustainedClock is the clock a GPU holds through hours of training,
 	// relative to the boost clock its peak assumes: every SM's tensor
 	// cores busy at the board's power limit pull the clock down (A100 and
@@ -245,6 +290,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("gpus: %d; allowed 1–16777216", cl.GPUs)
 	case cl.GPUsPerNode < 1 || cl.GPUsPerNode > 256:
 		return fmt.Errorf("gpus-per-node: %d; allowed 1–256", cl.GPUsPerNode)
+	case cl.NICsPerNode < 0 || cl.NICsPerNode > cl.GPUsPerNode:
+		return fmt.Errorf("nics-per-node: %d; allowed 1–%d (the GPUs a node; 0: one a GPU)", cl.NICsPerNode, cl.GPUsPerNode)
 	case cl.GPU.SMs == 0:
 		return fmt.Errorf("gpu: missing; allowed %v", hw.GPUIDs())
 	case cl.Intra.Bandwidth <= 0 || cl.Inter.Bandwidth <= 0:
