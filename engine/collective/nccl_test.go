@@ -124,3 +124,32 @@ func cost(t *testing.T, g NCCLGroup, op Op, a Algo, p NCCLProto, bytes float64) 
 	t.Fatalf("no protocol %s", p)
 	return 0
 }
+
+// The model's bus bandwidth for a large all-reduce against what NVIDIA
+// measures with nccl-tests (GTC24 S62129, "Collective Communication
+// Bandwidth"): inside a DGX A100 232 GB/s and a DGX H100 370; across DGX
+// A100s (8 × 200 Gb RDMA a node) 192, across DGX H100s (8 × 400 Gb) 380 —
+// within 10%.
+func TestNCCLBusBandwidthAgainstNCCLTests(t *testing.T) {
+	for _, c := range []struct {
+		intra, inter string
+		ranks, nodes int
+		want         float64
+	}{
+		{"nvlink3", "ib-hdr", 8, 1, 232e9},
+		{"nvlink4", "ib-ndr", 8, 1, 370e9},
+		{"nvlink3", "ib-hdr", 64, 8, 192e9},
+		{"nvlink4", "ib-ndr", 64, 8, 380e9},
+	} {
+		g := NCCLGroup{Ranks: c.ranks, Nodes: c.nodes, Intra: link(t, c.intra), Inter: link(t, c.inter)}
+		bytes := 8e9
+		r, err := NCCLTime(AllReduce, g, bytes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bus := bytes / r.Seconds * BusFactor(AllReduce, c.ranks)
+		if !within(bus, c.want, 0.10) {
+			t.Errorf("%s + %s, %d ranks on %d nodes: bus bandwidth %.0f GB/s (%s/%s), measured %.0f", c.intra, c.inter, c.ranks, c.nodes, bus/1e9, r.Algo, r.Proto, c.want/1e9)
+		}
+	}
+}

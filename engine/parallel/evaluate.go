@@ -100,7 +100,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 	if err := c.Validate(); err != nil {
 		return Result{Config: c}, err
 	}
-	m, p, cl := c.Model, c.Plan, c.Cluster
+	m, p, cl := c.Model, c.Plan, c.Cluster.perGPU()
 	r := Result{Config: c, Params: m.Params(), ActiveParams: m.ActiveParams()}
 	if se == nil {
 		cl.GPU = sustained(cl.GPU)
@@ -440,10 +440,10 @@ func evaluate(c Config, se *searching) (Result, error) {
 	// mixture of experts' expert weights over the DP ÷ EP ranks that hold
 	// the same experts, the rest over all DP ranks (one collective each,
 	// one after the other).
-	maxParams, maxExpert := 0.0, 0.0
+	maxParams, maxExpert, maxStage := 0.0, 0.0, 0
 	for st, sp := range r.StageParams {
 		if sp > maxParams {
-			maxParams, maxExpert = sp, expertOnStage(st)
+			maxParams, maxExpert, maxStage = sp, expertOnStage(st), st
 		}
 	}
 	// With context parallelism the gradients are reduced over DP × CP
@@ -453,25 +453,32 @@ func evaluate(c Config, se *searching) (Result, error) {
 	if dc := dp * cp; dc > 1 {
 		k := gradPerNode(p, cl)
 		nicShare = dpNICShare(maxParams*gradBytes, dc, k, cl)
-		ar := func(bytes float64) float64 { return hierAllReduce(bytes, dc, k, cl.Intra, cl.Inter) }
-		if ep := p.ep(); m.MoE() {
-			de, ke := dc/ep, max(1, k/ep)
-			ar = func(bytes float64) float64 {
-				dense, expert := bytes*(1-maxExpert/maxParams), bytes*maxExpert/maxParams
-				return hierAllReduce(dense, dc, k, cl.Intra, cl.Inter) + hierAllReduce(expert, de, ke, cl.Intra, cl.Inter)
+		// Each collective as NCCL's model costs it (its latency grows
+		// with the nodes the group spans), issued calls at a time over
+		// the stage's parameters: a gradient bucket each (all but ZeRO-3),
+		// a layer each (ZeRO-3's gathers and reduce-scatters).
+		coll := func(op collective.Op, bytes, calls float64) float64 {
+			if !m.MoE() {
+				return calls * ncclTime(op, bytes/calls, dc, k, cl)
 			}
+			ep := p.ep()
+			de, ke := dc/ep, max(1, k/ep)
+			dense, expert := bytes*(1-maxExpert/maxParams), bytes*maxExpert/maxParams
+			return calls * (ncclTime(op, dense/calls, dc, k, cl) + ncclTime(op, expert/calls, de, ke, cl))
 		}
+		buckets := Buckets(maxParams, dc, p.Overlap)
+		layers := float64(max(1, stageLayerCount(maxStage)))
 		grads, weights := maxParams*gradBytes, maxParams*2
 		switch p.ZeRO {
 		case 0:
-			perStep = ar(grads)
-		case 1:
-			perStep = ar(grads)/2 + ar(weights)/2 // reduce-scatter gradients, all-gather weights
+			perStep = coll(collective.AllReduce, grads, buckets)
+		case 1: // reduce-scatter gradients, all-gather weights
+			perStep = coll(collective.ReduceScatter, grads, buckets) + coll(collective.AllGather, weights, buckets)
 		case 2:
-			perMicro = ar(grads) / 2
-			perStep = ar(weights) / 2
-		case 3:
-			perMicro = ar(weights) + ar(grads)/2 // gather weights forward and backward, reduce-scatter gradients
+			perMicro = coll(collective.ReduceScatter, grads, buckets)
+			perStep = coll(collective.AllGather, weights, buckets)
+		case 3: // gather a layer's weights forward and backward, reduce-scatter its gradients
+			perMicro = 2*coll(collective.AllGather, weights, layers) + coll(collective.ReduceScatter, grads, layers)
 		}
 	}
 	tm.DPComm = perStep + M*perMicro
@@ -479,7 +486,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 		if !p.Overlap {
 			return
 		}
-		buckets := math.Max(1, math.Ceil(maxParams/BucketParams))
+		buckets := Buckets(maxParams, dp*cp, true)
 		bwdLast := r.StageBackward[crit]
 		tm.DPHidden = math.Min(perStep*(1-1/buckets), bwdLast)
 		if perMicro > 0 {
@@ -1115,6 +1122,20 @@ func PipelineLink(p Plan, cl Cluster) hw.Link {
 		return cl.Intra // neighbouring stages share a node
 	}
 	return cl.Inter
+}
+
+// ncclTime is one collective op of bytes over n ranks, k of them a node,
+// as NCCL's own model costs it (collective.NCCLTime).
+func ncclTime(op collective.Op, bytes float64, n, k int, cl Cluster) float64 {
+	if n < 2 {
+		return 0
+	}
+	k = max(1, min(k, n))
+	c, err := collective.NCCLTime(op, collective.NCCLGroup{Ranks: n, Nodes: (n + k - 1) / k, Intra: cl.Intra, Inter: cl.Inter}, bytes)
+	if err != nil {
+		return 0 // unreachable: n ≥ 2, bytes ≥ 0, the cluster's links
+	}
+	return c.Seconds
 }
 
 func hierAllReduce(bytes float64, n, k int, intra, inter hw.Link) float64 {

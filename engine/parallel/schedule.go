@@ -412,7 +412,7 @@ func (r Result) Timeline() (Timeline, error) {
 		for _, sp := range r.StageParams {
 			maxParams = max(maxParams, sp)
 		}
-		hidden = int(min(max(1, ceilDiv(maxParams, BucketParams)-1), maxDrawnBuckets))
+		hidden = int(min(max(1, Buckets(maxParams, p.DP*p.cp(), true)-1), maxDrawnBuckets))
 	}
 	for st, end := range lastB {
 		if tm.DPHidden > 0 {
