@@ -31,6 +31,12 @@ type AttentionConfig struct {
 	Impl                       AttentionImpl
 	// BlockQ is FlashAttention's block of query rows (0: 128).
 	BlockQ int
+	// FlashVersion is FlashAttention's generation: 3 (0 means it) is
+	// FlashAttention-3's measured rates — on Hopper, and the newest
+	// kernel's share of the peak elsewhere; 2 is FlashAttention-2's
+	// rates on Hopper (it does not use Hopper's asynchronous tensor
+	// cores: about 60% of FlashAttention-3's).
+	FlashVersion int
 }
 
 // AttentionResult are the counts and time of one attention forward pass.
@@ -81,9 +87,20 @@ func (impl AttentionImpl) BackwardFLOPs() float64 {
 // exponential unit (16 a clock an SM, 512 FLOPs of products to one
 // exponential at d = 128) and the backward runs five products with
 // atomics between the blocks.
-var flashRates = [...]struct{ seq, fwd, bwd float64 }{
+var flashRates = [...]flashRate{
 	{512, 467, 316}, {1024, 565, 424}, {2048, 625, 501}, {4096, 638, 542}, {8192, 646, 559}, {16384, 648, 561},
 }
+
+// flash2Rates are FlashAttention-2's on the same H100 SXM5, BF16, head
+// dimension 128, no causal mask, from the same benchmarks (the
+// FlashAttention-3 paper's baselines, §4.1): FlashAttention-2 was written
+// for Ampere and runs Hopper's tensor cores without their asynchronous
+// warpgroup instructions (wgmma) or the TMA.
+var flash2Rates = [...]flashRate{
+	{512, 309, 214}, {1024, 350, 260}, {2048, 362, 291}, {4096, 368, 310}, {8192, 370, 318}, {16384, 370, 322},
+}
+
+type flashRate struct{ seq, fwd, bwd float64 }
 
 // flashPeak is the peak the measured rates are shares of: the H100 SXM's
 // dense BF16 989 TFLOP/s.
@@ -94,7 +111,29 @@ const flashPeak = 989
 // flashRates ÷ the H100's peak, linear in log₂ n between the measured
 // lengths and held beyond them. Other GPUs and formats are assumed to
 // reach the same shares of their own peaks.
-func FlashEfficiency(n int) (fwd, bwd float64) {
+func FlashEfficiency(n int) (fwd, bwd float64) { return flashEfficiency(flashRates[:], n) }
+
+// FlashEfficiencyOf is FlashEfficiency for a FlashAttention generation on
+// g: FlashAttention-2 on a Hopper part (it has FP8 tensor cores and no
+// two-SM products: Blackwell's) at FlashAttention-2's own rates there;
+// any other pair at FlashAttention-3's shares (on Ampere,
+// FlashAttention-2 reaches about those: 50–73% of the A100's peak, Dao,
+// arXiv 2307.08691).
+func FlashEfficiencyOf(version int, g hw.GPU, n int) (fwd, bwd float64) {
+	if version == 2 && Hopper(g) {
+		return flashEfficiency(flash2Rates[:], n)
+	}
+	return flashEfficiency(flashRates[:], n)
+}
+
+// Hopper reports whether g is a Hopper part: FP8 tensor cores, and not
+// Blackwell's two-SM products.
+func Hopper(g hw.GPU) bool {
+	_, fp8 := g.PeakFLOPS(hw.FP8)
+	return fp8 && !g.PairMMA
+}
+
+func flashEfficiency(flashRates []flashRate, n int) (fwd, bwd float64) {
 	first, last := flashRates[0], flashRates[len(flashRates)-1]
 	x := float64(n)
 	switch {
@@ -182,7 +221,10 @@ func Attention(c AttentionConfig) (AttentionResult, error) {
 	fwd, bwd := TensorEfficiency, TensorEfficiency
 	back := c.Impl.BackwardFLOPs()
 	if c.Impl == FlashAttention {
-		fwd, bwd = FlashEfficiency(c.Seq)
+		if v := c.FlashVersion; v != 0 && v != 2 && v != 3 {
+			return r, fmt.Errorf("flash-version: %d; allowed 2, 3", v)
+		}
+		fwd, bwd = FlashEfficiencyOf(c.FlashVersion, g, c.Seq)
 	}
 	r.ComputeS = r.FLOPs / (peak * fwd)
 	r.MemoryS = r.HBMBytes / g.HBMBandwidth

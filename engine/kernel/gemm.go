@@ -34,6 +34,17 @@ const (
 	// BF16 GEMMs reach about 80% of peak on Hopper (a measured 788 TFLOP/s
 	// on an H200 for 8192³, published-figures.md).
 	TensorEfficiency = 0.82
+	// FP8TensorEfficiency is TensorEfficiency for a per-tensor-scaled
+	// FP8 product (cuBLASLt, as Transformer Engine runs them): FP8
+	// GEMMs reach a smaller share of their doubled peak than BF16 ones of
+	// theirs — the best shapes of a brute-force search on an H100 SXM
+	// reach 1,402.6 of 1,978.9 TFLOP/s in FP8 (70.9%) against 794.5 of
+	// 989.4 in BF16 (80.3%; stas00/ml-engineering, "Maximum Achievable
+	// Matmul FLOPS" table; Azure's cuBLASLt FP8 8192³ with random data:
+	// 1,290): FP8 at 70.9/80.3 of BF16's share, 0.82 × 0.883 = 0.72. A
+	// block-scaled product (BlockScaled, DeepGEMM's) keeps its own
+	// accounting, held to DeepGEMM's measured shapes.
+	FP8TensorEfficiency = 0.72
 	// SmemBytesPerClock is what one SM's shared memory serves per clock:
 	// 32 banks × 4 bytes.
 	SmemBytesPerClock = 128
@@ -214,7 +225,11 @@ func GEMM(c GEMMConfig) (GEMMResult, error) {
 		r.SmemBytes = 2 * float64(r.Blocks) * float64(bm+bn) * K * B
 		// Compute: each wave runs BlocksPerSM tiles on every SM, sharing
 		// its tensor cores, at TensorEfficiency of the peak.
-		perSM := peak / float64(sms) * TensorEfficiency // an SM's (a pair's) share
+		eff := TensorEfficiency
+		if c.Dtype == hw.FP8 && !c.BlockScaled {
+			eff = FP8TensorEfficiency
+		}
+		perSM := peak / float64(sms) * eff // an SM's (a pair's) share
 		tileFLOPs := 2 * float64(bm) * float64(bn) * K
 		// Full waves keep every SM at BlocksPerSM tiles; in the last,
 		// partial wave the busiest SM has ceil(rest ÷ SMs) tiles (the
