@@ -35,7 +35,7 @@ func planKnobs() []scenarios.Knob {
 		{Name: "params", Kind: scenarios.KnobFloat, FMin: 1, FMax: 1e16},
 		n("gpus", 1, 1<<24, ""), n("tp", 1, 1<<16, "1"), n("pp", 1, 1<<16, "1"), n("dp", 1, 1<<24, ""),
 		n("interleave", 1, 64, "1"), n("zero", 0, 3, "0"), n("micro-batch", 1, 1<<16, "1"), n("global-batch", 1, 1<<24, ""),
-		n("gpus-per-node", 1, 256, "8"), n("nics-per-node", 1, 256, ""), n("top", 0, 1<<20, "50"),
+		n("flash-version", 2, 3, ""), n("gpus-per-node", 1, 256, "8"), n("nics-per-node", 1, 256, ""), n("top", 0, 1<<20, "50"),
 		n("ep", 1, 1<<16, "1"), n("cp", 1, 1<<16, "1"),
 		{Name: "cp-algo", Kind: scenarios.KnobEnum, Values: []string{string(parallel.CPAllGather), string(parallel.CPRing)}, Default: string(parallel.CPAllGather)},
 		{Name: "capacity-factor", Kind: scenarios.KnobFloat, FMin: 1, FMax: 8, Default: "1"},
@@ -143,6 +143,7 @@ DP × micro-batch) are refused with the constraint named.`,
 		"micro-batch":       {what: "sequences per micro-batch"},
 		"global-batch":      {what: "sequences per optimizer step", def: "the preset's batch when dp × micro-batch divides it, else dp × micro-batch × 4·pp (a bubble near a quarter); with --search the preset's batch, else --gpus"},
 		"gpus-per-node":     {what: "GPUs per node (one NVLink domain, or a PCIe server's cards), joined by --intra", def: "8; 72 for gb200 (a GB200 NVL72 rack)"},
+		"flash-version":     {what: "FlashAttention's generation (with --flash): 3 (FlashAttention-3, Hopper and later) or 2 (FlashAttention-2: on Hopper at its own, lower, measured rates — what stacks before July 2024 and PyTorch's own attention ran)", def: "the newest the GPU runs: 3 on Hopper and Blackwell, 2 on Ampere"},
 		"nics-per-node":     {what: "the --inter NICs a node has, shared by its GPUs (BLOOM's 8 A100s on 4 Omni-Path NICs: --inter opa-100 --nics-per-node 4); at most --gpus-per-node", def: "one a GPU"},
 		"top":               {what: "plans --search lists (0: all)"},
 		"recompute":         {what: "activation recomputation: none, selective (attention's softmax and dropout) or full (each layer's forward again)", def: "selective (--software megatron-2021: full)"},
@@ -521,6 +522,9 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	plan.FP8Cache, plan.FusedSwiGLU = boolOr("fp8-cache", false), fused
+	if given("flash-version") {
+		plan.FlashVersion = atoi("flash-version")
+	}
 	if plan.EPOverlap {
 		plan.CommSMs = 20
 	}
@@ -753,6 +757,9 @@ func planSettings(given func(string) bool, m model.Transformer, fromHF bool, p p
 		add("overlap", "DP overlap", onOff[p.Overlap], eraDef("default"))
 	}
 	add("flash", "FlashAttention", onOff[p.Flash], eraDef("default"))
+	if p.FlashVersion != 0 {
+		add("flash-version", "FlashAttention kernel", fmt.Sprintf("FlashAttention-%d", p.FlashVersion), "default")
+	}
 	if !search {
 		add("recompute", "recomputation", string(p.Recompute), eraDef("default"))
 		if p.Recompute == parallel.RecomputeSelective {

@@ -470,7 +470,7 @@ func (a *StepActivity) Counts(act Activity) (Counts, bool) {
 	case KernelAttention:
 		m := c.Model
 		impl := p.attentionImpl()
-		r, err := kernel.Attention(kernel.AttentionConfig{Batch: p.MicroBatch, Heads: m.Heads / p.TP, Seq: m.Seq, HeadDim: attentionHeadDim(m), Dtype: attDtype(dt), GPU: g, Impl: impl})
+		r, err := kernel.Attention(kernel.AttentionConfig{Batch: p.MicroBatch, Heads: m.Heads / p.TP, Seq: m.Seq, HeadDim: attentionHeadDim(m), Dtype: attDtype(dt), GPU: g, Impl: impl, FlashVersion: p.FlashVersion})
 		if err != nil {
 			return Counts{}, false
 		}

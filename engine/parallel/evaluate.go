@@ -761,13 +761,23 @@ func layerCostOf(m model.Transformer, p Plan, cl Cluster, ks *kernelList) costs 
 			rows = 0
 		}
 		quant.add(dt, n, x.n, x.k, rows)
+		if dt == hw.FP8 {
+			// Transformer Engine's casts: the output projection reads the
+			// attention's 16-bit output (its own cast); the others' inputs
+			// come from a norm or an activation that writes FP8; the up
+			// projection's output gradient comes from the activation's
+			// backward, which writes FP8.
+			out := i == len(mats)-3
+			up := i == len(mats)-2
+			quant.addTE(n, x.n, x.k, !out, up)
+		}
 	}
 	// The attention core.
 	// With context parallelism a rank's s/CP queries (two chunks of the
 	// load-balanced causal split) against all s keys: 1/CP of the
 	// sequence's attention.
 	att, err := kernel.Attention(kernel.AttentionConfig{Batch: p.MicroBatch, Heads: m.Heads / p.TP, Seq: m.Seq,
-		HeadDim: attentionHeadDim(m), Dtype: attDtype(dt), GPU: g, Impl: p.attentionImpl()})
+		HeadDim: attentionHeadDim(m), Dtype: attDtype(dt), GPU: g, Impl: p.attentionImpl(), FlashVersion: p.FlashVersion})
 	attn, attnBack := att.TimeS/float64(cp), att.BackwardS/float64(cp)
 	if err != nil {
 		attn = 4 * n * S * h / T / (peakOf(g, dt) * kernel.TensorEfficiency)

@@ -67,6 +67,9 @@ type Metrics struct {
 	// FusedSwiGLU: SwiGLU as one fused kernel, its product written again
 	// in the backward rather than kept.
 	FusedSwiGLU bool `json:"fused_swiglu,omitempty"`
+	// FlashVersion is FlashAttention's generation when one was chosen (2
+	// or 3; absent: the newest the GPU runs).
+	FlashVersion int `json:"flash_version,omitempty"`
 }
 
 // Metrics reports the plan. Memory is the fullest GPU's; MemoryPerStage
@@ -81,7 +84,7 @@ func (r Result) Metrics() Metrics {
 		MicroBatch: p.MicroBatch, GlobalBatch: p.GlobalBatch, MicroBatches: r.MicroBatches, GradAccumSteps: r.MicroBatches,
 		Schedule: string(p.Schedule), BytesPerParam: p.BytesPerParam, Dtype: string(p.Dtype),
 		NodeLimit: p.NodeLimit, DispatchDtype: string(p.DispatchDtype), EPOverlap: p.EPOverlap, CommSMs: p.CommSMs, BlockScaled: p.BlockScaled,
-		RecomputeModules: p.RecomputeModules.String(), FP8Cache: p.FP8Cache, FusedSwiGLU: p.FusedSwiGLU,
+		RecomputeModules: p.RecomputeModules.String(), FP8Cache: p.FP8Cache, FusedSwiGLU: p.FusedSwiGLU, FlashVersion: p.FlashVersion,
 		Memory: r.Memory, MemoryPerStage: r.StageMemory, Time: r.Time, TimePerStage: r.perStageTimes(), BubbleFraction: r.BubbleFraction,
 		TokensPerS: r.TokensPerS, TFLOPSPerGPU: r.TFLOPSPerGPU, ModelTFLOPSPerGPU: r.ModelTFLOPSPerGPU, MFU: r.MFU, HFU: r.HFU,
 		MFUPeakDtype: string(r.MFUPeakDtype), MFUPeakTFLOPS: r.MFUPeak / 1e12, Fits: r.Memory.Fits,

@@ -150,6 +150,11 @@ type Plan struct {
 	// Megatron-LM's and Transformer Engine's, stores the product too.
 	// Not recomputation: no product is run again. Needs a SwiGLU model.
 	FusedSwiGLU bool
+	// FlashVersion is FlashAttention's generation (with Flash): 0 the
+	// newest the GPU runs (FlashAttention-3 on Hopper, 2 on Ampere), 2
+	// FlashAttention-2 — what stacks before FlashAttention-3 (July 2024)
+	// and PyTorch's own attention ran on Hopper — or 3 (not on Ampere).
+	FlashVersion int
 }
 
 // CPAlgo is how context parallelism brings a rank the keys and values of
@@ -340,6 +345,14 @@ func (c Config) Validate() error {
 	}
 	if err := p.validateRecompute(m.MLA()); err != nil {
 		return err
+	}
+	switch v := p.FlashVersion; {
+	case v != 0 && v != 2 && v != 3:
+		return fmt.Errorf("flash-version: %d; allowed 2, 3 (0: the newest the GPU runs)", v)
+	case v != 0 && !p.Flash:
+		return fmt.Errorf("flash-version: %d needs FlashAttention (flash is off)", v)
+	case v == 3 && !kernel.Hopper(cl.GPU) && !cl.GPU.PairMMA:
+		return fmt.Errorf("flash-version: 3 needs Hopper's tensor cores; %s runs FlashAttention-2 (allowed 2)", cl.GPU.Name)
 	}
 	if p.FusedSwiGLU && m.FFN != model.SwiGLU {
 		return fmt.Errorf("fused-swiglu: needs a SwiGLU feed-forward block; %s's is %s", m.ID, m.FFN)
