@@ -50,14 +50,6 @@ func (cl Cluster) perGPU() Cluster {
 	return cl
 }
 
-// DefaultCluster is the default for a GPU type: A100 → NVLink 3
-// inside nodes of 8 and one InfiniBand HDR 200G NIC per GPU (DGX A100);
-// H100 and H200 → NVLink 4 and NDR 400G (DGX H100); H800 → its NVLink
-// (400 GB/s two-way) and NDR, as DeepSeek-V3 was trained; B200 → NVLink 5
-// in nodes of 8 and NDR (DGX B200: eight ConnectX-7 400 Gb/s); GB200 → a
-// GB200 NVL72 rack as one node of 72 GPUs on NVLink 5 (its NVLink Switch
-// trays), racks joined by NDR (DGX GB200: a ConnectX-7 400 Gb/s port a
-// GPU; XDR's 800 Gb/s comes with GB300's ConnectX-8).
 // DefaultCluster is the default for a GPU type: the GPU's own
 // link inside nodes of its NVLinkGPUs, and one NIC a GPU between them —
 // InfiniBand HDR 200G for the Ampere parts, whose servers carried
