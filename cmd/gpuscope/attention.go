@@ -13,20 +13,22 @@ import (
 
 var attentionHelp = cmdHelp{
 	name:  "gpuscope attention",
-	usage: "[--seq N --head-dim d --heads H --batch B --gpu G --dtype D --impl standard|flash] [--json]",
+	usage: "[--seq N --head-dim d --heads H --batch B --gpu G --dtype D --impl standard|flash --flash-version 2|3 --causal] [--json]",
 	about: `The HBM traffic and the time of one attention core (QKᵀ, softmax, ×V),
 standard (the N×N scores written to HBM and read back) or FlashAttention
 (tiled in shared memory, K and V streamed from L2): hbm_bytes, score_bytes,
 time_s.`,
 	flags: map[string]flagDoc{
-		"seq":      {what: "sequence length N, tokens"},
-		"head-dim": {what: "head dimension d"},
-		"heads":    {what: "attention heads H"},
-		"batch":    {what: "sequences in the batch B"},
-		"gpu":      {what: "the GPU"},
-		"dtype":    {what: "the number format of Q, K, V and the scores"},
-		"impl":     {what: "standard attention or FlashAttention"},
-		"json":     jsonDoc,
+		"seq":           {what: "sequence length N, tokens"},
+		"head-dim":      {what: "head dimension d"},
+		"heads":         {what: "attention heads H"},
+		"batch":         {what: "sequences in the batch B"},
+		"gpu":           {what: "the GPU"},
+		"dtype":         {what: "the number format of Q, K, V and the scores"},
+		"impl":          {what: "standard attention or FlashAttention"},
+		"flash-version": {what: "FlashAttention's generation: 3, or 2 (on Hopper at its own measured rates)", def: "the newest the GPU runs"},
+		"causal":        {what: "a decoder's causal mask: FlashAttention skips the blocks above the diagonal, half the work, at its measured causal rates; standard attention computes every score and masks them", def: "off"},
+		"json":          jsonDoc,
 	},
 }
 
@@ -39,7 +41,8 @@ func runAttention(args []string, stdout, stderr io.Writer) int {
 		{Name: "gpu", Kind: scenarios.KnobEnum, Values: hw.GPUIDs(), Default: "h100"},
 		{Name: "dtype", Kind: scenarios.KnobEnum, Values: dtypeIDs(), Default: "bf16"},
 		{Name: "impl", Kind: scenarios.KnobEnum, Values: []string{string(kernel.StandardAttention), string(kernel.FlashAttention)}, Default: string(kernel.FlashAttention)},
-	}, "json")
+		{Name: "flash-version", Kind: scenarios.KnobInt, Min: 2, Max: 3, Default: ""},
+	}, "json", "causal")
 	fs.help = attentionHelp
 	if err := fs.parse(args); err != nil {
 		return fs.stop(err, stdout, stderr)
@@ -53,6 +56,7 @@ func runAttention(args []string, stdout, stderr io.Writer) int {
 	r, err := kernel.Attention(kernel.AttentionConfig{
 		Batch: atoi("batch"), Heads: atoi("heads"), Seq: atoi("seq"), HeadDim: atoi("head-dim"),
 		Dtype: hw.Dtype(fs.value("dtype")), GPU: g, Impl: kernel.AttentionImpl(fs.value("impl")),
+		FlashVersion: atoi("flash-version"), Causal: fs.bools["causal"],
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "gpuscope attention: --%v\n", err)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 )
@@ -93,5 +94,27 @@ func TestPlanAt(t *testing.T) {
 	}
 	if _, e, code := runCLI("plan", "--model", "gpt3-175b", "--gpus", "512", "--search", "--at", "1"); code != 2 || !strings.Contains(e, "--at:") {
 		t.Errorf("--search --at: %d %s", code, e)
+	}
+}
+
+// gpuscope attention --causal halves FlashAttention's work at its
+// measured causal rate; --flash-version 2 runs FlashAttention-2's rates
+// on Hopper; FlashAttention-3 on an A100 is refused by name.
+func TestAttentionCausalAndVersion(t *testing.T) {
+	time := func(args ...string) float64 {
+		t.Helper()
+		m := jsonCLI(t, append([]string{"attention", "--seq", "8192", "--heads", "16", "--json"}, args...)...)
+		return m["time_s"].(float64)
+	}
+	full, causal := time(), time("--causal")
+	if r := causal / full; math.Abs(r-0.5*646/602) > 1e-3 {
+		t.Errorf("causal over unmasked at 8k: %.4f, want 0.5 × 646/602 = %.4f", r, 0.5*646/602)
+	}
+	if r := time("--flash-version", "2") / full; math.Abs(r-646.0/370) > 1e-3 {
+		t.Errorf("FlashAttention-2 over -3 at 8k: %.4f, want 646/370", r)
+	}
+	_, errOut, code := runCLI("attention", "--flash-version", "3", "--gpu", "a100-80gb")
+	if code != 2 || !strings.Contains(errOut, "--flash-version: 3 needs Hopper") {
+		t.Errorf("FlashAttention-3 on an A100: exit %d, %q", code, errOut)
 	}
 }

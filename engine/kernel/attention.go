@@ -37,12 +37,27 @@ type AttentionConfig struct {
 	// rates on Hopper (it does not use Hopper's asynchronous tensor
 	// cores: about 60% of FlashAttention-3's).
 	FlashVersion int
+	// Causal: each query sees only the keys before it, as in a decoder.
+	// FlashAttention then skips the blocks above the diagonal — half the
+	// work — at its measured causal rates (lower at short lengths: the
+	// diagonal blocks are partly masked); standard attention computes
+	// every score and masks them, in the same time. FLOPs stays the full
+	// count (the convention MFU uses).
+	Causal bool
+	// BlockSeq, when positive, is the length of the blocks a ring
+	// (context parallelism's) runs FlashAttention on, one step at a
+	// time: its rate is the unmasked one at that length (0: Seq's).
+	BlockSeq int
 }
 
 // AttentionResult are the counts and time of one attention forward pass.
 type AttentionResult struct {
-	Config     AttentionConfig
-	FLOPs      float64 // the two matrix products, 4·B·H·N²·d
+	Config AttentionConfig
+	FLOPs  float64 // the two matrix products, 4·B·H·N²·d
+	// WorkFLOPs is what the kernel computes: FLOPs, half of them under a
+	// causal mask with FlashAttention (the blocks above the diagonal are
+	// skipped).
+	WorkFLOPs  float64
 	HBMBytes   float64
 	ScoreBytes float64 // one N×N score matrix per batch element and head: B·H·N²·bytes
 	// KVInL2 reports whether FlashAttention's re-reads of K and V are
@@ -102,6 +117,17 @@ var flash2Rates = [...]flashRate{
 
 type flashRate struct{ seq, fwd, bwd float64 }
 
+// flashCausalFwd are the forward rates with a causal mask on the same
+// H100 (the FlashAttention-3 paper's causal benchmark, head dimension
+// 128), TFLOP/s of the masked (half) count: FlashAttention-3 and
+// FlashAttention-2. No causal backward is published: a backward is
+// taken at its unmasked rate × the forward's causal-to-unmasked ratio at
+// that length (an assumption).
+var flashCausalFwd = map[int][6]float64{
+	3: {292, 423, 521, 579, 602, 616},
+	2: {191, 260, 298, 319, 333, 335},
+}
+
 // flashPeak is the peak the measured rates are shares of: the H100 SXM's
 // dense BF16 989 TFLOP/s.
 const flashPeak = 989
@@ -124,6 +150,27 @@ func FlashEfficiencyOf(version int, g hw.GPU, n int) (fwd, bwd float64) {
 		return flashEfficiency(flash2Rates[:], n)
 	}
 	return flashEfficiency(flashRates[:], n)
+}
+
+// FlashCausalEfficiency is FlashEfficiencyOf with a causal mask: the
+// measured causal forward rate's share of the peak (of the masked work),
+// and the backward's unmasked share scaled by the forward's causal to
+// unmasked ratio at that length.
+func FlashCausalEfficiency(version int, g hw.GPU, n int) (fwd, bwd float64) {
+	v := 3
+	if version == 2 && Hopper(g) {
+		v = 2
+	}
+	table := flashRates[:]
+	if v == 2 {
+		table = flash2Rates[:]
+	}
+	causal := make([]flashRate, len(table))
+	for i, r := range table {
+		c := flashCausalFwd[v][i]
+		causal[i] = flashRate{r.seq, c, r.bwd * c / r.fwd}
+	}
+	return flashEfficiency(causal, n)
 }
 
 // Hopper reports whether g is a Hopper part: FP8 tensor cores, and not
@@ -220,16 +267,34 @@ func Attention(c AttentionConfig) (AttentionResult, error) {
 	}
 	fwd, bwd := TensorEfficiency, TensorEfficiency
 	back := c.Impl.BackwardFLOPs()
+	work := r.FLOPs
 	if c.Impl == FlashAttention {
 		if v := c.FlashVersion; v != 0 && v != 2 && v != 3 {
 			return r, fmt.Errorf("flash-version: %d; allowed 2, 3", v)
 		}
-		fwd, bwd = FlashEfficiencyOf(c.FlashVersion, g, c.Seq)
+		if c.FlashVersion == 3 && !Hopper(g) && !g.PairMMA {
+			return r, fmt.Errorf("flash-version: 3 needs Hopper's tensor cores; %s runs FlashAttention-2 (allowed 2)", g.Name)
+		}
+		if c.BlockSeq < 0 || c.BlockSeq > c.Seq {
+			return r, fmt.Errorf("block-seq: %d; allowed 0–%d", c.BlockSeq, c.Seq)
+		}
+		switch {
+		case c.BlockSeq > 0:
+			fwd, bwd = FlashEfficiencyOf(c.FlashVersion, g, c.BlockSeq)
+		case c.Causal:
+			fwd, bwd = FlashCausalEfficiency(c.FlashVersion, g, c.Seq)
+		default:
+			fwd, bwd = FlashEfficiencyOf(c.FlashVersion, g, c.Seq)
+		}
+		if c.Causal {
+			work /= 2
+		}
 	}
-	r.ComputeS = r.FLOPs / (peak * fwd)
+	r.WorkFLOPs = work
+	r.ComputeS = work / (peak * fwd)
 	r.MemoryS = r.HBMBytes / g.HBMBandwidth
 	r.TimeS = math.Max(r.ComputeS, r.MemoryS)
-	r.BackwardS = back * math.Max(r.FLOPs/(peak*bwd), r.MemoryS)
+	r.BackwardS = back * math.Max(work/(peak*bwd), r.MemoryS)
 	return r, nil
 }
 

@@ -470,7 +470,7 @@ func (a *StepActivity) Counts(act Activity) (Counts, bool) {
 	case KernelAttention:
 		m := c.Model
 		impl := p.attentionImpl()
-		r, err := kernel.Attention(kernel.AttentionConfig{Batch: p.MicroBatch, Heads: m.Heads / p.TP, Seq: m.Seq, HeadDim: attentionHeadDim(m), Dtype: attDtype(dt), GPU: g, Impl: impl, FlashVersion: p.FlashVersion})
+		r, err := kernel.Attention(p.attentionConfig(m, g, dt))
 		if err != nil {
 			return Counts{}, false
 		}
@@ -478,7 +478,7 @@ func (a *StepActivity) Counts(act Activity) (Counts, bool) {
 		if back {
 			f *= impl.BackwardFLOPs()
 		}
-		out.FLOPs, out.HBMBytes, out.Bound, out.Dtype = r.FLOPs*f, r.HBMBytes*f, "compute", attDtype(dt)
+		out.FLOPs, out.HBMBytes, out.Bound, out.Dtype = r.WorkFLOPs*f, r.HBMBytes*f, "compute", attDtype(dt)
 		out.Peak, _ = g.PeakFLOPS(out.Dtype)
 		if r.MemoryS > r.ComputeS {
 			out.Bound = "memory"

@@ -107,7 +107,9 @@ func TestCPRingByHand(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		att, err := kernel.Attention(kernel.AttentionConfig{Batch: 1, Heads: 1, Seq: tt.seq, HeadDim: 128, Dtype: hw.BF16, GPU: g, Impl: kernel.FlashAttention})
+		// Each ring step runs FlashAttention on blocks of s/CP keys, at
+		// the rate measured at that length.
+		att, err := kernel.Attention(kernel.AttentionConfig{Batch: 1, Heads: 1, Seq: tt.seq, HeadDim: 128, Dtype: hw.BF16, GPU: g, Impl: kernel.FlashAttention, BlockSeq: tt.seq / tt.cp})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -661,6 +661,25 @@ func (p Plan) attentionImpl() kernel.AttentionImpl {
 	return kernel.StandardAttention
 }
 
+// attentionConfig is the attention core of m's layer on one GPU as the
+// plan runs it: its heads over TP, the whole sequence's keys; with
+// context parallelism as a ring, each step's blocks of s/CP keys at the
+// rate measured at that length. Unmasked: a decoder's causal mask
+// (kernel.AttentionConfig.Causal) halves FlashAttention's work, but with
+// it alone every FlashAttention row of gpuscope validate turns
+// optimistic (Llama 3's 131K row +39%; DeepSeek's own profile of its
+// chunk −13%) — the engine undercharges as much elsewhere (that profile
+// shows the weight-gradient products at 0.63 of the forward's rate and
+// the FP8 casts at 3.9 ms a layer): the two are to be modelled together.
+func (p Plan) attentionConfig(m model.Transformer, g hw.GPU, dt hw.Dtype) kernel.AttentionConfig {
+	c := kernel.AttentionConfig{Batch: p.MicroBatch, Heads: m.Heads / p.TP, Seq: m.Seq,
+		HeadDim: attentionHeadDim(m), Dtype: attDtype(dt), GPU: g, Impl: p.attentionImpl(), FlashVersion: p.FlashVersion}
+	if p.cp() > 1 && p.CPAlgo == CPRing {
+		c.BlockSeq = m.Seq / p.cp()
+	}
+	return c
+}
+
 // attentionHeadDim is the head dimension m's attention is timed at: its
 // heads', or latent attention's QKᵀ qk wide and ×V v wide at their mean,
 // which costs the same.
@@ -776,8 +795,7 @@ func layerCostOf(m model.Transformer, p Plan, cl Cluster, ks *kernelList) costs 
 	// With context parallelism a rank's s/CP queries (two chunks of the
 	// load-balanced causal split) against all s keys: 1/CP of the
 	// sequence's attention.
-	att, err := kernel.Attention(kernel.AttentionConfig{Batch: p.MicroBatch, Heads: m.Heads / p.TP, Seq: m.Seq,
-		HeadDim: attentionHeadDim(m), Dtype: attDtype(dt), GPU: g, Impl: p.attentionImpl(), FlashVersion: p.FlashVersion})
+	att, err := kernel.Attention(p.attentionConfig(m, g, dt))
 	attn, attnBack := att.TimeS/float64(cp), att.BackwardS/float64(cp)
 	if err != nil {
 		attn = 4 * n * S * h / T / (peakOf(g, dt) * kernel.TensorEfficiency)
