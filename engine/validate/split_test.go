@@ -82,8 +82,8 @@ func topObjects(t *testing.T, data []byte) [][]byte {
 // names, the first ⌈63/3⌉ = 21 are held out. heldout.json is those rows
 // as split.py wrote them (json.dump, indent 1, each row with "split":
 // "heldout" and "seen_before_split": false added), and its SHA-256 is
-// the one SPLIT.md published before any mechanism was built. HeldOut
-// is exactly those.
+// the one SPLIT.md published before any mechanism was built. HeldOut,
+// and the rows gpuscope validate marks unseen, are exactly those.
 func TestIssue37Split(t *testing.T) {
 	data, rows := readRowsJSON(t)
 	if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != rowsSHA256 {
@@ -136,5 +136,19 @@ func TestIssue37Split(t *testing.T) {
 	slices.Sort(got)
 	if !slices.Equal(got, want) {
 		t.Errorf("HeldOut %v; the split holds out %v", got, want)
+	}
+	vrows, err := Rows()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var unseen []string
+	for _, r := range vrows {
+		if r.Unseen {
+			unseen = append(unseen, r.Name)
+		}
+	}
+	slices.Sort(unseen)
+	if !slices.Equal(unseen, want) {
+		t.Errorf("rows marked unseen %v, want the held-out %v", unseen, want)
 	}
 }

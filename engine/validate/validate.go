@@ -6,9 +6,16 @@
 // a row leaves its tolerance, and gpuscope validate prints the rows.
 //
 // A row whose Status is Open is a known, stated deviation the engine does
-// not yet reproduce: it is printed as such, and left out of the tolerance
-// test and of the mean and maximum error. No tolerance is widened to make
-// a row pass, and no constant is fitted to one.
+// not yet reproduce: it is printed as such, with why, and left out of the
+// tolerance test and of the held rows' mean and maximum error (Summary);
+// the means over all rows (AllMeans), which the README and the course
+// quote, count it like any other. No tolerance is widened to make a row
+// pass, and no constant is fitted to one.
+//
+// A row is Unseen when it was set aside before issue 37's mechanisms were
+// built (HeldOut; testdata/issue37/SPLIT.md): nobody looked at its engine
+// value while building. issue37.go holds issue 37's 63 rows and the one
+// rule by which each is configured.
 //
 // The CLI imports this package; the browser build does not.
 package validate
@@ -52,6 +59,10 @@ type Row struct {
 	// (a dotted path: "time.step_s"), when Config is a gpuscope plan
 	// command line whose output holds it; empty otherwise.
 	PlanField string
+	// Unseen marks the rows set aside before issue 37's mechanisms were
+	// built (HeldOut): nobody looked at their engine values while
+	// building. Every other row was in front of the engine's builders.
+	Unseen bool
 }
 
 // Within reports whether the row's error is inside its tolerance.
@@ -62,7 +73,9 @@ func row(name, source, quantity string, published, engine, tol float64, config s
 		Error: (engine - published) / published, Tolerance: tol, Config: config, Status: Held}
 }
 
-// Summary is the mean and the largest absolute error over the held rows.
+// Summary is the mean and the largest absolute error over the held rows
+// (gpuscope validate's mean_abs_error and max_abs_error; Means is over
+// every row).
 func Summary(rows []Row) (mean, maxAbs float64) {
 	n := 0
 	for _, r := range rows {
@@ -80,11 +93,47 @@ func Summary(rows []Row) (mean, maxAbs float64) {
 	return mean, maxAbs
 }
 
+// Mean is the mean absolute and the mean signed error over some rows.
+type Mean struct {
+	Rows            int
+	AbsError, Error float64 // NaN when Rows is 0
+}
+
+// Means are the errors over every row, held and open alike (the figure
+// the README and the course quote), and over the seen and the unseen
+// rows apart.
+type Means struct {
+	All, Seen, Unseen Mean
+}
+
+func mean(rows []Row, keep func(Row) bool) Mean {
+	m := Mean{}
+	for _, r := range rows {
+		if keep(r) {
+			m.AbsError += math.Abs(r.Error)
+			m.Error += r.Error
+			m.Rows++
+		}
+	}
+	m.AbsError /= float64(m.Rows)
+	m.Error /= float64(m.Rows)
+	return m
+}
+
+// AllMeans is Means over rows.
+func AllMeans(rows []Row) Means {
+	return Means{
+		All:    mean(rows, func(Row) bool { return true }),
+		Seen:   mean(rows, func(r Row) bool { return !r.Unseen }),
+		Unseen: mean(rows, func(r Row) bool { return r.Unseen }),
+	}
+}
+
 // Rows computes every row. It returns an error only when the engine
 // refuses a configuration, which the tests treat as a failure.
 func Rows() ([]Row, error) {
 	var rows []Row
-	for _, f := range []func() ([]Row, error){zeroRows, korthikantiRows, narayananRows, llama3Rows, deepSeekRows, ncclRows, gemmRows, paramRows} {
+	for _, f := range []func() ([]Row, error){zeroRows, korthikantiRows, narayananRows, llama3Rows, deepSeekRows, ncclRows, gemmRows, paramRows, issue37Rows} {
 		r, err := f()
 		if err != nil {
 			return nil, err

@@ -1,0 +1,125 @@
+package validate
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/gpuscope/gpuscope/engine/units"
+)
+
+// Every row of rows.json is a row of gpuscope validate, with the
+// published figure, the GPU count and the plan rows.json gives; what a
+// row runs otherwise is in its Note.
+func TestIssue37RowsMatchResearch(t *testing.T) {
+	_, rows := readRowsJSON(t)
+	specs := map[string]spec37{}
+	for _, s := range issue37Specs() {
+		if _, dup := specs[s.name]; dup {
+			t.Errorf("%s: two specs", s.name)
+		}
+		specs[s.name] = s
+	}
+	if len(specs) != len(rows) {
+		t.Errorf("%d specs for %d rows", len(specs), len(rows))
+	}
+	num := func(v any) int { f, _ := v.(float64); return int(f) }
+	for _, r := range rows {
+		name := r["name"].(string)
+		s, ok := specs[name]
+		if !ok {
+			t.Errorf("%s: not in gpuscope validate", name)
+			continue
+		}
+		if math.Abs(s.pub.raw-r["published"].(float64)) > 1e-12*s.pub.raw || s.pub.unit != r["quantity"].(string) {
+			t.Errorf("%s: published %g %s, rows.json %v %v", name, s.pub.raw, s.pub.unit, r["published"], r["quantity"])
+		}
+		if s.pub.unit == "iteration_s" && s.pub.stepS != s.pub.raw {
+			t.Errorf("%s: step %g, published %g", name, s.pub.stepS, s.pub.raw)
+		}
+		m, p := r["model"].(map[string]any), r["plan"].(map[string]any)
+		layers := num(m["layers"])
+		if name == "bloom-176b-384-a100" {
+			layers += 2 // the two embeddings, which BLOOM's partition counts as layers (Note)
+		}
+		gb := num(p["global_batch"])
+		if name == "opt-175b-992-a100" {
+			gb = 992 // 2M tokens as 8 sequences a DP rank (Note)
+		}
+		run := s.run
+		for _, c := range []struct {
+			what      string
+			got, want int
+		}{
+			{"GPUs", run.gpus, num(r["gpus"])}, {"layers", run.layers, layers}, {"hidden", run.hidden, num(m["hidden"])},
+			{"heads", run.heads, num(m["heads"])}, {"KV heads", run.kvHeads, num(m["kv_heads"])}, {"FFN", run.ffn, num(m["ffn"])},
+			{"sequence", run.seq, num(m["seq"])}, {"TP", run.tp, num(p["tp"])}, {"PP", run.pp, num(p["pp"])},
+			{"CP", max(run.cp, 1), num(p["cp"])}, {"DP", run.dp(), num(p["dp"])}, {"batch", run.gb, gb},
+		} {
+			if c.got != c.want {
+				t.Errorf("%s: %s %d, rows.json %d", name, c.what, c.got, c.want)
+			}
+		}
+		if mb, ok := p["micro_batch"].(float64); ok && run.free&freeMicro == 0 && max(run.mb, 1) != int(mb) {
+			t.Errorf("%s: micro-batch %d, rows.json %g", name, run.mb, mb)
+		}
+		if vp, ok := p["vp"].(float64); ok && run.free&freeInterleave == 0 && max(run.v, 1) != int(vp) {
+			t.Errorf("%s: %d chunks a stage, rows.json %g", name, run.v, vp)
+		}
+		if v := int(m["vocab"].(float64)); run.vocab != v && !strings.Contains(s.note, "padded to "+units.Number(float64(run.vocab))) {
+			t.Errorf("%s: vocabulary %d, rows.json %d", name, run.vocab, v)
+		}
+		if want := map[bool]string{true: "fp8", false: ""}[r["fp8_row"].(bool)]; (run.dtype == "fp8") != (want == "fp8") {
+			t.Errorf("%s: dtype %q; rows.json's fp8_row %v", name, run.dtype, r["fp8_row"])
+		}
+	}
+}
+
+// An issue-37 row is held exactly when the engine reproduces it: within
+// its 10% and fitting in memory; otherwise it is open, with why. A row
+// that comes within its tolerance is held from then on (the test says
+// so), and a held row that leaves it fails here and in
+// TestEveryRowWithinTolerance.
+func TestIssue37Status(t *testing.T) {
+	for _, s := range issue37Specs() {
+		_, res, err := s.run.best()
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := (res.Time.Step - s.pub.stepS) / s.pub.stepS
+		reproduced := math.Abs(e) <= 0.10 && res.Memory.Fits
+		switch {
+		case s.open == "" && !reproduced:
+			t.Errorf("%s: held, but %+.1f%% and fits %v: not reproduced; open it with why", s.name, 100*e, res.Memory.Fits)
+		case s.open != "" && reproduced:
+			t.Errorf("%s: open (%s), but now %+.1f%% and fits: hold it", s.name, s.open, 100*e)
+		}
+	}
+}
+
+// The means are over every row, held and open alike, and split by
+// whether the row was seen.
+func TestMeans(t *testing.T) {
+	rows, err := Rows()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := AllMeans(rows)
+	if m.All.Rows != len(rows) || m.Seen.Rows+m.Unseen.Rows != len(rows) || m.Unseen.Rows != len(HeldOut) {
+		t.Fatalf("rows: all %d, seen %d, unseen %d of %d", m.All.Rows, m.Seen.Rows, m.Unseen.Rows, len(rows))
+	}
+	var abs, signed float64
+	for _, r := range rows {
+		abs += math.Abs(r.Error)
+		signed += r.Error
+	}
+	if math.Abs(m.All.AbsError-abs/float64(len(rows))) > 1e-12 || math.Abs(m.All.Error-signed/float64(len(rows))) > 1e-12 {
+		t.Errorf("all rows: %+v; by hand %g, %g", m.All, abs/float64(len(rows)), signed/float64(len(rows)))
+	}
+	n := float64(len(rows))
+	if got := (m.Seen.AbsError*float64(m.Seen.Rows) + m.Unseen.AbsError*float64(m.Unseen.Rows)) / n; math.Abs(got-m.All.AbsError) > 1e-12 {
+		t.Errorf("seen and unseen do not add up to all: %g, %g", got, m.All.AbsError)
+	}
+	t.Logf("mean |error| over all %d rows %.1f%% (signed %+.1f%%); seen %d: %.1f%% (%+.1f%%); unseen %d: %.1f%% (%+.1f%%)",
+		m.All.Rows, 100*m.All.AbsError, 100*m.All.Error, m.Seen.Rows, 100*m.Seen.AbsError, 100*m.Seen.Error, m.Unseen.Rows, 100*m.Unseen.AbsError, 100*m.Unseen.Error)
+}
