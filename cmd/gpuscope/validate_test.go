@@ -22,7 +22,7 @@ func TestValidateJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &raw); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"rows", "mean_abs_error", "max_abs_error"} {
+	for _, k := range []string{"rows", "mean_abs_error", "max_abs_error", "mean_abs_error_all", "mean_error_all", "mean_abs_error_seen", "mean_error_seen", "mean_abs_error_unseen", "mean_error_unseen", "unseen_rows"} {
 		if _, ok := raw[k]; !ok {
 			t.Errorf("no %q in %s", k, out)
 		}
@@ -35,13 +35,23 @@ func TestValidateJSON(t *testing.T) {
 	json.Unmarshal(raw["mean_abs_error"], &mean)
 	json.Unmarshal(raw["max_abs_error"], &maxAbs)
 	sum, n, worst := 0.0, 0, 0.0
+	// Over all rows, the seen and the unseen: |error| and signed.
+	var sums [3][2]float64
+	var counts [3]int
 	for _, r := range rows {
-		for _, k := range []string{"name", "source", "quantity", "published", "engine", "error", "tolerance", "config", "status"} {
+		for _, k := range []string{"name", "source", "quantity", "published", "engine", "error", "tolerance", "config", "status", "unseen"} {
 			if _, ok := r[k]; !ok {
 				t.Errorf("row %v: no %q", r["name"], k)
 			}
 		}
 		pub, eng, e := r["published"].(float64), r["engine"].(float64), r["error"].(float64)
+		for i, in := range []bool{true, r["unseen"] == false, r["unseen"] == true} {
+			if in {
+				sums[i][0] += math.Abs(e)
+				sums[i][1] += e
+				counts[i]++
+			}
+		}
 		if want := (eng - pub) / pub; math.Abs(e-want) > 1e-12*math.Abs(want)+1e-15 {
 			t.Errorf("%v: error %g, want (engine − published) / published = %g", r["name"], e, want)
 		}
@@ -62,6 +72,19 @@ func TestValidateJSON(t *testing.T) {
 	if math.Abs(mean-sum/float64(n)) > 1e-12 || maxAbs != worst {
 		t.Errorf("mean %g, max %g; the held rows give %g and %g", mean, maxAbs, sum/float64(n), worst)
 	}
+	for i, k := range []string{"all", "seen", "unseen"} {
+		var abs, signed float64
+		json.Unmarshal(raw["mean_abs_error_"+k], &abs)
+		json.Unmarshal(raw["mean_error_"+k], &signed)
+		if counts[i] == 0 || math.Abs(abs-sums[i][0]/float64(counts[i])) > 1e-12 || math.Abs(signed-sums[i][1]/float64(counts[i])) > 1e-12 {
+			t.Errorf("mean_abs_error_%s %g, mean_error_%s %g; its %d rows give %g and %g", k, abs, k, signed, counts[i], sums[i][0]/float64(counts[i]), sums[i][1]/float64(counts[i]))
+		}
+	}
+	var unseen int
+	json.Unmarshal(raw["unseen_rows"], &unseen)
+	if unseen != counts[2] || unseen != 21 {
+		t.Errorf("unseen_rows %d; %d rows say unseen, issue 37's split set aside 21", unseen, counts[2])
+	}
 	text, _, code := runCLI("validate")
 	if code != 0 {
 		t.Fatalf("validate: exit %d", code)
@@ -71,7 +94,7 @@ func TestValidateJSON(t *testing.T) {
 			t.Errorf("the text output has no row %v", r["name"])
 		}
 	}
-	if !strings.Contains(text, "OPEN") || !strings.Contains(text, "mean |error|") {
+	if !strings.Contains(text, "OPEN") || !strings.Contains(text, "mean |error|") || !strings.Contains(text, "unseen") || !strings.Contains(text, "all 110 rows") {
 		t.Errorf("the text output does not mark open rows or give the mean:\n%s", text)
 	}
 	if _, errOut, code := runCLI("validate", "extra"); code != 2 || !strings.Contains(errOut, "unexpected argument") {
