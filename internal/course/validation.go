@@ -17,8 +17,10 @@ import (
 // gpuscope validate, computed when the site is built by the same code
 // (engine/validate): every published figure the engine is held to, the
 // engine's value for the run's configuration, the error and tolerance,
-// and the summary over the held rows, set against Calculon's published
-// validation error.
+// whether the row was seen while the engine was built or set aside before
+// (unseen), and the means — over all rows, held and open alike, over the
+// unseen rows, and over the held rows — the all-rows mean set against
+// Calculon's published validation error.
 
 // validationFile is the page's file name in course/LANG/.
 const validationFile = "validation.html"
@@ -40,7 +42,8 @@ const goalError = 0.10
 // validationView is what the validation page's template gets.
 type validationView struct {
 	Intro        []string
-	Summary      []template.HTML // the counts; the mean and maximum; against Calculon; the goal
+	Split        template.HTML   // how the unseen rows were set aside
+	Summary      []template.HTML // the counts; the means over all rows and the unseen; against Calculon; the held rows' mean and maximum; the goal
 	CalculonHref string
 	CalculonCite string
 	Caveat       string
@@ -55,18 +58,20 @@ type validationRow struct {
 	Name, Source, Quantity                   string
 	Published, Engine, Error, Tolerance      string
 	Status, StatusLabel, Note, Config, Class string
-	Command                                  bool // Config is a gpuscope command line
+	Seen, SeenLabel                          string // seen or unseen, and its label
+	Command                                  bool   // Config is a gpuscope command line
 }
 
 // validationSummary is what the page's summary says, computed from the
 // rows with validate.Summary.
 type validationSummary struct {
 	Rows, Held, Within, Open, Within10 int
-	Mean, Max                          float64
+	Mean, Max                          float64 // over the held rows
+	All                                validate.Means
 }
 
 func summarize(rows []validate.Row) validationSummary {
-	s := validationSummary{Rows: len(rows)}
+	s := validationSummary{Rows: len(rows), All: validate.AllMeans(rows)}
 	s.Mean, s.Max = validate.Summary(rows)
 	for _, r := range rows {
 		switch r.Status {
@@ -108,6 +113,31 @@ func signedPercent(e float64) string { return fmt.Sprintf("%+.1f%%", 100*e) }
 // to set against Calculon's 3.65%.
 func percent2(e float64) string { return fmt.Sprintf("%.2f%%", 100*e) }
 
+// signedPercent2 is a mean signed error with two decimals: +1.25%, −4.80%
+// (the minus sign a true minus).
+func signedPercent2(e float64) string {
+	return strings.Replace(fmt.Sprintf("%+.2f%%", 100*e), "-", "−", 1)
+}
+
+// splitFile and splitHash are where the split is written down, and the
+// start of the digest of the file of set-aside rows that SPLIT.md
+// published before any mechanism was built.
+const (
+	splitFile = "engine/validate/testdata/issue37/"
+	splitHash = "665dae10"
+	splitSHA  = "SHA-256"
+)
+
+// splitText is the paragraph on how the unseen rows were set aside, its
+// file, digest and hash name as code.
+func splitText(lang string) template.HTML {
+	s := html.EscapeString(tr(lang, "validation.intro.split"))
+	for k, v := range map[string]string{"file": splitFile, "hash": splitHash, "sha": splitSHA} {
+		s = strings.ReplaceAll(s, "{"+k+"}", "<code>"+html.EscapeString(v)+"</code>")
+	}
+	return template.HTML(s)
+}
+
 // plainPercent is a fraction as a percentage with no more decimals than
 // it needs: 0.005 → 0.5%, 0.1 → 10%.
 func plainPercent(t float64) string {
@@ -131,15 +161,18 @@ func validationPage(lang string, rows []validate.Row) *validationView {
 	s := summarize(rows)
 	itoa := strconv.Itoa
 	compare := "validation.compare.below"
-	if s.Mean >= calculonMean {
+	if s.All.All.AbsError >= calculonMean {
 		compare = "validation.compare.above"
 	}
 	v := &validationView{
 		Intro: []string{tr(lang, "validation.intro.row"), tr(lang, "validation.intro.error"), tr(lang, "validation.intro.open")},
+		Split: splitText(lang),
 		Summary: []template.HTML{
-			trStrong(lang, "validation.summary.rows", "rows", itoa(s.Rows), "held", itoa(s.Held), "within", itoa(s.Within), "open", itoa(s.Open)),
-			trStrong(lang, "validation.summary.mean", "mean", percent2(s.Mean), "max", percent2(s.Max)),
+			trStrong(lang, "validation.summary.rows", "rows", itoa(s.Rows), "held", itoa(s.Held), "within", itoa(s.Within), "open", itoa(s.Open), "unseen", itoa(s.All.Unseen.Rows)),
+			trStrong(lang, "validation.summary.all", "rows", itoa(s.Rows), "meanall", percent2(s.All.All.AbsError), "signedall", signedPercent2(s.All.All.Error),
+				"unseen", itoa(s.All.Unseen.Rows), "meanunseen", percent2(s.All.Unseen.AbsError), "signedunseen", signedPercent2(s.All.Unseen.Error)),
 			trStrong(lang, compare, "calculon", percent2(calculonMean)),
+			trStrong(lang, "validation.summary.mean", "mean", percent2(s.Mean), "max", percent2(s.Max)),
 		},
 		CalculonHref: calculonHref,
 		CalculonCite: calculonCite,
@@ -148,7 +181,7 @@ func validationPage(lang string, rows []validate.Row) *validationView {
 		CLINote:      tr(lang, "validation.cli"),
 	}
 	v.Summary = append(v.Summary, trStrong(lang, "validation.goal", "goal", plainPercent(goalError), "within10", itoa(s.Within10), "rows", itoa(s.Rows)))
-	for _, k := range []string{"name", "source", "quantity", "published", "engine", "error", "tolerance", "status", "config"} {
+	for _, k := range []string{"name", "seen", "source", "quantity", "published", "engine", "error", "tolerance", "status", "config"} {
 		v.Columns = append(v.Columns, tr(lang, "validation.col."+k))
 	}
 	for _, r := range rows {
@@ -156,7 +189,12 @@ func validationPage(lang string, rows []validate.Row) *validationView {
 		if r.Status == validate.Held && !r.Within() {
 			status = "outside"
 		}
+		seen := "seen"
+		if r.Unseen {
+			seen = "unseen"
+		}
 		v.Rows = append(v.Rows, validationRow{
+			Seen: seen, SeenLabel: tr(lang, "validation.seen."+seen),
 			Name: r.Name, Source: r.Source, Quantity: r.Quantity,
 			Published: validationNumber(r.Published), Engine: validationNumber(r.Engine),
 			Error: signedPercent(r.Error), Tolerance: tolerance(r.Tolerance),
@@ -167,8 +205,12 @@ func validationPage(lang string, rows []validate.Row) *validationView {
 	return v
 }
 
-// strongRe are the tags trStrong adds.
-var strongRe = regexp.MustCompile(`</?strong[^>]*>`)
+// strongRe are the tags trStrong adds; codeTagRe the code tags of the split's
+// paragraph.
+var (
+	strongRe  = regexp.MustCompile(`</?strong[^>]*>`)
+	codeTagRe = regexp.MustCompile(`</?code>`)
+)
 
 // validationSearch is the page's entry in search.json.
 func validationSearch(lang string, v *validationView) searchEntry {
@@ -176,6 +218,7 @@ func validationSearch(lang string, v *validationView) searchEntry {
 	for _, p := range v.Intro {
 		text.WriteString(p + "\n")
 	}
+	text.WriteString(html.UnescapeString(codeTagRe.ReplaceAllString(string(v.Split), "")) + "\n")
 	for _, p := range v.Summary {
 		text.WriteString(html.UnescapeString(strongRe.ReplaceAllString(string(p), "")) + "\n")
 	}
