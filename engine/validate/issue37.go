@@ -70,12 +70,16 @@ type era struct {
 	bpp                int
 }
 
-// eras are gpuscope plan's --software eras (cmd/gpuscope's softwareEras;
+// eraOf is a gpuscope plan --software era (cmd/gpuscope's softwareEras;
 // TestValidateRowsEndToEnd holds the two to the same numbers).
-var eras = map[string]era{
-	"megatron-2021": {false, false, false, parallel.RecomputeFull, 18},
-	"megatron-2022": {false, true, true, parallel.RecomputeSelective, 18},
-	"current":       {true, true, true, parallel.RecomputeSelective, 16},
+func eraOf(name string) era {
+	switch name {
+	case "megatron-2021":
+		return era{false, false, false, parallel.RecomputeFull, 18}
+	case "megatron-2022":
+		return era{false, true, true, parallel.RecomputeSelective, 18}
+	}
+	return era{true, true, true, parallel.RecomputeSelective, 16} // current
 }
 
 // free are the unstated plan settings the engine picks for a row: its
@@ -89,11 +93,9 @@ const (
 	freeZeRO                        // the distributed optimizer or not: ZeRO 0, 1
 )
 
-var (
-	on, off = ptr(true), ptr(false)
-)
-
-func ptr(b bool) *bool { return &b }
+// on and off set a run's switch against its era's default.
+func on() *bool  { b := true; return &b }
+func off() *bool { b := false; return &b }
 
 // run is a row's configuration as gpuscope plan takes it: a model from
 // sizes, a cluster and a plan (nil and zero: the --software era's
@@ -119,7 +121,7 @@ type run struct {
 	vMin                                            int // the fewest chunks a stage a free v may take (interleaving stated)
 }
 
-func (r run) era() era { return eras[r.software] }
+func (r run) era() era { return eraOf(r.software) }
 
 func (r run) dp() int { return r.gpus / (r.tp * max(r.cp, 1) * r.pp) }
 
@@ -485,7 +487,7 @@ func openReasons() map[string]string {
 func megaScale() []spec37 {
 	const url = "https://arxiv.org/abs/2402.15627v1"
 	const note = "Megatron-LM 285068c8 (2023) as megatron-2022 (sequence parallelism, standard attention — FlashAttention-2 is one of MegaScale's own additions, Table 3 — FP32 gradients) with the DP all-reduce after the backward pass (--overlap=false: MegaScale adds the overlaps, Table 3 rows 3–5); the GPU is \"NVIDIA Ampere\": A100 80GB taken (an A800 has the same 312 TFLOP/s and 400 GB/s NVLink); RoCE 200G, 8 NICs a node (§3.6); stragglers and jitter not modelled"
-	base := run{software: "megatron-2022", seq: 2048, vocab: 64000, gpu: "a100-80gb", inter: "roce-200", tp: 8, overlap: off,
+	base := run{software: "megatron-2022", seq: 2048, vocab: 64000, gpu: "a100-80gb", inter: "roce-200", tp: 8, overlap: off(),
 		free: freeMicro | freeRecompute | freeZeRO}
 	m175 := base
 	m175.layers, m175.hidden, m175.heads, m175.kvHeads, m175.ffn, m175.pp, m175.v = 96, 12288, 128, 128, 49152, 8, 6
@@ -579,7 +581,7 @@ func dgxc() []spec37 {
 			source: fmt.Sprintf("NVIDIA dgxc-benchmarking v24.11.1 (commit 35a9aec), llama3.1/README_405b.md, Llama 3.1 405B BF16 (NeMo 24.09; TP 8, PP 9, CP 2, VP 7, MBS 1), %s × H100, batch %s; %s", units.Number(float64(c.gpus)), units.Number(float64(c.gb)), url),
 			pub:    stepTime(c.t), run: r, note: nemo + llamaNote + "; the recipe's 16 query groups (Meta's model has 8)"})
 	}
-	n340 := run{software: "current", layers: 96, hidden: 18432, heads: 96, kvHeads: 8, ffn: 73728, seq: 4096, vocab: 256000, dropout: off,
+	n340 := run{software: "current", layers: 96, hidden: 18432, heads: 96, kvHeads: 8, ffn: 73728, seq: 4096, vocab: 256000, dropout: off(),
 		gpu: "h100", tp: 8, pp: 8, v: 12, zero: 1, recompute: parallel.RecomputeSelective, mb: 1, bpp: 16, flashVersion: 2}
 	for _, c := range []struct {
 		gpus  int
@@ -593,7 +595,7 @@ func dgxc() []spec37 {
 			pub:    stepTime(c.t), run: r,
 			note: "NeMo 24.09 (Megatron-Core, Transformer Engine) with NVTE_FUSED_ATTN=0: the flash-attn library, FlashAttention-2; distributed Adam as ZeRO-1; its Adam states and gradient reduction in BF16 run as 16 bytes a parameter (BF16 weights and gradients, FP32 master weights and moments) until BF16 optimizer states can be said (branch h8); squared-ReLU run as GeLU until it can be said (h8), and a GeLU model from sizes has biases, learned positions and tied embeddings (Nemotron has none); userbuffers TP-comm overlap cannot be said; the time of the last of 100 steps"})
 	}
-	n15 := run{software: "current", layers: 32, hidden: 6144, heads: 48, kvHeads: 8, ffn: 24576, seq: 4096, vocab: 256000, dropout: off,
+	n15 := run{software: "current", layers: 32, hidden: 6144, heads: 48, kvHeads: 8, ffn: 24576, seq: 4096, vocab: 256000, dropout: off(),
 		gpu: "h100", tp: 4, pp: 1, zero: 1, recompute: parallel.RecomputeNone, mb: 4, bpp: 16, flashVersion: 3}
 	for _, c := range []struct {
 		gpus int
@@ -679,8 +681,8 @@ func llmFoundry() []spec37 {
 		{"llmfoundry-mpt-70b-a100-40gb-bf16-128", "A100 40GB with 1600 Gbps node-node interconnect (RoCE)", 80, 8192, 64, "a100-40gb", 128, 4, 512, parallel.RecomputeFull, hw.BF16, true, 376},
 		{"llmfoundry-mpt-3b-h100-fp8-8", "H100 80GB FP8", 32, 2560, 20, "h100", 8, 10, 480, parallel.RecomputeNone, hw.FP8, false, 30586},
 	} {
-		r := run{software: "current", layers: c.layers, hidden: c.hidden, heads: c.heads, kvHeads: c.heads, ffn: 4 * c.hidden, seq: 2048, vocab: 50368, dropout: off,
-			gpu: c.gpu, gpus: c.gpus, tp: 1, pp: 1, zero: 3, recompute: c.rc, mb: c.mb, gb: c.gb, bpp: 18, dtype: c.dtype, overlap: on}
+		r := run{software: "current", layers: c.layers, hidden: c.hidden, heads: c.heads, kvHeads: c.heads, ffn: 4 * c.hidden, seq: 2048, vocab: 50368, dropout: off(),
+			gpu: c.gpu, gpus: c.gpus, tp: 1, pp: 1, zero: 3, recompute: c.rc, mb: c.mb, gb: c.gb, bpp: 18, dtype: c.dtype, overlap: on()}
 		mp := "Composer's DEFAULT mixed precision (FP32 reduce: 18 bytes)"
 		if c.pure {
 			r.bpp = 16
@@ -770,7 +772,7 @@ func narayananTable2() []spec37 {
 		tflops   float64
 	}{{"175B", g175, 384, 1536, 4, 144}, {"175B", g175, 1536, 1536, 1, 44}, {"530B", g530, 2240, 2240, 1, 48}} {
 		r := c.base
-		r.gpus, r.tp, r.pp, r.gb, r.mb, r.zero, r.bpp, r.overlap = c.gpus, 1, 1, c.gb, c.mb, 3, 16, on
+		r.gpus, r.tp, r.pp, r.gb, r.mb, r.zero, r.bpp, r.overlap = c.gpus, 1, 1, c.gb, c.mb, 3, 16, on()
 		s = append(s, spec37{name: fmt.Sprintf("narayanan21-t2-zero3-%s-%d", strings.ToLower(c.size), c.gpus),
 			source: fmt.Sprintf("%sZeRO-3 without model parallelism, %s, %s GPUs, batch %s, micro-batch %d%s", src, c.size, units.Number(float64(c.gpus)), units.Number(float64(c.gb)), c.mb, url),
 			pub:    conv(c.tflops, r), run: r, note: zero3})
@@ -805,7 +807,7 @@ func nemotronReports() []spec37 {
 		gpus, gb int
 		t        float64
 	}{{768, 384, 0.57}, {1536, 768, 0.58}, {2304, 1152, 0.64}} {
-		r := run{software: "current", layers: 32, hidden: 6144, heads: 48, kvHeads: 8, ffn: 24576, seq: 4096, vocab: 256000, dropout: off,
+		r := run{software: "current", layers: 32, hidden: 6144, heads: 48, kvHeads: 8, ffn: 24576, seq: 4096, vocab: 256000, dropout: off(),
 			gpu: "h100", gpus: c.gpus, tp: 8, pp: 1, zero: 1, gb: c.gb, bpp: 18, flashVersion: 2, free: freeMicro | freeRecompute}
 		s = append(s, spec37{name: fmt.Sprintf("nemotron4-15b-report-%d", c.gpus),
 			source: fmt.Sprintf("Parmar et al. 2024, Nemotron-4 15B Technical Report (arXiv 2402.16819), §2, Table 2, DP %d: %s GPUs, batch %s; https://arxiv.org/abs/2402.16819", c.gpus/8, units.Number(float64(c.gpus)), units.Number(float64(c.gb))),
@@ -818,7 +820,7 @@ func nemotronReports() []spec37 {
 		gpus, gb int
 		t        float64
 	}{{1536, 768, 10.3}, {3072, 1536, 10.3}, {6144, 2304, 8.0}} {
-		r := run{software: "current", layers: 96, hidden: 18432, heads: 96, kvHeads: 8, ffn: 73728, seq: 4096, vocab: 256000, dropout: off,
+		r := run{software: "current", layers: 96, hidden: 18432, heads: 96, kvHeads: 8, ffn: 73728, seq: 4096, vocab: 256000, dropout: off(),
 			gpu: "h100", gpus: c.gpus, tp: 8, pp: 12, zero: 1, gb: c.gb, bpp: 18, flashVersion: 2, free: freeMicro | freeInterleave | freeRecompute, vMin: 2}
 		s = append(s, spec37{name: fmt.Sprintf("nemotron4-340b-report-%d", c.gpus),
 			source: fmt.Sprintf("NVIDIA 2024, Nemotron-4 340B Technical Report (arXiv 2406.11704), §2.3, Table 2, DP %d: %s GPUs (TP 8, PP 12 with interleaving), batch %s; https://arxiv.org/abs/2406.11704", c.gpus/96, units.Number(float64(c.gpus)), units.Number(float64(c.gb))),
@@ -837,7 +839,7 @@ func bloombergGPT() spec37 {
 		source: "Wu et al. 2023, BloombergGPT (arXiv 2303.17564), §3.3–3.4 ('each training step takes 32.5 seconds'; 64 × p4d.24xlarge, 512 A100 40GB) and Table 4 (the model); https://arxiv.org/abs/2303.17564",
 		pub:    stepTime(32.5),
 		run: run{software: "current", layers: 70, hidden: 7680, heads: 40, kvHeads: 40, ffn: 30720, seq: 2048, vocab: 131072,
-			gpu: gpu, gpus: 512, inter: "efa-100", nics: 4, tp: 1, pp: 1, zero: 3, recompute: parallel.RecomputeFull, gb: 2048, flash: off,
+			gpu: gpu, gpus: 512, inter: "efa-100", nics: 4, tp: 1, pp: 1, zero: 3, recompute: parallel.RecomputeFull, gb: 2048, flash: off(),
 			free: freeMicro},
 		note: join("Amazon SageMaker's model-parallel library (early 2023): ZeRO-3 with its prefetch, standard attention with a fused softmax (no FlashAttention), activation checkpointing of every layer; MiCS's sharding over 128 GPUs, 4 copies, run as ZeRO-3 over all 512; EFA 4 × 100 Gb/s a node", gpuNote,
 			"ALiBi and the embedding LayerNorm as learned positions; batch 2,048 (from step 7,200; the 32.5 s is the run's average)")}
@@ -850,7 +852,7 @@ func opt175B() spec37 {
 		pub: fromRate(147, "tflops_per_gpu", f, 147e12, 992,
 			"from 147 TFLOP/s a GPU ('up to'; no count given) read as Megatron's hardware count with full recomputation, 96·B·s·L·h²·(1 + s/6h + V/16Lh), V 50,272 (read as 6·N·tokens the step would be 0.77 of this)"),
 		run: run{software: "megatron-2021", layers: 96, hidden: 12288, heads: 96, kvHeads: 96, ffn: 49152, seq: 2048, vocab: 50272,
-			gpu: "a100-80gb", gpus: 992, tp: 8, pp: 1, zero: 3, gb: 992, bpp: 16, dtype: hw.FP16, overlap: on, free: freeMicro | freeRecompute},
+			gpu: "a100-80gb", gpus: 992, tp: 8, pp: 1, zero: 3, gb: 992, bpp: 16, dtype: hw.FP16, overlap: on(), free: freeMicro | freeRecompute},
 		note: "metaseq (2021): fairscale's FSDP as ZeRO-3 with its overlap, gradients reduced in FP16 (16 bytes), Megatron TP 8 without sequence parallelism, standard attention; 2M tokens as 992 sequences (8 a DP rank of 124; 1,024 does not divide by 124); ReLU run as GeLU (the same two matrices); network unstated (HDR)"}
 }
 
