@@ -368,15 +368,11 @@ type spec37 struct {
 	run          run
 	note         string // what is assumed and what the engine cannot say
 	open         string // why the row is open; empty: held
-}
-
-// gpuOr is the first of the GPUs the catalogue names, and a note when it
-// is not the first (the GPU the run had).
-func gpuOr(want, nearest string) (string, string) {
-	if _, ok := hw.GPUByID(want); ok {
-		return want, ""
-	}
-	return nearest, fmt.Sprintf("the %s run as the %s, the nearest this engine names", want, nearest)
+	// alt is the run with another reading of what the source leaves
+	// open (altWhat: "as A800s"), its time given in the Note beside the
+	// row's; the row is held to its own run alone.
+	alt     func(run) run
+	altWhat string
 }
 
 func join(parts ...string) string {
@@ -402,7 +398,15 @@ func (s spec37) row() (Row, error) {
 	if !res.Memory.Fits {
 		fitNote = fmt.Sprintf("does not fit in the engine: %s a GPU of %s usable (its time shown as if it fit)", units.Bytes(res.Memory.Total), units.Bytes(res.Memory.Usable))
 	}
-	r.Note = join(s.pub.convert, s.note, s.run.freeChoice(chosen), fitNote)
+	altNote := ""
+	if s.alt != nil {
+		_, ar, err := s.alt(s.run).best()
+		if err != nil {
+			return Row{}, fmt.Errorf("%s, %s: %v", s.name, s.altWhat, err)
+		}
+		altNote = fmt.Sprintf("%s, the engine gives %.4g s (%+.1f%%)", s.altWhat, ar.Time.Step, 100*(ar.Time.Step-s.pub.stepS)/s.pub.stepS)
+	}
+	r.Note = join(s.pub.convert, s.note, s.run.freeChoice(chosen), fitNote, altNote)
 	if s.open != "" {
 		r.Status = Open
 		r.Note = s.open + "; " + r.Note
@@ -486,7 +490,8 @@ func openReasons() map[string]string {
 
 func megaScale() []spec37 {
 	const url = "https://arxiv.org/abs/2402.15627v1"
-	const note = "Megatron-LM 285068c8 (2023) as megatron-2022 (sequence parallelism, standard attention — FlashAttention-2 is one of MegaScale's own additions, Table 3 — FP32 gradients) with the DP all-reduce after the backward pass (--overlap=false: MegaScale adds the overlaps, Table 3 rows 3–5); the GPU is \"NVIDIA Ampere\": A100 80GB taken (an A800 has the same 312 TFLOP/s and 400 GB/s NVLink); RoCE 200G, 8 NICs a node (§3.6); stragglers and jitter not modelled"
+	const note = "Megatron-LM 285068c8 (2023) as megatron-2022 (sequence parallelism, standard attention — FlashAttention-2 is one of MegaScale's own additions, Table 3 — FP32 gradients) with the DP all-reduce after the backward pass (--overlap=false: MegaScale adds the overlaps, Table 3 rows 3–5); the GPU is \"NVIDIA Ampere\", A100 80GB or A800 not said: the A100 80GB taken, as the rows were gathered (the A800 has the same 312 TFLOP/s, its NVLink 400 GB/s against 600); RoCE 200G, 8 NICs a node (§3.6); stragglers and jitter not modelled"
+	asA800 := func(r run) run { r.gpu = "a800"; return r }
 	base := run{software: "megatron-2022", seq: 2048, vocab: 64000, gpu: "a100-80gb", inter: "roce-200", tp: 8, overlap: off(),
 		free: freeMicro | freeRecompute | freeZeRO}
 	m175 := base
@@ -502,11 +507,11 @@ func megaScale() []spec37 {
 		r.gpus, r.gb = c.gpus, c.batch
 		s = append(s, spec37{name: fmt.Sprintf("megascale-megatron-175b-%d", c.gpus),
 			source: fmt.Sprintf("MegaScale (Jiang et al. 2024, arXiv 2402.15627), Table 2, 175B (TP 8, PP 8, 6 chunks a stage), Megatron-LM row, %s GPUs, batch %s; %s", units.Number(float64(c.gpus)), units.Number(float64(c.batch)), url),
-			pub:    stepTime(c.t), run: r, note: note})
+			pub:    stepTime(c.t), run: r, note: note, alt: asA800, altWhat: "as A800s"})
 	}
 	mfu := func(name, source string, r run, m float64) spec37 {
 		f := F72(float64(r.gb), 2048, float64(r.layers), float64(r.hidden), 64000)
-		return spec37{name: name, source: source + "; " + url, run: r, note: note,
+		return spec37{name: name, source: source + "; " + url, run: r, note: note, alt: asA800, altWhat: "as A800s",
 			pub: fromRate(m, "mfu", f, m*312e12, r.gpus, fmt.Sprintf("from MFU %.1f%% with the count MegaScale's Table 2 uses (each of its rows reproduces from its time): 72·B·s·L·h²·(1 + s/6h + V/12Lh), V 64,000, over 312 TFLOP/s", 100*m))}
 	}
 	r := m175
@@ -691,8 +696,7 @@ func llmFoundry() []spec37 {
 		gpuNote := ""
 		if strings.HasPrefix(c.gpu, "a100") {
 			r.inter = "roce-200" // 1,600 Gb/s a node: 8 × 200G RoCE
-			r.gpu, gpuNote = gpuOr(c.gpu, "a100-80gb")
-			gpuNote = join(gpuNote, "RoCE 1,600 Gb/s a node as 8 × 200G")
+			gpuNote = "RoCE 1,600 Gb/s a node as 8 × 200G"
 		} else {
 			r.flashVersion = 2
 			gpuNote = "network unstated (the engine's NDR)"
@@ -834,14 +838,13 @@ func nemotronReports() []spec37 {
 // --- BloombergGPT, OPT-175B, LLaMA-65B ---
 
 func bloombergGPT() spec37 {
-	gpu, gpuNote := gpuOr("a100-40gb", "a100-80gb")
 	return spec37{name: "bloomberggpt-50b-512-a100-40gb",
 		source: "Wu et al. 2023, BloombergGPT (arXiv 2303.17564), §3.3–3.4 ('each training step takes 32.5 seconds'; 64 × p4d.24xlarge, 512 A100 40GB) and Table 4 (the model); https://arxiv.org/abs/2303.17564",
 		pub:    stepTime(32.5),
 		run: run{software: "current", layers: 70, hidden: 7680, heads: 40, kvHeads: 40, ffn: 30720, seq: 2048, vocab: 131072,
-			gpu: gpu, gpus: 512, inter: "efa-100", nics: 4, tp: 1, pp: 1, zero: 3, recompute: parallel.RecomputeFull, gb: 2048, flash: off(),
+			gpu: "a100-40gb", gpus: 512, inter: "efa-100", nics: 4, tp: 1, pp: 1, zero: 3, recompute: parallel.RecomputeFull, gb: 2048, flash: off(),
 			free: freeMicro},
-		note: join("Amazon SageMaker's model-parallel library (early 2023): ZeRO-3 with its prefetch, standard attention with a fused softmax (no FlashAttention), activation checkpointing of every layer; MiCS's sharding over 128 GPUs, 4 copies, run as ZeRO-3 over all 512; EFA 4 × 100 Gb/s a node", gpuNote,
+		note: join("Amazon SageMaker's model-parallel library (early 2023): ZeRO-3 with its prefetch, standard attention with a fused softmax (no FlashAttention), activation checkpointing of every layer; MiCS's sharding over 128 GPUs, 4 copies, run as ZeRO-3 over all 512; EFA 4 × 100 Gb/s a node",
 			"ALiBi and the embedding LayerNorm as learned positions; batch 2,048 (from step 7,200; the 32.5 s is the run's average)")}
 }
 
