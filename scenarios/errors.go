@@ -136,7 +136,7 @@ var engineMessagePatterns = []struct{ pattern, key string }{
 	{`^(?P<name>[a-z-]+): (?P<n>-?\d+); must be positive$`, "error.engine.positive"},
 	{`^qk-nope-head-dim, qk-rope-head-dim, v-head-dim: (?P<nope>\d+), (?P<rope>\d+), (?P<v>\d+); `, "error.engine.mla_dims"},
 	{`^kv-lora-rank: (?P<kv>-?\d+) with q-lora-rank (?P<q>-?\d+) and head dims (?P<nope>-?\d+), (?P<rope>-?\d+), (?P<v>-?\d+); `, "error.engine.mla_kv"},
-	{`^ffn-kind: "(?P<kind>[a-z]+)"; a mixture of experts' experts are swiglu$`, "error.engine.moe_swiglu"},
+	{`^ffn-kind: "(?P<kind>[a-z0-9]+)"; a mixture of experts' experts are swiglu$`, "error.engine.moe_swiglu"},
 	{`^ep: (?P<ep>\d+) does not divide the (?P<experts>\d+) experts$`, "error.engine.ep_experts"},
 	{`^ep: (?P<ep>\d+) does not divide dp (?P<dp>\d+) `, "error.engine.ep_dp"},
 	{`^block-scaled: needs --dtype fp8 `, "error.engine.block_scaled"},

@@ -166,7 +166,7 @@ func planConfig(c Config) (parallel.Config, error) {
 			m.TopK, m.ExpertFFN, m.SharedFFN, m.DenseLayers = 0, 0, 0, 0
 		}
 		// Latent sizes without a kv_lora_rank: the engine refuses them.
-		gpt := m.FFN == model.GeLU // GPT style: biases, learned positions, tied embeddings
+		gpt := m.FFN.GPTStyle() // GPT style (GeLU, ReLU): biases, learned positions, tied embeddings
 		m.Biases, m.LearnedPositions, m.Tied, m.NoDropout = gpt, gpt, gpt, !gpt
 	} else {
 		p, ok := model.Preset(id)

@@ -27,7 +27,7 @@ func planKnobs() []scenarios.Knob {
 		{Name: "model", Kind: scenarios.KnobEnum, Values: model.PresetIDs()},
 		n("layers", 1, 1000, ""), n("hidden", 1, 1<<20, ""), n("heads", 1, 1<<16, ""), n("kv-heads", 1, 1<<16, ""),
 		n("seq", 1, 1<<24, ""), n("vocab", 1, 1<<24, ""), n("ffn", 1, 1<<22, ""),
-		{Name: "ffn-kind", Kind: scenarios.KnobEnum, Values: []string{string(model.GeLU), string(model.SwiGLU)}},
+		{Name: "ffn-kind", Kind: scenarios.KnobEnum, Values: ffnKinds()},
 		n("head-dim", 0, 1<<14, ""), n("experts", 0, 1<<16, ""), n("top-k", 0, 1<<10, ""), n("expert-ffn", 0, 1<<22, ""),
 		n("shared-ffn", 0, 1<<22, ""), n("dense-layers", 0, 1000, ""),
 		n("kv-lora-rank", 0, 1<<16, ""), n("q-lora-rank", 0, 1<<16, ""), n("qk-nope-head-dim", 0, 1<<14, ""),
@@ -53,6 +53,15 @@ func planKnobs() []scenarios.Knob {
 		{Name: "dropout", Kind: scenarios.KnobEnum, Values: []string{"on", "off"}},
 		{Name: "at", Kind: scenarios.KnobFloat, FMin: 0, FMax: 1e9}, n("rank", 0, 1<<24, "0"),
 	}
+}
+
+// ffnKinds are the --ffn-kind values, the engine's feed-forward kinds.
+func ffnKinds() []string {
+	var ks []string
+	for _, k := range model.FFNKinds() {
+		ks = append(ks, string(k))
+	}
+	return ks
 }
 
 // softwareEra is how a generation of training software ran a plan: the
@@ -120,7 +129,7 @@ DP × micro-batch) are refused with the constraint named.`,
 		"seq":               {what: "sequence length, tokens", def: "the model's (a config.json's max_position_embeddings)"},
 		"vocab":             {what: "vocabulary size", def: "the model's"},
 		"ffn":               {what: "the MLP's inner size", def: "the model's; 4 × --hidden for a model from sizes"},
-		"ffn-kind":          {what: "the MLP: gelu (GPT style: biases, learned positions, tied embeddings) or swiglu (Llama style)", def: "the model's; gelu for a model from sizes"},
+		"ffn-kind":          {what: "the MLP: gelu or relu, two matrices (a model from sizes GPT-style as GPT-3 and OPT: biases, LayerNorm, learned positions, tied embeddings, dropout), swiglu, three (Llama style: no biases, RMSNorm, rotary positions, untied embeddings, no dropout), or relu2, squared ReLU in two matrices (Nemotron-4 style: no biases, rotary positions, untied embeddings, no dropout)", def: "the model's; gelu for a model from sizes"},
 		"params":            {what: "parameters, for model-state memory alone (no model shape)"},
 		"head-dim":          {what: "a head's width when it is not hidden ÷ heads (Qwen3's head_dim; 0: hidden ÷ heads)", def: "the model's"},
 		"experts":           {what: "a mixture of experts' routed experts in each MoE layer (0: a dense model)", def: "the model's"},
@@ -343,11 +352,13 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		set("v-head-dim", &m.VHead)
 		set("mtp-layers", &m.MTPLayers)
 		if given("ffn-kind") {
-			// GPT style (biases, learned positions, tied embeddings) with
-			// GeLU; Llama style without them with SwiGLU.
+			// A model from sizes is built as its FFN's family was: GPT
+			// style (biases, learned positions, tied embeddings, dropout)
+			// with GeLU or ReLU (GPT-3, OPT); without them with SwiGLU or
+			// squared ReLU (Llama, Nemotron-4).
 			m.FFN = model.FFN(fs.value("ffn-kind"))
 			if m.ID == "custom" {
-				gpt := m.FFN == model.GeLU
+				gpt := m.FFN.GPTStyle()
 				m.Biases, m.LearnedPositions, m.Tied, m.NoDropout = gpt, gpt, gpt, !gpt
 			}
 		}

@@ -2,17 +2,57 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 )
 
 // FFN is the feed-forward block's kind.
 type FFN string
 
-// Feed-forward kinds.
+// Feed-forward kinds. An ungated block is two matrices, up h→f and down
+// f→h, with its activation between (GeLU, ReLU, squared ReLU); a gated
+// one three (SwiGLU).
 const (
-	GeLU   FFN = "gelu"   // two matrices, h→f→h, with biases (GPT)
+	GeLU   FFN = "gelu"   // two matrices, GeLU between, with biases (GPT)
 	SwiGLU FFN = "swiglu" // three matrices, gate and up h→f, down f→h, no biases (Llama)
+	// ReLU: two matrices, ReLU between (OPT: Zhang et al. 2022, arXiv
+	// 2205.01068, §2.1, with GPT-3's biases, learned positions and tied
+	// embeddings).
+	ReLU FFN = "relu"
+	// SquaredReLU: two matrices, relu(x)² between (So et al. 2021,
+	// "Primer", arXiv 2109.08668; Megatron-LM's --squared-relu,
+	// megatron/core/activations.py: torch.pow(F.relu(x), 2)), as
+	// Nemotron-4 has it (15B: arXiv 2402.16819 §2; 340B: arXiv 2406.11704
+	// §2.1: squared ReLU in the MLP, no bias terms, dropout zero, rotary
+	// positions, untied input and output embeddings).
+	SquaredReLU FFN = "relu2"
 )
+
+// FFNKinds are the feed-forward kinds, in the order they are listed.
+func FFNKinds() []FFN { return []FFN{GeLU, SwiGLU, ReLU, SquaredReLU} }
+
+// ffnKindNames lists the kinds for a message: "gelu, swiglu, relu, relu2".
+func ffnKindNames() string {
+	var s []string
+	for _, k := range FFNKinds() {
+		s = append(s, string(k))
+	}
+	return strings.Join(s, ", ")
+}
+
+// Gated says whether the block gates its activation with a second
+// product of its input (SwiGLU: three matrices, gate and up in one
+// product).
+func (k FFN) Gated() bool { return k == SwiGLU }
+
+// GPTStyle says how a model from sizes alone is built around the
+// kind, as the family it comes from was: GeLU as GPT-2 and GPT-3 and
+// ReLU as OPT (linear layers with biases, LayerNorm, learned positions,
+// tied embeddings, dropout); SwiGLU as Llama and squared ReLU as
+// Nemotron-4 (no biases, rotary positions, untied embeddings, no
+// dropout).
+func (k FFN) GPTStyle() bool { return k == GeLU || k == ReLU }
 
 // Transformer is a decoder-only language model's shape.
 type Transformer struct {
@@ -118,8 +158,8 @@ func (m Transformer) Validate() error {
 		return fmt.Errorf("vocab: %d; allowed 1–16777216", m.Vocab)
 	case m.FFNSize < 1:
 		return fmt.Errorf("ffn: %d; must be positive", m.FFNSize)
-	case m.FFN != GeLU && m.FFN != SwiGLU:
-		return fmt.Errorf("ffn-kind: %q; allowed gelu, swiglu", m.FFN)
+	case !slices.Contains(FFNKinds(), m.FFN):
+		return fmt.Errorf("ffn-kind: %q; allowed %s", m.FFN, ffnKindNames())
 	case m.Experts < 0 || m.Experts > 1<<16:
 		return fmt.Errorf("experts: %d; allowed 0 (dense) or 1–65536", m.Experts)
 	case m.MTPLayers < 0 || m.MTPLayers > m.Layers:
@@ -210,11 +250,13 @@ func (m Transformer) LatentAttentionParams(tp float64) float64 {
 	return q + kv + a*float64(m.VHead)*h/tp
 }
 
-// denseFFN counts a dense feed-forward block, FFNSize wide.
+// denseFFN counts a dense feed-forward block, FFNSize wide: 2·h·f for
+// an ungated block (GeLU, ReLU, squared ReLU), 3·h·f for a gated one,
+// and with Biases the up projection's f and the down projection's h.
 func (m Transformer) denseFFN() float64 {
 	h, f := float64(m.Hidden), float64(m.FFNSize)
 	ffn := 2 * h * f
-	if m.FFN == SwiGLU {
+	if m.FFN.Gated() {
 		ffn = 3 * h * f
 	}
 	if m.Biases {

@@ -143,3 +143,52 @@ func TestPresetsAreTheirConfigs(t *testing.T) {
 		}
 	}
 }
+
+// Nemotron-4 340B (arXiv 2406.11704 Table 1 and §2.1: 96 layers, hidden
+// 18432, 96 heads, 8 KV heads, squared ReLU in an MLP 4h = 73728 wide,
+// no biases, untied embeddings of a 256,000 vocabulary), by hand: a
+// layer's Q and O 2·18432² = 679,477,248, K and V 2·18432·(8·192) =
+// 56,623,104, the MLP two matrices 2·18432·73728 = 2,717,908,992 (a
+// SwiGLU's three would be 4,076,863,488), two norms 36,864: 3,454,046,208;
+// 96 of them 331,588,435,968, the embeddings 2·256000·18432 =
+// 9,437,184,000 and the final norm 18,432: 341,025,638,400 (NVIDIA:
+// 340B). A ReLU model of the same sizes counts the same; GPT style (OPT)
+// adds the biases: Q, K, V, O 18432 + 2·1536 + 18432, the MLP's 73728 +
+// 18432, the norms' shifts 2·18432, a layer 168,960 more.
+func TestUngatedFFNParams(t *testing.T) {
+	m := Transformer{Layers: 96, Hidden: 18432, Heads: 96, KVHeads: 8, Seq: 4096, Vocab: 256000, FFNSize: 73728, FFN: SquaredReLU, NoDropout: true}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := m.LayerParams(), 3454046208.0; got != want {
+		t.Errorf("relu2 layer: %.0f parameters, by hand %.0f", got, want)
+	}
+	if got, want := m.Params(), 341025638400.0; got != want {
+		t.Errorf("Nemotron-4 340B: %.0f parameters, by hand %.0f", got, want)
+	}
+	r := m
+	r.FFN = ReLU
+	if got, want := r.Params(), 341025638400.0; got != want {
+		t.Errorf("relu without biases: %.0f parameters, by hand %.0f", got, want)
+	}
+	r.Biases = true
+	if got, want := r.LayerParams(), 3454046208.0+18432+2*1536+18432+73728+18432+2*18432; got != want {
+		t.Errorf("relu with biases, a layer: %.0f parameters, by hand %.0f", got, want)
+	}
+	g := m
+	g.FFN = SwiGLU
+	if got, want := g.LayerParams()-m.LayerParams(), 18432.0*73728; got != want {
+		t.Errorf("swiglu over relu2, a layer: %.0f parameters more, by hand %.0f (one matrix)", got, want)
+	}
+	if !GeLU.GPTStyle() || !ReLU.GPTStyle() || SwiGLU.GPTStyle() || SquaredReLU.GPTStyle() {
+		t.Error("GPT style: gelu and relu (GPT-3, OPT), not swiglu nor relu2 (Llama, Nemotron-4)")
+	}
+	if !SwiGLU.Gated() || GeLU.Gated() || ReLU.Gated() || SquaredReLU.Gated() {
+		t.Error("only swiglu is gated")
+	}
+	bad := m
+	bad.FFN = "relu3"
+	if err := bad.Validate(); err == nil || err.Error() != `ffn-kind: "relu3"; allowed gelu, swiglu, relu, relu2` {
+		t.Errorf("ffn-kind relu3: %v", err)
+	}
+}

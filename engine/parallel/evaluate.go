@@ -147,7 +147,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 		layerParams = m.LatentAttentionParams(T)
 	}
 	ffnMats := 2.0
-	if m.FFN == model.SwiGLU {
+	if m.FFN.Gated() {
 		ffnMats = 3
 	}
 	layerParams += ffnMats * h * f / T
@@ -610,7 +610,7 @@ func StepFLOPs(m model.Transformer, batch int, rc Recompute) (modelFLOPs, hardwa
 	kv := float64(m.KVHeads * m.HeadDim())
 	qw := float64(m.Heads * m.HeadDim())
 	ffn := 2 * h * f
-	if m.FFN == model.SwiGLU {
+	if m.FFN.Gated() {
 		ffn = 3 * h * f
 	}
 	mats := 2*h*qw + 2*h*kv + ffn
@@ -728,7 +728,7 @@ func layerCostOf(m model.Transformer, p Plan, cl Cluster, ks *kernelList) costs 
 	// dW (K×N, inner M).
 	type mm struct{ n, k float64 }
 	ffnOut := 1.0
-	if m.FFN == model.SwiGLU {
+	if m.FFN.Gated() {
 		ffnOut = 2 // gate and up in one product
 	}
 	qw := float64(m.Heads * m.HeadDim())
@@ -819,7 +819,7 @@ func layerCostOf(m model.Transformer, p Plan, cl Cluster, ks *kernelList) costs 
 		add = 3
 	}
 	elem := 2*2*local + 2*add*local
-	if m.FFN == model.SwiGLU {
+	if m.FFN.Gated() {
 		elem += 3 * n * f / T * 2
 	} else {
 		elem += 2 * n * f / T * 2
@@ -863,7 +863,7 @@ func layerCostOf(m model.Transformer, p Plan, cl Cluster, ks *kernelList) costs 
 		}
 		if mods&ModuleMoEAct != 0 && f > 0 { // the MLP's activation, from its inputs
 			a := 2 * n * f / T * 2
-			if m.FFN == model.SwiGLU {
+			if m.FFN.Gated() {
 				a = 3 * n * f / T * 2
 			}
 			c.recompute += mem(a)

@@ -585,16 +585,27 @@ func layerActivations(m model.Transformer, s, kvSeq, b int, p Plan) float64 {
 		oBytes = 1.5 // DeepSeek-V3's E5M6 for the input of the product after attention
 	}
 	bytes += (2*(q+k+v) + oBytes*o) / H * sbh / T
-	// The MLP: its activation's inputs (GeLU's; SwiGLU's gate and up
-	// outputs, cached in FP8 with the products' inputs) and the down
+	// The MLP: what its activation's backward reads (Korthikanti et al.
+	// §4.1: GeLU's input, 2·f; SwiGLU's gate and up outputs, cached in
+	// FP8 with the products' inputs; squared ReLU's relu(x), f values as
+	// GeLU's, the derivative 2·relu(x) read from it; ReLU's own output,
+	// which the down projection keeps anyway — PyTorch's relu saves its
+	// result, threshold_backward(grad, result, 0) in
+	// tools/autograd/derivatives.yaml — so nothing more) and the down
 	// projection's input, unless the activation is recomputed.
 	act := 2 * f
-	if m.FFN == model.SwiGLU {
+	switch m.FFN {
+	case model.SwiGLU:
 		act = 2 * f * in
+	case model.ReLU:
+		act = 0
 	}
 	down := f * in
 	if mods&ModuleMoEAct != 0 || p.FusedSwiGLU {
 		down = 0 // recomputed from the gate and up outputs, or written again by the fused kernel
+		if m.FFN == model.ReLU {
+			act = 2 * f // ReLU recomputed: its input kept in place of its output
+		}
 	}
 	bytes += (act + down) / H * sbh / T
 	// The attention core's scores (standard attention: the softmax's

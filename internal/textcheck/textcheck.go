@@ -47,7 +47,7 @@ var AllowedLatin = map[string]string{
 	"config.json": "file name", "Meta": "company", "Google": "company", "OpenAI": "company",
 	// Models.
 	"GPT": "model", "GPT-2": "model", "GPT-3": "model", "GPT-4": "model", "Llama": "model", "Mistral": "model", "Qwen": "model",
-	"Mixtral": "model", "DeepSeek": "model", "DeepSeek-V3": "model", "DualPipe": "schedule (DeepSeek-V3)", "MLA": "multi-head latent attention (DeepSeek)", "DeepEP": "library", "GShard": "system (Lepikhin et al. 2020)", "MegaBlocks": "system (Gale et al. 2023)",
+	"Mixtral": "model", "Nemotron-4": "model", "OPT": "model", "DeepSeek": "model", "DeepSeek-V3": "model", "DualPipe": "schedule (DeepSeek-V3)", "MLA": "multi-head latent attention (DeepSeek)", "DeepEP": "library", "GShard": "system (Lepikhin et al. 2020)", "MegaBlocks": "system (Gale et al. 2023)",
 	"Transformer": "architecture, kept in Latin by practitioners",
 	// API, algorithm and operation names kept in English (GLOSSARY table).
 	"AllReduce": "collective", "Reduce-Scatter": "collective", "AllGather": "collective", "All-to-All": "collective",
@@ -55,7 +55,7 @@ var AllowedLatin = map[string]string{
 	"FlashAttention": "algorithm", "ZeRO": "optimizer", "ZeRO-1": "stage", "ZeRO-2": "stage", "ZeRO-3": "stage",
 	"Stage": "ZeRO stage", "GEMM": "operation", "SIMT": "execution model", "SIMD": "execution model",
 	"GPipe": "schedule", "1F1B": "schedule", "Adam": "optimizer", "AdamW": "optimizer", "LayerNorm": "operation",
-	"RMSNorm": "operation", "GeLU": "activation", "SwiGLU": "activation", "Dropout": "operation", "MLP": "layer",
+	"RMSNorm": "operation", "GeLU": "activation", "ReLU": "activation", "SwiGLU": "activation", "Dropout": "operation", "MLP": "layer",
 	"MoE": "mixture of experts", "MFU": "metric", "MTBF": "metric", "busbw": "metric symbol in formulas",
 	"algbw": "metric symbol in formulas", "top-k": "term kept in Latin",
 	// Number formats (GLOSSARY: FP32 / FP16 / BF16 / FP8) and IEEE values.
