@@ -48,6 +48,8 @@ func planKnobs() []scenarios.Knob {
 		{Name: "intra", Kind: scenarios.KnobEnum, Values: links},
 		{Name: "inter", Kind: scenarios.KnobEnum, Values: links},
 		{Name: "bytes-per-param", Kind: scenarios.KnobEnum, Values: []string{"16", "18"}, Default: "16"},
+		{Name: "optimizer-states", Kind: scenarios.KnobEnum, Values: []string{string(parallel.StatesFP32), string(parallel.StatesBF16), string(parallel.States8Bit)}, Default: string(parallel.StatesFP32)},
+		{Name: "master-weights", Kind: scenarios.KnobEnum, Values: []string{string(parallel.MasterFP32), string(parallel.MasterRemainder), string(parallel.MasterNone)}, Default: string(parallel.MasterFP32)},
 		{Name: "dtype", Kind: scenarios.KnobEnum, Values: []string{"bf16", "fp16", "fp8"}, Default: "bf16"},
 		{Name: "software", Kind: scenarios.KnobEnum, Values: softwareEraNames(), Default: "current"},
 		{Name: "dropout", Kind: scenarios.KnobEnum, Values: []string{"on", "off"}},
@@ -160,7 +162,9 @@ DP × micro-batch) are refused with the constraint named.`,
 		"gpu":               {what: "the GPU"},
 		"intra":             {what: "the link inside a node", def: "the GPU's: nvlink3 for a100-80gb and a100-40gb, nvlink3-a800 for a800, nvlink4 for h100, h200, h20 and gh200, nvlink4-h800 for h800, pcie5 for h100-pcie and h100-nvl (their NVLink bridges join pairs only), nvlink5 for b200 and gb200"},
 		"inter":             {what: "the network between nodes, one NIC per GPU", def: "ib-hdr for the Ampere GPUs (a100-80gb, a100-40gb, a800), ib-ndr for the others"},
-		"bytes-per-param":   {what: "model-state bytes a parameter: 16 (BF16 weights and gradients, FP32 master weights and Adam moments) or 18 (FP32 gradients, Megatron-LM)", def: "16 (--software megatron-2021 and megatron-2022: 18)"},
+		"bytes-per-param":   {what: "model-state bytes a parameter: 16 (BF16 weights and gradients, FP32 master weights and Adam moments) or 18 (FP32 gradients, Megatron-LM); --optimizer-states and --master-weights change the optimizer's part", def: "16 (--software megatron-2021 and megatron-2022: 18)"},
+		"optimizer-states":  {what: "how Adam's two moments are stored: fp32 (4 bytes each), bf16 (2 each: Megatron-Core's precision-aware optimizer with --exp-avg-dtype and --exp-avg-sq-dtype bf16, NeMo's optim.dtype bf16) or 8bit (bitsandbytes' block-wise 8-bit Adam: a byte each and an FP32 maximum for every 256 values, 1.016 bytes); the Adam update reads and writes them"},
+		"master-weights":    {what: "the optimizer's copy of the weights: fp32 (4 bytes), remainder (the FP32 value's low 16 bits beside the BF16 weight, 2 bytes: Megatron-Core's store_param_remainders with the precision-aware optimizer) or none (the BF16 weights updated in place: NeMo's distributed Adam when its state dtype is the model's)"},
 		"dtype":             {what: "the number format of the matrix products"},
 		"ep":                {what: "expert parallelism, for a mixture of experts: each MoE layer's experts spread over EP of the DP ranks (dividing DP and the experts)"},
 		"capacity-factor":   {what: "a mixture of experts' busiest GPU's tokens through its experts over the mean (1: balanced)"},
@@ -190,14 +194,19 @@ DP × micro-batch) are refused with the constraint named.`,
 
 // statesOnly is gpuscope plan --params N: model-state memory alone.
 type statesOnly struct {
-	Params        float64         `json:"params"`
-	GPU           string          `json:"gpu"`
-	TP            int             `json:"tp"`
-	PP            int             `json:"pp"`
-	DP            int             `json:"dp"`
-	ZeRO          int             `json:"zero"`
-	BytesPerParam int             `json:"bytes_per_param"`
-	Memory        parallel.Memory `json:"memory"`
+	Params        float64 `json:"params"`
+	GPU           string  `json:"gpu"`
+	TP            int     `json:"tp"`
+	PP            int     `json:"pp"`
+	DP            int     `json:"dp"`
+	ZeRO          int     `json:"zero"`
+	BytesPerParam int     `json:"bytes_per_param"`
+	// OptimizerStates, MasterWeights and StateBytesPerParam are plan
+	// --json's fields of those names.
+	OptimizerStates    string              `json:"optimizer_states"`
+	MasterWeights      string              `json:"master_weights"`
+	StateBytesPerParam parallel.StateBytes `json:"state_bytes_per_param"`
+	Memory             parallel.Memory     `json:"memory"`
 }
 
 // modelLabel is how the text output names m: a preset's id, or for a
@@ -395,6 +404,11 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	if !given("bytes-per-param") {
 		bpp = era.bpp
 	}
+	optStates, master := parallel.OptimizerStates(fs.value("optimizer-states")), parallel.MasterWeights(fs.value("master-weights"))
+	states, err := parallel.NewStateBytes(bpp, optStates, master)
+	if err != nil {
+		return fail("--%v", err)
+	}
 
 	if !haveModel {
 		if !given("params") {
@@ -411,13 +425,14 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		}
 		psi, _ := strconv.ParseFloat(fs.value("params"), 64)
 		// The CP ranks hold the same weights: ZeRO shards over DP × CP.
-		st, err := parallel.ZeROStates(psi/float64(tp*pp), dp*cp, atoi("zero"), bpp)
+		st, err := states.ZeRO(psi/float64(tp*pp), dp*cp, atoi("zero"))
 		if err != nil {
 			return fail("--%v", err)
 		}
 		mem := parallel.Memory{Weights: st.Weights, Gradients: st.Gradients, Optimizer: st.Optimizer, Total: st.Total(), Capacity: float64(g.HBMBytes)}
 		mem.Check()
-		out := statesOnly{Params: psi, GPU: g.ID, TP: tp, PP: pp, DP: dp, ZeRO: atoi("zero"), BytesPerParam: bpp, Memory: mem}
+		out := statesOnly{Params: psi, GPU: g.ID, TP: tp, PP: pp, DP: dp, ZeRO: atoi("zero"), BytesPerParam: bpp,
+			OptimizerStates: string(optStates), MasterWeights: string(master), StateBytesPerParam: states, Memory: mem}
 		if fs.bools["json"] {
 			return writeJSON(stdout, stderr, out)
 		}
@@ -425,7 +440,8 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		if cp > 1 {
 			across = fmt.Sprintf("DP %d × CP %d", dp, cp)
 		}
-		fmt.Fprintf(stdout, "%s parameters, %d bytes each, over TP %d × PP %d, ZeRO-%d across %s, on %s:\n", units.Params(psi), bpp, tp, pp, out.ZeRO, across, g.Name)
+		each := strings.Replace(states.String(), " a parameter", " bytes each", 1)
+		fmt.Fprintf(stdout, "%s parameters, %s, over TP %d × PP %d, ZeRO-%d across %s, on %s:\n", units.Params(psi), each, tp, pp, out.ZeRO, across, g.Name)
 		writeMemory(stdout, mem)
 		return 0
 	}
@@ -480,7 +496,8 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 			}
 		}
 		fixed := searchConstraints(given, atoi, fs.value)
-		sr, err := parallel.Search(parallel.SearchOptions{Model: m, Cluster: cl, GlobalBatch: gb, BytesPerParam: bpp, Dtype: dtype, Flash: flash, CP: true, Top: atoi("top"), FusedSwiGLU: fused, Fixed: fixed})
+		sr, err := parallel.Search(parallel.SearchOptions{Model: m, Cluster: cl, GlobalBatch: gb, BytesPerParam: bpp, OptimizerStates: optStates, MasterWeights: master,
+			Dtype: dtype, Flash: flash, CP: true, Top: atoi("top"), FusedSwiGLU: fused, Fixed: fixed})
 		if err != nil {
 			return fail("--%v", err)
 		}
@@ -493,7 +510,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		if out.Fixed != "" {
 			fmt.Fprintf(stdout, "only plans with %s (given; the rest searched)\n", out.Fixed)
 		}
-		base := parallel.Plan{Flash: flash, GlobalBatch: gb, BytesPerParam: bpp, Dtype: dtype, FusedSwiGLU: fused}
+		base := parallel.Plan{Flash: flash, GlobalBatch: gb, BytesPerParam: bpp, OptimizerStates: optStates, MasterWeights: master, Dtype: dtype, FusedSwiGLU: fused}
 		set := planSettings(given, m, hfPath != "", base, cl, gbDefault, true, era)
 		set.fix(fixed)
 		set.write(stdout)
@@ -519,7 +536,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	}
 	plan := parallel.Plan{TP: tp, PP: pp, DP: dp, Interleave: v, SP: boolOr("sp", era.sp && tp > 1), ZeRO: atoi("zero"),
 		Recompute: rc, Flash: flash, MicroBatch: mb, GlobalBatch: gb,
-		Schedule: sched, BytesPerParam: bpp, Dtype: dtype, Overlap: boolOr("overlap", era.overlap), EP: atoi("ep"),
+		Schedule: sched, BytesPerParam: bpp, OptimizerStates: optStates, MasterWeights: master, Dtype: dtype, Overlap: boolOr("overlap", era.overlap), EP: atoi("ep"),
 		CP: cp, CPAlgo: parallel.CPAlgo(fs.value("cp-algo"))}
 	plan.CapacityFactor, _ = strconv.ParseFloat(fs.value("capacity-factor"), 64)
 	plan.NodeLimit, plan.EPOverlap, plan.BlockScaled = atoi("node-limit"), boolOr("ep-overlap", false), boolOr("block-scaled", false)
@@ -800,7 +817,13 @@ func planSettings(given func(string) bool, m model.Transformer, fromHF bool, p p
 	if !search && (p.FP8Cache || given("fp8-cache")) {
 		add("fp8-cache", "FP8 activations", onOff[p.FP8Cache], "default")
 	}
-	add("bytes-per-param", "model-state bytes", fmt.Sprintf("%d a parameter", p.BytesPerParam), eraDef("default"))
+	add("bytes-per-param", "model-state bytes", p.States().String(), eraDef("default"))
+	if p.OptimizerStates != "" && p.OptimizerStates != parallel.StatesFP32 || given("optimizer-states") {
+		add("optimizer-states", "Adam's moments in", string(cmp.Or(p.OptimizerStates, parallel.StatesFP32)), "default")
+	}
+	if p.MasterWeights != "" && p.MasterWeights != parallel.MasterFP32 || given("master-weights") {
+		add("master-weights", "master weights", string(cmp.Or(p.MasterWeights, parallel.MasterFP32)), "default")
+	}
 	if m.FFN == model.SwiGLU || given("fused-swiglu") {
 		kept := map[bool]string{true: "fused: keeps gate and up", false: "unfused: keeps gate, up and their product"}
 		add("fused-swiglu", "SwiGLU kernel", kept[p.FusedSwiGLU], "default")

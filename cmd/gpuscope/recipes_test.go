@@ -41,3 +41,59 @@ func TestPlanUngatedFFNFromSizes(t *testing.T) {
 			[]string{"--ffn-kind", "gelu, swiglu, relu, relu2"}},
 	})
 }
+
+// nemotronRecipe is NVIDIA's Nemotron-4 340B plan on 128 H100s
+// (NeMo's: TP 8, PP 8, v 12, micro-batch 1, SP and selective
+// recomputation by default, the distributed optimizer as ZeRO-1 over DP
+// 2), 32 sequences a step.
+var nemotronRecipe = append([]string{"--gpus", "128", "--tp", "8", "--pp", "8", "--interleave", "12", "--zero", "1", "--global-batch", "32"}, nemotronArgs...)
+
+// --optimizer-states and --master-weights: Nemotron-4 340B's recipe does
+// not fit an H100 with FP32 Adam (85.6 GB) and does with BF16 moments,
+// its first stage's optimizer states 8 × 5,771,280,384 ÷ 2 bytes
+// (engine/parallel's TestNemotron4OptimizerStates); the JSON says the
+// breakdown, the text the bytes a parameter and the flag given;
+// --bytes-per-param 16 and 18 stay what they were.
+func TestPlanOptimizerStates(t *testing.T) {
+	m := planJSON(t, nemotronRecipe...)
+	if m["fits"] != false || m["optimizer_states"] != "fp32" || m["master_weights"] != "fp32" || num(t, m, "model_state_bytes_per_param") != 16 {
+		t.Errorf("FP32 Adam: fits %v, %v %v, %g bytes a parameter; want false, fp32 fp32, 16", m["fits"], m["optimizer_states"], m["master_weights"], num(t, m, "model_state_bytes_per_param"))
+	}
+	m = planJSON(t, append([]string{"--optimizer-states", "bf16"}, nemotronRecipe...)...)
+	stages := m["memory_per_stage"].([]any)
+	if got, want := stages[0].(map[string]any)["optimizer_bytes"].(float64), 8*5771280384.0/2; m["fits"] != true || got != want {
+		t.Errorf("BF16 moments: fits %v, the first stage's optimizer %.0f bytes; want true, %.0f", m["fits"], got, want)
+	}
+	if num(t, m, "optimizer_state_bytes_per_param") != 8 || num(t, m, "model_state_bytes_per_param") != 12 || num(t, m, "bytes_per_param") != 16 ||
+		num(t, m, "state_bytes_per_param", "moment1") != 2 || num(t, m, "state_bytes_per_param", "master_weights") != 4 {
+		t.Errorf("BF16 moments: %v", m["state_bytes_per_param"])
+	}
+	out, errOut, code := runCLI(append([]string{"plan", "--optimizer-states", "bf16", "--master-weights", "none"}, nemotronRecipe...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	rows := planSettingsText(t, out)
+	for name, want := range map[string][2]string{
+		"model-state bytes": {"8 a parameter: weights 2, gradients 2, master 0, moments 2 + 2", "default"},
+		"Adam's moments in": {"bf16", "given"},
+		"master weights":    {"none", "given"},
+	} {
+		if got := rows[name]; got != want {
+			t.Errorf("setting %q = %q, want %q", name, got, want)
+		}
+	}
+	out, _, _ = runCLI(append([]string{"plan"}, nemotronRecipe...)...)
+	if rows := planSettingsText(t, out); rows["model-state bytes"] != [2]string{"16 a parameter", "default"} || rows["Adam's moments in"] != [2]string{} {
+		t.Errorf("FP32 Adam's settings: %q, %q", rows["model-state bytes"], rows["Adam's moments in"])
+	}
+	// --params: model-state memory alone, with the same bytes.
+	m = planJSON(t, "--params", "1e9", "--optimizer-states", "8bit")
+	if got, want := num(t, m, "memory", "optimizer_bytes"), 1e9*(4+2*(1+4.0/256)); got != want {
+		t.Errorf("--params 1e9 with 8-bit Adam: %.0f optimizer bytes, by hand %.0f", got, want)
+	}
+	checkRefusals(t, []refusal{
+		{[]string{"plan", "--model", "llama2-70b", "--optimizer-states", "4bit"}, []string{"--optimizer-states", "fp32, bf16, 8bit"}},
+		{[]string{"plan", "--model", "llama2-70b", "--master-weights", "bf16"}, []string{"--master-weights", "fp32, remainder, none"}},
+		{[]string{"plan", "--model", "llama2-70b", "--gpus", "8", "--master-weights", "remainder", "--dtype", "fp16"}, []string{"master-weights", "BF16", "allowed fp32, none"}},
+	})
+}

@@ -129,10 +129,8 @@ func evaluate(c Config, se *searching) (Result, error) {
 		return midLayers
 	}
 	g := cl.GPU
-	gradBytes := 2.0
-	if p.BytesPerParam == 18 {
-		gradBytes = 4
-	}
+	states := p.States()
+	gradBytes := states.Gradients
 
 	// One layer's parameters on one GPU: matrices split over TP (K and V
 	// replicated when there are fewer KV heads than TP ranks), norms and
@@ -340,7 +338,8 @@ func evaluate(c Config, se *searching) (Result, error) {
 		// all of them for the dense part, DP ÷ EP for the experts; and
 		// over the CP ranks, which hold the same weights too.
 		D := float64(dp * cp)
-		mem.Weights, mem.Gradients, mem.Optimizer = 2*params, gradBytes*params, 12*params
+		opt := states.Optimizer() // master weights and Adam's moments (12 in the ZeRO paper's count)
+		mem.Weights, mem.Gradients, mem.Optimizer = states.Weights*params, gradBytes*params, opt*params
 		if ex := expertOnStage(st); ex > 0 {
 			// The expert part over DP ÷ EP.
 			shard := func(n int, bytes float64) float64 {
@@ -349,7 +348,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 				}
 				return bytes * ((params-ex)/D + ex/(D/float64(p.ep())))
 			}
-			mem.Weights, mem.Gradients, mem.Optimizer = shard(3, 2), shard(2, gradBytes), shard(1, 12)
+			mem.Weights, mem.Gradients, mem.Optimizer = shard(3, states.Weights), shard(2, gradBytes), shard(1, opt)
 		} else {
 			if p.ZeRO >= 1 {
 				mem.Optimizer /= D
@@ -571,13 +570,15 @@ func evaluate(c Config, se *searching) (Result, error) {
 	}
 	tm.Exposed = tm.TPComm + tm.EPComm + tm.CPComm + tm.PPComm + tm.DPComm - tm.DPHidden + tm.NICShared
 
-	// Adam: read FP32 master weights, momentum, variance and the
-	// gradient; write the three and the 16-bit weights.
+	// Adam: read the master weights, momentum, variance and the
+	// gradient; write the three and the 16-bit weights (StateBytes.
+	// AdamTraffic: 28 bytes a parameter with FP32 states, 30 with FP32
+	// gradients).
 	shard := maxParams
 	if p.ZeRO >= 1 {
 		shard = (maxParams-maxExpert)/float64(dp*cp) + maxExpert/float64(dp*cp/p.ep())
 	}
-	tm.Optimizer = shard * (12 + gradBytes + 12 + 2) / (g.HBMBandwidth * MemoryEfficiency)
+	tm.Optimizer = shard * states.AdamTraffic() / (g.HBMBandwidth * MemoryEfficiency)
 	tm.Step = tm.Compute + tm.Bubble + tm.Exposed + tm.Optimizer
 
 	// Utilisation is quoted against the datasheet's dense peak in the

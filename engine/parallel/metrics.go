@@ -1,44 +1,57 @@
 package parallel
 
+import "cmp"
+
 // Metrics are a plan's numbers under the names of gpuscope plan --json
 // (the page's state().metrics uses the same).
 type Metrics struct {
 	// Fits is whether the fullest GPU's memory fits (memory.fits), first:
 	// when false the time, speed and utilisation below are what the plan
 	// would do if it fit, not what it can do.
-	Fits                 bool     `json:"fits"`
-	Model                string   `json:"model"`
-	Params               float64  `json:"params"`
-	ActiveParams         float64  `json:"active_params"` // a token's (a mixture of experts': its top-k experts); params for a dense model
-	ModelFLOPsPerStep    float64  `json:"model_flops_per_step"`
-	HardwareFLOPsPerStep float64  `json:"hardware_flops_per_step"`
-	GPU                  string   `json:"gpu"`
-	GPUs                 int      `json:"gpus"`
-	GPUsPerNode          int      `json:"gpus_per_node"`
-	Intra                string   `json:"intra"`
-	Inter                string   `json:"inter"`
-	TP                   int      `json:"tp"`
-	PP                   int      `json:"pp"`
-	DP                   int      `json:"dp"`
-	EP                   int      `json:"ep"`              // expert parallelism, 1 for a dense model
-	CapacityFactor       float64  `json:"capacity_factor"` // 1: balanced
-	CP                   int      `json:"cp"`              // context parallelism, 1: none
-	CPAlgo               string   `json:"cp_algo"`         // allgather or ring
-	Interleave           int      `json:"interleave"`
-	SP                   bool     `json:"sp"`
-	ZeRO                 int      `json:"zero"`
-	Recompute            string   `json:"recompute"`
-	Flash                bool     `json:"flash"`
-	MicroBatch           int      `json:"micro_batch"`
-	GlobalBatch          int      `json:"global_batch"`
-	MicroBatches         int      `json:"micro_batches"`
-	GradAccumSteps       int      `json:"grad_accum_steps"`
-	Schedule             string   `json:"schedule"`
-	BytesPerParam        int      `json:"bytes_per_param"`
-	Dtype                string   `json:"dtype"`
-	Memory               Memory   `json:"memory"`
-	MemoryPerStage       []Memory `json:"memory_per_stage,omitempty"`
-	Time                 Time     `json:"time"`
+	Fits                 bool    `json:"fits"`
+	Model                string  `json:"model"`
+	Params               float64 `json:"params"`
+	ActiveParams         float64 `json:"active_params"` // a token's (a mixture of experts': its top-k experts); params for a dense model
+	ModelFLOPsPerStep    float64 `json:"model_flops_per_step"`
+	HardwareFLOPsPerStep float64 `json:"hardware_flops_per_step"`
+	GPU                  string  `json:"gpu"`
+	GPUs                 int     `json:"gpus"`
+	GPUsPerNode          int     `json:"gpus_per_node"`
+	Intra                string  `json:"intra"`
+	Inter                string  `json:"inter"`
+	TP                   int     `json:"tp"`
+	PP                   int     `json:"pp"`
+	DP                   int     `json:"dp"`
+	EP                   int     `json:"ep"`              // expert parallelism, 1 for a dense model
+	CapacityFactor       float64 `json:"capacity_factor"` // 1: balanced
+	CP                   int     `json:"cp"`              // context parallelism, 1: none
+	CPAlgo               string  `json:"cp_algo"`         // allgather or ring
+	Interleave           int     `json:"interleave"`
+	SP                   bool    `json:"sp"`
+	ZeRO                 int     `json:"zero"`
+	Recompute            string  `json:"recompute"`
+	Flash                bool    `json:"flash"`
+	MicroBatch           int     `json:"micro_batch"`
+	GlobalBatch          int     `json:"global_batch"`
+	MicroBatches         int     `json:"micro_batches"`
+	GradAccumSteps       int     `json:"grad_accum_steps"`
+	Schedule             string  `json:"schedule"`
+	BytesPerParam        int     `json:"bytes_per_param"`
+	Dtype                string  `json:"dtype"`
+	// OptimizerStates is how Adam's moments are stored (fp32, bf16,
+	// 8bit) and MasterWeights the optimizer's copy of the weights (fp32,
+	// remainder, none); StateBytesPerParam what they and
+	// bytes_per_param's gradients come to, a parameter, by part, with
+	// OptimizerStateBytesPerParam (master weights and moments) and
+	// ModelStateBytesPerParam (all of it) their sums.
+	OptimizerStates             string     `json:"optimizer_states"`
+	MasterWeights               string     `json:"master_weights"`
+	StateBytesPerParam          StateBytes `json:"state_bytes_per_param"`
+	OptimizerStateBytesPerParam float64    `json:"optimizer_state_bytes_per_param"`
+	ModelStateBytesPerParam     float64    `json:"model_state_bytes_per_param"`
+	Memory                      Memory     `json:"memory"`
+	MemoryPerStage              []Memory   `json:"memory_per_stage,omitempty"`
+	Time                        Time       `json:"time"`
 	// TimePerStage is one micro-batch through each pipeline stage.
 	TimePerStage   []StageTime `json:"time_per_stage,omitempty"`
 	BubbleFraction float64     `json:"bubble_fraction"`
@@ -77,7 +90,10 @@ type Metrics struct {
 func (r Result) Metrics() Metrics {
 	c := r.Config
 	p := c.Plan
+	sb := p.States()
 	return Metrics{
+		OptimizerStates: string(cmp.Or(p.OptimizerStates, StatesFP32)), MasterWeights: string(cmp.Or(p.MasterWeights, MasterFP32)),
+		StateBytesPerParam: sb, OptimizerStateBytesPerParam: sb.Optimizer(), ModelStateBytesPerParam: sb.Total(),
 		Model: c.Model.ID, Params: r.Params, ActiveParams: r.ActiveParams, EP: p.ep(), CapacityFactor: p.capacity(), CP: p.cp(), CPAlgo: string(p.cpAlgo()), ModelFLOPsPerStep: r.ModelFLOPs, HardwareFLOPsPerStep: r.HardwareFLOPs,
 		GPU: c.Cluster.GPU.ID, GPUs: c.Cluster.GPUs, GPUsPerNode: c.Cluster.GPUsPerNode, Intra: c.Cluster.Intra.ID, Inter: c.Cluster.Inter.ID,
 		TP: p.TP, PP: p.PP, DP: p.DP, Interleave: p.Interleave, SP: p.SP, ZeRO: p.ZeRO, Recompute: string(p.Recompute), Flash: p.Flash,

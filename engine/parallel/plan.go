@@ -91,6 +91,12 @@ type Plan struct {
 	Schedule      Schedule
 	BytesPerParam int      // 16 or 18 (FP32 gradients, Megatron-LM)
 	Dtype         hw.Dtype // bf16, fp16 or fp8 for the matrix products
+	// OptimizerStates is how Adam's moments are stored ("": FP32) and
+	// MasterWeights the optimizer's copy of the weights ("": FP32):
+	// with BytesPerParam's gradients, the model-state bytes a parameter
+	// (States).
+	OptimizerStates OptimizerStates
+	MasterWeights   MasterWeights
 	// Overlap hides data-parallel communication behind the backward pass
 	// (bucketed, as PyTorch DDP and Megatron-LM do).
 	Overlap bool
@@ -165,6 +171,17 @@ const (
 	// Liu et al. 2023); the backward passes dK and dV with them.
 	CPRing CPAlgo = "ring"
 )
+
+// States are the plan's model-state bytes a parameter: BytesPerParam's
+// gradients, OptimizerStates' moments, MasterWeights' copy (a plan
+// Validate refuses gets the ZeRO paper's 16).
+func (p Plan) States() StateBytes {
+	s, err := NewStateBytes(p.BytesPerParam, p.OptimizerStates, p.MasterWeights)
+	if err != nil {
+		s, _ = NewStateBytes(16, "", "")
+	}
+	return s
+}
 
 // cp is the plan's context parallelism, at least 1.
 func (p Plan) cp() int { return max(p.CP, 1) }
@@ -317,6 +334,12 @@ func (c Config) Validate() error {
 		return fmt.Errorf("recompute: %q; allowed none, selective, full", p.Recompute)
 	case p.BytesPerParam != 16 && p.BytesPerParam != 18:
 		return fmt.Errorf("bytes-per-param: %d; allowed 16, 18", p.BytesPerParam)
+	case p.OptimizerStates != "" && p.OptimizerStates != StatesFP32 && p.OptimizerStates != StatesBF16 && p.OptimizerStates != States8Bit:
+		return fmt.Errorf("optimizer-states: %q; allowed fp32, bf16, 8bit", p.OptimizerStates)
+	case p.MasterWeights != "" && p.MasterWeights != MasterFP32 && p.MasterWeights != MasterRemainder && p.MasterWeights != MasterNone:
+		return fmt.Errorf("master-weights: %q; allowed fp32, remainder, none", p.MasterWeights)
+	case p.MasterWeights == MasterRemainder && p.Dtype == hw.FP16:
+		return fmt.Errorf("master-weights: remainder needs BF16 weights (an FP32 value's high 16 bits are its BF16 rounding down); dtype fp16 keeps FP16 weights (allowed fp32, none)")
 	case p.MicroBatch < 1 || p.MicroBatch > 1<<16:
 		return fmt.Errorf("micro-batch: %d; allowed 1–65536", p.MicroBatch)
 	case p.GlobalBatch < 1 || p.GlobalBatch > 1<<24:

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/gpuscope/gpuscope/engine/hw"
@@ -18,8 +19,12 @@ type SearchOptions struct {
 	Cluster       Cluster
 	GlobalBatch   int
 	BytesPerParam int
-	Dtype         hw.Dtype
-	Flash         bool
+	// OptimizerStates and MasterWeights are every plan's (Plan's; "":
+	// FP32).
+	OptimizerStates OptimizerStates
+	MasterWeights   MasterWeights
+	Dtype           hw.Dtype
+	Flash           bool
 	// MaxMicroBatch bounds the micro-batch sizes tried (0: 16).
 	MaxMicroBatch int
 	// Top keeps the fastest Top plans, ranked exactly as among all (0:
@@ -161,7 +166,8 @@ func Search(o SearchOptions) (SearchResult, error) {
 	if err := o.Fixed.check(m, cl); err != nil {
 		return sr, err
 	}
-	base := Plan{BytesPerParam: o.BytesPerParam, Dtype: o.Dtype, Flash: o.Flash, Overlap: true, GlobalBatch: o.GlobalBatch, FusedSwiGLU: o.FusedSwiGLU}
+	base := Plan{BytesPerParam: o.BytesPerParam, OptimizerStates: o.OptimizerStates, MasterWeights: o.MasterWeights,
+		Dtype: o.Dtype, Flash: o.Flash, Overlap: true, GlobalBatch: o.GlobalBatch, FusedSwiGLU: o.FusedSwiGLU}
 	// Validate the fixed parts once, with a plan that is otherwise sound.
 	probe := base
 	probe.TP, probe.PP, probe.DP, probe.Interleave, probe.MicroBatch, probe.Recompute, probe.Schedule = 1, 1, cl.GPUs, 1, 1, RecomputeNone, OneFOneB
@@ -298,7 +304,7 @@ func Search(o SearchOptions) (SearchResult, error) {
 	for i, k := range rank {
 		sr.Plans[i] = plans[k].r
 	}
-	sr.Decision = Decide(m, cl, o.BytesPerParam)
+	sr.Decision = decide(m, cl, base)
 	return sr, nil
 }
 
@@ -499,14 +505,21 @@ type Decision struct {
 // activations of one sequence with full recomputation, on one GPU, on
 // one node's TP group, and over TP inside a node and PP across.
 func Decide(m model.Transformer, cl Cluster, bytesPerParam int) Decision {
+	return decide(m, cl, Plan{BytesPerParam: bytesPerParam})
+}
+
+// decide is Decide with the model states of base (its BytesPerParam,
+// OptimizerStates and MasterWeights).
+func decide(m model.Transformer, cl Cluster, base Plan) Decision {
 	var d Decision
-	if bytesPerParam != 18 {
-		bytesPerParam = 16
+	if base.BytesPerParam != 18 {
+		base.BytesPerParam = 16
 	}
 	capacity := Usable(float64(cl.GPU.HBMBytes))
 	need := func(tp, pp int) float64 {
 		p := Plan{TP: tp, PP: pp, DP: 1, Interleave: 1, SP: tp > 1, Recompute: RecomputeFull, Flash: true, MicroBatch: 1,
-			GlobalBatch: pp, Schedule: OneFOneB, BytesPerParam: bytesPerParam, Dtype: hw.BF16}
+			GlobalBatch: pp, Schedule: OneFOneB, BytesPerParam: base.BytesPerParam, OptimizerStates: base.OptimizerStates,
+			MasterWeights: base.MasterWeights, Dtype: hw.BF16}
 		c := cl
 		c.GPUs = tp * pp
 		r, err := Evaluate(Config{Model: m, Plan: p, Cluster: c})
@@ -518,7 +531,7 @@ func Decide(m model.Transformer, cl Cluster, bytesPerParam int) Decision {
 	gb := func(b float64) string { return fmt.Sprintf("%.1f GB", b/1e9) }
 	one := need(1, 1)
 	step := DecisionStep{ID: "fits-one-gpu", Question: "Does the model fit one GPU?", Need: one, Have: capacity, Answer: one >= 0 && one <= capacity}
-	step.Detail = fmt.Sprintf("%d bytes × %.3g parameters + activations = %s on one %s of %s", bytesPerParam, m.Params(), gb(one), cl.GPU.Name, gb(capacity))
+	step.Detail = fmt.Sprintf("%s bytes × %.3g parameters + activations = %s on one %s of %s", strconv.FormatFloat(base.States().Total(), 'g', 4, 64), m.Params(), gb(one), cl.GPU.Name, gb(capacity))
 	d.Steps = append(d.Steps, step)
 	if step.Answer {
 		d.Branch, d.Advice = "dp", "Data parallel: every GPU holds the whole model; one all-reduce of the gradients a step."
