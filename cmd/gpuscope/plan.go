@@ -34,7 +34,7 @@ func planKnobs() []scenarios.Knob {
 		n("qk-rope-head-dim", 0, 1<<14, ""), n("v-head-dim", 0, 1<<14, ""), n("mtp-layers", 0, 1000, ""),
 		{Name: "params", Kind: scenarios.KnobFloat, FMin: 1, FMax: 1e16},
 		n("gpus", 1, 1<<24, ""), n("tp", 1, 1<<16, "1"), n("pp", 1, 1<<16, "1"), n("dp", 1, 1<<24, ""),
-		n("interleave", 1, 64, "1"), n("zero", 0, 3, "0"), n("micro-batch", 1, 1<<16, "1"), n("global-batch", 1, 1<<24, ""),
+		n("interleave", 1, 64, "1"), n("first-stage-layers", 0, 1000, ""), n("last-stage-layers", 0, 1000, ""), n("zero", 0, 3, "0"), n("micro-batch", 1, 1<<16, "1"), n("global-batch", 1, 1<<24, ""),
 		n("flash-version", 2, 3, ""), n("gpus-per-node", 1, 256, "8"), n("nics-per-node", 1, 256, ""), n("top", 0, 1<<20, "50"),
 		n("ep", 1, 1<<16, "1"), n("cp", 1, 1<<16, "1"),
 		{Name: "cp-algo", Kind: scenarios.KnobEnum, Values: []string{string(parallel.CPAllGather), string(parallel.CPRing)}, Default: string(parallel.CPAllGather)},
@@ -120,74 +120,77 @@ left at their defaults marked.
 branch of the seeds' decision tree. --params N alone prints model-state
 memory only. Plans that do not add up (TP × CP × PP × DP ≠ GPUs, heads
 not divisible by TP, layers by PP × v, the sequence by 2·CP, the batch by
-DP × micro-batch) are refused with the constraint named.`,
+DP × micro-batch) are refused with the constraint named; layers that do
+not divide by PP take --first-stage-layers and --last-stage-layers.`,
 	flags: map[string]flagDoc{
-		"model":             {what: "a model preset", def: "none: give --model, --hf-config, the sizes or --params"},
-		"hf-config":         {what: "a Hugging Face config.json naming the model", arg: "FILE", allowed: "a config.json file"},
-		"layers":            {what: "transformer layers (overrides the model's)", def: "the model's"},
-		"hidden":            {what: "hidden size (overrides the model's)", def: "the model's"},
-		"heads":             {what: "attention heads (overrides the model's)", def: "the model's"},
-		"kv-heads":          {what: "key/value heads, for grouped-query attention", def: "the model's; --heads for a model from sizes"},
-		"seq":               {what: "sequence length, tokens", def: "the model's (a config.json's max_position_embeddings)"},
-		"vocab":             {what: "vocabulary size", def: "the model's"},
-		"ffn":               {what: "the MLP's inner size", def: "the model's; 4 × --hidden for a model from sizes"},
-		"ffn-kind":          {what: "the MLP: gelu or relu, two matrices (a model from sizes GPT-style as GPT-3 and OPT: biases, LayerNorm, learned positions, tied embeddings, dropout), swiglu, three (Llama style: no biases, RMSNorm, rotary positions, untied embeddings, no dropout), or relu2, squared ReLU in two matrices (Nemotron-4 style: no biases, rotary positions, untied embeddings, no dropout)", def: "the model's; gelu for a model from sizes"},
-		"params":            {what: "parameters, for model-state memory alone (no model shape)"},
-		"head-dim":          {what: "a head's width when it is not hidden ÷ heads (Qwen3's head_dim; 0: hidden ÷ heads)", def: "the model's"},
-		"experts":           {what: "a mixture of experts' routed experts in each MoE layer (0: a dense model)", def: "the model's"},
-		"top-k":             {what: "experts a token is routed to", def: "the model's"},
-		"expert-ffn":        {what: "a routed expert's inner size (moe_intermediate_size)", def: "the model's"},
-		"shared-ffn":        {what: "the shared experts' inner size, all together (DeepSeek's n_shared_experts × moe_intermediate_size)", def: "the model's"},
-		"dense-layers":      {what: "the first layers that are dense, --ffn wide (DeepSeek's first_k_dense_replace)", def: "the model's"},
-		"kv-lora-rank":      {what: "multi-head latent attention (DeepSeek-V2, V3): the width of the latent K and V come from (kv_lora_rank; 0: none, standard attention); needs --qk-nope-head-dim, --qk-rope-head-dim and --v-head-dim", def: "the model's; 0 for a model from sizes"},
-		"q-lora-rank":       {what: "latent attention's query latent width (q_lora_rank; 0: Q straight from the hidden state, DeepSeek-V2-Lite's)", def: "the model's"},
-		"qk-nope-head-dim":  {what: "latent attention: a head's query and key width without rotary positions (qk_nope_head_dim)", def: "the model's"},
-		"qk-rope-head-dim":  {what: "latent attention: a head's rotary query width, and the rotary key's shared by the heads (qk_rope_head_dim)", def: "the model's"},
-		"v-head-dim":        {what: "latent attention: a head's value width (v_head_dim)", def: "the model's"},
-		"mtp-layers":        {what: "multi-token-prediction modules trained after the last layer, their parameters counted apart (DeepSeek-V3's num_nextn_predict_layers: 1); at most --layers", def: "the model's; 0 for a model from sizes"},
-		"gpus":              {what: "GPUs in the cluster", def: "tp × pp × dp (tp × pp without --dp)"},
-		"tp":                {what: "tensor-parallel degree"},
-		"pp":                {what: "pipeline-parallel degree (stages)"},
-		"dp":                {what: "data-parallel degree", def: "gpus ÷ (tp × pp)"},
-		"interleave":        {what: "model chunks per pipeline stage, v (the interleaved schedule)"},
-		"zero":              {what: "ZeRO stage: 1 shards the optimizer states over DP, 2 the gradients too, 3 the weights too"},
-		"micro-batch":       {what: "sequences per micro-batch"},
-		"global-batch":      {what: "sequences per optimizer step", def: "the preset's batch when dp × micro-batch divides it, else dp × micro-batch × 4·pp (a bubble near a quarter); with --search the preset's batch, else --gpus"},
-		"gpus-per-node":     {what: "GPUs per node (one NVLink domain, or a PCIe server's cards), joined by --intra", def: "8; 72 for gb200 (a GB200 NVL72 rack)"},
-		"flash-version":     {what: "FlashAttention's generation (with --flash): 3 (FlashAttention-3, Hopper and later) or 2 (FlashAttention-2: on Hopper at its own, lower, measured rates — what stacks before July 2024 and PyTorch's own attention ran)", def: "the newest the GPU runs: 3 on Hopper and Blackwell, 2 on Ampere"},
-		"nics-per-node":     {what: "the --inter NICs a node has, shared by its GPUs (BLOOM's 8 A100s on 4 Omni-Path NICs: --inter opa-100 --nics-per-node 4); at most --gpus-per-node", def: "one a GPU"},
-		"top":               {what: "plans --search lists (0: all)"},
-		"recompute":         {what: "activation recomputation: none, selective (attention's softmax and dropout) or full (each layer's forward again)", def: "selective (--software megatron-2021: full)"},
-		"schedule":          {what: "the pipeline schedule (dualpipe: DeepSeek-V3's bidirectional one, each rank holding two stages, costed in closed form; pair it with --ep-overlap)", def: "1f1b; interleaved when --interleave > 1"},
-		"gpu":               {what: "the GPU"},
-		"intra":             {what: "the link inside a node", def: "the GPU's: nvlink3 for a100-80gb and a100-40gb, nvlink3-a800 for a800, nvlink4 for h100, h200, h20 and gh200, nvlink4-h800 for h800, pcie5 for h100-pcie and h100-nvl (their NVLink bridges join pairs only), nvlink5 for b200 and gb200"},
-		"inter":             {what: "the network between nodes, one NIC per GPU", def: "ib-hdr for the Ampere GPUs (a100-80gb, a100-40gb, a800), ib-ndr for the others"},
-		"bytes-per-param":   {what: "model-state bytes a parameter: 16 (BF16 weights and gradients, FP32 master weights and Adam moments) or 18 (FP32 gradients, Megatron-LM); --optimizer-states and --master-weights change the optimizer's part", def: "16 (--software megatron-2021 and megatron-2022: 18)"},
-		"optimizer-states":  {what: "how Adam's two moments are stored: fp32 (4 bytes each), bf16 (2 each: Megatron-Core's precision-aware optimizer with --exp-avg-dtype and --exp-avg-sq-dtype bf16, NeMo's optim.dtype bf16) or 8bit (bitsandbytes' block-wise 8-bit Adam: a byte each and an FP32 maximum for every 256 values, 1.016 bytes); the Adam update reads and writes them"},
-		"master-weights":    {what: "the optimizer's copy of the weights: fp32 (4 bytes), remainder (the FP32 value's low 16 bits beside the BF16 weight, 2 bytes: Megatron-Core's store_param_remainders with the precision-aware optimizer) or none (the BF16 weights updated in place: NeMo's distributed Adam when its state dtype is the model's)"},
-		"dtype":             {what: "the number format of the matrix products"},
-		"ep":                {what: "expert parallelism, for a mixture of experts: each MoE layer's experts spread over EP of the DP ranks (dividing DP and the experts)"},
-		"capacity-factor":   {what: "a mixture of experts' busiest GPU's tokens through its experts over the mean (1: balanced)"},
-		"cp":                {what: "context parallelism: each sequence split over CP ranks (next to the TP ranks), each holding s ÷ CP tokens as two of 2·CP chunks (the load-balanced causal split); --seq must divide by 2·CP, and gpus = tp × cp × pp × dp"},
-		"cp-algo":           {what: "how a CP rank's queries see the other ranks' keys and values: allgather (K and V all-gathered every layer, their gradients reduce-scattered: Llama 3's, exposed) or ring (K/V blocks passed to the next rank, hidden behind each block's attention)"},
-		"node-limit":        {what: "node-limited routing (DeepSeek-V3): a token's experts on at most N nodes, one copy a node over the network, forwarded over NVLink inside it (0: unlimited)"},
-		"dispatch-dtype":    {what: "the dispatch all-to-all's number format: bf16, or fp8 (a byte a value and an FP32 scale for each 128; DeepSeek-V3); combine stays bf16"},
-		"ep-overlap":        {what: "DualPipe's pairing: the forward and backward chunks of two micro-batches run together, each one's all-to-alls behind the other's compute (the part the compute cannot hide stays exposed)", def: "off"},
-		"block-scaled":      {what: "DeepSeek-V3's FP8 recipe: products with fine-grained scaling (1×128 and 128×128 tiles), promoted to FP32 on the CUDA cores every 128 and each tile written out before the next; the output head and the router in BF16 (needs --dtype fp8)", def: "off"},
-		"comm-sms":          {what: "SMs the overlapped all-to-alls take from the compute beside them, which slows by that share meanwhile (needs --ep-overlap)", def: "20 with --ep-overlap (DeepSeek-V3's 20 of the H800's 132), else 0"},
-		"dropout":           {what: "dropout in training: its masks stored with the activations, its passes timed", def: "the model's: on for GPT-style models (GPT-3, Megatron's), off for Llama, Mixtral, DeepSeek-V3 and a config.json whose dropouts are 0 (a SwiGLU model's without any)"},
-		"recompute-modules": {arg: "LIST", allowed: "a comma-separated list of core_attn, layernorm, mla_up_proj, moe_act", what: "what --recompute selective runs again in the backward pass, a comma-separated list as Megatron-Core's --recompute-modules: core_attn (the attention core), layernorm (the norms, their outputs not kept), mla_up_proj (latent attention's Q, K and V from the latents), moe_act (the MLP's activation, the down projection's input not kept); DeepSeek-V3's: layernorm,mla_up_proj,moe_act", def: "core_attn"},
-		"fp8-cache":         {what: "keep the products' inputs for the backward pass in FP8 with their 1×128 scales, the attention output in E5M6 (DeepSeek-V3's low-precision storage; needs --block-scaled)", def: "off"},
-		"fused-swiglu":      {what: "run a SwiGLU feed-forward block as one fused kernel that keeps its gate and up outputs and writes their product (the down projection's input) again inside its backward instead of storing it, as xformers' swiglu op does (not recomputation: no product runs again); needs a SwiGLU model", def: "off: the product stored too, as Megatron-LM and Transformer Engine do"},
-		"json":              jsonDoc,
-		"kernels":           {what: "also list one layer's kernels on one GPU for one micro-batch, forward and backward: each matrix product with its M × N × K, the attention core, the elementwise passes, recomputation, the collectives — the parts the time line's blocks add up to (a mixture of experts' MoE layer's, with the router, the routed experts' products and the all-to-alls; not with --search)", def: "off"},
-		"at":                {arg: "SECONDS", what: "also say what GPU --rank does that many seconds into the step, as the page's zoom shows it: its stage, the time line's block, the layer and the kernel, and the kernel's FLOPs and bytes through HBM and shared memory (not with --search)"},
-		"rank":              {what: "the GPU --at follows, in Megatron's rank order (TP, CP, DP, PP)"},
-		"search":            {what: "rank every valid plan that fits, fastest first, each with sequence parallelism when TP > 1 and DP overlap; the plan flags given (--tp, --cp, --cp-algo, --pp, --dp, --ep, --interleave, --schedule, --micro-batch, --zero, --recompute) fix that part of every plan searched; the flags no searched plan reads (--sp, --overlap, --capacity-factor, --node-limit, --dispatch-dtype, --ep-overlap, --comm-sms, --block-scaled, --fp8-cache, --recompute-modules, --kernels, --at, --rank) are refused"},
-		"sp":                {what: "sequence parallelism in the TP group (activations outside the matrix products split over TP)", def: "on when --tp > 1 (--software megatron-2021: off)"},
-		"flash":             {what: "FlashAttention (off: standard attention, the N×N scores through HBM)", def: "on (--software megatron-2021 and megatron-2022: off)"},
-		"overlap":           {what: "hide the DP all-reduce behind the backward pass, bucket by bucket (off: after it)", def: "on (--software megatron-2021: off)"},
-		"software":          {what: "a software era's settings, so a paper's row is one flag away (each still overridden by its own flag): megatron-2021 (" + softwareEras[0].what + "); megatron-2022 (" + softwareEras[1].what + "); current (" + softwareEras[2].what + "); with --search only its FlashAttention and bytes a parameter (the search sets the rest)"},
+		"model":              {what: "a model preset", def: "none: give --model, --hf-config, the sizes or --params"},
+		"hf-config":          {what: "a Hugging Face config.json naming the model", arg: "FILE", allowed: "a config.json file"},
+		"layers":             {what: "transformer layers (overrides the model's)", def: "the model's"},
+		"hidden":             {what: "hidden size (overrides the model's)", def: "the model's"},
+		"heads":              {what: "attention heads (overrides the model's)", def: "the model's"},
+		"kv-heads":           {what: "key/value heads, for grouped-query attention", def: "the model's; --heads for a model from sizes"},
+		"seq":                {what: "sequence length, tokens", def: "the model's (a config.json's max_position_embeddings)"},
+		"vocab":              {what: "vocabulary size", def: "the model's"},
+		"ffn":                {what: "the MLP's inner size", def: "the model's; 4 × --hidden for a model from sizes"},
+		"ffn-kind":           {what: "the MLP: gelu or relu, two matrices (a model from sizes GPT-style as GPT-3 and OPT: biases, LayerNorm, learned positions, tied embeddings, dropout), swiglu, three (Llama style: no biases, RMSNorm, rotary positions, untied embeddings, no dropout), or relu2, squared ReLU in two matrices (Nemotron-4 style: no biases, rotary positions, untied embeddings, no dropout)", def: "the model's; gelu for a model from sizes"},
+		"params":             {what: "parameters, for model-state memory alone (no model shape)"},
+		"head-dim":           {what: "a head's width when it is not hidden ÷ heads (Qwen3's head_dim; 0: hidden ÷ heads)", def: "the model's"},
+		"experts":            {what: "a mixture of experts' routed experts in each MoE layer (0: a dense model)", def: "the model's"},
+		"top-k":              {what: "experts a token is routed to", def: "the model's"},
+		"expert-ffn":         {what: "a routed expert's inner size (moe_intermediate_size)", def: "the model's"},
+		"shared-ffn":         {what: "the shared experts' inner size, all together (DeepSeek's n_shared_experts × moe_intermediate_size)", def: "the model's"},
+		"dense-layers":       {what: "the first layers that are dense, --ffn wide (DeepSeek's first_k_dense_replace)", def: "the model's"},
+		"kv-lora-rank":       {what: "multi-head latent attention (DeepSeek-V2, V3): the width of the latent K and V come from (kv_lora_rank; 0: none, standard attention); needs --qk-nope-head-dim, --qk-rope-head-dim and --v-head-dim", def: "the model's; 0 for a model from sizes"},
+		"q-lora-rank":        {what: "latent attention's query latent width (q_lora_rank; 0: Q straight from the hidden state, DeepSeek-V2-Lite's)", def: "the model's"},
+		"qk-nope-head-dim":   {what: "latent attention: a head's query and key width without rotary positions (qk_nope_head_dim)", def: "the model's"},
+		"qk-rope-head-dim":   {what: "latent attention: a head's rotary query width, and the rotary key's shared by the heads (qk_rope_head_dim)", def: "the model's"},
+		"v-head-dim":         {what: "latent attention: a head's value width (v_head_dim)", def: "the model's"},
+		"mtp-layers":         {what: "multi-token-prediction modules trained after the last layer, their parameters counted apart (DeepSeek-V3's num_nextn_predict_layers: 1); at most --layers", def: "the model's; 0 for a model from sizes"},
+		"gpus":               {what: "GPUs in the cluster", def: "tp × pp × dp (tp × pp without --dp)"},
+		"tp":                 {what: "tensor-parallel degree"},
+		"pp":                 {what: "pipeline-parallel degree (stages)"},
+		"dp":                 {what: "data-parallel degree", def: "gpus ÷ (tp × pp)"},
+		"interleave":         {what: "model chunks per pipeline stage, v (the interleaved schedule)"},
+		"first-stage-layers": {what: "the layers the first pipeline stage holds, the rest split evenly over the other stages (Megatron-Core's --decoder-first-pipeline-num-layers; BLOOM-176B's 70 layers on 12 stages: --first-stage-layers 5 --last-stage-layers 5, 6 on each of the others); with --interleave each stage's count must divide by v", def: "an even split (or, when the layers do not divide, Llama 3's: the first and last stages a layer short)"},
+		"last-stage-layers":  {what: "the layers the last pipeline stage holds (Megatron-Core's --decoder-last-pipeline-num-layers; a multi-token-prediction module counts as one of them), the rest split as --first-stage-layers says", def: "an even split"},
+		"zero":               {what: "ZeRO stage: 1 shards the optimizer states over DP, 2 the gradients too, 3 the weights too"},
+		"micro-batch":        {what: "sequences per micro-batch"},
+		"global-batch":       {what: "sequences per optimizer step", def: "the preset's batch when dp × micro-batch divides it, else dp × micro-batch × 4·pp (a bubble near a quarter); with --search the preset's batch, else --gpus"},
+		"gpus-per-node":      {what: "GPUs per node (one NVLink domain, or a PCIe server's cards), joined by --intra", def: "8; 72 for gb200 (a GB200 NVL72 rack)"},
+		"flash-version":      {what: "FlashAttention's generation (with --flash): 3 (FlashAttention-3, Hopper and later) or 2 (FlashAttention-2: on Hopper at its own, lower, measured rates — what stacks before July 2024 and PyTorch's own attention ran)", def: "the newest the GPU runs: 3 on Hopper and Blackwell, 2 on Ampere"},
+		"nics-per-node":      {what: "the --inter NICs a node has, shared by its GPUs (BLOOM's 8 A100s on 4 Omni-Path NICs: --inter opa-100 --nics-per-node 4); at most --gpus-per-node", def: "one a GPU"},
+		"top":                {what: "plans --search lists (0: all)"},
+		"recompute":          {what: "activation recomputation: none, selective (attention's softmax and dropout) or full (each layer's forward again)", def: "selective (--software megatron-2021: full)"},
+		"schedule":           {what: "the pipeline schedule (dualpipe: DeepSeek-V3's bidirectional one, each rank holding two stages, costed in closed form; pair it with --ep-overlap)", def: "1f1b; interleaved when --interleave > 1"},
+		"gpu":                {what: "the GPU"},
+		"intra":              {what: "the link inside a node", def: "the GPU's: nvlink3 for a100-80gb and a100-40gb, nvlink3-a800 for a800, nvlink4 for h100, h200, h20 and gh200, nvlink4-h800 for h800, pcie5 for h100-pcie and h100-nvl (their NVLink bridges join pairs only), nvlink5 for b200 and gb200"},
+		"inter":              {what: "the network between nodes, one NIC per GPU", def: "ib-hdr for the Ampere GPUs (a100-80gb, a100-40gb, a800), ib-ndr for the others"},
+		"bytes-per-param":    {what: "model-state bytes a parameter: 16 (BF16 weights and gradients, FP32 master weights and Adam moments) or 18 (FP32 gradients, Megatron-LM); --optimizer-states and --master-weights change the optimizer's part", def: "16 (--software megatron-2021 and megatron-2022: 18)"},
+		"optimizer-states":   {what: "how Adam's two moments are stored: fp32 (4 bytes each), bf16 (2 each: Megatron-Core's precision-aware optimizer with --exp-avg-dtype and --exp-avg-sq-dtype bf16, NeMo's optim.dtype bf16) or 8bit (bitsandbytes' block-wise 8-bit Adam: a byte each and an FP32 maximum for every 256 values, 1.016 bytes); the Adam update reads and writes them"},
+		"master-weights":     {what: "the optimizer's copy of the weights: fp32 (4 bytes), remainder (the FP32 value's low 16 bits beside the BF16 weight, 2 bytes: Megatron-Core's store_param_remainders with the precision-aware optimizer) or none (the BF16 weights updated in place: NeMo's distributed Adam when its state dtype is the model's)"},
+		"dtype":              {what: "the number format of the matrix products"},
+		"ep":                 {what: "expert parallelism, for a mixture of experts: each MoE layer's experts spread over EP of the DP ranks (dividing DP and the experts)"},
+		"capacity-factor":    {what: "a mixture of experts' busiest GPU's tokens through its experts over the mean (1: balanced)"},
+		"cp":                 {what: "context parallelism: each sequence split over CP ranks (next to the TP ranks), each holding s ÷ CP tokens as two of 2·CP chunks (the load-balanced causal split); --seq must divide by 2·CP, and gpus = tp × cp × pp × dp"},
+		"cp-algo":            {what: "how a CP rank's queries see the other ranks' keys and values: allgather (K and V all-gathered every layer, their gradients reduce-scattered: Llama 3's, exposed) or ring (K/V blocks passed to the next rank, hidden behind each block's attention)"},
+		"node-limit":         {what: "node-limited routing (DeepSeek-V3): a token's experts on at most N nodes, one copy a node over the network, forwarded over NVLink inside it (0: unlimited)"},
+		"dispatch-dtype":     {what: "the dispatch all-to-all's number format: bf16, or fp8 (a byte a value and an FP32 scale for each 128; DeepSeek-V3); combine stays bf16"},
+		"ep-overlap":         {what: "DualPipe's pairing: the forward and backward chunks of two micro-batches run together, each one's all-to-alls behind the other's compute (the part the compute cannot hide stays exposed)", def: "off"},
+		"block-scaled":       {what: "DeepSeek-V3's FP8 recipe: products with fine-grained scaling (1×128 and 128×128 tiles), promoted to FP32 on the CUDA cores every 128 and each tile written out before the next; the output head and the router in BF16 (needs --dtype fp8)", def: "off"},
+		"comm-sms":           {what: "SMs the overlapped all-to-alls take from the compute beside them, which slows by that share meanwhile (needs --ep-overlap)", def: "20 with --ep-overlap (DeepSeek-V3's 20 of the H800's 132), else 0"},
+		"dropout":            {what: "dropout in training: its masks stored with the activations, its passes timed", def: "the model's: on for GPT-style models (GPT-3, Megatron's), off for Llama, Mixtral, DeepSeek-V3 and a config.json whose dropouts are 0 (a SwiGLU model's without any)"},
+		"recompute-modules":  {arg: "LIST", allowed: "a comma-separated list of core_attn, layernorm, mla_up_proj, moe_act", what: "what --recompute selective runs again in the backward pass, a comma-separated list as Megatron-Core's --recompute-modules: core_attn (the attention core), layernorm (the norms, their outputs not kept), mla_up_proj (latent attention's Q, K and V from the latents), moe_act (the MLP's activation, the down projection's input not kept); DeepSeek-V3's: layernorm,mla_up_proj,moe_act", def: "core_attn"},
+		"fp8-cache":          {what: "keep the products' inputs for the backward pass in FP8 with their 1×128 scales, the attention output in E5M6 (DeepSeek-V3's low-precision storage; needs --block-scaled)", def: "off"},
+		"fused-swiglu":       {what: "run a SwiGLU feed-forward block as one fused kernel that keeps its gate and up outputs and writes their product (the down projection's input) again inside its backward instead of storing it, as xformers' swiglu op does (not recomputation: no product runs again); needs a SwiGLU model", def: "off: the product stored too, as Megatron-LM and Transformer Engine do"},
+		"json":               jsonDoc,
+		"kernels":            {what: "also list one layer's kernels on one GPU for one micro-batch, forward and backward: each matrix product with its M × N × K, the attention core, the elementwise passes, recomputation, the collectives — the parts the time line's blocks add up to (a mixture of experts' MoE layer's, with the router, the routed experts' products and the all-to-alls; not with --search)", def: "off"},
+		"at":                 {arg: "SECONDS", what: "also say what GPU --rank does that many seconds into the step, as the page's zoom shows it: its stage, the time line's block, the layer and the kernel, and the kernel's FLOPs and bytes through HBM and shared memory (not with --search)"},
+		"rank":               {what: "the GPU --at follows, in Megatron's rank order (TP, CP, DP, PP)"},
+		"search":             {what: "rank every valid plan that fits, fastest first, each with sequence parallelism when TP > 1 and DP overlap; the plan flags given (--tp, --cp, --cp-algo, --pp, --dp, --ep, --interleave, --schedule, --micro-batch, --zero, --recompute) fix that part of every plan searched; the flags no searched plan reads (--sp, --overlap, --capacity-factor, --node-limit, --dispatch-dtype, --ep-overlap, --comm-sms, --block-scaled, --fp8-cache, --recompute-modules, --first-stage-layers, --last-stage-layers, --kernels, --at, --rank) are refused"},
+		"sp":                 {what: "sequence parallelism in the TP group (activations outside the matrix products split over TP)", def: "on when --tp > 1 (--software megatron-2021: off)"},
+		"flash":              {what: "FlashAttention (off: standard attention, the N×N scores through HBM)", def: "on (--software megatron-2021 and megatron-2022: off)"},
+		"overlap":            {what: "hide the DP all-reduce behind the backward pass, bucket by bucket (off: after it)", def: "on (--software megatron-2021: off)"},
+		"software":           {what: "a software era's settings, so a paper's row is one flag away (each still overridden by its own flag): megatron-2021 (" + softwareEras[0].what + "); megatron-2022 (" + softwareEras[1].what + "); current (" + softwareEras[2].what + "); with --search only its FlashAttention and bytes a parameter (the search sets the rest)"},
 	},
 	extra: []string{"hf-config", "recompute-modules"},
 }
@@ -550,6 +553,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	plan.FP8Cache, plan.FusedSwiGLU = boolOr("fp8-cache", false), fused
+	plan.FirstStageLayers, plan.LastStageLayers = atoi("first-stage-layers"), atoi("last-stage-layers")
 	if given("flash-version") {
 		plan.FlashVersion = atoi("flash-version")
 	}
@@ -650,6 +654,8 @@ var searchUnread = []struct{ flag, why string }{
 	{"block-scaled", "DeepSeek-V3's FP8 recipe is not searched; give the plan without --search"},
 	{"fp8-cache", "DeepSeek-V3's FP8 activations are not searched; give the plan without --search"},
 	{"recompute-modules", "the search tries none, selective (the attention core) and full recomputation; fix one with --recompute"},
+	{"first-stage-layers", "every plan searched splits the layers evenly (or the first and last stages a layer short, Llama 3's); give the plan without --search"},
+	{"last-stage-layers", "every plan searched splits the layers evenly (or the first and last stages a layer short, Llama 3's); give the plan without --search"},
 	{"kernels", "lists one plan's kernels"},
 	{"at", "follows one plan's GPU"},
 	{"rank", "follows one plan's GPU"},
@@ -803,6 +809,15 @@ func planSettings(given func(string) bool, m model.Transformer, fromHF bool, p p
 			sched += fmt.Sprintf(", v = %d", p.Interleave)
 		}
 		add("schedule", "pipeline schedule", sched, "default: 1f1b, interleaved when --interleave > 1")
+		if p.FirstStageLayers > 0 || p.LastStageLayers > 0 || given("first-stage-layers") || given("last-stage-layers") {
+			s = append(s, planSetting{"first-stage-layers", "first stage's layers", firstLast(p.FirstStageLayers), "default"},
+				planSetting{"last-stage-layers", "last stage's layers", firstLast(p.LastStageLayers), "default"})
+			for i := len(s) - 2; i < len(s); i++ {
+				if given(s[i].flag) {
+					s[i].from = "given"
+				}
+			}
+		}
 	}
 	add("global-batch", "global batch", sequences(p.GlobalBatch), "default: "+gbDefault)
 	src := m.ID + "'s"
@@ -894,6 +909,15 @@ func (s planSettingList) write(w io.Writer) {
 	for _, x := range s {
 		fmt.Fprintf(w, "  %s  %s  %s\n", pad(x.name, nw), pad(x.value, vw), x.from)
 	}
+}
+
+// firstLast is a first or last stage's layer count as the settings say
+// it: 0 leaves the stage to the even split.
+func firstLast(n int) string {
+	if n == 0 {
+		return "as the others"
+	}
+	return strconv.Itoa(n)
 }
 
 func sequences(n int) string {

@@ -97,3 +97,45 @@ func TestPlanOptimizerStates(t *testing.T) {
 		{[]string{"plan", "--model", "llama2-70b", "--gpus", "8", "--master-weights", "remainder", "--dtype", "fp16"}, []string{"master-weights", "BF16", "allowed fp32, none"}},
 	})
 }
+
+// bloomArgs are BLOOM-176B's run from sizes (70 layers, hidden 14336, 112
+// heads, 250,880 vocabulary, 2,048 tokens) on 384 A100s, TP 4 × PP 12.
+var bloomArgs = []string{"--layers", "70", "--hidden", "14336", "--heads", "112", "--seq", "2048", "--vocab", "250880",
+	"--gpu", "a100-80gb", "--gpus", "384", "--tp", "4", "--pp", "12", "--micro-batch", "2", "--global-batch", "2048", "--zero", "1"}
+
+// --first-stage-layers and --last-stage-layers: BLOOM's 5, 6 × 10, 5 in
+// memory_per_stage's layers and the JSON's added fields; the settings say
+// them; a split that does not add up, or one with --search, is refused
+// in one line naming the flags.
+func TestPlanUnevenStages(t *testing.T) {
+	m := planJSON(t, append([]string{"--first-stage-layers", "5", "--last-stage-layers", "5"}, bloomArgs...)...)
+	if num(t, m, "first_stage_layers") != 5 || num(t, m, "last_stage_layers") != 5 {
+		t.Errorf("first_stage_layers %v, last_stage_layers %v; want 5 and 5", m["first_stage_layers"], m["last_stage_layers"])
+	}
+	for st, s := range m["memory_per_stage"].([]any) {
+		want := 6.0
+		if st == 0 || st == 11 {
+			want = 5
+		}
+		if got := s.(map[string]any)["layers"].(float64); got != want {
+			t.Errorf("stage %d holds %g layers, want %g", st, got, want)
+		}
+	}
+	out, errOut, code := runCLI(append([]string{"plan", "--first-stage-layers", "5", "--last-stage-layers", "5"}, bloomArgs...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	rows := planSettingsText(t, out)
+	if rows["first stage's layers"] != [2]string{"5", "given"} || rows["last stage's layers"] != [2]string{"5", "given"} {
+		t.Errorf("settings: %q, %q", rows["first stage's layers"], rows["last stage's layers"])
+	}
+	if m := planJSON(t, bloomArgs...); m["first_stage_layers"] != nil {
+		t.Errorf("without the flags: first_stage_layers %v, want absent", m["first_stage_layers"])
+	}
+	checkRefusals(t, []refusal{
+		{append([]string{"plan", "--first-stage-layers", "4", "--last-stage-layers", "5"}, bloomArgs...),
+			[]string{"first-stage-layers, last-stage-layers", "61 of the 70 layers", "10 other stages"}},
+		{append([]string{"plan", "--first-stage-layers", "70"}, bloomArgs...), []string{"first-stage-layers", "allowed 1–69"}},
+		{[]string{"plan", "--search", "--model", "gpt3-xl", "--gpus", "8", "--first-stage-layers", "2"}, []string{"--first-stage-layers", "--search"}},
+	})
+}

@@ -84,9 +84,8 @@ type StepActivity struct {
 	headB   []Kernel
 	detail  string // why the layer's kernels are not listed
 	byStage [][]Block
-	aux     [][]Block // sends and all-reduces, by stage
-	mid     int
-	ends    int
+	aux     [][]Block  // sends and all-reduces, by stage
+	split   layerSplit // the stages' layers
 }
 
 // NewStepActivity prepares the activity of r's step as tl draws it
@@ -99,7 +98,7 @@ func NewStepActivity(r Result, tl Timeline) (*StepActivity, error) {
 	}
 	a := &StepActivity{r: r, tl: tl, byStage: make([][]Block, p.PP), aux: make([][]Block, p.PP)}
 	var err error
-	a.mid, a.ends, err = stageLayers(trainedLayers(c.Model), p.PP, max(p.Interleave, 1))
+	a.split, err = p.layerSplit(c.Model)
 	if err != nil {
 		return nil, err
 	}
@@ -217,16 +216,13 @@ func (a *StepActivity) Ranks(g int) (stage, tp, cp, dp int) {
 // chunkLayers are the first model layer and the layer count of model
 // chunk q (stage q mod PP, chunk q div PP): Megatron's interleaved
 // assignment, the first and last chunks a layer short under Llama 3's
-// (L+2)-layer split (as denseOnStage counts them).
+// (L+2)-layer split, each stage's chunks its own count ÷ v in an uneven
+// split (layerSplit.chunk, as denseOnStage counts them).
 func (a *StepActivity) chunkLayers(q int) (first, n int) {
 	p := a.r.Config.Plan
 	chunks := p.PP * max(p.Interleave, 1)
-	size := a.mid / max(p.Interleave, 1)
 	for c := 0; c <= q && c < chunks; c++ {
-		sz := size
-		if a.ends != a.mid && (c == 0 || c == chunks-1) {
-			sz--
-		}
+		sz := a.split.chunk(c)
 		if c == q {
 			return first, sz
 		}

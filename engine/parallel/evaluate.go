@@ -121,13 +121,8 @@ func evaluate(c Config, se *searching) (Result, error) {
 
 	t, pp, v, dp, cp := p.TP, p.PP, p.Interleave, p.DP, p.cp()
 	local := m.Seq / cp // the tokens of a sequence on one GPU
-	midLayers, endLayers, _ := stageLayers(trainedLayers(m), pp, v)
-	stageLayerCount := func(st int) int {
-		if st == 0 || st == pp-1 {
-			return endLayers
-		}
-		return midLayers
-	}
+	split, _ := p.layerSplit(m)
+	stageLayerCount := split.stage // each stage's layers: its own count
 	g := cl.GPU
 	states := p.States()
 	gradBytes := states.Gradients
@@ -199,7 +194,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 		}
 		se.layers[layerKey] = layerMemo{cost, moe}
 	}
-	stageDense := func(st int) int { return denseOnStage(m, pp, v, st) }
+	stageDense := func(st int) int { return denseOnStage(m, split, st) }
 
 	// The last stage's output layer: logits GEMM (and its backward), the
 	// cross-entropy over b·s × V/t FP32 logits (b·s/CP with context

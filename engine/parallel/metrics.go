@@ -80,6 +80,11 @@ type Metrics struct {
 	// FusedSwiGLU: SwiGLU as one fused kernel, its product written again
 	// in the backward rather than kept.
 	FusedSwiGLU bool `json:"fused_swiglu,omitempty"`
+	// FirstStageLayers and LastStageLayers are the first and last
+	// pipeline stages' layers when the plan sets them (an uneven split;
+	// memory_per_stage's layers lists every stage's).
+	FirstStageLayers int `json:"first_stage_layers,omitempty"`
+	LastStageLayers  int `json:"last_stage_layers,omitempty"`
 	// FlashVersion is FlashAttention's generation when one was chosen (2
 	// or 3; absent: the newest the GPU runs).
 	FlashVersion int `json:"flash_version,omitempty"`
@@ -101,6 +106,7 @@ func (r Result) Metrics() Metrics {
 		Schedule: string(p.Schedule), BytesPerParam: p.BytesPerParam, Dtype: string(p.Dtype),
 		NodeLimit: p.NodeLimit, DispatchDtype: string(p.DispatchDtype), EPOverlap: p.EPOverlap, CommSMs: p.CommSMs, BlockScaled: p.BlockScaled,
 		RecomputeModules: p.RecomputeModules.String(), FP8Cache: p.FP8Cache, FusedSwiGLU: p.FusedSwiGLU, FlashVersion: p.FlashVersion,
+		FirstStageLayers: p.FirstStageLayers, LastStageLayers: p.LastStageLayers,
 		Memory: r.Memory, MemoryPerStage: r.StageMemory, Time: r.Time, TimePerStage: r.perStageTimes(), BubbleFraction: r.BubbleFraction,
 		TokensPerS: r.TokensPerS, TFLOPSPerGPU: r.TFLOPSPerGPU, ModelTFLOPSPerGPU: r.ModelTFLOPSPerGPU, MFU: r.MFU, HFU: r.HFU,
 		MFUPeakDtype: string(r.MFUPeakDtype), MFUPeakTFLOPS: r.MFUPeak / 1e12, Fits: r.Memory.Fits,

@@ -226,27 +226,21 @@ func allToAll(bytes float64, n, k int, intra, inter hw.Link) float64 {
 // denseOnStage is how many of a mixture of experts' dense layers (its
 // first DenseLayers, and with MoEEvery those between its MoE layers)
 // pipeline stage st holds: chunk c of the pp·v, in layer order, is stage
-// c mod pp's; each holds L ÷ (pp·v) layers, or with Llama 3's balancing
-// (stageLayers) the first and last one fewer.
-func denseOnStage(m model.Transformer, pp, v, st int) int {
+// c mod pp's, of split's size (layerSplit.chunk: L ÷ (pp·v) layers, the
+// first and last a layer short under Llama 3's balancing, or each
+// stage's own count ÷ v in an uneven split).
+func denseOnStage(m model.Transformer, split layerSplit, st int) int {
 	if m.DenseLayers == 0 && m.MoEEvery <= 1 {
 		return 0
 	}
-	mid, ends, err := stageLayers(trainedLayers(m), pp, v)
-	if err != nil {
-		return 0
-	}
-	chunks, size := pp*v, mid/v
+	chunks := split.p * split.v
 	n, start := 0, 0
 	for c := range chunks {
 		if m.MoEEvery <= 1 && start >= m.DenseLayers {
 			break // the rest hold none
 		}
-		sz := size
-		if ends != mid && (c == 0 || c == chunks-1) {
-			sz--
-		}
-		if c%pp == st {
+		sz := split.chunk(c)
+		if c%split.p == st {
 			n += sz - m.MoELayersIn(start, start+sz)
 		}
 		start += sz

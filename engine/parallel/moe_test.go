@@ -142,7 +142,7 @@ func stageAllToAll(r Result, middle float64) float64 {
 			crit = st
 		}
 	}
-	moe := r.StageMemory[crit].Layers - denseOnStage(r.Config.Model, r.Config.Plan.PP, 1, crit)
+	moe := r.StageMemory[crit].Layers - denseOn(r.Config.Model, r.Config.Plan.PP, 1, crit)
 	return middle / 4 * float64(moe)
 }
 
@@ -525,7 +525,7 @@ func TestMoEEveryOtherLayer(t *testing.T) {
 		t.Fatal(err)
 	}
 	for st := range 2 {
-		if d := denseOnStage(m, 2, 1, st); d != 1 {
+		if d := denseOn(m, 2, 1, st); d != 1 {
 			t.Errorf("stage %d holds %d dense layers, want 1", st, d)
 		}
 	}
@@ -541,7 +541,14 @@ func TestMoEEveryOtherLayer(t *testing.T) {
 	}
 	// Interleaved over 2 chunks a stage, stage 0 holds layers 0 and 2
 	// (both dense), stage 1 layers 1 and 3 (both MoE).
-	if d0, d1 := denseOnStage(m, 2, 2, 0), denseOnStage(m, 2, 2, 1); d0 != 2 || d1 != 0 {
+	if d0, d1 := denseOn(m, 2, 2, 0), denseOn(m, 2, 2, 1); d0 != 2 || d1 != 0 {
 		t.Errorf("interleaved: stages hold %d and %d dense layers, want 2 and 0", d0, d1)
 	}
+}
+
+// denseOn is denseOnStage for pp stages of v chunks split evenly (or by
+// Llama 3's balancing).
+func denseOn(m model.Transformer, pp, v, st int) int {
+	s, _ := splitLayers(trainedLayers(m), pp, v, 0, 0)
+	return denseOnStage(m, s, st)
 }

@@ -148,6 +148,15 @@ type Plan struct {
 	// Megatron-LM's and Transformer Engine's, stores the product too.
 	// Not recomputation: no product is run again. Needs a SwiGLU model.
 	FusedSwiGLU bool
+	// FirstStageLayers and LastStageLayers are the layers the first and
+	// the last pipeline stage hold, the rest split evenly over the other
+	// stages (0: an even split, or Llama 3's balancing): Megatron-Core's
+	// uneven pipeline (--decoder-first-pipeline-num-layers,
+	// --decoder-last-pipeline-num-layers), BLOOM-176B's 70 layers on 12
+	// stages as 5, 6 … 6, 5 (its Megatron-DeepSpeed split counted the
+	// two embeddings as layers: 72 ÷ 12). Layers are the model's and its
+	// multi-token-prediction modules, which follow its last layer.
+	FirstStageLayers, LastStageLayers int
 	// FlashVersion is FlashAttention's generation (with Flash): 0 the
 	// newest the GPU runs (FlashAttention-3 on Hopper, 2 on Ampere), 2
 	// FlashAttention-2 — what stacks before FlashAttention-3 (July 2024)
@@ -347,7 +356,10 @@ func (c Config) Validate() error {
 	case p.GlobalBatch%(p.DP*p.MicroBatch) != 0:
 		return fmt.Errorf("global-batch: %d not divisible by dp × micro-batch = %d × %d", p.GlobalBatch, p.DP, p.MicroBatch)
 	}
-	if _, _, err := stageLayers(trainedLayers(m), p.PP, p.Interleave); err != nil {
+	if p.FirstStageLayers < 0 || p.LastStageLayers < 0 {
+		return fmt.Errorf("first-stage-layers, last-stage-layers: %d, %d; allowed 0 (an even split) or more", p.FirstStageLayers, p.LastStageLayers)
+	}
+	if _, err := p.layerSplit(m); err != nil {
 		return err
 	}
 	if p.Schedule == Interleaved {
@@ -383,6 +395,40 @@ func (c Config) Validate() error {
 	return nil
 }
 
+// layerSplit is how a plan's pipeline stages hold the layers: the
+// first stage's, a middle stage's and the last's, each stage's in v
+// chunks of as many — but under Llama 3's balancing, whose first and
+// last chunks (c = 0 and c = p·v − 1) are a layer short.
+type layerSplit struct {
+	p, v             int
+	first, mid, last int
+	balanced         bool
+}
+
+// stage is the layers stage st holds.
+func (s layerSplit) stage(st int) int {
+	switch {
+	case st == 0:
+		return s.first
+	case st == s.p-1:
+		return s.last
+	}
+	return s.mid
+}
+
+// chunk is the layers of model chunk c, 0 … p·v − 1 in layer order
+// (stage c mod p's chunk c ÷ p: Megatron's interleaved assignment).
+func (s layerSplit) chunk(c int) int {
+	if s.balanced {
+		n := s.mid / s.v
+		if c == 0 || c == s.p*s.v-1 {
+			n--
+		}
+		return n
+	}
+	return s.stage(c%s.p) / s.v
+}
+
 // stageLayers splits L layers over p stages of v chunks: L/(p·v) layers a
 // chunk when it divides; otherwise, as Llama 3 did for 126 layers on 16
 // stages (arXiv 2407.21783, §3.3.2), the embedding and the output layer
@@ -400,7 +446,69 @@ func stageLayers(L, p, v int) (mid, ends int, err error) {
 	case p > 1 && (L+2)%pv == 0:
 		return (L + 2) / p, (L+2)/p - 1, nil
 	}
-	return 0, 0, fmt.Errorf("layers: %d not divisible by pp × interleave = %d × %d (nor is layers + 2, Llama 3's balancing that counts the embedding and output layers as one layer each)", L, p, v)
+	return 0, 0, fmt.Errorf("layers: %d not divisible by pp × interleave = %d × %d (nor is layers + 2, Llama 3's balancing that counts the embedding and output layers as one layer each; or give the first and last stages their own counts, first-stage-layers and last-stage-layers)", L, p, v)
+}
+
+// splitLayers is how p stages of v chunks hold L layers: stageLayers'
+// split, or with first or last set (above 0) Megatron-Core's uneven one
+// (--decoder-first-pipeline-num-layers and
+// --decoder-last-pipeline-num-layers; megatron/core/transformer/
+// transformer_block.py, get_num_layers_to_build, and
+// transformer_config.py's checks): the first stage holds first layers,
+// the last last, and the stages left split the rest evenly; with v
+// chunks a stage each stage's count must divide by v, its chunks holding
+// as many each (transformer_layer.py, get_transformer_layer_offset).
+func splitLayers(L, p, v, first, last int) (layerSplit, error) {
+	if first == 0 && last == 0 {
+		mid, ends, err := stageLayers(L, p, v)
+		return layerSplit{p: p, v: v, first: ends, mid: mid, last: ends, balanced: ends != mid}, err
+	}
+	switch {
+	case p < 2:
+		return layerSplit{}, fmt.Errorf("first-stage-layers, last-stage-layers: %d, %d with pp %d; an uneven split needs pp ≥ 2", first, last, p)
+	case first < 0 || first >= L:
+		return layerSplit{}, fmt.Errorf("first-stage-layers: %d; allowed 1–%d (fewer than the %d layers; 0: an even split)", first, L-1, L)
+	case last < 0 || last >= L:
+		return layerSplit{}, fmt.Errorf("last-stage-layers: %d; allowed 1–%d (fewer than the %d layers; 0: an even split)", last, L-1, L)
+	}
+	rest, left := L, p
+	if first > 0 {
+		rest, left = rest-first, left-1
+	}
+	if last > 0 {
+		rest, left = rest-last, left-1
+	}
+	switch {
+	case left == 0 && rest != 0:
+		return layerSplit{}, fmt.Errorf("first-stage-layers, last-stage-layers: %d + %d of %d layers on pp %d; with no other stage they must add up to the layers", first, last, L, p)
+	case left > 0 && (rest < left || rest%left != 0):
+		return layerSplit{}, fmt.Errorf("first-stage-layers, last-stage-layers: %d, %d leave %d of the %d layers for the %d other stages; must be a positive multiple of %d (the rest split evenly, as Megatron-Core's)", first, last, rest, L, left, left)
+	}
+	s := layerSplit{p: p, v: v, first: first, last: last}
+	if left > 0 {
+		s.mid = rest / left
+	}
+	if s.first == 0 {
+		s.first = s.mid
+	}
+	if s.last == 0 {
+		s.last = s.mid
+	}
+	for _, x := range []struct {
+		name string
+		n    int
+	}{{"first stage's", s.first}, {"last stage's", s.last}, {"middle stages'", s.mid}} {
+		if x.n%v != 0 && (x.name != "middle stages'" || left > 0) {
+			return layerSplit{}, fmt.Errorf("interleave: %d does not divide the %s %d layers (each of a stage's chunks holds as many, as Megatron-Core's)", v, x.name, x.n)
+		}
+	}
+	return s, nil
+}
+
+// layerSplit is the plan's split of m's layers (and multi-token-
+// prediction modules, after the last) over its stages.
+func (p Plan) layerSplit(m model.Transformer) (layerSplit, error) {
+	return splitLayers(trainedLayers(m), p.PP, max(p.Interleave, 1), p.FirstStageLayers, p.LastStageLayers)
 }
 
 // Usable is what a training job can fill of capacity bytes of HBM:
