@@ -886,9 +886,9 @@ func opt175B() spec37 {
 		source: "Zhang et al. 2022, OPT (arXiv 2205.01068), §2.4 ('992 80GB A100 GPUs ... Fully Sharded Data Parallel with Megatron-LM Tensor Parallelism ... up to 147 TFLOP/s per GPU') and Table 1 (batch 2M tokens); https://arxiv.org/abs/2205.01068",
 		pub: fromRate(147, "tflops_per_gpu", f, 147e12, 992,
 			"from 147 TFLOP/s a GPU ('up to'; no count given) read as Megatron's hardware count with full recomputation, 96·B·s·L·h²·(1 + s/6h + V/16Lh), V 50,272 (read as 6·N·tokens the step would be 0.77 of this)"),
-		run: run{software: "megatron-2021", layers: 96, hidden: 12288, heads: 96, kvHeads: 96, ffn: 49152, seq: 2048, vocab: 50272,
+		run: run{software: "megatron-2021", layers: 96, hidden: 12288, heads: 96, kvHeads: 96, ffn: 49152, ffnKind: model.ReLU, seq: 2048, vocab: 50272,
 			gpu: "a100-80gb", gpus: 992, tp: 8, pp: 1, zero: 3, gb: 992, bpp: 16, dtype: hw.FP16, overlap: on(), free: freeMicro | freeRecompute},
-		note: "metaseq (2021): fairscale's FSDP as ZeRO-3 with its overlap, gradients reduced in FP16 (16 bytes), Megatron TP 8 without sequence parallelism, standard attention; 2M tokens as 992 sequences (8 a DP rank of 124; 1,024 does not divide by 124); ReLU run as GeLU (the same two matrices); network unstated (HDR)"}
+		note: "metaseq (2021): fairscale's FSDP as ZeRO-3 with its overlap, gradients reduced in FP16 (16 bytes), Megatron TP 8 without sequence parallelism, standard attention; 2M tokens as 992 sequences (8 a DP rank of 124; 1,024 does not divide by 124); ReLU in two matrices with biases, learned positions and tied embeddings (OPT's; --ffn-kind relu); network unstated (HDR)"}
 }
 
 func llama65B() spec37 {

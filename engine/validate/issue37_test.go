@@ -74,7 +74,7 @@ func TestIssue37RowsMatchResearch(t *testing.T) {
 		if kind == "squared-relu" {
 			kind = string(model.SquaredReLU)
 		}
-		if got := run.ffnKindOrGeLU(); string(got) != kind && !(name == "opt-175b-992-a100" && got == model.GeLU) {
+		if got := run.ffnKindOrGeLU(); string(got) != kind {
 			t.Errorf("%s: --ffn-kind %s, rows.json %s", name, got, m["ffn_kind"])
 		}
 		// Optimizer states in BF16 where the recipe says so (optim.dtype: bf16).
