@@ -633,7 +633,7 @@ func dgxc() []spec37 {
 			note: join(n340Note+", "+masterNote[c.dtype], nemoLauncher, "userbuffers TP-comm overlap cannot be said; the time of the last of 100 steps")})
 	}
 	n15 := run{software: "current", layers: 32, hidden: 6144, heads: 48, kvHeads: 8, ffn: 24576, ffnKind: model.SquaredReLU, seq: 4096, vocab: 256000, dropout: off(),
-		gpu: "h100", tp: 4, pp: 1, zero: 1, recompute: parallel.RecomputeNone, mb: 4, bpp: 16, flashVersion: 3}
+		gpu: "h100", tp: 4, pp: 1, zero: 1, recompute: parallel.RecomputeNone, mb: 4, bpp: 18, flashVersion: 3}
 	for _, c := range []struct {
 		gpus int
 		t    float64
@@ -643,7 +643,7 @@ func dgxc() []spec37 {
 		s = append(s, spec37{name: fmt.Sprintf("dgxc-nemotron4-15b-bf16-%d", c.gpus),
 			source: fmt.Sprintf("NVIDIA dgxc-benchmarking v25.02 (commit 8f5cbb3), nemotron/README_15b.md, Nemotron-4 15B BF16 (NeMo 24.12; TP 4, MBS 4), %s × H100, batch %s; %s", units.Number(float64(c.gpus)), units.Number(float64(4*c.gpus)), url),
 			pub:    stepTime(c.t), run: r,
-			note: "NeMo 24.12 (Megatron-Core, Transformer Engine, cuDNN fused attention as FlashAttention-3); distributed Adam as ZeRO-1, gradients synchronised in BF16 (grad_sync_dtype: bf16: 16 bytes); squared ReLU, no biases, rotary positions, untied embeddings, no dropout, as the recipe's yaml; userbuffers TP-comm overlap cannot be said; the time of the last step"})
+			note: "NeMo 24.12 (Megatron-Core, Transformer Engine, cuDNN fused attention as FlashAttention-3); the v25.02 recipe (nemotron4-15b-synth.yaml at 8f5cbb3) names mcore_distributed_optim, Megatron-Core's distributed optimizer, as ZeRO-1, and no grad_sync_dtype, so NeMo 24.12 reduces gradients in FP32 (grad_reduce_in_fp32: 18 bytes; rows.json's distributed_fused_adam with grad_sync_dtype: bf16 is v24.11.1's yaml); squared ReLU, no biases, rotary positions, untied embeddings, no dropout, as the recipe's yaml; userbuffers TP-comm overlap cannot be said; the time of the last step"})
 	}
 	return s
 }
