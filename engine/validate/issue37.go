@@ -103,7 +103,7 @@ func off() *bool { b := false; return &b }
 type run struct {
 	software                                        string
 	layers, hidden, heads, kvHeads, ffn, seq, vocab int
-	swiglu                                          bool
+	ffnKind                                         model.FFN // "": GeLU; a model from sizes is built as the kind's family
 	dropout                                         *bool
 	gpu                                             string
 	gpus                                            int
@@ -114,6 +114,9 @@ type run struct {
 	zero                                            int
 	recompute                                       parallel.Recompute
 	mb, gb, bpp                                     int
+	optStates                                       parallel.OptimizerStates // "": FP32 moments
+	master                                          parallel.MasterWeights   // "": FP32 master weights
+	firstStage, lastStage                           int                      // layers of the first and last pipeline stages (0: the even split)
 	dtype                                           hw.Dtype
 	flash, overlap                                  *bool
 	flashVersion                                    int
@@ -150,11 +153,13 @@ func or(b *bool, def bool) bool {
 // command gives.
 func (r run) config() (parallel.Config, error) {
 	e := r.era()
+	// A model from sizes as gpuscope plan builds it for --ffn-kind: GPT
+	// style with GeLU and ReLU, without biases, learned positions, tied
+	// embeddings and dropout with SwiGLU and squared ReLU.
+	kind := r.ffnKindOrGeLU()
+	gpt := kind.GPTStyle()
 	m := model.Transformer{ID: "custom", Name: "custom", Layers: r.layers, Hidden: r.hidden, Heads: r.heads, KVHeads: r.kvHeads,
-		FFNSize: r.ffn, Seq: r.seq, Vocab: r.vocab, FFN: model.GeLU, Biases: true, LearnedPositions: true, Tied: true}
-	if r.swiglu {
-		m.FFN, m.Biases, m.LearnedPositions, m.Tied, m.NoDropout = model.SwiGLU, false, false, false, true
-	}
+		FFNSize: r.ffn, Seq: r.seq, Vocab: r.vocab, FFN: kind, Biases: gpt, LearnedPositions: gpt, Tied: gpt, NoDropout: !gpt}
 	if r.dropout != nil {
 		m.NoDropout = !*r.dropout
 	}
@@ -190,8 +195,16 @@ func (r run) config() (parallel.Config, error) {
 	p := parallel.Plan{TP: r.tp, PP: r.pp, DP: r.dp(), Interleave: v, SP: e.sp && r.tp > 1, ZeRO: r.zero,
 		Recompute: r.recomputeOrEra(), Flash: or(r.flash, e.flash), MicroBatch: max(r.mb, 1), GlobalBatch: r.gb,
 		Schedule: sched, BytesPerParam: r.bytesPerParam(), Dtype: dtype, Overlap: or(r.overlap, e.overlap), EP: 1,
-		CP: max(r.cp, 1), CPAlgo: algo, CapacityFactor: 1, FlashVersion: r.flashVersion}
+		CP: max(r.cp, 1), CPAlgo: algo, CapacityFactor: 1, FlashVersion: r.flashVersion,
+		OptimizerStates: r.optStates, MasterWeights: r.master, FirstStageLayers: r.firstStage, LastStageLayers: r.lastStage}
 	return parallel.Config{Model: m, Plan: p, Cluster: cl}, nil
+}
+
+func (r run) ffnKindOrGeLU() model.FFN {
+	if r.ffnKind != "" {
+		return r.ffnKind
+	}
+	return model.GeLU
 }
 
 // command is the gpuscope plan command line that prints the run.
@@ -199,11 +212,7 @@ func (r run) command() string {
 	var b strings.Builder
 	f := func(format string, a ...any) { fmt.Fprintf(&b, " "+format, a...) }
 	b.WriteString("gpuscope plan --software " + r.software)
-	kind := model.GeLU
-	if r.swiglu {
-		kind = model.SwiGLU
-	}
-	f("--layers %d --hidden %d --heads %d --kv-heads %d --ffn %d --ffn-kind %s --seq %d --vocab %d", r.layers, r.hidden, r.heads, r.kvHeads, r.ffn, kind, r.seq, r.vocab)
+	f("--layers %d --hidden %d --heads %d --kv-heads %d --ffn %d --ffn-kind %s --seq %d --vocab %d", r.layers, r.hidden, r.heads, r.kvHeads, r.ffn, r.ffnKindOrGeLU(), r.seq, r.vocab)
 	if r.dropout != nil {
 		f("--dropout %s", map[bool]string{true: "on", false: "off"}[*r.dropout])
 	}
@@ -215,6 +224,9 @@ func (r run) command() string {
 		f("--nics-per-node %d", r.nics)
 	}
 	f("--tp %d --pp %d", r.tp, r.pp)
+	if r.firstStage != 0 || r.lastStage != 0 {
+		f("--first-stage-layers %d --last-stage-layers %d", r.firstStage, r.lastStage)
+	}
 	if r.cp > 1 {
 		f("--cp %d --cp-algo %s", r.cp, r.cpAlgo)
 	}
@@ -222,6 +234,12 @@ func (r run) command() string {
 		f("--interleave %d", r.v)
 	}
 	f("--zero %d --recompute %s --micro-batch %d --global-batch %d --bytes-per-param %d", r.zero, r.recomputeOrEra(), max(r.mb, 1), r.gb, r.bytesPerParam())
+	if r.optStates != "" {
+		f("--optimizer-states %s", r.optStates)
+	}
+	if r.master != "" {
+		f("--master-weights %s", r.master)
+	}
 	if r.dtype != "" && r.dtype != hw.BF16 {
 		f("--dtype %s", r.dtype)
 	}
@@ -452,7 +470,6 @@ func issue37Specs() []spec37 {
 // reported; no constant is fitted to any of them.
 func openReasons() map[string]string {
 	const megaScale = "the engine loses less to data parallelism than MegaScale's Megatron-LM did: the published MFU falls from 53.0% on 256 GPUs to 41.2% on 12,288 (Table 2) and from 49.2% to 48.2% on the 530B's 2,240 to 11,200 (Figure 9), the engine's far less; MegaScale names stragglers and the communication of more DP ranks (§5.1: about 0.5% of the hosts markedly slow; §6.1: \"decreases by 1.6% with more stragglers and communication\"), and the engine models neither stragglers nor the three-layer CLOS above the ToR switches"
-	const nemotron340 = "does not fit until BF16 Adam states can be said (branch h8): the recipe keeps the optimizer states and the gradient reduction in BF16 (optim.dtype: bf16), the engine 12 bytes a parameter of FP32 master weights and moments"
 	const mpt7 = "PyTorch FSDP on MPT-7B (h 4,096) on H100s: the engine is fast even on one node, and more so on 512 GPUs, where the published rate falls (10,643 → 9,670 tokens/s a GPU) and the engine's does not; the same direction as the other small dense models on H100 (the 1.7B of Megatron-Core, Llama 3.1 8B): what it undercharges at h ≤ 4,096 — small kernels and launches, FSDP's per-layer synchronisation — is not yet found"
 	const titanFit = "does not fit in the engine (its bytes below), though the run fit in 96 GB: torchtitan's op-level selective checkpointing (matrix products' outputs saved, the rest recomputed) cannot be said — the engine's selective recomputation runs only attention's core again — nor its 96 GB H100"
 	const zero3 = "DeepSpeed ZeRO-3 of 2021 without model parallelism: the published rate falls from 144 TFLOP/s on 384 GPUs (micro-batch 4) to 44–48 on 1,536–2,240 (micro-batch 1), while the engine hides ZeRO-3's gathers and reduce-scatters behind the compute; 2021 DeepSpeed's per-parameter collectives, their latency over 1,536–2,240 ranks and its prefetching are not modelled"
@@ -462,8 +479,6 @@ func openReasons() map[string]string {
 		"megascale-megatron-175b-12288":                      megaScale,
 		"megascale-megatron-530b-11200":                      megaScale,
 		"dgxc-llama31-405b-bf16-576":                         "does not fit in the engine though NVIDIA ran it (ZeRO-1 over DP 4 × CP 2, FP32 gradients, no recomputation, 7 chunks a stage): where the engine's memory for this plan is too high — the activations the interleaved schedule keeps in flight, the FP32 gradient buffer — is not yet found; the same plan on 2,304 GPUs, its optimizer states spread over DP 16, fits",
-		"dgxc-nemotron4-340b-bf16-128":                       nemotron340,
-		"dgxc-nemotron4-340b-fp8-128":                        nemotron340,
 		"megatron-core-h100-weak-1.7b-48":                    "the engine is fast by about a fifth on the 1.7B model (h 2,048, TP 1, DP 48) whatever its micro-batch; the other small dense models on H100 (MPT-7B, Llama 3.1 8B) show the same: what the engine undercharges at h ≤ 4,096 (costs that do not shrink with the model: small kernels and their launches, for one) is not yet found",
 		"llmfoundry-mpt-70b-h100-bf16-512":                   "the published rate falls 5% from 128 to 512 GPUs (1,058 → 1,007 tokens/s a GPU), the engine's not at all: it hides ZeRO-3's gathers and reduce-scatters over 512 ranks behind the compute; PyTorch FSDP's synchronisation at that scale is not modelled",
 		"llmfoundry-mpt-7b-h100-bf16-8":                      mpt7,
@@ -477,6 +492,7 @@ func openReasons() map[string]string {
 		"narayanan21-t2-zero3-175b-384":                      zero3,
 		"narayanan21-t2-zero3-175b-1536":                     zero3,
 		"narayanan21-t2-zero3-530b-2240":                     zero3,
+		"bloom-176b-384-a100":                                "the engine is a tenth fast: BLOOM ran DeepSpeed's pipeline engine (1F1B, no interleaving), as MT-NLG did, whose rows the engine runs about a fifth fast while Megatron-LM's own pipeline on the same cluster comes within 4–8% (Narayanan et al. 2021, Table 2); what DeepSpeed's pipeline of 2022 adds — its sends and schedule — is not modelled",
 		"mtnlg-530b-2240":                                    mtnlg,
 		"mtnlg-530b-2800":                                    mtnlg,
 		"mtnlg-530b-3360":                                    mtnlg,
@@ -535,9 +551,9 @@ func bloom() spec37 {
 	return spec37{name: "bloom-176b-384-a100",
 		source: "BigScience BLOOM-176B, https://github.com/bigscience-workshop/bigscience train/tr11-176B-ml: README.md (the log line of iteration 85,376) and tr11-176B-ml.slurm (TP 4, PP 12, micro-batch 2, batch 2,048, --checkpoint-activations, BF16_Optimizer)",
 		pub:    stepTime(104.70),
-		run: run{software: "megatron-2021", layers: 72, hidden: 14336, heads: 112, kvHeads: 112, ffn: 57344, seq: 2048, vocab: 250880,
-			gpu: "a100-80gb", gpus: 384, inter: "opa-100", nics: 4, tp: 4, pp: 12, zero: 1, recompute: parallel.RecomputeFull, mb: 2, gb: 2048},
-		note: "Megatron-DeepSpeed of 2022 as megatron-2021 (no sequence parallelism, standard attention, full recomputation, FP32 gradients, the DP all-reduce after the backward pass); DeepSpeed's BF16_Optimizer as ZeRO-1; 4 × 100 Gb/s Omni-Path a node; 70 layers run as 72 until layers that do not divide by PP can be said (branch h8): --pp-partition-method 'type:transformer|embedding' counts the two embeddings as layers, 6 a stage, so 72 overcharges 2 of 70 layers' work (≈ 3%); ALiBi and the embedding LayerNorm run as learned positions; one logged iteration (others 105–106 s)"}
+		run: run{software: "megatron-2021", layers: 70, hidden: 14336, heads: 112, kvHeads: 112, ffn: 57344, seq: 2048, vocab: 250880,
+			gpu: "a100-80gb", gpus: 384, inter: "opa-100", nics: 4, tp: 4, pp: 12, firstStage: 5, lastStage: 5, zero: 1, recompute: parallel.RecomputeFull, mb: 2, gb: 2048},
+		note: "Megatron-DeepSpeed of 2022 as megatron-2021 (no sequence parallelism, standard attention, full recomputation, FP32 gradients, the DP all-reduce after the backward pass); DeepSpeed's BF16_Optimizer as ZeRO-1; 4 × 100 Gb/s Omni-Path a node; the 70 layers on 12 stages as 5, 6 × 10, 5: --pp-partition-method 'type:transformer|embedding' counts the two embeddings as layers, 72 ÷ 12 = 6 a stage, so the first stage holds the input embedding and 5 layers, the last 5 layers and the output embedding (--first-stage-layers 5 --last-stage-layers 5); ALiBi and the embedding LayerNorm run as learned positions; one logged iteration (others 105–106 s)"}
 }
 
 // --- NVIDIA dgxc-benchmarking ---
@@ -560,7 +576,7 @@ func dgxc() []spec37 {
 			pub:    stepTime(c.t), run: r,
 			note: nemo + "; VP 6 as the recipe's yaml and v25.04's table have it (v25.02's header says 12); vocabulary 50,257 padded to 50,688 (128 × TP); dropout 0.1 as the yaml"})
 	}
-	llama := run{software: "current", layers: 80, hidden: 8192, heads: 64, kvHeads: 8, ffn: 28672, swiglu: true, seq: 8192, vocab: 128256,
+	llama := run{software: "current", layers: 80, hidden: 8192, heads: 64, kvHeads: 8, ffn: 28672, ffnKind: model.SwiGLU, seq: 8192, vocab: 128256,
 		gpu: "h100", tp: 4, pp: 4, cp: 2, cpAlgo: parallel.CPRing, v: 5, zero: 1, recompute: parallel.RecomputeNone, mb: 1, bpp: 18, flashVersion: 3}
 	const llamaNote = "; context parallelism as Transformer Engine's default of 2024, the ring (P2P) exchange"
 	for _, c := range []struct {
@@ -586,8 +602,20 @@ func dgxc() []spec37 {
 			source: fmt.Sprintf("NVIDIA dgxc-benchmarking v24.11.1 (commit 35a9aec), llama3.1/README_405b.md, Llama 3.1 405B BF16 (NeMo 24.09; TP 8, PP 9, CP 2, VP 7, MBS 1), %s × H100, batch %s; %s", units.Number(float64(c.gpus)), units.Number(float64(c.gb)), url),
 			pub:    stepTime(c.t), run: r, note: nemo + llamaNote + "; the recipe's 16 query groups (Meta's model has 8)"})
 	}
-	n340 := run{software: "current", layers: 96, hidden: 18432, heads: 96, kvHeads: 8, ffn: 73728, seq: 4096, vocab: 256000, dropout: off(),
-		gpu: "h100", tp: 8, pp: 8, v: 12, zero: 1, recompute: parallel.RecomputeSelective, mb: 1, bpp: 16, flashVersion: 2}
+	// The recipe's optimizer (nemotron4-340b-synth.yaml at 35a9aec):
+	// distributed_fused_adam, apex's DistributedFusedAdam, with dtype: bf16
+	// and grad_sync_dtype: bf16. NeMo 24.09 passes the dtype to apex and,
+	// the state dtype being the model's, stores no master copy — unless
+	// fp8_params, which configure.sh turns on for FP8 runs: then a copy in
+	// the state dtype, BF16 (megatron_base_model.py, setup_optimization).
+	n340 := run{software: "current", layers: 96, hidden: 18432, heads: 96, kvHeads: 8, ffn: 73728, ffnKind: model.SquaredReLU, seq: 4096, vocab: 256000, dropout: off(),
+		gpu: "h100", tp: 8, pp: 8, v: 12, zero: 1, recompute: parallel.RecomputeSelective, mb: 1, bpp: 16, flashVersion: 2, optStates: parallel.StatesBF16}
+	const n340Note = "NeMo 24.09 (Megatron-Core, Transformer Engine) with NVTE_FUSED_ATTN=0: the flash-attn library, FlashAttention-2; squared ReLU, no biases, rotary positions, untied embeddings, no dropout, as the recipe's yaml; its distributed_fused_adam (apex's DistributedFusedAdam) as ZeRO-1 with the yaml's dtype: bf16, which NeMo 24.09 hands to apex (megatron_base_model.py, setup_optimization): Adam's moments in BF16 (--optimizer-states bf16), gradients reduced in BF16 (grad_sync_dtype: bf16: 16 bytes)"
+	masterNote := map[hw.Dtype]string{
+		hw.BF16: "and, the state dtype being the model's, no master copy of the weights (NeMo sets store_params off: --master-weights none)",
+		hw.FP8:  "and, with +model.fp8_params=True (configure.sh for FP8), a copy of the weights in the state dtype, BF16 (NeMo sets store_params on: 2 bytes a parameter, run as --master-weights remainder, the same 2 bytes); the FP8 weights themselves held as BF16, as the engine holds every run's",
+	}
+	const nemoLauncher = "NeMo-Framework-Launcher's nemotron_340b.yaml names mcore_distributed_optim instead, for which NeMo 24.09 builds Megatron-Core's OptimizerConfig without a state dtype: FP32 states there"
 	for _, c := range []struct {
 		gpus  int
 		dtype hw.Dtype
@@ -595,13 +623,17 @@ func dgxc() []spec37 {
 	}{{128, hw.BF16, 4.61}, {2048, hw.BF16, 4.84}, {128, hw.FP8, 3.16}} {
 		r := n340
 		r.gpus, r.gb, r.dtype = c.gpus, c.gpus/4, c.dtype
+		r.master = parallel.MasterNone
+		if c.dtype == hw.FP8 {
+			r.master = parallel.MasterRemainder
+		}
 		s = append(s, spec37{name: fmt.Sprintf("dgxc-nemotron4-340b-%s-%d", c.dtype, c.gpus),
 			source: fmt.Sprintf("NVIDIA dgxc-benchmarking v24.11.1 (commit 35a9aec), nemotron/README_340b.md, Nemotron-4 340B %s (NeMo 24.09; TP 8, PP 8, VP 12, MBS 1), %s × H100, batch %d; %s", strings.ToUpper(string(c.dtype)), units.Number(float64(c.gpus)), c.gpus/4, url),
 			pub:    stepTime(c.t), run: r,
-			note: "NeMo 24.09 (Megatron-Core, Transformer Engine) with NVTE_FUSED_ATTN=0: the flash-attn library, FlashAttention-2; distributed Adam as ZeRO-1; its Adam states and gradient reduction in BF16 run as 16 bytes a parameter (BF16 weights and gradients, FP32 master weights and moments) until BF16 optimizer states can be said (branch h8); squared-ReLU run as GeLU until it can be said (h8), and a GeLU model from sizes has biases, learned positions and tied embeddings (Nemotron has none); userbuffers TP-comm overlap cannot be said; the time of the last of 100 steps"})
+			note: join(n340Note+", "+masterNote[c.dtype], nemoLauncher, "userbuffers TP-comm overlap cannot be said; the time of the last of 100 steps")})
 	}
-	n15 := run{software: "current", layers: 32, hidden: 6144, heads: 48, kvHeads: 8, ffn: 24576, seq: 4096, vocab: 256000, dropout: off(),
-		gpu: "h100", tp: 4, pp: 1, zero: 1, recompute: parallel.RecomputeNone, mb: 4, bpp: 16, flashVersion: 3}
+	n15 := run{software: "current", layers: 32, hidden: 6144, heads: 48, kvHeads: 8, ffn: 24576, ffnKind: model.SquaredReLU, seq: 4096, vocab: 256000, dropout: off(),
+		gpu: "h100", tp: 4, pp: 1, zero: 1, recompute: parallel.RecomputeNone, mb: 4, bpp: 18, flashVersion: 3}
 	for _, c := range []struct {
 		gpus int
 		t    float64
@@ -611,7 +643,7 @@ func dgxc() []spec37 {
 		s = append(s, spec37{name: fmt.Sprintf("dgxc-nemotron4-15b-bf16-%d", c.gpus),
 			source: fmt.Sprintf("NVIDIA dgxc-benchmarking v25.02 (commit 8f5cbb3), nemotron/README_15b.md, Nemotron-4 15B BF16 (NeMo 24.12; TP 4, MBS 4), %s × H100, batch %s; %s", units.Number(float64(c.gpus)), units.Number(float64(4*c.gpus)), url),
 			pub:    stepTime(c.t), run: r,
-			note: "NeMo 24.12 (Megatron-Core, Transformer Engine, cuDNN fused attention as FlashAttention-3); distributed Adam as ZeRO-1, gradients synchronised in BF16 (grad_sync_dtype: bf16: 16 bytes); squared-ReLU run as GeLU until it can be said (branch h8), with a GeLU model's biases, learned positions and tied embeddings; userbuffers TP-comm overlap cannot be said; the time of the last step"})
+			note: "NeMo 24.12 (Megatron-Core, Transformer Engine, cuDNN fused attention as FlashAttention-3); the v25.02 recipe (nemotron4-15b-synth.yaml at 8f5cbb3) names mcore_distributed_optim, Megatron-Core's distributed optimizer, as ZeRO-1, and no grad_sync_dtype, so NeMo 24.12 reduces gradients in FP32 (grad_reduce_in_fp32: 18 bytes; rows.json's distributed_fused_adam with grad_sync_dtype: bf16 is v24.11.1's yaml); squared ReLU, no biases, rotary positions, untied embeddings, no dropout, as the recipe's yaml; userbuffers TP-comm overlap cannot be said; the time of the last step"})
 	}
 	return s
 }
@@ -712,7 +744,7 @@ func llmFoundry() []spec37 {
 func torchtitan() []spec37 {
 	const src = "torchtitan (Liang et al. 2024, arXiv 2410.06511), https://github.com/pytorch/torchtitan"
 	const note = "FSDP2 as ZeRO-3 with its prefetch, gradients reduced in FP32 (mixed_precision_reduce float32: 18 bytes); PyTorch's SDPA as FlashAttention-2; the GPU, an H100 with 96 GB of HBM2e at 2.4 TB/s capped at 500 W, run as the 80 GB H100 SXM at 700 W (the engine cannot name it); 400 Gb/s RDMA a GPU as NDR"
-	base := run{software: "current", layers: 32, hidden: 4096, heads: 32, kvHeads: 8, ffn: 14336, swiglu: true, seq: 8192, vocab: 128256,
+	base := run{software: "current", layers: 32, hidden: 4096, heads: 32, kvHeads: 8, ffn: 14336, ffnKind: model.SwiGLU, seq: 8192, vocab: 128256,
 		gpu: "h100", tp: 1, pp: 1, zero: 3, recompute: parallel.RecomputeSelective, mb: 2, bpp: 18, flashVersion: 2}
 	const sac = "torchtitan's op-level selective checkpointing as Megatron's selective recomputation"
 	var s []spec37
@@ -806,12 +838,12 @@ func mtNLG() []spec37 {
 
 func nemotronReports() []spec37 {
 	var s []spec37
-	const squared = "squared-ReLU run as GeLU until it can be said (branch h8), and a GeLU model from sizes has biases, learned positions and tied embeddings (Nemotron has none)"
+	const squared = "squared ReLU, no biases, rotary positions, untied embeddings, no dropout (each report's §2)"
 	for _, c := range []struct {
 		gpus, gb int
 		t        float64
 	}{{768, 384, 0.57}, {1536, 768, 0.58}, {2304, 1152, 0.64}} {
-		r := run{software: "current", layers: 32, hidden: 6144, heads: 48, kvHeads: 8, ffn: 24576, seq: 4096, vocab: 256000, dropout: off(),
+		r := run{software: "current", layers: 32, hidden: 6144, heads: 48, kvHeads: 8, ffn: 24576, ffnKind: model.SquaredReLU, seq: 4096, vocab: 256000, dropout: off(),
 			gpu: "h100", gpus: c.gpus, tp: 8, pp: 1, zero: 1, gb: c.gb, bpp: 18, flashVersion: 2, free: freeMicro | freeRecompute}
 		s = append(s, spec37{name: fmt.Sprintf("nemotron4-15b-report-%d", c.gpus),
 			source: fmt.Sprintf("Parmar et al. 2024, Nemotron-4 15B Technical Report (arXiv 2402.16819), §2, Table 2, DP %d: %s GPUs, batch %s; https://arxiv.org/abs/2402.16819", c.gpus/8, units.Number(float64(c.gpus)), units.Number(float64(c.gb))),
@@ -824,7 +856,7 @@ func nemotronReports() []spec37 {
 		gpus, gb int
 		t        float64
 	}{{1536, 768, 10.3}, {3072, 1536, 10.3}, {6144, 2304, 8.0}} {
-		r := run{software: "current", layers: 96, hidden: 18432, heads: 96, kvHeads: 8, ffn: 73728, seq: 4096, vocab: 256000, dropout: off(),
+		r := run{software: "current", layers: 96, hidden: 18432, heads: 96, kvHeads: 8, ffn: 73728, ffnKind: model.SquaredReLU, seq: 4096, vocab: 256000, dropout: off(),
 			gpu: "h100", gpus: c.gpus, tp: 8, pp: 12, zero: 1, gb: c.gb, bpp: 18, flashVersion: 2, free: freeMicro | freeInterleave | freeRecompute, vMin: 2}
 		s = append(s, spec37{name: fmt.Sprintf("nemotron4-340b-report-%d", c.gpus),
 			source: fmt.Sprintf("NVIDIA 2024, Nemotron-4 340B Technical Report (arXiv 2406.11704), §2.3, Table 2, DP %d: %s GPUs (TP 8, PP 12 with interleaving), batch %s; https://arxiv.org/abs/2406.11704", c.gpus/96, units.Number(float64(c.gpus)), units.Number(float64(c.gb))),
@@ -854,16 +886,16 @@ func opt175B() spec37 {
 		source: "Zhang et al. 2022, OPT (arXiv 2205.01068), §2.4 ('992 80GB A100 GPUs ... Fully Sharded Data Parallel with Megatron-LM Tensor Parallelism ... up to 147 TFLOP/s per GPU') and Table 1 (batch 2M tokens); https://arxiv.org/abs/2205.01068",
 		pub: fromRate(147, "tflops_per_gpu", f, 147e12, 992,
 			"from 147 TFLOP/s a GPU ('up to'; no count given) read as Megatron's hardware count with full recomputation, 96·B·s·L·h²·(1 + s/6h + V/16Lh), V 50,272 (read as 6·N·tokens the step would be 0.77 of this)"),
-		run: run{software: "megatron-2021", layers: 96, hidden: 12288, heads: 96, kvHeads: 96, ffn: 49152, seq: 2048, vocab: 50272,
+		run: run{software: "megatron-2021", layers: 96, hidden: 12288, heads: 96, kvHeads: 96, ffn: 49152, ffnKind: model.ReLU, seq: 2048, vocab: 50272,
 			gpu: "a100-80gb", gpus: 992, tp: 8, pp: 1, zero: 3, gb: 992, bpp: 16, dtype: hw.FP16, overlap: on(), free: freeMicro | freeRecompute},
-		note: "metaseq (2021): fairscale's FSDP as ZeRO-3 with its overlap, gradients reduced in FP16 (16 bytes), Megatron TP 8 without sequence parallelism, standard attention; 2M tokens as 992 sequences (8 a DP rank of 124; 1,024 does not divide by 124); ReLU run as GeLU (the same two matrices); network unstated (HDR)"}
+		note: "metaseq (2021): fairscale's FSDP as ZeRO-3 with its overlap, gradients reduced in FP16 (16 bytes), Megatron TP 8 without sequence parallelism, standard attention; 2M tokens as 992 sequences (8 a DP rank of 124; 1,024 does not divide by 124); ReLU in two matrices with biases, learned positions and tied embeddings (OPT's; --ffn-kind relu); network unstated (HDR)"}
 }
 
 func llama65B() spec37 {
 	return spec37{name: "llama1-65b-2048-a100",
 		source: "Touvron et al. 2023, LLaMA (arXiv 2302.13971), §2.4 ('around 380 tokens/sec/GPU on 2048 A100 GPU with 80GB of RAM') and Table 2 / Figure 1 (batch 4M tokens); https://arxiv.org/abs/2302.13971",
 		pub:    fromTokens(380, 2048, 2048, 2048),
-		run: run{software: "current", layers: 80, hidden: 8192, heads: 64, kvHeads: 64, ffn: 22016, swiglu: true, seq: 2048, vocab: 32000,
+		run: run{software: "current", layers: 80, hidden: 8192, heads: 64, kvHeads: 64, ffn: 22016, ffnKind: model.SwiGLU, seq: 2048, vocab: 32000,
 			gpu: "a100-80gb", gpus: 2048, tp: 8, pp: 4, recompute: parallel.RecomputeSelective, gb: 2048, free: freeMicro | freeInterleave | freeZeRO},
 		note: "Meta's xformers trainer (early 2023): 'model and sequence parallelism' with no degrees given — TP 8 and PP 4 assumed (DP 64); xformers' memory-efficient attention as FlashAttention-2; activations saved as their manual backward saves them read as selective recomputation; all-reduces overlapped; 4M tokens as 2,048 sequences of 2,048; 'around' 380 tokens/s"}
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gpuscope/gpuscope/engine/model"
+	"github.com/gpuscope/gpuscope/engine/parallel"
 	"github.com/gpuscope/gpuscope/engine/units"
 )
 
@@ -38,10 +40,6 @@ func TestIssue37RowsMatchResearch(t *testing.T) {
 			t.Errorf("%s: step %g, published %g", name, s.pub.stepS, s.pub.raw)
 		}
 		m, p := r["model"].(map[string]any), r["plan"].(map[string]any)
-		layers := num(m["layers"])
-		if name == "bloom-176b-384-a100" {
-			layers += 2 // the two embeddings, which BLOOM's partition counts as layers (Note)
-		}
 		gb := num(p["global_batch"])
 		if name == "opt-175b-992-a100" {
 			gb = 992 // 2M tokens as 8 sequences a DP rank (Note)
@@ -51,7 +49,7 @@ func TestIssue37RowsMatchResearch(t *testing.T) {
 			what      string
 			got, want int
 		}{
-			{"GPUs", run.gpus, num(r["gpus"])}, {"layers", run.layers, layers}, {"hidden", run.hidden, num(m["hidden"])},
+			{"GPUs", run.gpus, num(r["gpus"])}, {"layers", run.layers, num(m["layers"])}, {"hidden", run.hidden, num(m["hidden"])},
 			{"heads", run.heads, num(m["heads"])}, {"KV heads", run.kvHeads, num(m["kv_heads"])}, {"FFN", run.ffn, num(m["ffn"])},
 			{"sequence", run.seq, num(m["seq"])}, {"TP", run.tp, num(p["tp"])}, {"PP", run.pp, num(p["pp"])},
 			{"CP", max(run.cp, 1), num(p["cp"])}, {"DP", run.dp(), num(p["dp"])}, {"batch", run.gb, gb},
@@ -71,6 +69,21 @@ func TestIssue37RowsMatchResearch(t *testing.T) {
 		}
 		if want := map[bool]string{true: "fp8", false: ""}[r["fp8_row"].(bool)]; (run.dtype == "fp8") != (want == "fp8") {
 			t.Errorf("%s: dtype %q; rows.json's fp8_row %v", name, run.dtype, r["fp8_row"])
+		}
+		kind := m["ffn_kind"].(string)
+		if kind == "squared-relu" {
+			kind = string(model.SquaredReLU)
+		}
+		if got := run.ffnKindOrGeLU(); string(got) != kind {
+			t.Errorf("%s: --ffn-kind %s, rows.json %s", name, got, m["ffn_kind"])
+		}
+		// Optimizer states in BF16 where the recipe says so (optim.dtype: bf16).
+		if bf16 := strings.Contains(p["zero"].(string), "optim.dtype: bf16"); bf16 != (run.optStates == parallel.StatesBF16) {
+			t.Errorf("%s: --optimizer-states %q; rows.json's plan: %s", name, run.optStates, p["zero"])
+		}
+		// Layers that do not divide by PP are split as the run split them.
+		if run.layers%(run.pp*max(run.v, 1)) != 0 && (run.firstStage == 0 || run.lastStage == 0) {
+			t.Errorf("%s: %d layers on %d stages without --first-stage-layers and --last-stage-layers", name, run.layers, run.pp)
 		}
 	}
 }
