@@ -151,22 +151,11 @@ func chunkBytes(s int64, n, c int) int64 {
 	return q
 }
 
-// port is one direction of one rank's link: a first-come first-served
-// server that is busy until free.
-type port struct{ free sim.Time }
-
 type runner struct {
-	cfg     Config
-	n       int
-	tx, rx  []port
-	res     *Result
-	q       sim.Queue
-	pending []Transfer // transfers in flight, indexed by the event's A
-	freeIdx []int32
-	contrib []int32 // rank*n + chunk
+	cfg Config
+	n   int
+	res *Result
 }
-
-const evArrive int32 = 1
 
 // Run simulates the configured collective. It returns an error, never
 // panics, when the configuration is out of range.
@@ -187,14 +176,12 @@ func Run(cfg Config) (*Result, error) {
 }
 
 // newRunner sets up a run of a valid configuration. The n×n chunk counts
-// are kept where they are read: by the ring, and by a recorded trace.
+// are kept only by a recorded trace, as its state.
 func newRunner(cfg Config) *runner {
 	n := cfg.Ranks
 	r := &runner{
 		cfg: cfg,
 		n:   n,
-		tx:  make([]port, n),
-		rx:  make([]port, n),
 		res: &Result{
 			Config:      cfg,
 			Chunks:      n,
@@ -202,17 +189,15 @@ func newRunner(cfg Config) *runner {
 			Hash:        sim.NewHash(),
 		},
 	}
-	if cfg.Algo == Ring || cfg.Record {
-		r.contrib = make([]int32, n*n)
-		for i := range r.contrib {
-			r.contrib[i] = 1
-		}
-	}
 	if cfg.Record {
+		contrib := make([]int32, n*n)
+		for i := range contrib {
+			contrib[i] = 1
+		}
 		// Both algorithms move 2n(n−1) chunks; about 32 snapshots of the
 		// n×n chunk counts are kept for seeking.
 		total := 2 * n * (n - 1)
-		r.res.Trace = sim.NewTrace(r.contrib, max(64, total/32), slices.Clone[[]int32], func(c []int32, t Transfer) []int32 {
+		r.res.Trace = sim.NewTrace(contrib, max(64, total/32), slices.Clone[[]int32], func(c []int32, t Transfer) []int32 {
 			c[int(t.Dst)*n+int(t.Chunk)] = t.Count
 			return c
 		})
@@ -233,37 +218,6 @@ func (r *runner) linkOf(src, dst int32) hw.Link {
 	return r.cfg.Link
 }
 
-// send asks for the link from src to dst at time now and schedules the
-// arrival.
-func (r *runner) send(now sim.Time, t Transfer) {
-	t.Request = now
-	start := now
-	if f := r.tx[t.Src].free; f > start {
-		start = f
-	}
-	if f := r.rx[t.Dst].free; f > start {
-		start = f
-	}
-	link := r.linkOf(t.Src, t.Dst)
-	busy := start + sim.TransferTime(t.Bytes, link.Bandwidth)
-	r.tx[t.Src].free = busy
-	r.rx[t.Dst].free = busy
-	t.Start = start
-	t.Arrive = busy + link.Latency
-	r.res.SentPerRank[t.Src] += t.Bytes
-	r.started(t.Round, start)
-	var slot int32
-	if k := len(r.freeIdx); k > 0 {
-		slot = r.freeIdx[k-1]
-		r.freeIdx = r.freeIdx[:k-1]
-		r.pending[slot] = t
-	} else {
-		slot = int32(len(r.pending))
-		r.pending = append(r.pending, t)
-	}
-	r.q.Schedule(t.Arrive, evArrive, slot, 0)
-}
-
 // started notes a transfer of round (1-based) starting at start: a round
 // starts with its first transfer.
 func (r *runner) started(round int32, start sim.Time) {
@@ -274,68 +228,30 @@ func (r *runner) started(round int32, start sim.Time) {
 	}
 }
 
-// arrive completes a transfer: the chunk's count at the receiver is updated
-// and the transfer is recorded.
-func (r *runner) arrive(slot int32) Transfer {
-	t := r.pending[slot]
-	r.freeIdx = append(r.freeIdx, slot)
-	r.contrib[int(t.Dst)*r.n+int(t.Chunk)] = t.Count
-	r.finish(&t)
-	return t
+// hashTransfer mixes a transfer into a run's hash: its endpoints, chunk,
+// round, count, phase, bytes and times, each transfer in the order it
+// arrived.
+func hashTransfer(h sim.Hash, src, dst, chunk, round, count int32, phase Phase, bytes int64, req, start, arrive sim.Time) sim.Hash {
+	w1, w2 := transferWords(src, dst, chunk, round, count, phase)
+	return h.Int64x6(w1, w2, bytes, int64(req), int64(start), int64(arrive))
+}
+
+// transferWords packs a transfer's endpoints, chunk and round, and its
+// count and phase, into the two words hashTransfer mixes first (the hot
+// loops call Int64x6 on them themselves, in line).
+func transferWords(src, dst, chunk, round, count int32, phase Phase) (int64, int64) {
+	return int64(src)<<48 | int64(dst)<<32 | int64(chunk)<<16 | int64(round), int64(count)<<8 | int64(phase)
 }
 
 // finish records an arrived transfer: in the hash, the run's end and the
 // trace.
 func (r *runner) finish(t *Transfer) {
-	h := r.res.Hash
-	h = h.Int64(int64(t.Src)<<48 | int64(t.Dst)<<32 | int64(t.Chunk)<<16 | int64(t.Round))
-	h = h.Int64(int64(t.Count)<<8 | int64(t.Phase))
-	h = h.Int64(t.Bytes).Int64(int64(t.Request)).Int64(int64(t.Start)).Int64(int64(t.Arrive))
-	r.res.Hash = h
+	r.res.Hash = hashTransfer(r.res.Hash, t.Src, t.Dst, t.Chunk, t.Round, t.Count, t.Phase, t.Bytes, t.Request, t.Start, t.Arrive)
 	if t.Arrive > r.res.Time {
 		r.res.Time = t.Arrive
 	}
 	if r.res.Trace != nil {
 		r.res.Trace.Record(t.Arrive, *t)
-	}
-}
-
-// ring runs reduce-scatter then all-gather. In round k (0-based, k < n−1)
-// of reduce-scatter rank i sends chunk (i−k) mod n to rank i+1, which adds
-// it to its own copy; after n−1 rounds rank i holds the full sum of chunk
-// (i+1) mod n. In all-gather round k rank i passes chunk (i+1−k) mod n on.
-// A rank sends its next chunk as soon as the previous one has arrived.
-func (r *runner) ring() {
-	n := r.n
-	s := r.cfg.Bytes
-	last := int32(2 * (n - 1))
-	mk := func(now sim.Time, src, round int) {
-		k := round - 1
-		t := Transfer{Src: int32(src), Dst: int32((src + 1) % n), Round: int32(round)}
-		if k < n-1 {
-			t.Phase = PhaseReduceScatter
-			t.Chunk = int32(((src-k)%n + n) % n)
-			t.Count = r.contrib[src*n+int(t.Chunk)] + 1
-		} else {
-			t.Phase = PhaseAllGather
-			t.Chunk = int32(((src+1-(k-(n-1)))%n + n) % n)
-			t.Count = int32(n)
-		}
-		t.Bytes = chunkBytes(s, n, int(t.Chunk))
-		r.send(now, t)
-	}
-	for i := 0; i < n; i++ {
-		mk(0, i, 1)
-	}
-	for {
-		ev, ok := r.q.Pop()
-		if !ok {
-			return
-		}
-		t := r.arrive(ev.A)
-		if t.Round < last {
-			mk(ev.At, int(t.Dst), int(t.Round)+1)
-		}
 	}
 }
 
@@ -375,9 +291,6 @@ func (r *runner) starPhase(phase Phase, at sim.Time) sim.Time {
 		}
 		r.res.SentPerRank[t.Src] += t.Bytes
 		r.started(t.Round, t.Start)
-		if r.contrib != nil {
-			r.contrib[int(t.Dst)*r.n+int(t.Chunk)] = t.Count
-		}
 		r.finish(t)
 		end = max(end, t.Arrive)
 	}
