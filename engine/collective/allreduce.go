@@ -243,18 +243,6 @@ func transferWords(src, dst, chunk, round, count int32, phase Phase) (int64, int
 	return int64(src)<<48 | int64(dst)<<32 | int64(chunk)<<16 | int64(round), int64(count)<<8 | int64(phase)
 }
 
-// finish records an arrived transfer: in the hash, the run's end and the
-// trace.
-func (r *runner) finish(t *Transfer) {
-	r.res.Hash = hashTransfer(r.res.Hash, t.Src, t.Dst, t.Chunk, t.Round, t.Count, t.Phase, t.Bytes, t.Request, t.Start, t.Arrive)
-	if t.Arrive > r.res.Time {
-		r.res.Time = t.Arrive
-	}
-	if r.res.Trace != nil {
-		r.res.Trace.Record(t.Arrive, *t)
-	}
-}
-
 // star runs the naive parameter-server all-reduce with rank 0 as the root.
 // Gather: every other rank sends its vector, chunk by chunk, to the root
 // (requests interleaved so each rank's chunk c goes before anyone's chunk
@@ -276,49 +264,85 @@ func (r *runner) star() {
 // starPhase runs one phase of the star, asked for at time at, and
 // returns when its last transfer arrived.
 func (r *runner) starPhase(phase Phase, at sim.Time) sim.Time {
+	n, per := int32(r.n), int32(r.n)
+	if k := int32(r.cfg.Nodes); k > 1 {
+		per = n / k
+	}
+	round := int32(1)
+	if phase == PhaseBroadcast {
+		round = 2
+	}
+	// Every peer sends (gathers) or receives (broadcast) the whole
+	// vector, and the phase's first transfer starts when it is asked for.
+	sent := r.res.SentPerRank
+	if phase == PhaseGather {
+		for i := 1; i < len(sent); i++ {
+			sent[i] += r.cfg.Bytes
+		}
+	} else {
+		sent[0] += int64(n-1) * r.cfg.Bytes
+	}
+	r.started(round, at)
 	var count []int32 // gather: the ranks summed into each of the root's chunks
 	if phase == PhaseGather {
-		count = make([]int32, r.n)
+		count = make([]int32, n)
 		for c := range count {
 			count[c] = 1
 		}
 	}
-	end := at
-	emit := func(t *Transfer) {
+	q, rem := r.cfg.Bytes/int64(n), r.cfg.Bytes%int64(n)
+	hash, tr, end := r.res.Hash, r.res.Trace, at
+	// emit records the transfer of chunk c between the root and peer i,
+	// of q+big bytes, from start to arrive.
+	emit := func(c, i int32, big int64, start, arrive sim.Time) {
+		src, dst, cnt := i, int32(0), n
 		if count != nil {
-			count[t.Chunk]++
-			t.Count = count[t.Chunk]
+			count[c]++
+			cnt = count[c]
+		} else {
+			src, dst = 0, i
 		}
-		r.res.SentPerRank[t.Src] += t.Bytes
-		r.started(t.Round, t.Start)
-		r.finish(t)
-		end = max(end, t.Arrive)
-	}
-	n, per := r.n, r.n
-	if k := r.cfg.Nodes; k > 1 {
-		per = n / k
+		hash = hashTransfer(hash, src, dst, c, round, cnt, phase, q+big, at, start, arrive)
+		if tr != nil {
+			tr.Record(arrive, Transfer{Src: src, Dst: dst, Chunk: c, Round: round, Phase: phase, Count: cnt, Bytes: q + big, Request: at, Start: start, Arrive: arrive})
+		}
+		end = arrive
 	}
 	if per == n || per == 1 {
-		s := r.newStarStream(phase, at, 1, n) // every peer on one link
-		for s.next() {
-			emit(&s.t)
+		// Every peer on one link: the transfers arrive in the order
+		// asked, one after another.
+		l := r.linkOf(1, 0)
+		tt := [2]sim.Time{sim.TransferTime(q, l.Bandwidth), sim.TransferTime(q+1, l.Bandwidth)}
+		free := at
+		for c := range n {
+			big := int64(0)
+			if int64(c) < rem {
+				big = 1
+			}
+			for i := int32(1); i < n; i++ {
+				start := free
+				free += tt[big]
+				emit(c, i, big, start, free+l.Latency)
+			}
 		}
-		return end
+		r.res.Hash, r.res.Time = hash, max(r.res.Time, free+l.Latency)
+		return free + l.Latency
 	}
 	// The peers in the root's node, on Link, and those in other nodes, on
 	// Inter: their latencies differ, so one stream may overtake the
 	// other; merged as the queue ordered them, by (arrival, order asked).
-	a, b := r.newStarStream(phase, at, 1, per), r.newStarStream(phase, at, per, n)
+	a, b := r.newStarStream(at, 1, int(per)), r.newStarStream(at, int(per), int(n))
 	okA, okB := a.next(), b.next()
 	for okA || okB {
-		if okA && (!okB || a.t.Arrive < b.t.Arrive || a.t.Arrive == b.t.Arrive && a.pos < b.pos) {
-			emit(&a.t)
+		if okA && (!okB || a.arrive < b.arrive || a.arrive == b.arrive && a.pos < b.pos) {
+			emit(int32(a.c), int32(a.i-1), a.big, a.start, a.arrive)
 			okA = a.next()
 		} else {
-			emit(&b.t)
+			emit(int32(b.c), int32(b.i-1), b.big, b.start, b.arrive)
 			okB = b.next()
 		}
 	}
+	r.res.Hash, r.res.Time = hash, max(r.res.Time, end)
 	return end
 }
 
@@ -329,12 +353,10 @@ func (r *runner) starPhase(phase Phase, at sim.Time) sim.Time {
 // ends. The peers outside [lo, hi) are a block before or after it in
 // each chunk, on one link, taken as one span of time.
 type starStream struct {
-	phase  Phase
-	at     sim.Time
 	n      int
 	lo, hi int
 	lat    sim.Time // the stream's link's latency
-	q, rem int64    // a chunk's bytes: q, or q+1 for the first rem chunks
+	rem    int64    // the first rem chunks have a byte more
 	// tt and other are the time of one chunk's transfer to a peer of the
 	// stream and to all the other peers: [0] for a chunk of q bytes, [1]
 	// for q+1.
@@ -342,20 +364,23 @@ type starStream struct {
 	c, i      int      // the next transfer: its chunk and its peer
 	pos       int64    // its place in the order asked
 	free      sim.Time // when the root's port is free
-	t         Transfer // the transfer next returned true for
+	// The transfer next returned true for: chunk c, peer i−1, a byte
+	// more if big, from start to arrive.
+	big           int64
+	start, arrive sim.Time
 }
 
-func (r *runner) newStarStream(phase Phase, at sim.Time, lo, hi int) *starStream {
+func (r *runner) newStarStream(at sim.Time, lo, hi int) *starStream {
 	n := r.n
 	link, others := r.linkOf(int32(lo), 0), r.cfg.Link
 	if lo == 1 {
 		others = r.cfg.Inter
 	}
-	s := &starStream{phase: phase, at: at, n: n, lo: lo, hi: hi, lat: link.Latency,
-		q: r.cfg.Bytes / int64(n), rem: r.cfg.Bytes % int64(n), i: lo, free: at}
+	q := r.cfg.Bytes / int64(n)
+	s := &starStream{n: n, lo: lo, hi: hi, lat: link.Latency, rem: r.cfg.Bytes % int64(n), i: lo, free: at}
 	for k := range 2 {
-		s.tt[k] = sim.TransferTime(s.q+int64(k), link.Bandwidth)
-		s.other[k] = sim.Time(n-1-(hi-lo)) * sim.TransferTime(s.q+int64(k), others.Bandwidth)
+		s.tt[k] = sim.TransferTime(q+int64(k), link.Bandwidth)
+		s.other[k] = sim.Time(n-1-(hi-lo)) * sim.TransferTime(q+int64(k), others.Bandwidth)
 	}
 	if lo > 1 {
 		s.skip() // the root's node's peers ask first
@@ -364,7 +389,7 @@ func (r *runner) newStarStream(phase Phase, at sim.Time, lo, hi int) *starStream
 }
 
 // size is chunk c's: 1 for q+1 bytes, 0 for q.
-func (s *starStream) size(c int) int {
+func (s *starStream) size(c int) int64 {
 	if int64(c) < s.rem {
 		return 1
 	}
@@ -378,7 +403,7 @@ func (s *starStream) skip() {
 	s.pos += int64(s.n - 1 - (s.hi - s.lo))
 }
 
-// next moves to the stream's next transfer (s.t); false after its last.
+// next moves to the stream's next transfer; false after its last.
 func (s *starStream) next() bool {
 	n := s.n
 	for s.i == s.hi {
@@ -396,16 +421,10 @@ func (s *starStream) next() bool {
 	if s.c >= n {
 		return false
 	}
-	k := s.size(s.c)
-	start := s.free
-	s.free += s.tt[k]
-	t := &s.t
-	*t = Transfer{Chunk: int32(s.c), Bytes: s.q + int64(k), Request: s.at, Start: start, Arrive: s.free + s.lat}
-	if s.phase == PhaseGather {
-		t.Src, t.Round, t.Phase = int32(s.i), 1, PhaseGather
-	} else {
-		t.Dst, t.Round, t.Phase, t.Count = int32(s.i), 2, PhaseBroadcast, int32(n)
-	}
+	s.big = s.size(s.c)
+	s.start = s.free
+	s.free += s.tt[s.big]
+	s.arrive = s.free + s.lat
 	s.i++
 	s.pos++
 	return true
