@@ -151,22 +151,11 @@ func chunkBytes(s int64, n, c int) int64 {
 	return q
 }
 
-// port is one direction of one rank's link: a first-come first-served
-// server that is busy until free.
-type port struct{ free sim.Time }
-
 type runner struct {
-	cfg     Config
-	n       int
-	tx, rx  []port
-	res     *Result
-	q       sim.Queue
-	pending []Transfer // transfers in flight, indexed by the event's A
-	freeIdx []int32
-	contrib []int32 // rank*n + chunk
+	cfg Config
+	n   int
+	res *Result
 }
-
-const evArrive int32 = 1
 
 // Run simulates the configured collective. It returns an error, never
 // panics, when the configuration is out of range.
@@ -187,14 +176,12 @@ func Run(cfg Config) (*Result, error) {
 }
 
 // newRunner sets up a run of a valid configuration. The n×n chunk counts
-// are kept where they are read: by the ring, and by a recorded trace.
+// are kept only by a recorded trace, as its state.
 func newRunner(cfg Config) *runner {
 	n := cfg.Ranks
 	r := &runner{
 		cfg: cfg,
 		n:   n,
-		tx:  make([]port, n),
-		rx:  make([]port, n),
 		res: &Result{
 			Config:      cfg,
 			Chunks:      n,
@@ -202,17 +189,15 @@ func newRunner(cfg Config) *runner {
 			Hash:        sim.NewHash(),
 		},
 	}
-	if cfg.Algo == Ring || cfg.Record {
-		r.contrib = make([]int32, n*n)
-		for i := range r.contrib {
-			r.contrib[i] = 1
-		}
-	}
 	if cfg.Record {
+		contrib := make([]int32, n*n)
+		for i := range contrib {
+			contrib[i] = 1
+		}
 		// Both algorithms move 2n(n−1) chunks; about 32 snapshots of the
 		// n×n chunk counts are kept for seeking.
 		total := 2 * n * (n - 1)
-		r.res.Trace = sim.NewTrace(r.contrib, max(64, total/32), slices.Clone[[]int32], func(c []int32, t Transfer) []int32 {
+		r.res.Trace = sim.NewTrace(contrib, max(64, total/32), slices.Clone[[]int32], func(c []int32, t Transfer) []int32 {
 			c[int(t.Dst)*n+int(t.Chunk)] = t.Count
 			return c
 		})
@@ -233,37 +218,6 @@ func (r *runner) linkOf(src, dst int32) hw.Link {
 	return r.cfg.Link
 }
 
-// send asks for the link from src to dst at time now and schedules the
-// arrival.
-func (r *runner) send(now sim.Time, t Transfer) {
-	t.Request = now
-	start := now
-	if f := r.tx[t.Src].free; f > start {
-		start = f
-	}
-	if f := r.rx[t.Dst].free; f > start {
-		start = f
-	}
-	link := r.linkOf(t.Src, t.Dst)
-	busy := start + sim.TransferTime(t.Bytes, link.Bandwidth)
-	r.tx[t.Src].free = busy
-	r.rx[t.Dst].free = busy
-	t.Start = start
-	t.Arrive = busy + link.Latency
-	r.res.SentPerRank[t.Src] += t.Bytes
-	r.started(t.Round, start)
-	var slot int32
-	if k := len(r.freeIdx); k > 0 {
-		slot = r.freeIdx[k-1]
-		r.freeIdx = r.freeIdx[:k-1]
-		r.pending[slot] = t
-	} else {
-		slot = int32(len(r.pending))
-		r.pending = append(r.pending, t)
-	}
-	r.q.Schedule(t.Arrive, evArrive, slot, 0)
-}
-
 // started notes a transfer of round (1-based) starting at start: a round
 // starts with its first transfer.
 func (r *runner) started(round int32, start sim.Time) {
@@ -274,69 +228,19 @@ func (r *runner) started(round int32, start sim.Time) {
 	}
 }
 
-// arrive completes a transfer: the chunk's count at the receiver is updated
-// and the transfer is recorded.
-func (r *runner) arrive(slot int32) Transfer {
-	t := r.pending[slot]
-	r.freeIdx = append(r.freeIdx, slot)
-	r.contrib[int(t.Dst)*r.n+int(t.Chunk)] = t.Count
-	r.finish(&t)
-	return t
+// hashTransfer mixes a transfer into a run's hash: its endpoints, chunk,
+// round, count, phase, bytes and times, each transfer in the order it
+// arrived.
+func hashTransfer(h sim.Hash, src, dst, chunk, round, count int32, phase Phase, bytes int64, req, start, arrive sim.Time) sim.Hash {
+	w1, w2 := transferWords(src, dst, chunk, round, count, phase)
+	return h.Int64x6(w1, w2, bytes, int64(req), int64(start), int64(arrive))
 }
 
-// finish records an arrived transfer: in the hash, the run's end and the
-// trace.
-func (r *runner) finish(t *Transfer) {
-	h := r.res.Hash
-	h = h.Int64(int64(t.Src)<<48 | int64(t.Dst)<<32 | int64(t.Chunk)<<16 | int64(t.Round))
-	h = h.Int64(int64(t.Count)<<8 | int64(t.Phase))
-	h = h.Int64(t.Bytes).Int64(int64(t.Request)).Int64(int64(t.Start)).Int64(int64(t.Arrive))
-	r.res.Hash = h
-	if t.Arrive > r.res.Time {
-		r.res.Time = t.Arrive
-	}
-	if r.res.Trace != nil {
-		r.res.Trace.Record(t.Arrive, *t)
-	}
-}
-
-// ring runs reduce-scatter then all-gather. In round k (0-based, k < n−1)
-// of reduce-scatter rank i sends chunk (i−k) mod n to rank i+1, which adds
-// it to its own copy; after n−1 rounds rank i holds the full sum of chunk
-// (i+1) mod n. In all-gather round k rank i passes chunk (i+1−k) mod n on.
-// A rank sends its next chunk as soon as the previous one has arrived.
-func (r *runner) ring() {
-	n := r.n
-	s := r.cfg.Bytes
-	last := int32(2 * (n - 1))
-	mk := func(now sim.Time, src, round int) {
-		k := round - 1
-		t := Transfer{Src: int32(src), Dst: int32((src + 1) % n), Round: int32(round)}
-		if k < n-1 {
-			t.Phase = PhaseReduceScatter
-			t.Chunk = int32(((src-k)%n + n) % n)
-			t.Count = r.contrib[src*n+int(t.Chunk)] + 1
-		} else {
-			t.Phase = PhaseAllGather
-			t.Chunk = int32(((src+1-(k-(n-1)))%n + n) % n)
-			t.Count = int32(n)
-		}
-		t.Bytes = chunkBytes(s, n, int(t.Chunk))
-		r.send(now, t)
-	}
-	for i := 0; i < n; i++ {
-		mk(0, i, 1)
-	}
-	for {
-		ev, ok := r.q.Pop()
-		if !ok {
-			return
-		}
-		t := r.arrive(ev.A)
-		if t.Round < last {
-			mk(ev.At, int(t.Dst), int(t.Round)+1)
-		}
-	}
+// transferWords packs a transfer's endpoints, chunk and round, and its
+// count and phase, into the two words hashTransfer mixes first (the hot
+// loops call Int64x6 on them themselves, in line).
+func transferWords(src, dst, chunk, round, count int32, phase Phase) (int64, int64) {
+	return int64(src)<<48 | int64(dst)<<32 | int64(chunk)<<16 | int64(round), int64(count)<<8 | int64(phase)
 }
 
 // star runs the naive parameter-server all-reduce with rank 0 as the root.
@@ -360,52 +264,85 @@ func (r *runner) star() {
 // starPhase runs one phase of the star, asked for at time at, and
 // returns when its last transfer arrived.
 func (r *runner) starPhase(phase Phase, at sim.Time) sim.Time {
+	n, per := int32(r.n), int32(r.n)
+	if k := int32(r.cfg.Nodes); k > 1 {
+		per = n / k
+	}
+	round := int32(1)
+	if phase == PhaseBroadcast {
+		round = 2
+	}
+	// Every peer sends (gathers) or receives (broadcast) the whole
+	// vector, and the phase's first transfer starts when it is asked for.
+	sent := r.res.SentPerRank
+	if phase == PhaseGather {
+		for i := 1; i < len(sent); i++ {
+			sent[i] += r.cfg.Bytes
+		}
+	} else {
+		sent[0] += int64(n-1) * r.cfg.Bytes
+	}
+	r.started(round, at)
 	var count []int32 // gather: the ranks summed into each of the root's chunks
 	if phase == PhaseGather {
-		count = make([]int32, r.n)
+		count = make([]int32, n)
 		for c := range count {
 			count[c] = 1
 		}
 	}
-	end := at
-	emit := func(t *Transfer) {
+	q, rem := r.cfg.Bytes/int64(n), r.cfg.Bytes%int64(n)
+	hash, tr, end := r.res.Hash, r.res.Trace, at
+	// emit records the transfer of chunk c between the root and peer i,
+	// of q+big bytes, from start to arrive.
+	emit := func(c, i int32, big int64, start, arrive sim.Time) {
+		src, dst, cnt := i, int32(0), n
 		if count != nil {
-			count[t.Chunk]++
-			t.Count = count[t.Chunk]
+			count[c]++
+			cnt = count[c]
+		} else {
+			src, dst = 0, i
 		}
-		r.res.SentPerRank[t.Src] += t.Bytes
-		r.started(t.Round, t.Start)
-		if r.contrib != nil {
-			r.contrib[int(t.Dst)*r.n+int(t.Chunk)] = t.Count
+		hash = hashTransfer(hash, src, dst, c, round, cnt, phase, q+big, at, start, arrive)
+		if tr != nil {
+			tr.Record(arrive, Transfer{Src: src, Dst: dst, Chunk: c, Round: round, Phase: phase, Count: cnt, Bytes: q + big, Request: at, Start: start, Arrive: arrive})
 		}
-		r.finish(t)
-		end = max(end, t.Arrive)
-	}
-	n, per := r.n, r.n
-	if k := r.cfg.Nodes; k > 1 {
-		per = n / k
+		end = arrive
 	}
 	if per == n || per == 1 {
-		s := r.newStarStream(phase, at, 1, n) // every peer on one link
-		for s.next() {
-			emit(&s.t)
+		// Every peer on one link: the transfers arrive in the order
+		// asked, one after another.
+		l := r.linkOf(1, 0)
+		tt := [2]sim.Time{sim.TransferTime(q, l.Bandwidth), sim.TransferTime(q+1, l.Bandwidth)}
+		free := at
+		for c := range n {
+			big := int64(0)
+			if int64(c) < rem {
+				big = 1
+			}
+			for i := int32(1); i < n; i++ {
+				start := free
+				free += tt[big]
+				emit(c, i, big, start, free+l.Latency)
+			}
 		}
-		return end
+		r.res.Hash, r.res.Time = hash, max(r.res.Time, free+l.Latency)
+		return free + l.Latency
 	}
 	// The peers in the root's node, on Link, and those in other nodes, on
 	// Inter: their latencies differ, so one stream may overtake the
 	// other; merged as the queue ordered them, by (arrival, order asked).
-	a, b := r.newStarStream(phase, at, 1, per), r.newStarStream(phase, at, per, n)
+	a, b := r.newStarStream(at, 1, int(per)), r.newStarStream(at, int(per), int(n))
 	okA, okB := a.next(), b.next()
 	for okA || okB {
-		if okA && (!okB || a.t.Arrive < b.t.Arrive || a.t.Arrive == b.t.Arrive && a.pos < b.pos) {
-			emit(&a.t)
+		if okA && (!okB || a.arrive < b.arrive || a.arrive == b.arrive && a.pos < b.pos) {
+			emit(int32(a.c), int32(a.i-1), a.big, a.start, a.arrive)
 			okA = a.next()
 		} else {
-			emit(&b.t)
+			emit(int32(b.c), int32(b.i-1), b.big, b.start, b.arrive)
 			okB = b.next()
 		}
 	}
+	r.res.Hash, r.res.Time = hash, max(r.res.Time, end)
 	return end
 }
 
@@ -416,12 +353,10 @@ func (r *runner) starPhase(phase Phase, at sim.Time) sim.Time {
 // ends. The peers outside [lo, hi) are a block before or after it in
 // each chunk, on one link, taken as one span of time.
 type starStream struct {
-	phase  Phase
-	at     sim.Time
 	n      int
 	lo, hi int
 	lat    sim.Time // the stream's link's latency
-	q, rem int64    // a chunk's bytes: q, or q+1 for the first rem chunks
+	rem    int64    // the first rem chunks have a byte more
 	// tt and other are the time of one chunk's transfer to a peer of the
 	// stream and to all the other peers: [0] for a chunk of q bytes, [1]
 	// for q+1.
@@ -429,20 +364,23 @@ type starStream struct {
 	c, i      int      // the next transfer: its chunk and its peer
 	pos       int64    // its place in the order asked
 	free      sim.Time // when the root's port is free
-	t         Transfer // the transfer next returned true for
+	// The transfer next returned true for: chunk c, peer i−1, a byte
+	// more if big, from start to arrive.
+	big           int64
+	start, arrive sim.Time
 }
 
-func (r *runner) newStarStream(phase Phase, at sim.Time, lo, hi int) *starStream {
+func (r *runner) newStarStream(at sim.Time, lo, hi int) *starStream {
 	n := r.n
 	link, others := r.linkOf(int32(lo), 0), r.cfg.Link
 	if lo == 1 {
 		others = r.cfg.Inter
 	}
-	s := &starStream{phase: phase, at: at, n: n, lo: lo, hi: hi, lat: link.Latency,
-		q: r.cfg.Bytes / int64(n), rem: r.cfg.Bytes % int64(n), i: lo, free: at}
+	q := r.cfg.Bytes / int64(n)
+	s := &starStream{n: n, lo: lo, hi: hi, lat: link.Latency, rem: r.cfg.Bytes % int64(n), i: lo, free: at}
 	for k := range 2 {
-		s.tt[k] = sim.TransferTime(s.q+int64(k), link.Bandwidth)
-		s.other[k] = sim.Time(n-1-(hi-lo)) * sim.TransferTime(s.q+int64(k), others.Bandwidth)
+		s.tt[k] = sim.TransferTime(q+int64(k), link.Bandwidth)
+		s.other[k] = sim.Time(n-1-(hi-lo)) * sim.TransferTime(q+int64(k), others.Bandwidth)
 	}
 	if lo > 1 {
 		s.skip() // the root's node's peers ask first
@@ -451,7 +389,7 @@ func (r *runner) newStarStream(phase Phase, at sim.Time, lo, hi int) *starStream
 }
 
 // size is chunk c's: 1 for q+1 bytes, 0 for q.
-func (s *starStream) size(c int) int {
+func (s *starStream) size(c int) int64 {
 	if int64(c) < s.rem {
 		return 1
 	}
@@ -465,7 +403,7 @@ func (s *starStream) skip() {
 	s.pos += int64(s.n - 1 - (s.hi - s.lo))
 }
 
-// next moves to the stream's next transfer (s.t); false after its last.
+// next moves to the stream's next transfer; false after its last.
 func (s *starStream) next() bool {
 	n := s.n
 	for s.i == s.hi {
@@ -483,16 +421,10 @@ func (s *starStream) next() bool {
 	if s.c >= n {
 		return false
 	}
-	k := s.size(s.c)
-	start := s.free
-	s.free += s.tt[k]
-	t := &s.t
-	*t = Transfer{Chunk: int32(s.c), Bytes: s.q + int64(k), Request: s.at, Start: start, Arrive: s.free + s.lat}
-	if s.phase == PhaseGather {
-		t.Src, t.Round, t.Phase = int32(s.i), 1, PhaseGather
-	} else {
-		t.Dst, t.Round, t.Phase, t.Count = int32(s.i), 2, PhaseBroadcast, int32(n)
-	}
+	s.big = s.size(s.c)
+	s.start = s.free
+	s.free += s.tt[s.big]
+	s.arrive = s.free + s.lat
 	s.i++
 	s.pos++
 	return true

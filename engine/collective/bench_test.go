@@ -28,6 +28,29 @@ func BenchmarkRing1024(b *testing.B) {
 	}
 }
 
+// Issue 36: the packet engine's most ranks, 33,546,240 transfers, each
+// hashed in order of arrival — on one switch, in closed form, and over 2
+// nodes (and chunks of two sizes), event by event. The CLI's budget is
+// 2 s of CPU a command.
+func BenchmarkRing4096(b *testing.B) {
+	for _, c := range []struct {
+		name  string
+		nodes int
+		bytes int64
+	}{{"one-switch", 0, 256 << 20}, {"2-nodes", 2, 1_000_003}} {
+		b.Run(c.name, func(b *testing.B) {
+			cfg := Config{Op: AllReduce, Algo: Ring, Ranks: MaxRanks, Bytes: c.bytes, Link: link(b, "nvlink4"), Nodes: c.nodes, Inter: link(b, "ib-ndr")}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Run(cfg); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(2*MaxRanks*(MaxRanks-1)), "transfers/op")
+		})
+	}
+}
+
 // The lesson's largest configuration, recorded, as the page re-runs it on
 // every knob change.
 func BenchmarkRing64Recorded(b *testing.B) {

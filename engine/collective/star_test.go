@@ -8,46 +8,6 @@ import (
 	"github.com/gpuscope/gpuscope/engine/sim"
 )
 
-// starByEvents is the star as it ran through the event queue before it
-// was worked out on the root's port (issue 36): every transfer of a phase
-// asked for at once and held in the queue. It is the reference the
-// star's schedule is checked against.
-func (r *runner) starByEvents() {
-	n := r.n
-	s := r.cfg.Bytes
-	for c := 0; c < n; c++ {
-		for i := 1; i < n; i++ {
-			r.send(0, Transfer{Src: int32(i), Dst: 0, Chunk: int32(c), Round: 1, Phase: PhaseGather, Bytes: chunkBytes(s, n, c)})
-		}
-	}
-	var gathered sim.Time
-	for {
-		ev, ok := r.q.Pop()
-		if !ok {
-			break
-		}
-		slot := ev.A
-		if r.pending[slot].Phase == PhaseGather {
-			c := r.pending[slot].Chunk
-			r.pending[slot].Count = r.contrib[c] + 1
-		}
-		r.arrive(slot)
-		gathered = ev.At
-	}
-	for c := 0; c < n; c++ {
-		for i := 1; i < n; i++ {
-			r.send(gathered, Transfer{Src: 0, Dst: int32(i), Chunk: int32(c), Round: 2, Phase: PhaseBroadcast, Count: int32(n), Bytes: chunkBytes(s, n, c)})
-		}
-	}
-	for {
-		ev, ok := r.q.Pop()
-		if !ok {
-			return
-		}
-		r.arrive(ev.A)
-	}
-}
-
 // The star's schedule is the event queue's, transfer for transfer: the
 // same times, bytes, rounds, hash and (recorded) trace, on one link and
 // over nodes whose latencies let one link's transfers overtake the
@@ -82,16 +42,10 @@ func TestStarMatchesEventQueue(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ref := newRunner(cfg)
-			if ref.contrib == nil {
-				ref.contrib = make([]int32, c.n*c.n)
-				for i := range ref.contrib {
-					ref.contrib[i] = 1
-				}
+			want, err := runByEvents(cfg)
+			if err != nil {
+				t.Fatal(err)
 			}
-			ref.res.Rounds = 2
-			ref.starByEvents()
-			want := ref.res
 			if got.Time != want.Time || got.Hash != want.Hash || got.Rounds != want.Rounds ||
 				!reflect.DeepEqual(got.SentPerRank, want.SentPerRank) || !reflect.DeepEqual(got.RoundStart, want.RoundStart) {
 				t.Errorf("%+v record=%v: time %v hash %x rounds %v sent %v starts %v; the event queue's %v %x %v %v %v", c, record,
