@@ -340,8 +340,15 @@ func TestPipelineLayer(t *testing.T) {
 	waitReady(ctx)
 	command(ctx, `{type: "set", speed: 0.25}`)
 	command(ctx, `{type: "play"}`)
-	time.Sleep(3 * time.Second)
+	// Until the playhead is past the left eighth checked below (a few
+	// seconds at a quarter speed; longer on a loaded machine, whose
+	// frames come slower: what is checked is where the blocks are
+	// painted, not how fast the machine is).
 	st := state(ctx)
+	for deadline := time.Now().Add(60 * time.Second); st.TimeS < st.FromS+(st.ToS-st.FromS)/6 && time.Now().Before(deadline); st = state(ctx) {
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Logf("playhead %.4g s of %.4g–%.4g, %.1f frames a second", st.TimeS, st.FromS, st.ToS, st.Perf.FPS)
 	if !st.Playing || st.Perf.LayerItems < 1500 {
 		t.Fatalf("playing %v, %d items from the layer; want playing, 1,500 or more", st.Playing, st.Perf.LayerItems)
 	}
