@@ -39,19 +39,53 @@ const PAT Algo = "pat"
 var ncclProtos = [...]NCCLProto{ProtoLL, ProtoLL128, ProtoSimple}
 
 // ncclBaseLatency is tuning.cc's baseLatencies, µs, by protocol (LL,
-// LL128, Simple).
-var ncclBaseLatency = map[Algo][3]float64{
-	Tree: {6.8, 14.0, 8.4},
-	Ring: {6.6, 14.0, 8.4},
-	PAT:  {8.0, 8.0, 8.0},
+// LL128, Simple): ring, tree, PAT.
+func ncclBaseLatency(a Algo) [3]float64 {
+	switch a {
+	case Tree:
+		return [3]float64{6.8, 14.0, 8.4}
+	case PAT:
+		return [3]float64{8.0, 8.0, 8.0}
+	}
+	return [3]float64{6.6, 14.0, 8.4}
 }
 
+// Where a step runs, for tuning.cc's hwLatencies.
+const (
+	hwNVLink = iota
+	hwPCI
+	hwNet
+)
+
 // ncclHWLatency is tuning.cc's hwLatencies, µs a step, by where the step
-// runs and protocol (LL, LL128, Simple).
-var ncclHWLatency = map[string]map[Algo][3]float64{
-	"nvlink": {Tree: {0.6, 1.25, 4.0}, Ring: {0.6, 1.9, 3.4}, PAT: {0, 0, 4.0}},
-	"pci":    {Tree: {1.0, 1.9, 4.0}, Ring: {1.0, 2.5, 5.7}, PAT: {0, 0, 4.0}},
-	"net":    {Tree: {5.0, 8.5, 14}, Ring: {2.7, 4.0, 14.0}, PAT: {0, 0, 14}},
+// runs (NVLink, PCIe, the network), algorithm and protocol (LL, LL128,
+// Simple).
+func ncclHWLatency(where int, a Algo) [3]float64 {
+	switch where {
+	case hwNVLink:
+		switch a {
+		case Tree:
+			return [3]float64{0.6, 1.25, 4.0}
+		case PAT:
+			return [3]float64{0, 0, 4.0}
+		}
+		return [3]float64{0.6, 1.9, 3.4}
+	case hwPCI:
+		switch a {
+		case Tree:
+			return [3]float64{1.0, 1.9, 4.0}
+		case PAT:
+			return [3]float64{0, 0, 4.0}
+		}
+		return [3]float64{1.0, 2.5, 5.7}
+	}
+	switch a {
+	case Tree:
+		return [3]float64{5.0, 8.5, 14}
+	case PAT:
+		return [3]float64{0, 0, 14}
+	}
+	return [3]float64{2.7, 4.0, 14.0}
 }
 
 // ncclTreeCorrection is tuning.cc's treeCorrectionFactor: a tree
@@ -111,15 +145,15 @@ func NCCLTime(op Op, g NCCLGroup, bytes float64) (NCCLCost, error) {
 	if g.Ranks == 1 {
 		return NCCLCost{Algo: Ring, Proto: ProtoSimple}, nil
 	}
-	algos := []Algo{Ring}
+	algos, n := [2]Algo{Ring}, 1
 	switch {
 	case op == AllReduce:
-		algos = append(algos, Tree)
+		algos[1], n = Tree, 2
 	case g.PAT && g.Ranks == g.Nodes && g.Nodes > 1:
-		algos = append(algos, PAT)
+		algos[1], n = PAT, 2
 	}
 	best := NCCLCost{Seconds: math.Inf(1)}
-	for _, a := range algos {
+	for _, a := range algos[:n] {
 		for i, p := range ncclProtos {
 			if a == PAT && p != ProtoSimple {
 				continue
@@ -157,11 +191,11 @@ func (g NCCLGroup) check(op Op, bytes float64) error {
 }
 
 // intraKind is where a step inside a node runs: NVLink, or PCIe.
-func (g NCCLGroup) intraKind() string {
+func (g NCCLGroup) intraKind() int {
 	if g.Intra.ID == "pcie5" {
-		return "pci"
+		return hwPCI
 	}
-	return "nvlink"
+	return hwNVLink
 }
 
 // latency is tuning.cc's latency of op by algorithm a and protocol p
@@ -169,13 +203,13 @@ func (g NCCLGroup) intraKind() string {
 func (g NCCLGroup) latency(op Op, a Algo, p int) float64 {
 	n, nodes := float64(g.Ranks), float64(g.Nodes)
 	ppn := g.Ranks / g.Nodes
-	lat := ncclBaseLatency[a][p]
-	intra := ncclHWLatency[g.intraKind()][a][p]
+	lat := ncclBaseLatency(a)[p]
+	intra := ncclHWLatency(g.intraKind(), a)[p]
 	// With one rank a node every step is exposed: the tree's network
 	// latency stands for the ring's too.
-	inter := ncclHWLatency["net"][a][p]
+	inter := ncclHWLatency(hwNet, a)[p]
 	if ppn == 1 {
-		inter = ncclHWLatency["net"][Tree][p]
+		inter = ncclHWLatency(hwNet, Tree)[p]
 	}
 	switch a {
 	case Ring:
