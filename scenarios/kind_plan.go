@@ -639,8 +639,16 @@ func PlanCommand(pc parallel.Config) []string {
 	if p.Dtype != "" && p.Dtype != hw.BF16 {
 		args = append(args, "--dtype", string(p.Dtype))
 	}
+	if cl.GPUVariation != parallel.FieldGPUVariation {
+		// The lessons take their GPUs alike (no wait for a slowest);
+		// the CLI's default spreads them as measured in the field.
+		args = append(args, "--gpu-variation", strconv.FormatFloat(cl.GPUVariation, 'g', -1, 64))
+	}
 	if p.BlockScaled {
 		args = append(args, "--block-scaled")
+	}
+	if p.TPOverlap {
+		args = append(args, "--tp-overlap")
 	}
 	if p.CP > 1 {
 		algo := p.CPAlgo

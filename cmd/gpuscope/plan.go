@@ -39,6 +39,7 @@ func planKnobs() []scenarios.Knob {
 		n("ep", 1, 1<<16, "1"), n("cp", 1, 1<<16, "1"),
 		{Name: "cp-algo", Kind: scenarios.KnobEnum, Values: []string{string(parallel.CPAllGather), string(parallel.CPRing)}, Default: string(parallel.CPAllGather)},
 		{Name: "capacity-factor", Kind: scenarios.KnobFloat, FMin: 1, FMax: 8, Default: "1"},
+		{Name: "gpu-variation", Kind: scenarios.KnobFloat, FMin: 0, FMax: 0.1, Default: strconv.FormatFloat(parallel.FieldGPUVariation, 'g', -1, 64)},
 		n("node-limit", 0, 1<<16, "0"),
 		{Name: "dispatch-dtype", Kind: scenarios.KnobEnum, Values: []string{"bf16", "fp8"}, Default: "bf16"},
 		n("comm-sms", 0, 1024, ""),
@@ -158,6 +159,7 @@ not divide by PP take --first-stage-layers and --last-stage-layers.`,
 		"global-batch":       {what: "sequences per optimizer step", def: "the preset's batch when dp × micro-batch divides it, else dp × micro-batch × 4·pp (a bubble near a quarter); with --search the preset's batch, else --gpus"},
 		"gpus-per-node":      {what: "GPUs per node (one NVLink domain, or a PCIe server's cards), joined by --intra", def: "8; 72 for gb200 (a GB200 NVL72 rack)"},
 		"flash-version":      {what: "FlashAttention's generation (with --flash): 3 (FlashAttention-3, Hopper and later) or 2 (FlashAttention-2: on Hopper at its own, lower, measured rates — what stacks before July 2024 and PyTorch's own attention ran)", def: "the newest the GPU runs: 3 on Hopper and Blackwell, 2 on Ampere"},
+		"gpu-variation":      {what: "the spread of the GPUs' sustained speeds, a standard deviation relative to the median GPU (0–0.1; 0: every GPU alike): the step waits for the slowest of --gpus, σ·z(N) slower than the median (z: the expected largest of N normal draws, 1.43 for 8 GPUs, 3.96 for 16,384), shown as straggler_s", def: "0.015, as measured in the field (Sinha et al., SC'22: 8% between the GPUs of a cluster, its whiskers ±2.7σ)"},
 		"nics-per-node":      {what: "the --inter NICs a node has, shared by its GPUs (BLOOM's 8 A100s on 4 Omni-Path NICs: --inter opa-100 --nics-per-node 4); at most --gpus-per-node", def: "one a GPU"},
 		"top":                {what: "plans --search lists (0: all)"},
 		"recompute":          {what: "activation recomputation: none, selective (attention's softmax and dropout) or full (each layer's forward again)", def: "selective (--software megatron-2021: full)"},
@@ -181,12 +183,13 @@ not divide by PP take --first-stage-layers and --last-stage-layers.`,
 		"dropout":            {what: "dropout in training: its masks stored with the activations, its passes timed", def: "the model's: on for GPT-style models (GPT-3, Megatron's), off for Llama, Mixtral, DeepSeek-V3 and a config.json whose dropouts are 0 (a SwiGLU model's without any)"},
 		"recompute-modules":  {arg: "LIST", allowed: "a comma-separated list of core_attn, layernorm, mla_up_proj, moe_act", what: "what --recompute selective runs again in the backward pass, a comma-separated list as Megatron-Core's --recompute-modules: core_attn (the attention core), layernorm (the norms, their outputs not kept), mla_up_proj (latent attention's Q, K and V from the latents), moe_act (the MLP's activation, the down projection's input not kept); DeepSeek-V3's: layernorm,mla_up_proj,moe_act", def: "core_attn"},
 		"fp8-cache":          {what: "keep the products' inputs for the backward pass in FP8 with their 1×128 scales, the attention output in E5M6 (DeepSeek-V3's low-precision storage; needs --block-scaled)", def: "off"},
+		"tp-overlap":         {what: "hide TP's all-gathers and reduce-scatters behind the matrix products they feed or come from, as Transformer Engine's userbuffers do (Megatron-Core's --tp-comm-overlap, NeMo's ub_tp_comm_overlap): ring exchange for the all-gathers (the product in TP chunks, each shard arriving while the last is multiplied), a pipeline of 4 splits on 16 SMs for the forward's reduce-scatters, the backward's beside the weight-gradient products; needs --tp 2 or more with sequence parallelism", def: "off: TP's collectives between the products, exposed"},
 		"fused-swiglu":       {what: "run a SwiGLU feed-forward block as one fused kernel that keeps its gate and up outputs and writes their product (the down projection's input) again inside its backward instead of storing it, as xformers' swiglu op does (not recomputation: no product runs again); needs a SwiGLU model", def: "off: the product stored too, as Megatron-LM and Transformer Engine do"},
 		"json":               jsonDoc,
 		"kernels":            {what: "also list one layer's kernels on one GPU for one micro-batch, forward and backward: each matrix product with its M × N × K, the attention core, the elementwise passes, recomputation, the collectives — the parts the time line's blocks add up to (a mixture of experts' MoE layer's, with the router, the routed experts' products and the all-to-alls; not with --search)", def: "off"},
 		"at":                 {arg: "SECONDS", what: "also say what GPU --rank does that many seconds into the step, as the page's zoom shows it: its stage, the time line's block, the layer and the kernel, and the kernel's FLOPs and bytes through HBM and shared memory (not with --search)"},
 		"rank":               {what: "the GPU --at follows, in Megatron's rank order (TP, CP, DP, PP)"},
-		"search":             {what: "rank every valid plan that fits, fastest first, each with sequence parallelism when TP > 1 and DP overlap; the plan flags given (--tp, --cp, --cp-algo, --pp, --dp, --ep, --interleave, --schedule, --micro-batch, --zero, --recompute) fix that part of every plan searched; the flags no searched plan reads (--sp, --overlap, --capacity-factor, --node-limit, --dispatch-dtype, --ep-overlap, --comm-sms, --block-scaled, --fp8-cache, --recompute-modules, --first-stage-layers, --last-stage-layers, --kernels, --at, --rank) are refused"},
+		"search":             {what: "rank every valid plan that fits, fastest first, each with sequence parallelism when TP > 1 and DP overlap; the plan flags given (--tp, --cp, --cp-algo, --pp, --dp, --ep, --interleave, --schedule, --micro-batch, --zero, --recompute) fix that part of every plan searched; the flags no searched plan reads (--sp, --overlap, --capacity-factor, --node-limit, --dispatch-dtype, --ep-overlap, --comm-sms, --block-scaled, --fp8-cache, --tp-overlap, --recompute-modules, --first-stage-layers, --last-stage-layers, --kernels, --at, --rank) are refused"},
 		"sp":                 {what: "sequence parallelism in the TP group (activations outside the matrix products split over TP)", def: "on when --tp > 1 (--software megatron-2021: off)"},
 		"flash":              {what: "FlashAttention (off: standard attention, the N×N scores through HBM)", def: "on (--software megatron-2021 and megatron-2022: off)"},
 		"overlap":            {what: "hide the DP all-reduce behind the backward pass, bucket by bucket (off: after it)", def: "on (--software megatron-2021: off)"},
@@ -276,7 +279,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 			rest = append(rest, a)
 		}
 	}
-	fs := newFlagSet(planKnobs(), "json", "search", "sp", "flash", "overlap", "ep-overlap", "block-scaled", "fp8-cache", "fused-swiglu", "kernels")
+	fs := newFlagSet(planKnobs(), "json", "search", "sp", "flash", "overlap", "ep-overlap", "block-scaled", "fp8-cache", "fused-swiglu", "tp-overlap", "kernels")
 	fs.help = planHelp
 	if err := fs.parse(rest); err != nil {
 		return fs.stop(err, stdout, stderr)
@@ -462,6 +465,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	if given("nics-per-node") {
 		cl.NICsPerNode = atoi("nics-per-node")
 	}
+	cl.GPUVariation, _ = strconv.ParseFloat(fs.value("gpu-variation"), 64)
 	mb := atoi("micro-batch")
 	gb := 0
 	gbDefault := "" // how gb was chosen, when not given
@@ -553,6 +557,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	plan.FP8Cache, plan.FusedSwiGLU = boolOr("fp8-cache", false), fused
+	plan.TPOverlap = boolOr("tp-overlap", false)
 	plan.FirstStageLayers, plan.LastStageLayers = atoi("first-stage-layers"), atoi("last-stage-layers")
 	if given("flash-version") {
 		plan.FlashVersion = atoi("flash-version")
@@ -574,7 +579,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 			return fail("--%v", err)
 		}
 	}
-	out := planOutput{Metrics: r.Metrics(), Overlap: plan.Overlap, Seq: m.Seq, Dropout: !m.NoDropout, Defaulted: set.defaulted(), Kernels: ks}
+	out := planOutput{Metrics: r.Metrics(), Overlap: plan.Overlap, TPOverlap: plan.TPOverlap, Seq: m.Seq, Dropout: !m.NoDropout, Defaulted: set.defaulted(), Kernels: ks}
 	if given("at") {
 		at, _ := strconv.ParseFloat(fs.value("at"), 64)
 		tl, err := r.Timeline()
@@ -618,7 +623,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		name string
 		v    float64
 	}{{"step_s", tm.Step}, {"compute_s", tm.Compute}, {"tp_comm_s", tm.TPComm}, {"ep_comm_s", tm.EPComm}, {"ep_hidden_s", tm.EPHidden}, {"cp_comm_s", tm.CPComm}, {"pp_comm_s", tm.PPComm}, {"dp_comm_s", tm.DPComm},
-		{"dp_hidden_s", tm.DPHidden}, {"nic_shared_s", tm.NICShared}, {"bubble_s", tm.Bubble}, {"exposed_comm_s", tm.Exposed}, {"optimizer_s", tm.Optimizer}} {
+		{"dp_hidden_s", tm.DPHidden}, {"nic_shared_s", tm.NICShared}, {"bubble_s", tm.Bubble}, {"exposed_comm_s", tm.Exposed}, {"optimizer_s", tm.Optimizer}, {"straggler_s", tm.Straggler}} {
 		if row.name == "ep_hidden_s" && !plan.EPOverlap {
 			continue
 		}
@@ -654,6 +659,7 @@ var searchUnread = []struct{ flag, why string }{
 	{"block-scaled", "DeepSeek-V3's FP8 recipe is not searched; give the plan without --search"},
 	{"fp8-cache", "DeepSeek-V3's FP8 activations are not searched; give the plan without --search"},
 	{"recompute-modules", "the search tries none, selective (the attention core) and full recomputation; fix one with --recompute"},
+	{"tp-overlap", "every plan searched runs TP's collectives between the products; give the plan without --search"},
 	{"first-stage-layers", "every plan searched splits the layers evenly (or the first and last stages a layer short, Llama 3's); give the plan without --search"},
 	{"last-stage-layers", "every plan searched splits the layers evenly (or the first and last stages a layer short, Llama 3's); give the plan without --search"},
 	{"kernels", "lists one plan's kernels"},
@@ -716,7 +722,9 @@ func writeSearchTable(w io.Writer, plans []parallel.Metrics, moe bool) {
 type planOutput struct {
 	parallel.Metrics
 	Overlap bool `json:"overlap"` // DP communication behind the backward pass
-	Seq     int  `json:"seq"`     // the sequence length, tokens
+	// TPOverlap: TP's collectives behind the products (--tp-overlap).
+	TPOverlap bool `json:"tp_overlap"`
+	Seq       int  `json:"seq"` // the sequence length, tokens
 	// Dropout: on, its masks are counted in the activations and its
 	// passes in the time (the model's, or --dropout).
 	Dropout bool `json:"dropout"`
@@ -803,6 +811,9 @@ func planSettings(given func(string) bool, m model.Transformer, fromHF bool, p p
 			}
 		}
 		add("zero", "ZeRO stage", strconv.Itoa(p.ZeRO), "default")
+		if p.TP > 1 || given("tp-overlap") {
+			add("tp-overlap", "TP overlap", onOff[p.TPOverlap], "default")
+		}
 		add("micro-batch", "micro-batch", sequences(p.MicroBatch), "default")
 		sched := string(p.Schedule)
 		if p.Interleave > 1 {
@@ -873,6 +884,7 @@ func planSettings(given func(string) bool, m model.Transformer, fromHF bool, p p
 		s[len(s)-1].value = strconv.Itoa(cl.NICsPerNode)
 	}
 	add("dropout", "dropout", onOff[!m.NoDropout], "default: "+m.ID+"'s")
+	add("gpu-variation", "GPU speed spread", strconv.FormatFloat(cl.GPUVariation, 'g', -1, 64)+" σ", "default: as measured in the field")
 	return s
 }
 
@@ -951,7 +963,7 @@ func writeActivity(w io.Writer, a *parallel.Activity, c *parallel.Counts) {
 	if a == nil {
 		return
 	}
-	what := "waits (the pipeline's bubble, or the step is over)"
+	what := "waits (the pipeline's bubble, the slowest GPU — straggler_s — or the step is over)"
 	switch {
 	case a.Kernel.Name != "":
 		what = fmt.Sprintf("runs %s (%s) in the %s of micro-batch %d", a.Kernel.Name, a.Kernel.Kind, a.Kind, a.MicroBatch+1)

@@ -676,7 +676,9 @@ func TestPlanContextParallel(t *testing.T) {
 	mod, _ := model.Preset("llama3-405b")
 	mod.Seq = 131072
 	h100, _ := hw.GPUByID("h100")
-	r, err := parallel.Evaluate(parallel.Config{Model: mod, Cluster: parallel.DefaultCluster(h100, 16384), Plan: parallel.Plan{TP: 8, CP: 16, PP: 16, DP: 8,
+	cl := parallel.DefaultCluster(h100, 16384)
+	cl.GPUVariation = parallel.FieldGPUVariation // the CLI's default
+	r, err := parallel.Evaluate(parallel.Config{Model: mod, Cluster: cl, Plan: parallel.Plan{TP: 8, CP: 16, PP: 16, DP: 8,
 		Interleave: 4, SP: true, ZeRO: 1, Recompute: parallel.RecomputeFull, Flash: true, MicroBatch: 1, GlobalBatch: 128,
 		Schedule: parallel.Interleaved, BytesPerParam: 16, Dtype: hw.BF16, Overlap: true}})
 	if err != nil {
@@ -1047,4 +1049,50 @@ func TestPlanPublishedRunGPUs(t *testing.T) {
 			t.Errorf("plan --help does not say %q", s)
 		}
 	}
+}
+
+// --gpu-variation: by default the field's spread, the step waiting for
+// the slowest GPU (straggler_s, the only time that changes); 0 takes the
+// GPUs alike; out of range refused by name.
+func TestPlanGPUVariation(t *testing.T) {
+	args := []string{"--model", "llama3-70b", "--gpus", "1024", "--tp", "8", "--pp", "4", "--global-batch", "1024"}
+	field := planJSON(t, args...)
+	alike := planJSON(t, append(args, "--gpu-variation", "0")...)
+	tf, ta := field["time"].(map[string]any), alike["time"].(map[string]any)
+	wait := num(t, field, "time", "straggler_s")
+	if ta["straggler_s"] != 0.0 || !(wait > 0) {
+		t.Fatalf("straggler_s %v by default, %v with 0; want > 0 and 0", tf["straggler_s"], ta["straggler_s"])
+	}
+	want := (num(t, alike, "time", "compute_s") + num(t, alike, "time", "bubble_s")) * parallel.StragglerFactor(1024, parallel.FieldGPUVariation)
+	if math.Abs(wait-want) > 1e-12*want || math.Abs(num(t, field, "time", "step_s")-num(t, alike, "time", "step_s")-wait) > 1e-9 {
+		t.Errorf("straggler_s %v, want (compute + bubble) × factor = %v; steps %v and %v", wait, want, tf["step_s"], ta["step_s"])
+	}
+	for k, v := range ta {
+		if k != "straggler_s" && k != "step_s" && tf[k] != v {
+			t.Errorf("time.%s: %v with the spread, %v without; only the wait should differ", k, tf[k], v)
+		}
+	}
+	out, _, code := runCLI(append([]string{"plan"}, args...)...)
+	if code != 0 || !strings.Contains(out, "straggler_s") || !strings.Contains(out, "GPU speed spread    0.015 σ") {
+		t.Errorf("text: exit %d, want straggler_s and the spread's setting:\n%s", code, out)
+	}
+	checkRefusals(t, []refusal{
+		{append([]string{"plan"}, append(args, "--gpu-variation", "0.2")...), []string{"--gpu-variation", "0.2", "0–0.1"}},
+		{append([]string{"plan"}, append(args, "--gpu-variation", "-1")...), []string{"--gpu-variation"}},
+	})
+}
+
+// --tp-overlap: the JSON says it, TP's exposed time falls; refused
+// without TP and with --search, by name.
+func TestPlanTPOverlap(t *testing.T) {
+	args := []string{"--model", "llama3-70b", "--gpus", "64", "--tp", "8", "--pp", "4", "--global-batch", "64"}
+	off := planJSON(t, args...)
+	on := planJSON(t, append(args, "--tp-overlap")...)
+	if on["tp_overlap"] != true || off["tp_overlap"] != false || !(num(t, on, "time", "tp_comm_s") < num(t, off, "time", "tp_comm_s")) {
+		t.Errorf("tp_overlap %v/%v, tp_comm_s %v with, %v without", on["tp_overlap"], off["tp_overlap"], num(t, on, "time", "tp_comm_s"), num(t, off, "time", "tp_comm_s"))
+	}
+	checkRefusals(t, []refusal{
+		{[]string{"plan", "--model", "llama3-70b", "--gpus", "64", "--tp", "1", "--pp", "4", "--global-batch", "64", "--tp-overlap"}, []string{"tp-overlap", "sequence parallelism"}},
+		{[]string{"plan", "--model", "llama3-70b", "--gpus", "64", "--search", "--tp-overlap"}, []string{"--tp-overlap", "not with --search"}},
+	})
 }

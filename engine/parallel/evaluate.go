@@ -574,7 +574,11 @@ func evaluate(c Config, se *searching) (Result, error) {
 		shard = (maxParams-maxExpert)/float64(dp*cp) + maxExpert/float64(dp*cp/p.ep())
 	}
 	tm.Optimizer = shard * states.AdamTraffic() / (g.HBMBandwidth * MemoryEfficiency)
-	tm.Step = tm.Compute + tm.Bubble + tm.Exposed + tm.Optimizer
+	// Every GPU waits for the slowest at the step's synchronisations:
+	// the compute, and the bubble that is other stages' compute, run at
+	// its pace.
+	tm.Straggler = (tm.Compute + tm.Bubble) * StragglerFactor(cl.GPUs, cl.GPUVariation)
+	tm.Step = tm.Compute + tm.Bubble + tm.Exposed + tm.Optimizer + tm.Straggler
 
 	// Utilisation is quoted against the datasheet's dense peak in the
 	// products' number format: BF16 (FP16 for FP16 plans), and FP8's for
@@ -757,12 +761,18 @@ func layerCostOf(m model.Transformer, p Plan, cl Cluster, ks *kernelList) costs 
 	}
 	var fwd, bwd, wgrad float64
 	var quant quantPasses
+	// Each product's forward, input-gradient and weight-gradient times,
+	// for TP's overlap (the four of a dense layer: QKV, output, up, down).
+	var gf, gd, gw [4]float64
 	for i, x := range mats {
 		if x.n <= 0 || x.k <= 0 {
 			continue // no feed-forward block (an MoE layer without shared experts)
 		}
 		kf, kw := cl.gemm(dt, n, x.n, x.k), cl.gemm(dt, x.k, x.n, n)
 		kb := cl.gemm(dt, n, x.k, x.n) + kw
+		if i < len(gf) {
+			gf[i], gd[i], gw[i] = kf, kb-kw, kw
+		}
 		fwd += kf
 		bwd += kb
 		wgrad += kw
@@ -878,8 +888,11 @@ func layerCostOf(m model.Transformer, p Plan, cl Cluster, ks *kernelList) costs 
 		ar := hierAllReduce(n*h*2, p.TP, tpPerNode(p, cl), cl.Intra, cl.Inter)
 		c.tpFwd = 2 * ar
 		c.tpBwd = 2 * ar
+		if p.TPOverlap && len(mats) == 4 {
+			c.tpFwd, c.tpBwd = tpOverlapped(ar/2, p.TP, cl.GPU.SMs, gf, gd, gw)
+		}
 		if p.Recompute == RecomputeFull {
-			c.tpBwd += 2 * ar
+			c.tpBwd += c.tpFwd // the recomputed forward's own
 		}
 	}
 	if cp > 1 {

@@ -33,6 +33,11 @@ type Cluster struct {
 	// the network NICsPerNode ÷ GPUsPerNode of a NIC (BLOOM's nodes: 8
 	// A100s on 4 × 100 Gb/s Omni-Path).
 	NICsPerNode int
+	// GPUVariation is the spread of the GPUs' sustained speeds, a
+	// standard deviation relative to the median (FieldGPUVariation, as
+	// measured in the field; 0: every GPU alike). The step waits for the
+	// slowest of them (Time.Straggler).
+	GPUVariation float64
 	// gemms, in a search's own copy of its cluster, keeps its GEMM
 	// times by shape (nil otherwise).
 	gemms *gemmMemo
@@ -148,6 +153,12 @@ type Plan struct {
 	// Megatron-LM's and Transformer Engine's, stores the product too.
 	// Not recomputation: no product is run again. Needs a SwiGLU model.
 	FusedSwiGLU bool
+	// TPOverlap hides tensor parallelism's all-gathers and
+	// reduce-scatters behind the matrix products they feed or come
+	// from, as Transformer Engine's userbuffers do (Megatron-Core's
+	// --tp-comm-overlap, NeMo's ub_tp_comm_overlap; tpOverlapped says
+	// how). Needs TP > 1 with sequence parallelism.
+	TPOverlap bool
 	// FirstStageLayers and LastStageLayers are the layers the first and
 	// the last pipeline stage hold, the rest split evenly over the other
 	// stages (0: an even split, or Llama 3's balancing): Megatron-Core's
@@ -315,6 +326,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("gpus-per-node: %d; allowed 1–256", cl.GPUsPerNode)
 	case cl.NICsPerNode < 0 || cl.NICsPerNode > cl.GPUsPerNode:
 		return fmt.Errorf("nics-per-node: %d; allowed 1–%d (the GPUs a node; 0: one a GPU)", cl.NICsPerNode, cl.GPUsPerNode)
+	case !(cl.GPUVariation >= 0 && cl.GPUVariation <= 0.1):
+		return fmt.Errorf("gpu-variation: %g; allowed 0–0.1 (a standard deviation relative to the median GPU's speed; 0: every GPU alike)", cl.GPUVariation)
 	case cl.GPU.SMs == 0:
 		return fmt.Errorf("gpu: missing; allowed %v", hw.GPUIDs())
 	case cl.Intra.Bandwidth <= 0 || cl.Inter.Bandwidth <= 0:
@@ -380,6 +393,12 @@ func (c Config) Validate() error {
 		return fmt.Errorf("flash-version: %d needs FlashAttention (flash is off)", v)
 	case v == 3 && !kernel.Hopper(cl.GPU) && !cl.GPU.PairMMA:
 		return fmt.Errorf("flash-version: 3 needs Hopper's tensor cores; %s runs FlashAttention-2 (allowed 2)", cl.GPU.Name)
+	}
+	if p.TPOverlap && (p.TP < 2 || !p.SP) {
+		return fmt.Errorf("tp-overlap: needs --tp 2 or more with sequence parallelism (Transformer Engine's userbuffers overlap all-gathers and reduce-scatters); tp %d, sp %v", p.TP, p.SP)
+	}
+	if p.TPOverlap && m.MLA() {
+		return fmt.Errorf("tp-overlap: not modelled for latent attention (%s)", m.ID)
 	}
 	if p.FusedSwiGLU && m.FFN != model.SwiGLU {
 		return fmt.Errorf("fused-swiglu: needs a SwiGLU feed-forward block; %s's is %s", m.ID, m.FFN)
@@ -547,7 +566,7 @@ type Memory struct {
 }
 
 // Time is one optimizer step's time on the critical path.
-// Step = Compute + Bubble + ExposedComm + Optimizer.
+// Step = Compute + Bubble + ExposedComm + Optimizer + Straggler.
 type Time struct {
 	Step      float64 `json:"step_s"`
 	Compute   float64 `json:"compute_s"`      // forward, backward and recomputation of the slowest stage
@@ -560,6 +579,11 @@ type Time struct {
 	Bubble    float64 `json:"bubble_s"`       // pipeline fill and drain
 	Exposed   float64 `json:"exposed_comm_s"` // TPComm + EPComm + CPComm + PPComm + DPComm − DPHidden + NICShared
 	Optimizer float64 `json:"optimizer_s"`    // the Adam update of this GPU's shard
+	// Straggler is the wait for the slowest GPU: the step's compute and
+	// bubble at the pace of the slowest of the plan's GPUs rather than
+	// the median's (StragglerFactor of Cluster.GPUVariation; 0 when the
+	// GPUs are taken alike).
+	Straggler float64 `json:"straggler_s"`
 
 	// EPHidden is the part of the all-to-alls EPOverlap hides behind the
 	// paired chunk's compute (not in Exposed).

@@ -120,6 +120,7 @@ type run struct {
 	dtype                                           hw.Dtype
 	flash, overlap                                  *bool
 	flashVersion                                    int
+	tpOverlap                                       bool // Transformer Engine's userbuffers (--tp-overlap)
 	free                                            free
 	vMin                                            int // the fewest chunks a stage a free v may take (interleaving stated)
 }
@@ -196,7 +197,8 @@ func (r run) config() (parallel.Config, error) {
 		Recompute: r.recomputeOrEra(), Flash: or(r.flash, e.flash), MicroBatch: max(r.mb, 1), GlobalBatch: r.gb,
 		Schedule: sched, BytesPerParam: r.bytesPerParam(), Dtype: dtype, Overlap: or(r.overlap, e.overlap), EP: 1,
 		CP: max(r.cp, 1), CPAlgo: algo, CapacityFactor: 1, FlashVersion: r.flashVersion,
-		OptimizerStates: r.optStates, MasterWeights: r.master, FirstStageLayers: r.firstStage, LastStageLayers: r.lastStage}
+		OptimizerStates: r.optStates, MasterWeights: r.master, FirstStageLayers: r.firstStage, LastStageLayers: r.lastStage,
+		TPOverlap: r.tpOverlap}
 	return parallel.Config{Model: m, Plan: p, Cluster: cl}, nil
 }
 
@@ -246,6 +248,9 @@ func (r run) command() string {
 	if r.flash != nil {
 		f("--flash=%t", *r.flash)
 	}
+	if r.tpOverlap {
+		f("--tp-overlap")
+	}
 	if r.flashVersion != 0 {
 		f("--flash-version %d", r.flashVersion)
 	}
@@ -289,7 +294,7 @@ func (r run) best() (run, parallel.Result, error) {
 					if err != nil {
 						return r, parallel.Result{}, err
 					}
-					res, err := parallel.Evaluate(cfg)
+					res, err := evaluate(cfg)
 					if err != nil {
 						lastErr = err
 						continue
@@ -475,30 +480,24 @@ func openReasons() map[string]string {
 	const zero3 = "DeepSpeed ZeRO-3 of 2021 without model parallelism: the published rate falls from 144 TFLOP/s on 384 GPUs (micro-batch 4) to 44–48 on 1,536–2,240 (micro-batch 1), while the engine hides ZeRO-3's gathers and reduce-scatters behind the compute; 2021 DeepSpeed's per-parameter collectives, their latency over 1,536–2,240 ranks and its prefetching are not modelled"
 	const mtnlg = "DeepSpeed's pipeline engine of 2021 runs about a fifth slower than the engine's 1F1B, while the paper's own Megatron-LM runs of this model on the same cluster (Narayanan et al. 2021, Table 2, interleaved) come within 4–7%: what DeepSpeed's pipeline adds (its sends and schedule, no interleaving, its ZeRO stage) is not modelled"
 	return map[string]string{
-		"megascale-megatron-175b-8192":                       megaScale,
-		"megascale-megatron-175b-12288":                      megaScale,
-		"megascale-megatron-530b-11200":                      megaScale,
-		"dgxc-llama31-405b-bf16-576":                         "does not fit in the engine though NVIDIA ran it (ZeRO-1 over DP 4 × CP 2, FP32 gradients, no recomputation, 7 chunks a stage): where the engine's memory for this plan is too high — the activations the interleaved schedule keeps in flight, the FP32 gradient buffer — is not yet found; the same plan on 2,304 GPUs, its optimizer states spread over DP 16, fits",
-		"megatron-core-h100-weak-1.7b-48":                    "the engine is fast by about a fifth on the 1.7B model (h 2,048, TP 1, DP 48) whatever its micro-batch; the other small dense models on H100 (MPT-7B, Llama 3.1 8B) show the same: what the engine undercharges at h ≤ 4,096 (costs that do not shrink with the model: small kernels and their launches, for one) is not yet found",
-		"llmfoundry-mpt-70b-h100-bf16-512":                   "the published rate falls 5% from 128 to 512 GPUs (1,058 → 1,007 tokens/s a GPU), the engine's not at all: it hides ZeRO-3's gathers and reduce-scatters over 512 ranks behind the compute; PyTorch FSDP's synchronisation at that scale is not modelled",
-		"llmfoundry-mpt-7b-h100-bf16-8":                      mpt7,
-		"llmfoundry-mpt-7b-h100-bf16-512":                    mpt7,
-		"llmfoundry-mpt-30b-a100-bf16-8":                     "the engine is slow: MPT-30B's published MFU of 55.3% with every layer checkpointed is a hardware-FLOP utilisation of 74% of the A100's 312 TFLOP/s, above the engine's ceiling for A100 products (82% of peak at 85% of the boost clock: 70%)",
-		"llmfoundry-mpt-3b-h100-fp8-8":                       "FP8 on a 3B model (h 2,560) through Transformer Engine: fast like the small BF16 models on H100; what the engine undercharges at this size (Transformer Engine's casts and amax reductions a layer, small kernels) is not yet found",
-		"torchtitan-llama31-8b-fsdp-bf16-8":                  titanFit + "; its time, too, is a fifth fast, as on the other small models on H100, and the GPU's 500 W cap, which lowers its clock under load, is run as 700 W",
-		"torchtitan-llama31-8b-fsdp-bf16-128":                titanFit + "; its time, too, is a fifth fast, as on the other small models on H100, and the GPU's 500 W cap, which lowers its clock under load, is run as 700 W",
-		"torchtitan-llama31-8b-fsdp-compile-fp8-8":           titanFit,
-		"torchtitan-llama31-70b-fsdp32-tp8-compile-bf16-256": "the engine is fast: the GPU's 500 W cap (lower clocks under load than the 700 W H100 the engine runs) is one cause it cannot say; how much, not yet found",
-		"narayanan21-t2-zero3-175b-384":                      zero3,
-		"narayanan21-t2-zero3-175b-1536":                     zero3,
-		"narayanan21-t2-zero3-530b-2240":                     zero3,
-		"bloom-176b-384-a100":                                "the engine is a tenth fast: BLOOM ran DeepSpeed's pipeline engine (1F1B, no interleaving), as MT-NLG did, whose rows the engine runs about a fifth fast while Megatron-LM's own pipeline on the same cluster comes within 4–8% (Narayanan et al. 2021, Table 2); what DeepSpeed's pipeline of 2022 adds — its sends and schedule — is not modelled",
-		"mtnlg-530b-2240":                                    mtnlg,
-		"mtnlg-530b-2800":                                    mtnlg,
-		"mtnlg-530b-3360":                                    mtnlg,
-		"nemotron4-15b-report-2304":                          "the published step grows from 0.58 s at DP 192 to 0.64 at DP 288 with the same batch a GPU, the engine's barely: a half-second step's data-parallel reduction over 288 ranks, and the stragglers among 2,304 GPUs, cost more than the engine charges",
-		"bloomberggpt-50b-512-a100-40gb":                     "ZeRO-3 over 512 A100s on EFA ran at about half the engine's speed: the engine hides ZeRO-3's gathers behind the compute; SageMaker's sharded data parallelism on EFA (2023), MiCS's two-hop gradient reduction and the run's average (its first 7,200 steps at batch 1,024) are not modelled",
-		"opt-175b-992-a100":                                  fmt.Sprintf("the rate's FLOP count is not given and it is a best ('up to'): read as Megatron's 96·… count the engine is fast; read as 6·N·tokens the step would be %.1f s and the engine slow; neither reading is reproduced", 6*175e9*992*2048/(147e12*992)),
+		"dgxc-llama31-405b-bf16-576":               "does not fit in the engine though NVIDIA ran it (ZeRO-1 over DP 4 × CP 2, FP32 gradients, no recomputation, 7 chunks a stage): where the engine's memory for this plan is too high — the activations the interleaved schedule keeps in flight, the FP32 gradient buffer — is not yet found; the same plan on 2,304 GPUs, its optimizer states spread over DP 16, fits",
+		"megatron-core-h100-weak-1.7b-48":          "the engine is fast by about a fifth on the 1.7B model (h 2,048, TP 1, DP 48) whatever its micro-batch; the other small dense models on H100 (MPT-7B, Llama 3.1 8B) show the same: what the engine undercharges at h ≤ 4,096 (costs that do not shrink with the model: small kernels and their launches, for one) is not yet found",
+		"llmfoundry-mpt-7b-h100-bf16-8":            mpt7,
+		"llmfoundry-mpt-7b-h100-bf16-512":          mpt7,
+		"llmfoundry-mpt-30b-a100-bf16-8":           "the engine is slow: MPT-30B's published MFU of 55.3% with every layer checkpointed is a hardware-FLOP utilisation of 74% of the A100's 312 TFLOP/s, above the engine's ceiling for A100 products (82% of peak at 85% of the boost clock: 70%)",
+		"llmfoundry-mpt-3b-h100-fp8-8":             "FP8 on a 3B model (h 2,560) through Transformer Engine: fast like the small BF16 models on H100; what the engine undercharges at this size (Transformer Engine's casts and amax reductions a layer, small kernels) is not yet found",
+		"torchtitan-llama31-8b-fsdp-bf16-8":        titanFit + "; its time, too, is a fifth fast, as on the other small models on H100, and the GPU's 500 W cap, which lowers its clock under load, is run as 700 W",
+		"torchtitan-llama31-8b-fsdp-bf16-128":      titanFit + "; its time, too, is a fifth fast, as on the other small models on H100, and the GPU's 500 W cap, which lowers its clock under load, is run as 700 W",
+		"torchtitan-llama31-8b-fsdp-compile-fp8-8": titanFit,
+		"narayanan21-t2-zero3-175b-384":            zero3,
+		"narayanan21-t2-zero3-175b-1536":           zero3,
+		"narayanan21-t2-zero3-530b-2240":           zero3,
+		"mtnlg-530b-2240":                          mtnlg,
+		"mtnlg-530b-2800":                          mtnlg,
+		"mtnlg-530b-3360":                          mtnlg,
+		"nemotron4-15b-report-2304":                "the published step grows from 0.58 s at DP 192 to 0.64 at DP 288 with the same batch a GPU, the engine's barely: a half-second step's data-parallel reduction over 288 ranks, and the stragglers among 2,304 GPUs, cost more than the engine charges",
+		"bloomberggpt-50b-512-a100-40gb":           "ZeRO-3 over 512 A100s on EFA ran at about half the engine's speed: the engine hides ZeRO-3's gathers behind the compute; SageMaker's sharded data parallelism on EFA (2023), MiCS's two-hop gradient reduction and the run's average (its first 7,200 steps at batch 1,024) are not modelled",
+		"opt-175b-992-a100":                        fmt.Sprintf("the rate's FLOP count is not given and it is a best ('up to'): read as Megatron's 96·… count the engine is fast; read as 6·N·tokens the step would be %.1f s and the engine slow; neither reading is reproduced", 6*175e9*992*2048/(147e12*992)),
 	}
 }
 
@@ -560,10 +559,10 @@ func bloom() spec37 {
 
 func dgxc() []spec37 {
 	const url = "https://github.com/NVIDIA/dgxc-benchmarking"
-	const nemo = "NeMo (Megatron-Core, Transformer Engine): distributed Adam as ZeRO-1, its gradients synchronised in FP32 (apex's default: 18 bytes), cuDNN fused attention as FlashAttention-3; userbuffers TP-comm overlap and the P2P overlap cannot be said; the time of the last of 50 steps (the README's choice)"
+	const nemo = "NeMo (Megatron-Core, Transformer Engine): distributed Adam as ZeRO-1, its gradients synchronised in FP32 (apex's default: 18 bytes), cuDNN fused attention as FlashAttention-3; userbuffers TP-comm overlap as --tp-overlap (Transformer Engine's default splits and SMs), the P2P overlap cannot be said; the time of the last of 50 steps (the README's choice)"
 	var s []spec37
 	gpt := run{software: "current", layers: 96, hidden: 12288, heads: 96, kvHeads: 96, ffn: 49152, seq: 2048, vocab: 50688,
-		gpu: "h100", tp: 4, pp: 8, v: 6, zero: 1, recompute: parallel.RecomputeNone, mb: 1, bpp: 18, flashVersion: 3}
+		gpu: "h100", tp: 4, pp: 8, v: 6, zero: 1, recompute: parallel.RecomputeNone, mb: 1, bpp: 18, flashVersion: 3, tpOverlap: true}
 	for _, c := range []struct {
 		gpus  int
 		dtype hw.Dtype
@@ -577,7 +576,7 @@ func dgxc() []spec37 {
 			note: nemo + "; VP 6 as the recipe's yaml and v25.04's table have it (v25.02's header says 12); vocabulary 50,257 padded to 50,688 (128 × TP); dropout 0.1 as the yaml"})
 	}
 	llama := run{software: "current", layers: 80, hidden: 8192, heads: 64, kvHeads: 8, ffn: 28672, ffnKind: model.SwiGLU, seq: 8192, vocab: 128256,
-		gpu: "h100", tp: 4, pp: 4, cp: 2, cpAlgo: parallel.CPRing, v: 5, zero: 1, recompute: parallel.RecomputeNone, mb: 1, bpp: 18, flashVersion: 3}
+		gpu: "h100", tp: 4, pp: 4, cp: 2, cpAlgo: parallel.CPRing, v: 5, zero: 1, recompute: parallel.RecomputeNone, mb: 1, bpp: 18, flashVersion: 3, tpOverlap: true}
 	const llamaNote = "; context parallelism as Transformer Engine's default of 2024, the ring (P2P) exchange"
 	for _, c := range []struct {
 		gpus, gb int
@@ -609,7 +608,7 @@ func dgxc() []spec37 {
 	// fp8_params, which configure.sh turns on for FP8 runs: then a copy in
 	// the state dtype, BF16 (megatron_base_model.py, setup_optimization).
 	n340 := run{software: "current", layers: 96, hidden: 18432, heads: 96, kvHeads: 8, ffn: 73728, ffnKind: model.SquaredReLU, seq: 4096, vocab: 256000, dropout: off(),
-		gpu: "h100", tp: 8, pp: 8, v: 12, zero: 1, recompute: parallel.RecomputeSelective, mb: 1, bpp: 16, flashVersion: 2, optStates: parallel.StatesBF16}
+		gpu: "h100", tp: 8, pp: 8, v: 12, zero: 1, recompute: parallel.RecomputeSelective, mb: 1, bpp: 16, flashVersion: 2, optStates: parallel.StatesBF16, tpOverlap: true}
 	const n340Note = "NeMo 24.09 (Megatron-Core, Transformer Engine) with NVTE_FUSED_ATTN=0: the flash-attn library, FlashAttention-2; squared ReLU, no biases, rotary positions, untied embeddings, no dropout, as the recipe's yaml; its distributed_fused_adam (apex's DistributedFusedAdam) as ZeRO-1 with the yaml's dtype: bf16, which NeMo 24.09 hands to apex (megatron_base_model.py, setup_optimization): Adam's moments in BF16 (--optimizer-states bf16), gradients reduced in BF16 (grad_sync_dtype: bf16: 16 bytes)"
 	masterNote := map[hw.Dtype]string{
 		hw.BF16: "and, the state dtype being the model's, no master copy of the weights (NeMo sets store_params off: --master-weights none)",
@@ -630,10 +629,10 @@ func dgxc() []spec37 {
 		s = append(s, spec37{name: fmt.Sprintf("dgxc-nemotron4-340b-%s-%d", c.dtype, c.gpus),
 			source: fmt.Sprintf("NVIDIA dgxc-benchmarking v24.11.1 (commit 35a9aec), nemotron/README_340b.md, Nemotron-4 340B %s (NeMo 24.09; TP 8, PP 8, VP 12, MBS 1), %s × H100, batch %d; %s", strings.ToUpper(string(c.dtype)), units.Number(float64(c.gpus)), c.gpus/4, url),
 			pub:    stepTime(c.t), run: r,
-			note: join(n340Note+", "+masterNote[c.dtype], nemoLauncher, "userbuffers TP-comm overlap cannot be said; the time of the last of 100 steps")})
+			note: join(n340Note+", "+masterNote[c.dtype], nemoLauncher, "userbuffers TP-comm overlap as --tp-overlap (Transformer Engine's default splits and SMs); the time of the last of 100 steps")})
 	}
 	n15 := run{software: "current", layers: 32, hidden: 6144, heads: 48, kvHeads: 8, ffn: 24576, ffnKind: model.SquaredReLU, seq: 4096, vocab: 256000, dropout: off(),
-		gpu: "h100", tp: 4, pp: 1, zero: 1, recompute: parallel.RecomputeNone, mb: 4, bpp: 18, flashVersion: 3}
+		gpu: "h100", tp: 4, pp: 1, zero: 1, recompute: parallel.RecomputeNone, mb: 4, bpp: 18, flashVersion: 3, tpOverlap: true}
 	for _, c := range []struct {
 		gpus int
 		t    float64

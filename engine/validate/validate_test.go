@@ -38,8 +38,8 @@ func TestEveryRowWithinTolerance(t *testing.T) {
 			}
 		case Open:
 			open++
-			if !strings.HasPrefix(r.Name, "deepseek-v3-") && !issue37[r.Name] {
-				t.Errorf("%s: open (%s); of the rows before issue 37's, only DeepSeek-V3's are not reproduced yet", r.Name, r.Note)
+			if !strings.HasPrefix(r.Name, "deepseek-v3-") && !issue37[r.Name] && korthikantiOpen[r.Name] == "" {
+				t.Errorf("%s: open (%s); of the rows before issue 37's, only DeepSeek-V3's and the 1T's (korthikantiOpen, since the stragglers) are not reproduced yet", r.Name, r.Note)
 			}
 			if r.Note == "" {
 				t.Errorf("%s: open without a note saying why", r.Name)
