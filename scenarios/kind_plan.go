@@ -650,6 +650,9 @@ func PlanCommand(pc parallel.Config) []string {
 	if p.TPOverlap {
 		args = append(args, "--tp-overlap")
 	}
+	if p.Eager {
+		args = append(args, "--eager")
+	}
 	if p.CP > 1 {
 		algo := p.CPAlgo
 		if algo == "" {

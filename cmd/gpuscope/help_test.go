@@ -142,7 +142,7 @@ func TestHelpEveryFlag(t *testing.T) {
 		{cmd: []string{"plan"}, base: []string{"--model", "gpt3-xl", "--gpus", "8", "--tp", "2"},
 			says: map[string][]string{
 				"sp": {"default on when --tp > 1"}, "flash": {"default on"}, "overlap": {"default on"},
-				"recompute": {"allowed none, selective, full", "default selective"}, "dp": {"default gpus ÷ (tp × pp)"},
+				"recompute": {"allowed none, selective, full, op", "default selective"}, "dp": {"default gpus ÷ (tp × pp)"},
 			}},
 		{cmd: []string{"quantize"}, base: []string{"--values", "4096"},
 			says: map[string][]string{"recipe": {"allowed tensor, block128, mxfp8, nvfp4", "default tensor"}, "values": {"allowed 1–16777216"}}},

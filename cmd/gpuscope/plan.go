@@ -43,7 +43,7 @@ func planKnobs() []scenarios.Knob {
 		n("node-limit", 0, 1<<16, "0"),
 		{Name: "dispatch-dtype", Kind: scenarios.KnobEnum, Values: []string{"bf16", "fp8"}, Default: "bf16"},
 		n("comm-sms", 0, 1024, ""),
-		{Name: "recompute", Kind: scenarios.KnobEnum, Values: []string{"none", "selective", "full"}, Default: "selective"},
+		{Name: "recompute", Kind: scenarios.KnobEnum, Values: []string{"none", "selective", "full", "op"}, Default: "selective"},
 		{Name: "schedule", Kind: scenarios.KnobEnum, Values: []string{"gpipe", "1f1b", "interleaved", "dualpipe"}},
 		{Name: "gpu", Kind: scenarios.KnobEnum, Values: hw.GPUIDs(), Default: "h100"},
 		{Name: "intra", Kind: scenarios.KnobEnum, Values: links},
@@ -162,7 +162,7 @@ not divide by PP take --first-stage-layers and --last-stage-layers.`,
 		"gpu-variation":      {what: "the spread of the GPUs' sustained speeds, a standard deviation relative to the median GPU (0–0.1; 0: every GPU alike): the step waits for the slowest of --gpus, σ·z(N) slower than the median (z: the expected largest of N normal draws, 1.43 for 8 GPUs, 3.96 for 16,384), shown as straggler_s", def: "0.015, as measured in the field (Sinha et al., SC'22: 8% between the GPUs of a cluster, its whiskers ±2.7σ)"},
 		"nics-per-node":      {what: "the --inter NICs a node has, shared by its GPUs (BLOOM's 8 A100s on 4 Omni-Path NICs: --inter opa-100 --nics-per-node 4); at most --gpus-per-node", def: "one a GPU"},
 		"top":                {what: "plans --search lists (0: all)"},
-		"recompute":          {what: "activation recomputation: none, selective (attention's softmax and dropout) or full (each layer's forward again)", def: "selective (--software megatron-2021: full)"},
+		"recompute":          {what: "activation recomputation: none, selective (attention's softmax and dropout), full (each layer's forward again) or op (torchtitan's op-level selective checkpointing: the matrix products' outputs kept except every second one a layer, wk, wo and w3 of its Llama, and every elementwise operation run again; dense SwiGLU models)", def: "selective (--software megatron-2021: full)"},
 		"schedule":           {what: "the pipeline schedule (dualpipe: DeepSeek-V3's bidirectional one, each rank holding two stages, costed in closed form; pair it with --ep-overlap)", def: "1f1b; interleaved when --interleave > 1"},
 		"gpu":                {what: "the GPU"},
 		"intra":              {what: "the link inside a node", def: "the GPU's: nvlink3 for a100-80gb and a100-40gb, nvlink3-a800 for a800, nvlink4 for h100, h200, h20 and gh200, nvlink4-h800 for h800, pcie5 for h100-pcie and h100-nvl (their NVLink bridges join pairs only), nvlink5 for b200 and gb200"},
@@ -184,6 +184,7 @@ not divide by PP take --first-stage-layers and --last-stage-layers.`,
 		"recompute-modules":  {arg: "LIST", allowed: "a comma-separated list of core_attn, layernorm, mla_up_proj, moe_act", what: "what --recompute selective runs again in the backward pass, a comma-separated list as Megatron-Core's --recompute-modules: core_attn (the attention core), layernorm (the norms, their outputs not kept), mla_up_proj (latent attention's Q, K and V from the latents), moe_act (the MLP's activation, the down projection's input not kept); DeepSeek-V3's: layernorm,mla_up_proj,moe_act", def: "core_attn"},
 		"fp8-cache":          {what: "keep the products' inputs for the backward pass in FP8 with their 1×128 scales, the attention output in E5M6 (DeepSeek-V3's low-precision storage; needs --block-scaled)", def: "off"},
 		"tp-overlap":         {what: "hide TP's all-gathers and reduce-scatters behind the matrix products they feed or come from, as Transformer Engine's userbuffers do (Megatron-Core's --tp-comm-overlap, NeMo's ub_tp_comm_overlap): ring exchange for the all-gathers (the product in TP chunks, each shard arriving while the last is multiplied), a pipeline of 4 splits on 16 SMs for the forward's reduce-scatters, the backward's beside the weight-gradient products; needs --tp 2 or more with sequence parallelism", def: "off: TP's collectives between the products, exposed"},
+		"eager":              {what: "run the elementwise work as PyTorch's eager mode does, each operation its own kernel through HBM: RMSNorm in seven (36 bytes an element, not 4), rotary positions in FP32 complex arithmetic (20 bytes an element of Q and K), grouped K and V copied to every head, SiLU and its product apart (10 bytes an element of f, not 6) — counted from torchtitan's Llama without torch.compile; dense models", def: "off: fused kernels, as Megatron-Core, Transformer Engine and torch.compile run them"},
 		"fused-swiglu":       {what: "run a SwiGLU feed-forward block as one fused kernel that keeps its gate and up outputs and writes their product (the down projection's input) again inside its backward instead of storing it, as xformers' swiglu op does (not recomputation: no product runs again); needs a SwiGLU model", def: "off: the product stored too, as Megatron-LM and Transformer Engine do"},
 		"json":               jsonDoc,
 		"kernels":            {what: "also list one layer's kernels on one GPU for one micro-batch, forward and backward: each matrix product with its M × N × K, the attention core, the elementwise passes, recomputation, the collectives — the parts the time line's blocks add up to (a mixture of experts' MoE layer's, with the router, the routed experts' products and the all-to-alls; not with --search)", def: "off"},
@@ -279,7 +280,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 			rest = append(rest, a)
 		}
 	}
-	fs := newFlagSet(planKnobs(), "json", "search", "sp", "flash", "overlap", "ep-overlap", "block-scaled", "fp8-cache", "fused-swiglu", "tp-overlap", "kernels")
+	fs := newFlagSet(planKnobs(), "json", "search", "sp", "flash", "overlap", "ep-overlap", "block-scaled", "fp8-cache", "fused-swiglu", "tp-overlap", "eager", "kernels")
 	fs.help = planHelp
 	if err := fs.parse(rest); err != nil {
 		return fs.stop(err, stdout, stderr)
@@ -487,6 +488,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	flash := boolOr("flash", era.flash)
 
 	fused := boolOr("fused-swiglu", false)
+	eager := boolOr("eager", false)
 	if fs.bools["search"] && fs.bools["kernels"] {
 		return fail("--kernels: lists one plan's kernels; not with --search")
 	}
@@ -504,7 +506,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		}
 		fixed := searchConstraints(given, atoi, fs.value)
 		sr, err := parallel.Search(parallel.SearchOptions{Model: m, Cluster: cl, GlobalBatch: gb, BytesPerParam: bpp, OptimizerStates: optStates, MasterWeights: master,
-			Dtype: dtype, Flash: flash, CP: true, Top: atoi("top"), FusedSwiGLU: fused, Fixed: fixed})
+			Dtype: dtype, Flash: flash, CP: true, Top: atoi("top"), FusedSwiGLU: fused, Eager: eager, Fixed: fixed})
 		if err != nil {
 			return fail("--%v", err)
 		}
@@ -517,7 +519,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		if out.Fixed != "" {
 			fmt.Fprintf(stdout, "only plans with %s (given; the rest searched)\n", out.Fixed)
 		}
-		base := parallel.Plan{Flash: flash, GlobalBatch: gb, BytesPerParam: bpp, OptimizerStates: optStates, MasterWeights: master, Dtype: dtype, FusedSwiGLU: fused}
+		base := parallel.Plan{Flash: flash, GlobalBatch: gb, BytesPerParam: bpp, OptimizerStates: optStates, MasterWeights: master, Dtype: dtype, FusedSwiGLU: fused, Eager: eager}
 		set := planSettings(given, m, hfPath != "", base, cl, gbDefault, true, era)
 		set.fix(fixed)
 		set.write(stdout)
@@ -558,6 +560,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	}
 	plan.FP8Cache, plan.FusedSwiGLU = boolOr("fp8-cache", false), fused
 	plan.TPOverlap = boolOr("tp-overlap", false)
+	plan.Eager = eager
 	plan.FirstStageLayers, plan.LastStageLayers = atoi("first-stage-layers"), atoi("last-stage-layers")
 	if given("flash-version") {
 		plan.FlashVersion = atoi("flash-version")
@@ -853,6 +856,9 @@ func planSettings(given func(string) bool, m model.Transformer, fromHF bool, p p
 	if m.FFN == model.SwiGLU || given("fused-swiglu") {
 		kept := map[bool]string{true: "fused: keeps gate and up", false: "unfused: keeps gate, up and their product"}
 		add("fused-swiglu", "SwiGLU kernel", kept[p.FusedSwiGLU], "default")
+	}
+	if p.Eager || given("eager") {
+		add("eager", "elementwise kernels", map[bool]string{true: "eager: an operation a kernel", false: "fused"}[p.Eager], "default")
 	}
 	if m.MoE() && !search {
 		add("ep", "expert parallel", strconv.Itoa(max(p.EP, 1)), "default")

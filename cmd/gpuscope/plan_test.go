@@ -1096,3 +1096,21 @@ func TestPlanTPOverlap(t *testing.T) {
 		{[]string{"plan", "--model", "llama3-70b", "--gpus", "64", "--search", "--tp-overlap"}, []string{"--tp-overlap", "not with --search"}},
 	})
 }
+
+func TestPlanEager(t *testing.T) {
+	args := []string{"--model", "llama3-8b", "--gpus", "8", "--zero", "3", "--micro-batch", "2", "--global-batch", "16"}
+	off := planJSON(t, args...)
+	on := planJSON(t, append(args, "--eager")...)
+	if on["eager"] != true || off["eager"] != nil || !(num(t, on, "time", "compute_s") > num(t, off, "time", "compute_s")) {
+		t.Errorf("eager %v/%v, compute_s %v with, %v without", on["eager"], off["eager"], num(t, on, "time", "compute_s"), num(t, off, "time", "compute_s"))
+	}
+	// The search runs every plan eager too, and says so in its settings.
+	out, _, code := runCLI("plan", "--model", "llama3-8b", "--gpus", "8", "--search", "--top", "1", "--eager")
+	if code != 0 || !strings.Contains(out, "eager: an operation a kernel") {
+		t.Errorf("--search --eager: exit %d, settings without the eager row:\n%s", code, out)
+	}
+	checkRefusals(t, []refusal{
+		{[]string{"plan", "--model", "mixtral-8x7b", "--gpus", "64", "--eager"}, []string{"eager", "dense"}},
+		{[]string{"plan", "--model", "llama3-8b", "--gpus", "8", "--eager", "--fused-swiglu"}, []string{"eager", "fused-swiglu"}},
+	})
+}

@@ -222,8 +222,12 @@ func evaluate(c Config, se *searching) (Result, error) {
 	// What every stage's activations are made of.
 	act := layerActivations(m, local, m.Seq, p.MicroBatch, p)
 	var actFull float64 // the layer being recomputed holds its full activations
-	if p.Recompute == RecomputeFull {
+	switch p.Recompute {
+	case RecomputeFull:
 		actFull = layerActivations(m, local, m.Seq, p.MicroBatch, p.without())
+	case RecomputeOp:
+		// What the layer being recomputed makes again, beside what it kept.
+		actFull = layerActivations(m, local, m.Seq, p.MicroBatch, p.without()) - act
 	}
 	// Context parallelism's K/V in transit for the layer at work: the
 	// whole sequence's K and V and, backward, their gradients
@@ -358,6 +362,9 @@ func evaluate(c Config, se *searching) (Result, error) {
 		mem.InFlight = InFlight(p.Schedule, pp, mbs, v, st)
 		layersPerChunk := float64(layers) / float64(v)
 		mem.Activations = float64(mem.InFlight) * layersPerChunk * stageAct
+		if p.Recompute == RecomputeOp {
+			mem.Activations += actFull
+		}
 		if p.Recompute == RecomputeFull {
 			mem.Activations += actFull
 			if m.MoE() && stageDense(st) < layers {
@@ -649,6 +656,9 @@ func StepFLOPs(m model.Transformer, batch int, rc Recompute) (modelFLOPs, hardwa
 		hardwareFLOPs += tokens * L * layerFwd
 	case rc == RecomputeSelective:
 		hardwareFLOPs += tokens * L * 4 * s * h
+	case rc == RecomputeOp:
+		kv, q := float64(m.KVHeads*m.HeadDim()), float64(m.Heads*m.HeadDim())
+		hardwareFLOPs += tokens * L * 2 * h * (kv + q + float64(m.FFNSize))
 	}
 	return modelFLOPs, hardwareFLOPs
 }
@@ -830,6 +840,9 @@ func layerCostOf(m model.Transformer, p Plan, cl Cluster, ks *kernelList) costs 
 	} else {
 		elem += 2 * n * f / T * 2
 	}
+	if p.Eager {
+		elem = eagerElementwise(m, local/2, n*qw/T, n*kvGPU, n*f/T)
+	}
 	scoresDropout := !p.Flash && !m.NoDropout // standard attention's dropout pass over the scores
 	if scoresDropout {
 		elem += n * float64(m.Heads) / T * S * 5
@@ -847,6 +860,9 @@ func layerCostOf(m model.Transformer, p Plan, cl Cluster, ks *kernelList) costs 
 	c.wgrad = wgrad
 	c.memBound = 3*mem(elem) + mem(quant.fwd+quant.bwd)
 	switch mods := p.modules(); {
+	case p.Recompute == RecomputeOp:
+		c.recompute = recomputeOp(m, p, cl, n, mem(elem))
+		c.memBound += mem(elem)
 	case p.Recompute == RecomputeFull:
 		c.recompute = fwd
 		c.memBound += mem(elem) + mem(quant.fwd)

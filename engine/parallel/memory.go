@@ -200,6 +200,11 @@ const (
 	RecomputeNone      Recompute = "none"
 	RecomputeSelective Recompute = "selective" // attention's softmax and dropout recomputed
 	RecomputeFull      Recompute = "full"      // only each layer's input kept
+	// RecomputeOp is torchtitan's op-level selective checkpointing: the
+	// outputs of the matrix products kept, except every second one a
+	// layer, and of the attention core; every elementwise operation and
+	// the other products run again (recomputeOp).
+	RecomputeOp Recompute = "op"
 )
 
 // ActivationBytesPerLayer is one transformer layer's activation memory for

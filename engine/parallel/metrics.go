@@ -80,6 +80,9 @@ type Metrics struct {
 	// FusedSwiGLU: SwiGLU as one fused kernel, its product written again
 	// in the backward rather than kept.
 	FusedSwiGLU bool `json:"fused_swiglu,omitempty"`
+	// Eager: the elementwise work as PyTorch's eager mode runs it, an
+	// operation a kernel (Plan.Eager).
+	Eager bool `json:"eager,omitempty"`
 	// FirstStageLayers and LastStageLayers are the first and last
 	// pipeline stages' layers when the plan sets them (an uneven split;
 	// memory_per_stage's layers lists every stage's).
@@ -105,7 +108,7 @@ func (r Result) Metrics() Metrics {
 		MicroBatch: p.MicroBatch, GlobalBatch: p.GlobalBatch, MicroBatches: r.MicroBatches, GradAccumSteps: r.MicroBatches,
 		Schedule: string(p.Schedule), BytesPerParam: p.BytesPerParam, Dtype: string(p.Dtype),
 		NodeLimit: p.NodeLimit, DispatchDtype: string(p.DispatchDtype), EPOverlap: p.EPOverlap, CommSMs: p.CommSMs, BlockScaled: p.BlockScaled,
-		RecomputeModules: p.RecomputeModules.String(), FP8Cache: p.FP8Cache, FusedSwiGLU: p.FusedSwiGLU, FlashVersion: p.FlashVersion,
+		RecomputeModules: p.RecomputeModules.String(), FP8Cache: p.FP8Cache, FusedSwiGLU: p.FusedSwiGLU, Eager: p.Eager, FlashVersion: p.FlashVersion,
 		FirstStageLayers: p.FirstStageLayers, LastStageLayers: p.LastStageLayers,
 		Memory: r.Memory, MemoryPerStage: r.StageMemory, Time: r.Time, TimePerStage: r.perStageTimes(), BubbleFraction: r.BubbleFraction,
 		TokensPerS: r.TokensPerS, TFLOPSPerGPU: r.TFLOPSPerGPU, ModelTFLOPSPerGPU: r.ModelTFLOPSPerGPU, MFU: r.MFU, HFU: r.HFU,

@@ -159,6 +159,13 @@ type Plan struct {
 	// --tp-comm-overlap, NeMo's ub_tp_comm_overlap; tpOverlapped says
 	// how). Needs TP > 1 with sequence parallelism.
 	TPOverlap bool
+	// Eager runs the layer's elementwise work as PyTorch's eager mode
+	// does, each operation its own kernel through HBM (RMSNorm in seven,
+	// rotary positions in FP32 complex arithmetic, SiLU and its product
+	// apart: eagerElementwise counts them, from torchtitan's Llama
+	// without torch.compile); otherwise fused kernels, as Megatron-Core,
+	// Transformer Engine and torch.compile run them. Dense models only.
+	Eager bool
 	// FirstStageLayers and LastStageLayers are the layers the first and
 	// the last pipeline stage hold, the rest split evenly over the other
 	// stages (0: an even split, or Llama 3's balancing): Megatron-Core's
@@ -352,8 +359,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("zero: %d; allowed 0, 1, 2, 3", p.ZeRO)
 	case p.ZeRO == 3 && p.PP > 1:
 		return fmt.Errorf("zero: 3 with pp %d; allowed 0–2 with pipeline parallelism (stage 3 would gather every stage's weights again for each micro-batch; Llama 3's FSDP kept them, sharding gradients and optimizer state: stage 2)", p.PP)
-	case p.Recompute != RecomputeNone && p.Recompute != RecomputeSelective && p.Recompute != RecomputeFull:
-		return fmt.Errorf("recompute: %q; allowed none, selective, full", p.Recompute)
+	case p.Recompute != RecomputeNone && p.Recompute != RecomputeSelective && p.Recompute != RecomputeFull && p.Recompute != RecomputeOp:
+		return fmt.Errorf("recompute: %q; allowed none, selective, full, op", p.Recompute)
 	case p.BytesPerParam != 16 && p.BytesPerParam != 18:
 		return fmt.Errorf("bytes-per-param: %d; allowed 16, 18", p.BytesPerParam)
 	case p.OptimizerStates != "" && p.OptimizerStates != StatesFP32 && p.OptimizerStates != StatesBF16 && p.OptimizerStates != States8Bit:
@@ -399,6 +406,15 @@ func (c Config) Validate() error {
 	}
 	if p.TPOverlap && m.MLA() {
 		return fmt.Errorf("tp-overlap: not modelled for latent attention (%s)", m.ID)
+	}
+	if p.Recompute == RecomputeOp && (m.MoE() || m.MLA() || m.FFN != model.SwiGLU) {
+		return fmt.Errorf("recompute: op is torchtitan's checkpointing of its Llama, modelled for dense SwiGLU models with standard attention; %s is not (allowed none, selective, full)", m.ID)
+	}
+	if p.Eager && (m.MoE() || m.MLA()) {
+		return fmt.Errorf("eager: modelled for dense models with standard attention, as torchtitan's Llama; %s is not", m.ID)
+	}
+	if p.Eager && p.FusedSwiGLU {
+		return fmt.Errorf("eager: each operation its own kernel, which --fused-swiglu's one kernel is not; give one of them")
 	}
 	if p.FusedSwiGLU && m.FFN != model.SwiGLU {
 		return fmt.Errorf("fused-swiglu: needs a SwiGLU feed-forward block; %s's is %s", m.ID, m.FFN)
@@ -703,6 +719,9 @@ func layerActivations(m model.Transformer, s, kvSeq, b int, p Plan) float64 {
 	}
 	if p.Recompute == RecomputeFull {
 		return 2 * sbh / div
+	}
+	if p.Recompute == RecomputeOp {
+		return opActivations(m, S*B, float64(kvSeq), p)
 	}
 	mods := p.modules()
 	in := p.inputBytes() // a product's input

@@ -38,6 +38,9 @@ type SearchOptions struct {
 	CP bool
 	// FusedSwiGLU runs every plan's SwiGLU fused (Plan.FusedSwiGLU).
 	FusedSwiGLU bool
+	// Eager runs every plan's elementwise work as PyTorch's eager mode
+	// does (Plan.Eager).
+	Eager bool
 	// Fixed are the parts of a plan the caller has chosen: only plans
 	// with them are searched (gpuscope plan --search --tp 8).
 	Fixed SearchConstraints
@@ -167,7 +170,7 @@ func Search(o SearchOptions) (SearchResult, error) {
 		return sr, err
 	}
 	base := Plan{BytesPerParam: o.BytesPerParam, OptimizerStates: o.OptimizerStates, MasterWeights: o.MasterWeights,
-		Dtype: o.Dtype, Flash: o.Flash, Overlap: true, GlobalBatch: o.GlobalBatch, FusedSwiGLU: o.FusedSwiGLU}
+		Dtype: o.Dtype, Flash: o.Flash, Overlap: true, GlobalBatch: o.GlobalBatch, FusedSwiGLU: o.FusedSwiGLU, Eager: o.Eager}
 	// Validate the fixed parts once, with a plan that is otherwise sound.
 	probe := base
 	probe.TP, probe.PP, probe.DP, probe.Interleave, probe.MicroBatch, probe.Recompute, probe.Schedule = 1, 1, cl.GPUs, 1, 1, RecomputeNone, OneFOneB
@@ -376,6 +379,12 @@ func (o SearchOptions) plansTCP(base Plan, tp, cp int, algos []CPAlgo, maxMB int
 		rc         Recompute
 	}
 	skipped := map[shape]bool{} // skip's answers, asked once a shape
+	// Megatron's three; torchtitan's op-level checkpointing only when
+	// asked for (--recompute op).
+	rcs := []Recompute{RecomputeNone, RecomputeSelective, RecomputeFull}
+	if fx.Recompute == RecomputeOp {
+		rcs = []Recompute{RecomputeOp}
+	}
 	{
 		for pp := 1; pp <= n/(tp*cp) && pp <= trainedLayers(m); pp++ {
 			if (n/(tp*cp))%pp != 0 || !free(fx.PP, pp) {
@@ -436,7 +445,7 @@ func (o SearchOptions) plansTCP(base Plan, tp, cp int, algos []CPAlgo, maxMB int
 							if fx.ZeROSet && zero != fx.ZeRO {
 								continue
 							}
-							for _, rc := range []Recompute{RecomputeNone, RecomputeSelective, RecomputeFull} {
+							for _, rc := range rcs {
 								if fx.Recompute != "" && rc != fx.Recompute {
 									continue
 								}

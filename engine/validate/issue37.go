@@ -121,6 +121,7 @@ type run struct {
 	flash, overlap                                  *bool
 	flashVersion                                    int
 	tpOverlap                                       bool // Transformer Engine's userbuffers (--tp-overlap)
+	eager                                           bool // PyTorch's eager mode, an operation a kernel (--eager)
 	free                                            free
 	vMin                                            int // the fewest chunks a stage a free v may take (interleaving stated)
 }
@@ -198,7 +199,7 @@ func (r run) config() (parallel.Config, error) {
 		Schedule: sched, BytesPerParam: r.bytesPerParam(), Dtype: dtype, Overlap: or(r.overlap, e.overlap), EP: 1,
 		CP: max(r.cp, 1), CPAlgo: algo, CapacityFactor: 1, FlashVersion: r.flashVersion,
 		OptimizerStates: r.optStates, MasterWeights: r.master, FirstStageLayers: r.firstStage, LastStageLayers: r.lastStage,
-		TPOverlap: r.tpOverlap}
+		TPOverlap: r.tpOverlap, Eager: r.eager}
 	return parallel.Config{Model: m, Plan: p, Cluster: cl}, nil
 }
 
@@ -250,6 +251,9 @@ func (r run) command() string {
 	}
 	if r.tpOverlap {
 		f("--tp-overlap")
+	}
+	if r.eager {
+		f("--eager")
 	}
 	if r.flashVersion != 0 {
 		f("--flash-version %d", r.flashVersion)
@@ -475,29 +479,25 @@ func issue37Specs() []spec37 {
 // reported; no constant is fitted to any of them.
 func openReasons() map[string]string {
 	const megaScale = "the engine loses less to data parallelism than MegaScale's Megatron-LM did: the published MFU falls from 53.0% on 256 GPUs to 41.2% on 12,288 (Table 2) and from 49.2% to 48.2% on the 530B's 2,240 to 11,200 (Figure 9), the engine's far less; MegaScale names stragglers and the communication of more DP ranks (§5.1: about 0.5% of the hosts markedly slow; §6.1: \"decreases by 1.6% with more stragglers and communication\"), and the engine models neither stragglers nor the three-layer CLOS above the ToR switches"
-	const mpt7 = "PyTorch FSDP on MPT-7B (h 4,096) on H100s: the engine is fast even on one node, and more so on 512 GPUs, where the published rate falls (10,643 → 9,670 tokens/s a GPU) and the engine's does not; the same direction as the other small dense models on H100 (the 1.7B of Megatron-Core, Llama 3.1 8B): what it undercharges at h ≤ 4,096 — small kernels and launches, FSDP's per-layer synchronisation — is not yet found"
-	const titanFit = "does not fit in the engine (its bytes below), though the run fit in 96 GB: torchtitan's op-level selective checkpointing (matrix products' outputs saved, the rest recomputed) cannot be said — the engine's selective recomputation runs only attention's core again — nor its 96 GB H100"
+	const mpt7 = "PyTorch FSDP on MPT-7B (h 4,096) on H100s: the engine is fast even on one node, and more so on 512 GPUs, where the published rate falls (10,643 → 9,670 tokens/s a GPU) and the engine's does not; the same direction as Megatron-Core's 1.7B on H100 (torchtitan's Llama 3.1 8B, as fast in the engine until its eager kernels and op-level checkpointing were counted, is reproduced): llm-foundry's MPT runs fused LayerNorm and GeLU kernels, so eager mode alone does not explain it; what it undercharges at h ≤ 4,096 — small kernels and launches, FSDP's per-layer synchronisation — is not yet found"
 	const zero3 = "DeepSpeed ZeRO-3 of 2021 without model parallelism: the published rate falls from 144 TFLOP/s on 384 GPUs (micro-batch 4) to 44–48 on 1,536–2,240 (micro-batch 1), while the engine hides ZeRO-3's gathers and reduce-scatters behind the compute; 2021 DeepSpeed's per-parameter collectives, their latency over 1,536–2,240 ranks and its prefetching are not modelled"
 	const mtnlg = "DeepSpeed's pipeline engine of 2021 runs about a fifth slower than the engine's 1F1B, while the paper's own Megatron-LM runs of this model on the same cluster (Narayanan et al. 2021, Table 2, interleaved) come within 4–7%: what DeepSpeed's pipeline adds (its sends and schedule, no interleaving, its ZeRO stage) is not modelled"
 	return map[string]string{
-		"dgxc-llama31-405b-bf16-576":               "does not fit in the engine though NVIDIA ran it (ZeRO-1 over DP 4 × CP 2, FP32 gradients, no recomputation, 7 chunks a stage): where the engine's memory for this plan is too high — the activations the interleaved schedule keeps in flight, the FP32 gradient buffer — is not yet found; the same plan on 2,304 GPUs, its optimizer states spread over DP 16, fits",
-		"megatron-core-h100-weak-1.7b-48":          "the engine is fast by about a fifth on the 1.7B model (h 2,048, TP 1, DP 48) whatever its micro-batch; the other small dense models on H100 (MPT-7B, Llama 3.1 8B) show the same: what the engine undercharges at h ≤ 4,096 (costs that do not shrink with the model: small kernels and their launches, for one) is not yet found",
-		"llmfoundry-mpt-7b-h100-bf16-8":            mpt7,
-		"llmfoundry-mpt-7b-h100-bf16-512":          mpt7,
-		"llmfoundry-mpt-30b-a100-bf16-8":           "the engine is slow: MPT-30B's published MFU of 55.3% with every layer checkpointed is a hardware-FLOP utilisation of 74% of the A100's 312 TFLOP/s, above the engine's ceiling for A100 products (82% of peak at 85% of the boost clock: 70%)",
-		"llmfoundry-mpt-3b-h100-fp8-8":             "FP8 on a 3B model (h 2,560) through Transformer Engine: fast like the small BF16 models on H100; what the engine undercharges at this size (Transformer Engine's casts and amax reductions a layer, small kernels) is not yet found",
-		"torchtitan-llama31-8b-fsdp-bf16-8":        titanFit + "; its time, too, is a fifth fast, as on the other small models on H100, and the GPU's 500 W cap, which lowers its clock under load, is run as 700 W",
-		"torchtitan-llama31-8b-fsdp-bf16-128":      titanFit + "; its time, too, is a fifth fast, as on the other small models on H100, and the GPU's 500 W cap, which lowers its clock under load, is run as 700 W",
-		"torchtitan-llama31-8b-fsdp-compile-fp8-8": titanFit,
-		"narayanan21-t2-zero3-175b-384":            zero3,
-		"narayanan21-t2-zero3-175b-1536":           zero3,
-		"narayanan21-t2-zero3-530b-2240":           zero3,
-		"mtnlg-530b-2240":                          mtnlg,
-		"mtnlg-530b-2800":                          mtnlg,
-		"mtnlg-530b-3360":                          mtnlg,
-		"nemotron4-15b-report-2304":                "the published step grows from 0.58 s at DP 192 to 0.64 at DP 288 with the same batch a GPU, the engine's barely: a half-second step's data-parallel reduction over 288 ranks, and the stragglers among 2,304 GPUs, cost more than the engine charges",
-		"bloomberggpt-50b-512-a100-40gb":           "ZeRO-3 over 512 A100s on EFA ran at about half the engine's speed: the engine hides ZeRO-3's gathers behind the compute; SageMaker's sharded data parallelism on EFA (2023), MiCS's two-hop gradient reduction and the run's average (its first 7,200 steps at batch 1,024) are not modelled",
-		"opt-175b-992-a100":                        fmt.Sprintf("the rate's FLOP count is not given and it is a best ('up to'): read as Megatron's 96·… count the engine is fast; read as 6·N·tokens the step would be %.1f s and the engine slow; neither reading is reproduced", 6*175e9*992*2048/(147e12*992)),
+		"dgxc-llama31-405b-bf16-576":      "does not fit in the engine though NVIDIA ran it (ZeRO-1 over DP 4 × CP 2, FP32 gradients, no recomputation, 7 chunks a stage): where the engine's memory for this plan is too high — the activations the interleaved schedule keeps in flight, the FP32 gradient buffer — is not yet found; the same plan on 2,304 GPUs, its optimizer states spread over DP 16, fits",
+		"megatron-core-h100-weak-1.7b-48": "the engine is fast by about a fifth on the 1.7B model (h 2,048, TP 1, DP 48) whatever its micro-batch; MPT-7B on H100 shows the same: what the engine undercharges at h ≤ 4,096 (costs that do not shrink with the model: small kernels and their launches, for one) is not yet found",
+		"llmfoundry-mpt-7b-h100-bf16-8":   mpt7,
+		"llmfoundry-mpt-7b-h100-bf16-512": mpt7,
+		"llmfoundry-mpt-30b-a100-bf16-8":  "the engine is slow: MPT-30B's published MFU of 55.3% with every layer checkpointed is a hardware-FLOP utilisation of 74% of the A100's 312 TFLOP/s, above the engine's ceiling for A100 products (82% of peak at 85% of the boost clock: 70%)",
+		"llmfoundry-mpt-3b-h100-fp8-8":    "FP8 on a 3B model (h 2,560) through Transformer Engine: fast like the small BF16 models on H100; what the engine undercharges at this size (Transformer Engine's casts and amax reductions a layer, small kernels) is not yet found",
+		"narayanan21-t2-zero3-175b-384":   zero3,
+		"narayanan21-t2-zero3-175b-1536":  zero3,
+		"narayanan21-t2-zero3-530b-2240":  zero3,
+		"mtnlg-530b-2240":                 mtnlg,
+		"mtnlg-530b-2800":                 mtnlg,
+		"mtnlg-530b-3360":                 mtnlg,
+		"nemotron4-15b-report-2304":       "the published step grows from 0.58 s at DP 192 to 0.64 at DP 288 with the same batch a GPU, the engine's barely: a half-second step's data-parallel reduction over 288 ranks, and the stragglers among 2,304 GPUs, cost more than the engine charges",
+		"bloomberggpt-50b-512-a100-40gb":  "ZeRO-3 over 512 A100s on EFA ran at about half the engine's speed: the engine hides ZeRO-3's gathers behind the compute; SageMaker's sharded data parallelism on EFA (2023), MiCS's two-hop gradient reduction and the run's average (its first 7,200 steps at batch 1,024) are not modelled",
+		"opt-175b-992-a100":               fmt.Sprintf("the rate's FLOP count is not given and it is a best ('up to'): read as Megatron's 96·… count the engine is fast; read as 6·N·tokens the step would be %.1f s and the engine slow; neither reading is reproduced", 6*175e9*992*2048/(147e12*992)),
 	}
 }
 
@@ -744,8 +744,9 @@ func torchtitan() []spec37 {
 	const src = "torchtitan (Liang et al. 2024, arXiv 2410.06511), https://github.com/pytorch/torchtitan"
 	const note = "FSDP2 as ZeRO-3 with its prefetch, gradients reduced in FP32 (mixed_precision_reduce float32: 18 bytes); PyTorch's SDPA as FlashAttention-2; the GPU, an H100 with 96 GB of HBM2e at 2.4 TB/s capped at 500 W, run as the 80 GB H100 SXM at 700 W (the engine cannot name it); 400 Gb/s RDMA a GPU as NDR"
 	base := run{software: "current", layers: 32, hidden: 4096, heads: 32, kvHeads: 8, ffn: 14336, ffnKind: model.SwiGLU, seq: 8192, vocab: 128256,
-		gpu: "h100", tp: 1, pp: 1, zero: 3, recompute: parallel.RecomputeSelective, mb: 2, bpp: 18, flashVersion: 2}
-	const sac = "torchtitan's op-level selective checkpointing as Megatron's selective recomputation"
+		gpu: "h100", tp: 1, pp: 1, zero: 3, recompute: parallel.RecomputeOp, mb: 2, bpp: 18, flashVersion: 2}
+	const eagerNote = "PyTorch's eager mode, no torch.compile (--eager: every elementwise operation its own kernel)"
+	const sac = "torchtitan's op-level selective checkpointing (--recompute op: every second product a layer and every elementwise operation run again)"
 	var s []spec37
 	for _, c := range []struct {
 		name, table string
@@ -754,12 +755,13 @@ func torchtitan() []spec37 {
 		tps         float64
 		extra       string
 	}{
-		{"torchtitan-llama31-8b-fsdp-bf16-8", "benchmarks/llama3_h100_202412_torchtitan.md, Table 1, FSDP, Llama 3.1 8B, 8 GPUs, local batch 2", 8, hw.BF16, 5762, "eager"},
-		{"torchtitan-llama31-8b-fsdp-bf16-128", "benchmarks/llama3_h100_202412_torchtitan.md, Table 2, FSDP, Llama 3.1 8B, 128 GPUs, local batch 2", 128, hw.BF16, 5605, "eager"},
+		{"torchtitan-llama31-8b-fsdp-bf16-8", "benchmarks/llama3_h100_202412_torchtitan.md, Table 1, FSDP, Llama 3.1 8B, 8 GPUs, local batch 2", 8, hw.BF16, 5762, eagerNote},
+		{"torchtitan-llama31-8b-fsdp-bf16-128", "benchmarks/llama3_h100_202412_torchtitan.md, Table 2, FSDP, Llama 3.1 8B, 128 GPUs, local batch 2", 128, hw.BF16, 5605, eagerNote},
 		{"torchtitan-llama31-8b-fsdp-compile-fp8-8", "benchmarks/llama3_h100_202412_torchtitan.md, Table 1, FSDP + torch.compile + Float8, Llama 3.1 8B, 8 GPUs, local batch 2", 8, hw.FP8, 8532, "torch.compile's fusions cannot be said; torchao's tensorwise Float8 linears as FP8 products"},
 	} {
 		r := base
 		r.gpus, r.gb, r.dtype = c.gpus, 2*c.gpus, c.dtype
+		r.eager = c.extra == eagerNote
 		s = append(s, spec37{name: c.name, source: src + " " + c.table, pub: fromTokens(c.tps, r.gb, 8192, c.gpus), run: r, note: join(note, sac, c.extra)})
 	}
 	r := base
