@@ -44,7 +44,7 @@ const (
 )
 
 var planViews = []string{ViewMemory, ViewTimeline, ViewSchedules, ViewCluster, ViewTPMatrix, ViewZeRO, ViewRecompute, ViewEP,
-	ViewAccum, ViewPlanner, ViewBudget, ViewSeed, ViewSeqSweep, ViewCPSplit, ViewCPExchange}
+	ViewAccum, ViewPlanner, ViewBudget, ViewSeed, ViewSeqSweep, ViewCPSplit, ViewCPExchange, ViewScale}
 
 // SweepFrom is where a seq-sweep step's sequences start: they double
 // from it to the step's sequence, or to 131,072 tokens (Llama 3's long
@@ -102,7 +102,10 @@ type PlanRun struct {
 	// Exchange is a cp-exchange step's layer: its K/V traffic and
 	// attention on one GPU.
 	Exchange parallel.CPLayer
-	end      sim.Time
+	// Scale is a scale step's curve and published points (its Config and
+	// Result are the curve's last plan).
+	Scale *ScaleRun
+	end   sim.Time
 	// The zoom's activity, made on first use (Activity).
 	zoomed bool
 	act    *parallel.StepActivity
@@ -485,6 +488,14 @@ func planRun(st Step, c Config, search func(parallel.Config, bool) (*parallel.Se
 	case ViewBudget:
 		b := parallel.SeedBudget(0.05)
 		r.Budget = []parallel.Budget{b, b.Faster(1.2)}
+	case ViewScale:
+		s, err := Scale()
+		if err != nil {
+			return nil, err
+		}
+		r.Scale = &s
+		last := s.Last()
+		r.Config, r.Result = last.Result.Config, last.Result
 	}
 	// A cluster step plays one of its collective, a matrix step one layer's
 	// forward on a GPU: their real times, from the engine's result.
@@ -778,6 +789,9 @@ func planNarration(r *PlanRun, lang string) []string {
 		"shard", units.Bytes(2 * psi / float64(p.TP*p.PP)), "shard16", units.Bytes(16 * psi / float64(p.TP*p.PP)),
 	}
 	out = append(out, longNarration(r, lang)...)
+	if r.Scale != nil {
+		out = append(out, scaleNarration(*r.Scale, lang)...)
+	}
 	fits := "fits"
 	if !res.Memory.Fits {
 		fits = "over"

@@ -169,7 +169,7 @@ var sums = []struct {
 	parts, minus []string
 }{
 	{"total_bytes", []string{"weights_bytes", "gradients_bytes", "optimizer_bytes", "activations_bytes", "buffers_bytes"}, nil},
-	{"step_s", []string{"compute_s", "bubble_s", "exposed_comm_s", "optimizer_s"}, nil},
+	{"step_s", []string{"compute_s", "bubble_s", "exposed_comm_s", "optimizer_s", "straggler_s"}, nil},
 	{"exposed_comm_s", []string{"tp_comm_s", "ep_comm_s", "cp_comm_s", "pp_comm_s", "dp_comm_s", "nic_shared_s"}, []string{"dp_hidden_s"}},
 }
 

@@ -78,6 +78,8 @@ func buildPlan(p *Picture, dst render.List, m Moment, f Frame) render.List {
 		return render.AppendTPMatrix(dst, tpView(m, run, pf))
 	case scenarios.ViewPlanner, scenarios.ViewBudget:
 		return render.AppendPlanner(dst, plannerView(m, run, pf))
+	case scenarios.ViewScale:
+		return render.AppendScale(dst, scaleView(run, pf))
 	}
 	return empty(dst, f)
 }

@@ -503,6 +503,45 @@ func openReasons() map[string]string {
 
 // --- MegaScale (Jiang et al., NSDI '24, arXiv 2402.15627v1) ---
 
+// MegaScaleRow is one Megatron-LM row of MegaScale's Table 2 ("Strong-
+// scaling training performance for the 175B model"), as printed.
+type MegaScaleRow struct {
+	GPUs, Batch int     // GPUs; global batch, sequences of 2,048 tokens
+	IterationS  float64 // seconds an iteration
+	MFU         float64 // the MFU the table prints (72·B·s·L·h²·(1 + s/6h + V/12Lh) over 312 TFLOP/s)
+}
+
+// MegaScaleTable2 are Table 2's Megatron-LM rows (Jiang et al. 2024,
+// "MegaScale", arXiv 2402.15627v1): the rows megascale-megatron-175b-N of
+// gpuscope validate, in rows.json's order.
+var MegaScaleTable2 = []MegaScaleRow{
+	{256, 768, 40.0, 0.530}, {512, 768, 21.2, 0.499}, {768, 768, 15.2, 0.467}, {1024, 768, 11.9, 0.447},
+	{3072, 6144, 29.02, 0.487}, {6144, 6144, 14.78, 0.478}, {8192, 6144, 12.24, 0.433}, {12288, 6144, 8.57, 0.412},
+}
+
+// MegaScaleSource names where MegaScaleTable2 comes from.
+const MegaScaleSource = "MegaScale (Jiang et al. 2024, arXiv 2402.15627v1), Table 2, Megatron-LM"
+
+// MegaScale175B is the 175B of MegaScale's Table 2 as gpuscope validate
+// runs its Megatron-LM rows (megatron-2022 software, A100 80GB on RoCE
+// 200G, TP 8, PP 8, 6 chunks a stage, the DP all-reduce after the
+// backward pass), on gpus GPUs at a global batch of batch sequences,
+// with the settings the table leaves unstated as the engine picks them
+// for every one of its rows: micro-batch 1, no recomputation, ZeRO 1;
+// the GPUs' speeds spread as measured in the field
+// (parallel.FieldGPUVariation).
+func MegaScale175B(gpus, batch int) parallel.Config {
+	r := megaScale()[0].run
+	r.gpus, r.gb = gpus, batch
+	r.mb, r.recompute, r.zero = 1, parallel.RecomputeNone, 1
+	c, err := r.config()
+	if err != nil {
+		panic(err) // a fixed shape: config fails only on a bad model or GPU
+	}
+	c.Cluster.GPUVariation = parallel.FieldGPUVariation
+	return c
+}
+
 func megaScale() []spec37 {
 	const url = "https://arxiv.org/abs/2402.15627v1"
 	const note = "Megatron-LM 285068c8 (2023) as megatron-2022 (sequence parallelism, standard attention — FlashAttention-2 is one of MegaScale's own additions, Table 3 — FP32 gradients) with the DP all-reduce after the backward pass (--overlap=false: MegaScale adds the overlaps, Table 3 rows 3–5); the GPU is \"NVIDIA Ampere\", A100 80GB or A800 not said: the A100 80GB taken, as the rows were gathered (the A800 has the same 312 TFLOP/s, its NVLink 400 GB/s against 600); RoCE 200G, 8 NICs a node (§3.6); stragglers and jitter not modelled"
@@ -514,15 +553,12 @@ func megaScale() []spec37 {
 	m530 := base
 	m530.layers, m530.hidden, m530.heads, m530.kvHeads, m530.ffn, m530.pp, m530.v = 105, 20480, 160, 160, 81920, 35, 3
 	var s []spec37
-	for _, c := range []struct {
-		gpus, batch int
-		t           float64
-	}{{256, 768, 40.0}, {512, 768, 21.2}, {768, 768, 15.2}, {1024, 768, 11.9}, {3072, 6144, 29.02}, {6144, 6144, 14.78}, {8192, 6144, 12.24}, {12288, 6144, 8.57}} {
+	for _, c := range MegaScaleTable2 {
 		r := m175
-		r.gpus, r.gb = c.gpus, c.batch
-		s = append(s, spec37{name: fmt.Sprintf("megascale-megatron-175b-%d", c.gpus),
-			source: fmt.Sprintf("MegaScale (Jiang et al. 2024, arXiv 2402.15627), Table 2, 175B (TP 8, PP 8, 6 chunks a stage), Megatron-LM row, %s GPUs, batch %s; %s", units.Number(float64(c.gpus)), units.Number(float64(c.batch)), url),
-			pub:    stepTime(c.t), run: r, note: note, alt: asA800, altWhat: "as A800s"})
+		r.gpus, r.gb = c.GPUs, c.Batch
+		s = append(s, spec37{name: fmt.Sprintf("megascale-megatron-175b-%d", c.GPUs),
+			source: fmt.Sprintf("MegaScale (Jiang et al. 2024, arXiv 2402.15627), Table 2, 175B (TP 8, PP 8, 6 chunks a stage), Megatron-LM row, %s GPUs, batch %s; %s", units.Number(float64(c.GPUs)), units.Number(float64(c.Batch)), url),
+			pub:    stepTime(c.IterationS), run: r, note: note, alt: asA800, altWhat: "as A800s"})
 	}
 	mfu := func(name, source string, r run, m float64) spec37 {
 		f := F72(float64(r.gb), 2048, float64(r.layers), float64(r.hidden), 64000)

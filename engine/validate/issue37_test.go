@@ -2,6 +2,7 @@ package validate
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -135,4 +136,47 @@ func TestMeans(t *testing.T) {
 	}
 	t.Logf("mean |error| over all %d rows %.1f%% (signed %+.1f%%); seen %d: %.1f%% (%+.1f%%); unseen %d: %.1f%% (%+.1f%%)",
 		m.All.Rows, 100*m.All.AbsError, 100*m.All.Error, m.Seen.Rows, 100*m.Seen.AbsError, 100*m.Seen.Error, m.Unseen.Rows, 100*m.Unseen.AbsError, 100*m.Unseen.Error)
+}
+
+// MegaScaleTable2 is rows.json's Table 2 (each row's iteration time and
+// the MFU it prints), and MegaScale175B is the run the engine compares
+// with each: the same step time as the row's.
+func TestMegaScaleTable2(t *testing.T) {
+	_, rows := readRowsJSON(t)
+	byName := map[string]map[string]any{}
+	for _, r := range rows {
+		byName[r["name"].(string)] = r
+	}
+	vrows, err := issue37Rows()
+	if err != nil {
+		t.Fatal(err)
+	}
+	engine := map[string]float64{}
+	for _, r := range vrows {
+		engine[r.Name] = r.Engine
+	}
+	for _, c := range MegaScaleTable2 {
+		name := "megascale-megatron-175b-" + strconv.Itoa(c.GPUs)
+		r, ok := byName[name]
+		if !ok {
+			t.Errorf("%s: not in rows.json", name)
+			continue
+		}
+		mfu := r["also_published"].(map[string]any)["mfu"].(float64)
+		if r["published"].(float64) != c.IterationS || math.Abs(mfu-c.MFU) > 1e-9 || int(r["plan"].(map[string]any)["global_batch"].(float64)) != c.Batch {
+			t.Errorf("%s: %+v; rows.json %v s, MFU %v", name, c, r["published"], mfu)
+		}
+		res, err := parallel.Evaluate(MegaScale175B(c.GPUs, c.Batch))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Time.Step != engine[name] {
+			t.Errorf("%s: MegaScale175B's step %g s, the row's %g", name, res.Time.Step, engine[name])
+		}
+		// The printed MFU is the iteration time with Megatron's count, the
+		// engine's own count of the same model.
+		if f := res.ModelFLOPs / (c.IterationS * 312e12 * float64(c.GPUs)); math.Abs(f-c.MFU) > 0.003 {
+			t.Errorf("%s: the engine's FLOPs over %g s give MFU %.4f, printed %.3f", name, c.IterationS, f, c.MFU)
+		}
+	}
 }

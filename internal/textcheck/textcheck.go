@@ -41,7 +41,7 @@ var AllowedLatin = map[string]string{
 	"RoCE": "protocol", "PCIe": "bus", "SXM": "H100 form factor", "NVL": "H100 NVL, a PCIe card", "ConnectX-7": "NIC product", "HGX": "product",
 	"NVL72": "product", "GB200": "product", "HBM": "memory type", "SRAM": "memory type", "NCCL": "library",
 	"nccl-tests": "tool", "PyTorch": "framework", "DDP": "PyTorch API", "FSDP": "PyTorch API", "DeepSpeed": "framework",
-	"Megatron-LM": "framework", "Megatron": "model and framework", "WebGL": "browser API", "WebM": "file format",
+	"Megatron-LM": "framework", "Megatron": "model and framework", "MegaScale": "ByteDance's training system (Jiang et al. 2024)", "WebGL": "browser API", "WebM": "file format",
 	"PNG": "file format", "HTML": "format", "JSON": "format", "MediaRecorder": "browser API", "JavaScript": "language",
 	"Enter": "key name", "Ctrl": "key name", "Mac": "platform", "Hugging": "Hugging Face", "Face": "Hugging Face",
 	"config.json": "file name", "Meta": "company", "Google": "company", "OpenAI": "company",
