@@ -197,6 +197,25 @@ func chinese(s string, prose bool, code []string) []string {
 	return out
 }
 
+// ChineseCell returns the problems of s, a cell of a Chinese numbers
+// table that code assembles from numbers and notes ("1,234（5.6%）"):
+// a half-width bracket there is a note put in brackets by hand rather
+// than through the catalogue's ui.paren, even beside a digit, where
+// Chinese's own check (beside Chinese characters only) lets it pass.
+// A bracket inside a formula, after a letter or a digit (min(a, b),
+// 2(N−1)), is left alone.
+func ChineseCell(s string) []string {
+	var out []string
+	for _, loc := range cellBracket.FindAllStringIndex(s, -1) {
+		out = append(out, fmt.Sprintf("half-width bracket in a Chinese table cell: write （）(ui.paren), in …%s…", excerptAt(s, loc[0], loc[1])))
+	}
+	return out
+}
+
+// cellBracket is a note in half-width brackets after a space or at the
+// start of a cell: "1,234 (5.6%)", "(8 颗 GPU)".
+var cellBracket = regexp.MustCompile(`(?:^|\s)\([^()]*\)`)
+
 // English returns the problems of s, English text.
 func English(s string) []string {
 	var out []string
