@@ -140,7 +140,7 @@ var Variants = []Variant{
 	v("", `[0-9X〇] KB\b`, "kB (10³ bytes) or KiB (2¹⁰ bytes)"),
 	v("", `10\^[0-9]`, "10⁹ (superscript powers in prose)"),
 	{Re: regexp.MustCompile(`(?:^|[^0-9.,])[0-9]{1,3}0,000\s*(?:个|颗|条|倍|小时|台|步|token|参数)`), Want: "万 / 亿 for a round count (10 万颗, not 100,000 颗)", Lang: "zh", Prose: true},
-	v("zh", `(?:^|[^几数第一二两三四五六七八九十])[三四五六七八九十][个颗台条次层块轮份根趟]`, "9 个, numerals for counts as elsewhere"),
+	v("zh", `(?:^|[^几数第一二两三四五六七八九十])[三四五六七八九十][个颗台条次层块轮份根趟倍]`, "9 个, numerals for counts as elsewhere"),
 	v("zh", `(?:原文|论文|嵌入层)的算法`, "口径 (a paper's count, not its algorithm)"),
 	v("zh", `(?:^|[^最])快了?约?〇`, "是……的〇 (a ratio placeholder after 快 reads as N+1)"),
 }
