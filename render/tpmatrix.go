@@ -80,7 +80,7 @@ func AppendTPMatrix(dst List, v TPMatrixView) List {
 		{m: [2][][]float64{v.X}, cap: [2]string{"X"}, tint: [2]int{-1, -1}},
 		{op: "×", phase: 1},
 		{m: [2][][]float64{v.A1, v.A2}, cap: [2]string{"A1", "A2"}, under: [2]string{"GPU 0", "GPU 1"}, tint: [2]int{0, 1}},
-		{op: "GeLU", phase: 2},
+		{op: "GELU", phase: 2},
 		{m: [2][][]float64{v.Y1, v.Y2}, cap: [2]string{"Y1", "Y2"}, tint: [2]int{0, 1}, phase: 2,
 			pre: [2][][]float64{xa1, xa2}, preCap: [2]string{"XA1", "XA2"}, prePhase: 1},
 		{op: "×", phase: 3},

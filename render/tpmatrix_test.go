@@ -60,7 +60,7 @@ func TestTPMatrixGolden(t *testing.T) {
 }
 
 // The phases reveal the computation step by step: the split first, then
-// X·Ai, GeLU, the partial products and last the all-reduced Z, whose
+// X·Ai, GELU, the partial products and last the all-reduced Z, whose
 // numbers are Z1 + Z2.
 func TestTPMatrixPhases(t *testing.T) {
 	v := tpmView(1280, 600, 0)
@@ -78,11 +78,11 @@ func TestTPMatrixPhases(t *testing.T) {
 		if ar := hasText(l, "canvas.tp.allreduce"); ar != (phase == 4) {
 			t.Errorf("phase %d: all-reduce shown %v", phase, ar)
 		}
-		if gelu := hasText(l, "GeLU"); gelu != (phase >= 2) {
-			t.Errorf("phase %d: GeLU shown %v", phase, gelu)
+		if gelu := hasText(l, "GELU"); gelu != (phase >= 2) {
+			t.Errorf("phase %d: GELU shown %v", phase, gelu)
 		}
 	}
-	// Phase 1 shows X·A1 before GeLU.
+	// Phase 1 shows X·A1 before GELU.
 	v.Phase = 1
 	nums := numbers(AppendTPMatrix(List{}, v))
 	xa := tpmMul(v.X, v.A1)
@@ -125,7 +125,7 @@ func TestTPMatrixReadable(t *testing.T) {
 	}
 }
 
-// A columns step draws X·A cut by columns and GeLU, no B and no
+// A columns step draws X·A cut by columns and GELU, no B and no
 // all-reduce; a rows step Y·B cut by rows and the all-reduce, no A; both
 // key the GPUs' colours and fit the stage.
 func TestTPMatrixParts(t *testing.T) {

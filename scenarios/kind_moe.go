@@ -213,8 +213,8 @@ func (RouteLesson) table(les *Lesson, step int, lang string) Table {
 	}
 	if m.Capacity > 0 {
 		rows = append(rows, row("capacity", count(m.Capacity)),
-			row("dropped", count(m.Dropped)+" ("+units.Percent(m.DroppedShare)+")"),
-			row("padded", count(m.Padded)+" ("+units.Percent(m.PaddedShare)+")"))
+			row("dropped", paren(lang, count(m.Dropped), units.Percent(m.DroppedShare))),
+			row("padded", paren(lang, count(m.Padded), units.Percent(m.PaddedShare))))
 	}
 	if r.Result.EP > 1 {
 		rows = append(rows, row("dispatch_bytes", units.Bytes(m.DispatchBytes)),

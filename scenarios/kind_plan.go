@@ -849,7 +849,7 @@ func (PlanLesson) table(les *Lesson, step int, lang string) Table {
 		plan = fmt.Sprintf("TP %d × CP %d × PP %d × DP %d", q.TP, q.CP, q.PP, q.DP)
 	}
 	if res.Config.Model.MoE() {
-		plan += fmt.Sprintf(" (EP %d)", max(res.Config.Plan.EP, 1))
+		plan = paren(lang, plan, fmt.Sprintf("EP %d", max(res.Config.Plan.EP, 1)))
 	}
 	tb.Rows = []TableRow{
 		row("params", ParamCount(lang, res.Params)),

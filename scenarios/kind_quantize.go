@@ -217,6 +217,16 @@ func (r *QuantizeRun) QuantizeOf(rec numfmt.Recipe) numfmt.QuantizeResult {
 // RelError writes a relative error as a percentage.
 func RelError(v float64) string { return units.Percent(v) }
 
+// OutlierText is the outlier's ratio to a typical value as prose says
+// it: in Chinese a whole count of 10,000 or more with 万 ("10 万", read
+// before 倍), otherwise as plainNumber.
+func OutlierText(lang string, v float64) string {
+	if lang == "zh" && v >= 1e4 && v == math.Trunc(v) {
+		return largeZH(v)
+	}
+	return plainNumber(v)
+}
+
 func quantizeNarration(r *QuantizeRun, lang string) []string {
 	res := r.QuantizeOf(r.Recipe)
 	of := r.QuantizeOf
@@ -224,7 +234,7 @@ func quantizeNarration(r *QuantizeRun, lang string) []string {
 	share := func(n int) string { return units.Percent(float64(n) / float64(res.Values)) }
 	return []string{
 		"values", count(res.Values), "strip", count(QuantizeStrip), "outliers", count(res.Outliers),
-		"outlier", plainNumber(res.Outlier), "amax", plainNumber(res.Amax),
+		"outlier", OutlierText(lang, res.Outlier), "amax", plainNumber(res.Amax),
 		"underflow", count(res.Underflow), "underflow_share", share(res.Underflow),
 		"error", RelError(res.TypicalRelRMSE),
 		"tensor_underflow", count(ten.Underflow), "tensor_share", share(ten.Underflow), "tensor_error", RelError(ten.TypicalRelRMSE),

@@ -41,6 +41,7 @@ type textSink struct {
 type placed struct {
 	where, text string
 	code        []string // tokens the text may spell because a reader types them
+	cell        bool     // a numbers table's cell, built in code
 }
 
 func (s *textSink) add(where, text string, code ...string) {
@@ -48,7 +49,18 @@ func (s *textSink) add(where, text string, code ...string) {
 		return
 	}
 	s.seen[text] = true
-	s.texts = append(s.texts, placed{where, text, code})
+	s.texts = append(s.texts, placed{where: where, text: text, code: code})
+}
+
+// addCell adds a Chinese table cell for the check of code-built cells
+// (textcheck.ChineseCell), once for each text.
+func (s *textSink) addCell(where, text string) {
+	k := "\x00cell " + text
+	if text == "" || s.seen[k] {
+		return
+	}
+	s.seen[k] = true
+	s.texts = append(s.texts, placed{where: where, text: text, cell: true})
 }
 
 // codeCell is a table row whose cells are a command line to type, not
@@ -124,6 +136,9 @@ func readLesson(t *testing.T, s *Scenario, cfg Config, sinks map[string]*textSin
 				}
 				for _, c := range r.Cells {
 					sink.add(where(lang, "row "+r.Key+" cell", n), c)
+					if lang == "zh" {
+						sink.addCell(where(lang, "row "+r.Key+" cell", n), c)
+					}
 				}
 			}
 			sr := p.StepRun()
@@ -259,12 +274,16 @@ func check(t *testing.T, sinks map[string]*textSink) {
 	for _, lang := range i18n.Langs() {
 		for _, pl := range sinks[lang].texts {
 			var probs []string
-			if lang == "zh" && pl.code != nil {
+			if pl.cell {
+				probs = textcheck.ChineseCell(pl.text)
+			} else if lang == "zh" && pl.code != nil {
 				probs = textcheck.ChineseInput(pl.text, pl.code...)
 			} else if lang == "zh" {
 				probs = textcheck.Chinese(pl.text)
 			}
-			if lang == "zh" {
+			if pl.cell {
+				// checked above, and as prose when it was added
+			} else if lang == "zh" {
 				for w, n := range textcheck.Words(pl.text) {
 					words[w] += n
 				}

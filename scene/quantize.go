@@ -83,6 +83,9 @@ func quantView(run *scenarios.QuantizeRun, w render.Words) render.QuantizeView {
 			Error: r.TypicalRelRMSE, Bits: bits(roundBits(r.BytesPerValue)), ErrText: pct(r.TypicalRelRMSE), Current: r.Recipe == run.Recipe})
 	}
 	outlier := units.Count(int64(res.Outlier))
+	if res.Outlier >= 1e4 {
+		outlier = scenarios.OutlierText(w.Lang, res.Outlier) // 10 万 in Chinese
+	}
 	v.Title = w.Say("canvas.quantize.title."+string(run.Recipe), "values", units.Count(int64(res.Values)), "outlier", outlier)
 	if res.Outliers == 0 {
 		v.Title = w.Say("canvas.quantize.title_none."+string(run.Recipe), "values", units.Count(int64(res.Values)))

@@ -187,7 +187,7 @@ func init() {
 	for _, w := range strings.Fields(`GPU GPUs CPU HBM SRAM NVLink NVSwitch InfiniBand IB NDR HDR XDR PCIe NIC
 		AllReduce All-Reduce All-to-All ReduceScatter Reduce-Scatter AllGather Tensor Core Cores CUDA SM SMs FP FP32 FP16 BF16 FP8 FP4
 		TF32 E4M3 E5M2 ZeRO TP PP DP EP CP SP GEMM FLOP FLOPs TFLOP PFLOP GFLOP MFLOP kFLOP FlashAttention softmax token tokens
-		Adam MFU GPT Llama MTBF GeLU LayerNorm Dropout QKV busbw algbw MiB GiB KiB TiB TB GB MB kB ms ns ps TFLOP/s
+		Adam MFU GPT Llama MTBF GELU LayerNorm Dropout QKV busbw algbw MiB GiB KiB TiB TB GB MB kB ms ns ps TFLOP/s
 		NVLS MoE Megatron MegaScale SXM Inf NaN GPipe GHz else Mixtral DeepSeek DeepSeek-V DualPipe MXFP NVFP E8M0 E2M1`) {
 		canvasNames[w] = true
 	}

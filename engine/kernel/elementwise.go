@@ -23,7 +23,7 @@ type ElementwiseOp struct {
 // pass.
 var (
 	LayerNorm = ElementwiseOp{Name: "LayerNorm", FLOPs: 8}
-	GeLU      = ElementwiseOp{Name: "GeLU", FLOPs: 14}
+	GeLU      = ElementwiseOp{Name: "GELU", FLOPs: 14}
 	Dropout   = ElementwiseOp{Name: "Dropout", FLOPs: 2, ExtraWrites: 1}
 	// LaunchOverhead is a kernel launch's fixed cost on the GPU side
 	// (a few microseconds between dependent kernels in a stream).

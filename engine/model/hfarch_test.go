@@ -60,7 +60,7 @@ func TestHFGatedWhateverTheActivation(t *testing.T) {
 			t.Errorf("Llama 3 70B with hidden_act %q: %s, %.0f parameters; want swiglu, %d", act, m.FFN, m.Params(), llama3_70BByHand)
 		}
 		if strings.HasPrefix(act, "gelu") && !strings.Contains(m.Source, "GeGLU") {
-			t.Errorf("hidden_act %q: Source %q does not say it is a gated GeLU", act, m.Source)
+			t.Errorf("hidden_act %q: Source %q does not say it is a gated GELU", act, m.Source)
 		}
 	}
 	// The same for every gated architecture, a mixture of experts too.

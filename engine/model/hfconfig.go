@@ -348,7 +348,7 @@ func FromHFConfig(data []byte, seq int) (Transformer, error) {
 		return Transformer{}, err
 	}
 	if strings.HasPrefix(strings.ToLower(c.ModelType), "gemma") {
-		return Transformer{}, fmt.Errorf("config.json: model_type: not modelled: %q, Gemma's gated GeLU and extra norms", c.ModelType)
+		return Transformer{}, fmt.Errorf("config.json: model_type: not modelled: %q, Gemma's gated GELU and extra norms", c.ModelType)
 	}
 	arch := hfGeneric
 	if c.ModelType != "" {
@@ -515,7 +515,7 @@ func (r hfReader) read(seq int) (Transformer, error) {
 		// SwiGLU's three matrices and (to the engine's resolution, an
 		// elementwise pass) its FLOPs.
 		m.FFN = SwiGLU
-		how = "hidden_act " + c.HiddenAct + ": a gated GeLU (GeGLU), counted and timed as SwiGLU, whose shape it has"
+		how = "hidden_act " + c.HiddenAct + ": a gated GELU (GeGLU), counted and timed as SwiGLU, whose shape it has"
 	case strings.HasPrefix(act, "gelu"):
 		m.FFN, m.Biases = GeLU, true
 		how = "hidden_act " + c.HiddenAct + " without model_type: a GPT-style ungated MLP with biases"

@@ -687,7 +687,7 @@ func dgxc() []spec37 {
 
 func megatronREADME() []spec37 {
 	const src = "https://github.com/NVIDIA/Megatron-LM README.md, 'Training Speed and Scalability' (Megatron-Core r0.8.0, H100; commit f2e5db402c, 2024-07-15)"
-	const note = "Megatron-Core r0.8 (2024, Transformer Engine: cuDNN fused attention as FlashAttention-3) with the distributed optimizer (ZeRO-1: --overlap-param-gather needs it) and FP32 gradients (Megatron's default: 18 bytes); 4h GeLU blocks, whose untied embeddings a model from sizes cannot say (tied here); TP-comm overlap cannot be said; network unstated (the engine's NDR)"
+	const note = "Megatron-Core r0.8 (2024, Transformer Engine: cuDNN fused attention as FlashAttention-3) with the distributed optimizer (ZeRO-1: --overlap-param-gather needs it) and FP32 gradients (Megatron's default: 18 bytes); 4h GELU blocks, whose untied embeddings a model from sizes cannot say (tied here); TP-comm overlap cannot be said; network unstated (the engine's NDR)"
 	base := run{software: "current", seq: 4096, vocab: 131072, gpu: "h100", zero: 1, bpp: 18, flashVersion: 3, mb: 1,
 		free: freeMicro | freeInterleave | freeRecompute}
 	var s []spec37
@@ -732,7 +732,7 @@ func megatronREADME() []spec37 {
 
 func llmFoundry() []spec37 {
 	const src = "MosaicML llm-foundry, https://github.com/mosaicml/llm-foundry scripts/train/benchmarking/README.md"
-	const note = "Composer's PyTorch FSDP FULL_SHARD as ZeRO-3 with its prefetch (--overlap); attn_impl flash (the flash-attn library: FlashAttention-2); MPT blocks (ALiBi, no biases, tied embeddings) run as a GeLU model from sizes (learned positions, biases); no dropout"
+	const note = "Composer's PyTorch FSDP FULL_SHARD as ZeRO-3 with its prefetch (--overlap); attn_impl flash (the flash-attn library: FlashAttention-2); MPT blocks (ALiBi, no biases, tied embeddings) run as a GELU model from sizes (learned positions, biases); no dropout"
 	var s []spec37
 	for _, c := range []struct {
 		name, section         string

@@ -55,7 +55,7 @@ var AllowedLatin = map[string]string{
 	"FlashAttention": "algorithm", "ZeRO": "optimizer", "ZeRO-1": "stage", "ZeRO-2": "stage", "ZeRO-3": "stage",
 	"Stage": "ZeRO stage", "GEMM": "operation", "SIMT": "execution model", "SIMD": "execution model",
 	"GPipe": "schedule", "1F1B": "schedule", "Adam": "optimizer", "AdamW": "optimizer", "LayerNorm": "operation",
-	"RMSNorm": "operation", "GeLU": "activation", "ReLU": "activation", "SwiGLU": "activation", "Dropout": "operation", "MLP": "layer",
+	"RMSNorm": "operation", "GELU": "activation", "GeLU": "activation (the GELU check names it)", "ReLU": "activation", "SwiGLU": "activation", "Dropout": "operation", "MLP": "layer",
 	"MoE": "mixture of experts", "MFU": "metric", "MTBF": "metric", "busbw": "metric symbol in formulas",
 	"algbw": "metric symbol in formulas", "top-k": "term kept in Latin",
 	// Number formats (GLOSSARY: FP32 / FP16 / BF16 / FP8) and IEEE values.
@@ -111,7 +111,7 @@ var Variants = []Variant{
 	v("zh", `分支分化|分叉|线程束分裂|分裂的线程束|让线程束分裂`, "线程束分化"),
 	v("zh", `芯片层`, "硅片层"),
 	v("zh", `并行策略层`, "策略层"),
-	v("zh", `种子文章|种子的`, "原文"),
+	v("zh", `种子(?:文章|文档|的)`, "原文"),
 	v("zh", `梯度累加`, "梯度累积"),
 	v("zh", `演示给我看`, "在模拟器中演示"),
 	v("zh", `超额订阅`, "收敛比"),
@@ -129,6 +129,20 @@ var Variants = []Variant{
 	v("zh", `实验一下|动手玩`, "动手试试"),
 	v("zh", `分片数据并行（FSDP）`, "FSDP（完全分片数据并行）"),
 	v("zh", `(?:^|[^型])算力利用率（MFU）`, "模型算力利用率（MFU）"),
+	// Issue 40: a term's one spelling, "hidden behind compute" said one
+	// way, ratios that cannot be misread, one spelling of each unit.
+	v("zh", `(?:^|[^（])张量核心`, "Tensor Core"),
+	v("", `GeLU|Gelu`, "GELU"),
+	v("zh", `(?:^|[^隐宝收储])藏|未被掩盖|没被掩盖|被掩盖的`, "隐藏 / 被隐藏 / 未被隐藏 (the numbers table's words)"),
+	v("zh", `(?:(?:快|慢|高|低|小|(?:^|[^差最不])多|(?:^|[^至最])少|长|短|强|增加|增长|扩大|提高|提升|放大|缩小|降低|减少|涨)了?(?:约|将近|近|大约)?|大了?)\s*(?:[0-9][0-9.,–-]*|〇|[一二两三四五六七八九十百千几]+)\s*倍`,
+		"是……的 N 倍, 提速 N%, 只有……的 1/N (快 N 倍 and 扩大了 N 倍 read as N+1)"),
+	v("zh", `[0-9〇]\s*(?:秒|毫秒|微秒)`, "s, ms, µs"),
+	v("", `[0-9X〇] KB\b`, "kB (10³ bytes) or KiB (2¹⁰ bytes)"),
+	v("", `10\^[0-9]`, "10⁹ (superscript powers in prose)"),
+	{Re: regexp.MustCompile(`(?:^|[^0-9.,])[0-9]{1,3}0,000\s*(?:个|颗|条|倍|小时|台|步|token|参数)`), Want: "万 / 亿 for a round count (10 万颗, not 100,000 颗)", Lang: "zh", Prose: true},
+	v("zh", `(?:^|[^几数第一二两三四五六七八九十])[三四五六七八九十][个颗台条次层块轮份根趟倍]`, "9 个, numerals for counts as elsewhere"),
+	v("zh", `(?:原文|论文|嵌入层)的算法`, "口径 (a paper's count, not its algorithm)"),
+	v("zh", `(?:^|[^最])快了?约?〇`, "是……的〇 (a ratio placeholder after 快 reads as N+1)"),
 }
 
 // halfWidth are the punctuation marks that must be full-width next to
@@ -196,6 +210,25 @@ func chinese(s string, prose bool, code []string) []string {
 	out = append(out, variants(orig, "zh", prose)...)
 	return out
 }
+
+// ChineseCell returns the problems of s, a cell of a Chinese numbers
+// table that code assembles from numbers and notes ("1,234（5.6%）"):
+// a half-width bracket there is a note put in brackets by hand rather
+// than through the catalogue's ui.paren, even beside a digit, where
+// Chinese's own check (beside Chinese characters only) lets it pass.
+// A bracket inside a formula, after a letter or a digit (min(a, b),
+// 2(N−1)), is left alone.
+func ChineseCell(s string) []string {
+	var out []string
+	for _, loc := range cellBracket.FindAllStringIndex(s, -1) {
+		out = append(out, fmt.Sprintf("half-width bracket in a Chinese table cell: write （）(ui.paren), in …%s…", excerptAt(s, loc[0], loc[1])))
+	}
+	return out
+}
+
+// cellBracket is a note in half-width brackets after a space or at the
+// start of a cell: "1,234 (5.6%)", "(8 颗 GPU)".
+var cellBracket = regexp.MustCompile(`(?:^|\s)\([^()]*\)`)
 
 // English returns the problems of s, English text.
 func English(s string) []string {

@@ -1,0 +1,49 @@
+package textcheck
+
+import "testing"
+
+// The patterns of issue 40, each as the editor found it and as it was
+// rewritten: the old text fails, the new passes.
+func TestIssue40Patterns(t *testing.T) {
+	for _, c := range []struct{ bad, good string }{
+		{"〇走〇：〇，张量核心等它完成", "〇走〇：〇，Tensor Core 等它完成"},
+		{"每个 SM 里还有 4 个 Tensor Core（张量核心）", ""},
+		{"逐元素核函数（加法、GeLU、Dropout）", "逐元素核函数（加法、GELU、Dropout）"},
+		{"其中 3 ms 藏在反向传播之后", "其中 3 ms 隐藏在反向传播背后"},
+		{"未被掩盖的 DP AllReduce", "未被隐藏的 DP AllReduce"},
+		{"有 202 ms 没藏住", "有 202 ms 未被隐藏"},
+		{"计算快 1.2 倍", "计算提速 20%"},
+		{"批次扩大了〇倍", "批次扩大到原来的〇倍"},
+		{"延迟更是低几十倍", "延迟更是只有它的几十分之一"},
+		{"大约慢九倍", "用时大约是原来的 9 倍"},
+		{"比 CPU 快〇", "速度是 CPU 的〇"},
+		{"最快〇 TB/s", ""},
+		{"变成大约 4 倍", ""},
+		{"用时差不多 2 倍，最多 3 倍", ""},
+		{"每次写 30 秒", "每次写 30 s"},
+		{"在九个节点上", "在 9 个节点上"},
+		{"原文中的集群有 10,000 颗 GPU", "原文中的集群有 1 万颗 GPU"},
+		{"每块另加 1 KB", "每块另加 1 KiB"},
+		{"175 × 10^9 个参数", "175 × 10⁹ 个参数"},
+		{"（ZeRO 论文的算法）", "（ZeRO 论文的口径）"},
+	} {
+		if c.bad != "" && c.good != "" && len(Chinese(c.bad)) == 0 {
+			t.Errorf("Chinese(%q) passes, want a problem", c.bad)
+		}
+		good := c.good
+		if good == "" {
+			good = c.bad // a form the checks must leave alone
+		}
+		if p := Chinese(good); len(p) != 0 {
+			t.Errorf("Chinese(%q) = %q, want no problem", good, p)
+		}
+	}
+	// A note in half-width brackets in a table cell built in code.
+	if len(ChineseCell("3,961 (6.04%)")) == 0 || len(ChineseCell("3,961（6.04%）")) != 0 || len(ChineseCell("2(N−1)/N")) != 0 {
+		t.Error("ChineseCell: want the note in half-width brackets, and only it, to fail")
+	}
+	// Kilobytes have two spellings, kB and KiB; a typed 1KB is input.
+	if len(English("a 64 KB message")) == 0 || len(English("a 64 kB message")) != 0 || len(English("allowed 1KB–16GB")) != 0 {
+		t.Error("English: want 64 KB to fail, 64 kB and a typed 1KB to pass")
+	}
+}
