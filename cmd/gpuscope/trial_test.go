@@ -219,6 +219,16 @@ func TestTrialCommandLines(t *testing.T) {
 			if bytes == 0 {
 				bytes = trialBytes
 			}
+			if r.cpu > cpu {
+				// Over budget: once more, and the lesser of the two
+				// counts. CPU time grows when the machine's cores are
+				// shared (make test runs packages side by side: a
+				// 1.3 s run measured 2.4 s beside them); a command over
+				// its budget on its own is over it both times.
+				if again := runTrial(t, args); again.cpu < r.cpu {
+					r.cpu = again.cpu
+				}
+			}
 			t.Logf("%v of CPU, %d MB at most", r.cpu, r.peak>>20)
 			if r.cpu > cpu {
 				t.Errorf("took %v of CPU, budget %v", r.cpu, cpu)
