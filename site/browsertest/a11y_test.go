@@ -63,6 +63,7 @@ func describeViolations(vs []axeViolation) string {
 // The simulator's pages pass an automated accessibility audit: no serious
 // or critical axe-core violations, in both themes, in both languages.
 func TestAccessibilityAudit(t *testing.T) {
+	sideBySide(t)
 	for _, page := range []string{
 		"index.html#scenario=ring-allreduce&lang=en",
 		"index.html#scenario=strategy-planner&lang=zh&theme=light",
@@ -105,6 +106,7 @@ func courseA11y(t *testing.T, base string) {
 // lost: the page does not scroll sideways, and every control can be
 // scrolled into view and has a size.
 func TestZoom200(t *testing.T) {
+	sideBySide(t)
 	for _, page := range []string{"index.html#scenario=pipeline-parallel", "embed.html#scenario=roofline&load=auto", "course/en/roofline.html"} {
 		t.Run(page, func(t *testing.T) {
 			ctx := openSized(t, page, 640, 400)

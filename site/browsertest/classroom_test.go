@@ -70,6 +70,7 @@ func TestPresentationMode(t *testing.T) {
 // and stay at least 14 px), at every step of lessons with short and long
 // narration, in both languages (PICTURES.md rule 8).
 func TestPresentationPictureArea(t *testing.T) {
+	sideBySide(t)
 	for _, lesson := range []string{"ring-allreduce", "pipeline-parallel", "memory-wall", "strategy-planner"} {
 		for _, lang := range []string{"en", "zh"} {
 			t.Run(lesson+"/"+lang, func(t *testing.T) {
@@ -108,58 +109,62 @@ func TestPresentationPictureArea(t *testing.T) {
 // also once Play has become Pause (checked at each lesson's first step,
 // where the narration is longest on the panel's first screen).
 func TestButtonsInView(t *testing.T) {
+	sideBySide(t)
 	for _, lang := range []string{"en", "zh"} {
-		ctx := openSized(t, "index.html#scenario=ring-allreduce&lang="+lang, 1280, 800)
-		waitReady(ctx)
-		var ids []string
-		evalJSON(ctx, "window.gpuscope.scenarios()", &ids)
-		paused := 0 // lessons measured with Play turned to Pause
-		for _, id := range ids {
-			s, ok := scenarios.Get(id)
-			if !ok {
-				t.Fatalf("window.gpuscope.scenarios() lists %q, which the catalogue lacks", id)
-			}
-			command(ctx, fmt.Sprintf(`{type: "set", scenario: %q}`, id))
-			var st struct{ Steps int }
-			evalJSON(ctx, "window.gpuscope.state()", &st)
-			steps := 1
-			if lang == "en" {
-				steps = st.Steps
-			}
-			for n := 1; n <= steps; n++ {
-				command(ctx, fmt.Sprintf(`{type: "goto", step: %d}`, n))
-				for _, playing := range []bool{false, true} {
-					if playing && n > 1 {
-						continue
-					}
-					if playing {
-						command(ctx, `{type: "play"}`)
-					}
-					// Playing may move on to the next step at once: the
-					// label is not waited for then.
-					label := i18n.T(lang, "ui.step", "n", strconv.Itoa(n), "total", strconv.Itoa(st.Steps))
-					if playing {
-						label = ""
-					}
-					b := buttonsShown(ctx, i18n.T(lang, s.Title), label)
-					if b.Playing {
-						paused++
-					}
-					if !b.Shown {
-						t.Fatalf("%s %s step %d (playing %v): the panel did not show it within 10 s (title, step label, play button)", lang, id, n, playing)
-					}
-					if b.Bottom > b.View || b.Rows != 1 {
-						t.Errorf("%s %s step %d (playing %v): buttons end at %.0f of %.0f px, on %.0f rows", lang, id, n, playing, b.Bottom, b.View, b.Rows)
-					}
-					if playing {
-						command(ctx, `{type: "pause"}`)
+		t.Run(lang, func(t *testing.T) {
+			t.Parallel() // a page each language, side by side
+			ctx := openSized(t, "index.html#scenario=ring-allreduce&lang="+lang, 1280, 800)
+			waitReady(ctx)
+			var ids []string
+			evalJSON(ctx, "window.gpuscope.scenarios()", &ids)
+			paused := 0 // lessons measured with Play turned to Pause
+			for _, id := range ids {
+				s, ok := scenarios.Get(id)
+				if !ok {
+					t.Fatalf("window.gpuscope.scenarios() lists %q, which the catalogue lacks", id)
+				}
+				command(ctx, fmt.Sprintf(`{type: "set", scenario: %q}`, id))
+				var st struct{ Steps int }
+				evalJSON(ctx, "window.gpuscope.state()", &st)
+				steps := 1
+				if lang == "en" {
+					steps = st.Steps
+				}
+				for n := 1; n <= steps; n++ {
+					command(ctx, fmt.Sprintf(`{type: "goto", step: %d}`, n))
+					for _, playing := range []bool{false, true} {
+						if playing && n > 1 {
+							continue
+						}
+						if playing {
+							command(ctx, `{type: "play"}`)
+						}
+						// Playing may move on to the next step at once: the
+						// label is not waited for then.
+						label := i18n.T(lang, "ui.step", "n", strconv.Itoa(n), "total", strconv.Itoa(st.Steps))
+						if playing {
+							label = ""
+						}
+						b := buttonsShown(ctx, i18n.T(lang, s.Title), label)
+						if b.Playing {
+							paused++
+						}
+						if !b.Shown {
+							t.Fatalf("%s %s step %d (playing %v): the panel did not show it within 10 s (title, step label, play button)", lang, id, n, playing)
+						}
+						if b.Bottom > b.View || b.Rows != 1 {
+							t.Errorf("%s %s step %d (playing %v): buttons end at %.0f of %.0f px, on %.0f rows", lang, id, n, playing, b.Bottom, b.View, b.Rows)
+						}
+						if playing {
+							command(ctx, `{type: "pause"}`)
+						}
 					}
 				}
 			}
-		}
-		if paused < len(ids)/2 {
-			t.Errorf("%s: only %d of %d lessons were measured playing (Pause in place of Play)", lang, paused, len(ids))
-		}
+			if paused < len(ids)/2 {
+				t.Errorf("%s: only %d of %d lessons were measured playing (Pause in place of Play)", lang, paused, len(ids))
+			}
+		})
 	}
 }
 

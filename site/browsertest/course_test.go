@@ -55,6 +55,7 @@ type courseLink struct {
 }
 
 func TestCourse(t *testing.T) {
+	sideBySide(t)
 	if browserCtx == nil {
 		t.Skip("browser tests need GPUSCOPE_SITE_DIR (make test sets it to site/dist)")
 	}
@@ -62,15 +63,20 @@ func TestCourse(t *testing.T) {
 		t.Fatalf("no course in %s (make build writes it): %v", siteDir, err)
 	}
 	srv := httptest.NewServer(server.Handler(siteDir))
-	defer srv.Close()
+	t.Cleanup(srv.Close) // after the subtests, which run side by side
 	base := srv.URL + "/"
 
-	t.Run("pages", func(t *testing.T) { coursePages(t, base) })
-	t.Run("search", func(t *testing.T) { courseSearch(t, base) })
-	t.Run("phone", func(t *testing.T) { coursePhone(t, base) })
-	t.Run("print", func(t *testing.T) { coursePrint(t, base) })
-	t.Run("a11y", func(t *testing.T) { courseA11y(t, base) })
-	t.Run("offline", func(t *testing.T) { courseOffline(t) })
+	for _, c := range []struct {
+		name string
+		run  func(*testing.T)
+	}{{"pages", func(t *testing.T) { coursePages(t, base) }}, {"search", func(t *testing.T) { courseSearch(t, base) }},
+		{"phone", func(t *testing.T) { coursePhone(t, base) }}, {"print", func(t *testing.T) { coursePrint(t, base) }},
+		{"a11y", func(t *testing.T) { courseA11y(t, base) }}, {"offline", courseOffline}} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			c.run(t)
+		})
+	}
 }
 
 // courseTab opens a tab (on the harness's server, then the course's) at

@@ -32,6 +32,7 @@ type cspViolation struct {
 // injects is refused. (The server sends the policy on every response, so
 // every other browser test runs under it too.)
 func TestContentSecurityPolicy(t *testing.T) {
+	sideBySide(t)
 	for _, path := range []string{"index.html", "embed.html#load=auto"} {
 		t.Run(strings.SplitN(path, ".", 2)[0], func(t *testing.T) {
 			ctx := openBlank(t)

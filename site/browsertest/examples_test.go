@@ -94,6 +94,7 @@ func waitFramesLoaded(t *testing.T, ctx context.Context) {
 // authors should copy. embed.js puts the page's origin on the driven
 // frames' allow-lists and leaves the pasted one alone.
 func TestExamplePages(t *testing.T) {
+	sideBySide(t)
 	origins := "origins=" + url.QueryEscape(siteOrigin())
 
 	t.Run("plain", func(t *testing.T) {

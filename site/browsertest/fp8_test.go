@@ -13,6 +13,7 @@ import (
 // phone and in presentation mode, for a person to look at
 // (out/screens/fp8-*).
 func TestFP8Training(t *testing.T) {
+	sideBySide(t)
 	ctx := open(t, "index.html#scenario=fp8-training")
 	waitReady(ctx)
 	var st infraState

@@ -17,10 +17,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	cdplog "github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
 	"github.com/gpuscope/gpuscope/internal/headless"
@@ -86,7 +88,11 @@ func runTests(m *testing.M) int {
 	defer os.RemoveAll(cliDir)
 	cliBinary.path = filepath.Join(cliDir, "gpuscope")
 
-	opts := headless.AllocatorOptions(bin, profile, viewportW, viewportH)
+	// Debian's chromium wrapper turns GPU rasterization on
+	// (/etc/chromium.d/default-flags); through SwiftShader that rasters
+	// the page's HTML on an emulated GPU, slower on a CPU than Chromium's
+	// own software rasterizer. The canvas is WebGL either way.
+	opts := headless.AllocatorOptions(bin, profile, viewportW, viewportH, chromedp.Flag("disable-gpu-rasterization", true))
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer cancelAlloc()
 	ctx, cancelBrowser := chromedp.NewContext(allocCtx)
@@ -164,8 +170,17 @@ func openSized(t *testing.T, path string, width, height int64) context.Context {
 	if browserCtx == nil {
 		t.Skip("browser tests need GPUSCOPE_SITE_DIR (make test sets it to site/dist)")
 	}
+	sideBySide(t)
 	tb := &tab{t: t}
-	ctx, cancel := chromedp.NewContext(browserCtx)
+	// Each tab in a window of its own: a tab brought to the front of a
+	// window shared with another would hide that one, and a hidden page
+	// gets no animation frames (tests run side by side: sideBySide).
+	c := chromedp.FromContext(browserCtx)
+	id, err := target.CreateTarget("about:blank").WithNewWindow(true).Do(cdp.WithExecutor(browserCtx, c.Browser))
+	if err != nil {
+		t.Fatalf("open %s: a window: %v", path, err)
+	}
+	ctx, cancel := chromedp.NewContext(browserCtx, chromedp.WithTargetID(id))
 	ctx = context.WithValue(ctx, tabKey{}, tb)
 	chromedp.ListenTarget(ctx, func(ev any) {
 		switch ev := ev.(type) {
@@ -205,7 +220,7 @@ func openSized(t *testing.T, path string, width, height int64) context.Context {
 	// A new headless tab is hidden, and a hidden page gets no
 	// requestAnimationFrame, so Ebiten would draw one frame and stop:
 	// bring the tab to the front and let it believe it has focus.
-	err := chromedp.Run(ctx,
+	err = chromedp.Run(ctx,
 		page.BringToFront(),
 		emulation.SetFocusEmulationEnabled(true),
 		chromedp.EmulateViewport(width, height),
@@ -219,6 +234,34 @@ func openSized(t *testing.T, path string, width, height int64) context.Context {
 		t.Fatalf("open %s: %v", path, err)
 	}
 	return ctx
+}
+
+// alone are the tests that read or change what the whole browser or the
+// shared server holds — the server's traffic log (traffic), the browser's
+// cache, its download directory — which a test beside them would disturb.
+// Every other test runs beside others (sideBySide): two at a time on a
+// two-core machine (go test -parallel defaults to GOMAXPROCS), each in
+// its own window; make test takes half the time it took one at a time.
+var alone = map[string]bool{
+	"TestWasmServedBrotli": true, "TestReadmeIframeSnippet": true, "TestEmbedPosterLoadsOnClick": true,
+	"TestCatalogueFetchedOnDemand": true, "TestShareDialogPhone": true, "TestShareExportPNG": true,
+	"TestShareExportWebM": true, "TestBenchPage": true, "TestSoak": true,
+}
+
+// besides holds the tests already running side by side.
+var besides sync.Map
+
+// sideBySide lets a top-level test run beside the others (t.Parallel),
+// unless it is one of alone; a test calls it at its start when it opens
+// tabs only in subtests, and open calls it for the rest. A subtest is
+// left as its test runs it.
+func sideBySide(t *testing.T) {
+	if strings.Contains(t.Name(), "/") || alone[t.Name()] {
+		return
+	}
+	if _, was := besides.LoadOrStore(t, true); !was {
+		t.Parallel()
+	}
 }
 
 // loaderRecorder collects every distinct text #loader-text shows into
@@ -311,7 +354,7 @@ func screenshot(ctx context.Context, name string) []byte {
 	tb := tabOf(ctx)
 	tb.t.Helper()
 	var buf []byte
-	if err := chromedp.Run(ctx, chromedp.CaptureScreenshot(&buf)); err != nil {
+	if err := chromedp.Run(ctx, capturePNG(&buf)); err != nil {
 		tb.t.Fatalf("screenshot %s: %v", name, err)
 	}
 	if err := writeScreen(filepath.Join("..", "..", "out", "screens"), name, buf); err != nil {
@@ -320,11 +363,23 @@ func screenshot(ctx context.Context, name string) []byte {
 	return buf
 }
 
+// capturePNG is chromedp.CaptureScreenshot with Chromium's fast PNG
+// encoding (optimizeForSpeed: zlib's fastest level; the same pixels, a
+// larger file): a 1280×800 picture encodes in a fraction of the time,
+// and make test takes a few hundred screenshots.
+func capturePNG(buf *[]byte) chromedp.Action {
+	return chromedp.ActionFunc(func(ctx context.Context) error {
+		var err error
+		*buf, err = page.CaptureScreenshot().WithFromSurface(true).WithFormat(page.CaptureScreenshotFormatPng).WithOptimizeForSpeed(true).Do(ctx)
+		return err
+	})
+}
+
 func saveFailureScreenshot(ctx context.Context, t *testing.T) {
 	var buf []byte
 	sctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	if err := chromedp.Run(sctx, chromedp.CaptureScreenshot(&buf)); err != nil {
+	if err := chromedp.Run(sctx, capturePNG(&buf)); err != nil {
 		t.Logf("failure screenshot: %v", err)
 		return
 	}

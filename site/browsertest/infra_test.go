@@ -56,6 +56,7 @@ type infraState struct {
 // the CLI command it carries prints, the picture is drawn, and the
 // prediction question gates the numbers.
 func TestInfraLessons(t *testing.T) {
+	sideBySide(t)
 	for _, id := range []string{"nvlink-vs-ib", "collectives-at-scale", "fault-tolerance", "mixture-of-experts"} {
 		t.Run(id, func(t *testing.T) {
 			ctx := open(t, "index.html#scenario="+id)
@@ -180,6 +181,7 @@ func TestRingAcrossNodes(t *testing.T) {
 // time axis, so their lengths are the transfers' times (PICTURES.md rule
 // 3) — within 5%, at 1 GB and at 1 kB, on a desktop and on a phone.
 func TestRaceBarsInPixels(t *testing.T) {
+	sideBySide(t)
 	for _, c := range []struct{ name, frag string }{
 		{"1GB", "step=1"},
 		{"1kB", "step=2"},

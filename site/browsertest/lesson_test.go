@@ -484,6 +484,7 @@ func hasHan(s string) bool {
 // Bad fragments get a visible, specific message, and the lesson keeps
 // running on the last good values.
 func TestBadFragments(t *testing.T) {
+	sideBySide(t)
 	long := "gpus=" + strings.Repeat("9", 10*1024)
 	tests := []struct {
 		name     string

@@ -43,6 +43,7 @@ func (d dropHeader) Write(b []byte) (int, error) {
 // size alone). A compressed download never counts decompressed bytes,
 // which would overstate the transfer fourfold.
 func TestLoaderCountsTransfer(t *testing.T) {
+	sideBySide(t)
 	if browserCtx == nil {
 		t.Skip("browser tests need GPUSCOPE_SITE_DIR (make test sets it to site/dist)")
 	}

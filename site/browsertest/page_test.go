@@ -63,6 +63,7 @@ const structureJS = `(() => {
 })()`
 
 func TestPageStructure(t *testing.T) {
+	sideBySide(t)
 	for _, p := range pages {
 		t.Run(p, func(t *testing.T) {
 			ctx := open(t, p+autoLoad(p))
@@ -140,6 +141,7 @@ func TestLoaderProgress(t *testing.T) {
 // region no panel covers, the body does not scroll, and our background beats
 // Ebiten's black.
 func TestLayout(t *testing.T) {
+	sideBySide(t)
 	tests := []struct {
 		page          string
 		width, height int64

@@ -36,8 +36,10 @@ func stepEnds(t *testing.T, ctx context.Context, prefix string) {
 // Every silicon lesson's playing steps, at their end: the picture the
 // step builds up to (a poster, an exported PNG, reduced motion).
 func TestSiliconStepEnds(t *testing.T) {
+	sideBySide(t)
 	for _, l := range siliconLessons {
 		t.Run(l.id, func(t *testing.T) {
+			t.Parallel() // a page each, side by side
 			ctx := open(t, "index.html#scenario="+l.id)
 			waitReady(ctx)
 			stepEnds(t, ctx, l.prefix)
@@ -49,6 +51,7 @@ func TestSiliconStepEnds(t *testing.T) {
 // every step at its end, for looking at (GPUSCOPE_SHEETS=1; the rules of
 // the canvas are checked natively in package scene for all of them).
 func TestSiliconSheets(t *testing.T) {
+	sideBySide(t)
 	if os.Getenv("GPUSCOPE_SHEETS") != "1" {
 		t.Skip("set GPUSCOPE_SHEETS=1 to screenshot the silicon lessons in zh, on a phone and presenting")
 	}

@@ -76,6 +76,7 @@ var (
 )
 
 func TestStaticSiteGenerators(t *testing.T) {
+	sideBySide(t)
 	for _, ex := range ssgExamples {
 		t.Run(ex.program, func(t *testing.T) {
 			bin := requireProgram(t, ex.program)
@@ -117,6 +118,7 @@ func TestStaticSiteGenerators(t *testing.T) {
 // The shortcode's and the include's base: the site setting the READMEs
 // document moves every frame, and Hugo fails a page that names no lesson.
 func TestStaticSiteGeneratorSettings(t *testing.T) {
+	sideBySide(t)
 	const base = "https://gpuscope.example/"
 	t.Run("hugo", func(t *testing.T) {
 		bin := requireProgram(t, "hugo")
