@@ -112,7 +112,6 @@ func TestButtonsInView(t *testing.T) {
 	sideBySide(t)
 	for _, lang := range []string{"en", "zh"} {
 		t.Run(lang, func(t *testing.T) {
-			t.Parallel() // a page each language, side by side
 			ctx := openSized(t, "index.html#scenario=ring-allreduce&lang="+lang, 1280, 800)
 			waitReady(ctx)
 			var ids []string

@@ -63,8 +63,12 @@ func TestCourse(t *testing.T) {
 		t.Fatalf("no course in %s (make build writes it): %v", siteDir, err)
 	}
 	srv := httptest.NewServer(server.Handler(siteDir))
-	t.Cleanup(srv.Close) // after the subtests, which run side by side
+	defer srv.Close()
 	base := srv.URL + "/"
+	// The parts one after another: the test runs beside others as a
+	// whole, from near the start of the run (parallel subtests would
+	// wait for every other test to start, and its longest part would
+	// run last, alone).
 
 	for _, c := range []struct {
 		name string
@@ -72,10 +76,7 @@ func TestCourse(t *testing.T) {
 	}{{"pages", func(t *testing.T) { coursePages(t, base) }}, {"search", func(t *testing.T) { courseSearch(t, base) }},
 		{"phone", func(t *testing.T) { coursePhone(t, base) }}, {"print", func(t *testing.T) { coursePrint(t, base) }},
 		{"a11y", func(t *testing.T) { courseA11y(t, base) }}, {"offline", courseOffline}} {
-		t.Run(c.name, func(t *testing.T) {
-			t.Parallel()
-			c.run(t)
-		})
+		t.Run(c.name, c.run)
 	}
 }
 
