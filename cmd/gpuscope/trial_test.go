@@ -219,12 +219,13 @@ func TestTrialCommandLines(t *testing.T) {
 			if bytes == 0 {
 				bytes = trialBytes
 			}
-			if r.cpu > cpu {
-				// Over budget: once more, and the lesser of the two
-				// counts. CPU time grows when the machine's cores are
-				// shared (make test runs packages side by side: a
-				// 1.3 s run measured 2.4 s beside them); a command over
-				// its budget on its own is over it both times.
+			// Over budget: up to twice more, a second apart, and the
+			// least of the counts. CPU time grows when the machine's
+			// cores are shared (go test runs packages side by side: a
+			// 1.25 s run measured 2.0–2.4 s beside them); a command over
+			// its budget on its own is over it every time.
+			for try := 0; try < 2 && r.cpu > cpu; try++ {
+				time.Sleep(time.Second)
 				if again := runTrial(t, args); again.cpu < r.cpu {
 					r.cpu = again.cpu
 				}
