@@ -34,11 +34,7 @@ import "github.com/gpuscope/gpuscope/engine/model"
 // norm, 3 (3.5 with dropout) for each add and 6 or 4 for the activation.
 // A backward moves about twice these bytes, as for the fused kernels.
 func eagerElementwise(m model.Transformer, hl, q, kv, fl float64) float64 {
-	norm := 36.0
-	if m.Biases {
-		norm = 4
-	}
-	b := 2 * norm * hl
+	b := 2 * normBytes(m, true) * hl
 	if !m.LearnedPositions {
 		b += 20 * (q + kv)
 	}
@@ -59,4 +55,14 @@ func eagerElementwise(m model.Transformer, hl, q, kv, fl float64) float64 {
 		add += 5
 	}
 	return b + 2*add*hl
+}
+
+// normBytes is the bytes one norm moves an element of h: a fused kernel
+// reads and writes it in BF16 (4); in eager mode an RMSNorm is seven
+// kernels (36), a LayerNorm F.layer_norm's one (4).
+func normBytes(m model.Transformer, eager bool) float64 {
+	if eager && !m.Biases {
+		return 36
+	}
+	return 4
 }

@@ -74,3 +74,22 @@ func TestEagerInAPlan(t *testing.T) {
 		t.Errorf("eager for a mixture of experts: %v, want an error naming eager", err)
 	}
 }
+
+// Recomputing the norms (--recompute-modules layernorm) in eager mode
+// runs RMSNorm's seven kernels again, not a fused norm's one: 2·(36 − 4)
+// bytes an element of h more a layer than the fused plan's recomputation.
+func TestEagerNormsRecomputed(t *testing.T) {
+	m, _ := model.Preset("llama3-8b")
+	m.Seq = 8192
+	g := gpu(t, "h100")
+	cl := DefaultCluster(g, 8)
+	p := Plan{TP: 1, PP: 1, DP: 8, Interleave: 1, ZeRO: 3, Recompute: RecomputeSelective, RecomputeModules: ModuleLayerNorm, Flash: true,
+		MicroBatch: 2, GlobalBatch: 16, Schedule: OneFOneB, BytesPerParam: 16, Dtype: hw.BF16, Overlap: true}
+	fused := layerCost(m, p, cl)
+	p.Eager = true
+	eager := layerCost(m, p, cl)
+	want := 2 * (36 - 4) * 2 * 8192 * 4096.0 / (g.HBMBandwidth * MemoryEfficiency)
+	if got := eager.recompute - fused.recompute; math.Abs(got-want) > 1e-9*want {
+		t.Errorf("eager norms recomputed: %g s more a layer, want %g", got, want)
+	}
+}

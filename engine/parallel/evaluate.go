@@ -877,8 +877,9 @@ func layerCostOf(m model.Transformer, p Plan, cl Cluster, ks *kernelList) costs 
 			}
 		}
 		if mods&ModuleLayerNorm != 0 { // the two norms, read and written again
-			c.recompute += mem(2 * 2 * local)
-			c.memBound += mem(2 * 2 * local)
+			norms := 2 * normBytes(m, p.Eager) * local / 2
+			c.recompute += mem(norms)
+			c.memBound += mem(norms)
 		}
 		if mods&ModuleMLAUpProj != 0 {
 			c.recompute += upProj
