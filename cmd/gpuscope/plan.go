@@ -54,6 +54,7 @@ func planKnobs() []scenarios.Knob {
 		{Name: "dtype", Kind: scenarios.KnobEnum, Values: []string{"bf16", "fp16", "fp8"}, Default: "bf16"},
 		{Name: "software", Kind: scenarios.KnobEnum, Values: softwareEraNames(), Default: "current"},
 		{Name: "dropout", Kind: scenarios.KnobEnum, Values: []string{"on", "off"}},
+		{Name: "cross-entropy", Kind: scenarios.KnobEnum, Values: lossNames(), Default: string(parallel.LossMegatron)},
 		{Name: "at", Kind: scenarios.KnobFloat, FMin: 0, FMax: 1e9}, n("rank", 0, 1<<24, "0"),
 	}
 }
@@ -184,6 +185,7 @@ not divide by PP take --first-stage-layers and --last-stage-layers.`,
 		"recompute-modules":  {arg: "LIST", allowed: "a comma-separated list of core_attn, layernorm, mla_up_proj, moe_act", what: "what --recompute selective runs again in the backward pass, a comma-separated list as Megatron-Core's --recompute-modules: core_attn (the attention core), layernorm (the norms, their outputs not kept), mla_up_proj (latent attention's Q, K and V from the latents), moe_act (the MLP's activation, the down projection's input not kept); DeepSeek-V3's: layernorm,mla_up_proj,moe_act", def: "core_attn"},
 		"fp8-cache":          {what: "keep the products' inputs for the backward pass in FP8 with their 1×128 scales, the attention output in E5M6 (DeepSeek-V3's low-precision storage; needs --block-scaled)", def: "off"},
 		"tp-overlap":         {what: "hide TP's all-gathers and reduce-scatters behind the matrix products they feed or come from, as Transformer Engine's userbuffers do (Megatron-Core's --tp-comm-overlap, NeMo's ub_tp_comm_overlap): ring exchange for the all-gathers (the product in TP chunks, each shard arriving while the last is multiplied), a pipeline of 4 splits on 16 SMs for the forward's reduce-scatters, the backward's beside the weight-gradient products; needs --tp 2 or more with sequence parallelism", def: "off: TP's collectives between the products, exposed"},
+		"cross-entropy":      {what: "how the loss over the logits runs, its passes through HBM counted from each stack's code: megatron (Megatron's vocab-parallel cross-entropy, unfused: 38 bytes a logit forward, 14 backward), megatron-fused (--cross-entropy-loss-fusion, NeMo 2.0's default: 26 and 14), pytorch (F.cross_entropy on FP32 logits in eager mode, torchtitan's: 22 and 26) or fused (one kernel each way over the BF16 logits, flash-attn's as llm-foundry runs it: 2 and 4)", def: "megatron (Megatron-LM's and Megatron-Core's default)"},
 		"eager":              {what: "run the elementwise work as PyTorch's eager mode does, each operation its own kernel through HBM: RMSNorm in seven (36 bytes an element, not 4), rotary positions in FP32 complex arithmetic (20 bytes an element of Q and K), grouped K and V copied to every head, SiLU and its product apart (10 bytes an element of f, not 6) — counted from torchtitan's Llama without torch.compile; dense models", def: "off: fused kernels, as Megatron-Core, Transformer Engine and torch.compile run them"},
 		"fused-swiglu":       {what: "run a SwiGLU feed-forward block as one fused kernel that keeps its gate and up outputs and writes their product (the down projection's input) again inside its backward instead of storing it, as xformers' swiglu op does (not recomputation: no product runs again); needs a SwiGLU model", def: "off: the product stored too, as Megatron-LM and Transformer Engine do"},
 		"json":               jsonDoc,
@@ -489,6 +491,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 
 	fused := boolOr("fused-swiglu", false)
 	eager := boolOr("eager", false)
+	loss := parallel.Loss(fs.value("cross-entropy"))
 	if fs.bools["search"] && fs.bools["kernels"] {
 		return fail("--kernels: lists one plan's kernels; not with --search")
 	}
@@ -506,7 +509,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		}
 		fixed := searchConstraints(given, atoi, fs.value)
 		sr, err := parallel.Search(parallel.SearchOptions{Model: m, Cluster: cl, GlobalBatch: gb, BytesPerParam: bpp, OptimizerStates: optStates, MasterWeights: master,
-			Dtype: dtype, Flash: flash, CP: true, Top: atoi("top"), FusedSwiGLU: fused, Eager: eager, Fixed: fixed})
+			Dtype: dtype, Flash: flash, CP: true, Top: atoi("top"), FusedSwiGLU: fused, Eager: eager, Loss: loss, Fixed: fixed})
 		if err != nil {
 			return fail("--%v", err)
 		}
@@ -519,7 +522,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		if out.Fixed != "" {
 			fmt.Fprintf(stdout, "only plans with %s (given; the rest searched)\n", out.Fixed)
 		}
-		base := parallel.Plan{Flash: flash, GlobalBatch: gb, BytesPerParam: bpp, OptimizerStates: optStates, MasterWeights: master, Dtype: dtype, FusedSwiGLU: fused, Eager: eager}
+		base := parallel.Plan{Flash: flash, GlobalBatch: gb, BytesPerParam: bpp, OptimizerStates: optStates, MasterWeights: master, Dtype: dtype, FusedSwiGLU: fused, Eager: eager, Loss: loss}
 		set := planSettings(given, m, hfPath != "", base, cl, gbDefault, true, era)
 		set.fix(fixed)
 		set.write(stdout)
@@ -560,7 +563,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	}
 	plan.FP8Cache, plan.FusedSwiGLU = boolOr("fp8-cache", false), fused
 	plan.TPOverlap = boolOr("tp-overlap", false)
-	plan.Eager = eager
+	plan.Eager, plan.Loss = eager, loss
 	plan.FirstStageLayers, plan.LastStageLayers = atoi("first-stage-layers"), atoi("last-stage-layers")
 	if given("flash-version") {
 		plan.FlashVersion = atoi("flash-version")
@@ -860,6 +863,9 @@ func planSettings(given func(string) bool, m model.Transformer, fromHF bool, p p
 	if p.Eager || given("eager") {
 		add("eager", "elementwise kernels", map[bool]string{true: "eager: an operation a kernel", false: "fused"}[p.Eager], "default")
 	}
+	if p.Loss != "" && p.Loss != parallel.LossMegatron || given("cross-entropy") {
+		add("cross-entropy", "cross-entropy", string(cmp.Or(p.Loss, parallel.LossMegatron)), "default: Megatron's, unfused")
+	}
 	if m.MoE() && !search {
 		add("ep", "expert parallel", strconv.Itoa(max(p.EP, 1)), "default")
 		add("capacity-factor", "capacity factor", strconv.FormatFloat(max(p.CapacityFactor, 1), 'g', -1, 64), "default: balanced")
@@ -989,4 +995,13 @@ func writeActivity(w io.Writer, a *parallel.Activity, c *parallel.Counts) {
 	if a.Detail != "" {
 		fmt.Fprintf(w, "  %s\n", a.Detail)
 	}
+}
+
+// lossNames are --cross-entropy's values.
+func lossNames() []string {
+	s := make([]string, len(parallel.Losses))
+	for i, l := range parallel.Losses {
+		s[i] = string(l)
+	}
+	return s
 }

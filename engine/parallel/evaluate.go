@@ -1078,8 +1078,8 @@ type gemmMemo struct{ times map[uint64]float64 }
 
 // head is the last stage's output layer for one micro-batch: the logits
 // product (vocabulary-parallel, V/t wide) forward and its two backward,
-// and the cross-entropy over b·s × V/t FP32 logits (b·s/CP with context
-// parallelism) each way.
+// and the cross-entropy over b·s × V/t logits (b·s/CP with context
+// parallelism) each way, as the plan's Loss runs it.
 type head struct {
 	n, v, h                    float64 // the product's shape: tokens × V/t × h
 	gemmF, lossF, gemmB, lossB float64
@@ -1090,11 +1090,12 @@ func headOf(m model.Transformer, p Plan, cl Cluster) head {
 	g := cl.GPU
 	n := float64(p.MicroBatch) * float64(m.Seq/p.cp())
 	v, h := float64(m.Vocab)/float64(p.TP), float64(m.Hidden)
-	loss := n * float64(m.Vocab) / float64(p.TP) * 4 * 2 / (g.HBMBandwidth * MemoryEfficiency) // as evaluate has always summed it
+	bf, bb := p.Loss.bytes()
+	logits := n * float64(m.Vocab) / float64(p.TP) / (g.HBMBandwidth * MemoryEfficiency)
 	w := cl.gemm(p.headDtype(), h, v, n)
 	return head{n: n, v: v, h: h,
-		gemmF: cl.gemm(p.headDtype(), n, v, h), lossF: loss,
-		gemmB: cl.gemm(p.headDtype(), n, h, v) + w, lossB: loss, gemmW: w}
+		gemmF: cl.gemm(p.headDtype(), n, v, h), lossF: bf * logits,
+		gemmB: cl.gemm(p.headDtype(), n, h, v) + w, lossB: bb * logits, gemmW: w}
 }
 
 // mtpProjection is a multi-token-prediction module's projection of the

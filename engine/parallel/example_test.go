@@ -25,7 +25,7 @@ func ExampleEvaluate() {
 	fmt.Println("step", units.Duration(r.Time.Step), "· bubble", units.Percent(r.BubbleFraction), "· MFU", units.Percent(r.MFU))
 	// Output:
 	// 175B parameters, 55.5 GB of 79.2 GB on the busiest GPU
-	// step 5.09 s · bubble 10.9% · MFU 43.7%
+	// step 5.1 s · bubble 10.9% · MFU 43.7%
 }
 
 // The pipeline bubble of 1F1B with p = 4 stages and m = 8 micro-batches

@@ -91,6 +91,9 @@ type Metrics struct {
 	// FlashVersion is FlashAttention's generation when one was chosen (2
 	// or 3; absent: the newest the GPU runs).
 	FlashVersion int `json:"flash_version,omitempty"`
+	// CrossEntropy is how the loss over the logits runs (Plan.Loss:
+	// megatron, megatron-fused, pytorch or fused).
+	CrossEntropy string `json:"cross_entropy"`
 }
 
 // Metrics reports the plan. Memory is the fullest GPU's; MemoryPerStage
@@ -108,7 +111,7 @@ func (r Result) Metrics() Metrics {
 		MicroBatch: p.MicroBatch, GlobalBatch: p.GlobalBatch, MicroBatches: r.MicroBatches, GradAccumSteps: r.MicroBatches,
 		Schedule: string(p.Schedule), BytesPerParam: p.BytesPerParam, Dtype: string(p.Dtype),
 		NodeLimit: p.NodeLimit, DispatchDtype: string(p.DispatchDtype), EPOverlap: p.EPOverlap, CommSMs: p.CommSMs, BlockScaled: p.BlockScaled,
-		RecomputeModules: p.RecomputeModules.String(), FP8Cache: p.FP8Cache, FusedSwiGLU: p.FusedSwiGLU, Eager: p.Eager, FlashVersion: p.FlashVersion,
+		RecomputeModules: p.RecomputeModules.String(), FP8Cache: p.FP8Cache, FusedSwiGLU: p.FusedSwiGLU, Eager: p.Eager, FlashVersion: p.FlashVersion, CrossEntropy: string(cmp.Or(p.Loss, LossMegatron)),
 		FirstStageLayers: p.FirstStageLayers, LastStageLayers: p.LastStageLayers,
 		Memory: r.Memory, MemoryPerStage: r.StageMemory, Time: r.Time, TimePerStage: r.perStageTimes(), BubbleFraction: r.BubbleFraction,
 		TokensPerS: r.TokensPerS, TFLOPSPerGPU: r.TFLOPSPerGPU, ModelTFLOPSPerGPU: r.ModelTFLOPSPerGPU, MFU: r.MFU, HFU: r.HFU,

@@ -180,6 +180,9 @@ type Plan struct {
 	// FlashAttention-2 — what stacks before FlashAttention-3 (July 2024)
 	// and PyTorch's own attention ran on Hopper — or 3 (not on Ampere).
 	FlashVersion int
+	// Loss is how the cross-entropy over the logits runs (loss.go; "":
+	// Megatron's vocab-parallel cross-entropy, unfused).
+	Loss Loss
 }
 
 // CPAlgo is how context parallelism brings a rank the keys and values of
@@ -412,6 +415,9 @@ func (c Config) Validate() error {
 	}
 	if p.Eager && (m.MoE() || m.MLA()) {
 		return fmt.Errorf("eager: modelled for dense models with standard attention, as torchtitan's Llama; %s is not", m.ID)
+	}
+	if _, err := ParseLoss(string(p.Loss)); err != nil {
+		return err
 	}
 	if p.Eager && p.FusedSwiGLU {
 		return fmt.Errorf("eager: each operation its own kernel, which --fused-swiglu's one kernel is not; give one of them")

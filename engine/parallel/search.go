@@ -41,6 +41,8 @@ type SearchOptions struct {
 	// Eager runs every plan's elementwise work as PyTorch's eager mode
 	// does (Plan.Eager).
 	Eager bool
+	// Loss is every plan's cross-entropy (Plan.Loss).
+	Loss Loss
 	// Fixed are the parts of a plan the caller has chosen: only plans
 	// with them are searched (gpuscope plan --search --tp 8).
 	Fixed SearchConstraints
@@ -170,7 +172,7 @@ func Search(o SearchOptions) (SearchResult, error) {
 		return sr, err
 	}
 	base := Plan{BytesPerParam: o.BytesPerParam, OptimizerStates: o.OptimizerStates, MasterWeights: o.MasterWeights,
-		Dtype: o.Dtype, Flash: o.Flash, Overlap: true, GlobalBatch: o.GlobalBatch, FusedSwiGLU: o.FusedSwiGLU, Eager: o.Eager}
+		Dtype: o.Dtype, Flash: o.Flash, Overlap: true, GlobalBatch: o.GlobalBatch, FusedSwiGLU: o.FusedSwiGLU, Eager: o.Eager, Loss: o.Loss}
 	// Validate the fixed parts once, with a plan that is otherwise sound.
 	probe := base
 	probe.TP, probe.PP, probe.DP, probe.Interleave, probe.MicroBatch, probe.Recompute, probe.Schedule = 1, 1, cl.GPUs, 1, 1, RecomputeNone, OneFOneB

@@ -120,8 +120,9 @@ type run struct {
 	dtype                                           hw.Dtype
 	flash, overlap                                  *bool
 	flashVersion                                    int
-	tpOverlap                                       bool // Transformer Engine's userbuffers (--tp-overlap)
-	eager                                           bool // PyTorch's eager mode, an operation a kernel (--eager)
+	tpOverlap                                       bool          // Transformer Engine's userbuffers (--tp-overlap)
+	eager                                           bool          // PyTorch's eager mode, an operation a kernel (--eager)
+	loss                                            parallel.Loss // the cross-entropy's implementation (--cross-entropy; "": Megatron's)
 	free                                            free
 	vMin                                            int // the fewest chunks a stage a free v may take (interleaving stated)
 }
@@ -199,7 +200,7 @@ func (r run) config() (parallel.Config, error) {
 		Schedule: sched, BytesPerParam: r.bytesPerParam(), Dtype: dtype, Overlap: or(r.overlap, e.overlap), EP: 1,
 		CP: max(r.cp, 1), CPAlgo: algo, CapacityFactor: 1, FlashVersion: r.flashVersion,
 		OptimizerStates: r.optStates, MasterWeights: r.master, FirstStageLayers: r.firstStage, LastStageLayers: r.lastStage,
-		TPOverlap: r.tpOverlap, Eager: r.eager}
+		TPOverlap: r.tpOverlap, Eager: r.eager, Loss: r.loss}
 	return parallel.Config{Model: m, Plan: p, Cluster: cl}, nil
 }
 
@@ -254,6 +255,9 @@ func (r run) command() string {
 	}
 	if r.eager {
 		f("--eager")
+	}
+	if r.loss != "" {
+		f("--cross-entropy %s", r.loss)
 	}
 	if r.flashVersion != 0 {
 		f("--flash-version %d", r.flashVersion)
@@ -732,7 +736,7 @@ func megatronREADME() []spec37 {
 
 func llmFoundry() []spec37 {
 	const src = "MosaicML llm-foundry, https://github.com/mosaicml/llm-foundry scripts/train/benchmarking/README.md"
-	const note = "Composer's PyTorch FSDP FULL_SHARD as ZeRO-3 with its prefetch (--overlap); attn_impl flash (the flash-attn library: FlashAttention-2); MPT blocks (ALiBi, no biases, tied embeddings) run as a GELU model from sizes (learned positions, biases); no dropout"
+	const note = "Composer's PyTorch FSDP FULL_SHARD as ZeRO-3 with its prefetch (--overlap); attn_impl flash (the flash-attn library: FlashAttention-2); MPT blocks (ALiBi, no biases, tied embeddings) run as a GELU model from sizes (learned positions, biases); no dropout; MPT's loss_fn fused_crossentropy (flash-attn's one-kernel loss: --cross-entropy fused)"
 	var s []spec37
 	for _, c := range []struct {
 		name, section         string
@@ -754,7 +758,7 @@ func llmFoundry() []spec37 {
 		{"llmfoundry-mpt-3b-h100-fp8-8", "H100 80GB FP8", 32, 2560, 20, "h100", 8, 10, 480, parallel.RecomputeNone, hw.FP8, false, 30586},
 	} {
 		r := run{software: "current", layers: c.layers, hidden: c.hidden, heads: c.heads, kvHeads: c.heads, ffn: 4 * c.hidden, seq: 2048, vocab: 50368, dropout: off(),
-			gpu: c.gpu, gpus: c.gpus, tp: 1, pp: 1, zero: 3, recompute: c.rc, mb: c.mb, gb: c.gb, bpp: 18, dtype: c.dtype, overlap: on()}
+			gpu: c.gpu, gpus: c.gpus, tp: 1, pp: 1, zero: 3, recompute: c.rc, mb: c.mb, gb: c.gb, bpp: 18, dtype: c.dtype, overlap: on(), loss: parallel.LossFused}
 		mp := "Composer's DEFAULT mixed precision (FP32 reduce: 18 bytes)"
 		if c.pure {
 			r.bpp = 16
@@ -778,9 +782,9 @@ func llmFoundry() []spec37 {
 
 func torchtitan() []spec37 {
 	const src = "torchtitan (Liang et al. 2024, arXiv 2410.06511), https://github.com/pytorch/torchtitan"
-	const note = "FSDP2 as ZeRO-3 with its prefetch, gradients reduced in FP32 (mixed_precision_reduce float32: 18 bytes); PyTorch's SDPA as FlashAttention-2; the GPU, an H100 with 96 GB of HBM2e at 2.4 TB/s capped at 500 W, run as the 80 GB H100 SXM at 700 W (the engine cannot name it); 400 Gb/s RDMA a GPU as NDR"
+	const note = "FSDP2 as ZeRO-3 with its prefetch, gradients reduced in FP32 (mixed_precision_reduce float32: 18 bytes); PyTorch's SDPA as FlashAttention-2; the GPU, an H100 with 96 GB of HBM2e at 2.4 TB/s capped at 500 W, run as the 80 GB H100 SXM at 700 W (the engine cannot name it); 400 Gb/s RDMA a GPU as NDR; the loss, torchtitan's cross_entropy_loss, F.cross_entropy over the logits cast to FP32, in eager mode, which torch.compile of the layers leaves out (--cross-entropy pytorch)"
 	base := run{software: "current", layers: 32, hidden: 4096, heads: 32, kvHeads: 8, ffn: 14336, ffnKind: model.SwiGLU, seq: 8192, vocab: 128256,
-		gpu: "h100", tp: 1, pp: 1, zero: 3, recompute: parallel.RecomputeOp, mb: 2, bpp: 18, flashVersion: 2}
+		gpu: "h100", tp: 1, pp: 1, zero: 3, recompute: parallel.RecomputeOp, mb: 2, bpp: 18, flashVersion: 2, loss: parallel.LossPyTorch}
 	const eagerNote = "PyTorch's eager mode, no torch.compile (--eager: every elementwise operation its own kernel)"
 	const sac = "torchtitan's op-level selective checkpointing (--recompute op: every second product a layer and every elementwise operation run again)"
 	var s []spec37
