@@ -12,6 +12,9 @@ func TestIssue40Patterns(t *testing.T) {
 		{"其中 3 ms 藏在反向传播之后", "其中 3 ms 隐藏在反向传播背后"},
 		{"未被掩盖的 DP AllReduce", "未被隐藏的 DP AllReduce"},
 		{"有 202 ms 没藏住", "有 202 ms 未被隐藏"},
+		{"暴露在外的通信只有 98.1 ms", "未被隐藏的通信只有 98.1 ms"},
+		{"只有这一个微批次的反向能用来掩护通信", "只有这一个微批次的反向能用来隐藏通信"},
+		{"GPU 靠驻留的线程束掩盖内存延迟", ""},
 		{"计算快 1.2 倍", "计算提速 20%"},
 		{"批次扩大了〇倍", "批次扩大到原来的〇倍"},
 		{"延迟更是低几十倍", "延迟更是只有它的几十分之一"},
@@ -43,6 +46,9 @@ func TestIssue40Patterns(t *testing.T) {
 		t.Error("ChineseCell: want the note in half-width brackets, and only it, to fail")
 	}
 	// Kilobytes have two spellings, kB and KiB; a typed 1KB is input.
+	if len(English("12 ms hides under the backward")) == 0 || len(English("12 ms is hidden behind the backward")) != 0 {
+		t.Error("English: want hides under to fail and hidden behind to pass")
+	}
 	if len(English("a 64 KB message")) == 0 || len(English("a 64 kB message")) != 0 || len(English("allowed 1KB–16GB")) != 0 {
 		t.Error("English: want 64 KB to fail, 64 kB and a typed 1KB to pass")
 	}
