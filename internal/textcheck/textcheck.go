@@ -135,6 +135,7 @@ var Variants = []Variant{
 	v("", `GeLU|Gelu`, "GELU"),
 	v("zh", `(?:^|[^隐宝收储])藏|未被掩盖|没被掩盖|被掩盖的|暴露|掩护`, "隐藏 / 被隐藏 / 未被隐藏 (the numbers table's words; 暴露 for exposed is 未被隐藏)"),
 	v("en", `\bhid(?:den|es|e|ing) under\b`, "hidden behind (compute, the backward pass)"),
+	v("en", `(?:times|×)\s+(?:less|fewer|smaller|lower)\b`, "1/N of it, or the other side as N× (N times less reads as N−1 less)"),
 	v("zh", `(?:(?:快|慢|高|低|小|(?:^|[^差最不])多|(?:^|[^至最])少|长|短|强|增加|增长|扩大|提高|提升|放大|缩小|降低|减少|涨)了?(?:约|将近|近|大约)?|大了?)\s*(?:[0-9][0-9.,–-]*|〇|[一二两三四五六七八九十百千几]+)\s*倍`,
 		"是……的 N 倍, 提速 N%, 只有……的 1/N (快 N 倍 and 扩大了 N 倍 read as N+1)"),
 	v("zh", `[0-9〇]\s*(?:秒|毫秒|微秒)`, "s, ms, µs"),

@@ -49,6 +49,9 @@ func TestIssue40Patterns(t *testing.T) {
 	if len(English("12 ms hides under the backward")) == 0 || len(English("12 ms is hidden behind the backward")) != 0 {
 		t.Error("English: want hides under to fail and hidden behind to pass")
 	}
+	if len(English("moves 17× fewer bytes")) == 0 || len(English("still about 200 times less")) == 0 || len(English("moves 17× FlashAttention's bytes")) != 0 {
+		t.Error("English: want N× fewer and N times less to fail, N× the bytes to pass")
+	}
 	if len(English("a 64 KB message")) == 0 || len(English("a 64 kB message")) != 0 || len(English("allowed 1KB–16GB")) != 0 {
 		t.Error("English: want 64 KB to fail, 64 kB and a typed 1KB to pass")
 	}
