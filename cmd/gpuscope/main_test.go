@@ -459,3 +459,44 @@ func TestWrapWide(t *testing.T) {
 		}
 	}
 }
+
+// scenario run --lang zh prints the lesson in Chinese for a reader
+// without a browser (issue 40): titles, narration and the numbers table,
+// whose columns line up on a terminal as the English ones do — a Chinese
+// character takes two columns, so padding by characters (%-34s) left each
+// row's values at a different column.
+func TestScenarioRunChineseText(t *testing.T) {
+	out, errOut, code := runCLI("scenario", "run", "ring-allreduce", "--lang", "zh")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"step 1  star", "朴素做法：一颗 GPU 收集一切", "环形", "星形", "总线带宽（busbw）"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("scenario run ring-allreduce --lang zh: no %q in\n%s", want, out)
+		}
+	}
+	bar := -1 // the column of the first " | " of the step's table
+	tables := 0
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "step ") {
+			bar = -1
+			continue
+		}
+		i := strings.Index(line, "  |  ")
+		if i < 0 {
+			continue
+		}
+		col := columns(line[:i])
+		if bar < 0 {
+			bar, tables = col, tables+1
+		} else if col != bar {
+			t.Errorf("a table row's values start at column %d, its header's at %d: %q", col, bar, line)
+		}
+	}
+	if tables == 0 {
+		t.Errorf("no table with two columns in\n%s", out)
+	}
+	if got := tableText([][]string{{"", "环形", "星形"}, {"用时", "1.06 ms", "8.35 ms"}}, ""); got != "       环形     |  星形\n用时   1.06 ms  |  8.35 ms\n" {
+		t.Errorf("tableText = %q", got)
+	}
+}

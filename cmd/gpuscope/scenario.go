@@ -190,12 +190,59 @@ func scenarioRun(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "step %d  %-15s %s\n", r.Step, r.ID, r.Title)
 		fmt.Fprintf(stdout, "%s\n", wrapWide(r.Text, "  ", 80))
 		tb := les.Table(i+1, lang)
-		fmt.Fprintf(stdout, "  %-34s %s\n", "", strings.Join(tb.Columns[1:], "  |  "))
+		rows := [][]string{append([]string{""}, tb.Columns[1:]...)}
 		for _, row := range tb.Rows {
-			fmt.Fprintf(stdout, "  %-34s %s\n", row.Label, strings.Join(row.Cells, "  |  "))
+			rows = append(rows, append([]string{row.Label}, row.Cells...))
 		}
+		fmt.Fprint(stdout, tableText(rows, "  "))
 	}
 	return 0
+}
+
+// tableText lays rows out in columns, each cell padded to its column's
+// width on a terminal (a Chinese character takes two columns): the
+// labels, then the values with " | " between them, so a Chinese table's
+// columns line up as an English one's do.
+func tableText(rows [][]string, indent string) string {
+	var widths []int
+	for _, row := range rows {
+		for j, c := range row {
+			if j == len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[j] = max(widths[j], columns(c))
+		}
+	}
+	var b strings.Builder
+	for _, row := range rows {
+		line := indent
+		for j, c := range row {
+			switch {
+			case j == 1:
+				line += "   "
+			case j > 1:
+				line += "  |  "
+			}
+			line += c
+			if j < len(row)-1 {
+				line += strings.Repeat(" ", widths[j]-columns(c))
+			}
+		}
+		b.WriteString(strings.TrimRight(line, " ") + "\n")
+	}
+	return b.String()
+}
+
+// columns is how many terminal columns s takes.
+func columns(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if wide(r) {
+			n++
+		}
+	}
+	return n
 }
 
 // wrapWide is wrap for text that may be Chinese: a wide character counts

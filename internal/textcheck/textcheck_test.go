@@ -12,6 +12,9 @@ func TestIssue40Patterns(t *testing.T) {
 		{"其中 3 ms 藏在反向传播之后", "其中 3 ms 隐藏在反向传播背后"},
 		{"未被掩盖的 DP AllReduce", "未被隐藏的 DP AllReduce"},
 		{"有 202 ms 没藏住", "有 202 ms 未被隐藏"},
+		{"暴露在外的通信只有 98.1 ms", "未被隐藏的通信只有 98.1 ms"},
+		{"只有这一个微批次的反向能用来掩护通信", "只有这一个微批次的反向能用来隐藏通信"},
+		{"GPU 靠驻留的线程束掩盖内存延迟", ""},
 		{"计算快 1.2 倍", "计算提速 20%"},
 		{"批次扩大了〇倍", "批次扩大到原来的〇倍"},
 		{"延迟更是低几十倍", "延迟更是只有它的几十分之一"},
@@ -21,6 +24,16 @@ func TestIssue40Patterns(t *testing.T) {
 		{"变成大约 4 倍", ""},
 		{"用时差不多 2 倍，最多 3 倍", ""},
 		{"每次写 30 秒", "每次写 30 s"},
+		{"每次写 C 秒", "每次写入用时 C"},
+		{"写一次检查点的耗时（秒）", "写一次检查点的耗时（s）"},
+		{"GPU 的时间降到纳秒级，启动要几微秒", ""},
+		{"这一课用四种方法", "这一课用 4 种方法"},
+		{"完成三步运算", "完成 3 步运算"},
+		{"只重算注意力的 softmax", "只重新计算注意力的 softmax"},
+		{"受内存限制的算子", "内存瓶颈的核函数"},
+		{"[屋顶模型]", "[屋顶线模型]"},
+		{"和批次大小对得上", "和批大小对得上"},
+		{"微批次大小为 8", ""},
 		{"在九个节点上", "在 9 个节点上"},
 		{"原文中的集群有 10,000 颗 GPU", "原文中的集群有 1 万颗 GPU"},
 		{"每块另加 1 KB", "每块另加 1 KiB"},
@@ -43,6 +56,12 @@ func TestIssue40Patterns(t *testing.T) {
 		t.Error("ChineseCell: want the note in half-width brackets, and only it, to fail")
 	}
 	// Kilobytes have two spellings, kB and KiB; a typed 1KB is input.
+	if len(English("12 ms hides under the backward")) == 0 || len(English("12 ms is hidden behind the backward")) != 0 {
+		t.Error("English: want hides under to fail and hidden behind to pass")
+	}
+	if len(English("moves 17× fewer bytes")) == 0 || len(English("still about 200 times less")) == 0 || len(English("moves 17× FlashAttention's bytes")) != 0 {
+		t.Error("English: want N× fewer and N times less to fail, N× the bytes to pass")
+	}
 	if len(English("a 64 KB message")) == 0 || len(English("a 64 kB message")) != 0 || len(English("allowed 1KB–16GB")) != 0 {
 		t.Error("English: want 64 KB to fail, 64 kB and a typed 1KB to pass")
 	}
