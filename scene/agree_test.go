@@ -1,0 +1,105 @@
+package scene
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gpuscope/gpuscope/engine/sim"
+	"github.com/gpuscope/gpuscope/render"
+	"github.com/gpuscope/gpuscope/scenarios"
+)
+
+// The canvas says what the narration says (issue 39): a number on both is
+// one engine value in one format.
+
+// prepared is lesson id at its defaults with the assignments in set.
+func prepared(t *testing.T, id string, set ...string) *scenarios.Lesson {
+	t.Helper()
+	s, ok := scenarios.Get(id)
+	if !ok {
+		t.Fatalf("no lesson %s", id)
+	}
+	cfg := s.Defaults()
+	for _, a := range set {
+		k, v, _ := strings.Cut(a, "=")
+		cfg[k] = v
+	}
+	les, err := scenarios.Prepare(s, cfg)
+	if err != nil {
+		t.Fatalf("%s %v: %v", id, set, err)
+	}
+	return les
+}
+
+// stepOf is the 1-based number of the step with id.
+func stepOf(t *testing.T, les *scenarios.Lesson, id string) int {
+	t.Helper()
+	for i, sr := range les.Steps {
+		if sr.Step.ID == id {
+			return i + 1
+		}
+	}
+	t.Fatalf("%s has no step %s", les.Scenario.ID, id)
+	return 0
+}
+
+// texts are the canvas's words at step n, time at, in lang (on the
+// desktop frame).
+func texts(les *scenarios.Lesson, n int, at sim.Time, lang string) []string {
+	var p Picture
+	f := desktop
+	f.Lang = lang
+	var out []string
+	for _, it := range p.Build(render.List{}, Moment{Lesson: les, Step: n, Time: at}, f).Items {
+		if it.Kind == render.Text {
+			out = append(out, it.Text)
+		}
+	}
+	return out
+}
+
+// arg is the narration's value for key at step n in lang.
+func arg(t *testing.T, les *scenarios.Lesson, n int, lang, key string) string {
+	t.Helper()
+	args := les.StepNarrationArgs(n, lang)
+	for i := 0; i+1 < len(args); i += 2 {
+		if args[i] == key {
+			return args[i+1]
+		}
+	}
+	t.Fatalf("%s step %d: no narration value %s", les.Scenario.ID, n, key)
+	return ""
+}
+
+// containing are the texts that contain s.
+func containing(xs []string, s string) []string {
+	var out []string
+	for _, x := range xs {
+		if strings.Contains(x, s) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// The ring's canvas counts the bytes each GPU sent as its narration does,
+// in binary units (the lesson's vector is 256 MiB): 448 MiB on both, not
+// 470 MB beside 448 MiB.
+func TestRingBytesAsNarrated(t *testing.T) {
+	for _, set := range [][]string{nil, {"gpus=5", "bytes=100000000"}} {
+		les := prepared(t, "ring-allreduce", set...)
+		for _, c := range []struct{ step, key string }{{"all-gather", "sent_ring"}, {"star", "sent_star"}} {
+			n := stepOf(t, les, c.step)
+			for _, lang := range []string{"en", "zh"} {
+				want := arg(t, les, n, lang, c.key)
+				got := texts(les, n, les.Steps[n-1].To, lang)
+				if len(containing(got, want)) == 0 {
+					t.Errorf("%v %s %s: no canvas label says %q (the narration's %s); canvas: %q", set, c.step, lang, want, c.key, got)
+				}
+			}
+		}
+	}
+}
+
+var _ = slices.Contains[[]string]
