@@ -1,7 +1,6 @@
 package scene
 
 import (
-	"slices"
 	"strings"
 	"testing"
 
@@ -102,4 +101,26 @@ func TestRingBytesAsNarrated(t *testing.T) {
 	}
 }
 
-var _ = slices.Contains[[]string]
+// fault-tolerance's canvas names the interval it marks as its narration
+// does: Daly's optimum (18.6 min), not "the best interval", which the
+// narration gives as the sweep's (≈ 20.7 min).
+func TestFaultsOptimumAsNarrated(t *testing.T) {
+	les := prepared(t, "fault-tolerance")
+	n := stepOf(t, les, "interval")
+	for _, lang := range []string{"en", "zh"} {
+		opt, best := arg(t, les, n, lang, "optimal"), arg(t, les, n, lang, "best_every")
+		if opt == best {
+			t.Fatalf("%s: Daly's optimum and the sweep's best are both %s: the test needs them apart", lang, opt)
+		}
+		got := texts(les, n, les.Steps[n-1].To, lang)
+		marked := containing(got, opt)
+		if len(marked) == 0 {
+			t.Errorf("%s: no canvas label gives Daly's optimum %q", lang, opt)
+		}
+		for _, s := range marked {
+			if !strings.Contains(s, "Daly") {
+				t.Errorf("%s: the canvas's %q does not say whose optimum %s is (the narration: Daly's)", lang, s, opt)
+			}
+		}
+	}
+}
