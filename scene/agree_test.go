@@ -124,3 +124,26 @@ func TestFaultsOptimumAsNarrated(t *testing.T) {
 		}
 	}
 }
+
+// number-formats' dying run shows, once dead, the gradient that killed
+// it — FP16 stores it as infinity, BF16 as a number — not a dead run's
+// NaN in both formats ("BF16 = NaN" beside a narration that says BF16
+// holds the spike).
+func TestNumfmtDeadRunKeepsItsGradient(t *testing.T) {
+	les := prepared(t, "number-formats")
+	for _, id := range []string{"fp16-dies", "bf16-lives", "loss-scaling"} {
+		n := stepOf(t, les, id)
+		sr := les.Steps[n-1]
+		for _, at := range []sim.Time{sr.From, (sr.From + sr.To) / 2, sr.To} {
+			for _, lang := range []string{"en", "zh"} {
+				got := texts(les, n, at, lang)
+				if nan := containing(got, "= NaN"); len(nan) > 0 {
+					t.Errorf("%s at %v, %s: the gradient's rows store NaN: %q", id, at, lang, got)
+				}
+				if id == "fp16-dies" && at == sr.To && len(containing(got, "Inf")) == 0 {
+					t.Errorf("%s at its end, %s: FP16's row does not store the spike as infinity: %q", id, lang, got)
+				}
+			}
+		}
+	}
+}
