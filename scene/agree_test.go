@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -143,6 +144,24 @@ func TestNumfmtDeadRunKeepsItsGradient(t *testing.T) {
 				if id == "fp16-dies" && at == sr.To && len(containing(got, "Inf")) == 0 {
 					t.Errorf("%s at its end, %s: FP16's row does not store the spike as infinity: %q", id, lang, got)
 				}
+			}
+		}
+	}
+}
+
+// collectives-at-scale marks the tree–ring crossover at the size its
+// narration quotes ({crossover}, found on the closed forms), not at a
+// size interpolated between the chart's samples (1.34 GB beside 1.29 GB).
+func TestCrossoverAsNarrated(t *testing.T) {
+	for _, set := range [][]string{nil, {"ranks=64"}, {"ranks=16384", "inter=ib-hdr"}} {
+		les := prepared(t, "collectives-at-scale", set...)
+		n := stepOf(t, les, "large")
+		for _, lang := range []string{"en", "zh"} {
+			want := words[lang].Say("canvas.sizes.crossover", "bytes", arg(t, les, n, lang, "crossover"))
+			got := texts(les, n, les.Steps[n-1].To, lang)
+			if !slices.Contains(got, want) {
+				t.Errorf("%v %s: no %q on the canvas (the narration's crossover); its crossovers: %q", set, lang, want,
+					containing(got, words[lang].Say("canvas.sizes.crossover", "bytes", "")))
 			}
 		}
 	}
