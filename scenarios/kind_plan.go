@@ -767,6 +767,7 @@ func planNarration(r *PlanRun, lang string) []string {
 		"usable", units.Bytes(usable),
 		"gpus", count(pc.Cluster.GPUs), "layers", strconv.Itoa(pc.Model.Layers),
 		"tp", strconv.Itoa(p.TP), "pp", strconv.Itoa(p.PP), "dp", strconv.Itoa(p.DP),
+		"split", planSplit(lang, res),
 		"v", strconv.Itoa(p.Interleave),
 		"m", strconv.Itoa(res.MicroBatches), "b", strconv.Itoa(p.MicroBatch),
 		"global_batch", count(p.GlobalBatch),
@@ -825,6 +826,22 @@ func planNarration(r *PlanRun, lang string) []string {
 	return out
 }
 
+// planSplit is how a plan splits the GPUs, every dimension it uses:
+// "TP 8 × PP 8 × DP 8", with CP when it splits the sequence, and the
+// experts' EP in brackets for a mixture of experts (the numbers table's
+// plan row and the sandbox's narration).
+func planSplit(lang string, res parallel.Result) string {
+	q := res.Config.Plan
+	plan := fmt.Sprintf("TP %d × PP %d × DP %d", q.TP, q.PP, q.DP)
+	if q.CP > 1 {
+		plan = fmt.Sprintf("TP %d × CP %d × PP %d × DP %d", q.TP, q.CP, q.PP, q.DP)
+	}
+	if res.Config.Model.MoE() {
+		plan = paren(lang, plan, fmt.Sprintf("EP %d", max(q.EP, 1)))
+	}
+	return plan
+}
+
 func (PlanLesson) table(les *Lesson, step int, lang string) Table {
 	t := func(key string) string { return i18n.T(lang, key) }
 	r := les.Steps[step-1].Run.(*PlanRun)
@@ -844,16 +861,9 @@ func (PlanLesson) table(les *Lesson, step int, lang string) Table {
 	}
 	tm := res.Time
 	dur := func(s float64) string { return units.LocalDuration(lang, s) }
-	plan := fmt.Sprintf("TP %d × PP %d × DP %d", res.Config.Plan.TP, res.Config.Plan.PP, res.Config.Plan.DP)
-	if q := res.Config.Plan; q.CP > 1 {
-		plan = fmt.Sprintf("TP %d × CP %d × PP %d × DP %d", q.TP, q.CP, q.PP, q.DP)
-	}
-	if res.Config.Model.MoE() {
-		plan = paren(lang, plan, fmt.Sprintf("EP %d", max(res.Config.Plan.EP, 1)))
-	}
 	tb.Rows = []TableRow{
 		row("params", ParamCount(lang, res.Params)),
-		row("plan", plan),
+		row("plan", planSplit(lang, res)),
 		row("weights_bytes", units.Bytes(mem.Weights)),
 		row("gradients_bytes", units.Bytes(mem.Gradients)),
 		row("optimizer_bytes", units.Bytes(mem.Optimizer)),

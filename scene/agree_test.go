@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -162,6 +163,42 @@ func TestCrossoverAsNarrated(t *testing.T) {
 			if !slices.Contains(got, want) {
 				t.Errorf("%v %s: no %q on the canvas (the narration's crossover); its crossovers: %q", set, lang, want,
 					containing(got, words[lang].Say("canvas.sizes.crossover", "bytes", "")))
+			}
+		}
+	}
+}
+
+// The sandbox's narration splits the GPUs as its canvas does, every
+// dimension the plan uses: CP and, for a mixture of experts, EP too (it
+// said "TP 1 × PP 16 × DP 64" of 2,048 GPUs beside a canvas's "TP 1 × CP 2
+// × PP 16 × DP 64").
+var splitText = regexp.MustCompile(`TP [0-9]+(?: × [A-Z]{2} [0-9,]+)+`)
+
+func TestSandboxSplitAsDrawn(t *testing.T) {
+	cases := []struct {
+		set  []string
+		want []string // in the narration
+	}{
+		{nil, []string{"TP 8 × PP 8 × DP 8"}},
+		{[]string{"model=llama3-405b", "gpus=1024", "tp=8", "cp=4", "pp=4"}, []string{"TP 8 × CP 4 × PP 4 × DP 8"}},
+		{[]string{"model=deepseek-v3", "gpus=2048", "tp=1", "cp=2", "pp=16", "ep=64"}, []string{"TP 1 × CP 2 × PP 16 × DP 64", "EP 64"}},
+	}
+	for _, c := range cases {
+		les := prepared(t, "sandbox", c.set...)
+		n := stepOf(t, les, "timeline")
+		for _, lang := range []string{"en", "zh"} {
+			_, text := les.Narration(n, lang)
+			for _, w := range c.want {
+				if !strings.Contains(text, w) {
+					t.Errorf("%v %s: the narration does not say %q: %s", c.set, lang, w, text)
+				}
+			}
+			// The canvas's split, where its headline gives one, is the
+			// narration's.
+			for _, s := range texts(les, n, les.Steps[n-1].To, lang) {
+				if split := splitText.FindString(s); split != "" && !strings.Contains(text, split) {
+					t.Errorf("%v %s: the canvas says %q, the narration: %s", c.set, lang, split, text)
+				}
 			}
 		}
 	}
