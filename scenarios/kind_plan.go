@@ -818,6 +818,13 @@ func planNarration(r *PlanRun, lang string) []string {
 			}
 		}
 	}
+	for _, b := range r.Bars {
+		// zero-stages: each stage's DP traffic a step, as the lower chart
+		// draws it.
+		if n, ok := strings.CutPrefix(b.Label, "ZeRO-"); ok && r.View == ViewZeRO {
+			out = append(out, "comm_z"+n, dur(b.Time.DPComm))
+		}
+	}
 	z, _ := parallel.ZeROStates(psi, max(2, p.DP), 3, p.BytesPerParam)
 	out = append(out, "zero3", units.Bytes(z.Total()))
 	b := parallel.SeedBudget(0.05)
