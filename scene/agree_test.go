@@ -237,3 +237,30 @@ func TestZeROTrafficAsDrawn(t *testing.T) {
 		}
 	}
 }
+
+// cpu-vs-gpu: the whole product takes whole rounds of one element a
+// worker, so it never finishes before one element does (at size 64 an
+// A100's CUDA cores finished C in 26.9 ns, one element taking 45.4); and
+// the race's headline ratios are the narration's.
+func TestCPUGPUProductNotBeforeAnElement(t *testing.T) {
+	for _, set := range [][]string{{"size=64", "gpu=a100-80gb"}, {"size=64"}, {"size=100", "gpu=h200"}, nil} {
+		les := prepared(t, "cpu-vs-gpu", set...)
+		n := stepOf(t, les, "throughput")
+		run := les.Steps[n-1].Run.(*scenarios.CPUGPURun)
+		if run.GPUTotalS < run.GPUElementS || run.CPUTotalS < run.CPUElementS {
+			t.Errorf("%v: the product in %g s (GPU) and %g s (CPU), one element in %g and %g", set, run.GPUTotalS, run.CPUTotalS, run.GPUElementS, run.CPUElementS)
+		}
+		for _, lang := range []string{"en", "zh"} {
+			got := texts(les, n, les.Steps[n-1].To, lang)
+			for _, key := range []string{"gpu_total", "cpu_total"} {
+				if len(containing(got, arg(t, les, n, lang, key))) == 0 {
+					t.Errorf("%v %s: the race does not finish at the narration's %s %s: %q", set, lang, key, arg(t, les, n, lang, key), got)
+				}
+			}
+			ratio := arg(t, les, n, lang, "speedup")
+			if len(containing(got, ratio+"×"))+len(containing(got, ratio+" 倍")) == 0 {
+				t.Errorf("%v %s: the race's headline does not give the narration's %s×: %q", set, lang, ratio, got)
+			}
+		}
+	}
+}
