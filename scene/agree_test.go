@@ -264,3 +264,34 @@ func TestCPUGPUProductNotBeforeAnElement(t *testing.T) {
 		}
 	}
 }
+
+// memory-wall runs each kernel on its own clock: the step's time line (the
+// page's "t = … / …") is as long as the kernel takes, the canvas's clock
+// and the summary's rows say the narration's time, so a naive step no
+// longer plays 16 ms beside a narration of 82.1 ms, nor tensor cores 16 ms
+// beside 175 µs.
+func TestMemwallClockIsTheKernels(t *testing.T) {
+	for _, set := range [][]string{nil, {"size=1024", "gpu=a100-80gb"}} {
+		les := prepared(t, "memory-wall", set...)
+		for _, k := range scenarios.MemwallKernels {
+			n := stepOf(t, les, k)
+			sr := les.Steps[n-1]
+			for _, lang := range []string{"en", "zh"} {
+				want := arg(t, les, n, lang, k+"_time")
+				if got := scenarios.TimeText(lang, sr.To-sr.From); got != want {
+					t.Errorf("%v %s %s: the step plays %s; the kernel takes %s", set, k, lang, got, want)
+				}
+				end := texts(les, n, sr.To, lang)
+				if len(containing(end, "t = "+want)) == 0 {
+					t.Errorf("%v %s %s: the canvas's clock does not end at %s: %q", set, k, lang, want, end)
+				}
+				// The summary: every kernel shown so far with its time.
+				for _, shown := range scenarios.MemwallKernels[:slices.Index(scenarios.MemwallKernels, k)+1] {
+					if s := arg(t, les, n, lang, shown+"_time"); !slices.Contains(end, s) {
+						t.Errorf("%v %s %s: the summary does not give %s's %s: %q", set, k, lang, shown, s, end)
+					}
+				}
+			}
+		}
+	}
+}

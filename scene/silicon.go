@@ -104,6 +104,7 @@ func buildMemwall(_ *Picture, dst render.List, m Moment, f Frame) render.List {
 		v.Kernels = append(v.Kernels, render.MemwallKernel{
 			Name: w.Say("canvas.memwall.k." + k), Tile: memwallTiles[k], Bytes: km.HBMBytes, FLOPs: km.FLOPs,
 			TFLOPS: km.TFLOPS, Utilization: km.Utilization, Bound: km.Bound, Current: k == run.Kernel, Shown: i < shownUpTo,
+			Seconds: km.TimeS,
 		})
 	}
 	v.Progress = 1
