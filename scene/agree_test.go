@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -291,6 +292,91 @@ func TestMemwallClockIsTheKernels(t *testing.T) {
 						t.Errorf("%v %s %s: the summary does not give %s's %s: %q", set, k, lang, shown, s, end)
 					}
 				}
+			}
+		}
+	}
+}
+
+// mixture-of-experts drops a copy only once its GPU's buffer for the
+// expert is full, as the engine does, and the fan's bars fill so: at 30%
+// of the imbalance step's dispatch no buffer is full and nothing is
+// drawn dropped (the bars drew kept and dropped copies in proportion from
+// the first frame, red before any expert neared its capacity); by its end
+// the busiest expert's overflow is drawn.
+func TestMoEDropsOnlyFullBuffers(t *testing.T) {
+	les := prepared(t, "mixture-of-experts")
+	n := stepOf(t, les, "imbalance")
+	sr := les.Steps[n-1]
+	run := sr.Run.(*scenarios.RouteRun)
+	r := &run.Result
+	if r.Capacity == 0 || r.Dropped == 0 {
+		t.Fatalf("the imbalance step drops nothing (capacity %d, dropped %d)", r.Capacity, r.Dropped)
+	}
+	// The engine's order: at every sampled share, an expert has dropped
+	// copies only if some GPU's buffer for it is full.
+	v := routerView(run)
+	if len(v.KeptBy) != r.Experts {
+		t.Errorf("%d experts' arrivals for %d experts", len(v.KeptBy), r.Experts)
+	}
+	k, T := r.TopK, r.Tokens
+	for b := 0; b <= arrivalSamples && len(v.KeptBy) == r.Experts; b++ {
+		full := make([]bool, r.Experts)
+		filled := make([][]int, r.EP)
+		for g := range filled {
+			filled[g] = make([]int, r.Experts)
+		}
+		for i, e := range r.Routes {
+			g, j := i/(T*k), (i%(T*k))/k
+			if arrivalSamples*(j+1) <= b*T && r.Kept[i] {
+				if filled[g][e]++; filled[g][e] == r.Capacity {
+					full[e] = true
+				}
+			}
+		}
+		for e := range r.Experts {
+			if v.DroppedBy[e][b] > 0 && !full[e] {
+				t.Errorf("at %d/%d of the dispatch expert %d has dropped %g copies with no GPU's buffer full", b, arrivalSamples, e, v.DroppedBy[e][b])
+			}
+		}
+		if b == arrivalSamples {
+			for e := range r.Experts {
+				if int(v.KeptBy[e][b]) != r.KeptLoad[e] || int(v.DroppedBy[e][b]) != r.Load[e]-r.KeptLoad[e] {
+					t.Errorf("expert %d ends with %g kept and %g dropped; the engine: %d and %d", e, v.KeptBy[e][b], v.DroppedBy[e][b], r.KeptLoad[e], r.Load[e]-r.KeptLoad[e])
+				}
+			}
+		}
+	}
+	// The picture: red bar segments (dropped, right after a kept one).
+	dropped := func(at sim.Time) int {
+		var p Picture
+		l := p.Build(render.List{}, Moment{Lesson: les, Step: n, Time: at}, desktop)
+		c := 0
+		for _, d := range l.Items {
+			if d.Kind != render.FillRect || d.Color != desktop.Theme.Hot {
+				continue
+			}
+			for _, k := range l.Items {
+				if k.Kind == render.FillRect && k.Color == desktop.Theme.LinkActive && k.Y == d.Y && k.H == d.H && math.Abs(float64(k.X+k.W-d.X)) < 0.01 {
+					c++
+					break
+				}
+			}
+		}
+		return c
+	}
+	if got := dropped(sr.From + (sr.To-sr.From)*3/10); got != 0 {
+		t.Errorf("at 30%% of the dispatch, before any buffer is full, %d experts' bars show dropped copies", got)
+	}
+	if got := dropped(sr.To); got == 0 {
+		t.Error("at the dispatch's end no expert's bar shows its dropped copies")
+	}
+	// The capacity line says what the narration does: a GPU's slots for
+	// an expert, and the expert's in all.
+	for _, lang := range []string{"en", "zh"} {
+		got := texts(les, n, sr.To, lang)
+		for _, key := range []string{"capacity", "expert_capacity"} {
+			if len(containing(got, arg(t, les, n, lang, key))) == 0 {
+				t.Errorf("%s: the canvas does not give the narration's %s %s: %q", lang, key, arg(t, les, n, lang, key), got)
 			}
 		}
 	}
