@@ -381,3 +381,59 @@ func TestMoEDropsOnlyFullBuffers(t *testing.T) {
 		}
 	}
 }
+
+// strategy-planner's tree rings the leaf of the search's chosen plan and
+// keys it, and the narration names both: at the defaults the tree lights
+// TP + PP + DP while rank 1 (ZeRO-3 over 256 GPUs) has no pipeline, which
+// the picture used to leave unsaid.
+func TestPlannerTreeShowsTheChosenPlan(t *testing.T) {
+	for _, set := range [][]string{nil, {"model=gpt3-175b", "gpus=1024"}, {"rank=5"}} {
+		les := prepared(t, "strategy-planner", set...)
+		for _, step := range []string{"tree", "plans"} {
+			n := stepOf(t, les, step)
+			run := les.Steps[n-1].Run.(*scenarios.PlanRun)
+			ch := run.Search.Plans[run.Selected()]
+			branch := scenarios.PlanBranch(ch.Config.Plan.TP, ch.Config.Plan.PP)
+			if set == nil && branch == run.Search.Decision.Branch {
+				t.Fatalf("the defaults' rank 1 takes the tree's branch, %s: the test needs them apart", branch)
+			}
+			for _, lang := range []string{"en", "zh"} {
+				plan, leaf := scenarios.ChosenPlan(lang, ch), words[lang].Say("canvas.plan.leaf_"+branch)
+				if step == "tree" {
+					_, text := les.Narration(n, lang)
+					if !strings.Contains(text, plan) || !strings.Contains(text, "“"+leaf+"”") && branch != run.Search.Decision.Branch {
+						t.Errorf("%v %s: the narration does not place %s on “%s”: %s", set, lang, plan, leaf, text)
+					}
+				}
+				var p Picture
+				f := desktop
+				f.Lang = lang
+				l := p.Build(render.List{}, Moment{Lesson: les, Step: n, Time: les.Steps[n-1].To}, f)
+				var ring render.Color
+				for _, k := range l.Keys {
+					if strings.Contains(k.Label, plan) {
+						ring = k.Color
+					}
+				}
+				if ring.A == 0 {
+					t.Errorf("%v %s %s: no key names the chosen plan %s", set, step, lang, plan)
+					continue
+				}
+				ringed := false
+				for _, it := range l.Items {
+					if it.Kind != render.Text || it.Text != leaf {
+						continue
+					}
+					for _, fr := range l.Items {
+						if fr.Kind == render.StrokeRect && fr.Color == ring && it.X > fr.X && it.X < fr.X+fr.W && it.Y > fr.Y && it.Y < fr.Y+fr.H {
+							ringed = true
+						}
+					}
+				}
+				if !ringed {
+					t.Errorf("%v %s %s: the leaf “%s” of the chosen plan %s is not ringed", set, step, lang, leaf, plan)
+				}
+			}
+		}
+	}
+}
