@@ -584,7 +584,8 @@ func minf(a, b float32) float32 {
 
 // progress names the phase and round in the reader's language:
 // "Reduce-Scatter, round 3 of 7", "gather onto GPU 0", and what the run
-// did once done.
+// did once done: the bytes a GPU sent in binary units, as the lesson's
+// vector (256 MiB) and its narration count them.
 func progress(w Words, sn collective.Snapshot) string {
 	n := sn.Ranks
 	k := collPhaseKey{lang: w.Lang, star: sn.Algo == collective.Star, round: sn.Round, phase: sn.Phase, done: sn.Done, n: n}
@@ -597,13 +598,13 @@ func progress(w Words, sn collective.Snapshot) string {
 		case sn.Round == 0:
 			return w.Say("canvas.ring.ready")
 		case k.star && sn.Done:
-			return w.Say("canvas.star.done", "sent", units.Bytes(float64(k.sent)))
+			return w.Say("canvas.star.done", "sent", units.BytesIEC(float64(k.sent)))
 		case k.star && sn.Phase == collective.PhaseBroadcast:
 			return w.Say("canvas.star.broadcast")
 		case k.star:
 			return w.Say("canvas.star.gather")
 		case sn.Done:
-			return w.Say("canvas.ring.done", "rounds", strconv.Itoa(2*(n-1)), "sent", units.Bytes(float64(k.sent)))
+			return w.Say("canvas.ring.done", "rounds", strconv.Itoa(2*(n-1)), "sent", units.BytesIEC(float64(k.sent)))
 		case sn.Phase == collective.PhaseAllGather:
 			return w.Say("canvas.ring.allgather", "k", strconv.Itoa(sn.Round-(n-1)), "n", rounds)
 		}

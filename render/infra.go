@@ -59,6 +59,16 @@ type SizeChartView struct {
 	// Pending: the step asks which is fastest, so the curves and the
 	// parts wait for the answer.
 	Pending bool
+	// Crossovers are where the engine found two series' values equal:
+	// when set, the chart marks these sizes (on series A's line) instead
+	// of crossings it finds between the samples.
+	Crossovers []SizeCrossover
+}
+
+// SizeCrossover is a size at which series A and B (labels) meet.
+type SizeCrossover struct {
+	A, B  string
+	Bytes float64
 }
 
 // SizePart is one algorithm's time at a size, by part, seconds.

@@ -15,6 +15,7 @@ type MemwallKernel struct {
 	TFLOPS      float64
 	Utilization float64 // of the peak
 	Bound       string  // "memory" (HBM), "shared-memory", "compute"
+	Seconds     float64 // the whole product's time
 	Current     bool
 	Shown       bool // in the summary: the steps add the kernels one by one
 }
@@ -29,7 +30,8 @@ type MemwallView struct {
 	Kernels       []MemwallKernel
 	PeakTFLOPS    float64
 	HBMName       string // "80 GB · 3.35 TB/s"
-	// Progress is how far the step's loop over k has got, 0 … 1; Steps
+	// Progress is how far the step's kernel has got, 0 … 1, in its own
+	// time (the clock under the picture: Progress × its Seconds); Steps
 	// the k-steps it animates (a tile's trip, then its reuse, each).
 	Progress float64
 	Steps    int
@@ -43,9 +45,10 @@ func memwallColours(th Theme) (a, b, busy Color) { return sizePalette[3], sizePa
 // shared memory beside the SM on the right, the road between them. A
 // naive kernel sends a cart down the road for every multiply-add while
 // the SM waits; a tiled one carries a tile to the desk once and works it
-// Tile times. Under them, the bytes moved so far and the SM's busy
-// meter; then every kernel shown so far on two scales: TFLOP/s linear,
-// 0 to the peak, and HBM bytes on a log scale, said so.
+// Tile times. Under them, the kernel's clock with the bytes moved so far,
+// and the SM's busy meter; then every kernel shown so far on two scales:
+// TFLOP/s linear, 0 to the peak, with its time, and HBM bytes on a log
+// scale, said so.
 func AppendMemwall(dst List, v MemwallView) List {
 	th := v.Theme
 	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
@@ -103,9 +106,9 @@ func memwallScene(p *siPlacer, v MemwallView, cur MemwallKernel, sc, fs float32,
 	th, w := v.Theme, v.Words
 	cA, cB, busyC := memwallColours(th)
 	narrow := r.W < fs*30
-	counters := fs * LineHeight * 2.4
+	counters := fs * LineHeight * 3.4 // the clock, the bytes, a multiply-add's
 	if narrow {
-		counters = fs * LineHeight * 3.4
+		counters = fs * LineHeight * 4.4
 	}
 	lab := fs * LineHeight * 1.1
 	top := r.Y + lab
@@ -222,13 +225,19 @@ func memwallScene(p *siPlacer, v MemwallView, cur MemwallKernel, sc, fs float32,
 				w.Say("canvas.memwall.uses", "i", units.Count(int64(uses)), "n", units.Count(int64(cur.Tile))), deskW+smW)
 		}
 	}
-	// The counters: bytes from HBM so far, and the SM's busy meter.
+	// The counters: the kernel's clock; bytes from HBM so far, and the
+	// SM's busy meter.
 	cy := r.Y + r.H - counters + fs*0.3
 	moved := cur.Bytes * siFrac(v.Progress)
 	per := 0.0
 	if cur.FLOPs > 0 {
 		per = cur.Bytes / (cur.FLOPs / 2)
 	}
+	// One clock a kernel: its own time, not one shared by all four (82.1
+	// ms naive, 175 µs on tensor cores).
+	p.fit(r.X, cy, fs, AlignLeft, th.Text, w.Say("canvas.memwall.clock", "t", units.LocalDuration(w.Lang, cur.Seconds*siFrac(v.Progress)),
+		"time", units.LocalDuration(w.Lang, cur.Seconds)), r.W) // a line of its own
+	cy += fs * LineHeight
 	bytesText := w.Say("canvas.memwall.moved", "bytes", units.Bytes(moved), "total", units.Bytes(cur.Bytes))
 	if narrow {
 		p.wrap(r.X, cy, fs, AlignLeft, th.Text, bytesText, r.W*0.55, 2)
@@ -257,10 +266,10 @@ func memwallSummaryH(n int, fs float32) float32 {
 	return fs*LineHeight*2.2 + float32(n)*memwallRowH(fs)
 }
 
-// memwallSummary draws the kernels shown so far, a row each: TFLOP/s on
-// a linear axis from 0 to the peak (the naive kernel's sliver is its
-// true size) and HBM bytes on a log axis, labelled as such; what limits
-// each.
+// memwallSummary draws the kernels shown so far, a row each: its name and
+// time, TFLOP/s on a linear axis from 0 to the peak (the naive kernel's
+// sliver is its true size) and HBM bytes on a log axis, labelled as
+// such; what limits each.
 func memwallSummary(p *siPlacer, v MemwallView, sc, fs float32, r Rect) {
 	th, w := v.Theme, v.Words
 	n := 0
@@ -276,6 +285,9 @@ func memwallSummary(p *siPlacer, v MemwallView, sc, fs float32, r Rect) {
 	nameW := float32(0)
 	for _, k := range v.Kernels {
 		nameW = maxf(nameW, siW(k.Name, fs)+fs*0.6)
+		if k.Seconds > 0 { // the time under the name
+			nameW = maxf(nameW, siW(units.LocalDuration(w.Lang, k.Seconds), fs)+fs*0.6)
+		}
 	}
 	nameW = minf(nameW, r.W*0.36)
 	colW := (r.W - nameW - fs) / 2
@@ -308,6 +320,10 @@ func memwallSummary(p *siPlacer, v MemwallView, sc, fs float32, r Rect) {
 		}
 		p.fit(r.X, y, fs, AlignLeft, tc, k.Name, nameW-fs*0.3)
 		by := y + fs*LineHeight
+		// Under its name, the kernel's time: each on its own clock.
+		if k.Seconds > 0 {
+			p.fit(r.X, by, fs, AlignLeft, th.Dim, units.LocalDuration(w.Lang, k.Seconds), nameW-fs*0.3)
+		}
 		// TFLOP/s, linear: the peak is the column's end.
 		f := float32(0)
 		if v.PeakTFLOPS > 0 {

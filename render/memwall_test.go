@@ -11,10 +11,10 @@ import (
 // the kernels up to it shown.
 func memwallView(cur int, progress float64) MemwallView {
 	ks := []MemwallKernel{
-		{Name: "naive", Bytes: 2.75e11, FLOPs: 1.374e11, TFLOPS: 1.67, Utilization: 0.00169, Bound: "memory"},
-		{Name: "16×16", Tile: 16, Bytes: 1.72e10, FLOPs: 1.374e11, TFLOPS: 14.6, Utilization: 0.0147, Bound: "shared-memory"},
-		{Name: "32×32", Tile: 32, Bytes: 8.62e9, FLOPs: 1.374e11, TFLOPS: 15.0, Utilization: 0.0152, Bound: "shared-memory"},
-		{Name: "tensor", Tile: 128, Bytes: 1.72e8, FLOPs: 1.374e11, TFLOPS: 787, Utilization: 0.795, Bound: "compute"},
+		{Name: "naive", Bytes: 2.75e11, FLOPs: 1.374e11, TFLOPS: 1.67, Utilization: 0.00169, Bound: "memory", Seconds: 0.0821},
+		{Name: "16×16", Tile: 16, Bytes: 1.72e10, FLOPs: 1.374e11, TFLOPS: 14.6, Utilization: 0.0147, Bound: "shared-memory", Seconds: 0.00945},
+		{Name: "32×32", Tile: 32, Bytes: 8.62e9, FLOPs: 1.374e11, TFLOPS: 15.0, Utilization: 0.0152, Bound: "shared-memory", Seconds: 0.00917},
+		{Name: "tensor", Tile: 128, Bytes: 1.72e8, FLOPs: 1.374e11, TFLOPS: 787, Utilization: 0.795, Bound: "compute", Seconds: 0.000175},
 	}
 	for i := range ks {
 		ks[i].Current, ks[i].Shown = i == cur, i <= cur
@@ -70,7 +70,7 @@ func TestMemwallPicture(t *testing.T) {
 		}
 	}
 	got := strings.Join(labels(AppendMemwall(List{}, memwallView(1, 0.5))), "\n")
-	for _, want := range []string{"moved bytes 8.6 GB total 17.2 GB", "bytes_axis", "tflops v 14.6 bound shared-memory", "tflops v 1.67 bound memory"} {
+	for _, want := range []string{"clock t 4.72 ms time 9.45 ms", "moved bytes 8.6 GB total 17.2 GB", "bytes_axis", "tflops v 14.6 bound shared-memory", "tflops v 1.67 bound memory", "\n82.1 ms\n", "\n9.45 ms\n"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("no %q in\n%s", want, got)
 		}

@@ -55,6 +55,16 @@ type RouterView struct {
 	// Frac is how much of the dispatch has happened: copies arrive in
 	// order, a bar filling as they do.
 	Frac float64
+	// KeptBy and DroppedBy, for sources drawn by GPU, are each expert's
+	// copies kept and dropped once a share b ÷ (len − 1) of the dispatch
+	// has happened (b = 0 … len − 1), as the engine fills the buffers:
+	// each GPU's tokens in order, the GPUs at once, a copy dropped only
+	// when its GPU's buffer for the expert is full. Nil: both in
+	// proportion to Frac.
+	KeptBy, DroppedBy [][]float64
+	// Buffers is how many GPUs' buffers make an expert's capacity (each
+	// ExpertCapacity ÷ Buffers slots); 0 or 1: one.
+	Buffers int
 	// Said are the picture's words, made once a run and language
 	// (MakeRouterWords).
 	Said RouterWords
@@ -77,6 +87,11 @@ func MakeRouterWords(v RouterView, w Words) RouterWords {
 		Mean: w.Say("canvas.router.mean", "n", units.Count(int64(math.Round(v.Mean))))}
 	if v.ExpertCapacity > 0 {
 		r.Capacity = w.Say("canvas.router.capacity", "slots", units.Count(int64(v.ExpertCapacity)))
+		if v.Buffers > 1 {
+			// Per GPU: a GPU's copies drop when its own buffer is full.
+			r.Capacity = w.Say("canvas.router.capacity_gpus", "slots", units.Count(int64(v.ExpertCapacity)),
+				"gpus", strconv.Itoa(v.Buffers), "per", units.Count(int64(v.ExpertCapacity/v.Buffers)))
+		}
 	}
 	r.ExpertNames = make([]string, E)
 	for e := range E {
@@ -207,6 +222,13 @@ func AppendRouter(dst List, v RouterView) List {
 				}
 			}
 			return kept, dropped
+		}
+		if e < len(v.KeptBy) && e < len(v.DroppedBy) && len(v.KeptBy[e]) > 1 && len(v.KeptBy[e]) == len(v.DroppedBy[e]) {
+			// Between the engine's samples, linearly.
+			x := frac * float64(len(v.KeptBy[e])-1)
+			i := min(int(x), len(v.KeptBy[e])-2)
+			f := x - float64(i)
+			return v.KeptBy[e][i] + (v.KeptBy[e][i+1]-v.KeptBy[e][i])*f, v.DroppedBy[e][i] + (v.DroppedBy[e][i+1]-v.DroppedBy[e][i])*f
 		}
 		return float64(v.Kept[e]) * frac, float64(v.Load[e]-v.Kept[e]) * frac
 	}

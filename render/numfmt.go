@@ -60,12 +60,14 @@ type NumfmtView struct {
 	X             float64 // and as a number
 	Rows          []FormatRow
 	// Training: the variants, drawn up to step Upto of Steps, the spike
-	// at Spike; GradRows the current run's gradient at Upto in FP16 and
-	// BF16; FP16Max the line it must stay under.
+	// at Spike; GradRows the current run's gradient at GradStep in FP16
+	// and BF16 (Upto, or before it the last step of a run that died);
+	// FP16Max the line it must stay under.
 	Curves             []LossCurve
 	Upto, Steps, Spike int
 	GradRows           []FormatRow
 	Grad               string
+	GradStep           int
 	FP16Max            float64
 	// Memory: the weights in each format, against one GPU's HBM.
 	Weights  []WeightBar
@@ -409,7 +411,11 @@ func numfmtTraining(p *siPlacer, v NumfmtView, sc, fs float32, r Rect) {
 	th, w := v.Theme, v.Words
 	rowsH := minf(r.H*0.26, fs*LineHeight*5)
 	if len(v.GradRows) > 0 && r.H > fs*14 {
-		p.fit(r.X, r.Y, fs, AlignLeft, th.Text, w.Say("canvas.num.grad_now", "k", units.Count(int64(v.Upto)), "g", v.Grad), r.W)
+		head := w.Say("canvas.num.grad_now", "k", units.Count(int64(v.GradStep)), "g", v.Grad)
+		if v.GradStep < v.Upto {
+			head = w.Say("canvas.num.grad_last", "k", units.Count(int64(v.GradStep)), "g", v.Grad)
+		}
+		p.fit(r.X, r.Y, fs, AlignLeft, th.Text, head, r.W)
 		numfmtRows(p, v, v.GradRows, sc, fs, Rect{r.X, r.Y + fs*LineHeight*1.1, r.W, rowsH - fs*LineHeight*1.1}, false)
 	} else {
 		rowsH = 0

@@ -45,6 +45,7 @@ func trainView(upto int) NumfmtView {
 	}
 	v.GradRows = v.Rows[1:]
 	v.Grad = "-300000"
+	v.GradStep = min(upto, 100) // the current run, FP16's, died at the spike
 	return v
 }
 
@@ -100,14 +101,15 @@ func TestNumfmtLayers(t *testing.T) {
 
 // The training picture: before the spike the headline waits for it;
 // after, FP16 is dead, its gradient marked as stored Inf over FP16's
-// largest number and its loss ending in NaN.
+// largest number and its loss ending in NaN; its rows keep the gradient
+// that killed it, the spike's.
 func TestNumfmtTraining(t *testing.T) {
 	got := strings.Join(labels(AppendNumfmt(List{}, trainView(90))), "\n")
 	if !strings.Contains(got, "head_before name FP16 k 90 spike 100") || strings.Contains(got, "NaN") {
 		t.Errorf("before the spike:\n%s", got)
 	}
 	got = strings.Join(labels(AppendNumfmt(List{}, trainView(150))), "\n")
-	for _, want := range []string{"head_dead name FP16 max 65,504", "\ninf\n", "NaN", "fp16_max max 65,504", "grad_now k 150"} {
+	for _, want := range []string{"head_dead name FP16 max 65,504", "\ninf\n", "NaN", "fp16_max max 65,504", "grad_last k 100"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("no %q after the spike:\n%s", want, got)
 		}

@@ -40,9 +40,14 @@ func PlanPartColour(key string, th Theme) Color {
 // canvas.plan.leaf_BRANCH).
 var planLeaves = [...]string{"dp", "tp-dp", "tp-pp-dp"}
 
+// planChosen rings the leaf of the search's chosen plan (Okabe–Ito
+// orange: apart from the lit path's colour on every theme).
+var planChosen = sizePalette[1]
+
 // AppendPlanner draws the decision tree on the left — its questions as a
 // chain of boxes, each "yes" leading right to a leaf and each "no" down to
-// the next question, the path the model takes and its leaf lit — and the
+// the next question, the path the model takes and its leaf lit, the leaf
+// of the search's chosen plan ringed (Chosen) — and the
 // ranked plans on the right: a row each with its rank, label, step time
 // as a bar stacked by part on one seconds scale (the slowest listed
 // plan's step), the time, and the memory of its fullest GPU against what
@@ -88,6 +93,10 @@ func AppendPlanner(dst List, v PlannerView) List {
 		tw := clamp(inner.W*0.34, 20*fs, 30*fs)
 		tree = Rect{inner.X, inner.Y, tw, inner.H}
 		plans = Rect{inner.X + tw + 2*fs, inner.Y, inner.W - tw - 2*fs, inner.H}
+		// Beside the plans, in smaller words if its height needs them.
+		for treeFS > 14*sc && planTree(nil, th, sc, treeFS, tree, v) > inner.H {
+			treeFS -= sc
+		}
 	default:
 		// Above the plans, the tree in at most 40% of the height, in
 		// smaller words if need be; a stage too short even for that (a
@@ -107,6 +116,9 @@ func AppendPlanner(dst List, v PlannerView) List {
 		plans = Rect{inner.X, inner.Y + h + 1.5*fs, inner.W, inner.H - h - 1.5*fs}
 	}
 	if tree.W > 0 {
+		if v.Chosen != "" && planTree(nil, th, sc, treeFS, tree, v) > st.Y+st.H-tree.Y {
+			v.Chosen = "" // no room for the chosen plan's ring and key: the tree alone
+		}
 		planTree(&l, th, sc, treeFS, tree, v)
 	}
 	if plans.W > 0 && plans.H > 0 {
@@ -135,6 +147,11 @@ func planTree(l *List, th Theme, sc, fs float32, r Rect, v PlannerView) float32 
 			l.Frame(x, y, lw, leafH, 2.5*sc, th.LinkActive)
 		} else {
 			l.Frame(x, y, lw, leafH, 1*sc, th.Link)
+		}
+		if planLeaves[k] == v.Chosen && v.ChosenKey != "" {
+			// The search's plan: a ring around its leaf.
+			o := 4 * sc
+			l.Frame(x-o, y-o, lw+2*o, leafH+2*o, 2*sc, planChosen)
 		}
 		l.Label(x+lw/2, y+leafH/2-fs*0.6, fs, AlignCenter, planPick(on, th.Text, th.Dim), fitLabel(w.Say("canvas.plan.leaf_"+planLeaves[k]), fs, lw-fs*0.4))
 	}
@@ -183,13 +200,28 @@ func planTree(l *List, th Theme, sc, fs float32, r Rect, v PlannerView) float32 
 			y += leafH
 		}
 	}
-	// The key: the lit path is the reader's model and cluster.
+	// The key: the lit path is the reader's model and cluster; the ring,
+	// where the search's plan lands (its plan named in full, wrapped).
 	key := LegendEntry{Color: th.LinkActive, Label: w.Say("canvas.plan.key_path")}
 	y += fs
 	if l != nil {
 		Legend(l, th, r.X, y, r.W, fs, sc, key)
 	}
 	y += LegendHeight(r.W, fs, key)
+	if v.Chosen != "" && v.ChosenKey != "" {
+		sw := fs * 0.9
+		tx, tw := r.X+sw+fs*0.4, r.W-sw-fs*0.4
+		if l != nil {
+			l.Frame(r.X, y+(fs*LineHeight-sw)/2, sw, sw, 2*sc, planChosen)
+			l.Key(planChosen, v.ChosenKey)
+			ty := y
+			wrapLines(v.ChosenKey, fs, tw, func(s string) {
+				l.Label(tx, ty, fs, AlignLeft, th.Text, s)
+				ty += fs * 1.3
+			})
+		}
+		y += float32(wrapCount(v.ChosenKey, fs, tw))*fs*1.3 + fs*0.2
+	}
 	return y - r.Y
 }
 

@@ -207,27 +207,43 @@ func AppendSizeChart(dst List, v SizeChartView) List {
 	}
 
 	// Crossovers: where the order of two curves flips (once where two
-	// curves that coincide cross a third).
+	// curves that coincide cross a third) — the engine's sizes when it
+	// gives them, else found between the samples.
 	var marked [8][2]float32
 	nm := 0
-	for i := range v.Series {
-		for j := i + 1; j < len(v.Series); j++ {
-			sizeCrossings(&v.Series[i], &v.Series[j], func(lx, ly float64) {
-				x, y := at(lx, ly)
-				for k := range nm {
-					if absf(marked[k][0]-x) < fs && absf(marked[k][1]-y) < fs {
-						return
-					}
+	mark := func(lx, ly, bytes float64) {
+		x, y := at(lx, ly)
+		for k := range nm {
+			if absf(marked[k][0]-x) < fs && absf(marked[k][1]-y) < fs {
+				return
+			}
+		}
+		if nm < len(marked) {
+			marked[nm] = [2]float32{x, y}
+			nm++
+		}
+		l.Circle(x, y, 5*sc, th.Text)
+		s := sizeLabels.get(sizeKey{w.Lang, bytes}, func() string { return w.Say("canvas.sizes.crossover", "bytes", units.Bytes(bytes)) })
+		sw := labelW(s, fs)
+		l.Label(clamp(x, px+sw/2, px+pw-sw/2), maxf(y-fs*1.7, py+fs*0.1), fs, AlignCenter, th.Text, s)
+	}
+	if v.Crossovers != nil {
+		for _, c := range v.Crossovers {
+			for i := range v.Series {
+				if v.Series[i].Label != c.A || !(c.Bytes > 0) {
+					continue
 				}
-				if nm < len(marked) {
-					marked[nm] = [2]float32{x, y}
-					nm++
+				lx := math.Log10(c.Bytes)
+				if ly, ok := sizeLogAt(&v.Series[i], lx); ok {
+					mark(lx, ly, c.Bytes)
 				}
-				l.Circle(x, y, 5*sc, th.Text)
-				s := sizeLabels.get(sizeKey{w.Lang, lx}, func() string { return w.Say("canvas.sizes.crossover", "bytes", units.Bytes(math.Pow(10, lx))) })
-				sw := labelW(s, fs)
-				l.Label(clamp(x, px+sw/2, px+pw-sw/2), maxf(y-fs*1.7, py+fs*0.1), fs, AlignCenter, th.Text, s)
-			})
+			}
+		}
+	} else {
+		for i := range v.Series {
+			for j := i + 1; j < len(v.Series); j++ {
+				sizeCrossings(&v.Series[i], &v.Series[j], func(lx, ly float64) { mark(lx, ly, math.Pow(10, lx)) })
+			}
 		}
 	}
 	if hasCur {

@@ -237,8 +237,12 @@ type PlannerView struct {
 	Words         Words // its words in the reader's language (canvas.* keys)
 	Tree          []DecisionNode
 	Branch        string // dp, tp-dp, tp-pp-dp: the leaf lit
-	Plans         []PlanRow
-	Usable        float64 // bytes, for the memory column's scale
+	// Chosen is the leaf the search's chosen plan belongs to (by its TP
+	// and PP; "": none), ringed and keyed with ChosenKey, so that a tree
+	// lighting TP + PP + DP beside a best plan with no pipeline says so.
+	Chosen, ChosenKey string
+	Plans             []PlanRow
+	Usable            float64 // bytes, for the memory column's scale
 	// Note explains the plans' codes, under the table ("": none).
 	Note string
 }

@@ -96,8 +96,10 @@ func (CPUGPULesson) narration(les *Lesson, _ int, lang string) []string {
 		"cpu_total", secs(m.CPUTotalS),
 		"gpu_total", secs(m.GPUTotalS),
 		"tensor_total", secs(m.TensorTotalS),
-		"speedup", strconv.FormatFloat(m.Speedup, 'f', 0, 64),
-		"tensor_speedup", strconv.FormatFloat(m.CPUTotalS/m.TensorTotalS, 'f', 0, 64),
+		// The ratios to three digits, as the canvas's headlines give them
+		// (units.Ratio's number).
+		"speedup", units.Number(m.Speedup),
+		"tensor_speedup", units.Number(m.CPUTotalS / m.TensorTotalS),
 	}
 }
 

@@ -65,6 +65,10 @@ type FabricRun struct {
 	Forms     map[collective.Algo]collective.Form
 	Sweep     []SizePoint
 	Crossover float64 // bytes where tree and ring take the same time (0: none)
+	// Crossings are where two algorithms' curves cross inside the sweep,
+	// found on the closed forms (the tree–ring one is Crossover): the
+	// sizes the chart marks, the narration's numbers.
+	Crossings []Crossing
 	// Contention: the all-to-all's time and busiest link on a 1:1 and a
 	// 2:1 fat tree, and each fat tree's links with their loads.
 	Contention [2]collective.FabricResult
@@ -73,6 +77,71 @@ type FabricRun struct {
 	Rack *RackRun
 	end  sim.Time
 	zoom *FabricZoom // the zoom's collective, laid out on first use (zoom_fabric.go)
+}
+
+// Crossing is a message size at which algorithms A and B take the same
+// time.
+type Crossing struct {
+	A, B  collective.Algo
+	Bytes float64
+}
+
+// crossings are the sizes at which two of FabricAlgos' all-reduces take
+// the same time, inside the sweep: each between the two samples where
+// their order flips, by bisection on the closed forms; the tree–ring
+// crossing is collective.Crossover's, the narration's {crossover}.
+func crossings(r *FabricRun, n, k int) []Crossing {
+	var out []Crossing
+	for i, a := range FabricAlgos {
+		for _, b := range FabricAlgos[i+1:] {
+			diff := func(s float64) float64 {
+				fa, err1 := collective.ClosedForm(collective.AllReduce, a, n, k, s, r.Intra, r.Inter)
+				fb, err2 := collective.ClosedForm(collective.AllReduce, b, n, k, s, r.Intra, r.Inter)
+				if err1 != nil || err2 != nil {
+					return 0
+				}
+				return fa.Seconds - fb.Seconds
+			}
+			last, lastSign := 0.0, 0
+			for _, p := range r.Sweep {
+				d := p.Seconds[string(a)] - p.Seconds[string(b)]
+				sign := 0
+				if d > 0 {
+					sign = 1
+				} else if d < 0 {
+					sign = -1
+				}
+				if sign == 0 {
+					continue // equal here: no order to flip (coinciding curves stay so)
+				}
+				if lastSign != 0 && sign != lastSign {
+					out = append(out, Crossing{A: a, B: b, Bytes: crossBetween(r, a, b, last, p.Bytes, diff)})
+				}
+				last, lastSign = p.Bytes, sign
+			}
+		}
+	}
+	return out
+}
+
+// crossBetween is where diff changes sign between lo and hi (bytes): the
+// tree–ring crossover when it lies there, else by bisection.
+func crossBetween(r *FabricRun, a, b collective.Algo, lo, hi float64, diff func(float64) float64) float64 {
+	pair := [2]collective.Algo{a, b}
+	if (pair == [2]collective.Algo{collective.Ring, collective.Tree} || pair == [2]collective.Algo{collective.Tree, collective.Ring}) &&
+		r.Crossover >= lo && r.Crossover <= hi {
+		return r.Crossover
+	}
+	below := diff(lo) < 0
+	for range 200 {
+		mid := math.Sqrt(lo * hi)
+		if (diff(mid) < 0) == below {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return math.Sqrt(lo * hi)
 }
 
 // FatTreeLoads is a fat tree's shape and how busy each of its network
@@ -226,6 +295,7 @@ func fabricRun(st Step, c Config) (*FabricRun, error) {
 		r.Sweep = append(r.Sweep, p)
 	}
 	r.Crossover = collective.Crossover(n, k, intra, inter)
+	r.Crossings = crossings(r, n, k)
 	return r, nil
 }
 

@@ -767,6 +767,7 @@ func planNarration(r *PlanRun, lang string) []string {
 		"usable", units.Bytes(usable),
 		"gpus", count(pc.Cluster.GPUs), "layers", strconv.Itoa(pc.Model.Layers),
 		"tp", strconv.Itoa(p.TP), "pp", strconv.Itoa(p.PP), "dp", strconv.Itoa(p.DP),
+		"split", PlanSplit(lang, res),
 		"v", strconv.Itoa(p.Interleave),
 		"m", strconv.Itoa(res.MicroBatches), "b", strconv.Itoa(p.MicroBatch),
 		"global_batch", count(p.GlobalBatch),
@@ -817,12 +818,67 @@ func planNarration(r *PlanRun, lang string) []string {
 			}
 		}
 	}
+	for _, b := range r.Bars {
+		// zero-stages: each stage's DP traffic a step, as the lower chart
+		// draws it.
+		if n, ok := strings.CutPrefix(b.Label, "ZeRO-"); ok && r.View == ViewZeRO {
+			out = append(out, "comm_z"+n, dur(b.Time.DPComm))
+		}
+	}
+	if sr := r.Search; sr != nil && len(sr.Plans) > 0 {
+		// The planner: the tree's branch against the chosen plan's.
+		ch := sr.Plans[r.Selected()]
+		branch := PlanBranch(ch.Config.Plan.TP, ch.Config.Plan.PP)
+		leaf := i18n.T(lang, "canvas.plan.leaf_"+branch)
+		key := "plan.tree_agrees"
+		if branch != sr.Decision.Branch {
+			key = "plan.tree_differs"
+		}
+		out = append(out, "tree_leaf", i18n.T(lang, "canvas.plan.leaf_"+sr.Decision.Branch), "chosen_leaf", leaf,
+			"chosen_plan", ChosenPlan(lang, ch),
+			"tree_vs_search", i18n.T(lang, key, "rank", strconv.Itoa(r.Selected()+1), "plan", ChosenPlan(lang, ch), "leaf", leaf))
+	}
 	z, _ := parallel.ZeROStates(psi, max(2, p.DP), 3, p.BytesPerParam)
 	out = append(out, "zero3", units.Bytes(z.Total()))
 	b := parallel.SeedBudget(0.05)
 	out = append(out, "budget_step", dur(b.Step()), "budget_faster", dur(b.Faster(1.2).Step()),
 		"amdahl", units.Percent(1-b.Faster(1.2).Step()/b.Step()))
 	return out
+}
+
+// PlanBranch is the branch of the seeds' decision tree (Decision.Branch)
+// a plan of tp and pp belongs to: with a pipeline TP + PP + DP, with TP
+// alone TP in the node + DP, with neither data parallel.
+func PlanBranch(tp, pp int) string {
+	switch {
+	case pp > 1:
+		return "tp-pp-dp"
+	case tp > 1:
+		return "tp-dp"
+	}
+	return "dp"
+}
+
+// ChosenPlan is a ranked plan as the planner's tree and narration name
+// it: its split and ZeRO stage.
+func ChosenPlan(lang string, res parallel.Result) string {
+	return PlanSplit(lang, res) + i18n.T(lang, "plan.chosen_zero", "zero", strconv.Itoa(res.Config.Plan.ZeRO))
+}
+
+// PlanSplit is how a plan splits the GPUs, every dimension it uses:
+// "TP 8 × PP 8 × DP 8", with CP when it splits the sequence, and the
+// experts' EP in brackets for a mixture of experts (the numbers table's
+// plan row, the sandbox's narration, the planner's tree).
+func PlanSplit(lang string, res parallel.Result) string {
+	q := res.Config.Plan
+	plan := fmt.Sprintf("TP %d × PP %d × DP %d", q.TP, q.PP, q.DP)
+	if q.CP > 1 {
+		plan = fmt.Sprintf("TP %d × CP %d × PP %d × DP %d", q.TP, q.CP, q.PP, q.DP)
+	}
+	if res.Config.Model.MoE() {
+		plan = paren(lang, plan, fmt.Sprintf("EP %d", max(q.EP, 1)))
+	}
+	return plan
 }
 
 func (PlanLesson) table(les *Lesson, step int, lang string) Table {
@@ -844,16 +900,9 @@ func (PlanLesson) table(les *Lesson, step int, lang string) Table {
 	}
 	tm := res.Time
 	dur := func(s float64) string { return units.LocalDuration(lang, s) }
-	plan := fmt.Sprintf("TP %d × PP %d × DP %d", res.Config.Plan.TP, res.Config.Plan.PP, res.Config.Plan.DP)
-	if q := res.Config.Plan; q.CP > 1 {
-		plan = fmt.Sprintf("TP %d × CP %d × PP %d × DP %d", q.TP, q.CP, q.PP, q.DP)
-	}
-	if res.Config.Model.MoE() {
-		plan = paren(lang, plan, fmt.Sprintf("EP %d", max(res.Config.Plan.EP, 1)))
-	}
 	tb.Rows = []TableRow{
 		row("params", ParamCount(lang, res.Params)),
-		row("plan", plan),
+		row("plan", PlanSplit(lang, res)),
 		row("weights_bytes", units.Bytes(mem.Weights)),
 		row("gradients_bytes", units.Bytes(mem.Gradients)),
 		row("optimizer_bytes", units.Bytes(mem.Optimizer)),

@@ -96,6 +96,10 @@ func buildFabric(p *Picture, dst render.List, m Moment, f Frame) render.List {
 		key += "_nodes"
 	}
 	v.Title = w.Say(key, args...)
+	v.Crossovers = []render.SizeCrossover{} // the engine's, none or some: never sampled
+	for _, c := range run.Crossings {
+		v.Crossovers = append(v.Crossovers, render.SizeCrossover{A: name(c.A), B: name(c.B), Bytes: c.Bytes})
+	}
 	for _, algo := range scenarios.FabricAlgos {
 		s := render.SizeSeries{Label: name(algo)}
 		for _, p := range run.Sweep {

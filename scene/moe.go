@@ -3,6 +3,8 @@ package scene
 import (
 	"strconv"
 
+	"github.com/gpuscope/gpuscope/engine/moe"
+
 	"github.com/gpuscope/gpuscope/engine/units"
 	"github.com/gpuscope/gpuscope/render"
 	"github.com/gpuscope/gpuscope/scenarios"
@@ -65,7 +67,7 @@ func routerView(run *scenarios.RouteRun) render.RouterView {
 	E, k := r.Experts, r.TopK
 	all := r.Tokens * r.EP
 	v := render.RouterView{Load: r.Load, Kept: r.KeptLoad, ExpertCapacity: r.ExpertCapacity(), Mean: r.MeanLoad(),
-		ActiveShare: run.Model.ActiveParams() / run.Model.Params()}
+		ActiveShare: run.Model.ActiveParams() / run.Model.Params(), Buffers: r.EP}
 	if r.EP > 1 && E <= 64 {
 		v.ExpertGPU = make([]int, E)
 		for e := range E {
@@ -86,6 +88,7 @@ func routerView(run *scenarios.RouteRun) render.RouterView {
 		}
 		return v
 	}
+	v.KeptBy, v.DroppedBy = arrivals(r)
 	gpus := min(r.EP, routeSourceGPUs)
 	if E > 32 {
 		gpus = 1 // a line per expert from one GPU; more would be a blur
@@ -107,6 +110,41 @@ func routerView(run *scenarios.RouteRun) render.RouterView {
 		}
 	}
 	return v
+}
+
+// arrivalSamples is how many shares of a dispatch the fan's bars are
+// sampled at (and linear between).
+const arrivalSamples = 128
+
+// arrivals are, for a batch drawn by GPU, each expert's copies kept and
+// dropped by each sampled share of the dispatch, as the engine routed
+// them: every GPU sends its tokens in order, all GPUs at once, and a copy
+// is dropped only once its GPU's buffer for the expert is full (moe.Route
+// keeps r.Kept in that order) — so an expert's bar turns red no sooner
+// than a buffer fills, not in proportion from the start.
+func arrivals(r *moe.Result) (kept, dropped [][]float64) {
+	E, k, T := r.Experts, r.TopK, r.Tokens
+	kept, dropped = make([][]float64, E), make([][]float64, E)
+	for e := range E {
+		kept[e], dropped[e] = make([]float64, arrivalSamples+1), make([]float64, arrivalSamples+1)
+	}
+	for i, e := range r.Routes {
+		j := (i % (T * k)) / k // the token's place in its GPU's batch
+		// It has arrived from the first sample at or after (j+1)/T.
+		b := (arrivalSamples*(j+1) + T - 1) / T
+		if r.Kept[i] {
+			kept[e][b]++
+		} else {
+			dropped[e][b]++
+		}
+	}
+	for e := range E {
+		for b := 1; b <= arrivalSamples; b++ {
+			kept[e][b] += kept[e][b-1]
+			dropped[e][b] += dropped[e][b-1]
+		}
+	}
+	return kept, dropped
 }
 
 func routerWords(v *render.RouterView, run *scenarios.RouteRun, w render.Words) {

@@ -188,7 +188,8 @@ func init() {
 		AllReduce All-Reduce All-to-All ReduceScatter Reduce-Scatter AllGather Tensor Core Cores CUDA SM SMs FP FP32 FP16 BF16 FP8 FP4
 		TF32 E4M3 E5M2 ZeRO TP PP DP EP CP SP GEMM FLOP FLOPs TFLOP PFLOP GFLOP MFLOP kFLOP FlashAttention softmax token tokens
 		Adam MFU GPT Llama MTBF GELU LayerNorm Dropout QKV busbw algbw MiB GiB KiB TiB TB GB MB kB ms ns ps TFLOP/s
-		NVLS MoE Megatron MegaScale SXM Inf NaN GPipe GHz else Mixtral DeepSeek DeepSeek-V DualPipe MXFP NVFP E8M0 E2M1`) {
+		NVLS MoE Megatron MegaScale SXM Inf NaN GPipe GHz else Mixtral DeepSeek DeepSeek-V DualPipe MXFP NVFP E8M0 E2M1
+		Daly Young`) { // Daly, Young: authors the narration names in Latin too
 		canvasNames[w] = true
 	}
 	// rack-scale-nvlink: GB200 NVL72 racks and HGX nodes.

@@ -104,6 +104,7 @@ func buildMemwall(_ *Picture, dst render.List, m Moment, f Frame) render.List {
 		v.Kernels = append(v.Kernels, render.MemwallKernel{
 			Name: w.Say("canvas.memwall.k." + k), Tile: memwallTiles[k], Bytes: km.HBMBytes, FLOPs: km.FLOPs,
 			TFLOPS: km.TFLOPS, Utilization: km.Utilization, Bound: km.Bound, Current: k == run.Kernel, Shown: i < shownUpTo,
+			Seconds: km.TimeS,
 		})
 	}
 	v.Progress = 1
@@ -271,8 +272,15 @@ func buildNumfmt(pic *Picture, dst render.List, m Moment, f Frame) render.List {
 		v.Curves = pic.numfmt.get(run, w, cur)
 		for i, tv := range run.Variants {
 			if c := v.Curves[i]; c.Current {
-				g := tv.Steps[v.Upto].Exact
-				v.Grad = scenarios.NumText(g)
+				// A dead run has no gradient (its weight is NaN): the rows
+				// keep the last one it had, the spike's that killed it,
+				// which BF16 stores and FP16 cannot.
+				k := v.Upto
+				for k > 0 && math.IsNaN(tv.Steps[k].Exact) {
+					k--
+				}
+				g := tv.Steps[k].Exact
+				v.Grad, v.GradStep = scenarios.NumText(g), k
 				v.GradRows = []render.FormatRow{row(numfmt.FP16, g, tv.Format.ID == "fp16"), row(numfmt.BF16, g, tv.Format.ID == "bf16")}
 			}
 		}

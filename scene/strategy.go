@@ -766,6 +766,11 @@ func plannerView(m Moment, run *scenarios.PlanRun, f planFrame) render.PlannerVi
 	}
 	v.Branch = sr.Decision.Branch
 	selected := run.Selected()
+	if selected < len(sr.Plans) {
+		q := sr.Plans[selected].Config.Plan
+		v.Chosen = scenarios.PlanBranch(q.TP, q.PP)
+		v.ChosenKey = w.Say("canvas.plan.key_chosen", "rank", strconv.Itoa(selected+1), "plan", scenarios.ChosenPlan(w.Lang, sr.Plans[selected]))
+	}
 	for i, r := range sr.Plans {
 		if i >= 12 {
 			break
