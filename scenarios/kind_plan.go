@@ -664,6 +664,9 @@ func PlanCommand(pc parallel.Config) []string {
 	if p.Eager {
 		args = append(args, "--eager")
 	}
+	if p.Loss != "" && p.Loss != parallel.LossMegatron {
+		args = append(args, "--cross-entropy", string(p.Loss))
+	}
 	if p.CP > 1 {
 		algo := p.CPAlgo
 		if algo == "" {

@@ -71,7 +71,8 @@ const shareTail = `</fieldset><div class="share-grid">` +
 	`<div class="share-row"><button type="button" id="share-copy" data-i18n="ui.share_copy"></button></div></section>` +
 	`<section class="share-section"><h3 class="share-h" data-i18n="ui.share_export"></h3>` +
 	`<div class="share-row"><button type="button" id="share-png" data-i18n="ui.share_png"></button>` +
-	`<button type="button" id="share-webm" data-i18n="ui.share_webm"></button></div></section>` +
+	`<button type="button" id="share-webm" data-i18n="ui.share_webm"></button>` +
+	`<button type="button" id="share-trace" data-i18n="ui.share_trace" hidden></button></div></section>` +
 	`<p id="share-status" class="share-status" role="status" aria-live="polite"></p><a id="share-dl" hidden></a></form>`
 
 // set sets a property of the element id. The dialog's elements are
@@ -155,6 +156,8 @@ func (a *app) buildShare(st scenarios.State) {
 			a.exportPNG()
 		case "share-webm":
 			a.exportWebM()
+		case "share-trace":
+			a.exportTrace()
 		}
 	})
 }
@@ -169,6 +172,10 @@ func (a *app) shareUpdate() {
 	st := a.player.State()
 	href := window.Get("location").Get("href").String()
 	set("share-link", "value", href)
+	// A step with a plan (the strategy lessons, the sandbox) can be
+	// downloaded as a trace.
+	_, plan := a.player.Run().(*scenarios.PlanRun)
+	set("share-trace", "hidden", !plan)
 
 	// The form as a fragment: hide=a,b&theme=…&motion=…&lang=…&load=…&
 	// origins=…[&autoplay=1], encoded by the browser.
@@ -426,4 +433,33 @@ func (a *app) exportWebM() {
 		}
 		r.Call("stop")
 	}()
+}
+
+// exportTrace downloads the step's plan as Chrome Trace Event JSON
+// (parallel.Result.ChromeTrace: a process a pipeline stage, its compute,
+// communication and memory), for Perfetto or chrome://tracing; its
+// otherData names the gpuscope plan command that prints the same step.
+func (a *app) exportTrace() {
+	a.mu.Lock()
+	pr, ok := a.player.Run().(*scenarios.PlanRun)
+	st := a.player.State()
+	a.mu.Unlock()
+	if !ok {
+		return
+	}
+	tr, err := pr.Result.ChromeTrace("gpuscope " + strings.Join(scenarios.PlanCommand(pr.Config), " "))
+	var b []byte
+	if err == nil {
+		b, err = tr.JSON()
+	}
+	if err != nil {
+		a.shareSay("ui.share_failed", "reason", err.Error())
+		return
+	}
+	arr := js.Global().Get("Uint8Array").New(len(b))
+	js.CopyBytesToJS(arr, b)
+	opts := js.Global().Get("Object").New()
+	opts.Set("type", "application/json")
+	blob := js.Global().Get("Blob").New(js.ValueOf([]any{arr}), opts)
+	download(blob, st.Lang, map[string]any{"type": "trace", "name": page.ExportName(st, "trace.json"), "events": len(tr.TraceEvents)})
 }

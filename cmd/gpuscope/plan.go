@@ -127,6 +127,7 @@ not divide by PP take --first-stage-layers and --last-stage-layers.`,
 	flags: map[string]flagDoc{
 		"model":              {what: "a model preset", def: "none: give --model, --hf-config, the sizes or --params"},
 		"hf-config":          {what: "a Hugging Face config.json naming the model", arg: "FILE", allowed: "a config.json file"},
+		"trace":              {what: "also write the plan's step to FILE as Chrome Trace Event JSON, which Perfetto (ui.perfetto.dev), chrome://tracing and PyTorch's profiler read: a process a pipeline stage, its threads compute (forward, recomputation, backward, bubble, the exposed collective, the optimizer, the wait for the slowest GPU), communication (pipeline sends, the data-parallel collective hidden and exposed) and memory (a counter of model states and activations in flight), with the engine's durations (not with --search)", arg: "FILE", allowed: "a file to write"},
 		"layers":             {what: "transformer layers (overrides the model's)", def: "the model's"},
 		"hidden":             {what: "hidden size (overrides the model's)", def: "the model's"},
 		"heads":              {what: "attention heads (overrides the model's)", def: "the model's"},
@@ -198,7 +199,7 @@ not divide by PP take --first-stage-layers and --last-stage-layers.`,
 		"overlap":            {what: "hide the DP all-reduce behind the backward pass, bucket by bucket (off: after it)", def: "on (--software megatron-2021: off)"},
 		"software":           {what: "a software era's settings, so a paper's row is one flag away (each still overridden by its own flag): megatron-2021 (" + softwareEras[0].what + "); megatron-2022 (" + softwareEras[1].what + "); current (" + softwareEras[2].what + "); with --search only its FlashAttention and bytes a parameter (the search sets the rest)"},
 	},
-	extra: []string{"hf-config", "recompute-modules"},
+	extra: []string{"hf-config", "recompute-modules", "trace"},
 }
 
 // statesOnly is gpuscope plan --params N: model-state memory alone.
@@ -258,7 +259,8 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	}
 	// --hf-config takes a file name and --recompute-modules a list: read
 	// them before the knob parser.
-	var hfPath, modules string
+	var hfPath, modules, tracePath string
+	var traceGiven bool
 	var rest []string
 	for i := 0; i < len(args); i++ {
 		switch a := args[i]; {
@@ -278,6 +280,14 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 			i++
 		case strings.HasPrefix(a, "--recompute-modules="):
 			modules = strings.TrimPrefix(a, "--recompute-modules=")
+		case a == "--trace" || a == "-trace":
+			if i+1 >= len(args) {
+				return fail("--trace: missing value; allowed: a file to write")
+			}
+			tracePath, traceGiven = args[i+1], true
+			i++
+		case strings.HasPrefix(a, "--trace="):
+			tracePath, traceGiven = strings.TrimPrefix(a, "--trace="), true
 		default:
 			rest = append(rest, a)
 		}
@@ -492,6 +502,12 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	fused := boolOr("fused-swiglu", false)
 	eager := boolOr("eager", false)
 	loss := parallel.Loss(fs.value("cross-entropy"))
+	if traceGiven && tracePath == "" {
+		return fail("--trace: empty; allowed: a file to write")
+	}
+	if fs.bools["search"] && traceGiven {
+		return fail("--trace: writes one plan's step; not with --search")
+	}
 	if fs.bools["search"] && fs.bools["kernels"] {
 		return fail("--kernels: lists one plan's kernels; not with --search")
 	}
@@ -603,6 +619,15 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		out.Activity = &act
 		if c, ok := sa.Counts(act); ok {
 			out.KernelCounts = &c
+		}
+	}
+	if traceGiven {
+		n, err := writeTrace(tracePath, r, args)
+		if err != nil {
+			return fail("--trace: %v", err)
+		}
+		if !fs.bools["json"] {
+			defer fmt.Fprintf(stdout, "trace: %s, %d events (open it in ui.perfetto.dev or chrome://tracing)\n", tracePath, n)
 		}
 	}
 	if fs.bools["json"] {
@@ -1004,4 +1029,32 @@ func lossNames() []string {
 		s[i] = string(l)
 	}
 	return s
+}
+
+// writeTrace writes r's step to path as Chrome Trace Event JSON
+// (parallel.Result.ChromeTrace), the command line without --trace in its
+// otherData, and returns how many events it holds.
+func writeTrace(path string, r parallel.Result, args []string) (int, error) {
+	cmd := []string{"gpuscope", "plan"}
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--trace" || a == "-trace":
+			i++
+		case strings.HasPrefix(a, "--trace="):
+		default:
+			cmd = append(cmd, a)
+		}
+	}
+	tr, err := r.ChromeTrace(strings.Join(cmd, " "))
+	if err != nil {
+		return 0, err
+	}
+	b, err := tr.JSON()
+	if err != nil {
+		return 0, err
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		return 0, err
+	}
+	return len(tr.TraceEvents), nil
 }

@@ -39,7 +39,7 @@ var AllowedLatin = map[string]string{
 	"GPU": "product", "CPU": "product", "NVIDIA": "vendor", "CUDA": "API", "NVLink": "product", "NVSwitch": "product",
 	"InfiniBand": "product", "NDR": "InfiniBand generation", "HDR": "InfiniBand generation", "XDR": "InfiniBand generation",
 	"RoCE": "protocol", "PCIe": "bus", "SXM": "H100 form factor", "NVL": "H100 NVL, a PCIe card", "ConnectX-7": "NIC product", "HGX": "product",
-	"NVL72": "product", "GB200": "product", "HBM": "memory type", "SRAM": "memory type", "NCCL": "library",
+	"NVL72": "product", "Perfetto": "trace viewer, a product", "GB200": "product", "HBM": "memory type", "SRAM": "memory type", "NCCL": "library",
 	"nccl-tests": "tool", "PyTorch": "framework", "DDP": "PyTorch API", "FSDP": "PyTorch API", "DeepSpeed": "framework",
 	"Megatron-LM": "framework", "Megatron": "model and framework", "MegaScale": "ByteDance's training system (Jiang et al. 2024)", "WebGL": "browser API", "WebM": "file format",
 	"PNG": "file format", "HTML": "format", "JSON": "format", "MediaRecorder": "browser API", "JavaScript": "language",

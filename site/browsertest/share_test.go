@@ -482,3 +482,82 @@ func abs(n int) int {
 	}
 	return n
 }
+
+// Trace: a step with a plan downloads as Chrome Trace Event JSON — a
+// process a pipeline stage, each stage's compute thread ending at the step
+// time — whose otherData names the gpuscope plan command that prints the
+// same step natively: run, it gives the same step_s. A lesson without a
+// plan has no such button.
+func TestShareExportTrace(t *testing.T) {
+	ctx := open(t, "index.html#scenario=sandbox&model=gpt3-175b&gpus=512&tp=8&pp=4&micro_batch=1&global_batch=128")
+	waitReady(ctx)
+	settle(ctx)
+	dir := downloads(t, ctx)
+	shareOpen(t, ctx)
+	var hidden bool
+	evalJSON(ctx, `document.getElementById("share-trace").hidden`, &hidden)
+	if hidden {
+		t.Fatal("#share-trace is hidden on the sandbox's plan")
+	}
+	chromedpRun(t, ctx, chromedp.Click("#share-trace", chromedp.ByQuery))
+	e := waitExport(t, ctx, "trace", 15*time.Second)
+	if e.Name != "gpuscope-sandbox-step1.trace.json" || e.Bytes < 1000 {
+		t.Fatalf("lastExport %+v; want gpuscope-sandbox-step1.trace.json of more than 1 kB", e)
+	}
+	raw := waitFile(t, dir, e.Name, 10*time.Second)
+	var tr struct {
+		TraceEvents []struct {
+			Name string  `json:"name"`
+			Ph   string  `json:"ph"`
+			Ts   float64 `json:"ts"`
+			Dur  float64 `json:"dur"`
+			Pid  int     `json:"pid"`
+			Tid  int     `json:"tid"`
+		} `json:"traceEvents"`
+		OtherData struct {
+			StepS   float64 `json:"step_s"`
+			Command string  `json:"command"`
+		} `json:"otherData"`
+	}
+	if err := json.Unmarshal(raw, &tr); err != nil {
+		t.Fatalf("the download is not JSON: %v", err)
+	}
+	end := map[int]float64{}
+	for _, ev := range tr.TraceEvents {
+		if ev.Ph == "X" && ev.Tid == 1 {
+			end[ev.Pid] = max(end[ev.Pid], ev.Ts+ev.Dur)
+		}
+	}
+	if len(end) != 4 {
+		t.Errorf("%d stages' compute threads; want PP 4", len(end))
+	}
+	for pid, us := range end {
+		if d := us/1e6 - tr.OtherData.StepS; d > 1e-9 || d < -1e-9 {
+			t.Errorf("stage %d ends at %.9g s; the step is %.9g s", pid-1, us/1e6, tr.OtherData.StepS)
+		}
+	}
+	args := strings.Fields(tr.OtherData.Command)
+	if len(args) < 3 || args[0] != "gpuscope" || args[1] != "plan" {
+		t.Fatalf("otherData.command %q", tr.OtherData.Command)
+	}
+	var native struct {
+		Time struct {
+			Step float64 `json:"step_s"`
+		} `json:"time"`
+	}
+	cli(t, &native, append(args[1:], "--json")...)
+	if d := native.Time.Step - tr.OtherData.StepS; d > 1e-9*native.Time.Step || d < -1e-9*native.Time.Step {
+		t.Errorf("%s gives step_s %.9g; the page's trace %.9g", tr.OtherData.Command, native.Time.Step, tr.OtherData.StepS)
+	}
+	// A lesson without a plan offers no trace.
+	chromedpRun(t, ctx, chromedp.Evaluate(`document.getElementById("share-dialog").close()`, nil))
+	if r := command(ctx, `{type: "set", scenario: "ring-allreduce"}`); !r.OK {
+		t.Fatalf("set scenario ring-allreduce: %+v", r)
+	}
+	settle(ctx)
+	shareOpen(t, ctx)
+	evalJSON(ctx, `document.getElementById("share-trace").hidden`, &hidden)
+	if !hidden {
+		t.Error("#share-trace shown on ring-allreduce, which has no plan")
+	}
+}
