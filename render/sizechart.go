@@ -86,6 +86,9 @@ func AppendSizeChart(dst List, v SizeChartView) List {
 			right = parts.X - fs*1.2
 		} else if st.Y+st.H-y > fs*22 {
 			ph := float32(len(v.Parts))*sizeRowH(w, v, fs, st.W-2*pad) + LegendHeight(st.W-2*pad, fs, sizePartEntries(th, w)...) + fs*2.9
+			if _, _, zoom := sizeGap(v.Parts, 1); zoom > 0 {
+				ph += fs * 1.4 // the gap's line
+			}
 			if ph < (bottom-y)*0.36 { // the chart keeps most of the stage
 				parts = Rect{st.X + pad, bottom - ph, st.W - 2*pad, ph}
 				bottom = parts.Y - fs*0.8
@@ -269,8 +272,55 @@ func sizePartEntries(th Theme, w Words) []LegendEntry {
 	}
 }
 
+// sizeGapRatio is how many times as long as the fastest the slowest
+// part may take before the short bars, drawn on the slowest's axis, turn
+// into hairlines: past it each short bar gets an inset (PICTURES.md: "a
+// 50× gap gets an inset or a broken axis").
+const sizeGapRatio = 50
+
+// sizeInset is the share of the bars' width an inset may take.
+const sizeInset = 0.55
+
+// sizeGap is the parts' longest and shortest times and, when the longest
+// is over sizeGapRatio times the shortest, the zoom (1, 2 or 5 × 10ᵏ) at
+// which every bar under longest ÷ sizeGapRatio is drawn again in an inset
+// of the share room of the bars' width; zoom 0: no inset.
+func sizeGap(parts []SizePart, room float64) (long, short, zoom float64) {
+	short = math.Inf(1)
+	for _, p := range parts {
+		if t := p.Latency + p.Bandwidth; t > 0 && !math.IsInf(t, 0) {
+			long, short = math.Max(long, t), math.Min(short, t)
+		}
+	}
+	if !(long > short*sizeGapRatio) {
+		return long, short, 0
+	}
+	// The longest of the short bars fills at most the inset.
+	var most float64
+	for _, p := range parts {
+		if t := p.Latency + p.Bandwidth; t > 0 && t*sizeGapRatio < long {
+			most = math.Max(most, t)
+		}
+	}
+	zoom = 1
+	for _, z := range []float64{1, 2, 5} {
+		for e := 0; e < 12; e++ {
+			c := z * math.Pow(10, float64(e))
+			if most*c <= long*sizeInset*room && c > zoom {
+				zoom = c
+			}
+		}
+	}
+	return long, short, zoom
+}
+
 // sizeParts draws in r, for each algorithm at the current size, its time
 // and a bar of its latency and bandwidth shares: which regime it is in.
+// The bars share one axis, 0 to the slowest's time, so their lengths are
+// the times; a bar over sizeGapRatio times shorter than the slowest keeps
+// its true length (a pixel at least) and is drawn again, zoomed, in a
+// framed inset beside it, and a line under the bars says the ratio and
+// the zoom.
 func sizeParts(l *List, th Theme, sc, fs float32, w Words, r Rect, v SizeChartView) {
 	title := sizeLabels.get(sizeKey{w.Lang + "\x00parts", v.Current}, func() string {
 		return w.Say("canvas.sizes.parts", "bytes", units.Bytes(v.Current))
@@ -289,6 +339,16 @@ func sizeParts(l *List, th Theme, sc, fs float32, w Words, r Rect, v SizeChartVi
 	if stacked {
 		bx, bw, rowH = r.X, r.W, fs*2.6
 	}
+	// The inset's frame starts a little after the sliver it magnifies;
+	// the zoom is chosen for the room left in the frame.
+	ix := bx + bw/sizeGapRatio + fs*0.5
+	iw := bw - (ix - bx) - fs*0.2
+	long, short, zoom := sizeGap(v.Parts, float64(iw/bw))
+	if !(long > 0) {
+		return
+	}
+	var slow, fast string
+	bottom := y
 	for i, p := range v.Parts {
 		tot := p.Latency + p.Bandwidth
 		col := th.Dim
@@ -301,18 +361,48 @@ func sizeParts(l *List, th Theme, sc, fs float32, w Words, r Rect, v SizeChartVi
 		if ry+rowH > r.Y+r.H+fs*0.5 {
 			break
 		}
+		bottom = ry + rowH
 		l.Label(r.X, ry, fs, AlignLeft, col, fitLabel(sizePartLabel(w, p), fs, planPick(stacked, r.W, nameW-fs*0.5)))
-		if tot <= 0 {
+		if !(tot > 0) || math.IsInf(tot, 0) {
 			continue
+		}
+		if tot == long && slow == "" {
+			slow = p.Label
+		}
+		if tot == short && fast == "" {
+			fast = p.Label
 		}
 		by := ry + fs*0.15
 		if stacked {
 			by = ry + fs*1.25
 		}
-		lw := bw * float32(p.Latency/tot)
-		l.Rect(bx, by, lw, fs*0.9, sizePalette[3])
-		l.Rect(bx+lw, by, bw-lw, fs*0.9, sizePalette[4])
+		bh := fs * 0.9
+		n := bw * float32(tot/long) // its true length on the slowest's axis
+		sizeBar(l, bx, by, maxf(n, 1*sc), bh, p)
+		if zoom > 0 && tot*sizeGapRatio < long {
+			l.Frame(ix, by-fs*0.1, iw, bh+fs*0.2, 1*sc, th.Link)
+			zl := n * float32(zoom)
+			sizeBar(l, ix+fs*0.1, by, zl, bh, p)
+			zt := sizeLabels.get(sizeKey{w.Lang + "\x00zoom", zoom}, func() string { return units.Ratio(w.Lang, zoom) })
+			if zw := labelW(zt, fs); ix+fs*0.1+zl+fs*0.3+zw <= ix+iw-fs*0.2 {
+				l.Label(ix+fs*0.1+zl+fs*0.3, by+bh/2-fs*LineHeight/2, fs, AlignLeft, th.Dim, zt)
+			}
+		}
 	}
+	if zoom > 0 && slow != "" && fast != "" {
+		msg := sizeLabels.get(sizeKey{w.Lang + "\x00gap\x00" + slow + "\x00" + fast + "\x00" + strconv.FormatFloat(long/short, 'g', -1, 64), zoom}, func() string {
+			return w.Say("canvas.sizes.gap", "slow", slow, "fast", fast, "ratio", units.Ratio(w.Lang, long/short), "zoom", units.Ratio(w.Lang, zoom))
+		})
+		l.Label(r.X, bottom+fs*0.2, fs, AlignLeft, th.Hot, fitLabel(msg, fs, r.W))
+	}
+}
+
+// sizeBar draws a part's bar of width bw at (x, y): its latency share,
+// then its bandwidth share.
+func sizeBar(l *List, x, y, bw, h float32, p SizePart) {
+	lw := bw * float32(p.Latency/(p.Latency+p.Bandwidth))
+	l.Rect(x, y, lw, h, sizePalette[3])
+	l.Rect(x+lw, y, bw-lw, h, sizePalette[4])
 }
 
 // sizePartLabel is a part's row label: the series and its time.

@@ -281,7 +281,7 @@ func TestSizeChartPendingAndParts(t *testing.T) {
 	l = AppendSizeChart(List{}, v)
 	var bars []Item
 	for _, it := range l.Items {
-		if it.Kind == FillRect && (it.Color == sizePalette[3] || it.Color == sizePalette[4]) && it.W > 20 {
+		if it.Kind == FillRect && (it.Color == sizePalette[3] || it.Color == sizePalette[4]) && it.W != it.H { // not the legend's squares
 			bars = append(bars, it)
 		}
 	}
@@ -302,5 +302,99 @@ func TestSizeChartPendingAndParts(t *testing.T) {
 		if !keyed[sizePalette[i]] {
 			t.Errorf("series %d's colour is not keyed", i)
 		}
+	}
+}
+
+// partRows are the parts' bars (latency and bandwidth rectangles) by row,
+// and the frames drawn around the rows' insets.
+func partRows(l List) (rows map[float32][]Item, frames []Item) {
+	rows = map[float32][]Item{}
+	for _, it := range l.Items {
+		switch {
+		case it.Kind == FillRect && (it.Color == sizePalette[3] || it.Color == sizePalette[4]) && it.H < 20 && it.W != it.H: // not the legend's squares
+			rows[it.Y] = append(rows[it.Y], it)
+		case it.Kind == StrokeRect && it.Y > 150:
+			frames = append(frames, it)
+		}
+	}
+	return rows, frames
+}
+
+// The parts' bars share one axis: their lengths are in the ratio of the
+// algorithms' times (ISSUE 39: 10.2 ms and 103 µs were drawn as equal
+// bars). Past a 50× gap the short bar keeps its true length and is drawn
+// again, framed and zoomed, and a line says the ratio and the zoom.
+func TestSizeChartPartsProportional(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		ring, tree [2]float64 // latency, bandwidth
+		inset      bool
+	}{
+		{"4× apart", [2]float64{3e-3, 1e-3}, [2]float64{1e-4, 9e-4}, false},
+		{"the default's 99×", [2]float64{10.23e-3, 1.3e-6}, [2]float64{100e-6, 2.6e-6}, true},
+		{"600×", [2]float64{60e-3, 1e-6}, [2]float64{50e-6, 50e-6}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			v := sizeView()
+			v.Height, v.Stage.H = 700, 700
+			v.Words = Words{T: func(key string, args ...string) string { return key + "|" + strings.Join(args, "|") }}
+			v.Parts = []SizePart{{Label: "ring", Latency: c.ring[0], Bandwidth: c.ring[1]}, {Label: "tree", Latency: c.tree[0], Bandwidth: c.tree[1]}}
+			l := AppendSizeChart(List{}, v)
+			rows, frames := partRows(l)
+			var ys []float32
+			for y := range rows {
+				ys = append(ys, y)
+			}
+			if len(ys) != 2 {
+				t.Fatalf("%d rows of bars, want 2", len(ys))
+			}
+			if ys[0] > ys[1] {
+				ys[0], ys[1] = ys[1], ys[0]
+			}
+			// A row's first bar (its true length) is its first two rectangles.
+			width := func(y float32, k int) float32 {
+				r := rows[y]
+				return r[2*k].W + r[2*k+1].W
+			}
+			ringT, treeT := c.ring[0]+c.ring[1], c.tree[0]+c.tree[1]
+			want := ringT / treeT
+			ringW, treeW := width(ys[0], 0), width(ys[1], 0)
+			if !c.inset {
+				if got := float64(ringW / treeW); math.Abs(got/want-1) > 0.02 {
+					t.Errorf("ring's bar %.1f px, tree's %.1f: %.3g times as long, the times %.3g", ringW, treeW, got, want)
+				}
+				if len(frames) != 0 || len(rows[ys[1]]) != 2 {
+					t.Errorf("an inset under a 50× gap: %d frames", len(frames))
+				}
+				return
+			}
+			// The short bar on the long one's axis: its true length, a pixel at least.
+			if truth := ringW / float32(want); math.Abs(float64(treeW-maxf(truth, 1))) > 0.05 {
+				t.Errorf("tree's bar %.2f px on the ring's axis, want %.2f", treeW, maxf(truth, 1))
+			}
+			if len(frames) != 1 || len(rows[ys[1]]) != 4 || len(rows[ys[0]]) != 2 {
+				t.Fatalf("want one inset, on the tree's row: %d frames, bars by row %d, %d", len(frames), len(rows[ys[0]]), len(rows[ys[1]]))
+			}
+			f := frames[0]
+			zoomed := width(ys[1], 1)
+			if zoomed < 30 || rows[ys[1]][2].X < f.X || rows[ys[1]][3].X+rows[ys[1]][3].W > f.X+f.W {
+				t.Errorf("the zoomed bar (%.1f px from %.1f) is not inside its frame %+v", zoomed, rows[ys[1]][2].X, f)
+			}
+			zoom := float64(zoomed) / (float64(ringW) / want)
+			var said bool
+			for _, it := range l.Items {
+				if it.Kind == Text && strings.HasPrefix(it.Text, "canvas.sizes.gap|") {
+					said = true
+					for _, s := range []string{"slow|ring", "fast|tree", "ratio|" + units.Ratio("", want), "zoom|" + units.Ratio("", zoom)} {
+						if !strings.Contains(it.Text, s) {
+							t.Errorf("the gap's line %q does not say %s", it.Text, s)
+						}
+					}
+				}
+			}
+			if !said {
+				t.Error("no line says the gap and the zoom")
+			}
+		})
 	}
 }

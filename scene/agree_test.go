@@ -437,3 +437,100 @@ func TestPlannerTreeShowsTheChosenPlan(t *testing.T) {
 		}
 	}
 }
+
+// The collectives' parts bars are drawn on one axis (issue 39: the ring's
+// 10.2 ms and the tree's 103 µs were two bars of one length): each bar's
+// length is its algorithm's time on the slowest's scale, and past a 50×
+// gap each short bar is framed again, zoomed, under a line that says the
+// ratio.
+func TestCollectivePartsProportional(t *testing.T) {
+	for _, set := range [][]string{nil, {"ranks=4096"}, {"ranks=64"}} {
+		les := prepared(t, "collectives-at-scale", set...)
+		n := stepOf(t, les, "small")
+		run := les.Steps[n-1].Run.(*scenarios.FabricRun)
+		var long, short float64 = 0, math.Inf(1)
+		for _, f := range run.Forms {
+			long, short = math.Max(long, f.Seconds), math.Min(short, f.Seconds)
+		}
+		for _, lang := range []string{"en", "zh"} {
+			var p Picture
+			f := desktop
+			f.Lang = lang
+			l := p.Build(render.List{}, Moment{Lesson: les, Step: n, Time: les.Steps[n-1].To}, f)
+			var lat, bw render.Color
+			for _, k := range l.Keys {
+				switch k.Label {
+				case words[lang].Say("canvas.sizes.latency"):
+					lat = k.Color
+				case words[lang].Say("canvas.sizes.bandwidth"):
+					bw = k.Color
+				}
+			}
+			// A row's bars by their top: the first two rectangles are its
+			// bar on the common axis, two more its zoomed copy.
+			rows := map[float32][]render.Item{}
+			var frames int
+			for _, it := range l.Items {
+				if it.Kind == render.FillRect && (it.Color == lat || it.Color == bw) && it.W != it.H {
+					rows[it.Y] = append(rows[it.Y], it)
+				}
+				if it.Kind == render.StrokeRect && it.Y > f.Stage.Y+f.Stage.H/2 {
+					frames++
+				}
+			}
+			if len(rows) != len(run.Forms) {
+				t.Fatalf("%v %s: %d rows of bars, want %d", set, lang, len(rows), len(run.Forms))
+			}
+			// The rows top to bottom are the algorithms in the chart's order.
+			var ys []float32
+			for y := range rows {
+				ys = append(ys, y)
+			}
+			slices.Sort(ys)
+			var times []float64
+			for _, a := range scenarios.FabricAlgos {
+				if fm, ok := run.Forms[a]; ok {
+					times = append(times, fm.Seconds)
+				}
+			}
+			var widest float32
+			for i, y := range ys {
+				if times[i] == long {
+					widest = rows[y][0].W + rows[y][1].W
+				}
+			}
+			var framed int
+			for i, y := range ys {
+				r := rows[y]
+				w := r[0].W + r[1].W
+				got := times[i]
+				truth := float32(got / long * float64(widest))
+				if math.Abs(float64(w-maxf(truth, 1))) > 0.05 {
+					t.Errorf("%v %s: a %s bar %.2f px wide, want %.2f (of %.1f for %s)", set, lang, units.Duration(got), w, maxf(truth, 1), widest, units.Duration(long))
+				}
+				if got*50 < long {
+					framed++
+					if len(r) != 4 {
+						t.Errorf("%v %s: the %s bar has no zoomed copy, though the slowest (%s) takes %s as long", set, lang, units.Duration(got), units.Duration(long), units.Ratio(lang, long/got))
+					}
+				} else if len(r) != 2 {
+					t.Errorf("%v %s: the %s bar has a zoomed copy under a 50× gap", set, lang, units.Duration(got))
+				}
+			}
+			if frames != framed {
+				t.Errorf("%v %s: %d frames, %d bars to zoom", set, lang, frames, framed)
+			}
+			ratio := units.Ratio(lang, long/short)
+			if said := containing(texts(les, n, les.Steps[n-1].To, lang), ratio); (framed > 0) != (len(said) > 0) {
+				t.Errorf("%v %s: %d bars zoomed, lines saying %s: %q", set, lang, framed, ratio, said)
+			}
+		}
+	}
+}
+
+func maxf(a, b float32) float32 {
+	if a > b {
+		return a
+	}
+	return b
+}
