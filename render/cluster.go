@@ -148,7 +148,7 @@ func AppendCluster(dst List, v ClusterView) List {
 	}
 	y := st.Y + pad
 	clock := ""
-	if v.Headline != "" {
+	if v.Headline != "" && v.Unfit == "" { // a plan that does not fit runs no clock
 		t := v.Time
 		clock = clusterLabels.get(clKey{w.Lang, "", 'c', t}, func() string {
 			if t < 0 {
@@ -195,7 +195,7 @@ func AppendCluster(dst List, v ClusterView) List {
 	var ex [10]LegendEntry
 	k := 0
 	var bar1, bar2 string // the step bar's label, on two lines where one is short
-	if v.Step > 0 && len(v.Parts) > 0 && !v.Pending {
+	if v.Step > 0 && len(v.Parts) > 0 && !v.Pending && v.Unfit == "" {
 		bar1, bar2 = wrap2(clStepLabel(w, v), fs, st.W-2*pad)
 		barH = fs * 2.8
 		if bar2 != "" {
@@ -378,6 +378,13 @@ func AppendCluster(dst List, v ClusterView) List {
 		}
 	}
 
+	// A plan that does not fit: its GPUs veiled and hatched, not running,
+	// how far over in a box on them.
+	if v.Unfit != "" {
+		grid := Rect{c.x0 - clMargin*s, c.y0 - clMargin*s, gridW + 2*clMargin*s, gridH + clMargin*s}
+		unfitVeil(&l, th, grid, grid, sc, fs, v.Unfit)
+	}
+
 	// Legend: the colouring (a strip of the groups' colours, each keyed);
 	// a lane per link, where while a collective runs a packet races along
 	// each (drawn with what moves), the NVLink one faster by the ratio of
@@ -437,7 +444,9 @@ func AppendCluster(dst List, v ClusterView) List {
 		}
 		return -1
 	}
-	active := v.Active == "tp" || v.Active == "dp" || v.Active == "pp"
+	// A plan that does not fit runs no collective: nothing lit, nothing
+	// moves.
+	active := (v.Active == "tp" || v.Active == "dp" || v.Active == "pp") && v.Unfit == ""
 	// Lit links: NVLink bars of nodes with a hop inside, IB routes of node
 	// pairs with a hop between (each pair once).
 	var litBar [16]uint64

@@ -109,6 +109,9 @@ type pipeGeom struct {
 	span                float64
 	veils               []Rect
 	over                []Item
+	// still: every time line is of a plan that does not fit (Unfit), so
+	// none runs and no playhead crosses them.
+	still bool
 }
 
 // at is t's x on the time axis, clamped to it.
@@ -147,7 +150,7 @@ func pipeMoving(l *List, v PipelineView, g *pipeGeom, sc float32) {
 			l.Segment(x, yy, x, minf(yy+ts*0.5, g.ay), 1.5*sc, th.Text)
 		}
 	}
-	if v.Time >= 0 && v.Time <= g.span {
+	if v.Time >= 0 && v.Time <= g.span && !g.still {
 		l.Segment(play, g.rowsTop, play, g.ay, 1.5*sc, th.Text)
 	}
 }
@@ -250,8 +253,9 @@ func pipeStill(l List, v PipelineView, cache *PipelineCache, sc float32, g *pipe
 	// after the playhead, then the words over them (over).
 	veils := g.veils[:0]
 	over := List{Items: g.over[:0]}
+	unfit, still := false, true // this time line's plan does not fit; none does
 	veil := func(x, y, w, h float32) {
-		if w > 0 && h > 0 {
+		if w > 0 && h > 0 && !unfit { // a plan that does not run is veiled whole (unfitVeil), not by the playhead
 			veils = append(veils, Rect{x, y, w, h})
 		}
 	}
@@ -260,6 +264,8 @@ func pipeStill(l List, v PipelineView, cache *PipelineCache, sc float32, g *pipe
 			y += ts * 0.4
 		}
 		fa := &facts[ti]
+		unfit = tl.Unfit != ""
+		still = still && unfit
 		rows, dp := fa.rows, fa.dp
 		copies := 1
 		if replicas > 0 && rows == 1 {
@@ -275,6 +281,7 @@ func pipeStill(l List, v PipelineView, cache *PipelineCache, sc float32, g *pipe
 		}
 		l.Label(st.X+pad, y, ts, AlignLeft, th.Text, fitText(tl.Label, ts, st.W-2*pad-note))
 		y += titleH
+		tlTop := y
 		n := rows * copies
 		lh := ts * LineHeight
 		every := max(1, int(math.Ceil(float64(lh*1.02/pitch))))
@@ -383,8 +390,8 @@ func pipeStill(l List, v PipelineView, cache *PipelineCache, sc float32, g *pipe
 					hr.add(&l, &row[0], xa, by, w, bh, hatch, maxf(rowH*0.45, 4*sc), 1.2*sc)
 				}
 				row[band].add(&l, xa, by, w, bh, col)
-				if w < 1 {
-					continue // no room for words
+				if w < 1 || unfit {
+					continue // no room for words; none in a plan that does not run
 				}
 				tc := th.Background
 				word := ""
@@ -416,10 +423,12 @@ func pipeStill(l List, v PipelineView, cache *PipelineCache, sc float32, g *pipe
 				row[2].flush(&l)
 			}
 		}
-		if v.Phases {
+		if v.Phases && !unfit {
 			pipeAllReduce(&over, v, fa, y, rowH, laneH, at, ts)
 		}
-		pipeIdle(&over, v, fa, rows, y, pitch, rowH, at, ts)
+		if !unfit {
+			pipeIdle(&over, v, fa, rows, y, pitch, rowH, at, ts)
+		}
 		y += float32(n) * pitch
 		if len(tl.Sums) > 0 {
 			r := Rect{x0, y, end - x0, rowH * pipeSum}
@@ -432,6 +441,13 @@ func pipeStill(l List, v PipelineView, cache *PipelineCache, sc float32, g *pipe
 			pipeMemory(&l, &over, v, sc, tl, fa.end, r, at, ts)
 			veil(r.X, r.Y, r.W, r.H-0.5*sc) // down to its axis, which stays
 			y += rowH * (pipeMem + 2*pipeGap)
+		}
+		if unfit {
+			// The plan does not fit: its rows and charts veiled and
+			// hatched whole, over their words, how far over in a box.
+			rowsH := float32(n)*pitch - pipeGap*rowH
+			unfitVeil(&over, th, Rect{x0, tlTop, xw, y - tlTop}, Rect{x0, tlTop, xw, rowsH}, sc, ts, tl.Unfit)
+			l.Key(th.Hot, tl.Unfit)
 		}
 	}
 
@@ -459,7 +475,7 @@ func pipeStill(l List, v PipelineView, cache *PipelineCache, sc float32, g *pipe
 	}
 	l.Label(x0-ts*0.6-labelWidth("0", ts), ay+ts*0.4, ts, AlignRight, th.Dim, name)
 
-	*g = pipeGeom{x0: x0, xw: xw, rowsTop: rowsTop, ay: ay, span: span, veils: veils, over: over.Items}
+	*g = pipeGeom{x0: x0, xw: xw, rowsTop: rowsTop, ay: ay, span: span, veils: veils, over: over.Items, still: still}
 	return l, true
 }
 

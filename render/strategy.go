@@ -92,6 +92,11 @@ type Timeline struct {
 	// rows, SumsNote at its right.
 	Sums     []MemoryPoint
 	SumsNote string
+	// Unfit, when set, says that the plan does not fit its GPUs' memory
+	// and by how much: the time line is drawn as not running — veiled
+	// and hatched whole, no playhead over it, no words in its blocks —
+	// with Unfit in a box over its rows.
+	Unfit string
 }
 
 // MemoryPoint is a value from time T on.
@@ -179,6 +184,11 @@ type ClusterView struct {
 	// Pending: the step asks about the collective's time, so the bar
 	// waits for the answer.
 	Pending bool
+	// Unfit, when set, says that the plan does not fit its GPUs' memory
+	// and by how much: the GPUs are drawn as not running — veiled and
+	// hatched, no lit links, no packets, no clock, no step bar — with
+	// Unfit in a box over them.
+	Unfit string
 }
 
 // TPMatrixView is tensor parallelism inside one MLP: X·A split by columns

@@ -96,6 +96,17 @@ func fit(f planFrame, mem parallel.Memory) string {
 	return f.say("canvas.mem.overby", "bytes", units.Bytes(mem.Over))
 }
 
+// unfit says, for a plan whose fullest GPU does not fit, that it cannot
+// run and how far over it is: what a GPU needs against what it can use
+// (the numbers table's total_bytes, from the same engine result) and the
+// ratio of the two; "" for a plan that fits.
+func unfit(w render.Words, mem parallel.Memory) string {
+	if mem.Fits || mem.Usable <= 0 {
+		return ""
+	}
+	return w.Say("canvas.unfit", "need", units.Bytes(mem.Total), "usable", units.Bytes(mem.Usable), "ratio", units.Ratio(w.Lang, mem.Total/mem.Usable))
+}
+
 // catalogued is key's text in the reader's language, or def where the
 // catalogue has none.
 func catalogued(f planFrame, key, def string) string {
@@ -470,6 +481,7 @@ func timelines(run *scenarios.PlanRun, f planFrame, conceal bool) []render.Timel
 			}
 		}
 		t.Note = f.say("canvas.tl.step", "step", units.Duration(pt.Result.Time.Step))
+		t.Unfit = unfit(f.words(), pt.Result.Memory)
 		out = append(out, t)
 	}
 	return out
@@ -642,6 +654,7 @@ type clusterCache struct {
 	lang     string
 	conceal  bool
 	headline string
+	unfit    string // the plan does not fit: how far over ("" fits)
 	parts    [6]render.TimePart
 }
 
@@ -653,9 +666,10 @@ func (c *clusterCache) view(run *scenarios.PlanRun, f planFrame) render.ClusterV
 		c.parts = [6]render.TimePart{{Key: "compute", Seconds: tm.Compute}, {Key: "tp", Seconds: tm.TPComm}, {Key: "pp", Seconds: tm.PPComm},
 			{Key: "dp", Seconds: tm.DPComm - tm.DPHidden}, {Key: "bubble", Seconds: tm.Bubble}, {Key: "optimizer", Seconds: tm.Optimizer}}
 		c.headline = clusterHeadline(run, f.words(), f.conceal)
+		c.unfit = unfit(f.words(), run.Result.Memory)
 	}
 	v := clusterView(run, f)
-	v.Parts, v.Headline = c.parts[:], c.headline
+	v.Parts, v.Headline, v.Unfit = c.parts[:], c.headline, c.unfit
 	return v
 }
 

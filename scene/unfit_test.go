@@ -1,0 +1,100 @@
+package scene
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gpuscope/gpuscope/engine/parallel"
+	"github.com/gpuscope/gpuscope/engine/units"
+	"github.com/gpuscope/gpuscope/render"
+	"github.com/gpuscope/gpuscope/scenarios"
+	"github.com/gpuscope/gpuscope/scenarios/i18n"
+)
+
+// unfitWords is what a picture says of a plan whose memory does not fit,
+// in lang, from the engine's numbers (the numbers table's total and
+// usable bytes).
+func unfitWords(lang string, mem parallel.Memory) string {
+	return i18n.T(lang, "canvas.unfit", "need", units.Bytes(mem.Total), "usable", units.Bytes(mem.Usable),
+		"ratio", units.Ratio(lang, mem.Total/mem.Usable))
+}
+
+// unfitIn reports whether l says want: keyed whole, and drawn (on one
+// line or two).
+func unfitIn(l render.List, want string) (keyed, drawn bool) {
+	for _, k := range l.Keys {
+		keyed = keyed || k.Label == want
+	}
+	var all strings.Builder
+	for _, it := range l.Items {
+		if it.Kind == render.Text {
+			all.WriteString(it.Text)
+		}
+	}
+	squeeze := func(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, " ", ""), "…", "") }
+	return keyed, strings.Contains(squeeze(all.String()), squeeze(want))
+}
+
+// saysUnfit reports whether l says, anywhere, that a plan does not fit.
+func saysUnfit(l render.List, lang string) bool {
+	head, _, _ := strings.Cut(i18n.T(lang, "canvas.unfit"), "{")
+	head = strings.TrimSpace(head)
+	for _, it := range l.Items {
+		if it.Kind == render.Text && strings.Contains(it.Text, head) {
+			return true
+		}
+	}
+	for _, k := range l.Keys {
+		if strings.Contains(k.Label, head) {
+			return true
+		}
+	}
+	return false
+}
+
+// A plan that does not fit is drawn as not running, with how far over:
+// the sandbox's time line and cluster for Llama 3 405B on 16 GPUs say
+// what a GPU needs against what it can use, the engine's numbers, in
+// both languages, on a desktop and a phone; run no playhead over the
+// time line and no packets or clock on the cluster. The sandbox at its
+// defaults, which fit, says nothing of the kind.
+func TestUnfitPlanDrawnAsNotRunning(t *testing.T) {
+	les := prepared(t, "sandbox", "model=llama3-405b", "gpus=16", "tp=8", "pp=2", "global_batch=64")
+	fitting := prepared(t, "sandbox")
+	phone := ruleFrames[1].frame
+	for _, id := range []string{"timeline", "cluster"} {
+		n := stepOf(t, les, id)
+		mem := les.Steps[n-1].Run.(*scenarios.PlanRun).Result.Memory
+		if mem.Fits {
+			t.Fatalf("%s: Llama 3 405B on 16 GPUs fits (%s of %s)", id, units.Bytes(mem.Total), units.Bytes(mem.Usable))
+		}
+		if f := fitting.Steps[n-1].Run.(*scenarios.PlanRun).Result.Memory; !f.Fits {
+			t.Fatalf("%s: the sandbox's defaults do not fit", id)
+		}
+		for _, lang := range []string{"en", "zh"} {
+			want := unfitWords(lang, mem)
+			for _, fr := range []Frame{desktop, phone} {
+				fr.Lang = lang
+				var p Picture
+				sr := les.Steps[n-1]
+				mid := sr.From + (sr.To-sr.From)/2
+				l := p.Build(render.List{}, Moment{Lesson: les, Step: n, Time: mid}, fr)
+				if keyed, drawn := unfitIn(l, want); !keyed || !drawn {
+					t.Errorf("%s %s %.0f px: %q keyed %v, drawn %v", id, lang, fr.Stage.W, want, keyed, drawn)
+				}
+				if id == "cluster" {
+					for _, it := range l.Items {
+						if it.Kind == render.FillCircle {
+							t.Errorf("%s %s: a packet moves on a plan that does not run", id, lang)
+							break
+						}
+					}
+				}
+				var q Picture
+				if l := q.Build(render.List{}, Moment{Lesson: fitting, Step: n, Time: mid}, fr); saysUnfit(l, lang) {
+					t.Errorf("%s %s: the sandbox's defaults, which fit, are drawn as not fitting", id, lang)
+				}
+			}
+		}
+	}
+}
