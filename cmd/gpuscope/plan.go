@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -56,6 +57,9 @@ func planKnobs() []scenarios.Knob {
 		{Name: "dropout", Kind: scenarios.KnobEnum, Values: []string{"on", "off"}},
 		{Name: "cross-entropy", Kind: scenarios.KnobEnum, Values: lossNames(), Default: string(parallel.LossMegatron)},
 		{Name: "at", Kind: scenarios.KnobFloat, FMin: 0, FMax: 1e9}, n("rank", 0, 1<<24, "0"),
+		{Name: "measured-step", Kind: scenarios.KnobFloat, FMin: 1e-6, FMax: 1e7},
+		{Name: "measured-mfu", Kind: scenarios.KnobFloat, FMin: 1e-4, FMax: 1},
+		{Name: "measured-memory", Kind: scenarios.KnobFloat, FMin: 1e-3, FMax: 1e5},
 	}
 }
 
@@ -186,6 +190,9 @@ not divide by PP take --first-stage-layers and --last-stage-layers.`,
 		"recompute-modules":  {arg: "LIST", allowed: "a comma-separated list of core_attn, layernorm, mla_up_proj, moe_act", what: "what --recompute selective runs again in the backward pass, a comma-separated list as Megatron-Core's --recompute-modules: core_attn (the attention core), layernorm (the norms, their outputs not kept), mla_up_proj (latent attention's Q, K and V from the latents), moe_act (the MLP's activation, the down projection's input not kept); DeepSeek-V3's: layernorm,mla_up_proj,moe_act", def: "core_attn"},
 		"fp8-cache":          {what: "keep the products' inputs for the backward pass in FP8 with their 1×128 scales, the attention output in E5M6 (DeepSeek-V3's low-precision storage; needs --block-scaled)", def: "off"},
 		"tp-overlap":         {what: "hide TP's all-gathers and reduce-scatters behind the matrix products they feed or come from, as Transformer Engine's userbuffers do (Megatron-Core's --tp-comm-overlap, NeMo's ub_tp_comm_overlap): ring exchange for the all-gathers (the product in TP chunks, each shard arriving while the last is multiplied), a pipeline of 4 splits on 16 SMs for the forward's reduce-scatters, the backward's beside the weight-gradient products; needs --tp 2 or more with sequence parallelism", def: "off: TP's collectives between the products, exposed"},
+		"measured-step":      {what: "a measured step time of this plan, seconds: set beside the engine's, term by term — compute, exposed communication, bubble, optimizer, the wait for the slowest GPU — each with what it would have to be to close the gap alone (JSON measured; not with --search)", arg: "SECONDS"},
+		"measured-mfu":       {what: "a measured MFU of this plan, a fraction of the same peak the engine's mfu is over (0.41 for 41%): the step it implies, set beside the engine's as --measured-step is (not with --search)", arg: "FRACTION"},
+		"measured-memory":    {what: "a measured peak memory of this plan's fullest GPU, GB: set beside the engine's, part by part — weights, gradients, optimizer states, activations, buffers (not with --search)", arg: "GB"},
 		"cross-entropy":      {what: "how the loss over the logits runs, its passes through HBM counted from each stack's code: megatron (Megatron's vocab-parallel cross-entropy, unfused: 38 bytes a logit forward, 14 backward), megatron-fused (--cross-entropy-loss-fusion, NeMo 2.0's default: 26 and 14), pytorch (F.cross_entropy on FP32 logits in eager mode, torchtitan's: 22 and 26) or fused (one kernel each way over the BF16 logits, flash-attn's as llm-foundry runs it: 2 and 4)", def: "megatron (Megatron-LM's and Megatron-Core's default)"},
 		"eager":              {what: "run the elementwise work as PyTorch's eager mode does, each operation its own kernel through HBM: RMSNorm in seven (36 bytes an element, not 4), rotary positions in FP32 complex arithmetic (20 bytes an element of Q and K), grouped K and V copied to every head, SiLU and its product apart (10 bytes an element of f, not 6) — counted from torchtitan's Llama without torch.compile; dense models", def: "off: fused kernels, as Megatron-Core, Transformer Engine and torch.compile run them"},
 		"fused-swiglu":       {what: "run a SwiGLU feed-forward block as one fused kernel that keeps its gate and up outputs and writes their product (the down projection's input) again inside its backward instead of storing it, as xformers' swiglu op does (not recomputation: no product runs again); needs a SwiGLU model", def: "off: the product stored too, as Megatron-LM and Transformer Engine do"},
@@ -505,6 +512,13 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	if traceGiven && tracePath == "" {
 		return fail("--trace: empty; allowed: a file to write")
 	}
+	if fs.bools["search"] {
+		for _, f := range []string{"measured-step", "measured-mfu", "measured-memory"} {
+			if given(f) {
+				return fail("--%s: compares one plan; not with --search", f)
+			}
+		}
+	}
 	if fs.bools["search"] && traceGiven {
 		return fail("--trace: writes one plan's step; not with --search")
 	}
@@ -621,6 +635,25 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 			out.KernelCounts = &c
 		}
 	}
+	for _, f := range []string{"measured-step", "measured-mfu", "measured-memory"} {
+		if !given(f) {
+			continue
+		}
+		v, _ := strconv.ParseFloat(fs.value(f), 64)
+		var g parallel.Gap
+		switch f {
+		case "measured-step":
+			g, err = r.StepGap(v)
+		case "measured-mfu":
+			g, err = r.MFUGap(v)
+		default:
+			g, err = r.MemoryGap(v * 1e9)
+		}
+		if err != nil {
+			return fail("--%v", err)
+		}
+		out.Measured = append(out.Measured, g)
+	}
 	if traceGiven {
 		n, err := writeTrace(tracePath, r, args)
 		if err != nil {
@@ -633,6 +666,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	if fs.bools["json"] {
 		return writeJSON(stdout, stderr, out)
 	}
+	defer writeGaps(stdout, out.Measured)
 	defer writeActivity(stdout, out.Activity, out.KernelCounts)
 	defer writeKernels(stdout, ks)
 	split := fmt.Sprintf("TP %d × PP %d × DP %d", tp, pp, dp)
@@ -769,6 +803,9 @@ type planOutput struct {
 	// KernelCounts its kernel's work (the page's zoom).
 	Activity     *parallel.Activity `json:"activity,omitempty"`
 	KernelCounts *parallel.Counts   `json:"kernel_counts,omitempty"`
+	// Measured are the figures of a measured run set beside the engine's
+	// (--measured-step, --measured-mfu, --measured-memory).
+	Measured []parallel.Gap `json:"measured,omitempty"`
 }
 
 // writeKernels is --kernels' table: one layer's kernels on one GPU for
@@ -1057,4 +1094,40 @@ func writeTrace(path string, r parallel.Result, args []string) (int, error) {
 		return 0, err
 	}
 	return len(tr.TraceEvents), nil
+}
+
+// writeGaps is the text of --measured-step, --measured-mfu and
+// --measured-memory: the run against the engine, and for each term what
+// it would have to be to close the difference alone.
+func writeGaps(w io.Writer, gs []parallel.Gap) {
+	for _, g := range gs {
+		unit := func(v float64) string { return units.Duration(v) }
+		what := "step"
+		switch g.From {
+		case "mfu":
+			fmt.Fprintf(w, "measured MFU %.3g: a step of %s at the engine's model FLOPs\n", g.Given, unit(g.Measured))
+		case "memory":
+			unit = func(v float64) string { return units.Bytes(v) }
+			what = "memory on the fullest GPU"
+		}
+		more := "slower"
+		if g.From == "memory" {
+			more = "more"
+		}
+		if g.Diff < 0 {
+			more = map[bool]string{true: "less", false: "faster"}[g.From == "memory"]
+		}
+		fmt.Fprintf(w, "measured %s %s against the engine's %s: %s (%+.1f%%) %s\n", what, unit(g.Measured), unit(g.Engine), unit(math.Abs(g.Diff)), 100*g.Rel, more)
+		fmt.Fprintf(w, "  to close it with one term alone, the others as the engine has them:\n")
+		for _, t := range g.Terms {
+			switch {
+			case t.Needed < 0:
+				fmt.Fprintf(w, "    %-14s %10s → cannot (the difference is more than all of it)\n", t.Name, unit(t.Engine))
+			case t.Engine > 0:
+				fmt.Fprintf(w, "    %-14s %10s → %-10s (×%.3g)\n", t.Name, unit(t.Engine), unit(t.Needed), t.Factor)
+			default:
+				fmt.Fprintf(w, "    %-14s %10s → %s\n", t.Name, unit(t.Engine), unit(t.Needed))
+			}
+		}
+	}
 }
