@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gpuscope/gpuscope/engine/parallel"
 )
 
 // gpuscope plan --trace FILE writes the step a viewer opens: a process a
@@ -24,18 +26,7 @@ func TestPlanTrace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var tr struct {
-		TraceEvents []struct {
-			Name string         `json:"name"`
-			Ph   string         `json:"ph"`
-			Ts   float64        `json:"ts"`
-			Dur  float64        `json:"dur"`
-			Pid  int            `json:"pid"`
-			Tid  int            `json:"tid"`
-			Args map[string]any `json:"args"`
-		} `json:"traceEvents"`
-		OtherData map[string]any `json:"otherData"`
-	}
+	var tr parallel.Trace
 	if err := json.Unmarshal(raw, &tr); err != nil {
 		t.Fatalf("not JSON: %v", err)
 	}

@@ -36,18 +36,7 @@ func TestChromeTraceTilesTheStep(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var back struct {
-			TraceEvents []struct {
-				Name string         `json:"name"`
-				Ph   string         `json:"ph"`
-				Ts   float64        `json:"ts"`
-				Dur  float64        `json:"dur"`
-				Pid  int            `json:"pid"`
-				Tid  int            `json:"tid"`
-				Args map[string]any `json:"args"`
-			} `json:"traceEvents"`
-			OtherData map[string]any `json:"otherData"`
-		}
+		var back Trace
 		if err := json.Unmarshal(raw, &back); err != nil {
 			t.Fatalf("the trace is not JSON: %v", err)
 		}

@@ -17,6 +17,8 @@ import (
 	"github.com/chromedp/cdproto/browser"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"github.com/gpuscope/gpuscope/engine/parallel"
 )
 
 // Issue 7: the Share / Embed dialog (wasm/share.go) and the exports of
@@ -505,20 +507,7 @@ func TestShareExportTrace(t *testing.T) {
 		t.Fatalf("lastExport %+v; want gpuscope-sandbox-step1.trace.json of more than 1 kB", e)
 	}
 	raw := waitFile(t, dir, e.Name, 10*time.Second)
-	var tr struct {
-		TraceEvents []struct {
-			Name string  `json:"name"`
-			Ph   string  `json:"ph"`
-			Ts   float64 `json:"ts"`
-			Dur  float64 `json:"dur"`
-			Pid  int     `json:"pid"`
-			Tid  int     `json:"tid"`
-		} `json:"traceEvents"`
-		OtherData struct {
-			StepS   float64 `json:"step_s"`
-			Command string  `json:"command"`
-		} `json:"otherData"`
-	}
+	var tr parallel.Trace // the trace as the engine writes it
 	if err := json.Unmarshal(raw, &tr); err != nil {
 		t.Fatalf("the download is not JSON: %v", err)
 	}
@@ -531,14 +520,16 @@ func TestShareExportTrace(t *testing.T) {
 	if len(end) != 4 {
 		t.Errorf("%d stages' compute threads; want PP 4", len(end))
 	}
+	stepS, _ := tr.OtherData["step_s"].(float64)
+	cmdLine, _ := tr.OtherData["command"].(string)
 	for pid, us := range end {
-		if d := us/1e6 - tr.OtherData.StepS; d > 1e-9 || d < -1e-9 {
-			t.Errorf("stage %d ends at %.9g s; the step is %.9g s", pid-1, us/1e6, tr.OtherData.StepS)
+		if d := us/1e6 - stepS; d > 1e-9 || d < -1e-9 {
+			t.Errorf("stage %d ends at %.9g s; the step is %.9g s", pid-1, us/1e6, stepS)
 		}
 	}
-	args := strings.Fields(tr.OtherData.Command)
+	args := strings.Fields(cmdLine)
 	if len(args) < 3 || args[0] != "gpuscope" || args[1] != "plan" {
-		t.Fatalf("otherData.command %q", tr.OtherData.Command)
+		t.Fatalf("otherData.command %q", cmdLine)
 	}
 	var native struct {
 		Time struct {
@@ -546,8 +537,8 @@ func TestShareExportTrace(t *testing.T) {
 		} `json:"time"`
 	}
 	cli(t, &native, append(args[1:], "--json")...)
-	if d := native.Time.Step - tr.OtherData.StepS; d > 1e-9*native.Time.Step || d < -1e-9*native.Time.Step {
-		t.Errorf("%s gives step_s %.9g; the page's trace %.9g", tr.OtherData.Command, native.Time.Step, tr.OtherData.StepS)
+	if d := native.Time.Step - stepS; d > 1e-9*native.Time.Step || d < -1e-9*native.Time.Step {
+		t.Errorf("%s gives step_s %.9g; the page's trace %.9g", cmdLine, native.Time.Step, stepS)
 	}
 	// A lesson without a plan offers no trace.
 	chromedpRun(t, ctx, chromedp.Evaluate(`document.getElementById("share-dialog").close()`, nil))
