@@ -122,6 +122,7 @@ func TestPlanTokensBadInput(t *testing.T) {
 		{[]string{"--tokens", "1e9", "--pue", "0.9"}, []string{"--pue: 0.9 is out of range; allowed 1–3"}},
 		{[]string{"--tokens", "1e9", "--restart-cost-s", "-1"}, []string{"--restart-cost-s: -1 is out of range"}},
 		{[]string{"--tokens", "1e9", "--mtbf-gpu-hours", "0.001"}, []string{"--mtbf-gpu-hours: 0.001;", "keeps no progress", "allowed"}},
+		{[]string{"--tokens", "1e18", "--mtbf-gpu-hours", "0.0021", "--json"}, []string{"--mtbf-gpu-hours: 0.0021;", "longer than can be counted"}},
 		{[]string{"--price", "2"}, []string{"--price: sets what a training run assumes; give --tokens N too"}},
 		{[]string{"--pue", "1.2"}, []string{"--pue: sets what a training run assumes; give --tokens N too"}},
 		{[]string{"--tokens", "1e9", "--search"}, []string{"--tokens: turns one plan's step into a run; not with --search"}},

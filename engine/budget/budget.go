@@ -233,6 +233,13 @@ func Estimate(c Config) (Run, error) {
 		r.CostUSD = c.PriceUSDPerGPUHour * r.GPUHours
 		r.IdealCostUSD = c.PriceUSDPerGPUHour * r.IdealGPUHours
 	}
+	// A goodput near 0 can take the run past what a float64 counts.
+	for _, v := range []float64{r.WallS, r.GPUHours, r.EnergyMWh, r.CostUSD, r.Failures} {
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			return Run{}, fmt.Errorf("mtbf-gpu-hours: %g; %d GPUs fail every %s, against a restart of %s: goodput %.3g, and %g tokens would take longer than can be counted; allowed: a longer MTBF, cheaper restarts and checkpoints, or fewer tokens",
+				c.MTBFGPUHours, c.GPUs, units.Duration(r.ClusterMTBFS), units.Duration(c.RestartCostS), r.Goodput, c.Tokens)
+		}
+	}
 	r.Assumed = c.assumed()
 	return r, nil
 }

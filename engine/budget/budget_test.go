@@ -163,6 +163,9 @@ func TestValidate(t *testing.T) {
 		// A cluster failing every 0.045 s against ten-minute restarts
 		// keeps nothing: e^(600/0.045) overflows.
 		{"mtbf-gpu-hours", func(c *Config) { c.MTBFGPUHours = 1e-4 }},
+		// Every 0.95 s: goodput ≈ 10^−304, and 10^18 tokens would take
+		// longer than a float64 holds.
+		{"mtbf-gpu-hours", func(c *Config) { c.MTBFGPUHours, c.Tokens = 0.0021, 1e18 }},
 	} {
 		c := base
 		tt.set(&c)
