@@ -17,8 +17,9 @@ import (
 // Llama3MTBFGPUHours is the per-GPU mean time between failures that Llama
 // 3's record implies: 419 unexpected interruptions in 54 days on 16,384
 // GPUs → a failure every 54·24/419 ≈ 3.09 h for the cluster, so
-// 3.09 h × 16,384 ≈ 50,680 GPU-hours per GPU (arXiv 2407.21783, Table 5).
-const Llama3MTBFGPUHours = 54 * 24.0 / 419 * 16384
+// 3.09 h × 16,384 ≈ 50,680 GPU-hours per GPU (arXiv 2407.21783, Table 5;
+// faults.Llama3MTBFGPUHours, which gpuscope plan --tokens uses too).
+const Llama3MTBFGPUHours = faults.Llama3MTBFGPUHours
 
 // ViewGoodput makes the goodput curve the fault-tolerance picture's main
 // act: how often to checkpoint.

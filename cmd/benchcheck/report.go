@@ -36,6 +36,7 @@ func budgets(gzipLimit float64) []Budget {
 		{"ring all-reduce of 1 GB on 16,384 GPUs, aggregated flows, natively ≤ 100 ms (flat and hierarchical rings together)", "engine/collective.RingAllReduce16384Fabric ns/op", 1e8},
 		{"30 simulated days of a 16,384-GPU job with failures ≤ 100 ms", "engine/faults.Run30Days16k ns/op", 1e8},
 		{"one plan evaluated natively ≤ 50 µs", "engine/parallel.Evaluate ns/op", 5e4},
+		{"`gpuscope plan --tokens`'s engine work (Llama 3 405B on 16,384 GPUs as a run of 15.6T tokens) natively ≤ 1 ms", "engine/budget.PlanTokens ns/op", 1e6},
 		{"`gpuscope quantize` of 1M values natively ≤ 50 ms: tensor", "engine/numfmt.Quantize1M/tensor ns/op", 5e7},
 		{"… block128", "engine/numfmt.Quantize1M/block128 ns/op", 5e7},
 		{"… mxfp8", "engine/numfmt.Quantize1M/mxfp8 ns/op", 5e7},

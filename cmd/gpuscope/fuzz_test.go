@@ -226,6 +226,8 @@ func FuzzCLI(f *testing.F) {
 		{"plan", "--layers 2 --hidden 64 --heads 4 --seq 8 --vocab 10 --search"},
 		{"plan", "--hf-config"},
 		{"plan", "--model gpt3-xl --gpus 7"},
+		{"plan", "--model gpt3-xl --gpus 8 --tokens 1e9 --price 2 --pue 1.2"},
+		{"plan", "--model gpt3-xl --gpus 8 --tokens 1e18 --mtbf-gpu-hours 0.002 --checkpoint-cost-s 0"},
 		{"roofline", "--gpu h100 --dtype fp8"},
 	}
 	for _, s := range seeds {

@@ -8,7 +8,7 @@
 //	gpuscope faults --gpus N --mtbf-gpu-hours H --checkpoint-every-s C --checkpoint-cost-s W --restart-cost-s R --days D --seed S [--json]
 //	gpuscope gemm --m M --n N --k K --dtype bf16 --gpu h100 --kernel naive|smem-tiled|tensor-tiled [--tile 128x128x64] [--json]
 //	gpuscope quantize --recipe tensor|block128|mxfp8|nvfp4 --values N --outlier K --seed S [--dist normal|lognormal] [--json]
-//	gpuscope plan --model PRESET --gpus N --tp T --pp P [--dp D] [--zero Z] [--recompute none|selective|full] [--search] [--json]
+//	gpuscope plan --model PRESET --gpus N --tp T --pp P [--dp D] [--zero Z] [--recompute none|selective|full] [--search | --tokens N [--price USD]] [--json]
 //	gpuscope roofline --gpu a100-80gb|a100-40gb|a800|h100|h100-pcie|h100-nvl|h200|h800|h20|gh200|b200|gb200 --dtype fp32|tf32|fp16|bf16|fp8|fp4 [--json]
 //	gpuscope route --model mixtral-8x7b|deepseek-v3 --tokens T --ep E --skew S --capacity-factor F --seed N [--json]
 //	gpuscope scenario list [--json] [--lang en|zh]
@@ -39,7 +39,8 @@ const usage = `usage:
   gpuscope plan (--model PRESET | --hf-config FILE | --layers L --hidden H --heads A --seq S --vocab V [--ffn F] | --params N)
                 [--gpus N --tp T --cp C --pp P --dp D --ep E --interleave V --sp --zero 0-3 --recompute none|selective|full --flash --overlap
                  --micro-batch B --global-batch G --gpu GPU --gpus-per-node 8 --bytes-per-param 16|18
-                 --schedule gpipe|1f1b|interleaved|dualpipe --dtype bf16|fp16|fp8 --kernels --at SECONDS --rank N ...] [--search [--top K]] [--json]
+                 --schedule gpipe|1f1b|interleaved|dualpipe --dtype bf16|fp16|fp8 --kernels --at SECONDS --rank N ...] [--search [--top K]]
+                [--tokens N [--price USD --pue X --mtbf-gpu-hours H --checkpoint-cost-s W --restart-cost-s R]] [--json]
   gpuscope quantize --recipe tensor|block128|mxfp8|nvfp4 --values N --outlier K --seed S [--dist normal|lognormal] [--json]
   gpuscope roofline --gpu GPU --dtype fp32|tf32|fp16|bf16|fp8|fp4 [--json]
   gpuscope route --model mixtral-8x7b|deepseek-v3 --tokens T --ep E --skew S --capacity-factor F --seed N [--json]

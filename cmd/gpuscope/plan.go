@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/gpuscope/gpuscope/engine/budget"
 	"github.com/gpuscope/gpuscope/engine/hw"
 	"github.com/gpuscope/gpuscope/engine/model"
 	"github.com/gpuscope/gpuscope/engine/parallel"
@@ -24,7 +25,7 @@ func planKnobs() []scenarios.Knob {
 		return scenarios.Knob{Name: name, Kind: scenarios.KnobInt, Min: lo, Max: hi, Default: def}
 	}
 	links := hw.LinkIDs()
-	return []scenarios.Knob{
+	return append([]scenarios.Knob{
 		{Name: "model", Kind: scenarios.KnobEnum, Values: model.PresetIDs()},
 		n("layers", 1, 1000, ""), n("hidden", 1, 1<<20, ""), n("heads", 1, 1<<16, ""), n("kv-heads", 1, 1<<16, ""),
 		n("seq", 1, 1<<24, ""), n("vocab", 1, 1<<24, ""), n("ffn", 1, 1<<22, ""),
@@ -60,7 +61,7 @@ func planKnobs() []scenarios.Knob {
 		{Name: "measured-step", Kind: scenarios.KnobFloat, FMin: 1e-6, FMax: 1e7},
 		{Name: "measured-mfu", Kind: scenarios.KnobFloat, FMin: 1e-4, FMax: 1},
 		{Name: "measured-memory", Kind: scenarios.KnobFloat, FMin: 1e-3, FMax: 1e5},
-	}
+	}, runKnobs()...)
 }
 
 // ffnKinds are the --ffn-kind values, the engine's feed-forward kinds.
@@ -115,7 +116,8 @@ func softwareEraByName(name string) softwareEra {
 var planHelp = cmdHelp{
 	name: "gpuscope plan",
 	usage: `(--model PRESET | --hf-config FILE | --layers L --hidden H --heads A --seq S --vocab V | --params N)
-                     [--gpus N --tp T --pp P --dp D ...] [--search [--top K]] [--json]`,
+                     [--gpus N --tp T --pp P --dp D ...] [--search [--top K]]
+                     [--tokens N [--price USD ...]] [--json]`,
 	about: `A parallel plan's memory per GPU and step time: TP × PP × DP with sequence
 parallelism, ZeRO, recomputation, FlashAttention, micro-batches and a
 pipeline schedule, on DGX-style nodes; context parallelism (--cp) splits
@@ -124,7 +126,9 @@ line is followed by every setting that changes the numbers, with those
 left at their defaults marked.
 --search instead ranks every valid plan that fits, fastest first, with the
 branch of the seeds' decision tree. --params N alone prints model-state
-memory only. Plans that do not add up (TP × CP × PP × DP ≠ GPUs, heads
+memory only. --tokens N turns the plan's step into a training run of N
+tokens: days with failures, GPU-hours, energy and (--price) cost, each
+assumption named. Plans that do not add up (TP × CP × PP × DP ≠ GPUs, heads
 not divisible by TP, layers by PP × v, the sequence by 2·CP, the batch by
 DP × micro-batch) are refused with the constraint named; layers that do
 not divide by PP take --first-stage-layers and --last-stage-layers.`,
@@ -197,6 +201,12 @@ not divide by PP take --first-stage-layers and --last-stage-layers.`,
 		"eager":              {what: "run the elementwise work as PyTorch's eager mode does, each operation its own kernel through HBM: RMSNorm in seven (36 bytes an element, not 4), rotary positions in FP32 complex arithmetic (20 bytes an element of Q and K), grouped K and V copied to every head, SiLU and its product apart (10 bytes an element of f, not 6) — counted from torchtitan's Llama without torch.compile; dense models", def: "off: fused kernels, as Megatron-Core, Transformer Engine and torch.compile run them"},
 		"fused-swiglu":       {what: "run a SwiGLU feed-forward block as one fused kernel that keeps its gate and up outputs and writes their product (the down projection's input) again inside its backward instead of storing it, as xformers' swiglu op does (not recomputation: no product runs again); needs a SwiGLU model", def: "off: the product stored too, as Megatron-LM and Transformer Engine do"},
 		"json":               jsonDoc,
+		"tokens":             {what: "turn the plan's step into a whole training run of this many tokens: steps (tokens ÷ (global batch × sequence), rounded up), the ideal days, the goodput failures, checkpoints and restarts leave (engine/faults' model at Daly's checkpoint interval for the cluster's MTBF), the wall-clock days, GPU-hours, energy and, with --price, cost (JSON time_to_train; not with --search). A plain number or e notation: 15.6e12 for 15.6T, 366e9 for 366B (no suffixes)", arg: "N", def: "none: no run"},
+		"price":              {what: "US dollars a GPU-hour: the run's cost, its wall-clock GPU-hours × this (needs --tokens)", arg: "USD", def: "none: no cost"},
+		"pue":                {what: "the data centre's power usage effectiveness, its total power over its IT equipment's: the run's energy is the GPUs' and their nodes' × this (needs --tokens)", def: "1.1 (Meta's: LLaMA, arXiv 2302.13971 §6)"},
+		"mtbf-gpu-hours":     {what: "mean time between failures of one GPU, hours: the cluster fails every this ÷ --gpus (needs --tokens)", def: "50677 (Llama 3's rate: 419 failures in 54 days on 16,384 GPUs)"},
+		"checkpoint-cost-s":  {what: "seconds a checkpoint stalls training; the run checkpoints at Daly's interval for it (needs --tokens)", def: "60 (the fault-tolerance lesson's, assumed)"},
+		"restart-cost-s":     {what: "seconds from a failure to training again (needs --tokens)", def: "600 (the fault-tolerance lesson's, assumed)"},
 		"kernels":            {what: "also list one layer's kernels on one GPU for one micro-batch, forward and backward: each matrix product with its M × N × K, the attention core, the elementwise passes, recomputation, the collectives — the parts the time line's blocks add up to (a mixture of experts' MoE layer's, with the router, the routed experts' products and the all-to-alls; not with --search)", def: "off"},
 		"at":                 {arg: "SECONDS", what: "also say what GPU --rank does that many seconds into the step, as the page's zoom shows it: its stage, the time line's block, the layer and the kernel, and the kernel's FLOPs and bytes through HBM and shared memory (not with --search)"},
 		"rank":               {what: "the GPU --at follows, in Megatron's rank order (TP, CP, DP, PP)"},
@@ -302,19 +312,23 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet(planKnobs(), "json", "search", "sp", "flash", "overlap", "ep-overlap", "block-scaled", "fp8-cache", "fused-swiglu", "tp-overlap", "eager", "kernels")
 	fs.help = planHelp
 	if err := fs.parse(rest); err != nil {
-		return fs.stop(err, stdout, stderr)
+		return fs.stop(tokensHint(err), stdout, stderr)
 	}
 	if len(fs.args) > 0 {
 		return fail("unexpected argument %q; allowed flags: %s", fs.args[0], fs.allowed())
 	}
+	// The flags on the command line, switches included (--sp, --sp=false),
+	// read once: given is asked for every setting the plan lists.
+	named := map[string]bool{}
+	for _, a := range rest {
+		if name, ok := strings.CutPrefix(a, "--"); ok {
+			name, _, _ = strings.Cut(name, "=")
+			named[name] = true
+		}
+	}
 	given := func(name string) bool {
 		_, ok := fs.vals[name]
-		for _, a := range rest {
-			if a == "--"+name || strings.HasPrefix(a, "--"+name+"=") {
-				ok = true
-			}
-		}
-		return ok
+		return ok || named[name]
 	}
 	atoi := func(name string) int { v, _ := strconv.Atoi(fs.value(name)); return v }
 	boolOr := func(name string, def bool) bool {
@@ -443,6 +457,9 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		if fs.bools["search"] {
 			return fail("--search: needs a model shape (--model, --hf-config or sizes), not --params alone")
 		}
+		if given("tokens") {
+			return fail("--tokens: needs a plan's step, from a model shape (--model, --hf-config or sizes), not --params alone")
+		}
 		if cp > 1 && tp*cp*pp*dp != gpus {
 			return fail("tp × cp × pp × dp: %d × %d × %d × %d = %d; must equal gpus %d", tp, cp, pp, dp, tp*cp*pp*dp, gpus)
 		}
@@ -518,6 +535,12 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 				return fail("--%s: compares one plan; not with --search", f)
 			}
 		}
+	}
+	if err := runFlagsNeedTokens(given); err != nil {
+		return fail("%v", err)
+	}
+	if fs.bools["search"] && given("tokens") {
+		return fail("--tokens: turns one plan's step into a run; not with --search (pick a plan from the search and give it without --search)")
 	}
 	if fs.bools["search"] && traceGiven {
 		return fail("--trace: writes one plan's step; not with --search")
@@ -654,6 +677,13 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		}
 		out.Measured = append(out.Measured, g)
 	}
+	if given("tokens") {
+		run, err := trainingRun(r, given, fs.value)
+		if err != nil {
+			return fail("--%v", err)
+		}
+		out.TimeToTrain = &run
+	}
 	if traceGiven {
 		n, err := writeTrace(tracePath, r, args)
 		if err != nil {
@@ -669,6 +699,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	defer writeGaps(stdout, out.Measured)
 	defer writeActivity(stdout, out.Activity, out.KernelCounts)
 	defer writeKernels(stdout, ks)
+	defer writeTimeToTrain(stdout, out.TimeToTrain, r.Memory.Fits)
 	split := fmt.Sprintf("TP %d × PP %d × DP %d", tp, pp, dp)
 	if cp > 1 {
 		split = fmt.Sprintf("TP %d × CP %d × PP %d × DP %d", tp, cp, pp, dp)
@@ -806,6 +837,9 @@ type planOutput struct {
 	// Measured are the figures of a measured run set beside the engine's
 	// (--measured-step, --measured-mfu, --measured-memory).
 	Measured []parallel.Gap `json:"measured,omitempty"`
+	// TimeToTrain is the plan's step as a training run of --tokens
+	// tokens: steps, days, GPU-hours, energy, cost and what they assume.
+	TimeToTrain *budget.Run `json:"time_to_train,omitempty"`
 }
 
 // writeKernels is --kernels' table: one layer's kernels on one GPU for

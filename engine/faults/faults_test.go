@@ -276,3 +276,53 @@ func TestFailedGPUs(t *testing.T) {
 		t.Errorf("%g failures, want about 24,000", n)
 	}
 }
+
+// Daly's complete model by hand: a checkpoint every 1,000 s costing
+// 100 s, a restart of 500 s, a failure every 10,000 s: a segment of
+// 1,100 s takes 10,000 · e^0.05 · (e^0.11 − 1) = 10,000 · 1.051271 ·
+// 0.116278 = 1,222.40 s, so goodput is 1,000 ÷ 1,222.40 = 0.81806.
+// Without failures only the checkpoints cost: 1,000 ÷ 1,100.
+func TestExpectedGoodputByHand(t *testing.T) {
+	if got := ExpectedGoodput(1000, 100, 500, 10000); math.Abs(got-0.81806) > 1e-5 {
+		t.Errorf("ExpectedGoodput(1000, 100, 500, 10000) = %.6f, want 0.81806", got)
+	}
+	if got := ExpectedGoodput(1000, 100, 500, 1e15); math.Abs(got-1000.0/1100) > 1e-9 {
+		t.Errorf("without failures: %.9f, want %.9f", got, 1000.0/1100)
+	}
+	if got := Llama3MTBFGPUHours; math.Abs(got-50677.0) > 0.1 {
+		t.Errorf("Llama3MTBFGPUHours = %.1f, want 54·24/419 × 16,384 = 50,677.0", got)
+	}
+}
+
+// The expectation is what Run does on average: jobs long beside their
+// interval, from Llama 3's rate at the interval Daly picks to a cluster
+// failing every few checkpoints with long restarts, simulated over a
+// year or more and several seeds, keep the share ExpectedGoodput says.
+func TestExpectedGoodputMatchesRun(t *testing.T) {
+	for _, c := range []Config{
+		{GPUs: 16384, MTBFGPUHours: Llama3MTBFGPUHours, CheckpointCost: 60, RestartCost: 600, Days: 365},
+		{GPUs: 16384, MTBFGPUHours: Llama3MTBFGPUHours, CheckpointEvery: 1800, CheckpointCost: 60, RestartCost: 600, Days: 365},
+		{GPUs: 2048, MTBFGPUHours: 20000, CheckpointEvery: 7200, CheckpointCost: 300, RestartCost: 1800, Days: 3650},
+		{GPUs: 100, MTBFGPUHours: 100, CheckpointEvery: 1800, CheckpointCost: 120, RestartCost: 1200, Days: 365},
+	} {
+		if c.CheckpointEvery == 0 {
+			c.CheckpointEvery = DalyInterval(c.CheckpointCost, c.ClusterMTBF())
+		}
+		want := ExpectedGoodput(c.CheckpointEvery, c.CheckpointCost, c.RestartCost, c.ClusterMTBF())
+		var sum float64
+		const seeds = 4
+		for s := uint64(1); s <= seeds; s++ {
+			c.Seed = s
+			r, err := Run(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum += r.Goodput()
+		}
+		got := sum / seeds
+		t.Logf("%+v: simulated %.4f, expected %.4f", c, got, want)
+		if math.Abs(got-want) > 0.005 {
+			t.Errorf("%+v: simulated goodput %.4f over %d seeds, ExpectedGoodput %.4f", c, got, seeds, want)
+		}
+	}
+}

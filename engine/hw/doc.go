@@ -2,7 +2,9 @@
 // simulates, each figure with its source.
 //
 // Units: bandwidth in bytes per second per direction (GB = 10^9 bytes),
-// latency as sim.Time (integer picoseconds), compute in FLOP per second.
+// latency as sim.Time (integer picoseconds), compute in FLOP per second,
+// power in watts (GPU.Power: the GPU's TDP and its share of its server's
+// maximum).
 //
 // One-way, never two-way: a link's Bandwidth is what one GPU can push one
 // way while it receives as much the other way. NVIDIA's "900 GB/s" for

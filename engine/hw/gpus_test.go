@@ -252,3 +252,33 @@ func TestPublishedRunGPUs(t *testing.T) {
 		t.Error("GH200's compute differs from the H100 SXM's")
 	}
 }
+
+// Every GPU has its power: the published TDPs, and the node's share
+// from its DGX's maximum by hand — DGX H100's 10.2 kW less 8 × 700 W,
+// over 8 = 575 W; DGX A100's 6.5 kW less 8 × 400 W = 412.5 W; DGX
+// B200's 14.3 kW less 8 × 1,000 W = 787.5 W.
+func TestPower(t *testing.T) {
+	for _, g := range gpus {
+		p := g.Power()
+		if !(p.TDPWatts > 0) || p.NodeWattsPerGPU < 0 || p.Source == "" {
+			t.Errorf("%s: power %+v", g.ID, p)
+		}
+	}
+	for _, tt := range []struct {
+		id        string
+		tdp, node float64
+		assumed   bool
+	}{
+		{"h100", 700, 575, false}, {"h200", 700, 575, false}, {"h800", 700, 575, true},
+		{"a100-80gb", 400, 412.5, false}, {"a800", 400, 412.5, true},
+		{"b200", 1000, 787.5, false}, {"h100-pcie", 350, 412.5, true}, {"gh200", 1000, 0, true},
+	} {
+		p := MustGPU(tt.id).Power()
+		if p.TDPWatts != tt.tdp || math.Abs(p.NodeWattsPerGPU-tt.node) > 1e-9 || p.NodeAssumed != tt.assumed {
+			t.Errorf("%s: %+v; want TDP %g W, node %g W a GPU, assumed %v", tt.id, p, tt.tdp, tt.node, tt.assumed)
+		}
+	}
+	if p := (GPU{ID: "none"}).Power(); p != (Power{}) {
+		t.Errorf("a GPU outside the catalog: %+v", p)
+	}
+}

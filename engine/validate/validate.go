@@ -135,7 +135,7 @@ func AllMeans(rows []Row) Means {
 // refuses a configuration, which the tests treat as a failure.
 func Rows() ([]Row, error) {
 	var rows []Row
-	for _, f := range []func() ([]Row, error){zeroRows, korthikantiRows, narayananRows, llama3Rows, deepSeekRows, ncclRows, gemmRows, paramRows, issue37Rows} {
+	for _, f := range []func() ([]Row, error){zeroRows, korthikantiRows, narayananRows, llama3Rows, deepSeekRows, ncclRows, gemmRows, paramRows, issue37Rows, trainingRunRows} {
 		r, err := f()
 		if err != nil {
 			return nil, err

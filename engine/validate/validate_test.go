@@ -38,8 +38,8 @@ func TestEveryRowWithinTolerance(t *testing.T) {
 			}
 		case Open:
 			open++
-			if !strings.HasPrefix(r.Name, "deepseek-v3-") && !issue37[r.Name] && korthikantiOpen[r.Name] == "" {
-				t.Errorf("%s: open (%s); of the rows before issue 37's, only DeepSeek-V3's and the 1T's (korthikantiOpen, since the stragglers) are not reproduced yet", r.Name, r.Note)
+			if !strings.HasPrefix(r.Name, "deepseek-v3-") && !issue37[r.Name] && korthikantiOpen[r.Name] == "" && r.Name != "llama3-405b-gpu-hours" {
+				t.Errorf("%s: open (%s); of the rows outside issue 37's, only DeepSeek-V3's, the 1T's (korthikantiOpen, since the stragglers) and Llama 3's GPU-hours (the failures assumed) are not reproduced yet", r.Name, r.Note)
 			}
 			if r.Note == "" {
 				t.Errorf("%s: open without a note saying why", r.Name)
@@ -48,7 +48,7 @@ func TestEveryRowWithinTolerance(t *testing.T) {
 			t.Errorf("%s: status %q", r.Name, r.Status)
 		}
 	}
-	for _, prefix := range []string{"zero-", "korthikanti-", "narayanan-", "llama3-405b-8k-8192", "llama3-405b-8k-16384", "llama3-405b-131k", "deepseek-v3-chunk-pair", "deepseek-v3-dualpipe", "nccl-allreduce-ring", "nccl-allreduce-nvls", "gemm-h200", "deepgemm-", "params-", "megascale-", "bloom-", "dgxc-", "megatron-core-", "llmfoundry-", "torchtitan-", "narayanan21-t2-", "mtnlg-", "nemotron4-", "bloomberggpt-", "opt-", "llama1-"} {
+	for _, prefix := range []string{"zero-", "korthikanti-", "narayanan-", "llama3-405b-8k-8192", "llama3-405b-8k-16384", "llama3-405b-131k", "deepseek-v3-chunk-pair", "deepseek-v3-dualpipe", "nccl-allreduce-ring", "nccl-allreduce-nvls", "gemm-h200", "deepgemm-", "params-", "megascale-", "bloom-", "dgxc-", "megatron-core-", "llmfoundry-", "torchtitan-", "narayanan21-t2-", "mtnlg-", "nemotron4-", "bloomberggpt-", "opt-", "llama1-", "llama3-405b-gpu-hours", "deepseek-v3-gpu-hours", "bloom-176b-gpu-hours"} {
 		found := false
 		for name := range seen {
 			found = found || strings.HasPrefix(name, prefix)
