@@ -255,3 +255,84 @@ func TestZeroBubbleRefusals(t *testing.T) {
 		}
 	}
 }
+
+// The search leaves the zero-bubble schedules out unless asked
+// (ZeroBubble, or the schedule fixed); asked, each plan it ranks under
+// ZB-H1 is its 1F1B twin's step less the bubble's 2(p − 1)W, and ZB-V is
+// searched only where it can run.
+func TestSearchZeroBubble(t *testing.T) {
+	m, _ := model.Preset("gpt3-xl")
+	o := SearchOptions{Model: m, Cluster: DefaultCluster(gpu(t, "h100"), 16), GlobalBatch: 64, BytesPerParam: 16, Dtype: hw.BF16, Flash: true, MaxMicroBatch: 2}
+	plain, err := Search(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range plain.Plans {
+		if r.Config.Plan.Schedule.splitsW() {
+			t.Fatalf("the default search ranked a %s plan", r.Config.Plan.Schedule)
+		}
+	}
+	o.ZeroBubble = true
+	zb, err := Search(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := map[Plan]float64{}
+	for _, r := range plain.Plans {
+		steps[r.Config.Plan] = r.Time.Step
+	}
+	seen := map[Schedule]int{}
+	for _, r := range zb.Plans {
+		p := r.Config.Plan
+		seen[p.Schedule]++
+		switch p.Schedule {
+		case ZBH1:
+			q := p
+			q.Schedule = OneFOneB
+			one, ok := steps[q]
+			if !ok {
+				t.Errorf("a ZB-H1 plan without its 1F1B twin: %+v", p)
+				continue
+			}
+			if !(r.Time.Step <= one) {
+				t.Errorf("ZB-H1 %.6g s, its 1F1B twin %.6g s", r.Time.Step, one)
+			}
+		case ZBV:
+			if p.PP < 2 || trainedLayers(m)%(2*p.PP) != 0 || r.MicroBatches < 2*p.PP {
+				t.Errorf("a ZB-V plan it cannot run: %+v", p)
+			}
+		}
+	}
+	if seen[ZBH1] == 0 || seen[ZBV] == 0 || zb.Evaluated <= plain.Evaluated {
+		t.Errorf("ZeroBubble: %v plans by schedule, %d evaluated (%d without)", seen, zb.Evaluated, plain.Evaluated)
+	}
+	if best := zb.Plans[0]; !(best.Time.Step <= plain.Plans[0].Time.Step) {
+		t.Errorf("the best plan with the zero-bubble schedules, %.6g s, is slower than without, %.6g s", best.Time.Step, plain.Plans[0].Time.Step)
+	}
+	o.ZeroBubble, o.Fixed.Schedule = false, ZBV
+	v, err := Search(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range v.Plans {
+		if r.Config.Plan.Schedule != ZBV {
+			t.Errorf("--schedule zb-v searched a %s plan", r.Config.Plan.Schedule)
+		}
+	}
+	if len(v.Plans) == 0 {
+		t.Error("--schedule zb-v: no plan")
+	}
+	for _, x := range []struct {
+		f    SearchConstraints
+		want string
+	}{
+		{SearchConstraints{Schedule: DualPipeV}, "schedule: dualpipev is not searched (it pairs with DeepSeek-V3's overlap settings); allowed gpipe, 1f1b, interleaved, zb-h1, zb-v"},
+		{SearchConstraints{Schedule: ZBH1, PP: 1}, "schedule: zb-h1 needs a pipeline; pp is 1"},
+		{SearchConstraints{Schedule: "zb-h2"}, `schedule: "zb-h2"; allowed gpipe, 1f1b, interleaved, dualpipe, zb-h1, zb-v, dualpipev`},
+	} {
+		o.Fixed = x.f
+		if _, err := Search(o); fmt.Sprint(err) != x.want {
+			t.Errorf("%+v: %v; want %q", x.f, err, x.want)
+		}
+	}
+}
