@@ -1329,10 +1329,10 @@ type sendsKey struct {
 // pipelineIdle is a pipeline's bubble and the time its sends add on the
 // critical path, from schedule s run block by block (the plan's own, or
 // 1F1B's for ZB-H1; scheduleLengths, the run BuildTimeline draws): the
-// run without sends less busy (the
-// critical stage's own work, m micro-batches of slot each), and the run
-// with sends less the run without. Beyond maxScheduleBlocks blocks, the
-// closed forms for equal stages: (p−1)/v slots, and PipelineSends sends.
+// run without sends less busy (the critical stage's own work, m
+// micro-batches of slot each), and the run with sends less the run
+// without. Beyond maxScheduleBlocks blocks, the closed forms for equal
+// stages: (p−1)/v slots, and PipelineSends sends.
 func pipelineIdle(r Result, s Schedule, busy, slot float64, se *searching) (bubble, sends float64) {
 	p := r.Config.Plan
 	var fwd, bwd []float64
