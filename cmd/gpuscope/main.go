@@ -39,7 +39,7 @@ const usage = `usage:
   gpuscope plan (--model PRESET | --hf-config FILE | --layers L --hidden H --heads A --seq S --vocab V [--ffn F] | --params N)
                 [--gpus N --tp T --cp C --pp P --dp D --ep E --interleave V --sp --zero 0-3 --recompute none|selective|full --flash --overlap
                  --micro-batch B --global-batch G --gpu GPU --gpus-per-node 8 --bytes-per-param 16|18
-                 --schedule gpipe|1f1b|interleaved|dualpipe --dtype bf16|fp16|fp8 --kernels --at SECONDS --rank N ...] [--search [--top K]]
+                 --schedule gpipe|1f1b|interleaved|dualpipe|zb-h1|zb-v|dualpipev --dtype bf16|fp16|fp8 --kernels --at SECONDS --rank N ...] [--search [--top K]]
                 [--tokens N [--price USD --pue X --mtbf-gpu-hours H --checkpoint-cost-s W --restart-cost-s R]] [--json]
   gpuscope quantize --recipe tensor|block128|mxfp8|nvfp4 --values N --outlier K --seed S [--dist normal|lognormal] [--json]
   gpuscope roofline --gpu GPU --dtype fp32|tf32|fp16|bf16|fp8|fp4 [--json]

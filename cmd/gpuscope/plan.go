@@ -46,7 +46,7 @@ func planKnobs() []scenarios.Knob {
 		{Name: "dispatch-dtype", Kind: scenarios.KnobEnum, Values: []string{"bf16", "fp8"}, Default: "bf16"},
 		n("comm-sms", 0, 1024, ""),
 		{Name: "recompute", Kind: scenarios.KnobEnum, Values: []string{"none", "selective", "full", "op"}, Default: "selective"},
-		{Name: "schedule", Kind: scenarios.KnobEnum, Values: []string{"gpipe", "1f1b", "interleaved", "dualpipe"}},
+		{Name: "schedule", Kind: scenarios.KnobEnum, Values: parallel.ScheduleIDs()},
 		{Name: "gpu", Kind: scenarios.KnobEnum, Values: hw.GPUIDs(), Default: "h100"},
 		{Name: "intra", Kind: scenarios.KnobEnum, Values: links},
 		{Name: "inter", Kind: scenarios.KnobEnum, Values: links},
@@ -173,7 +173,7 @@ not divide by PP take --first-stage-layers and --last-stage-layers.`,
 		"nics-per-node":      {what: "the --inter NICs a node has, shared by its GPUs (BLOOM's 8 A100s on 4 Omni-Path NICs: --inter opa-100 --nics-per-node 4); at most --gpus-per-node", def: "one a GPU"},
 		"top":                {what: "plans --search lists (0: all)"},
 		"recompute":          {what: "activation recomputation: none, selective (attention's softmax and dropout), full (each layer's forward again) or op (torchtitan's op-level selective checkpointing: the matrix products' outputs kept except every second one a layer, wk, wo and w3 of its Llama, and every elementwise operation run again; dense SwiGLU models)", def: "selective (--software megatron-2021: full)"},
-		"schedule":           {what: "the pipeline schedule (dualpipe: DeepSeek-V3's bidirectional one, each rank holding two stages, costed in closed form; pair it with --ep-overlap)", def: "1f1b; interleaved when --interleave > 1"},
+		"schedule":           {what: "the pipeline schedule: gpipe, 1f1b, interleaved (with --interleave), dualpipe (DeepSeek-V3's bidirectional one, each rank holding two stages; pair it with --ep-overlap), or a zero-bubble one, the backward split into the input gradient and the weight gradient W, which fills the bubble: zb-h1 (Qi et al.'s ZB-H1: 1F1B's order and memory, its bubble 2(p−1)W shorter; micro-batches ≥ pp), zb-v (ZB-V: two chunks a rank in a V, rank 0 holding the first and the last, 1F1B's activations; layers divisible by 2·pp, micro-batches ≥ 2·pp), dualpipev (DualPipe cut in half, the same V; pair it with --ep-overlap); dualpipe and the zero-bubble ones are costed in closed form and draw no time line (--at and --trace refuse them)", def: "1f1b; interleaved when --interleave > 1"},
 		"gpu":                {what: "the GPU"},
 		"intra":              {what: "the link inside a node", def: "the GPU's: nvlink3 for a100-80gb and a100-40gb, nvlink3-a800 for a800, nvlink4 for h100, h200, h20 and gh200, nvlink4-h800 for h800, pcie5 for h100-pcie and h100-nvl (their NVLink bridges join pairs only), nvlink5 for b200 and gb200"},
 		"inter":              {what: "the network between nodes, one NIC per GPU", def: "ib-hdr for the Ampere GPUs (a100-80gb, a100-40gb, a800), ib-ndr for the others"},
@@ -726,8 +726,15 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "  %-16s %.4f\n", row.name, row.v)
 	}
 	bubbleForm := "(p−1)/(v·m)"
-	if plan.Schedule == parallel.DualPipe {
+	switch plan.Schedule {
+	case parallel.DualPipe:
 		bubbleForm = "(p/2−1)(F&B+B−3W) of the ideal"
+	case parallel.ZBH1:
+		bubbleForm = "1F1B's less 2(p−1)W, of the ideal"
+	case parallel.ZBV:
+		bubbleForm = "(p−1)(F+B−2W)/2 of the ideal, B the input gradient"
+	case parallel.DualPipeV:
+		bubbleForm = "(p−1)(F&B+B−3W)/2 of the ideal"
 	}
 	fmt.Fprintf(stdout, "  %-16s %.4f   %s\n", "bubble_fraction", r.BubbleFraction, bubbleForm)
 	if !r.Memory.Fits {

@@ -15,8 +15,11 @@
 // all-to-alls and, as DeepSeek-V3 trained (arXiv 2412.19437; moe.go,
 // dualpipe.go), node-limited routing, FP8 dispatch, DualPipe's pairing
 // and bidirectional schedule (costed in closed form) and block-scaled FP8
-// products, each a Plan field off by default. Each assumption is a named
-// constant with its source.
+// products, each a Plan field off by default. The zero-bubble schedules
+// (zerobubble.go: ZB-H1, ZB-V, DualPipeV; Qi et al., arXiv 2401.10241
+// and 2405.15362) hold the weight gradients back to fill the bubble,
+// costed in closed form too and searched only when asked. Each
+// assumption is a named constant with its source.
 //
 // Units: bytes (GB = 10^9), parameter counts as float64.
 package parallel

@@ -34,6 +34,8 @@ import (
 //     work, the sends on the critical path what one send of b·s·h/t
 //     activations per boundary (Megatron's scatter/gather) adds to it —
 //     for equal stages the bubble is (p−1)/(v·m) of the ideal time;
+//     DualPipe and the zero-bubble schedules (zerobubble.go), which hold
+//     the weight gradients back to fill it, in closed form;
 //   - data parallelism: ring all-reduce (reduce-scatter + all-gather with
 //     ZeRO), hierarchical over NVLink and one NIC per GPU, bucketed behind
 //     the last micro-batch's backward when Overlap is on (all but the last
@@ -120,6 +122,14 @@ func evaluate(c Config, se *searching) (Result, error) {
 	r.ModelFLOPs, r.HardwareFLOPs = StepFLOPs(m, p.GlobalBatch, p.Recompute)
 
 	t, pp, v, dp, cp := p.TP, p.PP, p.Interleave, p.DP, p.cp()
+	chunks := p.chunks() // model chunks a stage: v interleaved, 2 in a V
+	// The stage that holds the output head (and the multi-token-
+	// prediction modules after the last layer): the last, but in a V the
+	// first, which holds the last chunk.
+	headStage := pp - 1
+	if p.Schedule.vShape() {
+		headStage = 0
+	}
 	local := m.Seq / cp // the tokens of a sequence on one GPU
 	split, _ := p.layerSplit(m)
 	stageLayerCount := split.stage // each stage's layers: its own count
@@ -253,8 +263,8 @@ func evaluate(c Config, se *searching) (Result, error) {
 	if p.EPOverlap && m.MoE() {
 		epHidden = make([]float64, pp)
 	}
-	var stageW []float64 // each stage's weight gradients a micro-batch, DualPipe's W
-	if p.Schedule == DualPipe {
+	var stageW []float64 // each stage's weight gradients a micro-batch, the W of DualPipe and the zero-bubble schedules
+	if p.Schedule.splitsW() {
 		stageW = make([]float64, pp)
 	}
 	for st := 0; st < pp; st++ {
@@ -289,7 +299,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 		if st == 0 {
 			params += embedParams
 		}
-		if st == pp-1 && m.MTPLayers > 0 {
+		if st == headStage && m.MTPLayers > 0 {
 			// The multi-token-prediction modules after the last layer
 			// (counted among its layers): each also projects the joined
 			// hidden state and embedding (2h → h) and runs the output
@@ -300,11 +310,12 @@ func evaluate(c Config, se *searching) (Result, error) {
 			bwd += k * (mtp.bwd + headBwd)
 			wg += k * (mtp.wgrad + hd.gemmW)
 		}
-		if st == pp-1 {
+		if st == headStage {
 			params += h // final norm
-			if !m.Tied || pp > 1 {
+			if !m.Tied || headStage > 0 {
 				// Untied output layer, or the tied embedding's copy on the
-				// last stage (Megatron-LM keeps one and syncs its gradient).
+				// last stage (Megatron-LM keeps one and syncs its gradient;
+				// a V holds both on rank 0).
 				params += float64(m.Vocab) * h / T
 			}
 			fwd += headFwd
@@ -359,8 +370,8 @@ func evaluate(c Config, se *searching) (Result, error) {
 				mem.Weights /= D
 			}
 		}
-		mem.InFlight = InFlight(p.Schedule, pp, mbs, v, st)
-		layersPerChunk := float64(layers) / float64(v)
+		mem.InFlight = InFlight(p.Schedule, pp, mbs, chunks, st)
+		layersPerChunk := float64(layers) / float64(chunks)
 		mem.Activations = float64(mem.InFlight) * layersPerChunk * stageAct
 		if p.Recompute == RecomputeOp {
 			mem.Activations += actFull
@@ -371,7 +382,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 				mem.Activations += moe.actFull - actFull
 			}
 		}
-		if st == pp-1 {
+		if st == headStage {
 			// FP32 logits for the cross-entropy of the micro-batch in
 			// flight (Korthikanti et al., 4·s·b·V/t).
 			mem.Activations += 4 * n * float64(m.Vocab) / T
@@ -398,10 +409,10 @@ func evaluate(c Config, se *searching) (Result, error) {
 	if p.Schedule == DualPipe {
 		// Each rank holds two stages (dualpipe.go).
 		r.foldDualPipe(epHidden, stageW)
-		r.StageW = stageW
 		perStage := expertOnStage
 		expertOnStage = func(st int) float64 { return perStage(st) + perStage(pp-1-st) }
 	}
+	r.StageW = stageW
 	if se != nil && se.mode != searchBound {
 		if !r.Memory.Fits {
 			return r, nil // a search keeps only the plans that fit
@@ -518,11 +529,11 @@ func evaluate(c Config, se *searching) (Result, error) {
 			// Each chunk of each micro-batch: its activations out
 			// forward, their gradients back.
 			bw := n * h * 2 / T / (cl.Inter.Bandwidth * cl.Inter.Efficiency)
-			chunks := max(1, v)
+			sent := chunks
 			if p.Schedule == DualPipe {
-				chunks = 2 // a rank holds two stages
+				sent = 2 // a rank holds two stages
 			}
-			leave += 2 * M * float64(chunks) * bw
+			leave += 2 * M * float64(sent) * bw
 		}
 		if p.TP > tpPerNode(p, cl) {
 			per := 4.0 // two TP all-reduces forward, two backward a layer
@@ -555,8 +566,11 @@ func evaluate(c Config, se *searching) (Result, error) {
 			r.BubbleFraction = tm.Bubble / (M * slot)
 		case se != nil && se.mode == searchLower:
 			// No bubble and no sends: a bound (Time.Step grows with both).
+		case p.Schedule.closedForm():
+			tm.Bubble, tm.PPComm = zeroBubbleIdle(r, crit, stageW[crit], M*slot, slot, se)
+			r.BubbleFraction = tm.Bubble / (M * slot)
 		default:
-			tm.Bubble, tm.PPComm = pipelineIdle(r, M*slot, slot, se)
+			tm.Bubble, tm.PPComm = pipelineIdle(r, p.Schedule, M*slot, slot, se)
 		}
 	}
 
@@ -1234,11 +1248,16 @@ func dpNICShare(bytes float64, n, k int, cl Cluster) float64 {
 }
 
 // InFlight is how many micro-batches (chunk-micro-batches when
-// interleaved) stage st holds activations for at its peak: all m for
-// GPipe; p − st for 1F1B (its warm-up forwards plus one); Megatron-LM's
-// interleaved warm-up 2·(p − st − 1) + (v − 1)·p, plus one. On the first
-// stage the interleaved count is L·(1 + (p−1)/(p·v)) layers' worth, the
-// factor Korthikanti et al. give for the interleaved schedule.
+// interleaved or in a V) stage st holds activations for at its peak: all
+// m for GPipe; p − st for 1F1B (its warm-up forwards plus one);
+// Megatron-LM's interleaved warm-up 2·(p − st − 1) + (v − 1)·p, plus
+// one. On the first stage the interleaved count is L·(1 + (p−1)/(p·v))
+// layers' worth, the factor Korthikanti et al. give for the interleaved
+// schedule. ZB-H1 counts 1F1B's: Qi et al. (§2.1) keep its peak, the
+// first stage's, at 1F1B's; what a later stage keeps beyond 1F1B's for
+// the weight gradients it defers — the products' inputs, less than a
+// micro-batch's activations each — is not counted. ZB-V and DualPipeV
+// count chunks (vInFlight: 2p and 2p + 1 on every rank).
 func InFlight(s Schedule, p, m, v, st int) int {
 	switch s {
 	case GPipe:
@@ -1247,6 +1266,8 @@ func InFlight(s Schedule, p, m, v, st int) int {
 		return min(m*v, 2*(p-st-1)+(v-1)*p+1)
 	case DualPipe:
 		return min(m, dualPipeInFlight(p, st))
+	case ZBV, DualPipeV:
+		return vInFlight(s, p, m)
 	}
 	return min(m, p-st)
 }
@@ -1306,12 +1327,13 @@ type sendsKey struct {
 }
 
 // pipelineIdle is a pipeline's bubble and the time its sends add on the
-// critical path, from its schedule run block by block (scheduleLengths,
-// the run BuildTimeline draws): the run without sends less busy (the
-// critical stage's own work, m micro-batches of slot each), and the run
-// with sends less the run without. Beyond maxScheduleBlocks blocks, the
-// closed forms for equal stages: (p−1)/v slots, and PipelineSends sends.
-func pipelineIdle(r Result, busy, slot float64, se *searching) (bubble, sends float64) {
+// critical path, from schedule s run block by block (the plan's own, or
+// 1F1B's for ZB-H1; scheduleLengths, the run BuildTimeline draws): the
+// run without sends less busy (the critical stage's own work, m
+// micro-batches of slot each), and the run with sends less the run
+// without. Beyond maxScheduleBlocks blocks, the closed forms for equal
+// stages: (p−1)/v slots, and PipelineSends sends.
+func pipelineIdle(r Result, s Schedule, busy, slot float64, se *searching) (bubble, sends float64) {
 	p := r.Config.Plan
 	var fwd, bwd []float64
 	if se == nil {
@@ -1321,23 +1343,23 @@ func pipelineIdle(r Result, busy, slot float64, se *searching) (bubble, sends fl
 		fwd, bwd = se.fwd, se.bwd
 		for i := range se.runs {
 			run := &se.runs[i]
-			if run.s == p.Schedule && run.p == p.PP && run.m == r.MicroBatches && run.v == p.Interleave && run.p2p == r.P2P &&
+			if run.s == s && run.p == p.PP && run.m == r.MicroBatches && run.v == p.Interleave && run.p2p == r.P2P &&
 				slices.Equal(run.fwd, fwd) && slices.Equal(run.bwd, bwd) {
 				return run.bubble, run.sends
 			}
 		}
 	}
-	with, idle, err := scheduleLengths(p.Schedule, p.PP, r.MicroBatches, p.Interleave, fwd, bwd, r.P2P)
+	with, idle, err := scheduleLengths(s, p.PP, r.MicroBatches, p.Interleave, fwd, bwd, r.P2P)
 	if err != nil {
 		bubble = float64(p.PP-1) / float64(p.Interleave) * slot
-		sends = PipelineSends(p.Schedule, p.PP, r.MicroBatches, p.Interleave) * r.P2P
+		sends = PipelineSends(s, p.PP, r.MicroBatches, p.Interleave) * r.P2P
 	} else {
 		bubble, sends = max(0, idle-busy), max(0, with-idle)
 	}
 	if se != nil {
 		run := &se.runs[se.next]
 		se.next = (se.next + 1) % len(se.runs)
-		*run = scheduleRun{s: p.Schedule, p: p.PP, m: r.MicroBatches, v: p.Interleave,
+		*run = scheduleRun{s: s, p: p.PP, m: r.MicroBatches, v: p.Interleave,
 			fwd: append(run.fwd[:0], fwd...), bwd: append(run.bwd[:0], bwd...), p2p: r.P2P, bubble: bubble, sends: sends}
 	}
 	return bubble, sends

@@ -124,6 +124,10 @@ func FuzzEvaluate(f *testing.F) {
 	f.Add(uint8(255), uint8(0), 1, uint8(9), uint8(9), 1, 2, 1, 1, false, 3, uint8(0), false, 2, 4, uint8(0), 16, uint8(1), true, 3, 8, 2, 1, 4, 3, 1, true)
 	f.Add(uint8(255), uint8(1), 256, uint8(2), uint8(4), 1, 1, 1<<24, 1, false, 3, uint8(3), true, 1, 1<<24, uint8(1), 16, uint8(0), true, 1, 1, 1, 1, 1, 1, 1, true)
 	f.Add(uint8(255), uint8(1), 8, uint8(0), uint8(0), 1, 1<<24, 1, 1<<40, false, 0, uint8(0), true, 1, 1, uint8(2), 16, uint8(0), true, 998, 64, 1, 1, 1, 1, 1, false)
+	// GPT-3 XL's shape (24 layers) on PP 4 under ZB-H1, ZB-V and DualPipeV.
+	for _, sched := range []uint8{4, 5, 6} {
+		f.Add(uint8(255), uint8(1), 8, uint8(0), uint8(0), 1, 4, 2, 1, false, 1, uint8(1), true, 1, 32, sched, 16, uint8(0), true, 24, 2048, 16, 16, 2048, 50257, 8192, true)
+	}
 	gpus := hw.GPUIDs()
 	links := hw.LinkIDs()
 	f.Fuzz(func(t *testing.T, preset, gpuIdx uint8, perNode int, intraIdx, interIdx uint8, tp, pp, dp, v int, sp bool, zero int, rc uint8,
@@ -135,7 +139,7 @@ func FuzzEvaluate(f *testing.F) {
 		inter, _ := hw.LinkByID(pick(links, interIdx, "none"))
 		p := Plan{TP: tp, PP: pp, DP: dp, Interleave: v, SP: sp, ZeRO: zero,
 			Recompute: pick([]Recompute{RecomputeNone, RecomputeSelective, RecomputeFull}, rc, "some"),
-			Flash:     flash, MicroBatch: mb, GlobalBatch: gb, Schedule: pick([]Schedule{GPipe, OneFOneB, Interleaved}, sched, "zigzag"),
+			Flash:     flash, MicroBatch: mb, GlobalBatch: gb, Schedule: pick([]Schedule{GPipe, OneFOneB, Interleaved, DualPipe, ZBH1, ZBV, DualPipeV}, sched, "zigzag"),
 			BytesPerParam: bpp, Dtype: pick([]hw.Dtype{hw.BF16, hw.FP16, hw.FP8}, dtype, hw.FP32), Overlap: overlap}
 		c := Config{Model: m, Plan: p, Cluster: Cluster{GPU: g, GPUs: tp * pp * dp, GPUsPerNode: perNode, Intra: intra, Inter: inter}}
 		verr := c.Validate()

@@ -121,13 +121,14 @@ func (r Result) Metrics() Metrics {
 
 // StageTime is one micro-batch through one pipeline stage, seconds: its
 // forward, its backward (recomputation included, and of it the
-// recomputation and, under DualPipe, the products' weight gradients W)
-// and the communication its layers wait for (TP's all-reduces, CP's K/V
-// and the all-to-alls the paired chunk does not hide), and ForwardBackward,
-// the three together: what DualPipe calls F&B, a forward chunk and a
-// backward chunk run paired. Under DualPipe a rank holds two stages (i
-// and PP − 1 − i) and each number is the mean of a micro-batch through
-// either.
+// recomputation and, under DualPipe and the zero-bubble schedules, the
+// products' weight gradients W) and the communication its layers wait
+// for (TP's all-reduces, CP's K/V and the all-to-alls the paired chunk
+// does not hide), and ForwardBackward, the three together: what DualPipe
+// calls F&B, a forward chunk and a backward chunk run paired. Under
+// DualPipe a rank holds two stages (i and PP − 1 − i) and each number is
+// the mean of a micro-batch through either; under ZB-V and DualPipeV a
+// rank's two chunks together.
 type StageTime struct {
 	Forward         float64 `json:"forward_s"`
 	Backward        float64 `json:"backward_s"`

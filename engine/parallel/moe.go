@@ -226,9 +226,10 @@ func allToAll(bytes float64, n, k int, intra, inter hw.Link) float64 {
 // denseOnStage is how many of a mixture of experts' dense layers (its
 // first DenseLayers, and with MoEEvery those between its MoE layers)
 // pipeline stage st holds: chunk c of the pp·v, in layer order, is stage
-// c mod pp's, of split's size (layerSplit.chunk: L ÷ (pp·v) layers, the
-// first and last a layer short under Llama 3's balancing, or each
-// stage's own count ÷ v in an uneven split).
+// c mod pp's (in a V, layerSplit.holder's), of split's size
+// (layerSplit.chunk: L ÷ (pp·v) layers, the first and last a layer short
+// under Llama 3's balancing, or each stage's own count ÷ v in an uneven
+// split).
 func denseOnStage(m model.Transformer, split layerSplit, st int) int {
 	if m.DenseLayers == 0 && m.MoEEvery <= 1 {
 		return 0
@@ -240,7 +241,7 @@ func denseOnStage(m model.Transformer, split layerSplit, st int) int {
 			break // the rest hold none
 		}
 		sz := split.chunk(c)
-		if c%split.p == st {
+		if split.holder(c) == st {
 			n += sz - m.MoELayersIn(start, start+sz)
 		}
 		start += sz

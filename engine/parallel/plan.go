@@ -352,8 +352,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("tp: %d does not divide heads %d", p.TP, m.Heads)
 	case p.Interleave < 1:
 		return fmt.Errorf("interleave: %d; at least 1", p.Interleave)
-	case p.Schedule != GPipe && p.Schedule != OneFOneB && p.Schedule != Interleaved && p.Schedule != DualPipe:
-		return fmt.Errorf("schedule: %q; allowed gpipe, 1f1b, interleaved, dualpipe", p.Schedule)
+	case !p.Schedule.known():
+		return fmt.Errorf("schedule: %q; allowed %s", p.Schedule, strings.Join(ScheduleIDs(), ", "))
 	case p.Interleave > 1 && p.Schedule != Interleaved:
 		return fmt.Errorf("interleave: %d needs --schedule interleaved (schedule is %s)", p.Interleave, p.Schedule)
 	case p.Schedule == Interleaved && (p.PP < 2 || p.Interleave < 2):
@@ -378,6 +378,9 @@ func (c Config) Validate() error {
 		return fmt.Errorf("global-batch: %d; allowed 1–16777216", p.GlobalBatch)
 	case p.GlobalBatch%(p.DP*p.MicroBatch) != 0:
 		return fmt.Errorf("global-batch: %d not divisible by dp × micro-batch = %d × %d", p.GlobalBatch, p.DP, p.MicroBatch)
+	}
+	if err := p.validateZeroBubble(); err != nil {
+		return err
 	}
 	if p.FirstStageLayers < 0 || p.LastStageLayers < 0 {
 		return fmt.Errorf("first-stage-layers, last-stage-layers: %d, %d; allowed 0 (an even split) or more", p.FirstStageLayers, p.LastStageLayers)
@@ -444,6 +447,17 @@ type layerSplit struct {
 	p, v             int
 	first, mid, last int
 	balanced         bool
+	// vee: two chunks a stage in a V (ZB-V, DualPipeV), chunk c on
+	// stage c below p, on stage 2p − 1 − c from p on.
+	vee bool
+}
+
+// holder is the stage that holds model chunk c.
+func (s layerSplit) holder(c int) int {
+	if s.vee && c >= s.p {
+		return 2*s.p - 1 - c
+	}
+	return c % s.p
 }
 
 // stage is the layers stage st holds.
@@ -458,7 +472,8 @@ func (s layerSplit) stage(st int) int {
 }
 
 // chunk is the layers of model chunk c, 0 … p·v − 1 in layer order
-// (stage c mod p's chunk c ÷ p: Megatron's interleaved assignment).
+// (stage c mod p's chunk c ÷ p: Megatron's interleaved assignment; in a
+// V, stage holder(c)'s).
 func (s layerSplit) chunk(c int) int {
 	if s.balanced {
 		n := s.mid / s.v
@@ -467,7 +482,7 @@ func (s layerSplit) chunk(c int) int {
 		}
 		return n
 	}
-	return s.stage(c%s.p) / s.v
+	return s.stage(s.holder(c)) / s.v
 }
 
 // stageLayers splits L layers over p stages of v chunks: L/(p·v) layers a
@@ -549,7 +564,27 @@ func splitLayers(L, p, v, first, last int) (layerSplit, error) {
 // layerSplit is the plan's split of m's layers (and multi-token-
 // prediction modules, after the last) over its stages.
 func (p Plan) layerSplit(m model.Transformer) (layerSplit, error) {
+	if p.Schedule.vShape() {
+		return vSplit(trainedLayers(m), p.PP, p.FirstStageLayers, p.LastStageLayers, p.Schedule)
+	}
 	return splitLayers(trainedLayers(m), p.PP, max(p.Interleave, 1), p.FirstStageLayers, p.LastStageLayers)
+}
+
+// vSplit is a V schedule's split of L layers over p ranks: 2p chunks of
+// L/(2p) layers, rank i holding chunks i and 2p − 1 − i — an even number
+// of layers a stage, as the zero-bubble repository's ZB-V asks ("the
+// number of layers per pipeline to be an even number, so that each
+// stage can be splited into two virtual stages evenly"), and no uneven
+// first or last stage (rank 0 holds both ends).
+func vSplit(L, p, first, last int, s Schedule) (layerSplit, error) {
+	if first != 0 || last != 0 {
+		return layerSplit{}, fmt.Errorf("first-stage-layers, last-stage-layers: %d, %d with the %s schedule; allowed 0 (its V gives every rank two chunks of as many layers, the first and the last chunk both on rank 0)", first, last, s)
+	}
+	if p < 1 || p > L || L%(2*p) != 0 {
+		return layerSplit{}, fmt.Errorf("layers: %d not divisible by 2 × pp = 2 × %d for the %s schedule (its V gives every rank two chunks of as many layers: rank i the i-th and the (2·pp − 1 − i)-th)", L, p, s)
+	}
+	n := L / p
+	return layerSplit{p: p, v: 2, first: n, mid: n, last: n, vee: true}, nil
 }
 
 // Usable is what a training job can fill of capacity bytes of HBM:
@@ -631,7 +666,7 @@ type Result struct {
 	Memory                    Memory   // the GPU with the most bytes
 	StageMemory               []Memory // one per pipeline stage
 	Time                      Time
-	BubbleFraction            float64 // (p−1)/(v·m) of the ideal time
+	BubbleFraction            float64 // (p−1)/(v·m) of the ideal time; the bubble over the ideal for a schedule costed in closed form
 	// Per micro-batch and stage: forward, backward (with recomputation)
 	// and TP communication, seconds — the blocks of the pipeline
 	// timeline. StageTPForward is the part of StageTP that runs with the
@@ -649,8 +684,8 @@ type Result struct {
 	// exposed K/V traffic.
 	StageCP []float64
 	// StageW is the part of StageBackward that is the products' weight
-	// gradients — DualPipe's W, what its schedule holds back to fill the
-	// bubble — kept for DualPipe plans only (nil otherwise).
+	// gradients — the W DualPipe and the zero-bubble schedules hold back
+	// to fill the bubble — kept for those plans only (nil otherwise).
 	StageW []float64
 	// ActiveParams are the parameters a token goes through (Params for a
 	// dense model).

@@ -90,21 +90,23 @@ func TestEvaluatePropertiesRandomPlans(t *testing.T) {
 }
 
 // Every plan a search ranks obeys the same identities, and the ranking
-// is by step time.
+// is by step time; with the zero-bubble schedules too.
 func TestSearchPlansAddUp(t *testing.T) {
 	m, _ := model.Preset("gpt3-xl")
 	g, _ := hw.GPUByID("h100")
-	sr, err := Search(SearchOptions{Model: m, Cluster: DefaultCluster(g, 32), GlobalBatch: 256, BytesPerParam: 16, Dtype: hw.BF16, Flash: true})
-	if err != nil || len(sr.Plans) == 0 {
-		t.Fatalf("search: %d plans, %v", len(sr.Plans), err)
-	}
-	for i, r := range sr.Plans {
-		checkResult(t, r)
-		if !r.Memory.Fits {
-			t.Errorf("plan %d does not fit", i+1)
+	for _, zb := range []bool{false, true} {
+		sr, err := Search(SearchOptions{Model: m, Cluster: DefaultCluster(g, 32), GlobalBatch: 256, BytesPerParam: 16, Dtype: hw.BF16, Flash: true, ZeroBubble: zb})
+		if err != nil || len(sr.Plans) == 0 {
+			t.Fatalf("search (zero-bubble %v): %d plans, %v", zb, len(sr.Plans), err)
 		}
-		if i > 0 && r.Time.Step < sr.Plans[i-1].Time.Step {
-			t.Errorf("plan %d (%g s) ranked after plan %d (%g s)", i+1, r.Time.Step, i, sr.Plans[i-1].Time.Step)
+		for i, r := range sr.Plans {
+			checkResult(t, r)
+			if !r.Memory.Fits {
+				t.Errorf("zero-bubble %v: plan %d does not fit", zb, i+1)
+			}
+			if i > 0 && r.Time.Step < sr.Plans[i-1].Time.Step {
+				t.Errorf("zero-bubble %v: plan %d (%g s) ranked after plan %d (%g s)", zb, i+1, r.Time.Step, i, sr.Plans[i-1].Time.Step)
+			}
 		}
 	}
 }

@@ -130,6 +130,8 @@ func checkSchedule(s Schedule, p, m, v int, fwd, bwd []float64) error {
 		return fmt.Errorf("pp, micro-batches, interleave: %d, %d, %d; each at least 1", p, m, v)
 	case len(fwd) != p || len(bwd) != p:
 		return fmt.Errorf("stage times: %d and %d, want %d", len(fwd), len(bwd), p)
+	case s.closedForm():
+		return fmt.Errorf("schedule: %s is costed in closed form, not run block by block: it has no time line (allowed gpipe, 1f1b, interleaved)", s)
 	case s != GPipe && s != OneFOneB && s != Interleaved:
 		return fmt.Errorf("schedule: %q; allowed gpipe, 1f1b, interleaved", s)
 	case s == Interleaved && m%p != 0:

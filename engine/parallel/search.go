@@ -43,6 +43,12 @@ type SearchOptions struct {
 	Eager bool
 	// Loss is every plan's cross-entropy (Plan.Loss).
 	Loss Loss
+	// ZeroBubble tries the zero-bubble schedules ZB-H1 and ZB-V beside
+	// 1F1B on every pipeline of one chunk a stage (zerobubble.go): off by
+	// default, for the planner lesson draws its plans' time lines, which
+	// these schedules, costed in closed form, have none of. Fixed.Schedule
+	// zb-h1 or zb-v searches that schedule alone.
+	ZeroBubble bool
 	// Fixed are the parts of a plan the caller has chosen: only plans
 	// with them are searched (gpuscope plan --search --tp 8).
 	Fixed SearchConstraints
@@ -117,6 +123,8 @@ func (f SearchConstraints) check(m model.Transformer, cl Cluster) error {
 		return fmt.Errorf("cp-algo: %s needs context parallelism; cp is 1", f.CPAlgo)
 	}
 	switch {
+	case f.Schedule != "" && !f.Schedule.known():
+		return fmt.Errorf("schedule: %q; allowed %s", f.Schedule, strings.Join(ScheduleIDs(), ", "))
 	case f.ZeROSet && (f.ZeRO < 0 || f.ZeRO > 3):
 		return fmt.Errorf("zero: %d; allowed 0–3", f.ZeRO)
 	case f.ZeROSet && f.ZeRO == 3 && f.PP > 1:
@@ -127,8 +135,10 @@ func (f SearchConstraints) check(m model.Transformer, cl Cluster) error {
 		return fmt.Errorf("interleave: %d needs a pipeline; pp is 1", f.Interleave)
 	case f.Schedule == Interleaved && f.PP == 1:
 		return fmt.Errorf("schedule: interleaved needs a pipeline; pp is 1")
-	case f.Schedule == DualPipe:
-		return fmt.Errorf("schedule: dualpipe is not searched (it pairs with DeepSeek-V3's overlap settings); allowed gpipe, 1f1b, interleaved")
+	case f.Schedule == DualPipe || f.Schedule == DualPipeV:
+		return fmt.Errorf("schedule: %s is not searched (it pairs with DeepSeek-V3's overlap settings); allowed gpipe, 1f1b, interleaved, zb-h1, zb-v", f.Schedule)
+	case (f.Schedule == ZBH1 || f.Schedule == ZBV) && f.PP == 1:
+		return fmt.Errorf("schedule: %s needs a pipeline; pp is 1", f.Schedule)
 	}
 	return nil
 }
@@ -151,7 +161,8 @@ type SearchResult struct {
 
 // Search enumerates every valid plan — TP dividing the heads, PP the
 // layers (or layers + 2), DP the rest and the global batch; the 1F1B
-// schedule, or interleaved with v chunks; ZeRO 0–3 without PP, 0–2 with;
+// schedule (with ZeroBubble, ZB-H1 and ZB-V beside it), or interleaved
+// with v chunks; ZeRO 0–3 without PP, 0–2 with;
 // no, selective or full recomputation; micro-batches up to MaxMicroBatch;
 // sequence parallelism whenever TP > 1; for a mixture of experts every
 // EP dividing the DP ranks and the experts; with CP, context parallelism
@@ -319,7 +330,10 @@ func Search(o SearchOptions) (SearchResult, error) {
 func (o SearchOptions) searchCP(base Plan, sr *SearchResult, best *float64, try func(Plan)) {
 	bounds := searching{mode: searchBound}
 	o.plans(base, true, func(p Plan) bool {
-		p.ZeRO, p.Interleave, p.Schedule = 0, 1, OneFOneB
+		p.ZeRO, p.Interleave = 0, 1
+		if !p.Schedule.vShape() {
+			p.Schedule = OneFOneB // a V's stages differ: its own
+		}
 		r, err := evaluate(Config{Model: o.Model, Plan: p, Cluster: o.Cluster}, &bounds)
 		if err != nil {
 			return true
@@ -379,6 +393,7 @@ func (o SearchOptions) plansTCP(base Plan, tp, cp int, algos []CPAlgo, maxMB int
 		pp, mb, ep int
 		algo       CPAlgo
 		rc         Recompute
+		vee        bool // a V schedule: its head on rank 0, its own bound
 	}
 	skipped := map[shape]bool{} // skip's answers, asked once a shape
 	// Megatron's three; torchtitan's op-level checkpointing only when
@@ -417,66 +432,71 @@ func (o SearchOptions) plansTCP(base Plan, tp, cp int, algos []CPAlgo, maxMB int
 				if _, _, err := stageLayers(trainedLayers(m), pp, v); err != nil {
 					continue
 				}
-				sched := OneFOneB
-				if v > 1 {
-					sched = Interleaved
+				scheds := []Schedule{OneFOneB}
+				switch {
+				case v > 1:
+					scheds[0] = Interleaved
+				case o.ZeroBubble && pp > 1:
+					scheds = []Schedule{OneFOneB, ZBH1, ZBV}
 				}
 				switch {
 				case fx.Schedule == "":
 				case (fx.Schedule == Interleaved) != (v > 1):
 					continue
 				default:
-					sched = fx.Schedule
+					scheds = []Schedule{fx.Schedule}
 				}
 				perReplica := o.GlobalBatch / dp
-				for mb := 1; mb <= max(maxMB, fx.MicroBatch) && mb <= perReplica; mb++ {
-					if perReplica%mb != 0 || !free(fx.MicroBatch, mb) {
-						continue
-					}
-					if v > 1 && (perReplica/mb)%pp != 0 {
-						continue
-					}
-					for _, algo := range algos {
-						for zero := 0; zero <= 3; zero++ {
-							if zero == 3 && pp > 1 {
-								break
-							}
-							if zero > 0 && dp*cp == 1 && !fx.ZeROSet {
-								break
-							}
-							if fx.ZeROSet && zero != fx.ZeRO {
-								continue
-							}
-							for _, rc := range rcs {
-								if fx.Recompute != "" && rc != fx.Recompute {
+				for _, sched := range scheds {
+					for mb := 1; mb <= max(maxMB, fx.MicroBatch) && mb <= perReplica; mb++ {
+						if perReplica%mb != 0 || !free(fx.MicroBatch, mb) {
+							continue
+						}
+						if v > 1 && (perReplica/mb)%pp != 0 {
+							continue
+						}
+						for _, algo := range algos {
+							for zero := 0; zero <= 3; zero++ {
+								if zero == 3 && pp > 1 {
+									break
+								}
+								if zero > 0 && dp*cp == 1 && !fx.ZeROSet {
+									break
+								}
+								if fx.ZeROSet && zero != fx.ZeRO {
 									continue
 								}
-								for _, ep := range eps {
-									p := base
-									p.TP, p.PP, p.DP, p.Interleave, p.Schedule = tp, pp, dp, v, sched
-									p.SP = tp > 1
-									p.ZeRO, p.Recompute, p.MicroBatch, p.EP = zero, rc, mb, ep
-									if cp > 1 {
-										p.CP, p.CPAlgo = cp, algo
+								for _, rc := range rcs {
+									if fx.Recompute != "" && rc != fx.Recompute {
+										continue
 									}
-									if skip != nil {
-										k := shape{pp, mb, ep, algo, rc}
-										no, asked := skipped[k]
-										if !asked && rc != RecomputeNone && skipped[shape{pp, mb, ep, algo, RecomputeNone}] {
-											// Recomputation only adds to a
-											// shape's bound.
-											no, asked = true, true
-											skipped[k] = true
+									for _, ep := range eps {
+										p := base
+										p.TP, p.PP, p.DP, p.Interleave, p.Schedule = tp, pp, dp, v, sched
+										p.SP = tp > 1
+										p.ZeRO, p.Recompute, p.MicroBatch, p.EP = zero, rc, mb, ep
+										if cp > 1 {
+											p.CP, p.CPAlgo = cp, algo
 										}
-										if !asked {
-											no = skip(p)
-											skipped[k] = no
+										if skip != nil {
+											k := shape{pp, mb, ep, algo, rc, sched.vShape()}
+											no, asked := skipped[k]
+											if !asked && rc != RecomputeNone && skipped[shape{pp, mb, ep, algo, RecomputeNone, k.vee}] {
+												// Recomputation only adds to a
+												// shape's bound.
+												no, asked = true, true
+												skipped[k] = true
+											}
+											if !asked {
+												no = skip(p)
+												skipped[k] = no
+											}
+											if no {
+												continue
+											}
 										}
-										if no {
-											continue
-										}
+										try(p)
 									}
-									try(p)
 								}
 							}
 						}
