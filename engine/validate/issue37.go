@@ -485,7 +485,19 @@ func openReasons() map[string]string {
 	const megaScale = "the engine loses less to data parallelism than MegaScale's Megatron-LM did: the published MFU falls from 53.0% on 256 GPUs to 41.2% on 12,288 (Table 2) and from 49.2% to 48.2% on the 530B's 2,240 to 11,200 (Figure 9), the engine's far less; MegaScale names stragglers and the communication of more DP ranks (§5.1: about 0.5% of the hosts markedly slow; §6.1: \"decreases by 1.6% with more stragglers and communication\"), and the engine models neither stragglers nor the three-layer CLOS above the ToR switches"
 	const mpt7 = "PyTorch FSDP on MPT-7B (h 4,096) on H100s: the engine is fast even on one node, and more so on 512 GPUs, where the published rate falls (10,643 → 9,670 tokens/s a GPU) and the engine's does not; the same direction as Megatron-Core's 1.7B on H100 (torchtitan's Llama 3.1 8B, as fast in the engine until its eager kernels and op-level checkpointing were counted, is reproduced): llm-foundry's MPT runs fused LayerNorm and GELU kernels, so eager mode alone does not explain it; what it undercharges at h ≤ 4,096 — small kernels and launches, FSDP's per-layer synchronisation — is not yet found"
 	const zero3 = "DeepSpeed ZeRO-3 of 2021 without model parallelism: the published rate falls from 144 TFLOP/s on 384 GPUs (micro-batch 4) to 44–48 on 1,536–2,240 (micro-batch 1), while the engine hides ZeRO-3's gathers and reduce-scatters behind the compute; 2021 DeepSpeed's per-parameter collectives, their latency over 1,536–2,240 ranks and its prefetching are not modelled"
-	const mtnlg = "DeepSpeed's pipeline engine of 2021 runs about a fifth slower than the engine's 1F1B, while the paper's own Megatron-LM runs of this model on the same cluster (Narayanan et al. 2021, Table 2, interleaved) come within 4–7%: what DeepSpeed's pipeline adds (its sends and schedule, no interleaving, its ZeRO stage) is not modelled"
+	// MT-NLG's cost is not found in DeepSpeed's pipeline of the day
+	// (issue 37; DeepSpeed 2c5bba6, 2021-11-01, and Megatron-DeepSpeed
+	// 1ac4a44, 2021-12-10): pipe/engine.py splits each send over the TP
+	// group and all-gathers it on arrival (is_pipe_partitioned, since the
+	// engine's first commit 65c2f97, 2020-09), Megatron's scatter/gather;
+	// TrainSchedule's blocking sends, run op by op with DeepSpeed's order
+	// and 0.45 ms a send, give 1F1B's step to 0.5%; GPTModelPipe keeps the
+	// attention mask (args.attn_mask) rather than send it; checkpointing's
+	// partition, CPU and synchronize options are off unless set, and
+	// BLOOM's run of the same stack sets none; DeepSpeed's public code
+	// pipelines BF16 only from #1801 (56c5223, 2022-04), so the 2021
+	// run's BF16 build is not public.
+	const mtnlg = "DeepSpeed's pipeline engine of 2021 runs about a fifth slower than the engine's 1F1B, while the paper's own Megatron-LM runs of this model on the same cluster (Narayanan et al. 2021, Table 2, interleaved) hold: what costs it is not found; read in DeepSpeed's code of late 2021 and ruled out: its sends, split over the TP group as Megatron's scatter/gather, its schedule with blocking sends (1F1B's step to 0.5%), the attention mask (not sent), activation checkpointing's options (off unless set); the run's BF16 pipeline is not in DeepSpeed's public code before April 2022"
 	return map[string]string{
 		"dgxc-llama31-405b-bf16-576":      "does not fit in the engine though NVIDIA ran it (ZeRO-1 over DP 4 × CP 2, FP32 gradients, no recomputation, 7 chunks a stage): where the engine's memory for this plan is too high — the activations the interleaved schedule keeps in flight, the FP32 gradient buffer — is not yet found; the same plan on 2,304 GPUs, its optimizer states spread over DP 16, fits",
 		"megatron-core-h100-weak-1.7b-48": "the engine is fast by about a fifth on the 1.7B model (h 2,048, TP 1, DP 48) whatever its micro-batch; MPT-7B on H100 shows the same: what the engine undercharges at h ≤ 4,096 (costs that do not shrink with the model: small kernels and their launches, for one) is not yet found",
