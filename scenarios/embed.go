@@ -27,6 +27,10 @@ import (
 //	present=1                presentation mode, for a projector: large type,
 //	                         thick lines, high contrast, the narration as
 //	                         captions (issue 8)
+//	steps=2-4 (or steps=3)   the steps the frame may show: the player, its
+//	                         buttons and keys and the API stay inside them
+//	                         (issue 41); checked against the lesson, so
+//	                         ApplyFragment reads it, not set
 type Embed struct {
 	Hide     []string // in HideParts' order, no repeats
 	Theme    string   // "", "light" or "dark"
@@ -35,6 +39,76 @@ type Embed struct {
 	Load     string   // "", "click", "visible" or "auto"; "" means click
 	Origins  []string // canonical origins, in the order given, no repeats
 	Present  bool
+	Steps    StepRange // the zero value: every step of the lesson
+}
+
+// StepRange is an embed's range of steps, First to Last (1-based, both
+// in); the zero value is the whole lesson.
+type StepRange struct{ First, Last int }
+
+// stepNumber reads a step's number: digits only (no sign), at most 6.
+func stepNumber(s string) (int, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" || len(s) > 6 || strings.Trim(s, "0123456789") != "" {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s)
+	return n, err == nil
+}
+
+// String is the range as the fragment writes it: "2-4", "3", or "" for
+// the whole lesson.
+func (r StepRange) String() string {
+	switch {
+	case r == StepRange{}:
+		return ""
+	case r.First == r.Last:
+		return strconv.Itoa(r.First)
+	}
+	return strconv.Itoa(r.First) + "-" + strconv.Itoa(r.Last)
+}
+
+// Bounds are the first and last steps the range allows in a lesson of n
+// steps: 1 and n for the zero value (or a range the lesson cannot hold).
+func (r StepRange) Bounds(n int) (first, last int) {
+	if r == (StepRange{}) || !r.fits(n) {
+		return 1, n
+	}
+	return r.First, r.Last
+}
+
+// fits reports whether a lesson of n steps holds the range (the zero
+// value fits every lesson).
+func (r StepRange) fits(n int) bool {
+	return r == (StepRange{}) || r.First >= 1 && r.First <= r.Last && r.Last <= n
+}
+
+// Clamp is step n moved into the range's bounds in a lesson of steps
+// steps.
+func (r StepRange) Clamp(n, steps int) int {
+	first, last := r.Bounds(steps)
+	return min(max(n, first), last)
+}
+
+// ParseStepRange reads a steps= value for a lesson of n steps: "2-4", "3"
+// (one step), or "" (the whole lesson). Not whole numbers, a reversed
+// range and a step the lesson lacks are errors naming the field steps and
+// the lesson's steps (1–n).
+func ParseStepRange(v string, n int) (StepRange, *InputError) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return StepRange{}, nil
+	}
+	a, b, isRange := strings.Cut(v, "-")
+	if !isRange {
+		b = a
+	}
+	first, ok1 := stepNumber(a)
+	last, ok2 := stepNumber(b)
+	if !ok1 || !ok2 || first < 1 || last < first || last > n {
+		return StepRange{}, inputError("error.steps", "steps", v, "max", strconv.Itoa(n))
+	}
+	return StepRange{first, last}, nil
 }
 
 // HideParts are the parts of the page an embed may hide.
@@ -52,12 +126,13 @@ const MaxOrigins = 8
 
 // embedKeys are the fragment keys Embed owns, in the order EncodeFragment
 // writes them.
-var embedKeys = []string{"hide", "theme", "motion", "autoplay", "load", "origins", "present"}
+var embedKeys = []string{"hide", "theme", "motion", "autoplay", "load", "origins", "present", "steps"}
 
 // Equal reports whether e and f are the same options.
 func (e Embed) Equal(f Embed) bool {
 	return slices.Equal(e.Hide, f.Hide) && e.Theme == f.Theme && e.Motion == f.Motion &&
-		e.Autoplay == f.Autoplay && e.Load == f.Load && slices.Equal(e.Origins, f.Origins) && e.Present == f.Present
+		e.Autoplay == f.Autoplay && e.Load == f.Load && slices.Equal(e.Origins, f.Origins) && e.Present == f.Present &&
+		e.Steps == f.Steps
 }
 
 // Hidden reports whether part is hidden.
@@ -176,6 +251,9 @@ func (e Embed) encode(add func(k, v string)) {
 	if e.Present {
 		add("present", "1")
 	}
+	if e.Steps != (StepRange{}) {
+		add("steps", e.Steps.String())
+	}
 }
 
 // CanonicalOrigin returns o as a browser writes an origin
@@ -278,7 +356,8 @@ func ParseMessage(raw []byte) (typ string, cmd []byte, err error) {
 }
 
 // Event is a message the frame posts to its parent: ready, step,
-// finished, resize, state, or error (a command the player refused).
+// finished, resize, state, or error (a command the player refused); an
+// answer is an AnswerEvent.
 type Event struct {
 	Source  string       `json:"source"` // always "gpuscope"
 	Version int          `json:"version"`
@@ -287,6 +366,29 @@ type Event struct {
 	Height  int          `json:"height,omitempty"` // resize: the CSS pixels the content wants
 	State   *PlayerState `json:"state,omitempty"`
 	Error   string       `json:"error,omitempty"` // error: why a message was refused
+}
+
+// AnswerEvent is the event a frame posts when its reader answers a
+// step's prediction question (issue 41), for a teacher's page to tally:
+//
+//	{source: "gpuscope", version: 1, type: "answer", lesson, step,
+//	 step_id, question, choice, correct, time}
+//
+// question is the question's id (a step's predict: line, one per lesson),
+// choice the reader's (0-based), time when it was given in milliseconds
+// since the Unix epoch (JavaScript's Date.now(); the page stamps it: the
+// player keeps no clock). Its JSON names are a contract.
+type AnswerEvent struct {
+	Source   string `json:"source"` // "gpuscope"
+	Version  int    `json:"version"`
+	Type     string `json:"type"`     // "answer"
+	Lesson   string `json:"lesson"`   // the scenario's id
+	Step     int    `json:"step"`     // 1-based
+	StepID   string `json:"step_id"`  // the step's id in the lesson
+	Question string `json:"question"` // the question's id
+	Choice   int    `json:"choice"`
+	Correct  bool   `json:"correct"`
+	Time     int64  `json:"time"` // ms since the Unix epoch
 }
 
 // NewEvent is an event of type typ.

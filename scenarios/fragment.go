@@ -45,6 +45,9 @@ func (st State) Valid() bool {
 	if !ok || st.Step < 1 || st.Step > len(s.Steps) || !i18n.Known(st.Lang) || len(st.Config) != len(s.Knobs) {
 		return false
 	}
+	if r := st.Embed.Steps; !r.fits(len(s.Steps)) || r != (StepRange{}) && (st.Step < r.First || st.Step > r.Last) {
+		return false
+	}
 	for _, k := range s.Knobs {
 		if v, err := k.Parse(st.Config[k.Name]); err != nil || v != st.Config[k.Name] {
 			return false
@@ -73,6 +76,10 @@ func (st State) repair() State {
 	if out.Step < 1 || out.Step > len(s.Steps) {
 		out.Step = 1
 	}
+	if !out.Embed.Steps.fits(len(s.Steps)) {
+		out.Embed.Steps = StepRange{}
+	}
+	out.Step = out.Embed.Steps.Clamp(out.Step, len(s.Steps))
 	if !i18n.Known(out.Lang) {
 		out.Lang = i18n.Fallback
 	}
@@ -120,10 +127,23 @@ func ApplyFragment(prev State, frag string) (State, []*InputError) {
 		if s, found := Get(strings.TrimSpace(v)); !found {
 			errs = append(errs, inputError("error.scenario", "scenario", v, "allowed", listArg(IDs())))
 		} else if s.ID != st.Scenario {
+			// A range of steps names one lesson's steps: another lesson
+			// starts with all of its own (unless steps= comes too).
 			st = State{Scenario: s.ID, Step: 1, Lang: st.Lang, Config: s.Defaults(), Embed: st.Embed}
+			st.Embed.Steps = StepRange{}
 		}
 	}
 	s, _ := Get(st.Scenario)
+	// The range before step=, which must fall inside it.
+	if v, ok := values["steps"]; ok {
+		if r, err := ParseStepRange(v, len(s.Steps)); err != nil {
+			errs = append(errs, err)
+		} else {
+			st.Embed.Steps = r
+			st.Step = r.Clamp(st.Step, len(s.Steps))
+		}
+	}
+	first, last := st.Embed.Steps.Bounds(len(s.Steps))
 	zoomGPU, hasZoomGPU := "", false
 	for _, k := range keys {
 		v := values[k]
@@ -144,11 +164,15 @@ func ApplyFragment(prev State, frag string) (State, []*InputError) {
 			if err := st.setZoomLevel(s, v); err != nil {
 				errs = append(errs, err)
 			}
-		case "scenario":
+		case "scenario", "steps":
 		case "step":
 			n, err := strconv.Atoi(strings.TrimSpace(v))
 			if err != nil || n < 1 || n > len(s.Steps) {
 				errs = append(errs, inputError("error.step", "step", v, "max", strconv.Itoa(len(s.Steps))))
+				continue
+			}
+			if n < first || n > last {
+				errs = append(errs, stepRangeError(v, first, last))
 				continue
 			}
 			st.Step = n
@@ -193,6 +217,11 @@ func ApplyFragment(prev State, frag string) (State, []*InputError) {
 	}
 	st.fitZoom(s)
 	return st, errs
+}
+
+// stepRangeError is a step of the lesson outside the embed's range.
+func stepRangeError(v string, first, last int) *InputError {
+	return inputError("error.step_range", "step", v, "min", strconv.Itoa(first), "max", strconv.Itoa(last))
 }
 
 // unescape percent-decodes s as a form value; text that does not decode is

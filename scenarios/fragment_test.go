@@ -71,7 +71,7 @@ func TestApplyFragment(t *testing.T) {
 		{"bad lang", with(1, "zh"), "lang=fr",
 			with(1, "zh"), []string{"lang: “fr” is not a language; allowed en, zh"}},
 		{"unknown key", DefaultState(), "colour=red&gpus=4",
-			with(1, "en", "gpus", "4"), []string{"colour: unknown setting; allowed: scenario, step, lang, zoom, hide, theme, motion, autoplay, load, origins, present, gpu, gpus, bytes, link, algo, nodes"}},
+			with(1, "en", "gpus", "4"), []string{"colour: unknown setting; allowed: scenario, step, lang, zoom, hide, theme, motion, autoplay, load, origins, present, steps, gpu, gpus, bytes, link, algo, nodes"}},
 		{"key without value", DefaultState(), "gpus",
 			DefaultState(), []string{"gpus: “” is not a whole number; allowed 2–64"}},
 		{"bad escape kept raw", DefaultState(), "gpus=%zz",
@@ -79,7 +79,7 @@ func TestApplyFragment(t *testing.T) {
 		{"errors in order", DefaultState(), "step=9&zz=1&gpus=1",
 			DefaultState(), []string{
 				"step: “9” is not a step of this lesson; allowed 1–6",
-				"zz: unknown setting; allowed: scenario, step, lang, zoom, hide, theme, motion, autoplay, load, origins, present, gpu, gpus, bytes, link, algo, nodes",
+				"zz: unknown setting; allowed: scenario, step, lang, zoom, hide, theme, motion, autoplay, load, origins, present, steps, gpu, gpus, bytes, link, algo, nodes",
 				"gpus: 1 is out of range; allowed 2–64",
 			}},
 		{"too long", with(2, "zh"), long,

@@ -37,6 +37,9 @@ type Player struct {
 	// answers are the reader's choices by step, for the configuration
 	// they were given under (a knob change asks again).
 	answers map[int]answer
+	// answered are the answers given since the page last took them, to
+	// post to a parent page (TakeAnswers).
+	answered []AnswerEvent
 	// reduced is step mode, for readers who ask for reduced motion: a
 	// step opens on its final picture and playing jumps there at once,
 	// with nothing animated in between.
@@ -215,11 +218,12 @@ func (p *Player) ApplyFragment(frag string) []*InputError {
 }
 
 // Play starts the playhead. At the end of a step's window it moves on to
-// the next step first; at the end of the last step it replays the step.
+// the next step first; at the end of the last step (of the lesson, or of
+// the embed's range) it replays the step.
 func (p *Player) Play() {
 	p.ClearErrors()
 	if p.t >= p.step().To {
-		if p.st.Step < len(p.les.Steps) {
+		if p.st.Step < p.LastStep() {
 			p.Goto(p.st.Step + 1)
 		} else {
 			p.t = p.step().From
@@ -245,12 +249,29 @@ func (p *Player) Pause() {
 	}
 }
 
-// Goto moves to step n (1-based) at the start of its window.
+// FirstStep and LastStep are the steps the player may show: the whole
+// lesson, or the embed's range (steps=2-4).
+func (p *Player) FirstStep() int {
+	first, _ := p.st.Embed.Steps.Bounds(len(p.les.Steps))
+	return first
+}
+
+// LastStep: see FirstStep.
+func (p *Player) LastStep() int {
+	_, last := p.st.Embed.Steps.Bounds(len(p.les.Steps))
+	return last
+}
+
+// Goto moves to step n (1-based) at the start of its window; a step
+// outside the embed's range is an error, as one outside the lesson.
 func (p *Player) Goto(n int) *InputError {
 	if n < 1 || n > len(p.les.Steps) {
 		err := inputError("error.step", "step", strconv.Itoa(n), "max", strconv.Itoa(len(p.les.Steps)))
 		p.report([]*InputError{err})
 		return err
+	}
+	if n < p.FirstStep() || n > p.LastStep() {
+		return p.report1(stepRangeError(strconv.Itoa(n), p.FirstStep(), p.LastStep()))
 	}
 	p.ClearErrors()
 	st := p.st
@@ -288,15 +309,10 @@ func (p *Player) SetReducedMotion(on bool) {
 // ReducedMotion reports whether the player is in step mode.
 func (p *Player) ReducedMotion() bool { return p.reduced }
 
-// Step moves delta steps forward (or back), staying within the lesson.
+// Step moves delta steps forward (or back), staying within the lesson
+// (and the embed's range).
 func (p *Player) Step(delta int) {
-	n := p.st.Step + delta
-	if n < 1 {
-		n = 1
-	}
-	if n > len(p.les.Steps) {
-		n = len(p.les.Steps)
-	}
+	n := min(max(p.st.Step+delta, p.FirstStep()), p.LastStep())
 	if n != p.st.Step {
 		p.Goto(n)
 	}
@@ -382,7 +398,7 @@ func (p *Player) Advance(wall float64) []string {
 	p.t = end
 	p.playing = false
 	p.rev++
-	if p.st.Step == len(p.les.Steps) {
+	if p.st.Step >= p.LastStep() {
 		return []string{EventFinished}
 	}
 	return []string{EventStep}
@@ -518,9 +534,28 @@ func (p *Player) Answer(choice int) *InputError {
 		p.answers = map[int]answer{}
 	}
 	p.answers[p.st.Step] = answer{choice, EncodeFragment(State{Scenario: p.st.Scenario, Step: p.st.Step, Config: p.st.Config})}
+	if len(p.answered) < maxAnswered {
+		p.answered = append(p.answered, AnswerEvent{
+			Source: "gpuscope", Version: MessageVersion, Type: "answer",
+			Lesson: p.st.Scenario, Step: p.st.Step, StepID: p.step().Step.ID,
+			Question: q.ID, Choice: choice, Correct: choice == q.Answer,
+		})
+	}
 	p.rev++
 	p.ClearErrors()
 	return nil
+}
+
+// maxAnswered bounds the answers kept for a page that never takes them.
+const maxAnswered = 64
+
+// TakeAnswers returns the answers given since it was last called, oldest
+// first, and forgets them: the page posts each to the parent page once
+// (an "answer" event), stamping its time.
+func (p *Player) TakeAnswers() []AnswerEvent {
+	out := p.answered
+	p.answered = nil
+	return out
 }
 
 // Report returns the player's state for the page.
@@ -622,7 +657,7 @@ func (p *Player) Command(raw []byte) *InputError {
 			f, isNum = float64(n), err == nil
 		}
 		if !ok || !isNum || f != math.Trunc(f) {
-			return p.cmdErr("step", fmt.Sprint(v), "error.allowed.range", "min", "1", "max", strconv.Itoa(len(p.les.Steps)))
+			return p.cmdErr("step", fmt.Sprint(v), "error.allowed.range", "min", strconv.Itoa(p.FirstStep()), "max", strconv.Itoa(p.LastStep()))
 		}
 		if f < 1 || f > float64(len(p.les.Steps)) {
 			return p.Goto(int(math.Max(-1, math.Min(f, 1e6))))
@@ -834,6 +869,8 @@ func (p *Player) keptValue(field string) (string, bool) {
 		return p.st.Scenario, true
 	case "step":
 		return strconv.Itoa(p.st.Step), true
+	case "steps":
+		return strconv.Itoa(p.FirstStep()) + "-" + strconv.Itoa(p.LastStep()), true
 	case "lang":
 		return p.st.Lang, true
 	case "speed":

@@ -40,11 +40,21 @@
  * (load() goes at once).
  *
  * Events: {source: "gpuscope", version: 1, type, ...}: ready {state},
- * step {step, state}, finished, resize {height}, state {state}. A state is
- * window.gpuscope.state() inside the frame: scenario, step, steps, step_id,
- * playing, time_s, from_s, to_s, end_s, speed, lang, config (by the
- * fragment's keys: int and float knobs as numbers, enums and byte sizes
- * as strings), metrics, error, errors, fragment, question.
+ * step {step, state}, finished, resize {height}, state {state}, error
+ * {error}, and answer {lesson, step, step_id, question, choice, correct,
+ * time} when the reader answers a step's prediction question (question:
+ * the question's id, one per lesson; choice: 0-based; time: milliseconds
+ * since the Unix epoch, as Date.now()):
+ *
+ *   sim.on("answer", function (a) { tally(a.lesson, a.question, a.correct); });
+ *
+ * A frame with "steps=2-4" (or "steps=3") in its fragment shows only those
+ * steps: its buttons, keys, step(), goto() and set() stay inside them.
+ *
+ * A state is window.gpuscope.state() inside the frame: scenario, step,
+ * steps, step_id, playing, time_s, from_s, to_s, end_s, speed, lang,
+ * config (by the fragment's keys: int and float knobs as numbers, enums
+ * and byte sizes as strings), metrics, error, errors, fragment, question.
  */
 (function () {
   "use strict";

@@ -151,12 +151,13 @@ func (a *app) event(typ string) scenarios.Event {
 	return e
 }
 
-// post sends an event to the parent page, addressed to its origin when
-// that is on the allow-list (never to "*"). The parent's origin comes from
-// location.ancestorOrigins, else the referrer, else the last allowed
-// message; when none is known, each allowed origin is tried in turn (the
-// browser delivers only where the parent's origin matches).
-func (a *app) post(e scenarios.Event) {
+// post sends an event (a scenarios.Event or AnswerEvent) to the parent
+// page, addressed to its origin when that is on the allow-list (never to
+// "*"). The parent's origin comes from location.ancestorOrigins, else the
+// referrer, else the last allowed message; when none is known, each
+// allowed origin is tried in turn (the browser delivers only where the
+// parent's origin matches).
+func (a *app) post(e any) {
 	emb := a.player.State().Embed
 	parent := window.Get("parent")
 	if len(emb.Origins) == 0 || !parent.Truthy() || parent.Equal(window) {
@@ -210,6 +211,12 @@ func (a *app) embedTick(changed bool, events []string) {
 	}
 	if slices.Contains(events, scenarios.EventFinished) {
 		a.post(a.event("finished"))
+	}
+	// Issue 41: each answer to a prediction, once, stamped with its time.
+	for _, ans := range a.player.TakeAnswers() {
+		ans.Time = int64(js.Global().Get("Date").Call("now").Float())
+		a.ui.dispatch("answer")
+		a.post(ans)
 	}
 	if changed && a.drawn {
 		a.applyEmbed()

@@ -54,6 +54,7 @@ func (a *app) resume() {
 	}
 	if q := saved.Get("question"); q.Truthy() && q.Get("answered").Truthy() {
 		a.player.Answer(q.Get("choice").Int())
+		a.player.TakeAnswers() // posted before the reload: not again
 	}
 	a.player.Set("speed", js.Global().Call("String", saved.Get("speed")).String())
 	a.player.SeekTime(sim.FromSeconds(saved.Get("time_s").Float()))

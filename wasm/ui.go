@@ -172,9 +172,9 @@ func (u *ui) bind() {
 		case "ArrowLeft", "PageUp":
 			p.Step(-1)
 		case "Home":
-			p.Goto(1)
+			p.Goto(p.FirstStep())
 		case "End":
-			p.Goto(len(p.Lesson().Steps))
+			p.Goto(p.LastStep())
 		default:
 			return
 		}
@@ -269,8 +269,8 @@ func (u *ui) refresh() {
 		b.SetAttribute("aria-pressed", strconv.FormatBool(p.Playing()))
 	}
 	setValue(u.byID("speed"), strconv.FormatFloat(p.Speed(), 'f', -1, 64))
-	setDisabled(u.byID("btn-prev"), st.Step <= 1)
-	setDisabled(u.byID("btn-next"), st.Step >= steps)
+	setDisabled(u.byID("btn-prev"), st.Step <= p.FirstStep()) // issue 41: an embed's steps=
+	setDisabled(u.byID("btn-next"), st.Step >= p.LastStep())
 
 	// A lesson with a model of the reader's own takes a pasted config.json.
 	if hf := byID("hf-panel"); hf != nil {

@@ -282,6 +282,95 @@ func TestScrollytellingDrivesFrame(t *testing.T) {
 	})
 }
 
+// Issue 41: the classroom tally. A reader's answer to a prediction in a
+// frame limited to steps 1-3 reaches the page as an answer event with the
+// lesson, step, question, choice and verdict, and the page's tally counts
+// it; Next, and goto from the page, stay inside the frame's steps. One
+// frame of the three is loaded: the others' wasm would only cost time.
+func TestClassroomTallyExample(t *testing.T) {
+	ctx := open(t, "examples/classroom-tally.html")
+	noInlineScript(t, ctx)
+	fs := frames(ctx)
+	if len(fs) != 3 {
+		t.Fatalf("%d iframes, want 3: %+v", len(fs), fs)
+	}
+	origins := "&origins=" + url.QueryEscape(siteOrigin())
+	for i, f := range fs {
+		checkFrameAttrs(t, fmt.Sprintf("iframe %d", i), f)
+		if !strings.Contains(f.Src, "&steps=") || !strings.HasSuffix(f.Src, origins) {
+			t.Errorf("iframe %d src %q: want a steps= range and %s (embed.js adds the page's origin)", i, f.Src, origins)
+		}
+	}
+	// The page's own controllers record what its frames post.
+	evalJSON(ctx, `(window.got = [], quizFrames[1].on("*", (e) => got.push(e)).load(), true)`, new(bool))
+	waitFor(t, ctx, "got", readyTimeout, "ready event", func(e exEvent) bool { return e.Type == "ready" })
+
+	const frame = `document.getElementById("q-collectives").contentWindow`
+	var q struct {
+		Answer  int      `json:"answer"`
+		Choices []string `json:"choices"`
+	}
+	// The reader clicks the first choice; the right one is in state().
+	evalJSON(ctx, `(() => { const w = `+frame+`; w.document.querySelector('#predict button[data-choice="0"]').click();
+	  return w.gpuscope.state().question; })()`, &q)
+	type answerEvent struct {
+		Source   string  `json:"source"`
+		Version  int     `json:"version"`
+		Type     string  `json:"type"`
+		Lesson   string  `json:"lesson"`
+		Step     int     `json:"step"`
+		StepID   string  `json:"step_id"`
+		Question string  `json:"question"`
+		Choice   int     `json:"choice"`
+		Correct  bool    `json:"correct"`
+		Time     float64 `json:"time"`
+	}
+	var got []answerEvent
+	deadline := time.Now().Add(10 * time.Second)
+	for len(got) == 0 {
+		evalJSON(ctx, `got.filter((e) => e.type === "answer")`, &got)
+		if time.Now().After(deadline) {
+			t.Fatal("no answer event 10 s after the click on a choice")
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	a := got[0]
+	now := float64(time.Now().UnixMilli())
+	if len(got) != 1 || a.Source != "gpuscope" || a.Version != 1 || a.Lesson != "collectives-at-scale" || a.Step != 1 ||
+		a.StepID != "small" || a.Question != "fastest" || a.Choice != 0 || a.Correct != (q.Answer == 0) ||
+		a.Time < now-60000 || a.Time > now+1000 {
+		t.Errorf("answer events %+v; want one: collectives-at-scale step 1 (small), question fastest, choice 0, correct %v, time now (%.0f ms)",
+			got, q.Answer == 0, now)
+	}
+	var row []string
+	evalJSON(ctx, `[...document.querySelectorAll("#tally tbody tr")].map((r) => r.textContent)`, &row)
+	if len(row) != 1 || !strings.HasPrefix(row[0], "collectives-at-scale / fastest1") {
+		t.Errorf("tally rows %q; want one for collectives-at-scale / fastest with 1 answer", row)
+	}
+
+	// steps=1-3: Next goes to 3 and no further, and so does the page's goto.
+	var step int
+	evalJSON(ctx, `(() => { const w = `+frame+`; for (let i = 0; i < 4; i++) w.document.getElementById("btn-next").click();
+	  return true; })()`, new(bool))
+	time.Sleep(500 * time.Millisecond)
+	evalJSON(ctx, frame+`.gpuscope.state().step`, &step)
+	var nextOff bool
+	evalJSON(ctx, frame+`.document.getElementById("btn-next").disabled`, &nextOff)
+	if step != 3 || !nextOff {
+		t.Errorf("after four clicks on Next under steps=1-3: step %d, Next disabled %v; want 3, true", step, nextOff)
+	}
+	var before int
+	evalJSON(ctx, `(quizFrames[1].goto(5), got.length)`, &before)
+	waitFor(t, ctx, fmt.Sprintf("got.slice(%d)", before), 10*time.Second, "error event for goto(5)", func(e exEvent) bool { return e.Type == "error" })
+	var errText string
+	evalJSON(ctx, fmt.Sprintf(`got.slice(%d).find((e) => e.type === "error").error`, before), &errText)
+	evalJSON(ctx, frame+`.gpuscope.state().step`, &step)
+	if step != 3 || !strings.Contains(errText, "allowed 1–3") {
+		t.Errorf("goto(5) under steps=1-3: step %d, error %q; want step 3 kept and an error naming 1–3", step, errText)
+	}
+	screenshot(ctx, "example-classroom-tally")
+}
+
 // The Hugo shortcode, the Jekyll include and the MkDocs pages are built
 // with the real programs in ssg_test.go.
 
