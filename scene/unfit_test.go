@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -93,6 +94,83 @@ func TestUnfitPlanDrawnAsNotRunning(t *testing.T) {
 				var q Picture
 				if l := q.Build(render.List{}, Moment{Lesson: fitting, Step: n, Time: mid}, fr); saysUnfit(l, lang) {
 					t.Errorf("%s %s: the sandbox's defaults, which fit, are drawn as not fitting", id, lang)
+				}
+			}
+		}
+	}
+}
+
+// squeezed is s without spaces or ellipses: text compared whatever the
+// lines it was broken into or cut at.
+func squeezed(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, " ", ""), "…", "")
+}
+
+// drawnText is every word l draws, squeezed, one after another.
+func drawnText(l render.List) string {
+	var all strings.Builder
+	for _, it := range l.Items {
+		if it.Kind == render.Text {
+			all.WriteString(it.Text)
+		}
+	}
+	return squeezed(all.String())
+}
+
+// A plan that does not fit has no step time to headline: in each
+// strategy lesson with knobs turned so that the step's plan is over its
+// GPUs' memory — a time line of one plan, of data-parallel replicas, of
+// an overlapped all-reduce, of recomputation modes, of expert
+// parallelism; the cluster — the picture gives the plan's step time
+// nowhere (not in its headline, over its time line or in a chart of
+// times) and headlines what a GPU needs, how far over it is and that it
+// cannot run, in both languages, on a desktop and a phone. The
+// schedules keep the headline that names what they compare.
+func TestUnfitPlanHeadlinesNoStepTime(t *testing.T) {
+	cases := []struct {
+		id, step string
+		set      []string
+	}{
+		{"sandbox", "timeline", []string{"model=llama3-405b", "gpus=16", "tp=8", "pp=2", "global_batch=64"}},
+		{"sandbox", "cluster", []string{"model=llama3-405b", "gpus=16", "tp=8", "pp=2", "global_batch=64"}},
+		{"activation-checkpointing", "keep", nil}, // no recomputation: over by a hair at the lesson's defaults
+		{"data-parallel", "cycle", []string{"model=seed-100b"}},
+		{"data-parallel", "replicas", []string{"model=seed-100b"}},
+		{"overlap", "serial", []string{"model=llama2-70b", "gpus=8"}},
+		{"overlap", "buckets", []string{"model=llama2-70b", "gpus=8"}},
+		{"pipeline-parallel", "four", []string{"recompute=none", "pp=2", "micro_batches=32"}},
+		{"pipeline-parallel", "schedules", []string{"recompute=none", "pp=2", "micro_batches=32"}},
+		{"3d-parallel", "step", []string{"model=megatron-1t", "gpus=64", "tp=1", "pp=1"}},
+		{"tensor-parallel", "node", []string{"model=gpt3-175b", "pp=1", "gpus=32"}},
+		{"expert-parallel", "try", []string{"ep=1"}},
+	}
+	phone := ruleFrames[1].frame
+	for _, c := range cases {
+		les := prepared(t, c.id, c.set...)
+		n := stepOf(t, les, c.step)
+		run := les.Steps[n-1].Run.(*scenarios.PlanRun)
+		mem := run.Result.Memory
+		if mem.Fits {
+			t.Fatalf("%s %s %v: the plan fits (%s of %s)", c.id, c.step, c.set, units.Bytes(mem.Total), units.Bytes(mem.Usable))
+		}
+		step := units.Duration(run.Result.Time.Step)
+		for _, lang := range []string{"en", "zh"} {
+			for _, fr := range []Frame{desktop, phone} {
+				fr.Lang = lang
+				var p Picture
+				l := p.Build(render.List{}, Moment{Lesson: les, Step: n, Time: middle(les, n)}, fr)
+				where := c.id + " " + c.step + " " + lang + " " + strconv.Itoa(int(fr.Stage.W)) + " px"
+				for _, it := range l.Items {
+					if it.Kind == render.Text && strings.Contains(it.Text, step) {
+						t.Errorf("%s: %q gives the step time (%s) of a plan that cannot run", where, it.Text, step)
+					}
+				}
+				if run.View == scenarios.ViewSchedules {
+					continue
+				}
+				head := unfitHead(fr.words(), mem, planWhat(run, planFrame{Frame: fr}))
+				if !strings.Contains(drawnText(l), squeezed(head)) {
+					t.Errorf("%s: the headline is not %q", where, head)
 				}
 			}
 		}
