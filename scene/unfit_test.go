@@ -176,3 +176,59 @@ func TestUnfitPlanHeadlinesNoStepTime(t *testing.T) {
 		}
 	}
 }
+
+// Zoomed into a plan that does not fit — a node, a GPU, its SMs — the
+// picture runs nothing: no packets, no clock, no kernel, no GPU or SM at
+// work (only what is idle keyed), and says what a GPU needs against what
+// it can use, keyed and in a box, in both languages and every frame,
+// within the canvas rules. Zoomed into the sandbox at its defaults,
+// which fit, no level says so.
+func TestUnfitPlanZoomedNotRunning(t *testing.T) {
+	les := prepared(t, "sandbox", "model=llama3-405b", "gpus=16", "tp=8", "pp=2", "global_batch=64")
+	fitting := prepared(t, "sandbox")
+	n := stepOf(t, les, "timeline")
+	mem := les.Steps[n-1].Run.(*scenarios.PlanRun).Result.Memory
+	got := ruleFailures{}
+	for _, level := range scenarios.ZoomLevels[1:] {
+		for _, lang := range []string{"en", "zh"} {
+			want := unfitWords(lang, mem)
+			idle := map[string]bool{want: true, i18n.T(lang, "canvas.zoom.node.idle"): true, i18n.T(lang, "canvas.zoom.sm.key_sm_waiting"): true}
+			clock, _, _ := strings.Cut(i18n.T(lang, "canvas.clock"), "{")
+			for _, rf := range ruleFrames {
+				fr := rf.frame
+				fr.Lang = lang
+				where := level + " " + lang + " " + rf.name
+				var p Picture
+				l := p.Build(render.List{}, Moment{Lesson: les, Step: n, Time: middle(les, n), Zoom: scenarios.Zoom{Level: level, GPU: 1}}, fr)
+				checkList(got, "sandbox unfit", where, l, fr, rf.minText, lang)
+				if keyed, drawn := unfitIn(l, want); !keyed || !drawn {
+					t.Errorf("%s: %q keyed %v, drawn %v", where, want, keyed, drawn)
+				}
+				for _, k := range l.Keys {
+					if !idle[k.Label] && !strings.Contains(k.Label, "NVLink") && !strings.Contains(k.Label, "IB") {
+						t.Errorf("%s: keys %q, a sign of work on a plan that does not run", where, k.Label)
+					}
+				}
+				for _, it := range l.Items {
+					if it.Kind == render.FillCircle {
+						t.Errorf("%s: a packet moves on a plan that does not run", where)
+						break
+					}
+					if it.Kind == render.Text && strings.HasPrefix(it.Text, strings.TrimSpace(clock)) {
+						t.Errorf("%s: a clock runs (%q) on a plan that does not run", where, it.Text)
+						break
+					}
+				}
+				var q Picture
+				if l := q.Build(render.List{}, Moment{Lesson: fitting, Step: n, Time: middle(fitting, n), Zoom: scenarios.Zoom{Level: level, GPU: 1}}, fr); saysUnfit(l, lang) {
+					t.Errorf("%s: the sandbox's defaults, which fit, are drawn as not fitting", where)
+				}
+			}
+		}
+	}
+	for id, rules := range got {
+		for r, ex := range rules {
+			t.Errorf("%s zoomed breaks %s: %s", id, r, ex)
+		}
+	}
+}
