@@ -232,3 +232,45 @@ func TestUnfitPlanZoomedNotRunning(t *testing.T) {
 		}
 	}
 }
+
+// Among time lines that run, one that does not fit is passed over by
+// the playhead: activation-checkpointing's, at its defaults, where
+// keeping every activation is over by a hair, draws no playhead across
+// the "none" time line's veil and its box, but does across the others.
+func TestUnfitTimeLineHasNoPlayhead(t *testing.T) {
+	les := prepared(t, "activation-checkpointing")
+	n := stepOf(t, les, "keep")
+	for _, fr := range []Frame{desktop, ruleFrames[1].frame} {
+		fr.Lang = "en"
+		var p Picture
+		l := p.Build(render.List{}, Moment{Lesson: les, Step: n, Time: middle(les, n)}, fr)
+		// The box: framed in the hot colour round the words.
+		head, _, _ := strings.Cut(i18n.T("en", "canvas.unfit"), ":")
+		var box *render.Item
+		for i, it := range l.Items {
+			if it.Kind != render.StrokeRect || it.Color != fr.Theme.Hot {
+				continue
+			}
+			for _, w := range l.Items {
+				if w.Kind == render.Text && strings.HasPrefix(w.Text, head) && w.Y > it.Y && w.Y < it.Y+it.H {
+					box = &l.Items[i]
+				}
+			}
+		}
+		if box == nil {
+			t.Fatalf("%.0f px: no box says that the plan does not fit", fr.Stage.W)
+		}
+		crossed, played := false, false
+		for _, it := range l.Items {
+			if it.Kind != render.Line || it.X != it.X2 || it.Color != fr.Theme.Text || it.Width != 1.5*fr.Scale {
+				continue
+			}
+			played = true
+			lo, hi := min(it.Y, it.Y2), max(it.Y, it.Y2)
+			crossed = crossed || (it.X >= box.X && it.X <= box.X+box.W && lo < box.Y+box.H && hi > box.Y)
+		}
+		if !played || crossed {
+			t.Errorf("%.0f px: a playhead %v, across the box of the time line that does not run %v", fr.Stage.W, played, crossed)
+		}
+	}
+}
