@@ -162,12 +162,18 @@ func AppendCluster(dst List, v ClusterView) List {
 	l.Label(st.X+pad, y, fs, AlignLeft, th.Text, fitLabel(clusterTitle(w, v.Nodes, G, tp, max(v.CP, 1), pp, max(v.DP, 1)), fs, st.W-3*pad-cw))
 	y += fs * 1.4
 	if v.Headline != "" {
+		// The collective's colour, its links'; a plan that does not fit
+		// lights none: its headline in the hot colour of its veil.
+		hc := th.LinkActive
+		if v.Unfit != "" {
+			hc = th.Hot
+		}
 		h1, h2 := wrap2(v.Headline, fs, st.W-2*pad)
-		l.Label(st.X+pad, y, fs, AlignLeft, th.LinkActive, h1)
-		l.Key(th.LinkActive, h1)
+		l.Label(st.X+pad, y, fs, AlignLeft, hc, h1)
+		l.Key(hc, h1)
 		if h2 != "" {
 			y += fs * 1.3
-			l.Label(st.X+pad, y, fs, AlignLeft, th.LinkActive, h2)
+			l.Label(st.X+pad, y, fs, AlignLeft, hc, h2)
 		}
 		y += fs * 1.4
 	}
@@ -209,8 +215,10 @@ func AppendCluster(dst List, v ClusterView) List {
 			}
 		}
 	}
-	ex[k] = LegendEntry{Color: th.LinkActive, Label: w.Say("canvas.cluster.key_lit")}
-	k++
+	if v.Unfit == "" { // a plan that does not fit lights no link
+		ex[k] = LegendEntry{Color: th.LinkActive, Label: w.Say("canvas.cluster.key_lit")}
+		k++
+	}
 	if spans {
 		ex[k] = LegendEntry{Color: th.Hot, Label: w.Say("canvas.cluster.key_spans")}
 		k++

@@ -417,26 +417,49 @@ type barText struct {
 
 // drawLowerChart draws, under the bars, a column per bar of its seconds
 // (the solid part, then the light part above it) on one axis from 0 to
-// the longest, each labelled with its seconds, under the chart's title.
+// the longest, each labelled with its seconds, under the chart's title;
+// a bar that cannot run (NoRun) gets no column, only those words.
 func drawLowerChart(l *List, v MemoryBarsView, px, pw, y, h, ts, sc float32, cur int) {
 	th := v.Theme
 	n := len(v.Bars)
 	longest := 0.0
+	noRun := false
 	for _, b := range v.Bars {
+		if b.NoRun {
+			noRun = true
+			continue
+		}
 		longest = math.Max(longest, b.Seconds)
 	}
 	l.Label(px, y, ts, AlignLeft, th.Text, fitText(v.Lower.Title, ts, pw))
 	top := y + ts*LineHeight*1.1 + ts*LineHeight // the title, then a line for the values
 	base := y + h
-	if longest <= 0 || base-top < ts {
+	if (longest <= 0 && !noRun) || base-top < ts {
 		return
 	}
 	slot := pw / float32(n)
 	bw := minf(slot*0.62, ts*6)
 	colH := base - top
 	l.Segment(px, base, px+pw, base, 1*sc, th.Dim)
+	if noRun {
+		// What cannot run, on the axis where its column would stand.
+		// On two lines where a column's slot is narrow.
+		s1, s2 := wrap2(say(v.Words, "canvas.mem.norun"), ts, slot-ts*0.2)
+		s1, s2 = fitText(s1, ts, slot-ts*0.2), fitText(s2, ts, slot-ts*0.2)
+		for i, b := range v.Bars {
+			if b.NoRun {
+				cx := px + slot*(float32(i)+0.5)
+				y := base - ts*LineHeight - ts*0.1
+				if s2 != "" {
+					l.Label(cx, y, ts, AlignCenter, th.Hot, s2)
+					y -= ts * LineHeight
+				}
+				l.Label(cx, y, ts, AlignCenter, th.Hot, s1)
+			}
+		}
+	}
 	for i, b := range v.Bars {
-		if b.Seconds <= 0 {
+		if b.Seconds <= 0 || b.NoRun {
 			continue
 		}
 		x := px + slot*(float32(i)+0.5) - bw/2
@@ -456,7 +479,7 @@ func drawLowerChart(l *List, v MemoryBarsView, px, pw, y, h, ts, sc float32, cur
 	var lastR, curL, curR float32 = float32(math.Inf(-1)), float32(math.Inf(1)), float32(math.Inf(-1))
 	label := func(i int) {
 		b := v.Bars[i]
-		if b.Seconds <= 0 {
+		if b.Seconds <= 0 || b.NoRun {
 			return
 		}
 		s := durationLabel(b.Seconds)

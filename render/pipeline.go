@@ -110,8 +110,11 @@ type pipeGeom struct {
 	veils               []Rect
 	over                []Item
 	// still: every time line is of a plan that does not fit (Unfit), so
-	// none runs and no playhead crosses them.
-	still bool
+	// none runs and no playhead crosses them; stopped: the bands (top,
+	// bottom) of those that do not fit among others that do, which the
+	// playhead skips.
+	still   bool
+	stopped [][2]float32
 }
 
 // at is t's x on the time axis, clamped to it.
@@ -151,7 +154,17 @@ func pipeMoving(l *List, v PipelineView, g *pipeGeom, sc float32) {
 		}
 	}
 	if v.Time >= 0 && v.Time <= g.span && !g.still {
-		l.Segment(play, g.rowsTop, play, g.ay, 1.5*sc, th.Text)
+		// Down the rows, past the time lines that do not run.
+		y := g.rowsTop
+		for _, b := range g.stopped {
+			if b[0] > y {
+				l.Segment(play, y, play, b[0], 1.5*sc, th.Text)
+			}
+			y = maxf(y, b[1])
+		}
+		if y < g.ay {
+			l.Segment(play, y, play, g.ay, 1.5*sc, th.Text)
+		}
 	}
 }
 
@@ -252,6 +265,7 @@ func pipeStill(l List, v PipelineView, cache *PipelineCache, sc float32, g *pipe
 	// What moves, drawn after everything else (pipeMoving): the veils
 	// after the playhead, then the words over them (over).
 	veils := g.veils[:0]
+	stopped := g.stopped[:0]
 	over := List{Items: g.over[:0]}
 	unfit, still := false, true // this time line's plan does not fit; none does
 	veil := func(x, y, w, h float32) {
@@ -446,8 +460,9 @@ func pipeStill(l List, v PipelineView, cache *PipelineCache, sc float32, g *pipe
 			// The plan does not fit: its rows and charts veiled and
 			// hatched whole, over their words, how far over in a box.
 			rowsH := float32(n)*pitch - pipeGap*rowH
-			unfitVeil(&over, th, Rect{x0, tlTop, xw, y - tlTop}, Rect{x0, tlTop, xw, rowsH}, sc, ts, tl.Unfit)
+			box := unfitVeil(&over, th, Rect{x0, tlTop, xw, y - tlTop}, Rect{x0, tlTop, xw, rowsH}, sc, ts, tl.Unfit)
 			l.Key(th.Hot, tl.Unfit)
+			stopped = append(stopped, [2]float32{minf(tlTop, box.Y), maxf(y, box.Y+box.H)})
 		}
 	}
 
@@ -475,7 +490,7 @@ func pipeStill(l List, v PipelineView, cache *PipelineCache, sc float32, g *pipe
 	}
 	l.Label(x0-ts*0.6-labelWidth("0", ts), ay+ts*0.4, ts, AlignRight, th.Dim, name)
 
-	*g = pipeGeom{x0: x0, xw: xw, rowsTop: rowsTop, ay: ay, span: span, veils: veils, over: over.Items, still: still}
+	*g = pipeGeom{x0: x0, xw: xw, rowsTop: rowsTop, ay: ay, span: span, veils: veils, over: over.Items, still: still, stopped: stopped}
 	return l, true
 }
 

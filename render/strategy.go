@@ -20,6 +20,10 @@ type MemoryBar struct {
 	// Seconds for the lower chart (the view's Lower), Hidden of them in
 	// its light part: a step's communication and what of it hides, say.
 	Seconds, Hidden float64
+	// NoRun: the configuration does not fit its GPUs, so Seconds is a
+	// time it never takes: the lower chart draws no column for it, but
+	// says, in the hot colour, that it cannot run.
+	NoRun bool
 }
 
 // LowerChart is a row of columns under memory bars, one a bar, on one
@@ -172,7 +176,8 @@ type ClusterView struct {
 	IntraName, InterName string
 	IntraBW, InterBW     float64
 	// Headline says the active collective's link and times (made by the
-	// caller from the engine's result); Time is the playhead on it,
+	// caller from the engine's result), or, with Unfit, that the plan
+	// cannot run (drawn in the hot colour); Time is the playhead on it,
 	// seconds (negative: done), shown as the clock.
 	Headline string
 	Time     float64

@@ -5,10 +5,11 @@ package render
 // (keyed with label), and label — what the plan needs a GPU against what
 // a GPU can use — in a framed box centred on mid (a part of r: the rows,
 // say), kept inside r where r is tall enough, on two lines where one is
-// too wide and r is tall enough for two, else on one cut to fit.
-func unfitVeil(l *List, th Theme, r, mid Rect, sc, fs float32, label string) {
+// too wide and r is tall enough for two, else on one cut to fit. It
+// returns the box (which may stand out of a short r).
+func unfitVeil(l *List, th Theme, r, mid Rect, sc, fs float32, label string) Rect {
 	if r.W <= 0 || r.H <= 0 || label == "" {
-		return
+		return Rect{}
 	}
 	l.Rect(r.X, r.Y, r.W, r.H, withAlpha(th.Background, 200))
 	hot := withAlpha(th.Hot, 110)
@@ -54,4 +55,5 @@ func unfitVeil(l *List, th Theme, r, mid Rect, sc, fs float32, label string) {
 	if l2 != "" {
 		l.Label(r.X+r.W/2, by+pad/2+fs*LineHeight, fs, AlignCenter, th.Text, l2)
 	}
+	return Rect{bx, by, bw, bh}
 }

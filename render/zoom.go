@@ -78,6 +78,11 @@ type ZoomNodeView struct {
 	// KeyShown keys only the activities the node's GPUs show (a
 	// collective's node); false: a training step's five.
 	KeyShown bool
+	// Unfit, when set, says that the plan does not fit its GPUs' memory
+	// and by how much: the node is drawn as not running — veiled and
+	// hatched, no progress, no traffic, no clock — with Unfit in a box
+	// over it (unfitVeil, as the step's own picture).
+	Unfit string
 }
 
 // ZoomSpan is one kernel in the GPU's strip: its name, colour family and
@@ -125,6 +130,11 @@ type ZoomGPUView struct {
 	// kernel with a point: what it does instead ("waits for stage 2's
 	// activations", "the layer's all-reduce on NVLink").
 	Note string
+	// Unfit, when set, says that the plan does not fit its GPUs' memory
+	// and by how much: under the title, in place of what the GPU does
+	// (no strip, no roofline, no playhead), a veiled and hatched panel
+	// with Unfit in a box.
+	Unfit string
 }
 
 // ZoomSMView is one SM at the moment, inside the GPU's running matrix
@@ -165,6 +175,11 @@ type ZoomSMView struct {
 	// tiles: the SMs at work and waiting over the memory or link they
 	// use (zoomsmpass.go); without it the Note stands alone.
 	Pass *ZoomSMPass
+	// Unfit, when set, says that the plan does not fit its GPUs' memory
+	// and by how much: what is drawn under the title (the SMs idle, say)
+	// is veiled and hatched, nothing moves, and Unfit is in a box over
+	// it.
+	Unfit string
 }
 
 // zoomCrumbs draws the way back (a view's Crumbs) on a line at the top of

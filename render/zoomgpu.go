@@ -59,6 +59,14 @@ func AppendZoomGPU(dst List, v ZoomGPUView) List {
 		}
 	}
 	line(v.Title, fs, th.Text, 2)
+	if v.Unfit != "" {
+		// A plan that does not fit runs no kernel: under the title, a
+		// veiled and hatched panel, how far over in a box on it.
+		y += fs * 0.5
+		r := Rect{left, y, W, st.Y + st.H - pad*0.5 - y}
+		unfitVeil(&l, th, r, r, sc, fs, v.Unfit)
+		return l
+	}
 	line(v.Doing, fs, th.Dim, 1)
 	y += fs * 0.15
 	line(v.Kernel, big, th.Text, 2)

@@ -426,7 +426,7 @@ func AppendZoomNode(dst List, v ZoomNodeView) List {
 	var ex [len(zoomActOrder) + 1]LegendEntry
 	k := zoomStepActs
 	var have [len(zoomActKeys)]bool
-	job := v.KeyShown
+	job := v.KeyShown || v.Unfit != "" // a plan that does not fit: only what its GPUs show (idle)
 	for _, gpu := range v.GPUs {
 		have[zoomAct(gpu.Activity)] = true
 		job = job || zoomAct(gpu.Activity) >= ZoomTrain
@@ -442,7 +442,7 @@ func AppendZoomNode(dst List, v ZoomNodeView) List {
 			ex[i] = LegendEntry{Color: zoomActColour(a, th), Label: say(w, zoomActKeys[a])}
 		}
 	}
-	if !job || len(v.Flows) > 0 {
+	if (!job || len(v.Flows) > 0) && v.Unfit == "" {
 		ex[k] = LegendEntry{Color: th.LinkActive, Label: say(w, "canvas.zoom.node.lit")}
 		k++
 	}
@@ -508,6 +508,8 @@ func AppendZoomNode(dst List, v ZoomNodeView) List {
 	both := labelW(swWord, fs) + fs*1.5 + labelW(none, fs)
 	swX := g.x0 + fs*0.5
 	switch {
+	case v.Unfit != "":
+		// The switch carries nothing, and the box saying why goes over it.
 	case !nvFlows && both <= g.gw-fs:
 		l.Label(g.x0+(g.gw-both)/2, labY, fs, AlignLeft, th.Dim, swWord)
 		swX = g.x0 + (g.gw-both)/2 + labelW(swWord, fs) + fs*1.5
@@ -535,6 +537,10 @@ func AppendZoomNode(dst List, v ZoomNodeView) List {
 			k := 0
 			// The role goes before what the GPU does is cut.
 			switch {
+			case v.Unfit != "" && fit >= 1:
+				// Not running: its name alone, clear of the box over
+				// the node that says why.
+				lines, k = [3]string{gpu.Label}, 1
 			case fit >= 3 && labelW(gpu.Role, fs) <= iw:
 				lines, k = [3]string{gpu.Label, gpu.Role, gpu.Doing}, 3
 			case fit >= 2:
@@ -588,6 +594,16 @@ func AppendZoomNode(dst List, v ZoomNodeView) List {
 		lx += entry(s)
 	}
 	Legend(&l, th, left, legendY, right-left, fs, sc, ex[:k]...)
+
+	if v.Unfit != "" {
+		// A plan that does not fit: the node veiled and hatched, how far
+		// over in a box on it; nothing moves.
+		// The band of the node across the stage: a box as wide as its
+		// words, were the node narrow (one GPU).
+		r := Rect{left, g.panel.Y, right - left, g.panel.H}
+		unfitVeil(&l, th, r, r, sc, fs, v.Unfit)
+		return l
+	}
 
 	// What moves: the progress bars, the lit routes and their packets,
 	// the note, the clock.

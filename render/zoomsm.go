@@ -115,6 +115,20 @@ func AppendZoomSM(dst List, v ZoomSMView) List {
 	if v.Title != "" {
 		y += p.wrap(st.X+pad, y, big, AlignLeft, th.Text, v.Title, st.W-2*pad, 2) + fs*0.3
 	}
+	if v.Unfit != "" {
+		// A plan that does not fit: what the SMs would show (idle),
+		// veiled and hatched, how far over in a box on it, nothing
+		// moving.
+		if v.Pass != nil {
+			ps := *v.Pass
+			ps.Progress = 0
+			v.Pass = &ps
+			appendZoomSMPass(&p, v, sc, fs, y)
+		}
+		r := Rect{st.X + pad, y, st.W - 2*pad, st.Y + st.H - pad - y}
+		unfitVeil(&l, th, r, r, sc, fs, v.Unfit)
+		return l
+	}
 	s := zoomSMState(v)
 	if v.Pass != nil {
 		appendZoomSMPass(&p, v, sc, fs, y)

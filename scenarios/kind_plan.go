@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -849,6 +850,28 @@ func planNarration(r *PlanRun, lang string) []string {
 	return out
 }
 
+// runPlaceholder is a number a step's text quotes of its plan as it
+// runs: the step's time, its parts and shares, the throughput. (Not the
+// numbers of the other configurations a step compares, bar by bar —
+// zero-stages' comm_z0 … — which the picture draws beside it.)
+var runPlaceholder = regexp.MustCompile(`\{(step|mfu|tflops|model_tflops|tokens_per_s|compute|bubble|bubble_share|exposed|dp_comm|dp_hidden|tp_comm|cp_comm|ep_comm|ep_hidden|ep_total|ep_share|ag_comm|ring_comm)\}`)
+
+// unfitText is the text of a step (text, from key, filled with args)
+// whose plan does not fit its GPUs: the catalogue's text for that case
+// (key + "_unfit") where it has one; else, where the text quotes the
+// plan's times as it runs, those times led by a sentence saying that the
+// plan cannot run, how far over it is, and that they are what it would
+// take if it fitted (plan.unfit_lead); else text.
+func unfitText(lang, key, text string, args []string) string {
+	if k := key + "_unfit"; i18n.Has(lang, k) || i18n.Has(i18n.Fallback, k) {
+		return i18n.T(lang, k, args...)
+	}
+	if runPlaceholder.MatchString(i18n.T(i18n.Fallback, key)) {
+		return i18n.T(lang, "plan.unfit_lead", append(args[:len(args):len(args)], "text", text)...)
+	}
+	return text
+}
+
 // PlanBranch is the branch of the seeds' decision tree (Decision.Branch)
 // a plan of tp and pp belongs to: with a pipeline TP + PP + DP, with TP
 // alone TP in the node + DP, with neither data parallel.
@@ -980,8 +1003,8 @@ func (PlanLesson) table(les *Lesson, step int, lang string) Table {
 // live is where the playhead is on a timeline step.
 func (PlanLesson) live(les *Lesson, step int, at sim.Time, lang string) string {
 	r := les.Steps[step-1].Run.(*PlanRun)
-	if len(r.Timelines) == 0 {
-		return ""
+	if len(r.Timelines) == 0 || !r.Result.Memory.Fits {
+		return "" // none, or a plan that does not fit: nothing runs
 	}
 	tl := r.Timelines[0].Timeline
 	s := at.Seconds()

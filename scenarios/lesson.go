@@ -132,11 +132,17 @@ func (les *Lesson) StepNarrationArgs(step int, lang string) []string {
 
 // Narration is step's (1-based) title and text in lang with the engine's
 // numbers filled in: what the page shows (Player.Narration) and what
-// gpuscope scenario run prints.
+// gpuscope scenario run prints. A step whose plan does not fit its GPUs
+// never runs, and its text does not say that it does (unfitText).
 func (les *Lesson) Narration(step int, lang string) (title, text string) {
-	st := les.Steps[clampStep(les, step)-1].Step
+	sr := les.Steps[clampStep(les, step)-1]
+	st := sr.Step
 	args := les.StepNarrationArgs(step, lang)
-	return i18n.T(lang, st.Title, args...), i18n.T(lang, st.Text, args...)
+	title, text = i18n.T(lang, st.Title, args...), i18n.T(lang, st.Text, args...)
+	if r, ok := sr.Run.(*PlanRun); ok && !r.Result.Memory.Fits {
+		text = unfitText(lang, st.Text, text, args)
+	}
+	return title, text
 }
 
 // Table is the numbers table of a step in a language.

@@ -107,6 +107,20 @@ func unfit(w render.Words, mem parallel.Memory) string {
 	return w.Say("canvas.unfit", "need", units.Bytes(mem.Total), "usable", units.Bytes(mem.Usable), "ratio", units.Ratio(w.Lang, mem.Total/mem.Usable))
 }
 
+// unfitHead is the headline of a picture whose plan — what, in the
+// reader's words ("" this plan) — does not fit its GPUs: what a GPU needs
+// and how far over what it can use, and that it cannot run, in place of
+// a step time it never has; "" for a plan that fits.
+func unfitHead(w render.Words, mem parallel.Memory, what string) string {
+	if mem.Fits || mem.Usable <= 0 {
+		return ""
+	}
+	if what == "" {
+		what = w.Say("canvas.unfit.plan")
+	}
+	return w.Say("canvas.unfit.head", "what", what, "need", units.Bytes(mem.Total), "over", units.Bytes(mem.Over), "usable", units.Bytes(mem.Usable))
+}
+
 // catalogued is key's text in the reader's language, or def where the
 // catalogue has none.
 func catalogued(f planFrame, key, def string) string {
@@ -156,14 +170,14 @@ func memoryView(m Moment, run *scenarios.PlanRun, f planFrame) render.MemoryBars
 		case scenarios.ViewRecompute:
 			bar.Current = b.Label == string(p.Recompute)
 			bar.Label = f.say("canvas.rc.bar." + b.Label)
-			bar.Seconds = b.Time.Step
+			bar.Seconds, bar.NoRun = b.Time.Step, !mem.Fits // no step time for what cannot run
 		case scenarios.ViewEP:
 			bar.Current = b.Label == "EP "+strconv.Itoa(max(p.EP, 1))
 			bar.Seconds, bar.Hidden = b.Time.EPComm+b.Time.EPHidden, b.Time.EPHidden
 		case scenarios.ViewAccum:
 			bar.Current = b.Label == "m="+strconv.Itoa(run.Result.MicroBatches)
 			bar.Segments = bar.Segments[3:4]
-			bar.Seconds = b.Time.Step
+			bar.Seconds, bar.NoRun = b.Time.Step, !mem.Fits
 		case scenarios.ViewMemory:
 			bar.Current = mem.Stage == cur.Stage
 			bar.Label = f.say("canvas.pipe.stage", "n", strconv.Itoa(i))
@@ -335,13 +349,16 @@ func (p *Picture) pipelineView(m Moment, run *scenarios.PlanRun, f planFrame) re
 	v := render.PipelineView{Width: f.Width, Height: f.Height, Stage: f.stage, Scale: f.Scale, Theme: f.Theme, Words: f.words(), Time: f.t}
 	if c := &p.timelines; c.run != run || c.conceal != f.conceal || c.lang != f.Lang {
 		*c = timelineCache{run: run, conceal: f.conceal, lang: f.Lang, tls: timelines(run, f, f.conceal), head: headline(run, f), span: sharedSpan(m), ref: overlapRef(m, run)}
-		if c.ref > 0 && len(c.tls) == 1 {
+		if c.ref > 0 && len(c.tls) == 1 && c.tls[0].Unfit == "" {
 			c.tls[0].Note = f.say("canvas.tl.ref", "step", units.Duration(run.Result.Time.Step), "ref", units.Duration(c.ref))
 		}
 	}
 	v.Timelines, v.Headline, v.Span = p.timelines.tls, p.timelines.head, p.timelines.span
 	if pl := run.Config.Plan; pl.PP == 1 && m.shows("dp") {
 		v.Replicas, v.Phases = pl.DP, true
+		if p.timelines.dphead == "" {
+			p.timelines.dphead = unfitHead(f.words(), run.Result.Memory, "")
+		}
 		if p.timelines.dphead == "" {
 			p.timelines.dphead = f.say("canvas.tl.dp", "gpus", strconv.Itoa(pl.DP), "step", units.Duration(run.Result.Time.Step))
 		}
@@ -408,6 +425,10 @@ func sharedSpan(m Moment) float64 {
 }
 
 // headline is a time-line step's point, from its numbers.
+//
+// A plan that does not fit has no step time: its headline says so, and
+// how far over it is (unfitHead) — but for the schedules, whose headline
+// names what is compared, and a question still open.
 func headline(run *scenarios.PlanRun, f planFrame) string {
 	res := run.Result
 	p, tm := run.Config.Plan, res.Time
@@ -415,6 +436,15 @@ func headline(run *scenarios.PlanRun, f planFrame) string {
 	switch run.View {
 	case scenarios.ViewSchedules:
 		return f.say("canvas.tl.schedules", "p", strconv.Itoa(p.PP), "m", strconv.Itoa(res.MicroBatches))
+	case scenarios.ViewEP:
+		if f.conceal {
+			return f.say("canvas.ep.ask", "ep", strconv.Itoa(max(p.EP, 1)))
+		}
+	}
+	if h := unfitHead(f.words(), res.Memory, planWhat(run, f)); h != "" {
+		return h
+	}
+	switch run.View {
 	case scenarios.ViewRecompute:
 		if p.Recompute == parallel.RecomputeFull && len(run.Timelines) == 3 && !f.conceal {
 			none := run.Timelines[0].Result
@@ -425,9 +455,6 @@ func headline(run *scenarios.PlanRun, f planFrame) string {
 	case scenarios.ViewAccum:
 		return f.say("canvas.acc.head", "m", strconv.Itoa(res.MicroBatches), "step", d(tm.Step), "total", units.Bytes(res.Memory.Total))
 	case scenarios.ViewEP:
-		if f.conceal {
-			return f.say("canvas.ep.ask", "ep", strconv.Itoa(max(p.EP, 1)))
-		}
 		return f.say("canvas.ep.head", "ep", strconv.Itoa(max(p.EP, 1)), "mem", units.Bytes(res.Memory.Total), "a2a", d(tm.EPComm+tm.EPHidden),
 			"exposed", d(tm.EPComm), "step", d(tm.Step), "share", units.Percent(tm.EPComm/tm.Step))
 	}
@@ -447,6 +474,22 @@ func headline(run *scenarios.PlanRun, f planFrame) string {
 		return f.say("canvas.tl.serial", "comm", d(tm.DPComm), "step", d(tm.Step))
 	}
 	return f.say("canvas.tl.one", "step", d(tm.Step))
+}
+
+// planWhat is the run's plan in the reader's words where the picture
+// compares it with others (a recomputation mode, a number of
+// micro-batches, an EP degree); "" where it is the picture's one plan.
+func planWhat(run *scenarios.PlanRun, f planFrame) string {
+	p := run.Config.Plan
+	switch run.View {
+	case scenarios.ViewRecompute:
+		return recomputeName(f, p.Recompute)
+	case scenarios.ViewAccum:
+		return f.say("canvas.acc.label", "m", strconv.Itoa(run.Result.MicroBatches), "b", strconv.Itoa(p.MicroBatch))
+	case scenarios.ViewEP:
+		return "EP " + strconv.Itoa(max(p.EP, 1))
+	}
+	return ""
 }
 
 // timelines converts a run's schedules to drawn time lines, with their
@@ -480,8 +523,10 @@ func timelines(run *scenarios.PlanRun, f planFrame, conceal bool) []render.Timel
 				t.Label = f.say("canvas.tl.label", "sched", scheduleName(f, pl), "p", strconv.Itoa(pl.PP), "m", strconv.Itoa(pt.Result.MicroBatches))
 			}
 		}
-		t.Note = f.say("canvas.tl.step", "step", units.Duration(pt.Result.Time.Step))
 		t.Unfit = unfit(f.words(), pt.Result.Memory)
+		if t.Unfit == "" { // a plan that does not run has no step time
+			t.Note = f.say("canvas.tl.step", "step", units.Duration(pt.Result.Time.Step))
+		}
 		out = append(out, t)
 	}
 	return out
@@ -692,8 +737,12 @@ func clusterView(run *scenarios.PlanRun, f planFrame) render.ClusterView {
 
 // clusterHeadline says which link the step's collective uses and what
 // it costs: one instance (the page's clock runs over it) and its share of
-// the step — the latter not while the step's question waits.
+// the step — the latter not while the step's question waits; for a plan
+// that does not fit, that it cannot run and how far over it is.
 func clusterHeadline(run *scenarios.PlanRun, w render.Words, conceal bool) string {
+	if h := unfitHead(w, run.Result.Memory, ""); h != "" {
+		return h // no collective runs on a plan that does not fit
+	}
 	c := run.Config
 	cl := c.Cluster
 	each, per, hidden := run.ClusterCollective()

@@ -43,15 +43,57 @@ func (p *Picture) buildZoom(dst render.List, m Moment, f Frame) (render.List, bo
 	}
 	g := min(max(m.Zoom.GPU, 0), a.GPUs()-1)
 	t := run.ZoomTime(m.StepRun(), m.Time)
+	// A plan that does not fit runs nothing, at any level: each is drawn
+	// stopped, with how far over, as the step's own picture is.
+	u := unfit(f.words(), run.Result.Memory)
 	switch m.Zoom.Level {
 	case scenarios.ZoomNode:
-		return render.AppendZoomNode(dst, zoomNodeView(a, run, g, t, f)), true
+		v := zoomNodeView(a, run, g, t, f)
+		if u != "" {
+			v = unfitNode(v, u)
+		}
+		return render.AppendZoomNode(dst, v), true
 	case scenarios.ZoomGPU:
+		if u != "" {
+			return render.AppendZoomGPU(dst, unfitGPUView(a, run, g, t, f, u)), true
+		}
 		return render.AppendZoomGPU(dst, zoomGPUView(a, run, g, t, f)), true
 	case scenarios.ZoomSM:
+		if u != "" {
+			return render.AppendZoomSM(dst, unfitSMView(run, g, f, u)), true
+		}
 		return render.AppendZoomSM(dst, zoomSMView(a, run, g, t, f)), true
 	}
 	return dst, false
+}
+
+// unfitNode is node view v of a plan that does not fit (unfit its
+// words): every GPU idle, no traffic, no clock.
+func unfitNode(v render.ZoomNodeView, unfit string) render.ZoomNodeView {
+	v.Unfit, v.Clock, v.Flows = unfit, "", nil
+	for i := range v.GPUs {
+		v.GPUs[i].Activity, v.GPUs[i].Progress, v.GPUs[i].Doing = render.ZoomIdle, 0, ""
+	}
+	return v
+}
+
+// unfitGPUView is GPU g of a plan that does not fit (unfit its words):
+// its title, and that it cannot run.
+func unfitGPUView(a *parallel.StepActivity, run *scenarios.PlanRun, g int, t float64, f Frame, unfit string) render.ZoomGPUView {
+	v := zoomGPUView(a, run, g, t, f)
+	return render.ZoomGPUView{Width: v.Width, Height: v.Height, Stage: v.Stage, Scale: v.Scale, Theme: v.Theme, Words: v.Words,
+		Crumbs: v.Crumbs, Title: v.Title, Current: -1, GPU: v.GPU, Unfit: unfit}
+}
+
+// unfitSMView is the SMs of GPU g of a plan that does not fit (unfit its
+// words): all idle, nothing moving.
+func unfitSMView(run *scenarios.PlanRun, g int, f Frame, unfit string) render.ZoomSMView {
+	w := f.words()
+	cl := run.Config.Cluster
+	G := max(1, cl.GPUsPerNode)
+	return render.ZoomSMView{Width: f.Width, Height: f.Height, Stage: f.Stage, Scale: f.Scale, Theme: f.Theme, Words: w,
+		Crumbs: zoomCrumbs(w, scenarios.ZoomSM, g/G, g), SMs: cl.GPU.SMs, SmemPerSM: cl.GPU.SharedMemPerSM,
+		Title: w.Say("canvas.zoom.s.sm_title_none", "gpu", strconv.Itoa(g)), Pass: smWaiting(w, cl.GPU), Unfit: unfit}
 }
 
 // zoomCrumbs is the way back from level to the cluster ("›" is not in
