@@ -393,7 +393,12 @@ var engineRefusals = []struct{ frag, key string }{
 // line passed through error.command).
 func TestEngineRefusalsLocalized(t *testing.T) {
 	sinks := newSinks()
-	for _, r := range engineRefusals {
+	for i, r := range engineRefusals {
+		// -short (make test's run under Node.js, where each player costs
+		// ~20× more): every third refusal; the native run reads them all.
+		if testing.Short() && i%3 != 0 {
+			continue
+		}
 		_, errs, err := NewPlayerAt(r.frag)
 		if err != nil || len(errs) != 1 || errs[0].Key != r.key {
 			var keys []string

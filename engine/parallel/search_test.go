@@ -35,6 +35,9 @@ func TestSearchTopRanksAsAll(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			if testing.Short() && tc.o.Cluster.GPUs > 1024 {
+				t.Skip("-short (make test's run under Node.js): the 16,384-GPU searches run natively")
+			}
 			o := tc.o
 			o.BytesPerParam, o.Dtype, o.Flash = 16, hw.BF16, true
 			all, err := Search(o)
@@ -88,6 +91,9 @@ func TestSearchLowerBound(t *testing.T) {
 		id, gpu     string
 		gpus, batch int
 	}{{"llama3-405b", "h100", 16384, 2048}, {"deepseek-v3", "h800", 256, 1024}} {
+		if testing.Short() && tc.gpus > 1024 {
+			continue // -short (make test's run under Node.js): natively only
+		}
 		m, ok := model.Preset(tc.id)
 		if !ok {
 			t.Fatal(tc.id)
