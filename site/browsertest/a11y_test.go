@@ -72,7 +72,7 @@ func TestAccessibilityAudit(t *testing.T) {
 		"index.html#scenario=pipeline-parallel&present=1",
 	} {
 		t.Run(page, func(t *testing.T) {
-			ctx := open(t, page)
+			ctx := openDraft(t, page, viewportW, viewportH) // the DOM's audit, not the picture
 			if !strings.HasPrefix(page, "embed.html#scenario=memory-wall") {
 				waitReady(ctx)
 			}

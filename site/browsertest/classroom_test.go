@@ -112,7 +112,7 @@ func TestButtonsInView(t *testing.T) {
 	sideBySide(t)
 	for _, lang := range []string{"en", "zh"} {
 		t.Run(lang, func(t *testing.T) {
-			ctx := openSized(t, "index.html#scenario=ring-allreduce&lang="+lang, 1280, 800)
+			ctx := openDraft(t, "index.html#scenario=ring-allreduce&lang="+lang, 1280, 800) // the buttons, not the picture
 			waitReady(ctx)
 			var ids []string
 			evalJSON(ctx, "window.gpuscope.scenarios()", &ids)
@@ -193,7 +193,7 @@ func buttonsShown(ctx context.Context, title, label string) (b struct {
 // A screen reader hears what the picture shows, per step: the live region
 // names the step and its numbers (and is not rewritten every frame).
 func TestLiveDescription(t *testing.T) {
-	ctx := open(t, "index.html#scenario=roofline&step=1&lang=en")
+	ctx := openDraft(t, "index.html#scenario=roofline&step=1&lang=en", viewportW, viewportH) // the live region, not the picture
 	waitReady(ctx)
 	settle(ctx)
 	var d struct {

@@ -183,6 +183,25 @@ func open(t *testing.T, path string) context.Context {
 // 390x844).
 func openSized(t *testing.T, path string, width, height int64) context.Context {
 	t.Helper()
+	return openScaled(t, path, width, height, 1)
+}
+
+// openDraft is openSized at devicePixelRatio 0.5, for a test that reads
+// the page's HTML, layout and state but no pixel of the canvas: the same
+// CSS layout, a quarter of the canvas's pixels. Each frame the canvas
+// changes costs the browser's GPU process (SwiftShader, on the CPU) in
+// proportion to its pixels — 174 ms at 1,280×800 against 74 ms at ratio
+// 0.5, measured while pipeline-parallel plays — so a test stepping
+// through every lesson pays a half or less. Screenshots taken in such a
+// tab are at half resolution; a test that looks at pixels uses open.
+func openDraft(t *testing.T, path string, width, height int64) context.Context {
+	t.Helper()
+	return openScaled(t, path, width, height, 0.5)
+}
+
+// openScaled is openSized at a devicePixelRatio.
+func openScaled(t *testing.T, path string, width, height int64, dpr float64) context.Context {
+	t.Helper()
 	if browserCtx == nil {
 		t.Skip("browser tests need GPUSCOPE_SITE_DIR (make test sets it to site/dist)")
 	}
@@ -239,7 +258,7 @@ func openSized(t *testing.T, path string, width, height int64) context.Context {
 	err = chromedp.Run(ctx,
 		page.BringToFront(),
 		emulation.SetFocusEmulationEnabled(true),
-		chromedp.EmulateViewport(width, height),
+		chromedp.EmulateViewport(width, height, chromedp.EmulateScale(dpr)),
 		chromedp.ActionFunc(func(ctx context.Context) error {
 			_, err := page.AddScriptToEvaluateOnNewDocument(loaderRecorder).Do(ctx)
 			return err

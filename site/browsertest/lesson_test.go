@@ -328,7 +328,7 @@ func currentHash(ctx context.Context) string {
 
 // The page's numbers are the CLI's numbers for the same configuration.
 func TestMetricsMatchCLI(t *testing.T) {
-	ctx := open(t, "index.html#scenario=ring-allreduce&gpus=16&bytes=64MiB&link=ib-ndr&step=6")
+	ctx := openDraft(t, "index.html#scenario=ring-allreduce&gpus=16&bytes=64MiB&link=ib-ndr&step=6", viewportW, viewportH)
 	waitReady(ctx)
 	s := state(ctx)
 	for _, algo := range []string{"ring", "star"} {
@@ -566,7 +566,7 @@ func ftoa(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 // Keyboard: with the picture clicked (the canvas has focus) Space plays,
 // → steps, and Tab leaves the canvas instead of being swallowed by it.
 func TestKeyboardOnThePicture(t *testing.T) {
-	ctx := open(t, "index.html#scenario=ring-allreduce&step=2")
+	ctx := openDraft(t, "index.html#scenario=ring-allreduce&step=2", viewportW, viewportH)
 	waitReady(ctx)
 	st := elementRect(ctx, "#stage")
 	chromedpRun(t, ctx, chromedp.MouseClickXY(st.X+st.Width/2, st.Y+st.Height/2))
@@ -594,7 +594,7 @@ func TestKeyboardOnThePicture(t *testing.T) {
 
 // The lesson picker lists every lesson and switches to the one chosen.
 func TestLessonPicker(t *testing.T) {
-	ctx := open(t, "index.html")
+	ctx := openDraft(t, "index.html", viewportW, viewportH)
 	waitReady(ctx)
 	settle(ctx)
 	var ids []string

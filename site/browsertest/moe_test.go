@@ -10,7 +10,7 @@ import (
 // Mixtral on 64 is refused, naming ep and the allowed values, and the
 // lesson keeps its last good state.
 func TestMixtureOfExperts(t *testing.T) {
-	ctx := open(t, "index.html#scenario=mixture-of-experts&step=4")
+	ctx := openDraft(t, "index.html#scenario=mixture-of-experts&step=4", viewportW, viewportH)
 	waitReady(ctx)
 	var st infraState
 	// The last step's knobs are free: DeepSeek-V3 on 64 GPUs is fine,

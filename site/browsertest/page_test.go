@@ -66,7 +66,7 @@ func TestPageStructure(t *testing.T) {
 	sideBySide(t)
 	for _, p := range pages {
 		t.Run(p, func(t *testing.T) {
-			ctx := open(t, p+autoLoad(p))
+			ctx := openDraft(t, p+autoLoad(p), viewportW, viewportH)
 			var got structure
 			evalJSON(ctx, fmt.Sprintf(structureJS, jsonString(contractIDs)), &got)
 			if len(got.Missing) > 0 {
