@@ -9,7 +9,7 @@
 //	gpuscope gemm --m M --n N --k K --dtype bf16 --gpu h100 --kernel naive|smem-tiled|tensor-tiled [--tile 128x128x64] [--json]
 //	gpuscope quantize --recipe tensor|block128|mxfp8|nvfp4 --values N --outlier K --seed S [--dist normal|lognormal] [--json]
 //	gpuscope plan --model PRESET --gpus N --tp T --pp P [--dp D] [--zero Z] [--recompute none|selective|full] [--search | --tokens N [--price USD]] [--json]
-//	gpuscope roofline --gpu a100-80gb|a100-40gb|a800|h100|h100-pcie|h100-nvl|h200|h800|h20|gh200|b200|gb200 --dtype fp32|tf32|fp16|bf16|fp8|fp4 [--json]
+//	gpuscope roofline --gpu a100-80gb|a100-40gb|a800|h100|h100-pcie|h100-nvl|h200|h800|h20|gh200|b200|gb200|b300|gb300 --dtype fp32|tf32|fp16|bf16|fp8|fp4 [--json]
 //	gpuscope route --model mixtral-8x7b|deepseek-v3 --tokens T --ep E --skew S --capacity-factor F --seed N [--json]
 //	gpuscope scenario list [--json] [--lang en|zh]
 //	gpuscope scenario run ID [--json] [--lang en|zh] [--KNOB VALUE ...]

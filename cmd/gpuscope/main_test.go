@@ -173,6 +173,32 @@ func TestRoofline(t *testing.T) {
 	}
 }
 
+// Blackwell Ultra from the command line: the ridge points by hand, peak ÷
+// bandwidth — B300 FP4 105 P ÷ 8 (HGX B300 page) = 13,125 TFLOP/s over 8
+// TB/s = 1,640.625 FLOP a byte; GB300 BF16 360 P sparse ÷ 72 ÷ 2 (GB300
+// NVL72 page) = 2,500 over 8 = 312.5. An unknown id is refused with the
+// list, the new ones in it.
+func TestRooflineBlackwellUltra(t *testing.T) {
+	for _, c := range []struct {
+		gpu, dtype  string
+		peak, ridge float64
+	}{{"b300", "fp4", 13125, 1640.625}, {"b300", "bf16", 2250, 281.25}, {"gb300", "bf16", 2500, 312.5}, {"gb300", "fp4", 15000, 1875}} {
+		out, errOut, code := runCLI("roofline", "--gpu", c.gpu, "--dtype", c.dtype, "--json")
+		if code != 0 {
+			t.Fatalf("%s %s: exit %d: %s", c.gpu, c.dtype, code, errOut)
+		}
+		var m map[string]any
+		json.Unmarshal([]byte(out), &m)
+		if m["gpu"] != c.gpu || m["peak_tflops"] != c.peak || m["hbm_TBps"] != 8.0 || math.Abs(m["ridge_flop_per_byte"].(float64)-c.ridge) > 1e-9 {
+			t.Errorf("roofline %s %s = %v; want %g TFLOP/s at 8 TB/s, ridge %g", c.gpu, c.dtype, m, c.peak, c.ridge)
+		}
+	}
+	_, errOut, code := runCLI("roofline", "--gpu", "b400")
+	if code != 2 || !strings.Contains(errOut, "b400") || !strings.Contains(errOut, "b300, gb200, gb300") {
+		t.Errorf("b400: exit %d, %q; want 2 and the allowed ids, b300 and gb300 among them", code, errOut)
+	}
+}
+
 func TestGEMMCommand(t *testing.T) {
 	out, errOut, code := runCLI("gemm", "--m", "8192", "--n", "8192", "--k", "8192", "--dtype", "bf16", "--gpu", "h200", "--kernel", "tensor-tiled", "--tile", "128x128x64", "--json")
 	if code != 0 {

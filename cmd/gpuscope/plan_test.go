@@ -805,6 +805,43 @@ func TestPlanDeepSeekMemory(t *testing.T) {
 	}
 }
 
+// --gpu gb300 plans on GB300 NVL72 racks as gb200 on GB200's: 72 GPUs a
+// node on NVLink 5; --gpu b300 on HGX nodes of 8. The step's compute is
+// Blackwell Ultra's: GB300's dense BF16 is 360 PFLOP/s sparse ÷ 72 ÷ 2 =
+// 2.5 PFLOP/s, the GB200's, so the same plan takes the same step on both
+// racks; the B300's 2.25 is the B200's.
+func TestPlanBlackwellUltra(t *testing.T) {
+	args := []string{"--model", "llama3-405b", "--gpus", "576", "--tp", "16", "--pp", "9"}
+	gb3 := planJSON(t, append(args, "--gpu", "gb300")...)
+	if n := num(t, gb3, "gpus_per_node"); n != 72 {
+		t.Errorf("gb300: %g GPUs a node, want 72", n)
+	}
+	if l := gb3["intra"]; l != "nvlink5" {
+		t.Errorf("gb300: intra %v, want nvlink5", l)
+	}
+	gb2 := planJSON(t, append(args, "--gpu", "gb200")...)
+	if a, b := num(t, gb3, "time", "step_s"), num(t, gb2, "time", "step_s"); a != b {
+		t.Errorf("gb300 step %g s, gb200 %g s; want the same (same BF16 peak, HBM bandwidth and links)", a, b)
+	}
+	// The memory the plan holds against: 288 GB a GPU (the label; GB200's
+	// 186 GB).
+	if c := num(t, gb3, "memory", "capacity_bytes"); c != 288e9 {
+		t.Errorf("gb300: capacity %g bytes, want 288e9", c)
+	}
+	b3 := planJSON(t, append(args, "--gpu", "b300")...)
+	if n := num(t, b3, "gpus_per_node"); n != 8 || b3["intra"] != "nvlink5" {
+		t.Errorf("b300: %g GPUs a node on %v, want 8 on nvlink5", n, b3["intra"])
+	}
+	b2 := planJSON(t, append(args, "--gpu", "b200")...)
+	if a, b := num(t, b3, "time", "step_s"), num(t, b2, "time", "step_s"); a != b {
+		t.Errorf("b300 step %g s, b200 %g s; want the same", a, b)
+	}
+	// nvidia-smi's 275,040 MiB as reported for a B300 SXM6 AC.
+	if c := num(t, b3, "memory", "capacity_bytes"); c != 275040<<20 {
+		t.Errorf("b300: capacity %g bytes, want 275,040 MiB", c)
+	}
+}
+
 // --gpu gb200 plans on GB200 NVL72 racks: 72 GPUs a node on NVLink 5
 // unless --gpus-per-node says otherwise; a TP group of 16 stays inside
 // the rack, where on H100 nodes of 8 it crosses InfiniBand.

@@ -125,6 +125,8 @@ var gpus = []GPU{
 	gh200(),
 	b200,
 	gb200(),
+	b300(),
+	gb300(),
 }
 
 var a100 = GPU{
@@ -363,6 +365,74 @@ func gb200() GPU {
 	// FP32 5,760 TFLOP/s ÷ 72.
 	g.Peak = map[Dtype]float64{FP32: 80e12, TF32: 1.25e15, FP16: 2.5e15, BF16: 2.5e15, FP8: 5e15, FP4: 10e15}
 	g.Source = "NVIDIA GB200 NVL72 page, per GPU = rack ÷ 72 (dense = sparse ÷ 2; HBM 13.4 TB ÷ 72 as printed)"
+	return g
+}
+
+// b300 is the Blackwell Ultra GPU of an HGX (or DGX) B300, 8 a node on
+// NVLink 5 through NVSwitch (NVIDIA HGX page, https://www.nvidia.com/en-us/data-center/hgx/:
+// 8 GPUs, FP4 144 PFLOP/s with sparsity and 105 without, FP8 72, BF16 36
+// and TF32 18 with sparsity, FP32 600 TFLOP/s, FP64 10, "up to 2.3 TB" of
+// HBM3e, 1.8 TB/s of NVLink a GPU). NVIDIA's Blackwell Ultra blog
+// (https://developer.nvidia.com/blog/inside-nvidia-blackwell-ultra-the-chip-powering-the-ai-factory-era)
+// gives the die: 160 SMs in the full implementation, 128 FP32 lanes and 4
+// tensor cores an SM, 288 GB of HBM3e in 8 stacks at 8 TB/s, NVLink 5 at
+// 1.8 TB/s two-way, FP64 cut. The part as shipped enables fewer: CUDA on
+// an "NVIDIA B300 SXM6 AC" (compute capability 10.3) reports 148 SMs, as
+// on the B200, 126 MB of L2 and 232,448 bytes of opt-in shared memory a
+// block (227 KB, the B200's), in public benchmark reports of the part;
+// the same reports read nvidia-smi's total as 275,040 MiB, 288.4 GB.
+//
+// Per GPU it is the B200 at BF16, FP8 and TF32 — the HGX B300 page prints
+// the HGX B200's 36, 72 and 18 PFLOP/s sparse for 8 GPUs, ÷ 8 ÷ 2 = 2.25,
+// 4.5 and 1.125 dense — and FP32 600 T ÷ 8 = 75 TFLOP/s; only FP4 gains:
+// 105 P ÷ 8 = 13.125 dense. NVIDIA quotes FP4 dense and sparse apart for
+// Blackwell Ultra (sparse 144 ÷ 8 = 18, not twice 13.125), so FP4 is
+// taken from the dense figure, not halved from the sparse one. The "15
+// PFLOPS dense NVFP4" of the blog is the GB300's (1,400 W), not this
+// part's.
+func b300() GPU {
+	g := b200
+	g.ID, g.Name = "b300", "B300"
+	// Compute capability 10.3: the limits as 10.0's (B200's).
+	g.Peak = map[Dtype]float64{FP32: 75e12, TF32: 1.125e15, FP16: 2.25e15, BF16: 2.25e15, FP8: 4.5e15, FP4: 105e15 / 8}
+	// Clocks derived as the B200's, from the same rates on the same 148
+	// SMs: 2.25 P ÷ (592 × 2048) = 1.86 GHz; FP32 75 T ÷ (18,944 × 2) =
+	// 1.98 GHz. (Reports read a maximum SM clock of 2,032 MHz.)
+	g.BoostClockHz, g.VectorClockHz = 2.25e15/(592*2048), 75e12/(18944*2)
+	// nvidia-smi's 275,040 MiB as publicly reported; the label's 288 GB
+	// (HGX page: "up to 2.3 TB" ÷ 8 = 288).
+	g.HBMBytes, g.HBMDatasheet, g.HBMBandwidth = 275040<<20, 288e9, 8e12
+	g.Source = "NVIDIA HGX B300 page, per GPU = board ÷ 8 (BF16, FP8, TF32 dense = sparse ÷ 2; FP4 105 PFLOP/s dense as printed; 2.3 TB HBM3e); NVIDIA Blackwell Ultra technical blog (288 GB at 8 TB/s, NVLink 5 1.8 TB/s, 160 SMs full die); 148 SMs and 275,040 MiB as CUDA and nvidia-smi report in public benchmarks"
+	return g
+}
+
+// gb300 is one Blackwell Ultra GPU of a GB300 NVL72 rack (four GPUs and
+// two Grace CPUs a board, 72 GPUs on one NVLink domain): the B300's
+// silicon at 1,400 W (NVIDIA's Blackwell Ultra blog; Tom's Hardware on
+// NVIDIA's Hot Chips 2025 talk), so faster clocks. NVIDIA's GB300 NVL72
+// page (https://www.nvidia.com/en-us/data-center/gb300-nvl72/) gives
+// the rack: FP4 1,440 PFLOP/s with sparsity and 1,080 without, FP8/FP6
+// 720, FP16/BF16 360 and TF32 180 with sparsity, FP32 6 PFLOP/s, FP64
+// 100 TFLOP/s, up to 20 TB of HBM3e at 576 TB/s, 130 TB/s of NVLink. The
+// blog's "15 PetaFLOPS dense NVFP4" is 1,080 ÷ 72. SMs as the B300's
+// (public kernel notes read 148 on a GB300).
+func gb300() GPU {
+	g := b300()
+	g.ID, g.Name = "gb300", "GB300"
+	// The rack's sparse figures ÷ 72 ÷ 2; FP4 1,080 dense ÷ 72; FP32 6 P ÷
+	// 72 = 83.3 T (Tom's Hardware's table of NVIDIA's figures: 0.083).
+	g.Peak = map[Dtype]float64{FP32: 6e15 / 72, TF32: 1.25e15, FP16: 2.5e15, BF16: 2.5e15, FP8: 5e15, FP4: 1080e15 / 72}
+	// Derived: 2.5 P ÷ (592 × 2048) = 2.06 GHz, as the GB200's; FP32
+	// 83.3 T ÷ (18,944 × 2) = 2.20 GHz.
+	g.BoostClockHz, g.VectorClockHz = 2.5e15/(592*2048), 6e15/72/(18944*2)
+	// 288 GB a GPU (the blog; 72 × 288 = 20.7 TB, the page's "up to 20
+	// TB"); no nvidia-smi total in our references, so HBMBytes is the
+	// label, an estimate as the GB200's.
+	g.HBMBytes, g.HBMDatasheet = 288e9, 288e9
+	// 72 GPUs on one NVLink domain: 18 compute trays of 4 GPUs, 9 NVLink
+	// Switch trays, 130 TB/s = 72 × 1.8 TB/s two-way, as the GB200 NVL72.
+	g.NVLinkGPUs = 72
+	g.Source = "NVIDIA GB300 NVL72 page, per GPU = rack ÷ 72 (BF16, FP8, TF32 dense = sparse ÷ 2; FP4 1,080 PFLOP/s dense as printed; FP32 6 PFLOP/s); NVIDIA Blackwell Ultra technical blog (288 GB HBM3e at 8 TB/s, 15 PFLOP/s dense NVFP4, NVLink 5 1.8 TB/s); SMs as the B300's; HBM the label (no nvidia-smi total)"
 	return g
 }
 

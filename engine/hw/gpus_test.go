@@ -21,6 +21,9 @@ func TestGPUCatalog(t *testing.T) {
 		// Blackwell table: 2.25 and 2.5 PFLOP/s dense, 8 TB/s.
 		{"b200", 148, 2.25e15, 8e12, 126e6, 228 << 10},
 		{"gb200", 148, 2.5e15, 8e12, 126e6, 228 << 10},
+		// Blackwell Ultra: TestBlackwellUltra has its sources.
+		{"b300", 148, 2.25e15, 8e12, 126e6, 228 << 10},
+		{"gb300", 148, 2.5e15, 8e12, 126e6, 228 << 10},
 		// The GPUs of published runs (TestPublishedRunGPUs has their
 		// datasheet arithmetic).
 		{"a100-40gb", 108, 312e12, 1.555e12, 40e6, 164 << 10},
@@ -82,8 +85,8 @@ func TestGPUCatalog(t *testing.T) {
 			t.Errorf("%s: dtypes %q, want %q", id, g.DtypeList(), want)
 		}
 	}
-	if _, ok := GPUByID("b300"); ok {
-		t.Error("GPUByID(b300) found something")
+	if _, ok := GPUByID("b100"); ok {
+		t.Error("GPUByID(b100) found something")
 	}
 }
 
@@ -272,6 +275,10 @@ func TestPower(t *testing.T) {
 		{"h100", 700, 575, false}, {"h200", 700, 575, false}, {"h800", 700, 575, true},
 		{"a100-80gb", 400, 412.5, false}, {"a800", 400, 412.5, true},
 		{"b200", 1000, 787.5, false}, {"h100-pcie", 350, 412.5, true}, {"gh200", 1000, 0, true},
+		// HGX B300 1,100 W as reported, its node the DGX B200's share;
+		// GB300 1,400 W (NVIDIA's Blackwell Ultra blog), its rack ≈ 120 kW
+		// as reported: 120,000 ÷ 72 − 1,400 = 266.67 W.
+		{"b300", 1100, 787.5, true}, {"gb300", 1400, 120000.0/72 - 1400, true},
 	} {
 		p := MustGPU(tt.id).Power()
 		if p.TDPWatts != tt.tdp || math.Abs(p.NodeWattsPerGPU-tt.node) > 1e-9 || p.NodeAssumed != tt.assumed {
@@ -280,5 +287,106 @@ func TestPower(t *testing.T) {
 	}
 	if p := (GPU{ID: "none"}).Power(); p != (Power{}) {
 		t.Errorf("a GPU outside the catalog: %+v", p)
+	}
+}
+
+// Blackwell Ultra, each figure from its source by hand:
+//
+//   - HGX B300 (NVIDIA's HGX page, 8 GPUs): FP4 144 PFLOP/s sparse and 105
+//     dense; FP8 72, BF16 36, TF32 18 sparse; FP32 600 TFLOP/s; up to 2.3
+//     TB of HBM3e; NVLink 1.8 TB/s a GPU.
+//   - GB300 NVL72 (NVIDIA's GB300 NVL72 page, 72 GPUs): FP4 1,440 sparse
+//     and 1,080 dense; FP8 720, BF16 360, TF32 180 sparse; FP32 6 PFLOP/s;
+//     up to 20 TB at 576 TB/s; NVLink 130 TB/s.
+//   - NVIDIA's Blackwell Ultra blog: 288 GB HBM3e at 8 TB/s a GPU, 15
+//     PFLOP/s dense NVFP4 (the GB300's), 1,400 W, NVLink 5 1.8 TB/s.
+//
+// Dense is sparse ÷ 2 for BF16, FP8 and TF32; NVIDIA prints FP4's dense
+// figure apart, and Blackwell Ultra's FP4 sparse is not twice it.
+func TestBlackwellUltra(t *testing.T) {
+	for _, c := range []struct {
+		id                  string
+		gpus                float64
+		fp4Sparse, fp4Dense float64 // the whole system
+		fp8, bf16, tf32     float64 // sparse, the whole system
+		fp32                float64 // the whole system
+		hbmLabel            int64
+	}{
+		{"b300", 8, 144e15, 105e15, 72e15, 36e15, 18e15, 600e12, 288e9},
+		{"gb300", 72, 1440e15, 1080e15, 720e15, 360e15, 180e15, 6e15, 288e9},
+	} {
+		g := MustGPU(c.id)
+		near := func(got, want float64) bool { return math.Abs(got-want) <= 1e-9*want }
+		for _, d := range []struct {
+			d    Dtype
+			want float64
+		}{
+			{FP4, c.fp4Dense / c.gpus}, {FP8, c.fp8 / c.gpus / 2}, {BF16, c.bf16 / c.gpus / 2},
+			{FP16, c.bf16 / c.gpus / 2}, {TF32, c.tf32 / c.gpus / 2}, {FP32, c.fp32 / c.gpus},
+		} {
+			if got := g.Peak[d.d]; !near(got, d.want) {
+				t.Errorf("%s %s = %g, want %g", c.id, d.d, got, d.want)
+			}
+		}
+		// FP4 sparse is 1.37× dense on the HGX, 1.33× on the rack: not 2×,
+		// so no dense figure is halved from it.
+		if r := c.fp4Sparse / c.fp4Dense; r > 1.4 || r < 1.3 {
+			t.Errorf("%s: FP4 sparse ÷ dense = %.2f", c.id, r)
+		}
+		if g.HBMDatasheet != c.hbmLabel || g.HBMBandwidth != 8e12 || g.Link != "nvlink5" || g.NVLinkGPUs != int(c.gpus) || !g.PairMMA {
+			t.Errorf("%s: HBM label %d at %g B/s, %d a domain on %s, pair MMA %v; want %d at 8 TB/s, %g on nvlink5, true",
+				c.id, g.HBMDatasheet, g.HBMBandwidth, g.NVLinkGPUs, g.Link, g.PairMMA, c.hbmLabel, c.gpus)
+		}
+		// The system's memory: 8 × 288 = 2,304 GB ("up to 2.3 TB"); 72 ×
+		// 288 = 20,736 GB ("up to 20 TB").
+		if tot := float64(g.HBMDatasheet) * c.gpus; math.Abs(tot-c.gpus*288e9) > 1 {
+			t.Errorf("%s: %g bytes a system", c.id, tot)
+		}
+		// 148 SMs as CUDA reports the part (the blog's 160 is the full
+		// die), 4 tensor cores and 128 lanes an SM; the derived tensor
+		// clock gives back the BF16 peak at 2048 FLOP a tensor core a clock.
+		if g.SMs != 148 || g.TensorCores != 592 || g.CUDACores != 18944 {
+			t.Errorf("%s: %d SMs, %d tensor cores, %d lanes; want 148, 592, 18,944", c.id, g.SMs, g.TensorCores, g.CUDACores)
+		}
+		if got := float64(g.TensorCores) * 2048 * g.BoostClockHz; !near(got, g.Peak[BF16]) {
+			t.Errorf("%s: 592 × 2048 × %g Hz = %g, want %g", c.id, g.BoostClockHz, got, g.Peak[BF16])
+		}
+		if g.Source == "" || g.Power().Source == "" {
+			t.Errorf("%s: no source", c.id)
+		}
+	}
+	// The B300 is the B200 at BF16, FP8, TF32 and FP32 (NVIDIA prints the
+	// same HGX figures for both); FP4 13.125 against 9 PFLOP/s dense.
+	b2, b3, gb3 := MustGPU("b200"), MustGPU("b300"), MustGPU("gb300")
+	for _, d := range []Dtype{FP32, TF32, BF16, FP8} {
+		if b3.Peak[d] != b2.Peak[d] {
+			t.Errorf("B300 %s = %g, B200 %g; NVIDIA's HGX figures are the same", d, b3.Peak[d], b2.Peak[d])
+		}
+	}
+	if b3.Peak[FP4] != 13.125e15 || b2.Peak[FP4] != 9e15 || gb3.Peak[FP4] != 15e15 {
+		t.Errorf("FP4 dense: B300 %g, B200 %g, GB300 %g; want 13.125, 9 and 15 PFLOP/s", b3.Peak[FP4], b2.Peak[FP4], gb3.Peak[FP4])
+	}
+	// nvidia-smi on a B300 SXM6 AC, as publicly reported: 275,040 MiB =
+	// 288,400,343,040 bytes, within 0.2% of the 288 GB label.
+	if b3.HBMBytes != 288400343040 {
+		t.Errorf("B300 HBM %d bytes, want 275,040 MiB = 288,400,343,040", b3.HBMBytes)
+	}
+	if gb3.HBMBytes != 288e9 {
+		t.Errorf("GB300 HBM %d bytes, want the 288 GB label", gb3.HBMBytes)
+	}
+	// Ridge points by hand, peak ÷ bandwidth (FLOP a byte): B300 BF16 2.25
+	// P ÷ 8 T = 281.25, FP8 562.5, FP4 13.125 P ÷ 8 T = 1,640.6; GB300
+	// BF16 2.5 P ÷ 8 T = 312.5, FP8 625, FP4 15 P ÷ 8 T = 1,875.
+	for _, r := range []struct {
+		g    GPU
+		d    Dtype
+		want float64
+	}{
+		{b3, BF16, 281.25}, {b3, FP8, 562.5}, {b3, FP4, 1640.625},
+		{gb3, BF16, 312.5}, {gb3, FP8, 625}, {gb3, FP4, 1875},
+	} {
+		if got := r.g.Peak[r.d] / r.g.HBMBandwidth; math.Abs(got-r.want) > 1e-9*r.want {
+			t.Errorf("%s %s ridge = %g FLOP/byte, want %g", r.g.ID, r.d, got, r.want)
+		}
 	}
 }

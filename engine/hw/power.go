@@ -75,6 +75,16 @@ var power = map[string]Power{
 	// GB200 as reported: 1,200 W a GPU (the superchip's 2,700 W less its
 	// Grace, halved); the NVL72 rack ≈ 120 kW.
 	"gb200": {1200, nvl72Watts/72.0 - 1200, true, "GB200 as reported (1,200 W a GPU; an NVL72 rack ≈ 120 kW for 72); no NVIDIA datasheet figure"},
+	// HGX B300 as reported: 1,100 W a GPU (NVIDIA's HGX page gives no
+	// power; cloud providers' B300 tables and B300 servers' TGP read
+	// 1,100 W). No DGX B300 maximum in our references: the node as a DGX
+	// B200's share (787.5 W a GPU), assumed.
+	"b300": {1100, nodeShare(dgxB200Watts, 8, 1000), true, "HGX B300 as reported (1,100 W a GPU; no NVIDIA figure in our references); the node as a DGX B200's share (787.5 W a GPU), assumed"},
+	// GB300: 1,400 W a GPU (NVIDIA's Blackwell Ultra blog; Tom's Hardware
+	// on NVIDIA's Hot Chips 2025 talk). The rack's power is not on
+	// NVIDIA's page; ≈ 120 kW as reported for the NVL72, the GB200's
+	// figure: 120,000 ÷ 72 − 1,400 = 266.7 W a GPU, assumed.
+	"gb300": {1400, nvl72Watts/72.0 - 1400, true, "GB300: 1,400 W a GPU (NVIDIA Blackwell Ultra blog; Hot Chips 2025); an NVL72 rack ≈ 120 kW for 72 as reported, assumed"},
 }
 
 // Power is g's power figures; zero for a GPU outside the catalog.

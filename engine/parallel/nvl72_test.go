@@ -54,3 +54,25 @@ func TestTPInsideNVL72(t *testing.T) {
 		t.Errorf("DefaultCluster(b200) = %d a node, %s, %s; want 8, nvlink5, ib-ndr", bc.GPUsPerNode, bc.Intra.ID, bc.Inter.ID)
 	}
 }
+
+// GB300 NVL72 is the GB200 NVL72's rack with Blackwell Ultra: 72 GPUs on
+// one NVLink 5 domain, so the same TP 16 group's forward all-reduces are
+// the GB200's to the nanosecond (the links, not the GPU, set them); the
+// HGX B300 keeps nodes of 8.
+func TestTPInsideGB300NVL72(t *testing.T) {
+	m, _ := model.Preset("llama3-405b")
+	p := Plan{TP: 16, PP: 9, DP: 4, MicroBatch: 1, Interleave: 1, Schedule: OneFOneB, BytesPerParam: 16, Dtype: hw.BF16}
+	cl := DefaultCluster(hw.MustGPU("gb300"), 576)
+	if cl.GPUsPerNode != 72 || cl.Intra.ID != "nvlink5" || cl.Inter.ID != "ib-ndr" {
+		t.Fatalf("DefaultCluster(gb300) = %d a node, %s inside, %s between; want 72, nvlink5, ib-ndr", cl.GPUsPerNode, cl.Intra.ID, cl.Inter.ID)
+	}
+	S := 1.0 * 8192 * 16384 * 2
+	nv5 := 900e9 * 0.82
+	want := 2 * (2 * 15 * (1e-6 + S/(16*nv5)))
+	if got := layerCost(m, p, cl).tpFwd; math.Abs(got-want) > 1e-9*want {
+		t.Errorf("GB300 TP 16 forward all-reduces = %g s, want %g s, as on GB200", got, want)
+	}
+	if bc := DefaultCluster(hw.MustGPU("b300"), 64); bc.GPUsPerNode != 8 || bc.Intra.ID != "nvlink5" {
+		t.Errorf("DefaultCluster(b300) = %d a node on %s; want 8 on nvlink5", bc.GPUsPerNode, bc.Intra.ID)
+	}
+}
