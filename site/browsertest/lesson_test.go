@@ -87,6 +87,18 @@ func command(ctx context.Context, cmd string) cmdResult {
 	return r
 }
 
+// commands sends cmds one after another in one script, so the page draws
+// only where they end (one canvas frame, not one a command: each frame
+// the canvas changes costs the browser's GPU process ~0.15 s of CPU
+// under SwiftShader); it stops at the first refused and returns the
+// results of those sent.
+func commands(ctx context.Context, cmds ...string) []cmdResult {
+	var r []cmdResult
+	evalJSON(ctx, "(() => { const out = []; for (const c of ["+strings.Join(cmds, ", ")+
+		"]) { const r = window.gpuscope.command(c); out.push(r); if (!r.ok) break; } return out; })()", &r)
+	return r
+}
+
 // settle waits for the page to show the player's latest change (the DOM is
 // refreshed on the next Ebiten tick) and for a couple of frames to be drawn.
 func settle(ctx context.Context) {

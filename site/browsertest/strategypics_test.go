@@ -34,8 +34,7 @@ func TestStrategyPicturesScreens(t *testing.T) {
 				var st planState
 				evalJSON(ctx, "window.gpuscope.state()", &st)
 				for n := 1; n <= st.Steps; n++ {
-					command(ctx, fmt.Sprintf(`{type: "goto", step: %d}`, n))
-					command(ctx, `{type: "goto", time_s: 1000}`)
+					commands(ctx, fmt.Sprintf(`{type: "goto", step: %d}`, n), `{type: "goto", time_s: 1000}`) // one frame drawn, not two
 					settle(ctx)
 					evalJSON(ctx, "window.gpuscope.state()", &st)
 					if q := st.Question; q != nil && !q.Answered {
