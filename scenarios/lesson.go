@@ -121,6 +121,17 @@ func clampStep(les *Lesson, step int) int {
 
 // Metrics returns the numbers shown during step (1-based), under the CLI's
 // JSON names.
+// StepNumber is the 1-based number of the step whose id is id; 0 when
+// the lesson has none.
+func (les *Lesson) StepNumber(id string) int {
+	for i, sr := range les.Steps {
+		if sr.Step.ID == id {
+			return i + 1
+		}
+	}
+	return 0
+}
+
 func (les *Lesson) Metrics(step int) any { return les.engine.metrics(les, clampStep(les, step)) }
 
 // StepNarrationArgs are the numbers step (1-based) may quote, by

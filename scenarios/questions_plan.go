@@ -35,13 +35,12 @@ func planQuestion(f planAsk) asker {
 
 // stepRun finds a strategy step's run by its id.
 func stepRun(les *Lesson, id string) (*PlanRun, bool) {
-	for _, sr := range les.Steps {
-		if sr.Step.ID == id {
-			r, ok := sr.Run.(*PlanRun)
-			return r, ok
-		}
+	n := les.StepNumber(id)
+	if n == 0 {
+		return nil, false
 	}
-	return nil, false
+	r, ok := les.Steps[n-1].Run.(*PlanRun)
+	return r, ok
 }
 
 var planQuestions = map[string]asker{

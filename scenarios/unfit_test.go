@@ -11,13 +11,11 @@ import (
 // stepNamed is the 1-based number of les's step id.
 func stepNamed(t *testing.T, les *Lesson, id string) int {
 	t.Helper()
-	for i, sr := range les.Steps {
-		if sr.Step.ID == id {
-			return i + 1
-		}
+	n := les.StepNumber(id)
+	if n == 0 {
+		t.Fatalf("%s has no step %s", les.Scenario.ID, id)
 	}
-	t.Fatalf("%s has no step %s", les.Scenario.ID, id)
-	return 0
+	return n
 }
 
 // The narration of a step whose plan does not fit its GPUs never says

@@ -38,13 +38,11 @@ func prepared(t *testing.T, id string, set ...string) *scenarios.Lesson {
 // stepOf is the 1-based number of the step with id.
 func stepOf(t *testing.T, les *scenarios.Lesson, id string) int {
 	t.Helper()
-	for i, sr := range les.Steps {
-		if sr.Step.ID == id {
-			return i + 1
-		}
+	n := les.StepNumber(id)
+	if n == 0 {
+		t.Fatalf("%s has no step %s", les.Scenario.ID, id)
 	}
-	t.Fatalf("%s has no step %s", les.Scenario.ID, id)
-	return 0
+	return n
 }
 
 // texts are the canvas's words at step n, time at, in lang (on the

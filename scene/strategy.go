@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -678,15 +679,7 @@ func memorySeries(tl parallel.Timeline, per []float64) [][]render.MemoryPoint {
 		out[b.Stage] = append(out[b.Stage], render.MemoryPoint{T: b.End, Bytes: max(0, held[b.Stage])})
 	}
 	for st := range out {
-		slices.SortStableFunc(out[st], func(x, y render.MemoryPoint) int {
-			switch {
-			case x.T < y.T:
-				return -1
-			case x.T > y.T:
-				return 1
-			}
-			return 0
-		})
+		slices.SortStableFunc(out[st], func(x, y render.MemoryPoint) int { return cmp.Compare(x.T, y.T) })
 	}
 	return out
 }

@@ -15,13 +15,11 @@ func fabricStep(t *testing.T, id, stepID string) (*scenarios.Lesson, int, *scena
 	t.Helper()
 	s, _ := scenarios.Get(id)
 	les := prepare(t, s)
-	for i, sr := range les.Steps {
-		if sr.Step.ID == stepID {
-			return les, i + 1, sr.Run.(*scenarios.FabricRun)
-		}
+	n := les.StepNumber(stepID)
+	if n == 0 {
+		t.Fatalf("%s has no step %s", id, stepID)
 	}
-	t.Fatalf("%s has no step %s", id, stepID)
-	return nil, 0, nil
+	return les, n, les.Steps[n-1].Run.(*scenarios.FabricRun)
 }
 
 // The race zoomed: while both transfers run GPU 0's node carries two

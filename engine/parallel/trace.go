@@ -1,6 +1,7 @@
 package parallel
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -100,13 +101,7 @@ func (r Result) ChromeTrace(command string) (Trace, error) {
 		if a.Stage != b.Stage {
 			return a.Stage - b.Stage
 		}
-		switch {
-		case a.Start < b.Start:
-			return -1
-		case a.Start > b.Start:
-			return 1
-		}
-		return 0
+		return cmp.Compare(a.Start, b.Start)
 	})
 	last := make([]float64, tl.Stages)     // where each stage's compute thread is
 	flight := make([]int, tl.Stages)       // chunk-micro-batches in flight
