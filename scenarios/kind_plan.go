@@ -668,6 +668,9 @@ func PlanCommand(pc parallel.Config) []string {
 	if p.Loss != "" && p.Loss != parallel.LossMegatron {
 		args = append(args, "--cross-entropy", string(p.Loss))
 	}
+	if p.ZeROFetch == parallel.FetchBlocking {
+		args = append(args, "--zero-fetch", string(p.ZeROFetch))
+	}
 	if p.CP > 1 {
 		algo := p.CPAlgo
 		if algo == "" {

@@ -57,6 +57,7 @@ func planKnobs() []scenarios.Knob {
 		{Name: "software", Kind: scenarios.KnobEnum, Values: softwareEraNames(), Default: "current"},
 		{Name: "dropout", Kind: scenarios.KnobEnum, Values: []string{"on", "off"}},
 		{Name: "cross-entropy", Kind: scenarios.KnobEnum, Values: lossNames(), Default: string(parallel.LossMegatron)},
+		{Name: "zero-fetch", Kind: scenarios.KnobEnum, Values: []string{string(parallel.FetchPrefetch), string(parallel.FetchBlocking)}, Default: string(parallel.FetchPrefetch)},
 		{Name: "at", Kind: scenarios.KnobFloat, FMin: 0, FMax: 1e9}, n("rank", 0, 1<<24, "0"),
 		{Name: "measured-step", Kind: scenarios.KnobFloat, FMin: 1e-6, FMax: 1e7},
 		{Name: "measured-mfu", Kind: scenarios.KnobFloat, FMin: 1e-4, FMax: 1},
@@ -198,6 +199,7 @@ not divide by PP take --first-stage-layers and --last-stage-layers.`,
 		"measured-mfu":       {what: "a measured MFU of this plan, a fraction of the same peak the engine's mfu is over (0.41 for 41%): the step it implies, set beside the engine's as --measured-step is (not with --search)", arg: "FRACTION"},
 		"measured-memory":    {what: "a measured peak memory of this plan's fullest GPU, GB: set beside the engine's, part by part — weights, gradients, optimizer states, activations, buffers (not with --search)", arg: "GB"},
 		"cross-entropy":      {what: "how the loss over the logits runs, its passes through HBM counted from each stack's code: megatron (Megatron's vocab-parallel cross-entropy, unfused: 38 bytes a logit forward, 14 backward), megatron-fused (--cross-entropy-loss-fusion, NeMo 2.0's default: 26 and 14), pytorch (F.cross_entropy on FP32 logits in eager mode, torchtitan's: 22 and 26) or fused (one kernel each way over the BF16 logits, flash-attn's as llm-foundry runs it: 2 and 4)", def: "megatron (Megatron-LM's and Megatron-Core's default)"},
+		"zero-fetch":         {what: "how ZeRO-3 gathers the weights (needs --zero 3): prefetch (a layer's weights in one collective while the layer before computes, behind the compute as --overlap hides it: PyTorch FSDP, fairscale, DeepSpeed from late 2021) or blocking (DeepSpeed's ZeRO-3 of 2021: each parameter of 10⁵ elements or more gathered by its own call when its module starts, the GPU synchronised before the module runs, gathered again for a recomputed forward, each gradient reduce-scattered by its own call, torch.distributed copying every rank's share apart — none of it hidden; dense models)", def: "prefetch"},
 		"eager":              {what: "run the elementwise work as PyTorch's eager mode does, each operation its own kernel through HBM: RMSNorm in seven (36 bytes an element, not 4), rotary positions in FP32 complex arithmetic (20 bytes an element of Q and K), grouped K and V copied to every head, SiLU and its product apart (10 bytes an element of f, not 6) — counted from torchtitan's Llama without torch.compile; dense models", def: "off: fused kernels, as Megatron-Core, Transformer Engine and torch.compile run them"},
 		"fused-swiglu":       {what: "run a SwiGLU feed-forward block as one fused kernel that keeps its gate and up outputs and writes their product (the down projection's input) again inside its backward instead of storing it, as xformers' swiglu op does (not recomputation: no product runs again); needs a SwiGLU model", def: "off: the product stored too, as Megatron-LM and Transformer Engine do"},
 		"json":               jsonDoc,
@@ -617,6 +619,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	plan.FP8Cache, plan.FusedSwiGLU = boolOr("fp8-cache", false), fused
 	plan.TPOverlap = boolOr("tp-overlap", false)
 	plan.Eager, plan.Loss = eager, loss
+	plan.ZeROFetch = parallel.ZeROFetch(fs.value("zero-fetch"))
 	plan.FirstStageLayers, plan.LastStageLayers = atoi("first-stage-layers"), atoi("last-stage-layers")
 	if given("flash-version") {
 		plan.FlashVersion = atoi("flash-version")
@@ -763,6 +766,7 @@ var searchUnread = []struct{ flag, why string }{
 	{"fp8-cache", "DeepSeek-V3's FP8 activations are not searched; give the plan without --search"},
 	{"recompute-modules", "the search tries none, selective (the attention core) and full recomputation; fix one with --recompute"},
 	{"tp-overlap", "every plan searched runs TP's collectives between the products; give the plan without --search"},
+	{"zero-fetch", "every plan searched prefetches ZeRO-3's gathers; give the plan without --search"},
 	{"first-stage-layers", "every plan searched splits the layers evenly (or the first and last stages a layer short, Llama 3's); give the plan without --search"},
 	{"last-stage-layers", "every plan searched splits the layers evenly (or the first and last stages a layer short, Llama 3's); give the plan without --search"},
 	{"kernels", "lists one plan's kernels"},
@@ -968,6 +972,9 @@ func planSettings(given func(string) bool, m model.Transformer, fromHF bool, p p
 	}
 	if p.Loss != "" && p.Loss != parallel.LossMegatron || given("cross-entropy") {
 		add("cross-entropy", "cross-entropy", string(cmp.Or(p.Loss, parallel.LossMegatron)), "default: Megatron's, unfused")
+	}
+	if p.ZeRO == 3 && !search || given("zero-fetch") {
+		add("zero-fetch", "ZeRO-3 gathers", string(cmp.Or(p.ZeROFetch, parallel.FetchPrefetch)), "default: prefetched")
 	}
 	if m.MoE() && !search {
 		add("ep", "expert parallel", strconv.Itoa(max(p.EP, 1)), "default")

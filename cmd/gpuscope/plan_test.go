@@ -1151,3 +1151,23 @@ func TestPlanEager(t *testing.T) {
 		{[]string{"plan", "--model", "llama3-8b", "--gpus", "8", "--eager", "--fused-swiglu"}, []string{"eager", "fused-swiglu"}},
 	})
 }
+
+// --zero-fetch blocking: the JSON says it, nothing of ZeRO-3's traffic
+// hides and the step grows; refused without ZeRO-3, for a mixture of
+// experts and with --search, by name.
+func TestPlanZeROFetch(t *testing.T) {
+	args := []string{"--model", "gpt3-175b", "--gpus", "384", "--gpu", "a100-80gb", "--zero", "3", "--micro-batch", "4", "--global-batch", "1536", "--overlap"}
+	pre := planJSON(t, args...)
+	blk := planJSON(t, append(args, "--zero-fetch", "blocking")...)
+	if blk["zero_fetch"] != "blocking" || pre["zero_fetch"] != nil {
+		t.Errorf("zero_fetch %v with, %v without", blk["zero_fetch"], pre["zero_fetch"])
+	}
+	if num(t, blk, "time", "dp_hidden_s") != 0 || !(num(t, blk, "time", "step_s") > num(t, pre, "time", "step_s")) {
+		t.Errorf("blocking: dp_hidden_s %v, step_s %v against %v prefetched", num(t, blk, "time", "dp_hidden_s"), num(t, blk, "time", "step_s"), num(t, pre, "time", "step_s"))
+	}
+	checkRefusals(t, []refusal{
+		{[]string{"plan", "--model", "gpt3-175b", "--gpus", "384", "--zero", "1", "--zero-fetch", "blocking"}, []string{"zero-fetch", "zero 1"}},
+		{[]string{"plan", "--model", "mixtral-8x7b", "--gpus", "64", "--zero", "3", "--zero-fetch", "blocking"}, []string{"zero-fetch", "dense"}},
+		{[]string{"plan", "--model", "gpt3-175b", "--gpus", "384", "--search", "--zero-fetch", "blocking"}, []string{"--zero-fetch", "not with --search"}},
+	})
+}

@@ -24,6 +24,26 @@ func BenchmarkEvaluate(b *testing.B) {
 	}
 }
 
+// One ZeRO-3 plan with DeepSpeed's blocking gathers of 2021 (its calls
+// a tensor at a time): Narayanan et al.'s 530B on 2,240 A100s.
+func BenchmarkEvaluateZeRO3Blocking(b *testing.B) {
+	c := zero3Narayanan530(b)
+	c.Plan.ZeROFetch = FetchBlocking
+	for b.Loop() {
+		if _, err := Evaluate(c); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func zero3Narayanan530(tb testing.TB) Config {
+	a100, _ := hw.GPUByID("a100-80gb")
+	m := model.Transformer{ID: "gpt-530b", Layers: 105, Hidden: 20480, Heads: 128, KVHeads: 128, FFNSize: 81920, Seq: 2048, Vocab: 51200,
+		FFN: model.GeLU, Biases: true, LearnedPositions: true, Tied: true}
+	return Config{Model: m, Cluster: DefaultCluster(a100, 2240), Plan: Plan{TP: 1, PP: 1, DP: 2240, Interleave: 1,
+		ZeRO: 3, Recompute: RecomputeFull, MicroBatch: 1, GlobalBatch: 2240, Schedule: OneFOneB, BytesPerParam: 16, Dtype: hw.FP16, Overlap: true}}
+}
+
 // The search for Llama 3 405B on 16,384 H100s, context parallelism
 // included, ranking the 20 plans the planner lesson shows (every valid
 // plan evaluated; the schedules of those that can rank run): the browser

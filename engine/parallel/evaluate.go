@@ -178,7 +178,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 	kept := false
 	if se != nil {
 		layerKey = p
-		layerKey.ZeRO = 0
+		layerKey.ZeRO, layerKey.ZeROFetch = 0, ""
 		var l layerMemo
 		if l, kept = se.layers[layerKey]; kept {
 			cost, moe = l.cost, l.moe
@@ -491,6 +491,9 @@ func evaluate(c Config, se *searching) (Result, error) {
 			perStep = coll(collective.AllGather, weights, buckets)
 		case 3: // gather a layer's weights forward and backward, reduce-scatter its gradients
 			perMicro = 2*coll(collective.AllGather, weights, layers) + coll(collective.ReduceScatter, grads, layers)
+			if p.blocking() {
+				perMicro = blockingZeRO3(m, p, cl, dc, k, stageLayerCount(maxStage), maxParams, gradBytes)
+			}
 		}
 	}
 	tm.DPComm = perStep + M*perMicro
@@ -501,7 +504,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 		buckets := Buckets(maxParams, dp*cp, true)
 		bwdLast := r.StageBackward[crit]
 		tm.DPHidden = math.Min(perStep*(1-1/buckets), bwdLast)
-		if perMicro > 0 {
+		if perMicro > 0 && !p.blocking() {
 			layers := float64(max(1, stageLayerCount(crit)))
 			window := r.StageForward[crit] + r.StageBackward[crit]
 			tm.DPHidden += M * math.Min(perMicro*(1-1/layers), window)

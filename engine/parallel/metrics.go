@@ -83,6 +83,9 @@ type Metrics struct {
 	// Eager: the elementwise work as PyTorch's eager mode runs it, an
 	// operation a kernel (Plan.Eager).
 	Eager bool `json:"eager,omitempty"`
+	// ZeROFetch is how ZeRO-3 gathers the weights when not prefetched
+	// (Plan.ZeROFetch: blocking, DeepSpeed's of 2021).
+	ZeROFetch string `json:"zero_fetch,omitempty"`
 	// FirstStageLayers and LastStageLayers are the first and last
 	// pipeline stages' layers when the plan sets them (an uneven split;
 	// memory_per_stage's layers lists every stage's).
@@ -111,7 +114,7 @@ func (r Result) Metrics() Metrics {
 		MicroBatch: p.MicroBatch, GlobalBatch: p.GlobalBatch, MicroBatches: r.MicroBatches, GradAccumSteps: r.MicroBatches,
 		Schedule: string(p.Schedule), BytesPerParam: p.BytesPerParam, Dtype: string(p.Dtype),
 		NodeLimit: p.NodeLimit, DispatchDtype: string(p.DispatchDtype), EPOverlap: p.EPOverlap, CommSMs: p.CommSMs, BlockScaled: p.BlockScaled,
-		RecomputeModules: p.RecomputeModules.String(), FP8Cache: p.FP8Cache, FusedSwiGLU: p.FusedSwiGLU, Eager: p.Eager, FlashVersion: p.FlashVersion, CrossEntropy: string(cmp.Or(p.Loss, LossMegatron)),
+		RecomputeModules: p.RecomputeModules.String(), FP8Cache: p.FP8Cache, FusedSwiGLU: p.FusedSwiGLU, Eager: p.Eager, ZeROFetch: zeroFetchMetric(p), FlashVersion: p.FlashVersion, CrossEntropy: string(cmp.Or(p.Loss, LossMegatron)),
 		FirstStageLayers: p.FirstStageLayers, LastStageLayers: p.LastStageLayers,
 		Memory: r.Memory, MemoryPerStage: r.StageMemory, Time: r.Time, TimePerStage: r.perStageTimes(), BubbleFraction: r.BubbleFraction,
 		TokensPerS: r.TokensPerS, TFLOPSPerGPU: r.TFLOPSPerGPU, ModelTFLOPSPerGPU: r.ModelTFLOPSPerGPU, MFU: r.MFU, HFU: r.HFU,
@@ -186,4 +189,13 @@ func (s SearchResult) Metrics(top int) SearchMetrics {
 		out.Plans[i].TimePerStage = nil
 	}
 	return out
+}
+
+// zeroFetchMetric is Metrics.ZeROFetch: blocking, or empty when ZeRO-3's
+// gathers are prefetched.
+func zeroFetchMetric(p Plan) string {
+	if p.blocking() {
+		return string(FetchBlocking)
+	}
+	return ""
 }

@@ -105,6 +105,10 @@ type Plan struct {
 	// Overlap hides data-parallel communication behind the backward pass
 	// (bucketed, as PyTorch DDP and Megatron-LM do).
 	Overlap bool
+	// ZeROFetch is how ZeRO-3 gathers the weights ("": prefetch, a layer
+	// gathered while the one before computes; blocking: DeepSpeed's
+	// ZeRO-3 of 2021, zerofetch.go). ZeRO 3 only.
+	ZeROFetch ZeROFetch
 	// EP is expert parallelism, for a mixture of experts: each MoE layer's
 	// routed experts spread over EP ranks carved out of the DP ranks (0
 	// or 1: every GPU holds every expert). CapacityFactor is the busiest
@@ -421,6 +425,12 @@ func (c Config) Validate() error {
 	}
 	if _, err := ParseLoss(string(p.Loss)); err != nil {
 		return err
+	}
+	if _, err := ParseZeROFetch(string(p.ZeROFetch)); err != nil {
+		return err
+	}
+	if p.ZeROFetch == FetchBlocking && (p.ZeRO != 3 || m.MoE() || m.MLA()) {
+		return fmt.Errorf("zero-fetch: blocking is DeepSpeed's ZeRO-3 of 2021, modelled for dense models with standard attention at --zero 3; zero %d, %s", p.ZeRO, m.ID)
 	}
 	if p.Eager && p.FusedSwiGLU {
 		return fmt.Errorf("eager: each operation its own kernel, which --fused-swiglu's one kernel is not; give one of them")
