@@ -89,16 +89,21 @@ func TestCPAllGatherByHand(t *testing.T) {
 // runs (the rank's attention ÷ CP; the rank's is the sequence's ÷ CP);
 // exposed max(0, send − compute) a step; backward dK and dV travel too
 // (2 blocks) against FlashAttention's backward (2.5× the FLOPs at its
-// measured backward rate). Across nodes on
-// short sequences the sends outlast the blocks' attention; on long ones
-// they hide.
+// measured backward rate). The rank's attention is Transformer Engine's
+// CP calls (cpAttention): its first step at the rate of s/CP tokens, the
+// other CP − 1 at s/2CP's (TestCPAttentionCalls). Across nodes on short
+// sequences the sends outlast the blocks' attention; on long ones they
+// hide.
 func TestCPRingByHand(t *testing.T) {
 	h100 := gpu(t, "h100")
-	g := sustained(h100)
+	peak := 989.4e12 * SustainedClock // the H100's dense BF16 at the sustained clock
 	for _, tt := range []struct {
 		seq, cp int
-		hidden  bool // the sends all hide
-	}{{4096, 8, false}, {65536, 4, true}} {
+		// FlashAttention-3's measured TFLOP/s (kernel.flashRates) at
+		// s/CP and s/2CP, forward and backward; held at 512's below.
+		diagF, diagB, stepF, stepB float64
+		hidden                     bool // the sends all hide
+	}{{4096, 8, 467, 316, 467, 316, false}, {65536, 4, 648, 561, 646, 559, true}} {
 		m := toyGQA()
 		m.Seq = tt.seq
 		cl := DefaultCluster(h100, 8*tt.cp)
@@ -107,15 +112,14 @@ func TestCPRingByHand(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// Each ring step runs FlashAttention on blocks of s/CP keys, at
-		// the rate measured at that length.
-		att, err := kernel.Attention(kernel.AttentionConfig{Batch: 1, Heads: 1, Seq: tt.seq, HeadDim: 128, Dtype: hw.BF16, GPU: g, Impl: kernel.FlashAttention, BlockSeq: tt.seq / tt.cp})
-		if err != nil {
-			t.Fatal(err)
-		}
-		n := float64(tt.cp)
-		rank, rankBack := att.TimeS/n, att.BackwardS/n
-		block := float64(tt.seq) * 2 * 128 * 2 / n
+		// One head a GPU (8 over TP 8), 128 wide: the sequence's
+		// attention 4·s²·128 FLOPs unmasked, the rank's 1/CP of it in CP
+		// steps of equal work.
+		n, s := float64(tt.cp), float64(tt.seq)
+		work := 4 * s * s * 128 / n / n // a step's
+		rank := work/(peak*tt.diagF/989) + (n-1)*work/(peak*tt.stepF/989)
+		rankBack := 2.5*work/(peak*tt.diagB/989) + (n-1)*2.5*work/(peak*tt.stepB/989)
+		block := s * 2 * 128 * 2 / n
 		send := func(b float64) float64 {
 			return cl.Inter.Latency.Seconds() + b/(cl.Inter.Bandwidth*cl.Inter.Efficiency)
 		}
@@ -128,6 +132,42 @@ func TestCPRingByHand(t *testing.T) {
 		}
 		if tt.hidden != (want == 0) {
 			t.Errorf("seq %d CP %d: exposed %.4g s; want hidden %v", tt.seq, tt.cp, want, tt.hidden)
+		}
+	}
+}
+
+// A context-parallel rank's attention core, by hand, as Transformer
+// Engine calls FlashAttention (cpAttention): Llama 3 405B at 8,192
+// tokens, TP 2 (64 heads of 128 a GPU), CP 8 — chunks of 512 tokens.
+// The rank's work is 1/CP of the sequence's 4·s²·128·64 FLOPs
+// (unmasked). All-gathered, its chunks' queries loop over keys up to
+// the chunk's end, about s/2 = 4,096 for the middle ranks: forward at
+// 638 TFLOP/s; each backward block of keys loops over the chunk's 512
+// queries: 316 (against 559 at the whole sequence's 8,192). As a ring,
+// the diagonal step at 1,024 tokens (565, 424), the 7 others at 512
+// (467, 316). Without CP the whole sequence's rates, 646 and 559.
+func TestCPAttentionCalls(t *testing.T) {
+	m, _ := model.Preset("llama3-405b")
+	h100 := gpu(t, "h100")
+	peak := 989.4e12 * SustainedClock
+	work := 4 * 8192.0 * 8192 * 128 * 64 // the sequence's, over TP 2
+	rate := func(tflops float64) float64 { return peak * tflops / 989 }
+	for _, tt := range []struct {
+		cp       int
+		algo     CPAlgo
+		fwd, bwd float64 // by hand, seconds
+	}{
+		{1, CPAllGather, work / rate(646), 2.5 * work / rate(559)},
+		{8, CPAllGather, work / 8 / rate(638), 2.5 * work / 8 / rate(316)},
+		{8, CPRing, (work/64/rate(565) + 7*work/64/rate(467)), 2.5 * (work/64/rate(424) + 7*work/64/rate(316))},
+	} {
+		p := cpPlan(2, tt.cp, 1, tt.algo)
+		fwd, bwd, err := cpAttention(p.attentionConfig(m, sustained(h100), hw.BF16), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !within(fwd, tt.fwd, 1e-9) || !within(bwd, tt.bwd, 1e-9) {
+			t.Errorf("CP %d %s: attention %.6g s forward, %.6g backward; by hand %.6g, %.6g", tt.cp, tt.algo, fwd, bwd, tt.fwd, tt.bwd)
 		}
 	}
 }

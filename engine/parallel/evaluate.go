@@ -690,8 +690,8 @@ func (p Plan) attentionImpl() kernel.AttentionImpl {
 
 // attentionConfig is the attention core of m's layer on one GPU as the
 // plan runs it: its heads over TP, the whole sequence's keys; with
-// context parallelism as a ring, each step's blocks of s/CP keys at the
-// rate measured at that length. Unmasked: a decoder's causal mask
+// context parallelism, the calls Transformer Engine makes of it
+// (cpAttention). Unmasked: a decoder's causal mask
 // (kernel.AttentionConfig.Causal) halves FlashAttention's work, but with
 // it alone every FlashAttention row of gpuscope validate turns
 // optimistic (Llama 3's 131K row +39%; DeepSeek's own profile of its
@@ -701,10 +701,56 @@ func (p Plan) attentionImpl() kernel.AttentionImpl {
 func (p Plan) attentionConfig(m model.Transformer, g hw.GPU, dt hw.Dtype) kernel.AttentionConfig {
 	c := kernel.AttentionConfig{Batch: p.MicroBatch, Heads: m.Heads / p.TP, Seq: m.Seq,
 		HeadDim: attentionHeadDim(m), Dtype: attDtype(dt), GPU: g, Impl: p.attentionImpl(), FlashVersion: p.FlashVersion}
-	if p.cp() > 1 && p.CPAlgo == CPRing {
-		c.BlockSeq = m.Seq / p.cp()
+	if cp := p.cp(); cp > 1 {
+		// Every call's queries are a chunk of the load-balanced causal
+		// split, s/2CP (the backward's loop); its keys (the forward's),
+		// a ring step's other half chunk, s/2CP, or, all-gathered, the
+		// sequence up to the chunk's end: about half of it for the
+		// ranks that hold the middle chunks, the slowest (cpAttention).
+		c.CallQueries, c.CallKeys = m.Seq/(2*cp), m.Seq/2
+		if p.CPAlgo == CPRing {
+			c.CallKeys = m.Seq / (2 * cp)
+		}
 	}
 	return c
+}
+
+// cpAttention is a context-parallel rank's attention core, forward and
+// backward, seconds, as Transformer Engine's CP runs it
+// (transformer_engine/pytorch/attention.py, commit 838345eb of
+// 2024-12-19): s/CP queries a rank, in two chunks of the load-balanced
+// causal split (chunks i and 2·CP−1−i of 2·CP), 1/CP of the sequence's
+// attention counted unmasked (attentionConfig), at the rates of the
+// FlashAttention calls it makes (kernel.AttentionConfig.CallKeys):
+//
+//   - all-gather (AttnFuncWithCPAndKVAllGather, Llama 3's): one call a
+//     chunk, its s/2CP queries against the gathered keys up to the
+//     chunk's end, (i+1)·s/2CP; rank r's chunks r and 2·CP−1−r see
+//     (r+1)·s/2CP and (2·CP−r)·s/2CP keys — the middle ranks about s/2
+//     each, which run slowest (rates rise with length), the layer
+//     waiting for them: forward at s/2 keys, backward at s/2CP queries;
+//   - ring (AttnFuncWithCPAndKVP2P): CP steps, one call each, the same
+//     causal work in every step: step 0 the rank's own chunks (s/CP
+//     queries against s/CP keys, the diagonal), then, as the K and V of
+//     rank r−i arrive, its s/CP queries against their first half chunk
+//     (i ≤ r) or its second half chunk of queries against both of
+//     theirs (i > r) — a forward loop of s/2CP keys or a backward loop
+//     of s/2CP queries in every step but the first on one rank or
+//     another, and each step waits for its neighbour's K and V: CP − 1
+//     steps at s/2CP, one at s/CP.
+func cpAttention(c kernel.AttentionConfig, p Plan) (fwd, bwd float64, err error) {
+	cp := float64(p.cp())
+	att, err := kernel.Attention(c)
+	fwd, bwd = att.TimeS/cp, att.BackwardS/cp
+	if err != nil || p.cp() < 2 || p.CPAlgo != CPRing {
+		return fwd, bwd, err
+	}
+	diag := c
+	diag.CallKeys, diag.CallQueries = c.Seq/p.cp(), c.Seq/p.cp()
+	d, err := kernel.Attention(diag)
+	fwd = (d.TimeS + (cp-1)*att.TimeS) / (cp * cp)
+	bwd = (d.BackwardS + (cp-1)*att.BackwardS) / (cp * cp)
+	return fwd, bwd, err
 }
 
 // attentionHeadDim is the head dimension m's attention is timed at: its
@@ -828,8 +874,7 @@ func layerCostOf(m model.Transformer, p Plan, cl Cluster, ks *kernelList) costs 
 	// With context parallelism a rank's s/CP queries (two chunks of the
 	// load-balanced causal split) against all s keys: 1/CP of the
 	// sequence's attention.
-	att, err := kernel.Attention(p.attentionConfig(m, g, dt))
-	attn, attnBack := att.TimeS/float64(cp), att.BackwardS/float64(cp)
+	attn, attnBack, err := cpAttention(p.attentionConfig(m, g, dt), p)
 	if err != nil {
 		attn = 4 * n * S * h / T / (peakOf(g, dt) * kernel.TensorEfficiency)
 		attnBack = AttentionBackward * attn
