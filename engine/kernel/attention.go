@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 
@@ -44,10 +45,22 @@ type AttentionConfig struct {
 	// every score and masks them, in the same time. FLOPs stays the full
 	// count (the convention MFU uses).
 	Causal bool
-	// BlockSeq, when positive, is the length of the blocks a ring
-	// (context parallelism's) runs FlashAttention on, one step at a
-	// time: its rate is the unmasked one at that length (0: Seq's).
-	BlockSeq int
+	// CallKeys and CallQueries, when positive, are the keys and the
+	// queries of each FlashAttention call when a sequence's attention
+	// runs as several (context parallelism: a ring's steps, an
+	// all-gather's chunks): a forward block of queries loops over the
+	// call's keys, a backward block of keys over its queries
+	// (FlashAttention-2, Dao, arXiv 2307.08691, §3.2 and Algorithms 1
+	// and 2; FlashAttention-3 the same, Dao-AILab/flash-attention
+	// hopper/mainloop_fwd_sm90_tma_gmma_ws.hpp, n_block up to
+	// ceil(seqlen_k / kBlockN), and mainloop_bwd_sm90_tma_gmma_ws.hpp,
+	// m_block up to ceil(seqlen_q / kBlockM), commit 1feb711f of
+	// 2024-12-03). The measured rates over sequence length (flashRates:
+	// the benchmarks hold batch × length at 16K tokens, so the grid is
+	// as large at every length and only the loops shorten) are a
+	// loop's: the forward runs at its rate at CallKeys, the backward at
+	// CallQueries — unmasked, as a ring's blocks are (0: Seq's).
+	CallKeys, CallQueries int
 }
 
 // AttentionResult are the counts and time of one attention forward pass.
@@ -275,12 +288,13 @@ func Attention(c AttentionConfig) (AttentionResult, error) {
 		if c.FlashVersion == 3 && !Hopper(g) && !g.PairMMA {
 			return r, fmt.Errorf("flash-version: 3 needs Hopper's tensor cores; %s runs FlashAttention-2 (allowed 2)", g.Name)
 		}
-		if c.BlockSeq < 0 || c.BlockSeq > c.Seq {
-			return r, fmt.Errorf("block-seq: %d; allowed 0–%d", c.BlockSeq, c.Seq)
+		if c.CallKeys < 0 || c.CallKeys > c.Seq || c.CallQueries < 0 || c.CallQueries > c.Seq {
+			return r, fmt.Errorf("call-keys, call-queries: %d, %d; allowed 0–%d", c.CallKeys, c.CallQueries, c.Seq)
 		}
 		switch {
-		case c.BlockSeq > 0:
-			fwd, bwd = FlashEfficiencyOf(c.FlashVersion, g, c.BlockSeq)
+		case c.CallKeys > 0 || c.CallQueries > 0:
+			fwd, _ = FlashEfficiencyOf(c.FlashVersion, g, cmp.Or(c.CallKeys, c.Seq))
+			_, bwd = FlashEfficiencyOf(c.FlashVersion, g, cmp.Or(c.CallQueries, c.Seq))
 		case c.Causal:
 			fwd, bwd = FlashCausalEfficiency(c.FlashVersion, g, c.Seq)
 		default:

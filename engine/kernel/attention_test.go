@@ -145,3 +145,39 @@ func TestFlashEfficiencyMeasured(t *testing.T) {
 		t.Errorf("standard backward %g s, forward %g s; want twice", s.BackwardS, s.TimeS)
 	}
 }
+
+// A sequence's attention run as several FlashAttention calls (context
+// parallelism): the forward at the rate measured at a call's keys, the
+// backward at its queries' — FlashAttention's forward blocks of queries
+// loop over the keys, its backward blocks of keys over the queries. By
+// hand at 8,192 tokens and 16 heads, calls of 512 queries against 4,096
+// keys: the same FLOPs, forward at 638/989 of the peak, backward at
+// 316/989 (the whole sequence's: 646 and 559); FlashAttention-2's on
+// Hopper at 368 and 214. Out of range refused.
+func TestFlashAttentionCalls(t *testing.T) {
+	g, _ := hw.GPUByID("h100")
+	peak, _ := g.PeakFLOPS(hw.BF16)
+	flops := 16 * 4 * 8192.0 * 8192 * 128
+	for _, tt := range []struct {
+		version  int
+		fwd, bwd float64
+	}{{3, 638, 316}, {2, 368, 214}} {
+		c := AttentionConfig{Batch: 1, Heads: 16, Seq: 8192, HeadDim: 128, Dtype: hw.BF16, GPU: g, Impl: FlashAttention, FlashVersion: tt.version, CallKeys: 4096, CallQueries: 512}
+		r, err := Attention(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := flops / (peak * tt.fwd / 989); r.FLOPs != flops || math.Abs(r.TimeS/want-1) > 1e-12 {
+			t.Errorf("FlashAttention-%d, calls of 512 queries × 4,096 keys: forward %g s; want %g", tt.version, r.TimeS, want)
+		}
+		if want := 2.5 * flops / (peak * tt.bwd / 989); math.Abs(r.BackwardS/want-1) > 1e-12 {
+			t.Errorf("FlashAttention-%d, calls of 512 queries × 4,096 keys: backward %g s; want %g", tt.version, r.BackwardS, want)
+		}
+	}
+	for _, bad := range [][2]int{{-1, 0}, {0, 8193}} {
+		c := AttentionConfig{Batch: 1, Heads: 16, Seq: 8192, HeadDim: 128, Dtype: hw.BF16, GPU: g, Impl: FlashAttention, CallKeys: bad[0], CallQueries: bad[1]}
+		if _, err := Attention(c); err == nil {
+			t.Errorf("calls of %d keys and %d queries accepted", bad[0], bad[1])
+		}
+	}
+}

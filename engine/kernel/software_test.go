@@ -90,12 +90,12 @@ func TestCausalAttention(t *testing.T) {
 	if r.WorkFLOPs != half || r.FLOPs != 2*half {
 		t.Errorf("FLOPs %g (the full count) and work %g (half)", r.FLOPs, r.WorkFLOPs)
 	}
-	c.BlockSeq = 1024
+	c.CallKeys, c.CallQueries = 1024, 1024
 	r, _ = Attention(c)
 	if want := half / (peak * 565 / 989); math.Abs(r.ComputeS-want) > 1e-9*want {
 		t.Errorf("ring blocks of 1,024: %.6g s, by hand %.6g", r.ComputeS, want)
 	}
-	c.Impl, c.BlockSeq = StandardAttention, 0
+	c.Impl, c.CallKeys, c.CallQueries = StandardAttention, 0, 0
 	s, _ := Attention(c)
 	c.Causal = false
 	u, _ := Attention(c)

@@ -89,16 +89,21 @@ func TestCPAllGatherByHand(t *testing.T) {
 // runs (the rank's attention ÷ CP; the rank's is the sequence's ÷ CP);
 // exposed max(0, send − compute) a step; backward dK and dV travel too
 // (2 blocks) against FlashAttention's backward (2.5× the FLOPs at its
-// measured backward rate). Across nodes on
-// short sequences the sends outlast the blocks' attention; on long ones
-// they hide.
+// measured backward rate). The rank's attention is Transformer Engine's
+// CP calls (cpAttention): its first step at the rate of s/CP tokens, the
+// other CP − 1 at s/2CP's (TestCPAttentionCalls). Across nodes on short
+// sequences the sends outlast the blocks' attention; on long ones they
+// hide.
 func TestCPRingByHand(t *testing.T) {
 	h100 := gpu(t, "h100")
-	g := sustained(h100)
+	peak := 989.4e12 * SustainedClock // the H100's dense BF16 at the sustained clock
 	for _, tt := range []struct {
 		seq, cp int
-		hidden  bool // the sends all hide
-	}{{4096, 8, false}, {65536, 4, true}} {
+		// FlashAttention-3's measured TFLOP/s (kernel.flashRates) at
+		// s/CP and s/2CP, forward and backward; held at 512's below.
+		diagF, diagB, stepF, stepB float64
+		hidden                     bool // the sends all hide
+	}{{4096, 8, 467, 316, 467, 316, false}, {65536, 4, 648, 561, 646, 559, true}} {
 		m := toyGQA()
 		m.Seq = tt.seq
 		cl := DefaultCluster(h100, 8*tt.cp)
@@ -107,15 +112,17 @@ func TestCPRingByHand(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// Each ring step runs FlashAttention on blocks of s/CP keys, at
-		// the rate measured at that length.
-		att, err := kernel.Attention(kernel.AttentionConfig{Batch: 1, Heads: 1, Seq: tt.seq, HeadDim: 128, Dtype: hw.BF16, GPU: g, Impl: kernel.FlashAttention, BlockSeq: tt.seq / tt.cp})
-		if err != nil {
-			t.Fatal(err)
-		}
-		n := float64(tt.cp)
-		rank, rankBack := att.TimeS/n, att.BackwardS/n
-		block := float64(tt.seq) * 2 * 128 * 2 / n
+		// One head a GPU (8 over TP 8), 128 wide: the sequence's
+		// attention 4·s²·128 FLOPs unmasked, the rank's 1/CP of it in CP
+		// steps of equal work.
+		n, s := float64(tt.cp), float64(tt.seq)
+		work := 4 * s * s * 128 / n / n // a step's
+		rank := work/(peak*tt.diagF/989) + (n-1)*work/(peak*tt.stepF/989)
+		rankBack := 2.5*work/(peak*tt.diagB/989) + (n-1)*2.5*work/(peak*tt.stepB/989)
+		// … and the merges around its calls (TestCPMergesByHand).
+		mf, mb := cpMerges(m, p, cl.perGPU())
+		rank, rankBack = rank+mf, rankBack+mb
+		block := s * 2 * 128 * 2 / n
 		send := func(b float64) float64 {
 			return cl.Inter.Latency.Seconds() + b/(cl.Inter.Bandwidth*cl.Inter.Efficiency)
 		}
@@ -129,6 +136,92 @@ func TestCPRingByHand(t *testing.T) {
 		if tt.hidden != (want == 0) {
 			t.Errorf("seq %d CP %d: exposed %.4g s; want hidden %v", tt.seq, tt.cp, want, tt.hidden)
 		}
+	}
+}
+
+// A context-parallel rank's attention core, by hand, as Transformer
+// Engine calls FlashAttention (cpAttention): Llama 3 405B at 8,192
+// tokens, TP 2 (64 heads of 128 a GPU), CP 8 — chunks of 512 tokens.
+// The rank's work is 1/CP of the sequence's 4·s²·128·64 FLOPs
+// (unmasked). All-gathered, its chunks' queries loop over keys up to
+// the chunk's end, about s/2 = 4,096 for the middle ranks: forward at
+// 638 TFLOP/s; each backward block of keys loops over the chunk's 512
+// queries: 316 (against 559 at the whole sequence's 8,192). As a ring,
+// the diagonal step at 1,024 tokens (565, 424), the 7 others at 512
+// (467, 316). Without CP the whole sequence's rates, 646 and 559.
+func TestCPAttentionCalls(t *testing.T) {
+	m, _ := model.Preset("llama3-405b")
+	h100 := gpu(t, "h100")
+	peak := 989.4e12 * SustainedClock
+	work := 4 * 8192.0 * 8192 * 128 * 64 // the sequence's, over TP 2
+	rate := func(tflops float64) float64 { return peak * tflops / 989 }
+	for _, tt := range []struct {
+		cp       int
+		algo     CPAlgo
+		fwd, bwd float64 // by hand, seconds
+	}{
+		{1, CPAllGather, work / rate(646), 2.5 * work / rate(559)},
+		{8, CPAllGather, work / 8 / rate(638), 2.5 * work / 8 / rate(316)},
+		{8, CPRing, (work/64/rate(565) + 7*work/64/rate(467)), 2.5 * (work/64/rate(424) + 7*work/64/rate(316))},
+	} {
+		p := cpPlan(2, tt.cp, 1, tt.algo)
+		fwd, bwd, err := cpAttention(p.attentionConfig(m, sustained(h100), hw.BF16), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !within(fwd, tt.fwd, 1e-9) || !within(bwd, tt.bwd, 1e-9) {
+			t.Errorf("CP %d %s: attention %.6g s forward, %.6g backward; by hand %.6g, %.6g", tt.cp, tt.algo, fwd, bwd, tt.fwd, tt.bwd)
+		}
+	}
+}
+
+// What Transformer Engine's CP does around a rank's FlashAttention
+// calls (cpMerges), by hand, for Llama 3 405B at 8,192 tokens on TP 2
+// (64 heads and 4 KV heads of 128 a GPU) and CP 8: q, the rank's queries
+// (and outputs), 1,024 × 64 × 128 × 2 = 16.8 MB; kv, its K and V,
+// 1,024 × 2 × 4 × 128 × 2 = 2.1 MB; K, the gathered sequence's, 8·kv.
+// A ring's 8 steps: 3 kernels each way a step, less the one call a layer
+// makes without CP (23 launches of 4 µs), the output merges 3·q a step
+// forward, dQ's and dK, dV's accumulations 3·(q + kv) backward. An
+// all-gather: 11 and 23 launches, 4·q + 2·K + 2·(17/16)·K forward and
+// 6·q + 3·K + 7·(17/16)·K backward. At 0.9 of 3.35 TB/s. The layer's
+// attention kernel is the calls and these.
+func TestCPMergesByHand(t *testing.T) {
+	m, _ := model.Preset("llama3-405b")
+	h100 := gpu(t, "h100")
+	bw := 3.35e12 * 0.9
+	q, kv := 1024*64*128*2.0, 1024*2*4*128*2.0
+	K := 8 * kv
+	for _, tt := range []struct {
+		algo     CPAlgo
+		fwd, bwd float64
+	}{
+		{CPRing, 23*4e-6 + 3*8*q/bw, 23*4e-6 + 3*8*(q+kv)/bw},
+		{CPAllGather, 11*4e-6 + (4*q+2*K+2*17.0/16*K)/bw, 23*4e-6 + (6*q+3*K+7*17.0/16*K)/bw},
+	} {
+		p := cpPlan(2, 8, 1, tt.algo)
+		cl := DefaultCluster(h100, 16)
+		f, b := cpMerges(m, p, cl.perGPU())
+		if !within(f, tt.fwd, 1e-9) || !within(b, tt.bwd, 1e-9) {
+			t.Errorf("%s: merges %.6g s forward, %.6g backward; by hand %.6g, %.6g", tt.algo, f, b, tt.fwd, tt.bwd)
+		}
+		calls, callsBack, err := cpAttention(p.attentionConfig(m, sustained(h100), hw.BF16), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ks, err := LayerKernels(Config{Model: m, Plan: p, Cluster: cl})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range ks {
+			if k.Name == "attention" && (!within(k.ForwardS, calls+f, 1e-12) || !within(k.BackwardS, callsBack+b, 1e-12)) {
+				t.Errorf("%s: the attention kernel %.6g s, %.6g; want its calls and merges, %.6g, %.6g", tt.algo, k.ForwardS, k.BackwardS, calls+f, callsBack+b)
+			}
+		}
+	}
+	// Without CP, none.
+	if f, b := cpMerges(m, cpPlan(2, 1, 1, CPRing), DefaultCluster(h100, 2)); f != 0 || b != 0 {
+		t.Errorf("CP 1: merges %g, %g; want none", f, b)
 	}
 }
 
@@ -162,8 +255,13 @@ func TestCPActivations(t *testing.T) {
 		t.Errorf("CP 4: activations %.4g (want %.4g ÷ 4), weights %.4g (want %.4g), optimizer %.4g (want %.4g ÷ 4)",
 			b.Memory.Activations, a.Memory.Activations, b.Memory.Weights, a.Memory.Weights, b.Memory.Optimizer, a.Memory.Optimizer)
 	}
-	if b.ModelFLOPs != a.ModelFLOPs || b.Time.Compute >= a.Time.Compute/2 {
-		t.Errorf("CP 4: model FLOPs %.4g (want %.4g), compute %.4g s (want well under %.4g ÷ 2)", b.ModelFLOPs, a.ModelFLOPs, b.Time.Compute, a.Time.Compute)
+	// The compute splits over the CP ranks but for what Transformer
+	// Engine's CP adds around the attention calls (cpMerges: on this toy
+	// of a head a GPU, mostly launches, a fixed cost that does not).
+	mf, mb := cpMerges(m, p, DefaultCluster(h100, 64).perGPU())
+	split := b.Time.Compute - float64(m.Layers)*(mf+mb)
+	if b.ModelFLOPs != a.ModelFLOPs || split >= a.Time.Compute/2 {
+		t.Errorf("CP 4: model FLOPs %.4g (want %.4g), compute %.4g s less the merges (want well under %.4g ÷ 2)", b.ModelFLOPs, a.ModelFLOPs, split, a.Time.Compute)
 	}
 }
 

@@ -690,8 +690,8 @@ func (p Plan) attentionImpl() kernel.AttentionImpl {
 
 // attentionConfig is the attention core of m's layer on one GPU as the
 // plan runs it: its heads over TP, the whole sequence's keys; with
-// context parallelism as a ring, each step's blocks of s/CP keys at the
-// rate measured at that length. Unmasked: a decoder's causal mask
+// context parallelism, the calls Transformer Engine makes of it
+// (cpAttention). Unmasked: a decoder's causal mask
 // (kernel.AttentionConfig.Causal) halves FlashAttention's work, but with
 // it alone every FlashAttention row of gpuscope validate turns
 // optimistic (Llama 3's 131K row +39%; DeepSeek's own profile of its
@@ -701,10 +701,123 @@ func (p Plan) attentionImpl() kernel.AttentionImpl {
 func (p Plan) attentionConfig(m model.Transformer, g hw.GPU, dt hw.Dtype) kernel.AttentionConfig {
 	c := kernel.AttentionConfig{Batch: p.MicroBatch, Heads: m.Heads / p.TP, Seq: m.Seq,
 		HeadDim: attentionHeadDim(m), Dtype: attDtype(dt), GPU: g, Impl: p.attentionImpl(), FlashVersion: p.FlashVersion}
-	if p.cp() > 1 && p.CPAlgo == CPRing {
-		c.BlockSeq = m.Seq / p.cp()
+	if cp := p.cp(); cp > 1 {
+		// Every call's queries are a chunk of the load-balanced causal
+		// split, s/2CP (the backward's loop); its keys (the forward's),
+		// a ring step's other half chunk, s/2CP, or, all-gathered, the
+		// sequence up to the chunk's end: about half of it for the
+		// ranks that hold the middle chunks, the slowest (cpAttention).
+		c.CallQueries, c.CallKeys = m.Seq/(2*cp), m.Seq/2
+		if p.CPAlgo == CPRing {
+			c.CallKeys = m.Seq / (2 * cp)
+		}
 	}
 	return c
+}
+
+// cpAttention is a context-parallel rank's attention core, forward and
+// backward, seconds, as Transformer Engine's CP runs it
+// (transformer_engine/pytorch/attention.py, commit 838345eb of
+// 2024-12-19): s/CP queries a rank, in two chunks of the load-balanced
+// causal split (chunks i and 2·CP−1−i of 2·CP), 1/CP of the sequence's
+// attention counted unmasked (attentionConfig), at the rates of the
+// FlashAttention calls it makes (kernel.AttentionConfig.CallKeys):
+//
+//   - all-gather (AttnFuncWithCPAndKVAllGather, Llama 3's): one call a
+//     chunk, its s/2CP queries against the gathered keys up to the
+//     chunk's end, (i+1)·s/2CP; rank r's chunks r and 2·CP−1−r see
+//     (r+1)·s/2CP and (2·CP−r)·s/2CP keys — the middle ranks about s/2
+//     each, which run slowest (rates rise with length), the layer
+//     waiting for them: forward at s/2 keys, backward at s/2CP queries;
+//   - ring (AttnFuncWithCPAndKVP2P): CP steps, one call each, the same
+//     causal work in every step: step 0 the rank's own chunks (s/CP
+//     queries against s/CP keys, the diagonal), then, as the K and V of
+//     rank r−i arrive, its s/CP queries against their first half chunk
+//     (i ≤ r) or its second half chunk of queries against both of
+//     theirs (i > r) — a forward loop of s/2CP keys or a backward loop
+//     of s/2CP queries in every step but the first on one rank or
+//     another, and each step waits for its neighbour's K and V: CP − 1
+//     steps at s/2CP, one at s/CP.
+func cpAttention(c kernel.AttentionConfig, p Plan) (fwd, bwd float64, err error) {
+	cp := float64(p.cp())
+	att, err := kernel.Attention(c)
+	fwd, bwd = att.TimeS/cp, att.BackwardS/cp
+	if err != nil || p.cp() < 2 || p.CPAlgo != CPRing {
+		return fwd, bwd, err
+	}
+	diag := c
+	diag.CallKeys, diag.CallQueries = c.Seq/p.cp(), c.Seq/p.cp()
+	d, err := kernel.Attention(diag)
+	fwd = (d.TimeS + (cp-1)*att.TimeS) / (cp * cp)
+	bwd = (d.BackwardS + (cp-1)*att.BackwardS) / (cp * cp)
+	return fwd, bwd, err
+}
+
+// cpMerges is what Transformer Engine's CP adds around a rank's
+// FlashAttention calls in one layer, forward and backward, seconds: the
+// kernels that split, join and merge the calls' inputs and results
+// (transformer_engine/pytorch/attention.py, commit 838345eb), each a
+// kernel.LaunchOverhead at least and the memory-bound ones their bytes
+// at MemoryEfficiency of HBM's bandwidth — on the rank's one stream, in
+// series with the calls (a layer without CP makes one call). q is the
+// rank's queries' (and outputs') bytes, b·s/CP × its heads × d × 2; kv
+// its own K and V, b·s/CP × 2 × its KV heads × d × 2 (latent
+// attention: outputs v_head wide, K and V a head each, as cpBuffers
+// counts them); K the gathered sequence's, CP·kv.
+//
+//   - ring (AttnFuncWithCPAndKVP2P), CP steps: forward, each step's
+//     call, its softmax statistics merged into the rank's
+//     (flash_attn_fwd_softmax_lse_correction: b·H·s/CP doubles, not
+//     counted) and its output merged into the rank's
+//     (flash_attn_fwd_out_correction: the step's read, the rank's read
+//     and written, 3·q, the slowest rank's — its every step covers
+//     all of its queries); backward, each step's call, dQ accumulated
+//     (dq.add_: 3·q) and dK, dV (dkv.add_: 3·kv) — 3·CP kernels each
+//     way, 3·CP·q and 3·CP·(q + kv) bytes;
+//   - all-gather (AttnFuncWithCPAndKVAllGather): forward, the gathered
+//     K and V put in chunk order (index_select, K and V: 2 kernels,
+//     read and written, 2·K), and for each of the two chunks its queries
+//     (q.select(…).contiguous(): q/2 read and written), its keys and
+//     values up to the chunk's end (x[start:end] …contiguous(): chunk j
+//     (j+1)/2CP of K), its call, and its output copied into the rank's
+//     (out[:, i].copy_: q/2) — 12 kernels, 4·q + 2·K + 2·(2CP+1)/2CP·K
+//     bytes (the slices of chunks r and 2CP−1−r add to (2CP+1)/2CP of
+//     K); backward, dK and dV of the sequence zeroed (torch.zeros: 2
+//     kernels, K written), the reordering again (2, 2·K), and for each
+//     chunk its queries, keys and values and output gradient made
+//     contiguous (4 kernels: q/2 and q/2 read and written, the K, V
+//     slice), its call, dQ copied (q/2), dK and dV moved to sequence
+//     order (2 kernels, the slice read and written) and added into the
+//     sequence's (2 kernels: the slice and the sum read, the sum
+//     written) — 24 kernels, 6·q + 3·K + 7·(2CP+1)/2CP·K bytes.
+//
+// Less the one call a layer without CP makes.
+func cpMerges(m model.Transformer, p Plan, cl Cluster) (fwd, bwd float64) {
+	cp := p.cp()
+	if cp < 2 {
+		return 0, 0
+	}
+	T := float64(p.TP)
+	d := float64(m.HeadDim())
+	tokens := float64(p.MicroBatch) * float64(m.Seq/cp)
+	q := tokens * float64(m.Heads) / T * d * 2
+	kv := tokens * 2 * math.Max(float64(m.KVHeads)/T, 1) * d * 2
+	if m.MLA() {
+		q = tokens * float64(m.Heads) / T * float64(m.VHead) * 2
+		kv = tokens * float64(m.Heads) / T * float64(m.QKNope+m.QKRope+m.VHead) * 2
+	}
+	C := float64(cp)
+	bw := cl.GPU.HBMBandwidth * MemoryEfficiency
+	launch := kernel.LaunchOverhead
+	if p.CPAlgo == CPRing {
+		fwd = (3*C-1)*launch + 3*C*q/bw
+		bwd = (3*C-1)*launch + 3*C*(q+kv)/bw
+		return fwd, bwd
+	}
+	K, slices := C*kv, (2*C+1)/(2*C)
+	fwd = 11*launch + (4*q+2*K+2*slices*K)/bw
+	bwd = 23*launch + (6*q+3*K+7*slices*K)/bw
+	return fwd, bwd
 }
 
 // attentionHeadDim is the head dimension m's attention is timed at: its
@@ -828,12 +941,15 @@ func layerCostOf(m model.Transformer, p Plan, cl Cluster, ks *kernelList) costs 
 	// With context parallelism a rank's s/CP queries (two chunks of the
 	// load-balanced causal split) against all s keys: 1/CP of the
 	// sequence's attention.
-	att, err := kernel.Attention(p.attentionConfig(m, g, dt))
-	attn, attnBack := att.TimeS/float64(cp), att.BackwardS/float64(cp)
+	attn, attnBack, err := cpAttention(p.attentionConfig(m, g, dt), p)
 	if err != nil {
 		attn = 4 * n * S * h / T / (peakOf(g, dt) * kernel.TensorEfficiency)
 		attnBack = AttentionBackward * attn
 	}
+	// … and what Transformer Engine's CP does around its calls.
+	mergeF, mergeB := cpMerges(m, p, cl)
+	attn += mergeF
+	attnBack += mergeB
 	fwd += attn
 	bwd += attnBack
 	if recordKernels {
@@ -875,7 +991,7 @@ func layerCostOf(m model.Transformer, p Plan, cl Cluster, ks *kernelList) costs 
 	c.fwd = fwd
 	c.bwd = bwd
 	c.wgrad = wgrad
-	c.memBound = 3*mem(elem) + mem(quant.fwd+quant.bwd)
+	c.memBound = 3*mem(elem) + mem(quant.fwd+quant.bwd) + mergeF + mergeB
 	switch mods := p.modules(); {
 	case p.Recompute == RecomputeOp:
 		c.recompute = recomputeOp(m, p, cl, n, mem(elem))

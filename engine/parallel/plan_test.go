@@ -395,7 +395,10 @@ func TestSearchLlama3(t *testing.T) {
 	// Meta's plan is ranked among the plans without context parallelism
 	// (Meta used none at 8K): without dropout's masks, with gradients
 	// sharded beside PP and the H100's reported capacity it fits without
-	// recomputation, and ranks among the ten best (issue 19).
+	// recomputation, and ranks among the ten best (issue 19). Among all
+	// plans it ranks lower (145th, logged): with CP costed as Transformer
+	// Engine runs it (cpAttention, cpMerges) the plans ahead of it save
+	// more in TP's all-reduces and the bubble than CP costs them (README).
 	rank, all, noCP, withCP, bestNoCP := -1, -1, 0, 0, -1
 	for i, r := range sr.Plans {
 		if i > 0 && r.Time.Step < sr.Plans[i-1].Time.Step {
