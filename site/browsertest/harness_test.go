@@ -112,10 +112,15 @@ func runTests(m *testing.M) int {
 	// quarter of a core through the whole run (ps, during make test).
 	// The tests never touch the address bar, so the browser runs without
 	// the WebUI popup (chromedp's own disabled features kept): 7.4 → 4.3
-	// s of that renderer's CPU over seven tests.
+	// s of that renderer's CPU over seven tests. Chromium 156 loads a
+	// second popup page, the "AI mode" one (omnibox_popup_aim.html), into
+	// that renderer whatever WebUIOmniboxPopup says; WebUIOmniboxAimPopup
+	// turns it off: 0.7 s of CPU a window, and the browser process's own
+	// 0.2 (six page loads, measured by process: 22.4 → 16.1 s of CPU in
+	// all).
 	if os.Getenv("GPUSCOPE_BENCH") != "1" {
 		flags = append(flags, chromedp.Flag("js-flags", "--liftoff-only"),
-			chromedp.Flag("disable-features", "site-per-process,Translate,BlinkGenPropertyTrees,WebUIOmniboxPopup"))
+			chromedp.Flag("disable-features", "site-per-process,Translate,BlinkGenPropertyTrees,WebUIOmniboxPopup,WebUIOmniboxAimPopup"))
 	}
 	opts := headless.AllocatorOptions(bin, profile, viewportW, viewportH, flags...)
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
