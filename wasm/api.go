@@ -32,6 +32,7 @@ func (a *app) publishAPI() {
 		err := a.player.Command([]byte(raw))
 		lang := a.player.State().Lang
 		a.mu.Unlock()
+		wake()
 		res.Set("ok", err == nil)
 		if err != nil {
 			res.Set("error", err.Localize(lang))

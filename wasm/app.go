@@ -143,11 +143,33 @@ func trimHash(h string) string {
 	return h
 }
 
+// The page draws a frame only when something changed (issues 38 and 43:
+// an idle lesson costs a phone's battery, a projector's laptop and the
+// test suite's software GPU next to nothing). Ebiten runs in its minimum
+// frame mode (main.go): Update and Draw run on a frame only when one is
+// scheduled, and on Ebiten's own input and resize events. wake schedules
+// one; everything that changes the lesson from outside Update calls it —
+// every DOM event the page listens to (listen, dom.go: the panel's
+// controls, keys, a parent page's messages, the fragment), and
+// window.gpuscope.command. Update schedules the next frame itself while
+// something moves or waits (playback, the zoom's move, the page not yet
+// ready), and Draw while a wake has not yet reached Update: on the first
+// frame after an idle spell Ebiten's clock resynchronises and runs no
+// Update (internal/clock: calcCountFromTPS).
+var woken bool
+
+// wake asks for a frame: Update and Draw run on the next animation frame.
+func wake() {
+	woken = true
+	ebiten.ScheduleFrame()
+}
+
 // Update advances the lesson by one fixed tick and brings the DOM and the
 // display list up to date. It never reads the wall clock for the
 // simulation: each tick is 1/TPS seconds of playback.
 func (a *app) Update() error {
 	start := time.Now()
+	woken = false
 	if a.perf.firstUpdateMS == 0 {
 		a.perf.firstUpdateMS = now()
 	}
@@ -214,6 +236,9 @@ func (a *app) Update() error {
 		a.shown = key
 		a.build(w, h)
 		a.dirty = true
+	}
+	if !a.ready || a.player.Playing() || moving < 1 {
+		ebiten.ScheduleFrame()
 	}
 	a.perf.update.Add(since(start))
 	return nil
@@ -297,6 +322,9 @@ func (a *app) Draw(screen *ebiten.Image) {
 	snap := a.snap
 	a.snap = nil
 	a.mu.Unlock()
+	if woken {
+		ebiten.ScheduleFrame() // Update has not yet run since the wake
+	}
 	if !a.dirty && snap == nil {
 		return // the screen is not cleared between frames: it still shows the picture
 	}

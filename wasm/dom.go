@@ -48,13 +48,15 @@ func queryAll(root js.Value, selector string) []*dom.BasicHTMLElement {
 	return out
 }
 
-// listen calls f for every typ event on target. The js.Func lives as long
-// as the page.
+// listen calls f for every typ event on target, and asks for a frame
+// (wake: the event may have changed the lesson). The js.Func lives as
+// long as the page.
 func listen(target js.Value, typ string, capture bool, f func(ev js.Value)) {
 	target.Call("addEventListener", typ, js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if len(args) > 0 {
 			f(args[0])
 		}
+		wake()
 		return nil
 	}), capture)
 }
