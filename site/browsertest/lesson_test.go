@@ -33,6 +33,7 @@ type pageState struct {
 	FromS    float64        `json:"from_s"`
 	ToS      float64        `json:"to_s"`
 	Lang     string         `json:"lang"`
+	Fragment string         `json:"fragment"`
 	Config   map[string]any `json:"config"` // int and float knobs as numbers, enums and sizes as strings
 	Metrics  struct {
 		cliMetrics
