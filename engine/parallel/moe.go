@@ -321,30 +321,6 @@ func (q *quantPasses) add(d hw.Dtype, M, N, K, fwdRows float64) {
 	q.addBlock(M, N, K, fwdRows)
 }
 
-// addTE charges one M×N×K product run in FP8 as Transformer Engine runs
-// it (per-tensor scaling; Hopper's FP8 tensor cores take only the
-// "TN" layout, so each FP8 operand is also needed transposed): forward,
-// the input cast to FP8 and transposed in one pass (read 2, write 1 + 1)
-// — or, where its producer writes it in FP8 already (the LayerNorm
-// before QKV and the MLP's up projection, the activation before its
-// down projection: inFused), only the transposed copy (read 1, write 1);
-// backward, the output gradient cast and transposed (read 2, write
-// 1 + 1), unless the activation's backward writes it in FP8 (outFused:
-// the up projection's). The weights' cast is once a step (Megatron-Core
-// passes is_first_microbatch since core_v0.5): left out. NVIDIA's
-// TransformerEngine, transformer_engine/pytorch/module/linear.py and
-// layernorm_mlp.py (cast_transpose, fp8_cast_transpose_bgrad_fused).
-func (q *quantPasses) addTE(M, N, K float64, inFused, outFused bool) {
-	if inFused {
-		q.fwd += M * K * 2
-	} else {
-		q.fwd += M * K * 4
-	}
-	if !outFused {
-		q.bwd += M * N * 4
-	}
-}
-
 func (q *quantPasses) addBlock(M, N, K, fwdRows float64) {
 	q.fwd += fwdRows * K * (2 + fp8Tile)
 	q.bwd += M*K*(1+fp8Tile) + M*N*(2+2*fp8Tile)
