@@ -769,6 +769,7 @@ var searchUnread = []struct{ flag, why string }{
 	{"recompute-modules", "the search tries none, selective (the attention core) and full recomputation; fix one with --recompute"},
 	{"tp-overlap", "every plan searched runs TP's collectives between the products; give the plan without --search"},
 	{"zero-fetch", "every plan searched prefetches ZeRO-3's gathers; give the plan without --search"},
+	{"te-linear", "every plan searched runs FP8 through Megatron-Core's Transformer Engine modules; give the plan without --search"},
 	{"first-stage-layers", "every plan searched splits the layers evenly (or the first and last stages a layer short, Llama 3's); give the plan without --search"},
 	{"last-stage-layers", "every plan searched splits the layers evenly (or the first and last stages a layer short, Llama 3's); give the plan without --search"},
 	{"kernels", "lists one plan's kernels"},
