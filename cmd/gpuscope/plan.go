@@ -201,6 +201,7 @@ not divide by PP take --first-stage-layers and --last-stage-layers.`,
 		"cross-entropy":      {what: "how the loss over the logits runs, its passes through HBM counted from each stack's code: megatron (Megatron's vocab-parallel cross-entropy, unfused: 38 bytes a logit forward, 14 backward), megatron-fused (--cross-entropy-loss-fusion, NeMo 2.0's default: 26 and 14), pytorch (F.cross_entropy on FP32 logits in eager mode, torchtitan's: 22 and 26) or fused (one kernel each way over the BF16 logits, flash-attn's as llm-foundry runs it: 2 and 4)", def: "megatron (Megatron-LM's and Megatron-Core's default)"},
 		"zero-fetch":         {what: "how ZeRO-3 gathers the weights (needs --zero 3): prefetch (a layer's weights in one collective while the layer before computes, behind the compute as --overlap hides it: PyTorch FSDP, fairscale, DeepSpeed from late 2021) or blocking (DeepSpeed's ZeRO-3 of 2021: each parameter of 10⁵ elements or more gathered by its own call when its module starts, the GPU synchronised before the module runs, gathered again for a recomputed forward, each gradient reduce-scattered by its own call, torch.distributed copying every rank's share apart — none of it hidden; dense models)", def: "prefetch"},
 		"eager":              {what: "run the elementwise work as PyTorch's eager mode does, each operation its own kernel through HBM: RMSNorm in seven (36 bytes an element, not 4), rotary positions in FP32 complex arithmetic (20 bytes an element of Q and K), grouped K and V copied to every head, SiLU and its product apart (10 bytes an element of f, not 6) — counted from torchtitan's Llama without torch.compile; dense models", def: "off: fused kernels, as Megatron-Core, Transformer Engine and torch.compile run them"},
+		"te-linear":          {what: "run an FP8 plan's products as plain Transformer Engine te.Linear modules called without is_first_microbatch, as llm-foundry's fc_type te does under Composer's amp_fp8: no LayerNorm fused into a product (every input cast to FP8 and transposed: read 2 bytes, write 1 + 1), the weights cast and transposed every micro-batch, the amaxes updated module by module (TE 1.2) and all-reduced over all ranks; needs --dtype fp8", def: "off: Megatron-Core's modules (the norm fused into the QKV and up projections, the weights cast once a step, the amaxes all-reduced over TP × CP once a model chunk)"},
 		"fused-swiglu":       {what: "run a SwiGLU feed-forward block as one fused kernel that keeps its gate and up outputs and writes their product (the down projection's input) again inside its backward instead of storing it, as xformers' swiglu op does (not recomputation: no product runs again); needs a SwiGLU model", def: "off: the product stored too, as Megatron-LM and Transformer Engine do"},
 		"json":               jsonDoc,
 		"tokens":             {what: "turn the plan's step into a whole training run of this many tokens: steps (tokens ÷ (global batch × sequence), rounded up), the ideal days, the goodput failures, checkpoints and restarts leave (engine/faults' model at Daly's checkpoint interval for the cluster's MTBF), the wall-clock days, GPU-hours, energy and, with --price, cost (JSON time_to_train; not with --search). A plain number or e notation: 15.6e12 for 15.6T, 366e9 for 366B (no suffixes)", arg: "N", def: "none: no run"},
@@ -311,7 +312,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 			rest = append(rest, a)
 		}
 	}
-	fs := newFlagSet(planKnobs(), "json", "search", "sp", "flash", "overlap", "ep-overlap", "block-scaled", "fp8-cache", "fused-swiglu", "tp-overlap", "eager", "kernels")
+	fs := newFlagSet(planKnobs(), "json", "search", "sp", "flash", "overlap", "ep-overlap", "block-scaled", "fp8-cache", "fused-swiglu", "tp-overlap", "eager", "te-linear", "kernels")
 	fs.help = planHelp
 	if err := fs.parse(rest); err != nil {
 		return fs.stop(tokensHint(err), stdout, stderr)
@@ -619,6 +620,7 @@ func runPlan(args []string, stdout, stderr io.Writer) int {
 	plan.FP8Cache, plan.FusedSwiGLU = boolOr("fp8-cache", false), fused
 	plan.TPOverlap = boolOr("tp-overlap", false)
 	plan.Eager, plan.Loss = eager, loss
+	plan.TELinear = boolOr("te-linear", false)
 	plan.ZeROFetch = parallel.ZeROFetch(fs.value("zero-fetch"))
 	plan.FirstStageLayers, plan.LastStageLayers = atoi("first-stage-layers"), atoi("last-stage-layers")
 	if given("flash-version") {
@@ -767,6 +769,7 @@ var searchUnread = []struct{ flag, why string }{
 	{"recompute-modules", "the search tries none, selective (the attention core) and full recomputation; fix one with --recompute"},
 	{"tp-overlap", "every plan searched runs TP's collectives between the products; give the plan without --search"},
 	{"zero-fetch", "every plan searched prefetches ZeRO-3's gathers; give the plan without --search"},
+	{"te-linear", "every plan searched runs FP8 through Megatron-Core's Transformer Engine modules; give the plan without --search"},
 	{"first-stage-layers", "every plan searched splits the layers evenly (or the first and last stages a layer short, Llama 3's); give the plan without --search"},
 	{"last-stage-layers", "every plan searched splits the layers evenly (or the first and last stages a layer short, Llama 3's); give the plan without --search"},
 	{"kernels", "lists one plan's kernels"},
@@ -969,6 +972,9 @@ func planSettings(given func(string) bool, m model.Transformer, fromHF bool, p p
 	}
 	if p.Eager || given("eager") {
 		add("eager", "elementwise kernels", map[bool]string{true: "eager: an operation a kernel", false: "fused"}[p.Eager], "default")
+	}
+	if p.TELinear || given("te-linear") {
+		add("te-linear", "FP8 modules", map[bool]string{true: "te.Linear: weights cast each micro-batch", false: "Megatron-Core's"}[p.TELinear], "default")
 	}
 	if p.Loss != "" && p.Loss != parallel.LossMegatron || given("cross-entropy") {
 		add("cross-entropy", "cross-entropy", string(cmp.Or(p.Loss, parallel.LossMegatron)), "default: Megatron's, unfused")

@@ -850,6 +850,10 @@ type costs struct {
 	wgrad float64
 }
 
+// mm is one of a layer's products, N × K (its M the micro-batch's
+// tokens on the GPU).
+type mm struct{ n, k float64 }
+
 func layerCost(m model.Transformer, p Plan, cl Cluster) costs { return layerCostOf(m, p, cl, nil) }
 
 // layerCostOf is layerCost, each kernel's part also appended to ks when
@@ -866,7 +870,6 @@ func layerCostOf(m model.Transformer, p Plan, cl Cluster, ks *kernelList) costs 
 
 	// The layer's products: M×N×K forward; backward dX (M×K, inner N) and
 	// dW (K×N, inner M).
-	type mm struct{ n, k float64 }
 	ffnOut := 1.0
 	if m.FFN.Gated() {
 		ffnOut = 2 // gate and up in one product
@@ -926,16 +929,13 @@ func layerCostOf(m model.Transformer, p Plan, cl Cluster, ks *kernelList) costs 
 			rows = 0
 		}
 		quant.add(dt, n, x.n, x.k, rows)
-		if dt == hw.FP8 {
-			// Transformer Engine's casts: the output projection reads the
-			// attention's 16-bit output (its own cast); the others' inputs
-			// come from a norm or an activation that writes FP8; the up
-			// projection's output gradient comes from the activation's
-			// backward, which writes FP8.
-			out := i == len(mats)-3
-			up := i == len(mats)-2
-			quant.addTE(n, x.n, x.k, !out, up)
-		}
+	}
+	// Transformer Engine's FP8 work around the products (te.go): the
+	// output projection reads the attention's BF16 output, the down
+	// projection the activation's.
+	var teF, teB float64
+	if dt == hw.FP8 {
+		teF, teB = teLayer(p, cl, trainedLayers(m), n, mats, len(mats)-3, len(mats)-1).seconds(g.HBMBandwidth * MemoryEfficiency)
 	}
 	// The attention core.
 	// With context parallelism a rank's s/CP queries (two chunks of the
@@ -980,25 +980,25 @@ func layerCostOf(m model.Transformer, p Plan, cl Cluster, ks *kernelList) costs 
 	if scoresDropout {
 		elem += n * float64(m.Heads) / T * S * 5
 	}
-	fwd += mem(elem) + mem(quant.fwd)
-	bwd += 2*mem(elem) + mem(quant.bwd)
+	fwd += mem(elem) + mem(quant.fwd) + teF
+	bwd += 2*mem(elem) + mem(quant.bwd) + teB
 	if recordKernels {
 		ks.add("elementwise", KernelMemory, 0, 0, 0, mem(elem), 2*mem(elem))
-		ks.add("quantize", KernelMemory, 0, 0, 0, mem(quant.fwd), mem(quant.bwd))
+		ks.add("quantize", KernelMemory, 0, 0, 0, mem(quant.fwd)+teF, mem(quant.bwd)+teB)
 	}
 
 	var c costs
 	c.fwd = fwd
 	c.bwd = bwd
 	c.wgrad = wgrad
-	c.memBound = 3*mem(elem) + mem(quant.fwd+quant.bwd) + mergeF + mergeB
+	c.memBound = 3*mem(elem) + mem(quant.fwd+quant.bwd) + teF + teB + mergeF + mergeB
 	switch mods := p.modules(); {
 	case p.Recompute == RecomputeOp:
 		c.recompute = recomputeOp(m, p, cl, n, mem(elem))
 		c.memBound += mem(elem)
 	case p.Recompute == RecomputeFull:
 		c.recompute = fwd
-		c.memBound += mem(elem) + mem(quant.fwd)
+		c.memBound += mem(elem) + mem(quant.fwd) + teF
 	case p.Recompute == RecomputeSelective:
 		if mods&ModuleCoreAttn != 0 {
 			// Korthikanti et al. 2022, §4.3: the attention core (QKᵀ,

@@ -83,6 +83,9 @@ type Metrics struct {
 	// Eager: the elementwise work as PyTorch's eager mode runs it, an
 	// operation a kernel (Plan.Eager).
 	Eager bool `json:"eager,omitempty"`
+	// TELinear: FP8 through plain te.Linear modules, weights cast every
+	// micro-batch (Plan.TELinear).
+	TELinear bool `json:"te_linear,omitempty"`
 	// ZeROFetch is how ZeRO-3 gathers the weights when not prefetched
 	// (Plan.ZeROFetch: blocking, DeepSpeed's of 2021).
 	ZeROFetch string `json:"zero_fetch,omitempty"`
@@ -114,7 +117,7 @@ func (r Result) Metrics() Metrics {
 		MicroBatch: p.MicroBatch, GlobalBatch: p.GlobalBatch, MicroBatches: r.MicroBatches, GradAccumSteps: r.MicroBatches,
 		Schedule: string(p.Schedule), BytesPerParam: p.BytesPerParam, Dtype: string(p.Dtype),
 		NodeLimit: p.NodeLimit, DispatchDtype: string(p.DispatchDtype), EPOverlap: p.EPOverlap, CommSMs: p.CommSMs, BlockScaled: p.BlockScaled,
-		RecomputeModules: p.RecomputeModules.String(), FP8Cache: p.FP8Cache, FusedSwiGLU: p.FusedSwiGLU, Eager: p.Eager, ZeROFetch: zeroFetchMetric(p), FlashVersion: p.FlashVersion, CrossEntropy: string(cmp.Or(p.Loss, LossMegatron)),
+		RecomputeModules: p.RecomputeModules.String(), FP8Cache: p.FP8Cache, FusedSwiGLU: p.FusedSwiGLU, Eager: p.Eager, TELinear: p.TELinear, ZeROFetch: zeroFetchMetric(p), FlashVersion: p.FlashVersion, CrossEntropy: string(cmp.Or(p.Loss, LossMegatron)),
 		FirstStageLayers: p.FirstStageLayers, LastStageLayers: p.LastStageLayers,
 		Memory: r.Memory, MemoryPerStage: r.StageMemory, Time: r.Time, TimePerStage: r.perStageTimes(), BubbleFraction: r.BubbleFraction,
 		TokensPerS: r.TokensPerS, TFLOPSPerGPU: r.TFLOPSPerGPU, ModelTFLOPSPerGPU: r.ModelTFLOPSPerGPU, MFU: r.MFU, HFU: r.HFU,

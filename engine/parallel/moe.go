@@ -273,11 +273,23 @@ func (p Plan) validateEP(cl Cluster) error {
 const fp8Block hw.Dtype = "fp8-block"
 
 // headDtype is the format of the output head's and the router's
-// products: the plan's, but BF16 under DeepSeek-V3's recipe
-// (BlockScaled), which keeps the embedding, the output head and the
-// gating in their original precision (arXiv 2412.19437 §3.3.1).
+// products: the plan's, but BF16 in any FP8 plan. DeepSeek-V3's recipe
+// (BlockScaled) keeps the embedding, the output head and the gating in
+// their original precision (arXiv 2412.19437 §3.3.1); so does every
+// per-tensor FP8 stack the engine runs, whose FP8 reaches only the
+// modules it swaps: Megatron-Core's output layer is its own
+// tensor_parallel.ColumnParallelLinear and its router a plain
+// torch.nn.functional.linear, not Transformer Engine modules, so
+// te.fp8_autocast leaves them in BF16 (megatron/core/models/gpt/
+// gpt_model.py, megatron/core/transformer/moe/router.py, core_r0.8);
+// llm-foundry's MPT computes its tied head through its embedding,
+// F.linear over the embedding's weight (llmfoundry/models/mpt/
+// modeling_mpt.py, llmfoundry/models/layers/custom_embedding.py at
+// 5e85bd62d), outside fc_type te's modules; torchtitan converts every
+// nn.Linear to torchao's Float8Linear but the one named "output"
+// (module_filter_fn=lambda mod, fqn: fqn != "output").
 func (p Plan) headDtype() hw.Dtype {
-	if p.BlockScaled {
+	if p.Dtype == hw.FP8 {
 		return hw.BF16
 	}
 	return p.Dtype
@@ -307,30 +319,6 @@ func (q *quantPasses) add(d hw.Dtype, M, N, K, fwdRows float64) {
 		return
 	}
 	q.addBlock(M, N, K, fwdRows)
-}
-
-// addTE charges one M×N×K product run in FP8 as Transformer Engine runs
-// it (per-tensor scaling; Hopper's FP8 tensor cores take only the
-// "TN" layout, so each FP8 operand is also needed transposed): forward,
-// the input cast to FP8 and transposed in one pass (read 2, write 1 + 1)
-// — or, where its producer writes it in FP8 already (the LayerNorm
-// before QKV and the MLP's up projection, the activation before its
-// down projection: inFused), only the transposed copy (read 1, write 1);
-// backward, the output gradient cast and transposed (read 2, write
-// 1 + 1), unless the activation's backward writes it in FP8 (outFused:
-// the up projection's). The weights' cast is once a step (Megatron-Core
-// passes is_first_microbatch since core_v0.5): left out. NVIDIA's
-// TransformerEngine, transformer_engine/pytorch/module/linear.py and
-// layernorm_mlp.py (cast_transpose, fp8_cast_transpose_bgrad_fused).
-func (q *quantPasses) addTE(M, N, K float64, inFused, outFused bool) {
-	if inFused {
-		q.fwd += M * K * 2
-	} else {
-		q.fwd += M * K * 4
-	}
-	if !outFused {
-		q.bwd += M * N * 4
-	}
 }
 
 func (q *quantPasses) addBlock(M, N, K, fwdRows float64) {

@@ -316,7 +316,9 @@ func TestEPMechanismsCombined(t *testing.T) {
 // stage (three MoE layers, the multi-token-prediction module's among
 // them, where a middle stage has four) runs beyond them its two heads —
 // the model's and the module's — in BF16 and the module's 2h → h
-// projection block-scaled; without the recipe, both heads in plain FP8.
+// projection block-scaled; without the recipe, the heads in BF16 still
+// (no per-tensor FP8 stack swaps its output layer: headDtype) and the
+// projection in plain FP8.
 func TestBlockScaledHeadInBF16(t *testing.T) {
 	m, p, cl := deepSeekV3(t)
 	g := sustained(cl.GPU)
@@ -328,9 +330,9 @@ func TestBlockScaledHeadInBF16(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		head, proj := hw.FP8, hw.FP8
+		head, proj := hw.BF16, hw.FP8 // the head in BF16 under either recipe (headDtype)
 		if block {
-			head, proj = hw.BF16, fp8Block
+			proj = fp8Block
 		}
 		gc := Cluster{GPU: g}
 		want := 2*(gc.gemm(head, n, V, h)+ce) + gc.gemm(proj, n, h, 2*h)

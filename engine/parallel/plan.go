@@ -187,6 +187,14 @@ type Plan struct {
 	// Loss is how the cross-entropy over the logits runs (loss.go; "":
 	// Megatron's vocab-parallel cross-entropy, unfused).
 	Loss Loss
+	// TELinear runs an FP8 plan's products as plain Transformer Engine
+	// te.Linear modules called without is_first_microbatch, under one
+	// fp8_autocast over the whole model — llm-foundry's fc_type te under
+	// Composer's amp_fp8: no norm fused into a product (each input cast
+	// and transposed), the weights cast and transposed every
+	// micro-batch, the amaxes updated module by module (TE 1.2) and
+	// all-reduced over all ranks. Otherwise Megatron-Core's (te.go).
+	TELinear bool
 }
 
 // CPAlgo is how context parallelism brings a rank the keys and values of
@@ -422,6 +430,9 @@ func (c Config) Validate() error {
 	}
 	if p.Eager && (m.MoE() || m.MLA()) {
 		return fmt.Errorf("eager: modelled for dense models with standard attention, as torchtitan's Llama; %s is not", m.ID)
+	}
+	if p.TELinear && (p.Dtype != hw.FP8 || p.BlockScaled) {
+		return fmt.Errorf("te-linear: Transformer Engine's per-tensor FP8 modules; needs --dtype fp8 without --block-scaled")
 	}
 	if _, err := ParseLoss(string(p.Loss)); err != nil {
 		return err
