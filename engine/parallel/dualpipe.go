@@ -24,7 +24,7 @@ func (p Plan) validateDualPipe() error {
 	if p.PP < 2 || p.PP%2 != 0 {
 		return fmt.Errorf("schedule: dualpipe needs an even pp ≥ 2 (pp %d)", p.PP)
 	}
-	if mb := p.GlobalBatch / (p.DP * p.MicroBatch); mb%2 != 0 || mb < 2*p.PP {
+	if mb := p.microBatches(); mb%2 != 0 || mb < 2*p.PP {
 		return fmt.Errorf("micro-batches: %d must be even and at least 2 × pp = %d for the dualpipe schedule (DualPipe's condition)", mb, 2*p.PP)
 	}
 	return nil

@@ -116,7 +116,7 @@ func evaluate(c Config, se *searching) (Result, error) {
 		}
 		cl.gemms = &se.gemms
 	}
-	mbs := p.GlobalBatch / (p.DP * p.MicroBatch)
+	mbs := p.microBatches()
 	r.MicroBatches = mbs
 	tokens := float64(p.GlobalBatch) * float64(m.Seq)
 	r.ModelFLOPs, r.HardwareFLOPs = StepFLOPs(m, p.GlobalBatch, p.Recompute)

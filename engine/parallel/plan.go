@@ -214,6 +214,10 @@ const (
 	CPRing CPAlgo = "ring"
 )
 
+// microBatches is how many micro-batches a DP rank runs a step (DP and
+// MicroBatch positive: Validate's).
+func (p Plan) microBatches() int { return p.GlobalBatch / (p.DP * p.MicroBatch) }
+
 // States are the plan's model-state bytes a parameter: BytesPerParam's
 // gradients, OptimizerStates' moments, MasterWeights' copy (a plan
 // Validate refuses gets the ZeRO paper's 16).
@@ -401,7 +405,7 @@ func (c Config) Validate() error {
 		return err
 	}
 	if p.Schedule == Interleaved {
-		if mb := p.GlobalBatch / (p.DP * p.MicroBatch); mb%p.PP != 0 {
+		if mb := p.microBatches(); mb%p.PP != 0 {
 			return fmt.Errorf("micro-batches: %d must be a multiple of pp %d for the interleaved schedule (Megatron-LM's condition)", mb, p.PP)
 		}
 	}

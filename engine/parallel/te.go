@@ -128,7 +128,7 @@ func teLayer(p Plan, cl Cluster, layers int, n float64, mats []mm, out, down int
 	}
 	share := 1.0 // the weights cast every micro-batch
 	if !p.TELinear && p.DP > 0 && p.MicroBatch > 0 {
-		share = 1 / float64(max(p.GlobalBatch/(p.DP*p.MicroBatch), 1))
+		share = 1 / float64(max(p.microBatches(), 1))
 	}
 	t.teWeights(elems, modules, share)
 	// The region: a model chunk of Megatron-Core, its TP × CP group; the

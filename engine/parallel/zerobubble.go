@@ -107,7 +107,7 @@ func (p Plan) validateZeroBubble() error {
 	if p.PP < 2 {
 		return fmt.Errorf("schedule: %s needs pp ≥ 2 (pp %d)", s, p.PP)
 	}
-	mb := p.GlobalBatch / (p.DP * p.MicroBatch)
+	mb := p.microBatches()
 	switch {
 	case s == ZBH1 && mb < p.PP:
 		return fmt.Errorf("micro-batches: %d must be at least pp = %d for the zb-h1 schedule (its first stage runs pp forwards before its first backward, and its drain is filled by as many deferred weight gradients)", mb, p.PP)
