@@ -43,6 +43,10 @@ type trialCase struct {
 	names []string
 	// files are written to a fresh folder, "$DIR" in args, before the run.
 	files map[string]string
+	// built are files too large to build at start-up, written there too:
+	// each child is this test binary, which builds trialCases again (a
+	// 100 MB literal here cost every child 2 s and 200 MB).
+	built map[string]func() string
 	// cpu and bytes override the budget (0: trialCPU, trialBytes).
 	cpu   time.Duration
 	bytes int64
@@ -105,7 +109,7 @@ var trialCases = []trialCase{
 	{args: []string{"plan", "--hf-config", "$DIR/c.json", "--gpus", "8"}, code: 2, names: []string{"--hf-config", "1000"},
 		files: map[string]string{"c.json": `{"model_type":"llama","x":` + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + `}`}},
 	{args: []string{"plan", "--hf-config", "$DIR/c.json", "--gpus", "8"}, code: 2, names: []string{"--hf-config", "1048576"},
-		files: map[string]string{"c.json": `{"model_type":"llama","x":"` + strings.Repeat("x", 100<<20) + `"}`}},
+		built: map[string]func() string{"c.json": func() string { return `{"model_type":"llama","x":"` + strings.Repeat("x", 100<<20) + `"}` }}},
 	// Of duplicate keys the last wins, as in transformers (json.loads).
 	{args: []string{"plan", "--hf-config", "$DIR/c.json", "--gpus", "8", "--tp", "8"}, names: []string{"(6.74B parameters)"},
 		files: map[string]string{"c.json": `{"model_type":"llama","num_hidden_layers":1,"num_hidden_layers":32,"hidden_size":4096,"num_attention_heads":32,"vocab_size":32000,"max_position_embeddings":4096,"intermediate_size":11008}`}},
@@ -173,10 +177,15 @@ func TestTrialCommandLines(t *testing.T) {
 	for _, tc := range trialCases {
 		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
 			args := tc.args
-			if len(tc.files) > 0 {
+			if len(tc.files)+len(tc.built) > 0 {
 				dir := t.TempDir()
 				for name, data := range tc.files {
 					if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				for name, build := range tc.built {
+					if err := os.WriteFile(filepath.Join(dir, name), []byte(build()), 0o644); err != nil {
 						t.Fatal(err)
 					}
 				}
