@@ -369,7 +369,7 @@ func TestCatalogueLanguageRules(t *testing.T) {
 
 // engineRefusals are configurations the engine refuses, one for each of
 // its messages a reader can reach from a lesson's knobs, with the key
-// that words it (engineMessages).
+// that words it (its errs.Error code).
 var engineRefusals = []struct{ frag, key string }{
 	{"scenario=tensor-parallel&gpus=32", "error.engine.gpus_tp_pp"},
 	{"scenario=tensor-parallel&tp=32&pp=2", "error.engine.tp_heads"},
@@ -458,7 +458,7 @@ func TestEngineRefusalsLocalized(t *testing.T) {
 				_, errs, _ := NewPlayerAt(EncodeFragment(State{Scenario: s.ID, Step: 1, Lang: "zh", Config: c}))
 				for _, e := range errs {
 					if e.Key == "error.command" {
-						t.Errorf("%s %s: the engine's refusal %q has no catalogue key (engineMessages)", s.ID, configDiff(s, c), e.Error())
+						t.Errorf("%s %s: the engine's refusal %q carries no code (errs.Error)", s.ID, configDiff(s, c), e.Error())
 					}
 					for _, lang := range i18n.Langs() {
 						sinks[lang].add(s.ID+" "+configDiff(s, c)+" "+lang, e.Localize(lang), errorCode(s)...)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gpuscope/gpuscope/engine/errs"
 	"github.com/gpuscope/gpuscope/engine/faults"
 	"github.com/gpuscope/gpuscope/engine/hw"
 	"github.com/gpuscope/gpuscope/engine/parallel"
@@ -95,7 +96,7 @@ func (c Config) Validate() error {
 	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 	switch {
 	case !(c.Tokens >= 1) || c.Tokens > MaxTokens:
-		return fmt.Errorf("tokens: %g; allowed 1–%g", c.Tokens, float64(MaxTokens))
+		return errs.RangeG("tokens", c.Tokens, 1, MaxTokens, "")
 	case !(c.TokensPerStep > 0) || !finite(c.TokensPerStep):
 		return fmt.Errorf("tokens a step: %g; must be a positive number", c.TokensPerStep)
 	case !(c.StepS > 0) || !finite(c.StepS):
@@ -103,7 +104,7 @@ func (c Config) Validate() error {
 	case c.GPUs < 1:
 		return fmt.Errorf("gpus: %d; must be 1 or more", c.GPUs)
 	case !(c.Busy >= 0 && c.Busy <= 1):
-		return fmt.Errorf("busy: %g; allowed 0–1", c.Busy)
+		return errs.RangeG("busy", c.Busy, 0, 1, "")
 	case !(c.Power.TDPWatts > 0) || !finite(c.Power.TDPWatts) || !(c.Power.NodeWattsPerGPU >= 0) || !finite(c.Power.NodeWattsPerGPU):
 		return fmt.Errorf("power: %+v; the GPU needs a TDP", c.Power)
 	case !(c.MTBFGPUHours > 0) || !finite(c.MTBFGPUHours):
@@ -113,7 +114,7 @@ func (c Config) Validate() error {
 	case !(c.RestartCostS >= 0) || !finite(c.RestartCostS):
 		return fmt.Errorf("restart-cost-s: %g; must be 0 or more", c.RestartCostS)
 	case !(c.PUE >= 1) || c.PUE > 3:
-		return fmt.Errorf("pue: %g; allowed 1–3 (a data centre's total power over its IT equipment's)", c.PUE)
+		return errs.RangeG("pue", c.PUE, 1, 3, " (a data centre's total power over its IT equipment's)")
 	case !(c.PriceUSDPerGPUHour >= 0) || !finite(c.PriceUSDPerGPUHour):
 		return fmt.Errorf("price: %g; must be a positive number, US dollars a GPU-hour", c.PriceUSDPerGPUHour)
 	}

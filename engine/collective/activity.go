@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/gpuscope/gpuscope/engine/errs"
 	"github.com/gpuscope/gpuscope/engine/sim"
 )
 
@@ -63,7 +64,7 @@ func (a *Activity) Rounds() []Phase { return a.phases }
 // range.
 func (a *Activity) At(rank int, t sim.Time) (RankMoment, error) {
 	if rank < 0 || rank >= len(a.byRank) {
-		return RankMoment{}, fmt.Errorf("gpu: %d; allowed 0–%d (the collective's %d ranks)", rank, len(a.byRank)-1, len(a.byRank))
+		return RankMoment{}, errs.Range("gpu", rank, 0, len(a.byRank)-1, fmt.Sprintf(" (the collective's %d ranks)", len(a.byRank)))
 	}
 	m := RankMoment{Rank: rank, Time: t}
 	rs := a.r.RoundStart

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gpuscope/gpuscope/engine/errs"
 	"github.com/gpuscope/gpuscope/engine/hw"
 	"github.com/gpuscope/gpuscope/engine/sim"
 )
@@ -55,34 +56,46 @@ type Config struct {
 // ConfigError names the field of a Config that is out of range.
 type ConfigError struct {
 	Field, Value, Allowed string
+	coded                 *errs.Error // the refusal as a code and its arguments, where one words it
 }
 
 func (e *ConfigError) Error() string {
 	return fmt.Sprintf("%s: %s is not allowed; allowed %s", e.Field, e.Value, e.Allowed)
 }
 
+// Unwrap is the refusal as a code and its arguments (errs.Error), or nil
+// where it has none.
+func (e *ConfigError) Unwrap() error {
+	if e.coded == nil {
+		return nil
+	}
+	return e.coded
+}
+
 // Validate checks every field of c.
 func (c Config) Validate() error {
 	if c.Op != AllReduce {
-		return &ConfigError{"op", string(c.Op), string(AllReduce)}
+		return &ConfigError{Field: "op", Value: string(c.Op), Allowed: string(AllReduce)}
 	}
 	if c.Algo != Ring && c.Algo != Star {
-		return &ConfigError{"algo", string(c.Algo), "ring, star"}
+		return &ConfigError{Field: "algo", Value: string(c.Algo), Allowed: "ring, star"}
 	}
 	if c.Ranks < MinRanks || c.Ranks > MaxRanks {
-		return &ConfigError{"ranks", strconv.Itoa(c.Ranks), fmt.Sprintf("%d–%d", MinRanks, MaxRanks)}
+		return &ConfigError{Field: "ranks", Value: strconv.Itoa(c.Ranks), Allowed: fmt.Sprintf("%d–%d", MinRanks, MaxRanks)}
 	}
 	if c.Bytes < MinBytes || c.Bytes > MaxBytes {
-		return &ConfigError{"bytes", strconv.FormatInt(c.Bytes, 10), fmt.Sprintf("%d–%d", MinBytes, int64(MaxBytes))}
+		return &ConfigError{Field: "bytes", Value: strconv.FormatInt(c.Bytes, 10), Allowed: fmt.Sprintf("%d–%d", MinBytes, int64(MaxBytes))}
 	}
 	if c.Link.Bandwidth <= 0 || c.Link.Latency < 0 {
-		return &ConfigError{"link", c.Link.ID, strings.Join(hw.LinkIDs(), ", ")}
+		return &ConfigError{Field: "link", Value: c.Link.ID, Allowed: strings.Join(hw.LinkIDs(), ", ")}
 	}
 	if c.Nodes < 0 || c.Nodes > c.Ranks || c.Nodes > 1 && c.Ranks%c.Nodes != 0 {
-		return &ConfigError{"nodes", strconv.Itoa(c.Nodes), fmt.Sprintf("1–%d, dividing the %d GPUs evenly", c.Ranks, c.Ranks)}
+		e := &ConfigError{Field: "nodes", Value: strconv.Itoa(c.Nodes), Allowed: fmt.Sprintf("1–%d, dividing the %d GPUs evenly", c.Ranks, c.Ranks)}
+		e.coded = errs.New("nodes", e.Error(), "nodes", e.Value, "max", strconv.Itoa(c.Ranks), "gpus", strconv.Itoa(c.Ranks))
+		return e
 	}
 	if c.Nodes > 1 && (c.Inter.Bandwidth <= 0 || c.Inter.Latency < 0) {
-		return &ConfigError{"inter", c.Inter.ID, strings.Join(hw.LinkIDs(), ", ")}
+		return &ConfigError{Field: "inter", Value: c.Inter.ID, Allowed: strings.Join(hw.LinkIDs(), ", ")}
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/gpuscope/gpuscope/engine/errs"
 	"github.com/gpuscope/gpuscope/engine/hw"
 	"github.com/gpuscope/gpuscope/engine/topo"
 )
@@ -73,7 +74,7 @@ const MaxFabricFlows = 1 << 18
 // does) and schedules beyond MaxFabricFlows.
 func RunOnFabric(t *topo.Topology, op Op, algo Algo, n int, bytes float64) (FabricResult, error) {
 	if n < 2 || n > t.GPUs() {
-		return FabricResult{}, fmt.Errorf("ranks: %d; allowed 2–%d on this topology", n, t.GPUs())
+		return FabricResult{}, errs.Range("ranks", n, 2, t.GPUs(), " on this topology")
 	}
 	k := t.GPUsPerNode()
 	ringSteps := func(ranks []int, per float64, times int, id uint64) topo.RepeatedStep {
@@ -330,7 +331,7 @@ func treeLatency(t *topo.Topology, parent []int32) (up, down float64) {
 // and MaxUtilization count the real bytes.
 func treeOnFabric(t *topo.Topology, op Op, n int, bytes float64) (FabricResult, error) {
 	if !(bytes >= 0 && bytes <= topo.MaxBytes) {
-		return FabricResult{}, fmt.Errorf("bytes: %g; allowed 0–%g", bytes, float64(topo.MaxBytes))
+		return FabricResult{}, errs.RangeG("bytes", bytes, 0, topo.MaxBytes, "")
 	}
 	trees := doubleBinaryTree(n)
 	if op == Broadcast {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gpuscope/gpuscope/engine/errs"
 	"github.com/gpuscope/gpuscope/engine/hw"
 )
 
@@ -181,7 +182,7 @@ func (g NCCLGroup) check(op Op, bytes float64) error {
 	case g.Ranks < 1:
 		return fmt.Errorf("ranks: %d; at least 1", g.Ranks)
 	case g.Nodes < 1 || g.Nodes > g.Ranks:
-		return fmt.Errorf("nodes: %d; allowed 1–%d (the ranks)", g.Nodes, g.Ranks)
+		return errs.Range("nodes", g.Nodes, 1, g.Ranks, " (the ranks)")
 	case !(bytes >= 0) || math.IsInf(bytes, 0):
 		return fmt.Errorf("bytes: %g; must be a finite size ≥ 0", bytes)
 	case eff(g.Intra) <= 0 || eff(g.Inter) <= 0:

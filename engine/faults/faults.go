@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gpuscope/gpuscope/engine/errs"
 	"github.com/gpuscope/gpuscope/engine/sim"
 )
 
@@ -25,7 +26,7 @@ type Config struct {
 func (c Config) Validate() error {
 	switch {
 	case c.GPUs < 1 || c.GPUs > 1<<24:
-		return fmt.Errorf("gpus: %d; allowed 1–16777216", c.GPUs)
+		return errs.Range("gpus", c.GPUs, 1, 1<<24, "")
 	case !(c.MTBFGPUHours > 0) || math.IsInf(c.MTBFGPUHours, 0):
 		return fmt.Errorf("mtbf-gpu-hours: %g; must be a positive number", c.MTBFGPUHours)
 	case !(c.CheckpointEvery > 0) || math.IsInf(c.CheckpointEvery, 0):

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gpuscope/gpuscope/engine/errs"
 	"github.com/gpuscope/gpuscope/engine/hw"
 	"github.com/gpuscope/gpuscope/engine/sim"
 )
@@ -239,7 +240,7 @@ func Attention(c AttentionConfig) (AttentionResult, error) {
 	}
 	peak, ok := c.GPU.PeakFLOPS(c.Dtype)
 	if !ok {
-		return r, fmt.Errorf("dtype: %s has no %s unit", c.GPU.Name, c.Dtype)
+		return r, errs.New("dtype", fmt.Sprintf("dtype: %s has no %s unit", c.GPU.Name, c.Dtype), "gpu", c.GPU.Name, "dtype_up", string(c.Dtype))
 	}
 	heads := float64(c.Batch) * float64(c.Heads)
 	N, d, B := float64(c.Seq), float64(c.HeadDim), float64(b)
@@ -255,7 +256,7 @@ func Attention(c AttentionConfig) (AttentionResult, error) {
 			br = 128
 		}
 		if br < 16 || br > 1024 {
-			return r, fmt.Errorf("block-q: %d; allowed 16–1024", br)
+			return r, errs.Range("block-q", br, 16, 1024, "")
 		}
 		// One block a SM; blocks are scheduled head by head, so the heads
 		// in flight are the SMs' blocks divided by a head's blocks.

@@ -1,8 +1,7 @@
 package kernel
 
 import (
-	"fmt"
-
+	"github.com/gpuscope/gpuscope/engine/errs"
 	"github.com/gpuscope/gpuscope/engine/hw"
 )
 
@@ -35,7 +34,7 @@ type CPUvsGPU struct {
 // CompareCPUGPU works the comparison out.
 func CompareCPUGPU(n int, c hw.CPU, g hw.GPU) (CPUvsGPU, error) {
 	if n < 1 || n > 1<<16 {
-		return CPUvsGPU{}, fmt.Errorf("size: %d; allowed 1–65536", n)
+		return CPUvsGPU{}, errs.Range("size", n, 1, 1<<16, "")
 	}
 	flops := 2 * float64(n) * float64(n) * float64(n)
 	bf16, _ := g.PeakFLOPS(hw.BF16)

@@ -2,7 +2,9 @@ package kernel
 
 import (
 	"fmt"
+	"strconv"
 
+	"github.com/gpuscope/gpuscope/engine/errs"
 	"github.com/gpuscope/gpuscope/engine/hw"
 )
 
@@ -59,11 +61,12 @@ func Place(c LaunchConfig) (Launch, error) {
 	case c.Blocks < 1:
 		return l, fmt.Errorf("blocks: %d; at least 1", c.Blocks)
 	case c.ThreadsPerBlock < 1 || c.ThreadsPerBlock > 1024:
-		return l, fmt.Errorf("threads-per-block: %d; allowed 1–1024", c.ThreadsPerBlock)
+		return l, errs.Range("threads-per-block", c.ThreadsPerBlock, 1, 1024, "")
 	case c.RegistersPerThread < 1 || c.RegistersPerThread > 255:
-		return l, fmt.Errorf("registers-per-thread: %d; allowed 1–255", c.RegistersPerThread)
+		return l, errs.Range("registers-per-thread", c.RegistersPerThread, 1, 255, "")
 	case c.SharedMemPerBlock < 0 || c.SharedMemPerBlock > g.SharedMemPerBlock:
-		return l, fmt.Errorf("shared-memory-per-block: %d bytes; allowed 0–%d on %s", c.SharedMemPerBlock, g.SharedMemPerBlock, g.Name)
+		return l, errs.New("smem", fmt.Sprintf("shared-memory-per-block: %d bytes; allowed 0–%d on %s", c.SharedMemPerBlock, g.SharedMemPerBlock, g.Name),
+			"smem", strconv.Itoa(c.SharedMemPerBlock), "max", strconv.Itoa(g.SharedMemPerBlock), "gpu", g.Name)
 	}
 	l.WarpsPerBlock = ceilDiv(c.ThreadsPerBlock, WarpSize)
 	regsPerWarp := ceilDiv(c.RegistersPerThread*WarpSize, regAllocUnit) * regAllocUnit
@@ -86,8 +89,10 @@ func Place(c LaunchConfig) (Launch, error) {
 		}
 	}
 	if l.BlocksPerSM == 0 {
-		return l, fmt.Errorf("%s: one block of %d threads × %d registers and %d bytes of shared memory does not fit an SM of %s",
-			l.Limit, c.ThreadsPerBlock, c.RegistersPerThread, c.SharedMemPerBlock, g.Name)
+		return l, errs.New("block_fit", fmt.Sprintf("%s: one block of %d threads × %d registers and %d bytes of shared memory does not fit an SM of %s",
+			l.Limit, c.ThreadsPerBlock, c.RegistersPerThread, c.SharedMemPerBlock, g.Name),
+			"limit_id", l.Limit, "threads", strconv.Itoa(c.ThreadsPerBlock), "registers", strconv.Itoa(c.RegistersPerThread),
+			"smem", strconv.Itoa(c.SharedMemPerBlock), "gpu", g.Name)
 	}
 	l.WarpsPerSM = l.BlocksPerSM * l.WarpsPerBlock
 	l.Occupancy = float64(l.WarpsPerSM) / float64(g.MaxWarpsPerSM)

@@ -3,6 +3,7 @@ package kernel
 import (
 	"fmt"
 
+	"github.com/gpuscope/gpuscope/engine/errs"
 	"github.com/gpuscope/gpuscope/engine/hw"
 )
 
@@ -19,7 +20,8 @@ type Roofline struct {
 func NewRoofline(g hw.GPU, d hw.Dtype) (Roofline, error) {
 	peak, ok := g.PeakFLOPS(d)
 	if !ok {
-		return Roofline{}, fmt.Errorf("dtype: %s has no %s unit; allowed %s", g.Name, d, g.DtypeList())
+		return Roofline{}, errs.New("dtype_allowed", fmt.Sprintf("dtype: %s has no %s unit; allowed %s", g.Name, d, g.DtypeList()),
+			"gpu", g.Name, "dtype_up", string(d), "allowed", g.DtypeList())
 	}
 	return Roofline{GPU: g, Dtype: d, Peak: peak, BW: g.HBMBandwidth}, nil
 }

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/gpuscope/gpuscope/engine/errs"
 	"github.com/gpuscope/gpuscope/engine/tinyjson"
 )
 
@@ -161,7 +163,7 @@ func checkModelled(v tinyjson.Value) error {
 				harmless = harmless || x.Kind == tinyjson.Bool && !x.Bool
 			}
 			if !harmless {
-				return fmt.Errorf("config.json: %s: not modelled: %s", u.key, u.why)
+				return errs.New("hf_unmodelled", "config.json: "+u.key+": not modelled: "+u.why, "name", u.key)
 			}
 		}
 	}
@@ -193,7 +195,7 @@ func fillHFConfig(v tinyjson.Value, c *hfConfig) error {
 		return nil
 	case tinyjson.Object:
 	default:
-		return errors.New("a JSON " + v.Kind.String() + "; must be an object")
+		return errors.New("a JSON " + v.Kind.String() + "; must be an object") // not a field's: hf_json
 	}
 	fields := c.fields()
 	var first error // encoding/json reads on after a wrong type and reports the first
@@ -203,7 +205,7 @@ func fillHFConfig(v tinyjson.Value, c *hfConfig) error {
 			continue
 		}
 		if err := f.set(m.Value); err != nil && first == nil {
-			first = errors.New(f.name + ": " + err.Error())
+			first = &hfFieldError{f.name, err}
 		}
 	}
 	return first
@@ -302,9 +304,35 @@ func (f *hfField) set(v tinyjson.Value) error {
 		}
 	}
 	if want != "" {
-		return errors.New("a JSON " + v.Kind.String() + "; must be " + want)
+		return &hfTypeError{v.Kind.String(), want}
 	}
 	return nil
+}
+
+// hfFieldError is a field's value that fillHFConfig refuses.
+type hfFieldError struct {
+	name string
+	err  error
+}
+
+func (e *hfFieldError) Error() string { return e.name + ": " + e.err.Error() }
+
+// hfTypeError is a value of another JSON kind than the field's.
+type hfTypeError struct{ kind, want string }
+
+func (e *hfTypeError) Error() string { return "a JSON " + e.kind + "; must be " + e.want }
+
+// hfJSONError is the refusal of a config.json that does not parse, or
+// whose field holds a value the field cannot: hf_type where the value is
+// of another JSON kind, else hf_json.
+func hfJSONError(err error) error {
+	msg := "config.json: " + err.Error()
+	if fe, ok := err.(*hfFieldError); ok {
+		if te, ok := fe.err.(*hfTypeError); ok {
+			return errs.New("hf_type", msg, "name", fe.name, "kind", te.kind, "want", te.want)
+		}
+	}
+	return errs.New("hf_json", msg)
 }
 
 // MaxHFConfigBytes is the longest config.json FromHFConfig reads. A
@@ -331,30 +359,35 @@ const MaxHFConfigBytes = 1 << 20
 // sequence length.
 func FromHFConfig(data []byte, seq int) (Transformer, error) {
 	if len(data) > MaxHFConfigBytes {
-		return Transformer{}, fmt.Errorf("config.json: %d bytes; allowed at most %d (a config.json is a few KB)", len(data), MaxHFConfigBytes)
+		return Transformer{}, errs.New("hf_size", fmt.Sprintf("config.json: %d bytes; allowed at most %d (a config.json is a few KB)", len(data), MaxHFConfigBytes),
+			"n", strconv.Itoa(len(data)), "max", strconv.Itoa(MaxHFConfigBytes))
 	}
 	var c hfConfig
 	v, err := tinyjson.Parse(data)
 	if tinyjson.TooDeep(err) {
-		return Transformer{}, fmt.Errorf("config.json: nested deeper than %d levels; a config.json nests two or three", tinyjson.MaxDepth)
+		return Transformer{}, errs.New("hf_deep", fmt.Sprintf("config.json: nested deeper than %d levels; a config.json nests two or three", tinyjson.MaxDepth),
+			"max", strconv.Itoa(tinyjson.MaxDepth))
 	}
 	if err == nil {
 		err = fillHFConfig(v, &c)
 	}
 	if err != nil {
-		return Transformer{}, fmt.Errorf("config.json: %v", err)
+		return Transformer{}, hfJSONError(err)
 	}
 	if err := checkModelled(v); err != nil {
 		return Transformer{}, err
 	}
 	if strings.HasPrefix(strings.ToLower(c.ModelType), "gemma") {
-		return Transformer{}, fmt.Errorf("config.json: model_type: not modelled: %q, Gemma's gated GELU and extra norms", c.ModelType)
+		return Transformer{}, errs.New("hf_unmodelled", fmt.Sprintf("config.json: model_type: not modelled: %q, Gemma's gated GELU and extra norms", c.ModelType),
+			"name", "model_type")
 	}
 	arch := hfGeneric
 	if c.ModelType != "" {
 		var ok bool
 		if arch, ok = hfArchOf(c.ModelType); !ok {
-			return Transformer{}, fmt.Errorf("config.json: model_type: %q; allowed %s", c.ModelType, strings.Join(HFModelTypes(), ", "))
+			allowed := strings.Join(HFModelTypes(), ", ")
+			return Transformer{}, errs.New("hf_model_type", fmt.Sprintf("config.json: model_type: %q; allowed %s", c.ModelType, allowed),
+				"type", errs.Quoted(c.ModelType), "allowed", allowed)
 		}
 	}
 	given := givenKeys(v, c.fields())
@@ -415,9 +448,11 @@ func (a hfArch) checkForeign(v tinyjson.Value) error {
 		}
 		readers := strings.Join(readersOf(k), ", ")
 		if len(a.types) == 0 {
-			return fmt.Errorf("config.json: model_type: missing; %s is read by model_type %s only, so give the one this model is", k, readers)
+			return errs.New("hf_needs_type", fmt.Sprintf("config.json: model_type: missing; %s is read by model_type %s only, so give the one this model is", k, readers),
+				"name", k, "allowed", readers)
 		}
-		return fmt.Errorf("config.json: %s: not read by model_type %s (%s); remove it, or use a model_type that reads it: %s", k, a.types[0], a.class, readers)
+		return errs.New("hf_not_read", fmt.Sprintf("config.json: %s: not read by model_type %s (%s); remove it, or use a model_type that reads it: %s", k, a.types[0], a.class, readers),
+			"name", k, "type", a.types[0], "allowed", readers)
 	}
 	return nil
 }
@@ -436,12 +471,17 @@ func pick(name string, ps ...*int) (int, error) {
 	for _, p := range ps {
 		if p != nil {
 			if *p < 1 {
-				return 0, fmt.Errorf("config.json: %s: %d; must be positive", name, *p)
+				return 0, errs.New("hf_positive", fmt.Sprintf("config.json: %s: %d; must be positive", name, *p), "name", name, "n", strconv.Itoa(*p))
 			}
 			return *p, nil
 		}
 	}
-	return 0, fmt.Errorf("config.json: %s: missing", name)
+	return 0, hfMissing(name)
+}
+
+// hfMissing is the refusal of a config.json without the key name.
+func hfMissing(name string) error {
+	return errs.New("hf_missing", "config.json: "+name+": missing", "name", name)
 }
 
 // opt is key's value: p when set; its class's default when the file
@@ -491,8 +531,8 @@ func (r hfReader) read(seq int) (Transformer, error) {
 			return m, err
 		}
 		if c.KVHeads == nil && m.Heads%m.KVHeads != 0 {
-			return m, fmt.Errorf("config.json: num_key_value_heads: missing; model_type %s's default, %d, does not divide num_attention_heads %d",
-				arch.types[0], m.KVHeads, m.Heads)
+			return m, errs.New("hf_missing", fmt.Sprintf("config.json: num_key_value_heads: missing; model_type %s's default, %d, does not divide num_attention_heads %d",
+				arch.types[0], m.KVHeads, m.Heads), "name", "num_key_value_heads")
 		}
 	}
 	how := "" // how the file was read, for the model's Source
@@ -520,7 +560,7 @@ func (r hfReader) read(seq int) (Transformer, error) {
 		m.FFN, m.Biases = GeLU, true
 		how = "hidden_act " + c.HiddenAct + " without model_type: a GPT-style ungated MLP with biases"
 	default:
-		return m, fmt.Errorf("config.json: hidden_act: %q; allowed silu, swish, gelu…", c.HiddenAct)
+		return m, errs.New("hf_act", fmt.Sprintf("config.json: hidden_act: %q; allowed silu, swish, gelu…", c.HiddenAct), "act", errs.Quoted(c.HiddenAct))
 	}
 	if !gpt2 {
 		if m.FFNSize, err = pick("intermediate_size", c.Intermediate); err != nil {
@@ -539,7 +579,7 @@ func (r hfReader) read(seq int) (Transformer, error) {
 			continue
 		}
 		if !(*d >= 0 && *d < 1) {
-			return m, fmt.Errorf("config.json: %s: %g; allowed 0 ≤ p < 1 (a probability)", hfDropoutKeys[i], *d)
+			return m, errs.New("hf_json", fmt.Sprintf("config.json: %s: %g; allowed 0 ≤ p < 1 (a probability)", hfDropoutKeys[i], *d))
 		}
 		m.NoDropout = true
 	}
@@ -644,8 +684,9 @@ func (r hfReader) experts() (key string, n int, ok bool, err error) {
 			continue
 		}
 		if set != "" && *ptrs[set] != *p {
-			return key, 0, false, fmt.Errorf("config.json: %s: %d and %s: %d are one setting in model_type %s (%s); give one",
-				set, *ptrs[set], k, *p, r.arch.types[0], r.arch.class)
+			return key, 0, false, errs.New("hf_alias", fmt.Sprintf("config.json: %s: %d and %s: %d are one setting in model_type %s (%s); give one",
+				set, *ptrs[set], k, *p, r.arch.types[0], r.arch.class),
+				"name", set, "n", strconv.Itoa(*ptrs[set]), "other", k, "m", strconv.Itoa(*p), "type", r.arch.types[0])
 		}
 		if set == "" {
 			set = k
@@ -671,12 +712,11 @@ func (r hfReader) readExperts(m *Transformer) error {
 	case err != nil:
 		return err
 	case !ok:
-		return fmt.Errorf("config.json: %s: missing", key)
+		return hfMissing(key)
 	case n == 0 && arch.zeroDense:
 		return nil // every layer the dense MLP, intermediate_size wide
 	case n < 1 || n > 1<<16:
-		return fmt.Errorf("config.json: %s: %d; allowed 1–65536 (model_type %s is a mixture of experts: %s routes each token to its experts)",
-			key, n, arch.types[0], arch.class)
+		return hfRange(key, n, 1, 1<<16, fmt.Sprintf(" (model_type %s is a mixture of experts: %s routes each token to its experts)", arch.types[0], arch.class))
 	}
 	m.Experts = n
 	if m.TopK, err = r.need("num_experts_per_tok", c.ExpertsPerTok); err != nil {
@@ -719,7 +759,7 @@ func (r hfReader) readExperts(m *Transformer) error {
 	if slices.Contains(arch.reads, "first_k_dense_replace") {
 		if k, ok := r.opt("first_k_dense_replace", c.FirstKDense); ok {
 			if k < 0 || k >= m.Layers {
-				return fmt.Errorf("config.json: first_k_dense_replace: %d; allowed 0–%d", k, m.Layers-1)
+				return hfRange("first_k_dense_replace", k, 0, m.Layers-1, "")
 			}
 			m.DenseLayers = k
 		}
@@ -739,7 +779,7 @@ func (r hfReader) readExperts(m *Transformer) error {
 			step = 1
 		}
 		if step < 1 || step > m.Layers {
-			return fmt.Errorf("config.json: %s: %d; allowed 1–%d (an MoE layer every step-th of the %d)", s.key, step, m.Layers, m.Layers)
+			return hfRange(s.key, step, 1, m.Layers, fmt.Sprintf(" (an MoE layer every step-th of the %d)", m.Layers))
 		}
 		if step > 1 {
 			m.MoEEvery = step
@@ -757,12 +797,14 @@ func (r hfReader) readExperts(m *Transformer) error {
 		switch c.TopkMethod {
 		case "", "greedy", "group_limited_greedy", "noaux_tc":
 		default:
-			return fmt.Errorf("config.json: topk_method: %q; allowed greedy, group_limited_greedy, noaux_tc", c.TopkMethod)
+			return errs.New("hf_router", fmt.Sprintf("config.json: topk_method: %q; allowed greedy, group_limited_greedy, noaux_tc", c.TopkMethod),
+				"name", "topk_method", "style", errs.Quoted(c.TopkMethod), "allowed", "greedy, group_limited_greedy, noaux_tc")
 		}
 		switch c.ScoringFunc {
 		case "", "softmax", "sigmoid":
 		default:
-			return fmt.Errorf("config.json: scoring_func: %q; allowed softmax, sigmoid", c.ScoringFunc)
+			return errs.New("hf_router", fmt.Sprintf("config.json: scoring_func: %q; allowed softmax, sigmoid", c.ScoringFunc),
+				"name", "scoring_func", "style", errs.Quoted(c.ScoringFunc), "allowed", "softmax, sigmoid")
 		}
 		m.RouterBias = c.TopkMethod == "noaux_tc" // DeepSeek-V3's e_score_correction_bias
 	}
@@ -794,9 +836,18 @@ func (r hfReader) checkMoELayers(m Transformer) error {
 		same = err == nil && n == want[i]
 	}
 	if !same {
-		return fmt.Errorf("config.json: moe_layers: not modelled: MoE layers other than every interleave_moe_layer_step-th; allowed null or the layers it gives")
+		return errs.New("hf_unmodelled", "config.json: moe_layers: not modelled: MoE layers other than every interleave_moe_layer_step-th; allowed null or the layers it gives",
+			"name", "moe_layers")
 	}
 	return nil
+}
+
+// hfRange is the refusal of key's value n in a config.json, allowed
+// lo–hi; tail follows in the English.
+func hfRange(key string, n, lo, hi int, tail string) error {
+	e := errs.Range(key, n, lo, hi, tail)
+	e.Msg = "config.json: " + e.Msg
+	return e
 }
 
 // readLatent reads DeepSeek's multi-head latent attention, which its

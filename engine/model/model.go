@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+
+	"github.com/gpuscope/gpuscope/engine/errs"
 )
 
 // FFN is the feed-forward block's kind.
@@ -141,44 +144,48 @@ func (m Transformer) MLA() bool { return m.KVLoRA > 0 }
 func (m Transformer) Validate() error {
 	switch {
 	case m.Layers < 1 || m.Layers > 1000:
-		return fmt.Errorf("layers: %d; allowed 1–1000", m.Layers)
+		return errs.Range("layers", m.Layers, 1, 1000, "")
 	case m.Hidden < 1 || m.Hidden > 1<<20:
-		return fmt.Errorf("hidden: %d; allowed 1–1048576", m.Hidden)
+		return errs.Range("hidden", m.Hidden, 1, 1<<20, "")
 	case m.Heads < 1 || m.Heads > 1<<14:
-		return fmt.Errorf("heads: %d; allowed 1–16384", m.Heads)
+		return errs.Range("heads", m.Heads, 1, 1<<14, "")
 	case m.HeadSize < 0 || m.HeadSize > 1<<14:
 		return fmt.Errorf("head-dim: %d; allowed 0 (hidden ÷ heads) or 1–16384", m.HeadSize)
 	case m.HeadSize == 0 && !m.MLA() && m.Hidden%m.Heads != 0:
-		return fmt.Errorf("heads: %d must divide hidden %d", m.Heads, m.Hidden)
+		return errs.New("heads_hidden", fmt.Sprintf("heads: %d must divide hidden %d", m.Heads, m.Hidden),
+			"heads", strconv.Itoa(m.Heads), "hidden", strconv.Itoa(m.Hidden))
 	case m.KVHeads < 1 || m.Heads%m.KVHeads != 0:
-		return fmt.Errorf("kv-heads: %d must divide heads %d", m.KVHeads, m.Heads)
+		return errs.New("kv_heads", fmt.Sprintf("kv-heads: %d must divide heads %d", m.KVHeads, m.Heads),
+			"kv", strconv.Itoa(m.KVHeads), "heads", strconv.Itoa(m.Heads))
 	case m.Seq < 1 || m.Seq > 1<<24:
-		return fmt.Errorf("seq: %d; allowed 1–16777216", m.Seq)
+		return errs.Range("seq", m.Seq, 1, 1<<24, "")
 	case m.Vocab < 1 || m.Vocab > 1<<24:
-		return fmt.Errorf("vocab: %d; allowed 1–16777216", m.Vocab)
+		return errs.Range("vocab", m.Vocab, 1, 1<<24, "")
 	case m.FFNSize < 1:
-		return fmt.Errorf("ffn: %d; must be positive", m.FFNSize)
+		return errs.Positive("ffn", m.FFNSize)
 	case !slices.Contains(FFNKinds(), m.FFN):
 		return fmt.Errorf("ffn-kind: %q; allowed %s", m.FFN, ffnKindNames())
 	case m.Experts < 0 || m.Experts > 1<<16:
 		return fmt.Errorf("experts: %d; allowed 0 (dense) or 1–65536", m.Experts)
 	case m.MTPLayers < 0 || m.MTPLayers > m.Layers:
-		return fmt.Errorf("mtp-layers: %d; allowed 0–%d", m.MTPLayers, m.Layers)
+		return errs.New("mtp_layers", fmt.Sprintf("mtp-layers: %d; allowed 0–%d", m.MTPLayers, m.Layers),
+			"n", strconv.Itoa(m.MTPLayers), "hi", strconv.Itoa(m.Layers))
 	case m.MoEEvery < 0 || m.MoEEvery > m.Layers:
-		return fmt.Errorf("moe-every: %d; allowed 0–%d (0 or 1: every layer past the dense ones)", m.MoEEvery, m.Layers)
+		return errs.Range("moe-every", m.MoEEvery, 0, m.Layers, " (0 or 1: every layer past the dense ones)")
 	}
 	if m.MoE() {
 		switch {
 		case m.TopK < 1 || m.TopK > m.Experts:
-			return fmt.Errorf("top-k: %d; allowed 1–%d (the experts)", m.TopK, m.Experts)
+			return errs.Range("top-k", m.TopK, 1, m.Experts, " (the experts)")
 		case m.ExpertFFN < 1:
-			return fmt.Errorf("expert-ffn: %d; must be positive", m.ExpertFFN)
+			return errs.Positive("expert-ffn", m.ExpertFFN)
 		case m.SharedFFN < 0:
 			return fmt.Errorf("shared-ffn: %d; must be 0 or more", m.SharedFFN)
 		case m.DenseLayers < 0 || m.DenseLayers >= m.Layers:
-			return fmt.Errorf("dense-layers: %d; allowed 0–%d (fewer than the layers)", m.DenseLayers, m.Layers-1)
+			return errs.Range("dense-layers", m.DenseLayers, 0, m.Layers-1, " (fewer than the layers)")
 		case m.FFN != SwiGLU:
-			return fmt.Errorf("ffn-kind: %q; a mixture of experts' experts are swiglu", m.FFN)
+			return errs.New("moe_swiglu", fmt.Sprintf("ffn-kind: %q; a mixture of experts' experts are swiglu", m.FFN),
+				"kind", errs.Quoted(string(m.FFN)))
 		case m.MoELayers() == 0:
 			return fmt.Errorf("moe-every: %d with dense-layers %d of %d layers: no MoE layer left", m.MoEEvery, m.DenseLayers, m.Layers)
 		}
@@ -192,10 +199,12 @@ func (m Transformer) Validate() error {
 		case m.QLoRA < 0:
 			return fmt.Errorf("q-lora-rank: %d; allowed 0 (none) or more", m.QLoRA)
 		case m.QKNope < 1 || m.QKRope < 1 || m.VHead < 1:
-			return fmt.Errorf("qk-nope-head-dim, qk-rope-head-dim, v-head-dim: %d, %d, %d; each must be positive with kv-lora-rank", m.QKNope, m.QKRope, m.VHead)
+			return errs.New("mla_dims", fmt.Sprintf("qk-nope-head-dim, qk-rope-head-dim, v-head-dim: %d, %d, %d; each must be positive with kv-lora-rank", m.QKNope, m.QKRope, m.VHead),
+				"nope", strconv.Itoa(m.QKNope), "rope", strconv.Itoa(m.QKRope), "v", strconv.Itoa(m.VHead))
 		}
 	} else if m.KVLoRA < 0 || m.QLoRA != 0 || m.QKNope != 0 || m.QKRope != 0 || m.VHead != 0 {
-		return fmt.Errorf("kv-lora-rank: %d with q-lora-rank %d and head dims %d, %d, %d; latent attention needs a positive kv-lora-rank", m.KVLoRA, m.QLoRA, m.QKNope, m.QKRope, m.VHead)
+		return errs.New("mla_kv", fmt.Sprintf("kv-lora-rank: %d with q-lora-rank %d and head dims %d, %d, %d; latent attention needs a positive kv-lora-rank", m.KVLoRA, m.QLoRA, m.QKNope, m.QKRope, m.VHead),
+			"kv", strconv.Itoa(m.KVLoRA), "q", strconv.Itoa(m.QLoRA), "nope", strconv.Itoa(m.QKNope), "rope", strconv.Itoa(m.QKRope), "v", strconv.Itoa(m.VHead))
 	}
 	return nil
 }

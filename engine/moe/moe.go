@@ -20,6 +20,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/gpuscope/gpuscope/engine/errs"
 	"github.com/gpuscope/gpuscope/engine/hw"
 	"github.com/gpuscope/gpuscope/engine/sim"
 )
@@ -55,23 +56,23 @@ const MaxCopies = 1 << 22
 func (c Config) Validate() error {
 	switch {
 	case c.Experts < 2 || c.Experts > 4096:
-		return fmt.Errorf("experts: %d; allowed 2–4096", c.Experts)
+		return errs.Range("experts", c.Experts, 2, 4096, "")
 	case c.TopK < 1 || c.TopK > c.Experts:
-		return fmt.Errorf("top-k: %d; allowed 1–%d (the experts)", c.TopK, c.Experts)
+		return errs.Range("top-k", c.TopK, 1, c.Experts, " (the experts)")
 	case c.EP < 1 || c.EP > c.Experts || c.Experts%c.EP != 0:
 		return fmt.Errorf("ep: %d; allowed a divisor of the experts (%d)", c.EP, c.Experts)
 	case c.Tokens < 1 || c.Tokens > MaxCopies:
-		return fmt.Errorf("tokens: %d; allowed 1–%d", c.Tokens, MaxCopies)
+		return errs.Range("tokens", c.Tokens, 1, MaxCopies, "")
 	case c.Tokens*c.EP*c.TopK > MaxCopies:
 		return fmt.Errorf("tokens: %d; %d tokens × ep %d × top-k %d copies, at most %d: allowed up to %d", c.Tokens, c.Tokens, c.EP, c.TopK, MaxCopies, MaxCopies/(c.EP*c.TopK))
 	case c.Hidden < 1 || c.Hidden > 1<<17:
-		return fmt.Errorf("hidden: %d; allowed 1–131072", c.Hidden)
+		return errs.Range("hidden", c.Hidden, 1, 1<<17, "")
 	case !(c.Skew >= 0) || c.Skew > 2:
-		return fmt.Errorf("skew: %g; allowed 0–2", c.Skew)
+		return errs.RangeG("skew", c.Skew, 0, 2, "")
 	case c.CapacityFactor != 0 && !(c.CapacityFactor >= 1 && c.CapacityFactor <= 16):
 		return fmt.Errorf("capacity-factor: %g; allowed 0 (no capacity) or 1–16", c.CapacityFactor)
 	case c.GPUsPerNode < 1 || c.GPUsPerNode > 1024:
-		return fmt.Errorf("gpus-per-node: %d; allowed 1–1024", c.GPUsPerNode)
+		return errs.Range("gpus-per-node", c.GPUsPerNode, 1, 1024, "")
 	case !(c.Intra.Bandwidth > 0) || !(c.Inter.Bandwidth > 0):
 		return fmt.Errorf("link: a bandwidth of %g and %g bytes/s; both must be positive", c.Intra.Bandwidth, c.Inter.Bandwidth)
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/gpuscope/gpuscope/engine/errs"
 )
 
 // Recipe is a way of storing a tensor in FP8 or FP4: an element format and
@@ -239,10 +241,10 @@ func Quantize(c QuantizeConfig) (QuantizeResult, error) {
 		return QuantizeResult{}, fmt.Errorf("dist: %q; allowed %s", c.Dist, strings.Join(DistIDs(), ", "))
 	}
 	if c.Values < 1 || c.Values > MaxQuantizeValues {
-		return QuantizeResult{}, fmt.Errorf("values: %d; allowed 1–%d", c.Values, MaxQuantizeValues)
+		return QuantizeResult{}, errs.Range("values", c.Values, 1, MaxQuantizeValues, "")
 	}
 	if !(c.Outlier >= 0 && c.Outlier <= MaxOutlier) {
-		return QuantizeResult{}, fmt.Errorf("outlier: %g; allowed 0–%g", c.Outlier, float64(MaxOutlier))
+		return QuantizeResult{}, errs.RangeG("outlier", c.Outlier, 0, MaxOutlier, "")
 	}
 	x, outliers := GenerateValues(c.Values, c.Outlier, c.Seed, c.Dist)
 	res, _ := QuantizeValues(c, x, outliers)

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gpuscope/gpuscope/engine/errs"
 	"github.com/gpuscope/gpuscope/engine/hw"
 	"github.com/gpuscope/gpuscope/engine/kernel"
 )
@@ -236,7 +237,7 @@ func (a *StepActivity) chunkLayers(q int) (first, n int) {
 func (a *StepActivity) At(g int, t float64) (Activity, error) {
 	n := a.GPUs()
 	if g < 0 || g >= n {
-		return Activity{}, fmt.Errorf("gpu: %d; allowed 0–%d (the plan's %d GPUs)", g, n-1, n)
+		return Activity{}, errs.Range("gpu", g, 0, n-1, fmt.Sprintf(" (the plan's %d GPUs)", n))
 	}
 	m := a.r.Config.Model
 	act := Activity{GPU: g, Time: t, Layer: -1, Layers: trainedLayers(m), MicroBatch: -1}

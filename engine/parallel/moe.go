@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gpuscope/gpuscope/engine/errs"
 	"github.com/gpuscope/gpuscope/engine/hw"
 	"github.com/gpuscope/gpuscope/engine/model"
 )
@@ -254,15 +255,15 @@ func denseOnStage(m model.Transformer, split layerSplit, st int) int {
 func (p Plan) validateEP(cl Cluster) error {
 	switch {
 	case p.NodeLimit < 0 || p.NodeLimit > 1<<16:
-		return fmt.Errorf("node-limit: %d; allowed 0–65536 (0: unlimited)", p.NodeLimit)
+		return errs.Range("node-limit", p.NodeLimit, 0, 1<<16, " (0: unlimited)")
 	case p.DispatchDtype != "" && p.DispatchDtype != hw.BF16 && p.DispatchDtype != hw.FP8:
 		return fmt.Errorf("dispatch-dtype: %q; allowed bf16, fp8", p.DispatchDtype)
 	case p.CommSMs < 0 || (p.CommSMs > 0 && p.CommSMs >= cl.GPU.SMs):
-		return fmt.Errorf("comm-sms: %d; allowed 0–%d (fewer than the GPU's %d SMs)", p.CommSMs, max(cl.GPU.SMs-1, 0), cl.GPU.SMs)
+		return errs.Range("comm-sms", p.CommSMs, 0, max(cl.GPU.SMs-1, 0), fmt.Sprintf(" (fewer than the GPU's %d SMs)", cl.GPU.SMs))
 	case p.CommSMs > 0 && !p.EPOverlap:
 		return fmt.Errorf("comm-sms: %d needs --ep-overlap (SMs are reserved for all-to-alls that overlap computation)", p.CommSMs)
 	case p.BlockScaled && p.Dtype != hw.FP8:
-		return fmt.Errorf("block-scaled: needs --dtype fp8 (dtype is %s)", p.Dtype)
+		return errs.New("block_scaled", fmt.Sprintf("block-scaled: needs --dtype fp8 (dtype is %s)", p.Dtype))
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gpuscope/gpuscope/engine/errs"
 	"github.com/gpuscope/gpuscope/engine/hw"
 	"github.com/gpuscope/gpuscope/engine/model"
 )
@@ -101,7 +102,7 @@ func (f SearchConstraints) check(m model.Transformer, cl Cluster) error {
 		v    int
 	}{{"tp", f.TP}, {"cp", f.CP}, {"pp", f.PP}, {"dp", f.DP}} {
 		if x.v < 0 || x.v > n {
-			return fmt.Errorf("%s: %d; allowed 1–%d (the GPUs)", x.name, x.v, n)
+			return errs.Range(x.name, x.v, 1, n, " (the GPUs)")
 		}
 		if x.v > 0 && n%x.v != 0 {
 			return fmt.Errorf("%s: %d does not divide the %d GPUs", x.name, x.v, n)
@@ -114,10 +115,10 @@ func (f SearchConstraints) check(m model.Transformer, cl Cluster) error {
 		return fmt.Errorf("cp: %d; the sequence (%d tokens) must divide by 2·CP", f.CP, m.Seq)
 	}
 	if f.EP > 1 && !m.MoE() {
-		return fmt.Errorf("ep: %d with a dense model; allowed 1 (expert parallelism spreads a mixture of experts' experts)", f.EP)
+		return errs.New("ep_dense", fmt.Sprintf("ep: %d with a dense model; allowed 1 (expert parallelism spreads a mixture of experts' experts)", f.EP), "ep", strconv.Itoa(f.EP))
 	}
 	if f.EP > 1 && m.Experts%f.EP != 0 {
-		return fmt.Errorf("ep: %d does not divide the %d experts", f.EP, m.Experts)
+		return errs.New("ep_experts", fmt.Sprintf("ep: %d does not divide the %d experts", f.EP, m.Experts), "ep", strconv.Itoa(f.EP), "experts", strconv.Itoa(m.Experts))
 	}
 	if f.CPAlgo != "" && f.CP == 1 {
 		return fmt.Errorf("cp-algo: %s needs context parallelism; cp is 1", f.CPAlgo)
@@ -126,11 +127,12 @@ func (f SearchConstraints) check(m model.Transformer, cl Cluster) error {
 	case f.Schedule != "" && !f.Schedule.known():
 		return fmt.Errorf("schedule: %q; allowed %s", f.Schedule, strings.Join(ScheduleIDs(), ", "))
 	case f.ZeROSet && (f.ZeRO < 0 || f.ZeRO > 3):
-		return fmt.Errorf("zero: %d; allowed 0–3", f.ZeRO)
+		return errs.Range("zero", f.ZeRO, 0, 3, "")
 	case f.ZeROSet && f.ZeRO == 3 && f.PP > 1:
-		return fmt.Errorf("zero: 3 with pp %d; the search pairs ZeRO-3 with no pipeline (allowed 0–2 with PP)", f.PP)
+		return errs.New("zero_pp", fmt.Sprintf("zero: 3 with pp %d; the search pairs ZeRO-3 with no pipeline (allowed 0–2 with PP)", f.PP), "zero", "3", "pp", strconv.Itoa(f.PP))
 	case f.Interleave > 1 && f.Schedule != "" && f.Schedule != Interleaved:
-		return fmt.Errorf("interleave: %d needs --schedule interleaved (schedule is %s)", f.Interleave, f.Schedule)
+		return errs.New("interleave_schedule", fmt.Sprintf("interleave: %d needs --schedule interleaved (schedule is %s)", f.Interleave, f.Schedule),
+			"v", strconv.Itoa(f.Interleave), "schedule_id", string(f.Schedule))
 	case f.Interleave > 1 && f.PP == 1:
 		return fmt.Errorf("interleave: %d needs a pipeline; pp is 1", f.Interleave)
 	case f.Schedule == Interleaved && f.PP == 1:
