@@ -82,6 +82,7 @@ var engineRefusalTable = []refusal{
 	{name: "gpus_tp_pp", code: "gpus_tp_pp", err: fragRefusal("scenario=tensor-parallel&gpus=32"), zh: "gpus：32 颗 GPU 分不成 TP 16 × PP 4 的整组；GPU 数量须是 16 × 4 的整数倍"},
 	{name: "no_plan", code: "no_plan", err: fragRefusal("scenario=strategy-planner&gpus=8&model=megatron-1t"), zh: "gpus：全局批大小为 1024 时，8 颗 H100 SXM 上找不到放得下 Megatron 1T 的方案；请增加 GPU，或换一个小一些的模型"},
 	{name: "interleave_schedule", code: "interleave_schedule", err: planRefusal(func(c *parallel.Config) { c.Plan.Interleave = 2 }), zh: "interleave：每个阶段放 2 个模型块需要交错式调度，现在是 1F1B"},
+	{name: "interleave_schedule zb-h1", code: "interleave_schedule", err: planRefusal(func(c *parallel.Config) { c.Plan.Interleave = 2; c.Plan.Schedule = parallel.ZBH1 }), zh: "interleave：每个阶段放 2 个模型块需要交错式调度，现在是 ZB-H1"},
 	{name: "interleaved_needs", code: "interleaved_needs", err: planRefusal(func(c *parallel.Config) {
 		c.Plan.Schedule, c.Plan.PP, c.Plan.DP = parallel.Interleaved, 1, c.Plan.DP*c.Plan.PP
 	}), zh: "schedule：交错式调度要求 PP ≥ 2，且每个阶段至少 2 个模型块（现在 PP = 1，v = 1）"},

@@ -47,7 +47,7 @@ var AllowedLatin = map[string]string{
 	"config.json": "file name", "Meta": "company", "Google": "company", "OpenAI": "company",
 	// Models.
 	"GPT": "model", "GPT-2": "model", "GPT-3": "model", "GPT-4": "model", "Llama": "model", "Mistral": "model", "Qwen": "model",
-	"Mixtral": "model", "Nemotron-4": "model", "OPT": "model", "DeepSeek": "model", "DeepSeek-V3": "model", "DualPipe": "schedule (DeepSeek-V3)", "MLA": "multi-head latent attention (DeepSeek)", "DeepEP": "library", "GShard": "system (Lepikhin et al. 2020)", "MegaBlocks": "system (Gale et al. 2023)",
+	"Mixtral": "model", "Nemotron-4": "model", "OPT": "model", "DeepSeek": "model", "DeepSeek-V3": "model", "DualPipe": "schedule (DeepSeek-V3)", "DualPipeV": "schedule (DeepSeek's DualPipe repository: its V-shaped variant)", "MLA": "multi-head latent attention (DeepSeek)", "DeepEP": "library", "GShard": "system (Lepikhin et al. 2020)", "MegaBlocks": "system (Gale et al. 2023)",
 	"Transformer": "architecture, kept in Latin by practitioners",
 	// API, algorithm and operation names kept in English (GLOSSARY table).
 	"AllReduce": "collective", "Reduce-Scatter": "collective", "AllGather": "collective", "All-to-All": "collective",
