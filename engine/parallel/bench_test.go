@@ -72,7 +72,8 @@ func BenchmarkSearchDeepSeekV3(b *testing.B) {
 }
 
 // A long interleaved schedule, run for its lengths as Evaluate runs it:
-// 16 stages, 128 micro-batches, 4 chunks a stage (16,384 blocks).
+// 16 stages, 128 micro-batches, 4 chunks a stage (16,384 blocks; after
+// the first run, replayed in the order kept).
 func BenchmarkScheduleLengths(b *testing.B) {
 	fwd, bwd := make([]float64, 16), make([]float64, 16)
 	for i := range fwd {
@@ -81,7 +82,7 @@ func BenchmarkScheduleLengths(b *testing.B) {
 	fwd[0], bwd[15] = 1.25, 2.5
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, _, err := scheduleLengths(Interleaved, 16, 128, 4, fwd, bwd, 0.01); err != nil {
+		if _, _, err := scheduleLengths(Interleaved, 16, 128, 4, fwd, bwd, 0.01, &keptOrders); err != nil {
 			b.Fatal(err)
 		}
 	}

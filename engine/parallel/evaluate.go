@@ -55,6 +55,7 @@ type searching struct {
 	stage    []float64 // a discarded plan's per-stage numbers
 	fwd, bwd []float64 // the stage times being looked up
 	runs     [3]scheduleRun
+	orders   orderCache         // the orders of the schedules it runs
 	gemms    gemmMemo           // its GEMM times by shape
 	layers   map[Plan]layerMemo // a plan's layer costs, by the plan at ZeRO 0
 	next     int                // the run to replace
@@ -1468,7 +1469,11 @@ func pipelineIdle(r Result, s Schedule, busy, slot float64, se *searching) (bubb
 			}
 		}
 	}
-	with, idle, err := scheduleLengths(s, p.PP, r.MicroBatches, p.Interleave, fwd, bwd, r.P2P)
+	kept := &keptOrders
+	if se != nil {
+		kept = &se.orders
+	}
+	with, idle, err := scheduleLengths(s, p.PP, r.MicroBatches, p.Interleave, fwd, bwd, r.P2P, kept)
 	if err != nil {
 		bubble = float64(p.PP-1) / float64(p.Interleave) * slot
 		sends = PipelineSends(s, p.PP, r.MicroBatches, p.Interleave) * r.P2P

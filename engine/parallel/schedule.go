@@ -216,11 +216,151 @@ func slowest(fwd, bwd []float64) float64 {
 // time from the first forward to the last backward — with sends of p2p
 // and without them (both from one pass over the blocks). Evaluate's step
 // is built on them, so the drawn time line and the step are one number.
-func scheduleLengths(s Schedule, p, m, v int, fwd, bwd []float64, p2p float64) (with, without float64, err error) {
+// A shape kept in kept is replayed (replaySchedule), the same numbers
+// bit for bit; one not kept is run, and kept.
+func scheduleLengths(s Schedule, p, m, v int, fwd, bwd []float64, p2p float64, kept *orderCache) (with, without float64, err error) {
 	if err := checkSchedule(s, p, m, v, fwd, bwd); err != nil {
 		return 0, 0, err
 	}
-	return runSchedule(s, p, m, v, fwd, bwd, p2p, nil)
+	key := orderKey{s, p, m, v}
+	if order := kept.get(key); order != nil {
+		with, without = replaySchedule(order, p, m, v, fwd, bwd, p2p)
+		return with, without, nil
+	}
+	n := 2 * p * m * v
+	if n > min(maxOrderBlocks, kept.max) {
+		return runSchedule(s, p, m, v, fwd, bwd, p2p, nil)
+	}
+	order := make([]placed, 0, n)
+	with, without, err = runSchedule(s, p, m, v, fwd, bwd, p2p, recordOrder(&order, p, m, v))
+	if err == nil {
+		kept.put(key, order)
+	}
+	return with, without, err
+}
+
+// runSchedule places a schedule's blocks in an order that depends on its
+// shape (s, p, m, v) alone — on whether a block's inputs have run, never
+// on when — so a shape's order, kept from one run, times the shape again
+// with other stage times: each block in turn, its inputs already timed,
+// with the maxima and sums runSchedule takes, in its order, and none of
+// its cursors and waiting (replaySchedule).
+
+// placed is a block of a shape's order. Its end is kept at index end of
+// the replay's ends: a forward's at i, a backward's at p·m·v + i, for
+// micro-batch mb on virtual stage vs at i = mb·p·v + vs. A forward with
+// in waits for the previous virtual stage's forward (end − 1) across a
+// send, a backward with in for the next one's backward (end + 1); a
+// backward waits for its own forward too.
+type placed struct {
+	end   int32
+	st    uint16 // its stage
+	f, in bool
+}
+
+// maxOrderBlocks bounds the orders kept (2·p·m·v blocks; 8 bytes each).
+const maxOrderBlocks = 1 << 14
+
+// recordOrder is runSchedule's block function appending each block to
+// *order.
+func recordOrder(order *[]placed, p, m, v int) func(st int, o op, start, end float64) {
+	pv := p * v
+	n := pv * m
+	return func(st int, o op, _, _ float64) {
+		vs := o.chunk*p + st
+		i := o.mb*pv + vs
+		b := placed{end: int32(i), st: uint16(st), f: o.f, in: vs > 0}
+		if !o.f {
+			b.end, b.in = int32(n+i), vs < pv-1
+		}
+		*order = append(*order, b)
+	}
+}
+
+// replaySchedule times a checked schedule from its shape's order:
+// runSchedule's lengths, bit for bit.
+func replaySchedule(order []placed, p, m, v int, fwd, bwd []float64, p2p float64) (with, without float64) {
+	sc := scratchPool.Get().(*scheduleScratch)
+	defer scratchPool.Put(sc)
+	// Each block's end, and each stage's last, with sends at 2·k and
+	// without at 2·k + 1 (k its index in ends or its stage).
+	n := p * m * v
+	sc.ends, sc.free, sc.dur = grow(sc.ends, 4*n), grow(sc.free, 2*p), grow(sc.dur, 2*p)
+	ends, free, dur := sc.ends, sc.free, sc.dur
+	clear(free)
+	V := float64(v)
+	for st := range p {
+		dur[2*st], dur[2*st+1] = fwd[st]/V, bwd[st]/V
+	}
+	for _, b := range order {
+		st, end := 2*int(b.st), 2*int(b.end)
+		r, r0 := free[st], free[st+1]
+		d := dur[st]
+		if b.f {
+			if b.in {
+				r, r0 = later(r, ends[end-2]+p2p), later(r0, ends[end-1])
+			}
+		} else {
+			if b.in {
+				r, r0 = later(r, ends[end+2]+p2p), later(r0, ends[end+3])
+			}
+			own := end - 2*n
+			r, r0 = later(r, ends[own]), later(r0, ends[own+1])
+			d = dur[st+1]
+		}
+		e, e0 := r+d, r0+d
+		ends[end], ends[end+1] = e, e0
+		free[st], free[st+1] = e, e0
+	}
+	for st := range p {
+		with, without = max(with, free[2*st]), max(without, free[2*st+1])
+	}
+	return with, without
+}
+
+// orderKey is a schedule's shape.
+type orderKey struct {
+	s       Schedule
+	p, m, v int
+}
+
+// orderCache keeps the orders of the shapes last run, up to max blocks
+// in all, the oldest dropped first; for any goroutine (an order kept is
+// never changed).
+type orderCache struct {
+	mu     sync.Mutex
+	max    int // blocks
+	blocks int
+	orders map[orderKey][]placed
+	queue  []orderKey // oldest first
+}
+
+// keptOrders are Evaluate's (a search keeps its own).
+var keptOrders = orderCache{max: 1 << 16}
+
+func (c *orderCache) get(k orderKey) []placed {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.orders[k]
+}
+
+func (c *orderCache) put(k orderKey, order []placed) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.orders[k]; ok || len(order) > c.max {
+		return
+	}
+	for c.blocks+len(order) > c.max {
+		c.blocks -= len(c.orders[c.queue[0]])
+		delete(c.orders, c.queue[0])
+		c.queue = c.queue[1:]
+	}
+	if c.orders == nil {
+		c.orders = make(map[orderKey][]placed)
+	}
+	c.orders[k] = order
+	c.queue = append(c.queue, k)
+	c.blocks += len(order)
 }
 
 // scheduleScratch is runSchedule's working memory, reused across calls.
@@ -231,6 +371,7 @@ type scheduleScratch struct {
 	cursors    []cursor
 	queue      []int
 	queued     []bool
+	ends       []float64 // replaySchedule's, by block
 }
 
 // endTimes are a block's end with sends and without, each stored as its

@@ -1,8 +1,10 @@
 package parallel
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"github.com/gpuscope/gpuscope/engine/hw"
@@ -91,7 +93,7 @@ func TestCursorFollowsTheSchedules(t *testing.T) {
 func TestScheduleWorkedByHand(t *testing.T) {
 	f, b := []float64{1, 2}, []float64{2, 3}
 	for _, s := range []Schedule{GPipe, OneFOneB} {
-		with, without, err := scheduleLengths(s, 2, 2, 1, f, b, 0.5)
+		with, without, err := scheduleLengths(s, 2, 2, 1, f, b, 0.5, &keptOrders)
 		if err != nil || with != 14 || without != 13 {
 			t.Errorf("%s: %g with sends, %g without (%v); want 14 and 13", s, with, without, err)
 		}
@@ -182,9 +184,143 @@ func TestEqualStagesBubbleIsTheClosedForm(t *testing.T) {
 		for i := range f {
 			f[i], b[i] = 0.75, 2.25
 		}
-		_, without, err := scheduleLengths(c.s, c.p, c.m, c.v, f, b, 0)
+		_, without, err := scheduleLengths(c.s, c.p, c.m, c.v, f, b, 0, &keptOrders)
 		if want := float64(c.m)*3 + float64(c.p-1)/float64(c.v)*3; err != nil || !within(without, want, 1e-12) {
 			t.Errorf("%v: %g, want m·slot + (p−1)/v·slot = %g (%v)", c, without, want, err)
 		}
+	}
+}
+
+// A shape's kept order times it as runSchedule does, bit for bit: every
+// schedule over stages, micro-batches and chunks from one up, fewer
+// micro-batches than stages included, with equal stages, random ones,
+// stages taking nothing, no sends and sends longer than a block, and
+// the times a check lets through that are not durations (+Inf, NaN).
+func TestReplayIsTheRun(t *testing.T) {
+	rng := rand.New(rand.NewPCG(43, 37))
+	type shape struct {
+		s       Schedule
+		p, m, v int
+	}
+	var shapes []shape
+	for _, p := range []int{1, 2, 3, 4, 5, 8, 16} {
+		for _, m := range []int{1, 2, 3, p - 1, p, p + 1, 2 * p, 3*p + 1, 8 * p} {
+			if m < 1 {
+				continue
+			}
+			shapes = append(shapes, shape{GPipe, p, m, 1}, shape{OneFOneB, p, m, 1})
+			if m%p == 0 {
+				for _, v := range []int{1, 2, 3, 4} {
+					shapes = append(shapes, shape{Interleaved, p, m, v})
+				}
+			}
+		}
+	}
+	shapes = append(shapes, shape{Interleaved, 16, 16, 4}, shape{Interleaved, 16, 128, 4}, shape{OneFOneB, 16, 120, 1})
+	times := func(p, kind int) (fwd, bwd []float64) {
+		fwd, bwd = make([]float64, p), make([]float64, p)
+		for st := range p {
+			switch kind {
+			case 0: // equal
+				fwd[st], bwd[st] = 0.75, 2.25
+			case 1: // a heavier first and last stage
+				fwd[st], bwd[st] = 1, 2
+				fwd[0], bwd[p-1] = 1.25, 2.5
+			case 2: // nothing, and −0
+				fwd[st], bwd[st] = 0, math.Copysign(0, -1)
+			case 3: // random, some stages taking nothing
+				if rng.IntN(4) > 0 {
+					fwd[st], bwd[st] = rng.Float64(), 3*rng.Float64()
+				}
+			case 4: // one stage forever, one NaN
+				fwd[st], bwd[st] = rng.Float64(), rng.Float64()
+				fwd[rng.IntN(p)], bwd[rng.IntN(p)] = math.Inf(1), math.NaN()
+			}
+		}
+		return fwd, bwd
+	}
+	same := func(a, b float64) bool { return math.Float64bits(a) == math.Float64bits(b) }
+	kept := orderCache{max: maxOrderBlocks}
+	n := 0
+	for _, c := range shapes {
+		if 2*c.p*c.m*c.v > maxOrderBlocks {
+			t.Fatalf("%v: %d blocks, more than are kept", c, 2*c.p*c.m*c.v)
+		}
+		var order []placed
+		fwd, bwd := times(c.p, 3)
+		if _, _, err := runSchedule(c.s, c.p, c.m, c.v, fwd, bwd, 0.1, recordOrder(&order, c.p, c.m, c.v)); err != nil {
+			t.Fatalf("%v: %v", c, err)
+		}
+		if len(order) != 2*c.p*c.m*c.v {
+			t.Fatalf("%v: %d blocks kept, want %d", c, len(order), 2*c.p*c.m*c.v)
+		}
+		for kind := range 5 {
+			for _, p2p := range []float64{0, math.Copysign(0, -1), 0.01, 1.5, 1e9} {
+				fwd, bwd := times(c.p, kind)
+				with, without, err := runSchedule(c.s, c.p, c.m, c.v, fwd, bwd, p2p, nil)
+				if err != nil {
+					t.Fatalf("%v: %v", c, err)
+				}
+				w, w0 := replaySchedule(order, c.p, c.m, c.v, fwd, bwd, p2p)
+				if !same(w, with) || !same(w0, without) {
+					t.Fatalf("%v, times %d, sends %g: replayed %v and %v, run %v and %v", c, kind, p2p, w, w0, with, without)
+				}
+				for range 2 { // the first maybe run, then replayed
+					w, w0, err := scheduleLengths(c.s, c.p, c.m, c.v, fwd, bwd, p2p, &kept)
+					if err != nil || !same(w, with) || !same(w0, without) {
+						t.Fatalf("%v, times %d, sends %g: lengths %v and %v (%v), run %v and %v", c, kind, p2p, w, w0, err, with, without)
+					}
+					if kept.get(orderKey{c.s, c.p, c.m, c.v}) == nil {
+						t.Fatalf("%v: not kept", c)
+					}
+				}
+				n++
+			}
+		}
+	}
+	t.Logf("%d shapes, %d runs", len(shapes), n)
+}
+
+// The kept orders are shared by goroutines evaluating at once (go test
+// -race), more shapes than fit: each gets its own run's lengths, and no
+// more blocks are kept than the cache's max.
+func TestReplayConcurrently(t *testing.T) {
+	fwd, bwd := make([]float64, 8), make([]float64, 8)
+	for st := range fwd {
+		fwd[st], bwd[st] = 1+float64(st)/8, 2
+	}
+	want := make(map[int][2]float64)
+	for m := 8; m <= 8*12; m += 8 {
+		w, w0, _ := runSchedule(Interleaved, 8, m, 2, fwd, bwd, 0.05, nil)
+		want[m] = [2]float64{w, w0}
+	}
+	kept := orderCache{max: 8000} // 32·m blocks a shape: 19,968 for all twelve
+	errs := make(chan string, 4)
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range 60 {
+				m := 8 * (1 + (g+k)%12) // twelve shapes: more than are kept
+				w, w0, err := scheduleLengths(Interleaved, 8, m, 2, fwd, bwd, 0.05, &kept)
+				if err != nil || w != want[m][0] || w0 != want[m][1] {
+					errs <- fmt.Sprintf("m %d: %g and %g (%v), want %g and %g", m, w, w0, err, want[m][0], want[m][1])
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+	blocks := 0
+	for _, o := range kept.orders {
+		blocks += len(o)
+	}
+	if blocks != kept.blocks || blocks > kept.max || len(kept.queue) != len(kept.orders) {
+		t.Errorf("%d blocks kept in %d orders (%d counted, %d queued), at most %d", blocks, len(kept.orders), kept.blocks, len(kept.queue), kept.max)
 	}
 }

@@ -231,7 +231,9 @@ func Search(o SearchOptions) (SearchResult, error) {
 		index int
 	}
 	var plans []ranked
-	var se searching
+	// The schedules' orders kept for the search: Llama 3 405B's on
+	// 16,384 GPUs runs 75 shapes (344,484 blocks, 2.8 MB) 1,229 times.
+	se := searching{orders: orderCache{max: 1 << 20}}
 	best := math.Inf(1)   // the fastest step that fits so far
 	var fastest []float64 // the Top fastest steps, ascending
 	exact := func(c *candidate) {
