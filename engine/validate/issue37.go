@@ -515,20 +515,21 @@ func openReasons() map[string]string {
 	// run's BF16 build is not public.
 	const mtnlg = "DeepSpeed's pipeline engine of 2021 runs about a fifth slower than the engine's 1F1B, while the paper's own Megatron-LM runs of this model on the same cluster (Narayanan et al. 2021, Table 2, interleaved) hold: what costs it is not found; read in DeepSpeed's code of late 2021 and ruled out: its sends, split over the TP group as Megatron's scatter/gather, its schedule with blocking sends (1F1B's step to 0.5%), the attention mask (not sent), activation checkpointing's options (off unless set); the run's BF16 pipeline is not in DeepSpeed's public code before April 2022"
 	return map[string]string{
-		"dgxc-llama31-405b-bf16-576":      "does not fit in the engine though NVIDIA ran it (ZeRO-1 over DP 4 × CP 2, FP32 gradients, no recomputation, 7 chunks a stage): where the engine's memory for this plan is too high — the activations the interleaved schedule keeps in flight, the FP32 gradient buffer — is not yet found; the same plan on 2,304 GPUs, its optimizer states spread over DP 16, fits",
-		"megatron-core-h100-weak-1.7b-48": "the engine is fast by about a fifth on the 1.7B model (h 2,048, TP 1, DP 48) whatever its micro-batch; MPT-7B on H100 shows the same: what the engine undercharges at h ≤ 4,096 (costs that do not shrink with the model: small kernels and their launches, for one) is not yet found",
-		"llmfoundry-mpt-7b-h100-bf16-8":   mpt7,
-		"llmfoundry-mpt-7b-h100-bf16-512": mpt7,
-		"llmfoundry-mpt-30b-a100-bf16-8":  "the engine is slow: MPT-30B's published MFU of 55.3% with every layer checkpointed is a hardware-FLOP utilisation of 74% of the A100's 312 TFLOP/s, above the engine's ceiling for A100 products (82% of peak at 85% of the boost clock: 70%)",
-		"llmfoundry-mpt-3b-h100-fp8-8":    "FP8 on a 3B model (h 2,560) through Transformer Engine's te.Linear: fast like the small BF16 models on H100 (MPT-7B −14%, Megatron-Core's 1.7B −13%); what Transformer Engine runs around the products is charged (−16.4% before): every input and output gradient cast and transposed (MPT's LayerNorm and GELU are its own, in BF16), the weights cast and transposed every micro-batch (llm-foundry's MPT passes no is_first_microbatch), the amaxes updated module by module and all-reduced, the tied head in BF16 — what is left is the small-model gap the BF16 rows share, not found",
-		"narayanan21-t2-zero3-175b-1536":  zero3,
-		"narayanan21-t2-zero3-530b-2240":  zero3,
-		"mtnlg-530b-2240":                 mtnlg,
-		"mtnlg-530b-2800":                 mtnlg,
-		"mtnlg-530b-3360":                 mtnlg,
-		"nemotron4-15b-report-2304":       "the published step grows from 0.58 s at DP 192 to 0.64 at DP 288 with the same batch a GPU, the engine's barely: a half-second step's data-parallel reduction over 288 ranks, and the stragglers among 2,304 GPUs, cost more than the engine charges",
-		"bloomberggpt-50b-512-a100-40gb":  "ZeRO-3 over 512 A100s on EFA ran at about half the engine's speed: the engine hides ZeRO-3's gathers behind the compute; SageMaker's sharded data parallelism on EFA (2023), MiCS's two-hop gradient reduction and the run's average (its first 7,200 steps at batch 1,024) are not modelled",
-		"opt-175b-992-a100":               fmt.Sprintf("the rate's FLOP count is not given and it is a best ('up to'): read as Megatron's 96·… count the engine is fast; read as 6·N·tokens the step would be %.1f s and the engine slow; neither reading is reproduced", 6*175e9*992*2048/(147e12*992)),
+		"dgxc-llama31-405b-bf16-576":        "does not fit in the engine though NVIDIA ran it (ZeRO-1 over DP 4 × CP 2, FP32 gradients, no recomputation, 7 chunks a stage): where the engine's memory for this plan is too high — the activations the interleaved schedule keeps in flight, the FP32 gradient buffer — is not yet found; the same plan on 2,304 GPUs, its optimizer states spread over DP 16, fits",
+		"megatron-core-h100-weak-1.7b-48":   "the engine is fast by about a fifth on the 1.7B model (h 2,048, TP 1, DP 48) whatever its micro-batch; MPT-7B on H100 shows the same: what the engine undercharges at h ≤ 4,096 (costs that do not shrink with the model: small kernels and their launches, for one) is not yet found",
+		"megatron-core-h100-strong-177b-96": "the source ran TP communication overlapped (the README: --tp-comm-overlap), and with it modelled the engine is fast on every TP 8 row of these Megatron-Core r0.8 runs on H100 — weak scaling 70B −7.6%, 177B −9.4%, 462B −8.5%; strong scaling 177B −1.3% on 4,608 GPUs and −15.7% here (−4.6% while TP's collectives were charged exposed, 18 s of the step) — most here, on 96 GPUs (DP 2, 576 sequences a rank), where the step is nearly all compute: the engine's 99 s are 90 s of compute, 5 s of exposed TP communication, 3.5 s of waiting for the slowest GPU and 0.1 s of bubble, so to reach the published 117.5 s the compute would be about a sixth short, or a cost the engine does not model lies beside it; which, is not found; NVIDIA's NeMo runs of the same widths on H100 hold (GPT-3 175B, h 12,288, TP 4: −3%; Nemotron-4 340B, h 18,432, TP 8: within 3%), so the layer's shape alone does not explain it; not known: the run's micro-batch, chunks a stage and recomputation (unstated: the engine's fastest plan; with selective recomputation the row is −14%, with full +11%), its attention kernel (cuDNN's fused attention of mid-2024 run as FlashAttention-3; as FlashAttention-2, −11%), its network",
+		"llmfoundry-mpt-7b-h100-bf16-8":     mpt7,
+		"llmfoundry-mpt-7b-h100-bf16-512":   mpt7,
+		"llmfoundry-mpt-30b-a100-bf16-8":    "the engine is slow: MPT-30B's published MFU of 55.3% with every layer checkpointed is a hardware-FLOP utilisation of 74% of the A100's 312 TFLOP/s, above the engine's ceiling for A100 products (82% of peak at 85% of the boost clock: 70%)",
+		"llmfoundry-mpt-3b-h100-fp8-8":      "FP8 on a 3B model (h 2,560) through Transformer Engine's te.Linear: fast like the small BF16 models on H100 (MPT-7B −14%, Megatron-Core's 1.7B −13%); what Transformer Engine runs around the products is charged (−16.4% before): every input and output gradient cast and transposed (MPT's LayerNorm and GELU are its own, in BF16), the weights cast and transposed every micro-batch (llm-foundry's MPT passes no is_first_microbatch), the amaxes updated module by module and all-reduced, the tied head in BF16 — what is left is the small-model gap the BF16 rows share, not found",
+		"narayanan21-t2-zero3-175b-1536":    zero3,
+		"narayanan21-t2-zero3-530b-2240":    zero3,
+		"mtnlg-530b-2240":                   mtnlg,
+		"mtnlg-530b-2800":                   mtnlg,
+		"mtnlg-530b-3360":                   mtnlg,
+		"nemotron4-15b-report-2304":         "the published step grows from 0.58 s at DP 192 to 0.64 at DP 288 with the same batch a GPU, the engine's barely: a half-second step's data-parallel reduction over 288 ranks, and the stragglers among 2,304 GPUs, cost more than the engine charges",
+		"bloomberggpt-50b-512-a100-40gb":    "ZeRO-3 over 512 A100s on EFA ran at about half the engine's speed: the engine hides ZeRO-3's gathers behind the compute; SageMaker's sharded data parallelism on EFA (2023), MiCS's two-hop gradient reduction and the run's average (its first 7,200 steps at batch 1,024) are not modelled",
+		"opt-175b-992-a100":                 fmt.Sprintf("the rate's FLOP count is not given and it is a best ('up to'): read as Megatron's 96·… count the engine is fast; read as 6·N·tokens the step would be %.1f s and the engine slow; neither reading is reproduced", 6*175e9*992*2048/(147e12*992)),
 	}
 }
 
@@ -709,7 +710,7 @@ func dgxc() []spec37 {
 		s = append(s, spec37{name: fmt.Sprintf("dgxc-nemotron4-15b-bf16-%d", c.gpus),
 			source: fmt.Sprintf("NVIDIA dgxc-benchmarking v25.02 (commit 8f5cbb3), nemotron/README_15b.md, Nemotron-4 15B BF16 (NeMo 24.12; TP 4, MBS 4), %s × H100, batch %s; %s", units.Number(float64(c.gpus)), units.Number(float64(4*c.gpus)), url),
 			pub:    stepTime(c.t), run: r,
-			note: "NeMo 24.12 (Megatron-Core, Transformer Engine, cuDNN fused attention as FlashAttention-3); the v25.02 recipe (nemotron4-15b-synth.yaml at 8f5cbb3) names mcore_distributed_optim, Megatron-Core's distributed optimizer, as ZeRO-1, and no grad_sync_dtype, so NeMo 24.12 reduces gradients in FP32 (grad_reduce_in_fp32: 18 bytes; rows.json's distributed_fused_adam with grad_sync_dtype: bf16 is v24.11.1's yaml); squared ReLU, no biases, rotary positions, untied embeddings, no dropout, as the recipe's yaml; userbuffers TP-comm overlap cannot be said; the time of the last step"})
+			note: "NeMo 24.12 (Megatron-Core, Transformer Engine, cuDNN fused attention as FlashAttention-3); the v25.02 recipe (nemotron4-15b-synth.yaml at 8f5cbb3) names mcore_distributed_optim, Megatron-Core's distributed optimizer, as ZeRO-1, and no grad_sync_dtype, so NeMo 24.12 reduces gradients in FP32 (grad_reduce_in_fp32: 18 bytes; rows.json's distributed_fused_adam with grad_sync_dtype: bf16 is v24.11.1's yaml); squared ReLU, no biases, rotary positions, untied embeddings, no dropout, as the recipe's yaml; userbuffers TP-comm overlap as --tp-overlap (the yaml's ub_tp_comm_overlap: True with no ub_tp_comm_overlap_cfg: Transformer Engine's default splits and SMs); the time of the last step"})
 	}
 	return s
 }
@@ -718,7 +719,9 @@ func dgxc() []spec37 {
 
 func megatronREADME() []spec37 {
 	const src = "https://github.com/NVIDIA/Megatron-LM README.md, 'Training Speed and Scalability' (Megatron-Core r0.8.0, H100; commit f2e5db402c, 2024-07-15)"
-	const note = "Megatron-Core r0.8 (2024, Transformer Engine: cuDNN fused attention as FlashAttention-3) with the distributed optimizer (ZeRO-1: --overlap-param-gather needs it) and FP32 gradients (Megatron's default: 18 bytes); 4h GELU blocks, whose untied embeddings a model from sizes cannot say (tied here); TP-comm overlap cannot be said; network unstated (the engine's NDR)"
+	const note = "Megatron-Core r0.8 (2024, Transformer Engine: cuDNN fused attention as FlashAttention-3) with the distributed optimizer (ZeRO-1: --overlap-param-gather needs it) and FP32 gradients (Megatron's default: 18 bytes); 4h GELU blocks, whose untied embeddings a model from sizes cannot say (tied here); network unstated (the engine's NDR)"
+	const tpOverlapped = "TP communication overlapped as the README states (\"We perform fine-grained overlapping of data-parallel (--overlap-grad-reduce --overlap-param-gather), tensor-parallel (--tp-comm-overlap) and pipeline-parallel communication\"): --tp-overlap, Transformer Engine's userbuffers with its default splits and SMs (the README names no --tp-comm-overlap-cfg)"
+	const tpNone = "TP 1: no TP communication to overlap"
 	base := run{software: "current", seq: 4096, vocab: 131072, gpu: "h100", zero: 1, bpp: 18, flashVersion: 3, mb: 1,
 		free: freeMicro | freeInterleave | freeRecompute}
 	var s []spec37
@@ -739,10 +742,14 @@ func megatronREADME() []spec37 {
 		if c.pp == 1 {
 			r.free &^= freeInterleave
 		}
+		tpNote := tpNone
+		if c.tp > 1 {
+			r.tpOverlap, tpNote = true, tpOverlapped
+		}
 		f := F72(float64(c.gb), 4096, float64(c.layers), float64(c.hidden), 131072)
 		s = append(s, spec37{name: c.name, source: fmt.Sprintf("%s, images/model_table.png (weak scaling), %s row: TP %d, PP %d, %s GPUs, batch %s", src, c.size, c.tp, c.pp, units.Number(float64(c.gpus)), units.Number(float64(c.gb))),
 			pub: fromRate(c.tflops, "tflops_per_gpu", f, c.tflops*1e12, c.gpus, fmt.Sprintf("from %s TFLOP/s a GPU with Megatron-LM's count (training.py at that commit): 72·B·s·L·h²·(1 + s/6h + V/12Lh), V 131,072, s 4,096", num(c.tflops))),
-			run: r, note: note})
+			run: r, note: note + "; " + tpNote})
 	}
 	for _, c := range []struct {
 		gpus int
@@ -750,11 +757,12 @@ func megatronREADME() []spec37 {
 	}{{96, 0.47}, {4608, 0.42}} {
 		r := base
 		r.layers, r.hidden, r.heads, r.kvHeads, r.ffn, r.tp, r.pp, r.gpus, r.gb = 96, 12288, 96, 96, 49152, 8, 6, c.gpus, 1152
+		r.tpOverlap = true
 		f := F72(1152, 4096, 96, 12288, 131072)
 		s = append(s, spec37{name: fmt.Sprintf("megatron-core-h100-strong-177b-%d", c.gpus),
 			source: fmt.Sprintf("%s, images/strong_scaling.png and its text ('a reduction in MFU from 47%% to 42%%'), 177B, batch 1,152, %s GPUs; TP 8 and PP 6 from the model table's 177B row", src, units.Number(float64(c.gpus))),
 			pub:    fromRate(c.mfu, "mfu", f, c.mfu*989e12, c.gpus, fmt.Sprintf("from MFU %.0f%% (two digits: ±0.5 point) with Megatron-LM's count, 72·B·s·L·h²·(1 + s/6h + V/12Lh), over 989 TFLOP/s", 100*c.mfu)),
-			run:    r, note: note})
+			run:    r, note: note + "; " + tpOverlapped})
 	}
 	return s
 }
@@ -915,6 +923,12 @@ func mtNLG() []spec37 {
 func nemotronReports() []spec37 {
 	var s []spec37
 	const squared = "squared ReLU, no biases, rotary positions, untied embeddings, no dropout (each report's §2)"
+	// Neither report says whether TP's communication was overlapped
+	// (NVIDIA's own NeMo recipes for both models overlap it): the rows
+	// run without, and the Note gives the engine's time with it.
+	const noTPOverlap = "TP-comm overlap: the report says nothing of it, so TP's collectives run exposed, between the products (no --tp-overlap)"
+	withTPOverlap := func(r run) run { r.tpOverlap = true; return r }
+	const withWhat = "with TP's collectives overlapped (--tp-overlap, as NVIDIA's NeMo recipes for these models run them)"
 	for _, c := range []struct {
 		gpus, gb int
 		t        float64
@@ -924,9 +938,9 @@ func nemotronReports() []spec37 {
 		s = append(s, spec37{name: fmt.Sprintf("nemotron4-15b-report-%d", c.gpus),
 			source: fmt.Sprintf("Parmar et al. 2024, Nemotron-4 15B Technical Report (arXiv 2402.16819), §2, Table 2, DP %d: %s GPUs, batch %s; https://arxiv.org/abs/2402.16819", c.gpus/8, units.Number(float64(c.gpus)), units.Number(float64(c.gb))),
 			pub:    stepTime(c.t),
-			run:    r,
+			run:    r, alt: withTPOverlap, altWhat: withWhat,
 			note: join("Megatron-LM/NeMo of late 2023 (version unstated): sequence parallelism, FlashAttention-2 (an H100 stack before July 2024), the distributed optimizer (stated: ZeRO-1), FP32 gradients (Megatron's default: 18 bytes)", squared,
-				"the time given to two digits (±0.9%)")})
+				noTPOverlap, "the time given to two digits (±0.9%)")})
 	}
 	for _, c := range []struct {
 		gpus, gb int
@@ -937,8 +951,8 @@ func nemotronReports() []spec37 {
 		s = append(s, spec37{name: fmt.Sprintf("nemotron4-340b-report-%d", c.gpus),
 			source: fmt.Sprintf("NVIDIA 2024, Nemotron-4 340B Technical Report (arXiv 2406.11704), §2.3, Table 2, DP %d: %s GPUs (TP 8, PP 12 with interleaving), batch %s; https://arxiv.org/abs/2406.11704", c.gpus/96, units.Number(float64(c.gpus)), units.Number(float64(c.gb))),
 			pub:    stepTime(c.t),
-			run:    r,
-			note:   join("Megatron-LM/NeMo of early 2024 (version unstated): sequence parallelism, FlashAttention-2 (NVIDIA's own recipe for this model runs the flash-attn library: dgxc's NVTE_FUSED_ATTN=0), the distributed optimizer (stated: ZeRO-1), FP32 gradients (Megatron's default: 18 bytes)", squared)})
+			run:    r, alt: withTPOverlap, altWhat: withWhat,
+			note: join("Megatron-LM/NeMo of early 2024 (version unstated): sequence parallelism, FlashAttention-2 (NVIDIA's own recipe for this model runs the flash-attn library: dgxc's NVTE_FUSED_ATTN=0), the distributed optimizer (stated: ZeRO-1), FP32 gradients (Megatron's default: 18 bytes)", squared, noTPOverlap)})
 	}
 	return s
 }
@@ -973,5 +987,5 @@ func llama65B() spec37 {
 		pub:    fromTokens(380, 2048, 2048, 2048),
 		run: run{software: "current", layers: 80, hidden: 8192, heads: 64, kvHeads: 64, ffn: 22016, ffnKind: model.SwiGLU, seq: 2048, vocab: 32000,
 			gpu: "a100-80gb", gpus: 2048, tp: 8, pp: 4, recompute: parallel.RecomputeSelective, gb: 2048, free: freeMicro | freeInterleave | freeZeRO},
-		note: "Meta's xformers trainer (early 2023): 'model and sequence parallelism' with no degrees given — TP 8 and PP 4 assumed (DP 64); xformers' memory-efficient attention as FlashAttention-2; activations saved as their manual backward saves them read as selective recomputation; all-reduces overlapped; 4M tokens as 2,048 sequences of 2,048; 'around' 380 tokens/s"}
+		note: "Meta's xformers trainer (early 2023): 'model and sequence parallelism' with no degrees given — TP 8 and PP 4 assumed (DP 64); xformers' memory-efficient attention as FlashAttention-2; activations saved as their manual backward saves them read as selective recomputation; the all-reduces 'over the network' overlapped with the computation (§2.4) read as the data-parallel reduction's overlap, TP's collectives within a node run exposed (no --tp-overlap: the engine's is Transformer Engine's userbuffers, not Meta's); 4M tokens as 2,048 sequences of 2,048; 'around' 380 tokens/s"}
 }

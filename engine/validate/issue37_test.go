@@ -82,6 +82,17 @@ func TestIssue37RowsMatchResearch(t *testing.T) {
 		if bf16 := strings.Contains(p["zero"].(string), "optim.dtype: bf16"); bf16 != (run.optStates == parallel.StatesBF16) {
 			t.Errorf("%s: --optimizer-states %q; rows.json's plan: %s", name, run.optStates, p["zero"])
 		}
+		// TP's communication overlapped where the source says so: a row
+		// runs --tp-overlap only where rows.json's plan has
+		// tp_comm_overlap, and where it has it with TP > 1 the row runs
+		// it or its note says why not.
+		tpcomm, _ := p["tp_comm_overlap"].(bool)
+		switch {
+		case run.tpOverlap && !tpcomm:
+			t.Errorf("%s: --tp-overlap; rows.json's tp_comm_overlap %v", name, p["tp_comm_overlap"])
+		case tpcomm && run.tp > 1 && !run.tpOverlap && !strings.Contains(s.note, "no --tp-overlap"):
+			t.Errorf("%s: rows.json's tp_comm_overlap true with TP %d, run without --tp-overlap and the note does not say why", name, run.tp)
+		}
 		// Layers that do not divide by PP are split as the run split them.
 		if run.layers%(run.pp*max(run.v, 1)) != 0 && (run.firstStage == 0 || run.lastStage == 0) {
 			t.Errorf("%s: %d layers on %d stages without --first-stage-layers and --last-stage-layers", name, run.layers, run.pp)
