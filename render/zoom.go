@@ -1,5 +1,7 @@
 package render
 
+import "github.com/gpuscope/gpuscope/render/draw"
+
 // The zoom's pictures (issue 21): one moment of a training step seen from
 // a node, from one GPU and from one SM. The cluster level is the step's
 // own picture (its time line, or the plan on the cluster); scene builds
@@ -57,10 +59,10 @@ type ZoomNodeGPU struct {
 // and its NICs.
 type ZoomNodeView struct {
 	Width, Height float32
-	Stage         Rect
+	Stage         draw.Rect
 	Scale         float32
-	Theme         Theme
-	Words         Words
+	Theme         draw.Theme
+	Words         draw.Words
 	Crumbs        string
 	Title         string // "Node 3 of 32: 8 × H100, NVLink 4 (450 GB/s one way)"
 	Clock         string // "t = 1.42 s", the step's moment
@@ -100,10 +102,10 @@ type ZoomSpan struct {
 // through shared memory.
 type ZoomGPUView struct {
 	Width, Height float32
-	Stage         Rect
+	Stage         draw.Rect
 	Scale         float32
-	Theme         Theme
-	Words         Words
+	Theme         draw.Theme
+	Words         draw.Words
 	Crumbs        string
 	Title         string // "GPU 27 · stage 3 · TP rank 3"
 	Doing         string // "forward of micro-batch 3 · layer 14 of 126"
@@ -144,10 +146,10 @@ type ZoomGPUView struct {
 // time through shared memory, KStep of KSteps done.
 type ZoomSMView struct {
 	Width, Height float32
-	Stage         Rect
+	Stage         draw.Rect
 	Scale         float32
-	Theme         Theme
-	Words         Words
+	Theme         draw.Theme
+	Words         draw.Words
 	Crumbs        string
 	Title         string // "SM 0 of 132 in the up GEMM"
 	TilesM        int
@@ -184,19 +186,19 @@ type ZoomSMView struct {
 
 // zoomCrumbs draws the way back (a view's Crumbs) on a line at the top of
 // st, in the dim colour, and returns the part of st under it.
-func zoomCrumbs(l *List, th Theme, st Rect, sc float32, s string) Rect {
+func zoomCrumbs(l *draw.List, th draw.Theme, st draw.Rect, sc float32, s string) draw.Rect {
 	if s == "" {
 		return st
 	}
 	if sc <= 0 {
 		sc = 1
 	}
-	fs, pad := headFont(st, sc)
+	fs, pad := draw.HeadFont(st, sc)
 	// A little smaller than a headline, never under the pictures'
 	// smallest text (20 px in presentation mode, PICTURES.md rule 8).
-	fs = maxf(fs*0.85, textSize(sc))
-	l.Label(st.X+pad, st.Y+pad*0.5, fs, AlignLeft, th.Dim, fitLabel(s, fs, st.W-2*pad))
-	h := pad*0.5 + fs*LineHeight
+	fs = draw.Maxf(fs*0.85, draw.TextSize(sc))
+	l.Label(st.X+pad, st.Y+pad*0.5, fs, draw.AlignLeft, th.Dim, draw.FitLabel(s, fs, st.W-2*pad))
+	h := pad*0.5 + fs*draw.LineHeight
 	st.Y, st.H = st.Y+h, st.H-h
 	return st
 }
@@ -207,8 +209,8 @@ func zoomCrumbs(l *List, th Theme, st Rect, sc float32, s string) Rect {
 // in. p is the transition's progress (0–1); at 1 the list is unchanged.
 // Readers who ask for reduced motion get no transition (the page does
 // not call it).
-func ZoomTransition(l *List, st Rect, in bool, p float32) {
-	p = clamp(p, 0, 1)
+func ZoomTransition(l *draw.List, st draw.Rect, in bool, p float32) {
+	p = draw.Clamp(p, 0, 1)
 	if p >= 1 {
 		return
 	}
