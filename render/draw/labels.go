@@ -6,12 +6,11 @@ import (
 	"unicode/utf8"
 )
 
-// Label widths for layout. textWidth is the painter's measure; until the
-// canvas font's exact metrics land (render/font), it counts every rune as
-// 0.56 em, while a CJK character is a whole em and a capital up to 0.83.
-// Pictures that lay out words of both languages measure with labelW,
-// which is never narrower than the font's advance: what fits by labelW
-// fits on the canvas.
+// Label widths for layout. TextWidth is exact: the painter's own advances
+// (render/font), a CJK character one em. LabelW is an older per-rune
+// bound, never narrower than TextWidth, that the pictures laid out with
+// it still use; measuring them by TextWidth instead moves their labels
+// (issue 38), so it waits for their goldens to be reviewed.
 
 // LabelW is an upper bound of s's width at size fs.
 func LabelW(s string, fs float32) float32 {

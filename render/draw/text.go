@@ -11,9 +11,11 @@ import (
 // 13.5 px at 1280×800, 20 px in presentation mode (scale 1.5).
 func TextSize(sc float32) float32 { return 13.5 * sc }
 
-// LabelWidth is a label's width with room for CJK text, whose
-// characters are an em wide (textWidth, the canvas font's measure,
-// counts them narrower until it measures the font itself).
+// LabelWidth is a label's width with a margin: each CJK character (any
+// rune from U+2E80) an em, any other 0.56 em, and never less than
+// TextWidth — a per-rune bound older than the exact measure (TextWidth,
+// which already counts a CJK character as an em), kept until the
+// pictures that use it are laid out again by TextWidth (issue 38).
 func LabelWidth(s string, size float32) float32 {
 	n, wide := 0, 0
 	for _, r := range s {
