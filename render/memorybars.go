@@ -5,35 +5,6 @@ import (
 	"math"
 )
 
-// Segment colours of the memory bars: the Okabe–Ito palette (told apart
-// with the common colour-vision deficiencies), its vermilion left out as
-// it is too close to the themes' Hot, which marks bytes over the line.
-var memoryKeys = [...]struct {
-	key string
-	col draw.Color
-	say string // its catalogue key
-}{
-	{"weights", draw.Color{R: 0x56, G: 0xb4, B: 0xe9, A: 255}, "canvas.mem.weights"},         // sky blue
-	{"gradients", draw.Color{R: 0x00, G: 0x9e, B: 0x73, A: 255}, "canvas.mem.gradients"},     // bluish green
-	{"optimizer", draw.Color{R: 0xe6, G: 0x9f, B: 0x00, A: 255}, "canvas.mem.optimizer"},     // orange
-	{"activations", draw.Color{R: 0xcc, G: 0x79, B: 0xa7, A: 255}, "canvas.mem.activations"}, // reddish purple
-	{"buffers", draw.Color{R: 0x00, G: 0x72, B: 0xb2, A: 255}, "canvas.mem.buffers"},         // blue
-}
-
-// memoryColour is the fill of a memory segment by its Key; an unknown key
-// is the theme's Dim.
-func memoryColour(key string, th draw.Theme) draw.Color {
-	for _, k := range memoryKeys {
-		if k.key == key {
-			return k.col
-		}
-	}
-	return th.Dim
-}
-
-// overVeil is the alpha of the Hot veil over bytes above the line.
-const overVeil = 110
-
 // AppendMemoryBars draws one stacked bar per GPU (or stage, or
 // configuration), its segments bottom-up in the order given, against a
 // solid line at the GPU's capacity and a dashed one at what a job can
