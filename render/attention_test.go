@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/gpuscope/gpuscope/render/draw"
 	"strings"
 	"testing"
 
@@ -19,25 +20,25 @@ func attentionView(phase AttentionPhase, seq int) AttentionView {
 		}
 		pts = append(pts, AttentionPoint{Seq: n, Standard: 96 * (4*float64(n)*float64(n) + 4*float64(n)*128) * 2, Flash: f, KVReads: r})
 	}
-	return AttentionView{Width: 845, Height: 800, Stage: Rect{0, 0, 845, 800}, Scale: 1, Theme: Dark, Words: shortWords,
+	return AttentionView{Width: 845, Height: 800, Stage: draw.Rect{X: 0, Y: 0, W: 845, H: 800}, Scale: 1, Theme: draw.Dark, Words: shortWords,
 		Phase: phase, Points: pts, Seq: seq, HeadDim: 128, Heads: 96, Batch: 1,
 		ScoreBytes: 805306368, StdBytes: 3422552064, FlashBytes: 201326592, StdTimeS: 1.0217e-3, FlashTimeS: 2.541e-4,
 		L2Bytes: 50e6, MaxDiff: 7.77e-16}
 }
 
 func TestAttentionGolden(t *testing.T) {
-	golden.Check(t, "attention.golden", AppendAttention(List{}, attentionView(AttTraffic, 2048)).String())
+	golden.Check(t, "attention.golden", AppendAttention(draw.List{}, attentionView(AttTraffic, 2048)).String())
 }
 
 // On the chart standard attention's curve climbs twice as steeply as
 // FlashAttention's (N² against N) until the L2 step, which is marked and
 // explained.
 func TestAttentionChart(t *testing.T) {
-	stdC, flC, _, _, _ := attentionColours(Dark)
-	l := AppendAttention(List{}, attentionView(AttTraffic, 2048))
-	var std, fl []Item
+	stdC, flC, _, _, _ := attentionColours(draw.Dark)
+	l := AppendAttention(draw.List{}, attentionView(AttTraffic, 2048))
+	var std, fl []draw.Item
 	for _, it := range l.Items {
-		if it.Kind == FillCircle && it.R == 3.5 {
+		if it.Kind == draw.FillCircle && it.R == 3.5 {
 			switch it.Color {
 			case stdC:
 				std = append(std, it)
@@ -49,7 +50,7 @@ func TestAttentionChart(t *testing.T) {
 	if len(std) != 9 || len(fl) != 9 {
 		t.Fatalf("%d standard and %d flash points, want 9 each", len(std), len(fl))
 	}
-	rise := func(p []Item, a, b int) float32 { return p[a].Y - p[b].Y }
+	rise := func(p []draw.Item, a, b int) float32 { return p[a].Y - p[b].Y }
 	if r := rise(std, 0, 7) / rise(fl, 0, 7); r < 1.9 || r > 2.1 {
 		t.Errorf("up to 32k standard rises %.2f× as much as flash, want 2 (N² against N)", r)
 	}
@@ -63,12 +64,12 @@ func TestAttentionChart(t *testing.T) {
 // as Q; FlashAttention's HBM holds no S; the traffic bars are in
 // proportion (17×).
 func TestAttentionFlows(t *testing.T) {
-	stdC, flC, qC, _, _ := attentionColours(Dark)
-	l := AppendAttention(List{}, attentionView(AttSpeed, 2048))
+	stdC, flC, qC, _, _ := attentionColours(draw.Dark)
+	l := AppendAttention(draw.List{}, attentionView(AttSpeed, 2048))
 	var q, s float32
 	var bars []float32
 	for _, it := range l.Items {
-		if it.Kind != FillRect {
+		if it.Kind != draw.FillRect {
 			continue
 		}
 		switch {
@@ -94,12 +95,12 @@ func TestAttentionFlows(t *testing.T) {
 
 // The online softmax's tiled weights equal the direct ones bar for bar.
 func TestAttentionSoftmax(t *testing.T) {
-	stdC, _, qC, _, _ := attentionColours(Dark)
-	l := AppendAttention(List{}, attentionView(AttSame, 2048))
+	stdC, _, qC, _, _ := attentionColours(draw.Dark)
+	l := AppendAttention(draw.List{}, attentionView(AttSame, 2048))
 	var d, tl []float32
-	fs, _ := siSizes(Rect{0, 0, 845, 800}, 1)
+	fs, _ := draw.TextSizes(draw.Rect{X: 0, Y: 0, W: 845, H: 800}, 1)
 	for _, it := range l.Items {
-		if it.Kind == FillRect && it.W < 30 && it.W != fs*0.9 { // not the legend's swatches
+		if it.Kind == draw.FillRect && it.W < 30 && it.W != fs*0.9 { // not the legend's swatches
 			switch it.Color {
 			case stdC:
 				d = append(d, it.H)
@@ -122,11 +123,11 @@ func TestAttentionSoftmax(t *testing.T) {
 }
 
 func TestAttentionText(t *testing.T) {
-	for _, st := range []Rect{{0, 0, 845, 800}, {0, 0, 390, 420}, {0, 0, 640, 300}} {
+	for _, st := range []draw.Rect{{X: 0, Y: 0, W: 845, H: 800}, {X: 0, Y: 0, W: 390, H: 420}, {X: 0, Y: 0, W: 640, H: 300}} {
 		for ph := AttScores; ph <= AttAll; ph++ {
 			v := attentionView(ph, 4096)
 			v.Stage, v.Width, v.Height = st, st.W, st.H
-			checkText(t, AppendAttention(List{}, v), st, 13.5)
+			checkText(t, AppendAttention(draw.List{}, v), st, 13.5)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/gpuscope/gpuscope/render/draw"
 	"strconv"
 	"unicode/utf8"
 
@@ -86,28 +87,21 @@ func clAlong(p *[6][2]float32, k int, t float32) (float32, float32) {
 	var total float32
 	var seg [5]float32
 	for i := 1; i < k; i++ {
-		seg[i-1] = clAbs(p[i][0]-p[i-1][0]) + clAbs(p[i][1]-p[i-1][1]) // axis-aligned
+		seg[i-1] = draw.Abs(p[i][0]-p[i-1][0]) + draw.Abs(p[i][1]-p[i-1][1]) // axis-aligned
 		total += seg[i-1]
 	}
-	d := clamp(t, 0, 1) * total
+	d := draw.Clamp(t, 0, 1) * total
 	for i := 1; i < k; i++ {
 		if d <= seg[i-1] || i == k-1 {
 			f := float32(0)
 			if seg[i-1] > 0 {
-				f = minf(d/seg[i-1], 1)
+				f = draw.Minf(d/seg[i-1], 1)
 			}
 			return p[i-1][0] + (p[i][0]-p[i-1][0])*f, p[i-1][1] + (p[i][1]-p[i-1][1])*f
 		}
 		d -= seg[i-1]
 	}
 	return p[0][0], p[0][1]
-}
-
-func clAbs(v float32) float32 {
-	if v < 0 {
-		return -v
-	}
-	return v
 }
 
 // AppendCluster draws the cluster's nodes as boxes of GPU squares, each
@@ -119,9 +113,9 @@ func clAbs(v float32) float32 {
 // the same bytes on every hop, so when a collective crosses nodes the
 // NVLink hops arrive early (by the ratio of the two links' speeds) and the
 // IB hops take the whole step; the legend races the two links.
-func AppendCluster(dst List, v ClusterView) List {
+func AppendCluster(dst draw.List, v ClusterView) draw.List {
 	th := v.Theme
-	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
+	l, sc := draw.Canvas(dst, v.Width, v.Height, v.Scale, th)
 	st := v.Stage
 	G := v.GPUsPerNode
 	if st.W <= 0 || st.H <= 0 || v.Nodes < 1 || G < 1 {
@@ -129,9 +123,9 @@ func AppendCluster(dst List, v ClusterView) List {
 	}
 	n := v.Nodes * G
 	tp, pp, dp := max(v.TP, 1), max(v.PP, 1), max(v.DP, 1)*max(v.CP, 1)
-	prog := clamp(float32(v.Progress), 0, 1)
+	prog := draw.Clamp(float32(v.Progress), 0, 1)
 
-	fs := clamp(minf(st.W, st.H)/45, 14*sc, 18*sc)
+	fs := draw.Clamp(draw.Minf(st.W, st.H)/45, 14*sc, 18*sc)
 	pad := fs * 0.8
 	w := v.Words
 
@@ -150,16 +144,16 @@ func AppendCluster(dst List, v ClusterView) List {
 	clock := ""
 	if v.Headline != "" && v.Unfit == "" { // a plan that does not fit runs no clock
 		t := v.Time
-		clock = clusterLabels.get(clKey{w.Lang, "", 'c', t}, func() string {
+		clock = clusterLabels.Get(clKey{w.Lang, "", 'c', t}, func() string {
 			if t < 0 {
 				return ""
 			}
 			return w.Say("canvas.clock", "t", units.Duration(t))
 		})
 	}
-	cw := labelW(clock, fs)
+	cw := draw.LabelW(clock, fs)
 	clockY := y // the clock goes last: it changes every frame
-	l.Label(st.X+pad, y, fs, AlignLeft, th.Text, fitLabel(clusterTitle(w, v.Nodes, G, tp, max(v.CP, 1), pp, max(v.DP, 1)), fs, st.W-3*pad-cw))
+	l.Label(st.X+pad, y, fs, draw.AlignLeft, th.Text, draw.FitLabel(clusterTitle(w, v.Nodes, G, tp, max(v.CP, 1), pp, max(v.DP, 1)), fs, st.W-3*pad-cw))
 	y += fs * 1.4
 	if v.Headline != "" {
 		// The collective's colour, its links'; a plan that does not fit
@@ -168,12 +162,12 @@ func AppendCluster(dst List, v ClusterView) List {
 		if v.Unfit != "" {
 			hc = th.Hot
 		}
-		h1, h2 := wrap2(v.Headline, fs, st.W-2*pad)
-		l.Label(st.X+pad, y, fs, AlignLeft, hc, h1)
+		h1, h2 := draw.Wrap2(v.Headline, fs, st.W-2*pad)
+		l.Label(st.X+pad, y, fs, draw.AlignLeft, hc, h1)
 		l.Key(hc, h1)
 		if h2 != "" {
 			y += fs * 1.3
-			l.Label(st.X+pad, y, fs, AlignLeft, hc, h2)
+			l.Label(st.X+pad, y, fs, draw.AlignLeft, hc, h2)
 		}
 		y += fs * 1.4
 	}
@@ -181,9 +175,9 @@ func AppendCluster(dst List, v ClusterView) List {
 
 	// At the bottom: the legend (the colouring, the links), and over it
 	// the step's time by part.
-	intra, inter := linkLabel(v.IntraName, "NVLink", v.IntraBW), linkLabel(v.InterName, "InfiniBand", v.InterBW)
+	intra, inter := draw.LinkLabel(v.IntraName, "NVLink", v.IntraBW), draw.LinkLabel(v.InterName, "InfiniBand", v.InterBW)
 	lane := fs * 3
-	entry := func(s string) float32 { return lane + fs*0.5 + labelW(s, fs) + fs*1.5 }
+	entry := func(s string) float32 { return lane + fs*0.5 + draw.LabelW(s, fs) + fs*1.5 }
 	legendLines := 1
 	if entry(intra)+entry(inter) > st.W-2*pad {
 		legendLines = 2
@@ -192,17 +186,17 @@ func AppendCluster(dst List, v ClusterView) List {
 	colourKey := clColourKey(w, v.ColourBy, groupsN, tp)
 	stripW := fs * 0.9 * float32(min(groupsN, 8))
 	ckLines := float32(1)
-	if stripW+fs*0.5+labelW(colourKey, fs) > st.W-2*pad {
+	if stripW+fs*0.5+draw.LabelW(colourKey, fs) > st.W-2*pad {
 		ckLines = 2
 	}
 	// The key under the links: the step bar's parts (when it is drawn),
 	// what lit and hot lines mean.
 	barH := float32(0)
-	var ex [10]LegendEntry
+	var ex [10]draw.LegendEntry
 	k := 0
 	var bar1, bar2 string // the step bar's label, on two lines where one is short
 	if v.Step > 0 && len(v.Parts) > 0 && !v.Pending && v.Unfit == "" {
-		bar1, bar2 = wrap2(clStepLabel(w, v), fs, st.W-2*pad)
+		bar1, bar2 = draw.Wrap2(clStepLabel(w, v), fs, st.W-2*pad)
 		barH = fs * 2.8
 		if bar2 != "" {
 			barH += fs * 1.3
@@ -210,26 +204,26 @@ func AppendCluster(dst List, v ClusterView) List {
 		for _, p := range v.Parts {
 			if p.Seconds > 0 && k < len(ex)-2 {
 				key := p.Key
-				ex[k] = LegendEntry{Color: PlanPartColour(key, th), Label: clusterLabels.get(clKey{w.Lang, key, 'p', 0}, func() string { return w.Say("canvas.cluster.part_" + key) })}
+				ex[k] = draw.LegendEntry{Color: PlanPartColour(key, th), Label: clusterLabels.Get(clKey{w.Lang, key, 'p', 0}, func() string { return w.Say("canvas.cluster.part_" + key) })}
 				k++
 			}
 		}
 	}
 	if v.Unfit == "" { // a plan that does not fit lights no link
-		ex[k] = LegendEntry{Color: th.LinkActive, Label: w.Say("canvas.cluster.key_lit")}
+		ex[k] = draw.LegendEntry{Color: th.LinkActive, Label: w.Say("canvas.cluster.key_lit")}
 		k++
 	}
 	if spans {
-		ex[k] = LegendEntry{Color: th.Hot, Label: w.Say("canvas.cluster.key_spans")}
+		ex[k] = draw.LegendEntry{Color: th.Hot, Label: w.Say("canvas.cluster.key_spans")}
 		k++
 	}
 	extra := ex[:k]
-	extraH := LegendHeight(st.W-2*pad, fs, extra...)
+	extraH := draw.LegendHeight(st.W-2*pad, fs, extra...)
 	legendH := ckLines*fs*1.35 + float32(legendLines)*fs*1.4 + extraH
 	legendY := st.Y + st.H - pad - legendH
 	bottom := legendY - fs*0.6 - barH
 	if barH > 0 {
-		clStepBar(&l, th, sc, fs, bar1, bar2, Rect{st.X + pad, bottom + fs*0.3, st.W - 2*pad, barH - fs*0.3}, v)
+		clStepBar(&l, th, sc, fs, bar1, bar2, draw.Rect{X: st.X + pad, Y: bottom + fs*0.3, W: st.W - 2*pad, H: barH - fs*0.3}, v)
 	}
 
 	// The grid: the node columns and GPU rows per node that give the
@@ -252,7 +246,7 @@ func AppendCluster(dst List, v ClusterView) List {
 			nr := (v.Nodes + nc - 1) / nc
 			wu := float32(nc)*clNodeW(gc) + float32(nc-1)*clColGap + clSpineGap + clSpineW + 2*clMargin
 			hu := float32(nr)*(clNodeH(gr)+clRowGap) + 2*clMargin
-			s := minf(minf(availW/wu, availH/hu), 80*sc)
+			s := draw.Minf(draw.Minf(availW/wu, availH/hu), 80*sc)
 			if (gc == c.gc && s > c.s) || (gc != c.gc && s > c.s*1.3) {
 				c.s, c.nc, c.gc, c.gr = s, nc, gc, gr
 			}
@@ -270,7 +264,7 @@ func AppendCluster(dst List, v ClusterView) List {
 
 	// InfiniBand: the spine, a bus under each row, a line down from each
 	// node.
-	ibW := clamp(0.07*s, 1*sc, 2.5*sc)
+	ibW := draw.Clamp(0.07*s, 1*sc, 2.5*sc)
 	l.Rect(c.spineX, c.y0, c.spineW, gridH-clRowGap*s/2+ibW, th.Link)
 	for r := 0; r < nr; r++ {
 		first := r * c.nc
@@ -291,7 +285,7 @@ func AppendCluster(dst List, v ClusterView) List {
 	// later, with what moves).
 	groups, key := clGroups(v.ColourBy, n, tp, pp, dp)
 	stride := clGoldenStride(groups)
-	lastIdx, col := -1, Color{}
+	lastIdx, col := -1, draw.Color{}
 	for k := 0; k < v.Nodes; k++ {
 		x, y := c.node(k)
 		l.Rect(x, y, c.nodeW, c.nodeH, th.Panel)
@@ -302,12 +296,12 @@ func AppendCluster(dst List, v ClusterView) List {
 		// marks at 16,384 GPUs).
 		runs := s < 4*sc
 		var rx, ry, rw float32
-		var rcol Color
+		var rcol draw.Color
 		for i := 0; i < G; i++ {
 			r := k*G + i
 			idx := key(r)
 			if idx != lastIdx {
-				lastIdx, col = idx, Chunk((idx*stride)%groups, groups)
+				lastIdx, col = idx, draw.Chunk((idx*stride)%groups, groups)
 			}
 			gx, gy := c.gpu(r)
 			if !runs {
@@ -337,10 +331,10 @@ func AppendCluster(dst List, v ClusterView) List {
 		// GPUs a few pixels wide: the colours say the groups inside a
 		// node, and only groups across nodes are outlined.
 		inNode := s >= 4*sc
-		ow := clamp(0.08*s, 1*sc, 3*sc)
+		ow := draw.Clamp(0.08*s, 1*sc, 3*sc)
 		o := 0.1 * s
 		o2 := 0.22 * s
-		dash := maxf(0.8*s, 4*sc)
+		dash := draw.Maxf(0.8*s, 4*sc)
 		for a := 0; a < n; a += tp {
 			b := min(a+tp, n) - 1
 			na, nb := a/G, b/G
@@ -389,8 +383,8 @@ func AppendCluster(dst List, v ClusterView) List {
 	// A plan that does not fit: its GPUs veiled and hatched, not running,
 	// how far over in a box on them.
 	if v.Unfit != "" {
-		grid := Rect{c.x0 - clMargin*s, c.y0 - clMargin*s, gridW + 2*clMargin*s, gridH + clMargin*s}
-		unfitVeil(&l, th, grid, grid, sc, fs, v.Unfit)
+		grid := draw.Rect{X: c.x0 - clMargin*s, Y: c.y0 - clMargin*s, W: gridW + 2*clMargin*s, H: gridH + clMargin*s}
+		draw.UnfitVeil(&l, th, grid, grid, sc, fs, v.Unfit)
 	}
 
 	// Legend: the colouring (a strip of the groups' colours, each keyed);
@@ -403,17 +397,17 @@ func AppendCluster(dst List, v ClusterView) List {
 		sw := fs * 0.9
 		for i := 0; i < k; i++ {
 			idx := i * max(1, groupsN/k)
-			l.Rect(st.X+pad+float32(i)*sw, ly+fs*0.1, sw-sc, sw, Chunk((idx*stride)%groups, groups))
+			l.Rect(st.X+pad+float32(i)*sw, ly+fs*0.1, sw-sc, sw, draw.Chunk((idx*stride)%groups, groups))
 		}
 		for g := 0; g < groups; g++ {
-			l.Key(Chunk(g, groups), colourKey)
+			l.Key(draw.Chunk(g, groups), colourKey)
 		}
 		if ckLines == 1 {
-			l.Label(st.X+pad+stripW+fs*0.5, ly, fs, AlignLeft, th.Text, colourKey)
+			l.Label(st.X+pad+stripW+fs*0.5, ly, fs, draw.AlignLeft, th.Text, colourKey)
 		} else {
-			c1, c2 := wrap2(colourKey, fs, st.W-2*pad-stripW-fs*0.5)
-			l.Label(st.X+pad+stripW+fs*0.5, ly, fs, AlignLeft, th.Text, c1)
-			l.Label(st.X+pad, ly+fs*1.35, fs, AlignLeft, th.Text, c2)
+			c1, c2 := draw.Wrap2(colourKey, fs, st.W-2*pad-stripW-fs*0.5)
+			l.Label(st.X+pad+stripW+fs*0.5, ly, fs, draw.AlignLeft, th.Text, c1)
+			l.Label(st.X+pad, ly+fs*1.35, fs, draw.AlignLeft, th.Text, c2)
 		}
 		ly += ckLines * fs * 1.35
 	}
@@ -430,11 +424,11 @@ func AppendCluster(dst List, v ClusterView) List {
 			l.Segment(lx, cy, lx+lane, cy, 1*sc, th.Dim)
 		}
 		laneDots[i] = [2]float32{lx, cy}
-		l.Label(lx+lane+fs*0.5, ly, fs, AlignLeft, th.Text, fitLabel(e, fs, st.X+st.W-pad-(lx+lane+fs*0.5)))
+		l.Label(lx+lane+fs*0.5, ly, fs, draw.AlignLeft, th.Text, draw.FitLabel(e, fs, st.X+st.W-pad-(lx+lane+fs*0.5)))
 		lx += entry(e)
 	}
 	ly += fs * 1.4
-	Legend(&l, th, st.X+pad, ly, st.W-2*pad, fs, sc, extra...)
+	draw.Legend(&l, th, st.X+pad, ly, st.W-2*pad, fs, sc, extra...)
 	// The active collective's hops: a ring inside each TP group and each
 	// DP replica set; PP sends from a stage to the next.
 	next := func(r int) int {
@@ -477,7 +471,7 @@ func AppendCluster(dst List, v ClusterView) List {
 		lastA, lastB = a, b
 		return true
 	}
-	litW := clamp(0.1*s, 1.5*sc, 3*sc)
+	litW := draw.Clamp(0.1*s, 1.5*sc, 3*sc)
 	if active {
 		for r := 0; r < n; r++ {
 			b := next(r)
@@ -515,9 +509,9 @@ func AppendCluster(dst List, v ClusterView) List {
 		tNV := prog
 		ratio := clLinkRatio(v.IntraBW, v.InterBW)
 		if anyIB {
-			tNV = minf(1, prog*ratio)
+			tNV = draw.Minf(1, prog*ratio)
 		}
-		rp := clamp(0.2*s, 1.5*sc, 6*sc)
+		rp := draw.Clamp(0.2*s, 1.5*sc, 6*sc)
 		seen = [64]uint64{}
 		lastA, lastB = -1, -1
 		for r := 0; r < n; r++ {
@@ -542,29 +536,29 @@ func AppendCluster(dst List, v ClusterView) List {
 			}
 			k := c.ibPath(na, nb, &path)
 			x, y := clAlong(&path, k, tIB)
-			l.Circle(x, y, rp*0.85, withAlpha(th.Text, 200))
+			l.Circle(x, y, rp*0.85, draw.WithAlpha(th.Text, 200))
 		}
 	}
 
 	if active {
 		for i, d := range laneDots {
-			t, c := prog, withAlpha(th.Text, 200)
+			t, c := prog, draw.WithAlpha(th.Text, 200)
 			if i == 0 {
-				t, c = minf(1, prog*clLinkRatio(v.IntraBW, v.InterBW)), th.Text
+				t, c = draw.Minf(1, prog*clLinkRatio(v.IntraBW, v.InterBW)), th.Text
 			}
 			l.Circle(d[0]+lane*t, d[1], fs*0.3, c)
 		}
 	}
 	if clock != "" {
-		l.Label(st.X+st.W-pad, clockY, fs, AlignRight, th.Text, clock)
+		l.Label(st.X+st.W-pad, clockY, fs, draw.AlignRight, th.Text, clock)
 	}
 	return l
 }
 
 // clStepLabel is the step bar's label: the step's time and the active
 // collective's share of it.
-func clStepLabel(w Words, v ClusterView) string {
-	return clusterLabels.get(clKey{w.Lang, v.Active, 's', v.Step}, func() string {
+func clStepLabel(w draw.Words, v ClusterView) string {
+	return clusterLabels.Get(clKey{w.Lang, v.Active, 's', v.Step}, func() string {
 		var part float64
 		for _, p := range v.Parts {
 			if p.Key == v.Active {
@@ -579,11 +573,11 @@ func clStepLabel(w Words, v ClusterView) string {
 // clStepBar draws the step's time by part in r: its label (one or two
 // lines), then a bar on the step's own scale, the active collective's
 // part outlined and its share said.
-func clStepBar(l *List, th Theme, sc, fs float32, label1, label2 string, r Rect, v ClusterView) {
-	l.Label(r.X, r.Y, fs, AlignLeft, th.Text, label1)
+func clStepBar(l *draw.List, th draw.Theme, sc, fs float32, label1, label2 string, r draw.Rect, v ClusterView) {
+	l.Label(r.X, r.Y, fs, draw.AlignLeft, th.Text, label1)
 	by, bh := r.Y+fs*1.3, fs*0.9
 	if label2 != "" {
-		l.Label(r.X, by, fs, AlignLeft, th.Text, label2)
+		l.Label(r.X, by, fs, draw.AlignLeft, th.Text, label2)
 		by += fs * 1.3
 	}
 	x := r.X
@@ -601,29 +595,16 @@ func clStepBar(l *List, th Theme, sc, fs float32, label1, label2 string, r Rect,
 	}
 	l.Frame(r.X, by, r.W, bh, 1*sc, th.Link)
 	if aw > 0 {
-		l.Frame(ax, by-2*sc, maxf(aw, 2*sc), bh+4*sc, 2*sc, th.Text)
+		l.Frame(ax, by-2*sc, draw.Maxf(aw, 2*sc), bh+4*sc, 2*sc, th.Text)
 	}
 }
 
 // clDashedFrame draws a rectangle's outline as dashes.
-func clDashedFrame(l *List, x, y, w, h, dash, gap, width float32, c Color) {
-	clDashed(l, x, y, x+w, y, dash, gap, width, c)
-	clDashed(l, x+w, y, x+w, y+h, dash, gap, width, c)
-	clDashed(l, x+w, y+h, x, y+h, dash, gap, width, c)
-	clDashed(l, x, y+h, x, y, dash, gap, width, c)
-}
-
-// clDashed draws an axis-aligned line as dashes.
-func clDashed(l *List, x1, y1, x2, y2, dash, gap, width float32, c Color) {
-	length := clAbs(x2-x1) + clAbs(y2-y1)
-	if length <= 0 || dash <= 0 {
-		return
-	}
-	ux, uy := (x2-x1)/length, (y2-y1)/length
-	for t := float32(0); t < length; t += dash + gap {
-		e := minf(t+dash, length)
-		l.Segment(x1+ux*t, y1+uy*t, x1+ux*e, y1+uy*e, width, c)
-	}
+func clDashedFrame(l *draw.List, x, y, w, h, dash, gap, width float32, c draw.Color) {
+	draw.Dashed(l, x, y, x+w, y, dash, gap, width, c)
+	draw.Dashed(l, x+w, y, x+w, y+h, dash, gap, width, c)
+	draw.Dashed(l, x+w, y+h, x, y+h, dash, gap, width, c)
+	draw.Dashed(l, x, y+h, x, y, dash, gap, width, c)
 }
 
 // clGroups is the number of colour groups and each rank's group.
@@ -663,8 +644,8 @@ func clGcd(a, b int) int {
 }
 
 // clColourKey says what the GPUs' colours mean.
-func clColourKey(w Words, by string, groups, tp int) string {
-	return clusterLabels.get(clKey{w.Lang, by, 'k', float64(groups*1000 + tp)}, func() string {
+func clColourKey(w draw.Words, by string, groups, tp int) string {
+	return clusterLabels.Get(clKey{w.Lang, by, 'k', float64(groups*1000 + tp)}, func() string {
 		switch by {
 		case "pp":
 			return w.Say("canvas.cluster.colour_pp", "n", strconv.Itoa(groups))
@@ -681,7 +662,7 @@ type clKey struct {
 	v         float64
 }
 
-var clusterLabels memo[clKey]
+var clusterLabels draw.Memo[clKey]
 
 // clTextW estimates the width of s at size fs (the painter's font averages
 // a little over half an em per character).
@@ -696,32 +677,13 @@ func clLinkRatio(intra, inter float64) float32 {
 	if intra <= 0 || inter <= 0 {
 		return 9
 	}
-	return clamp(float32(intra/inter), 1, 50)
+	return draw.Clamp(float32(intra/inter), 1, 50)
 }
-
-// linkLabel is a link's legend entry: its name (or def) and its speed,
-// formatted once per link rather than every frame.
-func linkLabel(name, def string, bw float64) string {
-	if name == "" {
-		name = def
-	}
-	if bw <= 0 {
-		return name
-	}
-	return linkLabels.get(linkKey{name, bw}, func() string { return name + " " + units.Rate(bw) })
-}
-
-type linkKey struct {
-	name string
-	bw   float64
-}
-
-var linkLabels memo[linkKey]
 
 // clusterTitle is the configuration, built once per configuration and
 // language, not every frame.
-func clusterTitle(w Words, nodes, g, tp, cp, pp, dp int) string {
-	return clusterLabels.get(clKey{w.Lang, strconv.Itoa(cp), 't', float64(nodes)*1e12 + float64(g)*1e9 + float64(tp)*1e6 + float64(pp)*1e3 + float64(dp)}, func() string {
+func clusterTitle(w draw.Words, nodes, g, tp, cp, pp, dp int) string {
+	return clusterLabels.Get(clKey{w.Lang, strconv.Itoa(cp), 't', float64(nodes)*1e12 + float64(g)*1e9 + float64(tp)*1e6 + float64(pp)*1e3 + float64(dp)}, func() string {
 		key := "canvas.cluster.title"
 		if nodes == 1 {
 			key = "canvas.cluster.title_one" // "1 node", not "1 nodes"

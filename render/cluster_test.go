@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/gpuscope/gpuscope/render/draw"
 	"testing"
 
 	"github.com/gpuscope/gpuscope/internal/golden"
@@ -8,7 +9,7 @@ import (
 
 func clusterView(w, h float32, nodes, tp, pp, dp int, active string, progress float64) ClusterView {
 	return ClusterView{
-		Width: w, Height: h, Stage: Rect{0, 0, w, h}, Scale: 1, Theme: Dark,
+		Width: w, Height: h, Stage: draw.Rect{X: 0, Y: 0, W: w, H: h}, Scale: 1, Theme: draw.Dark,
 		Nodes: nodes, GPUsPerNode: 8, TP: tp, PP: pp, DP: dp,
 		ColourBy: "tp", Active: active, Progress: progress,
 		IntraName: "NVLink 4", IntraBW: 450e9, InterName: "IB NDR", InterBW: 50e9,
@@ -19,10 +20,10 @@ func clusterView(w, h float32, nodes, tp, pp, dp int, active string, progress fl
 // none of the theme's structural colours, of the first one's side (the
 // legend's swatches come after them, and the colour key's strip is not
 // square).
-func gpuSquares(l List, th Theme) []Item {
-	var out []Item
+func gpuSquares(l draw.List, th draw.Theme) []draw.Item {
+	var out []draw.Item
 	for _, it := range l.Items {
-		if it.Kind != FillRect || it.W != it.H || (len(out) > 0 && it.W != out[0].W) {
+		if it.Kind != draw.FillRect || it.W != it.H || (len(out) > 0 && it.W != out[0].W) {
 			continue
 		}
 		switch it.Color {
@@ -36,22 +37,22 @@ func gpuSquares(l List, th Theme) []Item {
 
 func TestClusterGolden(t *testing.T) {
 	v := clusterView(1000, 600, 4, 16, 1, 2, "tp", 0.05)
-	golden.Check(t, "cluster_tp16.golden", AppendCluster(List{}, v).String())
+	golden.Check(t, "cluster_tp16.golden", AppendCluster(draw.List{}, v).String())
 }
 
 // Every GPU is drawn; GPUs of one TP group share a colour, other groups'
 // colours differ, and neighbouring groups differ clearly.
 func TestClusterGroupsColour(t *testing.T) {
 	v := clusterView(1920, 1080, 64, 8, 8, 8, "", 0)
-	l := AppendCluster(List{}, v)
-	sq := gpuSquares(l, Dark)
+	l := AppendCluster(draw.List{}, v)
+	sq := gpuSquares(l, draw.Dark)
 	if len(sq) != 64*8 {
 		t.Fatalf("%d GPU squares, want %d", len(sq), 64*8)
 	}
 	if sq[0].W < 16 {
 		t.Errorf("GPU squares of %.1f px on 1920×1080: want at least 16", sq[0].W)
 	}
-	group := map[Color]int{}
+	group := map[draw.Color]int{}
 	for r, it := range sq {
 		g := r / v.TP
 		if it.Color != sq[g*v.TP].Color {
@@ -74,8 +75,8 @@ func TestClusterGroupsColour(t *testing.T) {
 	}
 	// Coloured by stage: 8 colours, stage s on nodes 8s…8s+7.
 	v.ColourBy = "pp"
-	sq = gpuSquares(AppendCluster(List{}, v), Dark)
-	stages := map[Color]bool{}
+	sq = gpuSquares(AppendCluster(draw.List{}, v), draw.Dark)
+	stages := map[draw.Color]bool{}
 	for r, it := range sq {
 		stages[it.Color] = true
 		if it.Color != sq[(r/64)*64].Color {
@@ -91,21 +92,21 @@ func sqr(x int) int { return x * x }
 
 // A TP group larger than a node is flagged; one that fits is not.
 func TestClusterTPSpansNodes(t *testing.T) {
-	has := func(l List) (label bool, dashes int) {
+	has := func(l draw.List) (label bool, dashes int) {
 		for _, it := range l.Items {
-			if it.Kind == Text && it.Text == "canvas.cluster.key_spans" {
+			if it.Kind == draw.Text && it.Text == "canvas.cluster.key_spans" {
 				label = true
 			}
-			if it.Kind == Line && it.Color == Dark.Hot {
+			if it.Kind == draw.Line && it.Color == draw.Dark.Hot {
 				dashes++
 			}
 		}
 		return
 	}
-	if label, dashes := has(AppendCluster(List{}, clusterView(1280, 800, 8, 16, 1, 4, "", 0))); !label || dashes < 8 {
+	if label, dashes := has(AppendCluster(draw.List{}, clusterView(1280, 800, 8, 16, 1, 4, "", 0))); !label || dashes < 8 {
 		t.Errorf("TP 16 on 8-GPU nodes: label %v, %d dashes; want the label and dashed outlines", label, dashes)
 	}
-	if label, dashes := has(AppendCluster(List{}, clusterView(1280, 800, 8, 8, 1, 8, "", 0))); label || dashes > 0 {
+	if label, dashes := has(AppendCluster(draw.List{}, clusterView(1280, 800, 8, 8, 1, 8, "", 0))); label || dashes > 0 {
 		t.Errorf("TP 8 on 8-GPU nodes: label %v, %d dashes; want neither", label, dashes)
 	}
 }
@@ -114,9 +115,9 @@ func TestClusterTPSpansNodes(t *testing.T) {
 // are one packet per node pair.
 func TestClusterPackets(t *testing.T) {
 	circles := func(v ClusterView) (nv, ib int) {
-		for _, it := range AppendCluster(List{}, v).Items {
-			if it.Kind == FillCircle {
-				if it.Color == Dark.Text {
+		for _, it := range AppendCluster(draw.List{}, v).Items {
+			if it.Kind == draw.FillCircle {
+				if it.Color == draw.Dark.Text {
 					nv++
 				} else {
 					ib++
@@ -148,13 +149,13 @@ func TestClusterPackets(t *testing.T) {
 // sooner than its IB hop; the legend races the two links at that ratio.
 func TestClusterIBIsSlower(t *testing.T) {
 	v := clusterView(1000, 600, 4, 16, 1, 2, "tp", 0.05)
-	l := AppendCluster(List{}, v)
-	var lanes, dots []Item
+	l := AppendCluster(draw.List{}, v)
+	var lanes, dots []draw.Item
 	for _, it := range l.Items {
-		if it.Y > 500 && ((it.Kind == FillRect && it.Color == Dark.Rim) || (it.Kind == Line && it.Color == Dark.Dim)) {
+		if it.Y > 500 && ((it.Kind == draw.FillRect && it.Color == draw.Dark.Rim) || (it.Kind == draw.Line && it.Color == draw.Dark.Dim)) {
 			lanes = append(lanes, it)
 		}
-		if it.Kind == FillCircle && it.Y > 500 {
+		if it.Kind == draw.FillCircle && it.Y > 500 {
 			dots = append(dots, it)
 		}
 	}
@@ -170,35 +171,35 @@ func TestClusterIBIsSlower(t *testing.T) {
 
 // The picture fits the stage, on a projector and on a phone.
 func TestClusterFitsStage(t *testing.T) {
-	for i, s := range []Rect{{0, 0, 1920, 1080}, {0, 0, 375, 667}, {100, 50, 800, 500}, {0, 0, 1000, 600}, {0, 0, 375, 667}} {
+	for i, s := range []draw.Rect{{X: 0, Y: 0, W: 1920, H: 1080}, {X: 0, Y: 0, W: 375, H: 667}, {X: 100, Y: 50, W: 800, H: 500}, {X: 0, Y: 0, W: 1000, H: 600}, {X: 0, Y: 0, W: 375, H: 667}} {
 		v := clusterView(s.X+s.W, s.Y+s.H, 64, 8, 8, 8, "pp", 0.5)
 		if i >= 3 {
 			v = clusterView(s.W, s.H, 4, 16, 1, 2, "tp", 0.5)
 		}
 		v.Stage = s
-		l := AppendCluster(List{}, v)
-		if len(gpuSquares(l, Dark)) != v.Nodes*8 {
-			t.Errorf("stage %v: %d GPUs", s, len(gpuSquares(l, Dark)))
+		l := AppendCluster(draw.List{}, v)
+		if len(gpuSquares(l, draw.Dark)) != v.Nodes*8 {
+			t.Errorf("stage %v: %d GPUs", s, len(gpuSquares(l, draw.Dark)))
 		}
 		for _, it := range l.Items {
 			x0, y0, x1, y1 := it.X, it.Y, it.X+it.W, it.Y+it.H
 			switch it.Kind {
-			case Line:
+			case draw.Line:
 				x1, y1 = it.X2, it.Y2
-			case FillCircle:
+			case draw.FillCircle:
 				x0, y0, x1, y1 = it.X-it.R, it.Y-it.R, it.X+it.R, it.Y+it.R
-			case Text:
+			case draw.Text:
 				x1, y1 = it.X, it.Y+it.Size
 			}
-			if minf(x0, x1) < s.X-1 || maxf(x0, x1) > s.X+s.W+1 || minf(y0, y1) < s.Y-1 || maxf(y0, y1) > s.Y+s.H+1 {
+			if draw.Minf(x0, x1) < s.X-1 || draw.Maxf(x0, x1) > s.X+s.W+1 || draw.Minf(y0, y1) < s.Y-1 || draw.Maxf(y0, y1) > s.Y+s.H+1 {
 				t.Errorf("stage %v: item outside it: %+v", s, it)
 				break
 			}
 		}
 	}
 	v := clusterView(800, 600, 4, 8, 1, 4, "tp", 0.5)
-	v.Stage = Rect{}
-	if l := AppendCluster(List{}, v); len(l.Items) != 0 {
+	v.Stage = draw.Rect{}
+	if l := AppendCluster(draw.List{}, v); len(l.Items) != 0 {
 		t.Errorf("empty stage drew %d items", len(l.Items))
 	}
 }
@@ -207,11 +208,11 @@ func TestClusterFitsStage(t *testing.T) {
 // the group spans nodes its NVLink packets have arrived by 1/9 of the step
 // while its IB packets still travel; inside a node they take the step.
 func TestClusterPacketsPace(t *testing.T) {
-	packets := func(v ClusterView, at float64) (nv, ib []Item) {
+	packets := func(v ClusterView, at float64) (nv, ib []draw.Item) {
 		v.Progress = at
-		for _, it := range AppendCluster(List{}, v).Items {
-			if it.Kind == FillCircle && it.Y < 500 {
-				if it.Color == Dark.Text {
+		for _, it := range AppendCluster(draw.List{}, v).Items {
+			if it.Kind == draw.FillCircle && it.Y < 500 {
+				if it.Color == draw.Dark.Text {
 					nv = append(nv, it)
 				} else {
 					ib = append(ib, it)
@@ -249,7 +250,7 @@ func TestClusterPacketsPace(t *testing.T) {
 // A frame reuses the list's storage: no allocations.
 func TestClusterNoAllocs(t *testing.T) {
 	v := clusterView(1920, 1080, 64, 8, 8, 8, "dp", 0.4)
-	l := AppendCluster(List{}, v)
+	l := AppendCluster(draw.List{}, v)
 	if n := testing.AllocsPerRun(20, func() { l = AppendCluster(l, v) }); n != 0 {
 		t.Errorf("%v allocations a frame, want 0", n)
 	}
@@ -259,7 +260,7 @@ func TestClusterNoAllocs(t *testing.T) {
 // GPUs at 1920×1080 during a DP all-reduce, as the page does every frame.
 func BenchmarkCluster512(b *testing.B) {
 	v := clusterView(1920, 1080, 64, 8, 8, 8, "dp", 0.4)
-	var l List
+	var l draw.List
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		l = AppendCluster(l, v)
@@ -274,7 +275,7 @@ func BenchmarkCluster512(b *testing.B) {
 func TestClusterCPRanksOrder(t *testing.T) {
 	v := clusterView(1000, 600, 2, 2, 2, 2, "", 0)
 	v.CP, v.ColourBy = 2, "pp"
-	sq := gpuSquares(AppendCluster(List{}, v), v.Theme)
+	sq := gpuSquares(AppendCluster(draw.List{}, v), v.Theme)
 	if len(sq) != 16 {
 		t.Fatalf("%d GPU squares, want 16", len(sq))
 	}

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/gpuscope/gpuscope/render/draw"
 	"math"
 	"strconv"
 
@@ -9,17 +10,14 @@ import (
 	"github.com/gpuscope/gpuscope/engine/units"
 )
 
-// Rect is an axis-aligned rectangle in device pixels.
-type Rect struct{ X, Y, W, H float32 }
-
 // CollectiveView is what a collective picture needs: where to draw, at
 // what scale, and the engine's state at the playhead.
 type CollectiveView struct {
-	Width, Height float32 // the whole canvas
-	Stage         Rect    // the part the picture may use
-	Scale         float32 // device pixel ratio; 1 on a plain screen
-	Theme         Theme
-	Words         Words // its words in the reader's language (canvas.* keys)
+	Width, Height float32   // the whole canvas
+	Stage         draw.Rect // the part the picture may use
+	Scale         float32   // device pixel ratio; 1 on a plain screen
+	Theme         draw.Theme
+	Words         draw.Words // its words in the reader's language (canvas.* keys)
 	Snapshot      collective.Snapshot
 	Total         sim.Time // the run's length, for the clock
 	Link          string   // short link name for the header, e.g. "NVLink 4"
@@ -74,14 +72,14 @@ type TimeVsN struct {
 // the links between them, the chunks each GPU holds — one bar per slice of
 // its vector, as tall as the number of GPUs whose data it has summed — and
 // the packets in flight.
-func Collective(v CollectiveView) List { return AppendCollective(List{}, v) }
+func Collective(v CollectiveView) draw.List { return AppendCollective(draw.List{}, v) }
 
 // AppendCollective is Collective drawing into dst, reusing its item
 // storage: the page calls it every frame.
-func AppendCollective(dst List, v CollectiveView) List {
+func AppendCollective(dst draw.List, v CollectiveView) draw.List {
 	sn := v.Snapshot
 	th := v.Theme
-	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
+	l, sc := draw.Canvas(dst, v.Width, v.Height, v.Scale, th)
 	st := v.Stage
 	if st.W <= 0 || st.H <= 0 || sn.Ranks < 1 {
 		return l
@@ -92,79 +90,79 @@ func AppendCollective(dst List, v CollectiveView) List {
 
 	// Header: what is running and the clock; under them the phase and
 	// round, and the run's length. Words in the reader's language.
-	fs := clamp(st.W/48, 14*sc, 22*sc)
+	fs := draw.Clamp(st.W/48, 14*sc, 22*sc)
 	pad := fs * 0.8
 	w := v.Words
-	clock := collClock.get(collClockKey{w.Lang, sn.Time}, func() string { return w.Say("canvas.clock", "t", sn.Time.String()) })
-	total := collClock.get(collClockKey{w.Lang + "\x00of", v.Total}, func() string { return w.Say("canvas.ring.of", "total", v.Total.String()) })
-	cw := maxf(labelW(clock, fs), labelW(total, fs*0.9))
-	l.Label(st.X+st.W-pad, st.Y+pad, fs, AlignRight, th.Text, clock)
-	l.Label(st.X+st.W-pad, st.Y+pad+fs*1.4, fs*0.9, AlignRight, th.Dim, total)
+	clock := collClock.Get(collClockKey{w.Lang, sn.Time}, func() string { return w.Say("canvas.clock", "t", sn.Time.String()) })
+	total := collClock.Get(collClockKey{w.Lang + "\x00of", v.Total}, func() string { return w.Say("canvas.ring.of", "total", v.Total.String()) })
+	cw := draw.Maxf(draw.LabelW(clock, fs), draw.LabelW(total, fs*0.9))
+	l.Label(st.X+st.W-pad, st.Y+pad, fs, draw.AlignRight, th.Text, clock)
+	l.Label(st.X+st.W-pad, st.Y+pad+fs*1.4, fs*0.9, draw.AlignRight, th.Dim, total)
 	hw := st.W - 3*pad - cw
-	l.Label(st.X+pad, st.Y+pad, fs, AlignLeft, th.Text, fitLabel(collTitle(w, v, n), fs, hw))
-	l.Label(st.X+pad, st.Y+pad+fs*1.4, fs*0.9, AlignLeft, planPick(sn.Done, th.Text, th.Dim), fitLabel(progress(w, sn), fs*0.9, hw))
+	l.Label(st.X+pad, st.Y+pad, fs, draw.AlignLeft, th.Text, draw.FitLabel(collTitle(w, v, n), fs, hw))
+	l.Label(st.X+pad, st.Y+pad+fs*1.4, fs*0.9, draw.AlignLeft, draw.Pick(sn.Done, th.Text, th.Dim), draw.FitLabel(progress(w, sn), fs*0.9, hw))
 
 	// The legend under the picture: the chunks (bar height: GPUs summed),
 	// a link sending, the hot colour.
 	lfs := fs * 0.9
 	chunkLabel := w.Say("canvas.ring.key_chunks")
 	strip := lfs * 2.2 // the chunk swatch: a few bars of the chunks' colours
-	entries := [2]LegendEntry{{Color: th.LinkActive, Label: w.Say("canvas.ring.key_sending")}}
+	entries := [2]draw.LegendEntry{{Color: th.LinkActive, Label: w.Say("canvas.ring.key_sending")}}
 	ne := 1
 	switch {
 	case star:
-		entries[1], ne = LegendEntry{Color: th.Hot, Label: w.Say("canvas.star.key_queue")}, 2
+		entries[1], ne = draw.LegendEntry{Color: th.Hot, Label: w.Say("canvas.star.key_queue")}, 2
 	case nodes:
-		entries[1], ne = LegendEntry{Color: th.Hot, Label: collInter(w, v.InterLink)}, 2
+		entries[1], ne = draw.LegendEntry{Color: th.Hot, Label: collInter(w, v.InterLink)}, 2
 	}
 	legW := st.W - 2*pad
-	chunkW := strip + lfs*0.4 + labelW(chunkLabel, lfs) + lfs
-	lineH := lfs * LineHeight * 1.15
+	chunkW := strip + lfs*0.4 + draw.LabelW(chunkLabel, lfs) + lfs
+	lineH := lfs * draw.LineHeight * 1.15
 	ownLine := chunkW > legW*0.6 // the chunks' entry on a line of its own
 	var legH float32
 	if ownLine {
-		legH = lineH + LegendHeight(legW, lfs, entries[:ne]...)
+		legH = lineH + draw.LegendHeight(legW, lfs, entries[:ne]...)
 	} else {
-		legH = LegendHeight(legW-chunkW, lfs, entries[:ne]...)
+		legH = draw.LegendHeight(legW-chunkW, lfs, entries[:ne]...)
 	}
 	legY := st.Y + st.H - pad - legH
 	{
 		x, y := st.X+pad, legY
 		k := min(sn.Chunks, 6)
 		for i := 0; i < k; i++ {
-			c := Chunk(i*max(1, sn.Chunks/k), sn.Chunks)
+			c := draw.Chunk(i*max(1, sn.Chunks/k), sn.Chunks)
 			bh := lfs * 0.9 * float32(i+1) / float32(k)
-			l.Rect(x+float32(i)*strip/float32(k), y+(lfs*LineHeight+lfs*0.9)/2-bh, strip/float32(k)-sc, bh, c)
+			l.Rect(x+float32(i)*strip/float32(k), y+(lfs*draw.LineHeight+lfs*0.9)/2-bh, strip/float32(k)-sc, bh, c)
 		}
 		for i := 0; i < sn.Chunks; i++ {
-			l.Key(Chunk(i, sn.Chunks), chunkLabel)
+			l.Key(draw.Chunk(i, sn.Chunks), chunkLabel)
 		}
-		l.Label(x+strip+lfs*0.4, y, lfs, AlignLeft, th.Text, fitLabel(chunkLabel, lfs, legW-strip-lfs*0.4))
+		l.Label(x+strip+lfs*0.4, y, lfs, draw.AlignLeft, th.Text, draw.FitLabel(chunkLabel, lfs, legW-strip-lfs*0.4))
 		if ownLine {
-			Legend(&l, th, x, y+lineH, legW, lfs, sc, entries[:ne]...)
+			draw.Legend(&l, th, x, y+lineH, legW, lfs, sc, entries[:ne]...)
 		} else {
-			Legend(&l, th, x+chunkW, y, legW-chunkW, lfs, sc, entries[:ne]...)
+			draw.Legend(&l, th, x+chunkW, y, legW-chunkW, lfs, sc, entries[:ne]...)
 		}
 	}
 	st.H = legY - pad*0.5 - st.Y
 
 	// The time-against-N chart takes the right-hand side of a wide stage
 	// or the bottom of a tall one; the GPUs get the rest.
-	var chart Rect
+	var chart draw.Rect
 	top := st.Y + pad + fs*3
 	if star {
 		top += fs * 1.3 // the queue's line
 	}
 	if len(v.TimeVsN) > 1 {
 		if st.W >= st.H*1.3 {
-			cw := clamp(st.W*0.38, 200*sc, 420*sc)
-			ch := minf(cw*0.75, st.Y+st.H-top)
-			chart = Rect{st.X + st.W - cw - pad, top + (st.Y+st.H-top-ch)/2, cw, ch}
+			cw := draw.Clamp(st.W*0.38, 200*sc, 420*sc)
+			ch := draw.Minf(cw*0.75, st.Y+st.H-top)
+			chart = draw.Rect{X: st.X + st.W - cw - pad, Y: top + (st.Y+st.H-top-ch)/2, W: cw, H: ch}
 			st.W -= cw + 2*pad
 		} else {
-			ch := clamp(st.H*0.34, 120*sc, 260*sc)
-			cw := minf(st.W-2*pad, ch/0.6)
-			chart = Rect{st.X + (st.W-cw)/2, st.Y + st.H - ch, cw, ch}
+			ch := draw.Clamp(st.H*0.34, 120*sc, 260*sc)
+			cw := draw.Minf(st.W-2*pad, ch/0.6)
+			chart = draw.Rect{X: st.X + (st.W-cw)/2, Y: st.Y + st.H - ch, W: cw, H: ch}
 			st.H -= ch + pad
 		}
 	}
@@ -182,29 +180,29 @@ func AppendCollective(dst List, v CollectiveView) List {
 	// radius + box/2 (+ label) ≤ half the space.
 	halfW := 0.5*st.W - pad/2
 	halfH := 0.5*(st.Y+st.H-top) - pad/2
-	aspect := clamp(halfW/maxf(halfH, 1), 1/1.6, 3)
+	aspect := draw.Clamp(halfW/draw.Maxf(halfH, 1), 1/1.6, 3)
 	// Box size: most of the gap between neighbours, evenly spaced along
 	// the oval's perimeter (Ramanujan's approximation).
 	boxFor := func(rx, ry float32) float32 {
 		per := math.Pi * (3*(rx+ry) - float32(math.Sqrt(float64((3*rx+ry)*(rx+3*ry)))))
-		b := clamp(per/float32(others)*0.6, 8*sc, 120*sc)
+		b := draw.Clamp(per/float32(others)*0.6, 8*sc, 120*sc)
 		if star {
-			b = clamp(b, 8*sc, minf(rx, ry)*0.5)
+			b = draw.Clamp(b, 8*sc, draw.Minf(rx, ry)*0.5)
 		}
 		return b
 	}
 	ls := 14 * sc // GPU labels
-	labW := labelW("GPU 00", ls)
+	labW := draw.LabelW("GPU 00", ls)
 	fit := func(labelled bool) (rx, ry, box float32) {
-		ry = 0.9 * minf(halfH, halfW/aspect)
+		ry = 0.9 * draw.Minf(halfH, halfW/aspect)
 		rx = ry * aspect
 		box = boxFor(rx, ry)
 		for i := 0; i < 6; i++ {
 			lab, side := float32(0), float32(0)
 			if labelled {
-				lab, side = ls*1.4, maxf(0, labW-box)/2
+				lab, side = ls*1.4, draw.Maxf(0, labW-box)/2
 			}
-			over := maxf(ry+box/2+lab-halfH, (rx+box/2+side-halfW)/aspect)
+			over := draw.Maxf(ry+box/2+lab-halfH, (rx+box/2+side-halfW)/aspect)
 			if over <= 0 {
 				break
 			}
@@ -242,7 +240,7 @@ func AppendCollective(dst List, v CollectiveView) List {
 	}
 
 	// Which links carry a packet right now, and the root's queue.
-	cache.active = grow(cache.active, n)
+	cache.active = draw.Grow(cache.active, n)
 	active := cache.active // ring: link i→i+1; star: spoke to i
 	clear(active)
 	queued := 0
@@ -259,7 +257,7 @@ func AppendCollective(dst List, v CollectiveView) List {
 	}
 
 	// Links under everything else.
-	lw := clamp(box/10, 1.5*sc, 5*sc)
+	lw := draw.Clamp(box/10, 1.5*sc, 5*sc)
 	for i := 0; i < n; i++ {
 		c := th.Link
 		if active[i] {
@@ -282,7 +280,7 @@ func AppendCollective(dst List, v CollectiveView) List {
 			if !active[i] {
 				c.A = 150
 			}
-			l.Segment(pos[i][0], pos[i][1], pos[j][0], pos[j][1], maxf(lw*0.4, 1*sc), c)
+			l.Segment(pos[i][0], pos[i][1], pos[j][0], pos[j][1], draw.Maxf(lw*0.4, 1*sc), c)
 			continue
 		}
 		l.Segment(pos[i][0], pos[i][1], pos[j][0], pos[j][1], lw, c)
@@ -293,19 +291,19 @@ func AppendCollective(dst List, v CollectiveView) List {
 		x, y := pos[i][0]-box/2, pos[i][1]-box/2
 		l.Rect(x, y, box, box, th.GPU)
 		rim := th.Rim
-		rw := clamp(box/24, 1*sc, 3*sc)
+		rw := draw.Clamp(box/24, 1*sc, 3*sc)
 		if star && i == 0 && queued > 0 {
 			rim, rw = th.Hot, rw*2
 		}
 		l.Frame(x, y, box, box, rw, rim)
 		drawChunks(&l, th, sn, i, x+rw*1.5, y+rw*1.5, box-rw*3, box-rw*3)
 		if labelled || i == 0 {
-			l.Label(pos[i][0], y+box+ls*0.2, ls, AlignCenter, th.Dim, gpuName(i))
+			l.Label(pos[i][0], y+box+ls*0.2, ls, draw.AlignCenter, th.Dim, gpuName(i))
 		}
 	}
 
 	// Packets in flight, on top.
-	ps := clamp(box/4, 4*sc, 18*sc)
+	ps := draw.Clamp(box/4, 4*sc, 18*sc)
 	for _, p := range sn.Packets {
 		if p.Waiting {
 			continue
@@ -314,8 +312,8 @@ func AppendCollective(dst List, v CollectiveView) List {
 		t := float32(p.Progress)
 		x := a[0] + (b[0]-a[0])*t
 		y := a[1] + (b[1]-a[1])*t
-		l.Rect(x-ps/2, y-ps/2, ps, ps, Chunk(p.Chunk, sn.Chunks))
-		l.Frame(x-ps/2, y-ps/2, ps, ps, clamp(ps/8, 1, 2*sc), th.Text)
+		l.Rect(x-ps/2, y-ps/2, ps, ps, draw.Chunk(p.Chunk, sn.Chunks))
+		l.Frame(x-ps/2, y-ps/2, ps, ps, draw.Clamp(ps/8, 1, 2*sc), th.Text)
 	}
 	if chart.W > 0 {
 		drawTimeVsN(&l, th, sc, w, chart, v.TimeVsN, n)
@@ -323,8 +321,8 @@ func AppendCollective(dst List, v CollectiveView) List {
 	if star && queued > 0 {
 		// The hot spot, in words under the header: chunks queued for the
 		// root's one link.
-		msg := collQueue.get(collQueueKey{w.Lang, queued}, func() string { return w.Say("canvas.star.queued", "n", strconv.Itoa(queued)) })
-		l.Label(st.X+pad, st.Y+pad+fs*2.7, fs*0.9, AlignLeft, th.Hot, fitLabel(msg, fs*0.9, st.W-2*pad))
+		msg := collQueue.Get(collQueueKey{w.Lang, queued}, func() string { return w.Say("canvas.star.queued", "n", strconv.Itoa(queued)) })
+		l.Label(st.X+pad, st.Y+pad+fs*2.7, fs*0.9, draw.AlignLeft, th.Hot, draw.FitLabel(msg, fs*0.9, st.W-2*pad))
 	}
 	return l
 }
@@ -355,10 +353,10 @@ type collQueueKey struct {
 }
 
 var (
-	collClock  memo[collClockKey]
-	collQueue  memo[collQueueKey]
-	collTitles memo[collTitleKey]
-	collPhases memo[collPhaseKey]
+	collClock  draw.Memo[collClockKey]
+	collQueue  draw.Memo[collQueueKey]
+	collTitles draw.Memo[collTitleKey]
+	collPhases draw.Memo[collPhaseKey]
 )
 
 type collTitleKey struct {
@@ -368,10 +366,10 @@ type collTitleKey struct {
 }
 
 // collTitle is the header: the algorithm, the GPUs, the link(s).
-func collTitle(w Words, v CollectiveView, n int) string {
+func collTitle(w draw.Words, v CollectiveView, n int) string {
 	star := v.Snapshot.Algo == collective.Star
 	k := collTitleKey{w.Lang, v.Link, v.InterLink, star, n, v.Nodes}
-	return collTitles.get(k, func() string {
+	return collTitles.Get(k, func() string {
 		switch {
 		case star:
 			return w.Say("canvas.star.title", "n", strconv.Itoa(n), "link", v.Link)
@@ -383,16 +381,16 @@ func collTitle(w Words, v CollectiveView, n int) string {
 }
 
 // collInter is the legend's entry for the hops between nodes.
-func collInter(w Words, inter string) string {
-	return collTitles.get(collTitleKey{lang: w.Lang, inter: inter, n: -1}, func() string { return w.Say("canvas.ring.key_inter", "inter", inter) })
+func collInter(w draw.Words, inter string) string {
+	return collTitles.Get(collTitleKey{lang: w.Lang, inter: inter, n: -1}, func() string { return w.Say("canvas.ring.key_inter", "inter", inter) })
 }
 
 // drawTimeVsN draws in r the time of ring and star against the number of
 // GPUs, time on a log scale (the star's (N−1)·S/B climbs, the ring's
 // 2(N−1)/N·S/B stays flat: on a linear axis the ring would lie on the
 // axis), the current count marked with both times.
-func drawTimeVsN(l *List, th Theme, sc float32, w Words, r Rect, pts []TimeVsN, cur int) {
-	fs := clamp(r.W/22, 14*sc, 18*sc)
+func drawTimeVsN(l *draw.List, th draw.Theme, sc float32, w draw.Words, r draw.Rect, pts []TimeVsN, cur int) {
+	fs := draw.Clamp(r.W/22, 14*sc, 18*sc)
 	x0, y0 := r.X, r.Y
 	l.Rect(x0, y0, r.W, r.H, th.Panel)
 	l.Frame(x0, y0, r.W, r.H, 1*sc, th.Link)
@@ -407,19 +405,19 @@ func drawTimeVsN(l *List, th Theme, sc float32, w Words, r Rect, pts []TimeVsN, 
 	if !(hi > 0) {
 		return
 	}
-	dlo, dhi := sizeDecades(lo, hi, -3, 0)
+	dlo, dhi := draw.Decades(lo, hi, -3, 0)
 	// Plot area inside the margins: the decades' labels on the left, the
 	// title above, the counts and the axis name below.
-	lab := labelW(sizeDecadeTime(dlo), fs)
+	lab := draw.LabelW(draw.DecadeTime(dlo), fs)
 	for e := dlo; e <= dhi; e++ {
-		lab = maxf(lab, labelW(sizeDecadeTime(e), fs))
+		lab = draw.Maxf(lab, draw.LabelW(draw.DecadeTime(e), fs))
 	}
 	px, py := x0+lab+fs*0.9, y0+fs*2.4
 	pw, ph := x0+r.W-fs*0.8-px, y0+r.H-fs*3-py
 	if pw <= 0 || ph <= 0 {
 		return
 	}
-	l.Label(x0+fs*0.5, y0+fs*0.35, fs, AlignLeft, th.Dim, fitLabel(w.Say("canvas.ring.chart_y"), fs, r.W-fs))
+	l.Label(x0+fs*0.5, y0+fs*0.35, fs, draw.AlignLeft, th.Dim, draw.FitLabel(w.Say("canvas.ring.chart_y"), fs, r.W-fs))
 	nlo, nhi := float64(pts[0].N), float64(pts[len(pts)-1].N)
 	if nhi <= nlo {
 		nhi = nlo + 1
@@ -427,15 +425,15 @@ func drawTimeVsN(l *List, th Theme, sc float32, w Words, r Rect, pts []TimeVsN, 
 	at := func(n int, sec float64) (float32, float32) {
 		fx := (float64(n) - nlo) / (nhi - nlo)
 		fy := (math.Log10(math.Max(sec, 1e-300)) - float64(dlo)) / float64(dhi-dlo)
-		return px + pw*float32(fx), py + ph*(1-float32(clamp(float32(fy), 0, 1)))
+		return px + pw*float32(fx), py + ph*(1-float32(draw.Clamp(float32(fy), 0, 1)))
 	}
 	// Decades, axes, the current count.
-	every := labelEvery(fs*1.2, ph/float32(dhi-dlo))
+	every := draw.LabelEvery(fs*1.2, ph/float32(dhi-dlo))
 	for e := dlo; e <= dhi; e++ {
 		y := py + ph*(1-float32(e-dlo)/float32(dhi-dlo))
 		l.Segment(px, y, px+pw, y, 1*sc, th.Background)
 		if (e-dlo)%every == 0 {
-			l.Label(px-fs*0.3, y-fs*0.6, fs, AlignRight, th.Dim, sizeDecadeTime(e))
+			l.Label(px-fs*0.3, y-fs*0.6, fs, draw.AlignRight, th.Dim, draw.DecadeTime(e))
 		}
 	}
 	l.Segment(px, py+ph, px+pw, py+ph, 1*sc, th.Dim)
@@ -451,19 +449,19 @@ func drawTimeVsN(l *List, th Theme, sc float32, w Words, r Rect, pts []TimeVsN, 
 		}
 		x, _ := at(p.N, 1)
 		s := strconv.Itoa(p.N)
-		hw := labelW(s, fs) / 2
+		hw := draw.LabelW(s, fs) / 2
 		if x-hw < lastR+fs*0.5 {
 			continue
 		}
-		l.Label(x, py+ph+fs*0.2, fs, AlignCenter, th.Dim, s)
+		l.Label(x, py+ph+fs*0.2, fs, draw.AlignCenter, th.Dim, s)
 		lastR = x + hw
 	}
 	xl := w.Say("canvas.ring.chart_x")
-	l.Label(px+pw, py+ph+fs*1.45, fs, AlignRight, th.Dim, xl)
+	l.Label(px+pw, py+ph+fs*1.45, fs, draw.AlignRight, th.Dim, xl)
 	// The two curves, with their names at their ends.
 	for _, c := range []struct {
 		key string
-		col Color
+		col draw.Color
 		sec func(TimeVsN) float64
 	}{
 		{"canvas.ring.chart_star", th.Hot, func(p TimeVsN) float64 { return p.Star }},
@@ -485,14 +483,14 @@ func drawTimeVsN(l *List, th Theme, sc float32, w Words, r Rect, pts []TimeVsN, 
 		if c.col == th.LinkActive {
 			ny = ly + fs*0.35
 		}
-		l.Label(lx, clamp(ny, py, py+ph-fs*1.2), fs, AlignRight, c.col, name)
+		l.Label(lx, draw.Clamp(ny, py, py+ph-fs*1.2), fs, draw.AlignRight, c.col, name)
 	}
 }
 
 // drawChunks fills a GPU's inner box with one bar per chunk, as tall as
 // the share of GPUs summed into it; when bars would be thinner than a
 // pixel and a half, one bar shows the average instead.
-func drawChunks(l *List, th Theme, sn collective.Snapshot, rank int, x, y, w, h float32) {
+func drawChunks(l *draw.List, th draw.Theme, sn collective.Snapshot, rank int, x, y, w, h float32) {
 	n, c := sn.Ranks, sn.Chunks
 	if w <= 0 || h <= 0 || len(sn.Contrib) < (rank+1)*c {
 		return
@@ -517,7 +515,7 @@ func drawChunks(l *List, th Theme, sn collective.Snapshot, rank int, x, y, w, h 
 		bx := x + float32(k)*bw
 		l.Rect(bx, y, bw-gap, h, th.Empty)
 		f := float32(row[k]) / float32(n)
-		l.Rect(bx, y+h*(1-f), bw-gap, h*f, Chunk(k, c))
+		l.Rect(bx, y+h*(1-f), bw-gap, h*f, draw.Chunk(k, c))
 	}
 }
 
@@ -558,41 +556,17 @@ func ovalPoints(cx, cy, rx, ry float32, n int) [][2]float32 {
 	return pts
 }
 
-func clamp(v, lo, hi float32) float32 {
-	if v < lo {
-		return lo
-	}
-	if v > hi {
-		return hi
-	}
-	return v
-}
-
-func maxf(a, b float32) float32 {
-	if a > b {
-		return a
-	}
-	return b
-}
-
-func minf(a, b float32) float32 {
-	if a < b {
-		return a
-	}
-	return b
-}
-
 // progress names the phase and round in the reader's language:
 // "Reduce-Scatter, round 3 of 7", "gather onto GPU 0", and what the run
 // did once done: the bytes a GPU sent in binary units, as the lesson's
 // vector (256 MiB) and its narration count them.
-func progress(w Words, sn collective.Snapshot) string {
+func progress(w draw.Words, sn collective.Snapshot) string {
 	n := sn.Ranks
 	k := collPhaseKey{lang: w.Lang, star: sn.Algo == collective.Star, round: sn.Round, phase: sn.Phase, done: sn.Done, n: n}
 	if sn.Done && len(sn.Sent) > 0 {
 		k.sent = sn.Sent[0]
 	}
-	return collPhases.get(k, func() string {
+	return collPhases.Get(k, func() string {
 		rounds := strconv.Itoa(n - 1)
 		switch {
 		case sn.Round == 0:

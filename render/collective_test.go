@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/gpuscope/gpuscope/render/draw"
 	"testing"
 
 	"github.com/gpuscope/gpuscope/engine/collective"
@@ -21,7 +22,7 @@ func result(t *testing.T, algo collective.Algo, n int) *collective.Result {
 
 func view(res *collective.Result, at sim.Time) CollectiveView {
 	return CollectiveView{
-		Width: 800, Height: 600, Stage: Rect{0, 0, 800, 600}, Scale: 1, Theme: Dark,
+		Width: 800, Height: 600, Stage: draw.Rect{X: 0, Y: 0, W: 800, H: 600}, Scale: 1, Theme: draw.Dark,
 		Snapshot: res.Snapshot(at), Total: res.Time, Link: "NVLink 4",
 	}
 }
@@ -60,7 +61,7 @@ func TestCollectiveBarsFollowTheSums(t *testing.T) {
 		// width; its height over the slot's is the share summed in.
 		for i := 1; i < len(l.Items); i++ {
 			slot, bar := l.Items[i-1], l.Items[i]
-			if slot.Kind == FillRect && slot.Color == Dark.Empty && bar.Kind == FillRect && bar.X == slot.X && bar.W == slot.W {
+			if slot.Kind == draw.FillRect && slot.Color == draw.Dark.Empty && bar.Kind == draw.FillRect && bar.X == slot.X && bar.W == slot.W {
 				hs[float32(int(bar.H/slot.H*4+0.5))]++
 			}
 		}
@@ -79,7 +80,7 @@ func TestCollectiveStarShowsTheQueue(t *testing.T) {
 	l := Collective(view(star, star.Time/5))
 	found := false
 	for _, it := range l.Items {
-		if it.Kind == Text && it.Text == "canvas.star.queued" && it.Color == Dark.Hot {
+		if it.Kind == draw.Text && it.Text == "canvas.star.queued" && it.Color == draw.Dark.Hot {
 			found = true
 		}
 	}
@@ -91,7 +92,7 @@ func TestCollectiveStarShowsTheQueue(t *testing.T) {
 func TestCollectiveEmptyStage(t *testing.T) {
 	res := result(t, collective.Ring, 4)
 	v := view(res, 0)
-	v.Stage = Rect{}
+	v.Stage = draw.Rect{}
 	if l := Collective(v); len(l.Items) != 0 {
 		t.Errorf("empty stage drew %d items", len(l.Items))
 	}
@@ -101,13 +102,13 @@ func TestCollectiveEmptyStage(t *testing.T) {
 // resized between frames, the picture is the one drawn without.
 func TestCollectiveCache(t *testing.T) {
 	c := new(CollectiveCache)
-	var l List
+	var l draw.List
 	for _, res := range []*collective.Result{result(t, collective.Ring, 8), result(t, collective.Star, 8), result(t, collective.Ring, 16)} {
 		for _, f := range []float64{0, 0.3, 0.6, 0.3, 1} {
 			for _, w := range []float32{800, 500, 800} {
 				v := view(res, sim.Time(float64(res.Time)*f))
 				v.Width, v.Stage.W = w, w
-				want := AppendCollective(List{}, v).String()
+				want := AppendCollective(draw.List{}, v).String()
 				v.Cache = c
 				if l = AppendCollective(l, v); l.String() != want {
 					t.Fatalf("%v ranks %d at %.1f, %g wide: the cached picture differs", res.Config.Algo, res.Config.Ranks, f, w)
@@ -122,8 +123,8 @@ func TestCollectiveCache(t *testing.T) {
 func BenchmarkCollective64(b *testing.B) {
 	l, _ := hw.LinkByID("nvlink4")
 	res, _ := collective.Run(collective.Config{Op: collective.AllReduce, Algo: collective.Ring, Ranks: 64, Bytes: 1 << 30, Link: l, Record: true})
-	v := CollectiveView{Width: 1280, Height: 800, Stage: Rect{0, 0, 840, 800}, Scale: 1, Theme: Dark, Total: res.Time, Link: "NVLink 4"}
-	var list List
+	v := CollectiveView{Width: 1280, Height: 800, Stage: draw.Rect{X: 0, Y: 0, W: 840, H: 800}, Scale: 1, Theme: draw.Dark, Total: res.Time, Link: "NVLink 4"}
+	var list draw.List
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		v.Snapshot = res.Snapshot(res.Time * sim.Time(i%100) / 100)
@@ -143,12 +144,12 @@ func TestCollectiveTimeVsN(t *testing.T) {
 	}
 	l := Collective(v)
 	golden.Check(t, "ring8_time_vs_n.golden", l.String())
-	var ring, star []Item
+	var ring, star []draw.Item
 	for _, it := range l.Items {
-		if it.Kind == FillCircle && it.Color == Dark.LinkActive {
+		if it.Kind == draw.FillCircle && it.Color == draw.Dark.LinkActive {
 			ring = append(ring, it)
 		}
-		if it.Kind == FillCircle && it.Color == Dark.Hot {
+		if it.Kind == draw.FillCircle && it.Color == draw.Dark.Hot {
 			star = append(star, it)
 		}
 	}
@@ -175,11 +176,11 @@ func TestCollectiveAcrossNodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := AppendCollective(List{}, CollectiveView{Width: 800, Height: 600, Stage: Rect{0, 0, 800, 600}, Scale: 1, Theme: Dark,
+	l := AppendCollective(draw.List{}, CollectiveView{Width: 800, Height: 600, Stage: draw.Rect{X: 0, Y: 0, W: 800, H: 600}, Scale: 1, Theme: draw.Dark,
 		Snapshot: res.Snapshot(0), Total: res.Time, Link: "NVLink 4", Nodes: 4, InterLink: ib.Name})
 	hot := 0
 	for _, it := range l.Items {
-		if it.Kind == Line && it.Color.R == Dark.Hot.R && it.Color.G == Dark.Hot.G && it.Color.B == Dark.Hot.B {
+		if it.Kind == draw.Line && it.Color.R == draw.Dark.Hot.R && it.Color.G == draw.Dark.Hot.G && it.Color.B == draw.Dark.Hot.B {
 			hot++
 		}
 	}
@@ -188,7 +189,7 @@ func TestCollectiveAcrossNodes(t *testing.T) {
 	}
 	keyed := false
 	for _, k := range l.Keys {
-		keyed = keyed || (k.Color == Dark.Hot && k.Label == "canvas.ring.key_inter")
+		keyed = keyed || (k.Color == draw.Dark.Hot && k.Label == "canvas.ring.key_inter")
 	}
 	if !keyed {
 		t.Errorf("the hops between nodes are not keyed: %+v", l.Keys)

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/gpuscope/gpuscope/render/draw"
 	"math"
 
 	"github.com/gpuscope/gpuscope/engine/units"
@@ -40,10 +41,10 @@ type CPUGPUSide struct {
 // CPUGPUView is what the cpu-vs-gpu picture needs.
 type CPUGPUView struct {
 	Width, Height float32
-	Stage         Rect
+	Stage         draw.Rect
 	Scale         float32
-	Theme         Theme
-	Words         Words // its words in the reader's language (canvas.* keys)
+	Theme         draw.Theme
+	Words         draw.Words // its words in the reader's language (canvas.* keys)
 	Phase         CPUGPUPhase
 	N             int // C is N × N
 	CPU, GPU      CPUGPUSide
@@ -53,17 +54,17 @@ type CPUGPUView struct {
 
 // Colours of the machines: the CPU (the fast cars), the GPU's CUDA cores
 // (the bus fleet), its tensor cores.
-func cpugpuColours(th Theme) (cpu, gpu, tensor Color) { return th.Hot, th.Rim, th.LinkActive }
+func cpugpuColours(th draw.Theme) (cpu, gpu, tensor draw.Color) { return th.Hot, th.Rim, th.LinkActive }
 
 // AppendCPUGPU draws the step's picture (see CPUGPUPhase).
-func AppendCPUGPU(dst List, v CPUGPUView) List {
+func AppendCPUGPU(dst draw.List, v CPUGPUView) draw.List {
 	th := v.Theme
-	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
+	l, sc := draw.Canvas(dst, v.Width, v.Height, v.Scale, th)
 	st := v.Stage
 	if st.W <= 0 || st.H <= 0 || v.N < 1 || v.CPU.TotalS <= 0 || v.GPU.TotalS <= 0 {
 		return l
 	}
-	p := newPlacer(&l, st)
+	p := draw.NewPlacer(&l, st)
 	switch v.Phase {
 	case CPUGPUIndependent:
 		cpugpuIndependent(&p, v, sc)
@@ -81,18 +82,18 @@ func AppendCPUGPU(dst List, v CPUGPUView) List {
 // above C, A to its left — so that row 0 of A and columns 0 and 1 of B
 // meet at C[0][0] and C[0][1]; what each element needs is written in the
 // free corner.
-func cpugpuIndependent(p *siPlacer, v CPUGPUView, sc float32) {
+func cpugpuIndependent(p *draw.Placer, v CPUGPUView, sc float32) {
 	th, st, w := v.Theme, v.Stage, v.Words
-	fs, big := siSizes(st, sc)
+	fs, big := draw.TextSizes(st, sc)
 	pad := fs
-	c0, c1 := th.LinkActive, sizePalette[3]
+	c0, c1 := th.LinkActive, draw.Palette[3]
 	n2 := float64(v.N) * float64(v.N)
-	y := siHeadline(p, th, st, big, th.Text, w.Say("canvas.cpugpu.independent", "elements", units.Count(int64(n2))))
-	legend := []LegendEntry{{c0, false, w.Say("canvas.cpugpu.c00")}, {c1, false, w.Say("canvas.cpugpu.c01")}}
-	lh := siLegend(p, th, Rect{st.X + pad, y, st.W - 2*pad, st.Y + st.H - pad - y}, fs, sc, legend...)
+	y := draw.PlacerHeadline(p, th, st, big, th.Text, w.Say("canvas.cpugpu.independent", "elements", units.Count(int64(n2))))
+	legend := []draw.LegendEntry{{Color: c0, Hatch: false, Label: w.Say("canvas.cpugpu.c00")}, {Color: c1, Hatch: false, Label: w.Say("canvas.cpugpu.c01")}}
+	lh := draw.PlacerLegend(p, th, draw.Rect{X: st.X + pad, Y: y, W: st.W - 2*pad, H: st.Y + st.H - pad - y}, fs, sc, legend...)
 	gap := fs * 1.4
-	avail := Rect{st.X + pad, y, st.W - 2*pad, st.Y + st.H - pad - lh - fs*0.5 - y}
-	side := minf((avail.W-gap)/2, (avail.H-gap-2*fs*LineHeight)/2)
+	avail := draw.Rect{X: st.X + pad, Y: y, W: st.W - 2*pad, H: st.Y + st.H - pad - lh - fs*0.5 - y}
+	side := draw.Minf((avail.W-gap)/2, (avail.H-gap-2*fs*draw.LineHeight)/2)
 	if side < 24*sc {
 		return
 	}
@@ -100,47 +101,47 @@ func cpugpuIndependent(p *siPlacer, v CPUGPUView, sc float32) {
 	cell := side / float32(k)
 	x0 := avail.X + (avail.W-2*side-gap)/2
 	ax, bx := x0, x0+side+gap
-	by := avail.Y + fs*LineHeight
+	by := avail.Y + fs*draw.LineHeight
 	ay := by + side + gap
 	grid := func(x, y float32) {
-		p.l.Rect(x, y, side, side, th.Panel)
+		p.L.Rect(x, y, side, side, th.Panel)
 		for j := 1; j < k; j++ {
-			p.l.Segment(x+float32(j)*cell, y, x+float32(j)*cell, y+side, 1*sc, th.Link)
-			p.l.Segment(x, y+float32(j)*cell, x+side, y+float32(j)*cell, 1*sc, th.Link)
+			p.L.Segment(x+float32(j)*cell, y, x+float32(j)*cell, y+side, 1*sc, th.Link)
+			p.L.Segment(x, y+float32(j)*cell, x+side, y+float32(j)*cell, 1*sc, th.Link)
 		}
 	}
 	grid(ax, ay) // A
 	grid(bx, by) // B
 	grid(bx, ay) // C
 	// Row 0 of A serves both elements; columns 0 and 1 of B one each.
-	p.l.Rect(ax, ay, side, cell/2, c0)
-	p.l.Rect(ax, ay+cell/2, side, cell/2, c1)
-	p.l.Rect(bx, by, cell, side, c0)
-	p.l.Rect(bx+cell, by, cell, side, c1)
-	p.l.Rect(bx, ay, cell, cell, c0)
-	p.l.Rect(bx+cell, ay, cell, cell, c1)
+	p.L.Rect(ax, ay, side, cell/2, c0)
+	p.L.Rect(ax, ay+cell/2, side, cell/2, c1)
+	p.L.Rect(bx, by, cell, side, c0)
+	p.L.Rect(bx+cell, by, cell, side, c1)
+	p.L.Rect(bx, ay, cell, cell, c0)
+	p.L.Rect(bx+cell, ay, cell, cell, c1)
 	// Guides: the row runs on into C, the columns down into it.
-	p.l.Segment(ax+side, ay+cell/2, bx, ay+cell/2, 1.5*sc, th.Dim)
-	p.l.Segment(bx+cell, by+side, bx+cell, ay, 1.5*sc, th.Dim)
-	p.l.Frame(ax, ay, side, side, 1.5*sc, th.Dim)
-	p.l.Frame(bx, by, side, side, 1.5*sc, th.Dim)
-	p.l.Frame(bx, ay, side, side, 2*sc, th.Text)
+	p.L.Segment(ax+side, ay+cell/2, bx, ay+cell/2, 1.5*sc, th.Dim)
+	p.L.Segment(bx+cell, by+side, bx+cell, ay, 1.5*sc, th.Dim)
+	p.L.Frame(ax, ay, side, side, 1.5*sc, th.Dim)
+	p.L.Frame(bx, by, side, side, 1.5*sc, th.Dim)
+	p.L.Frame(bx, ay, side, side, 2*sc, th.Text)
 	n := units.Count(int64(v.N))
-	p.fit(ax+side/2, ay+side+fs*0.2, fs, AlignCenter, th.Text, w.Say("canvas.cpugpu.matrix", "name", "A", "n", n), side+gap)
-	p.fit(bx+side/2, by-fs*LineHeight, fs, AlignCenter, th.Text, w.Say("canvas.cpugpu.matrix", "name", "B", "n", n), side+gap)
-	p.fit(bx+side/2, ay+side+fs*0.2, fs, AlignCenter, th.Text, w.Say("canvas.cpugpu.matrix", "name", "C = A × B", "n", n), side+gap)
+	p.Fit(ax+side/2, ay+side+fs*0.2, fs, draw.AlignCenter, th.Text, w.Say("canvas.cpugpu.matrix", "name", "A", "n", n), side+gap)
+	p.Fit(bx+side/2, by-fs*draw.LineHeight, fs, draw.AlignCenter, th.Text, w.Say("canvas.cpugpu.matrix", "name", "B", "n", n), side+gap)
+	p.Fit(bx+side/2, ay+side+fs*0.2, fs, draw.AlignCenter, th.Text, w.Say("canvas.cpugpu.matrix", "name", "C = A × B", "n", n), side+gap)
 	// The free corner, above A: what each element needs.
 	tx, ty := ax, by+side*0.15
-	ty += p.wrap(tx, ty, fs, AlignLeft, c0, w.Say("canvas.cpugpu.sum00"), side, 2) + fs*0.4
-	ty += p.wrap(tx, ty, fs, AlignLeft, c1, w.Say("canvas.cpugpu.sum01"), side, 2) + fs*0.4
-	p.wrap(tx, ty, fs, AlignLeft, th.Dim, w.Say("canvas.cpugpu.each", "n", n), side, 3)
+	ty += p.Wrap(tx, ty, fs, draw.AlignLeft, c0, w.Say("canvas.cpugpu.sum00"), side, 2) + fs*0.4
+	ty += p.Wrap(tx, ty, fs, draw.AlignLeft, c1, w.Say("canvas.cpugpu.sum01"), side, 2) + fs*0.4
+	p.Wrap(tx, ty, fs, draw.AlignLeft, th.Dim, w.Say("canvas.cpugpu.each", "n", n), side, 3)
 }
 
 // cpugpuElement races one element — N multiply-adds — on one CPU core and
 // one CUDA core, on one time axis.
-func cpugpuElement(p *siPlacer, v CPUGPUView, sc float32) {
+func cpugpuElement(p *draw.Placer, v CPUGPUView, sc float32) {
 	th, st, w := v.Theme, v.Stage, v.Words
-	fs, big := siSizes(st, sc)
+	fs, big := draw.TextSizes(st, sc)
 	pad := fs
 	cpuC, gpuC, _ := cpugpuColours(th)
 	tmax := math.Max(v.CPU.ElementS, v.GPU.ElementS)
@@ -157,20 +158,20 @@ func cpugpuElement(p *siPlacer, v CPUGPUView, sc float32) {
 		head = w.Say("canvas.cpugpu.element_done", "cpu", units.Duration(v.CPU.ElementS), "gpu", units.Duration(v.GPU.ElementS),
 			"ratio", units.Ratio(w.Lang, v.GPU.ElementS/v.CPU.ElementS))
 	}
-	y := siHeadline(p, th, st, big, th.Text, head)
-	p.fit(st.X+st.W-pad, y, fs, AlignRight, th.Text, w.Say("canvas.clock", "t", units.Duration(t)), st.W-2*pad)
-	y += fs * LineHeight * 1.3
+	y := draw.PlacerHeadline(p, th, st, big, th.Text, head)
+	p.Fit(st.X+st.W-pad, y, fs, draw.AlignRight, th.Text, w.Say("canvas.clock", "t", units.Duration(t)), st.W-2*pad)
+	y += fs * draw.LineHeight * 1.3
 	lanes := []cpugpuLane{
 		{w.Say("canvas.cpugpu.core", "clock", siGHz(v.CPU.ClockHz)), v.CPU.ElementS, cpuC},
 		{w.Say("canvas.cpugpu.cuda_core", "clock", siGHz(v.GPU.ClockHz)), v.GPU.ElementS, gpuC},
 	}
-	legend := []LegendEntry{{cpuC, false, v.CPU.Name}, {gpuC, false, v.GPU.Name}}
-	lh := siLegend(p, th, Rect{st.X + pad, y, st.W - 2*pad, st.Y + st.H - pad - y}, fs, sc, legend...)
-	r := Rect{st.X + pad, y, st.W - 2*pad, st.Y + st.H - pad - lh - y}
+	legend := []draw.LegendEntry{{Color: cpuC, Hatch: false, Label: v.CPU.Name}, {Color: gpuC, Hatch: false, Label: v.GPU.Name}}
+	lh := draw.PlacerLegend(p, th, draw.Rect{X: st.X + pad, Y: y, W: st.W - 2*pad, H: st.Y + st.H - pad - y}, fs, sc, legend...)
+	r := draw.Rect{X: st.X + pad, Y: y, W: st.W - 2*pad, H: st.Y + st.H - pad - lh - y}
 	_, _ = cpugpuLanesBar(p, th, sc, fs, r, lanes, tmax, t, func(ln cpugpuLane, f float64) string {
 		done := units.Count(int64(math.Floor(f * float64(v.N))))
 		s := w.Say("canvas.cpugpu.madds", "done", done, "n", units.Count(int64(v.N)))
-		if siW(s, fs) > r.W*0.36 {
+		if draw.PlacerW(s, fs) > r.W*0.36 {
 			s = done // a narrow stage: the count alone
 		}
 		return s
@@ -181,14 +182,14 @@ func cpugpuElement(p *siPlacer, v CPUGPUView, sc float32) {
 type cpugpuLane struct {
 	name    string
 	seconds float64
-	col     Color
+	col     draw.Color
 }
 
 // cpugpuLanesH is the height lanes take at size fs with room for their
 // axis: the most a lane needs, and the least.
 func cpugpuLanesH(n int, fs float32) (most, least float32) {
-	per := fs * LineHeight * 2.3
-	return float32(n)*(per+fs*2.2) + fs*LineHeight*2, float32(n)*(per+fs*0.8) + fs*LineHeight*2
+	per := fs * draw.LineHeight * 2.3
+	return float32(n)*(per+fs*2.2) + fs*draw.LineHeight*2, float32(n)*(per+fs*0.8) + fs*draw.LineHeight*2
 }
 
 // cpugpuLanes draws lanes racing on one axis 0 … tmax in r: a name over
@@ -196,66 +197,66 @@ func cpugpuLanesH(n int, fs float32) (most, least float32) {
 // time is written; progress(lane, share) is an optional text at the
 // track's right; the axis under them, the playhead across. The lanes
 // keep to the middle of r. It returns the x of a time and the axis's y.
-func cpugpuLanes(p *siPlacer, th Theme, sc, fs float32, r Rect, lanes []cpugpuLane, tmax, t float64, progress func(cpugpuLane, float64) string) (func(float64) float32, float32) {
+func cpugpuLanes(p *draw.Placer, th draw.Theme, sc, fs float32, r draw.Rect, lanes []cpugpuLane, tmax, t float64, progress func(cpugpuLane, float64) string) (func(float64) float32, float32) {
 	return cpugpuLanesBar(p, th, sc, fs, r, lanes, tmax, t, progress, 2.2)
 }
 
 // cpugpuLanesBar is cpugpuLanes with bars up to barMax ems thick.
-func cpugpuLanesBar(p *siPlacer, th Theme, sc, fs float32, r Rect, lanes []cpugpuLane, tmax, t float64, progress func(cpugpuLane, float64) string, barMax float32) (func(float64) float32, float32) {
-	at := func(s float64) float32 { return r.X + r.W*float32(siFrac(s/tmax)) }
+func cpugpuLanesBar(p *draw.Placer, th draw.Theme, sc, fs float32, r draw.Rect, lanes []cpugpuLane, tmax, t float64, progress func(cpugpuLane, float64) string, barMax float32) (func(float64) float32, float32) {
+	at := func(s float64) float32 { return r.X + r.W*float32(draw.Frac(s/tmax)) }
 	if t < 0 || t > tmax {
 		t = tmax
 	}
 	n := float32(max(len(lanes), 1))
-	axisH := fs * LineHeight * 2
+	axisH := fs * draw.LineHeight * 2
 	most, least := cpugpuLanesH(len(lanes), fs)
 	if r.H < least || r.W < 8*fs {
 		return at, r.Y + r.H
 	}
 	most += n * fs * (barMax - 2.2)
-	h := minf(r.H, most)
-	barH := clamp((h-axisH)/n-fs*LineHeight*2.3, fs*0.8, fs*barMax)
-	pitch := barH + fs*LineHeight*2.3
+	h := draw.Minf(r.H, most)
+	barH := draw.Clamp((h-axisH)/n-fs*draw.LineHeight*2.3, fs*0.8, fs*barMax)
+	pitch := barH + fs*draw.LineHeight*2.3
 	top := r.Y + (r.H-h)/2
 	for i, ln := range lanes {
 		ly := top + float32(i)*pitch
-		by := ly + fs*LineHeight*1.05
-		f := siFrac(t / ln.seconds)
+		by := ly + fs*draw.LineHeight*1.05
+		f := draw.Frac(t / ln.seconds)
 		nameW := r.W
 		if progress != nil {
 			pr := progress(ln, f)
-			p.fit(r.X+r.W, ly, fs, AlignRight, ln.col, pr, r.W*0.36)
-			nameW -= siW(pr, fs) + fs
+			p.Fit(r.X+r.W, ly, fs, draw.AlignRight, ln.col, pr, r.W*0.36)
+			nameW -= draw.PlacerW(pr, fs) + fs
 		}
-		p.fit(r.X, ly, fs, AlignLeft, th.Text, ln.name, nameW)
-		p.l.Rect(r.X, by, r.W, barH, th.Panel)
+		p.Fit(r.X, ly, fs, draw.AlignLeft, th.Text, ln.name, nameW)
+		p.L.Rect(r.X, by, r.W, barH, th.Panel)
 		x1 := at(math.Min(t, ln.seconds))
 		if x1 > r.X {
 			c := ln.col
 			if t < ln.seconds {
-				c = withAlpha(c, 200)
+				c = draw.WithAlpha(c, 200)
 			}
-			p.l.Rect(r.X, by, maxf(x1-r.X, 1*sc), barH, c)
+			p.L.Rect(r.X, by, draw.Maxf(x1-r.X, 1*sc), barH, c)
 		}
-		p.l.Frame(r.X, by, r.W, barH, 1*sc, th.Link)
+		p.L.Frame(r.X, by, r.W, barH, 1*sc, th.Link)
 		if t >= ln.seconds {
-			p.l.Segment(x1, by-fs*0.25, x1, by+barH+fs*0.25, 2*sc, ln.col)
+			p.L.Segment(x1, by-fs*0.25, x1, by+barH+fs*0.25, 2*sc, ln.col)
 			lab := units.Duration(ln.seconds)
-			if x1+fs*0.3+siW(lab, fs) > r.X+r.W || !p.text(x1+fs*0.3, by+barH+fs*0.1, fs, AlignLeft, ln.col, lab) {
-				p.text(x1-fs*0.3, by+barH+fs*0.1, fs, AlignRight, ln.col, lab)
+			if x1+fs*0.3+draw.PlacerW(lab, fs) > r.X+r.W || !p.Text(x1+fs*0.3, by+barH+fs*0.1, fs, draw.AlignLeft, ln.col, lab) {
+				p.Text(x1-fs*0.3, by+barH+fs*0.1, fs, draw.AlignRight, ln.col, lab)
 			}
 		}
 	}
 	ay := top + n*pitch + fs*0.2
-	siTimeAxis(p, th, sc, fs, r.X, r.X+r.W, ay, top+fs*LineHeight, tmax, t, at)
+	draw.TimeAxis(p, th, sc, fs, r.X, r.X+r.W, ay, top+fs*draw.LineHeight, tmax, t, at)
 	return at, ay
 }
 
 // cpugpuRace draws both copies of C filling, a clock on each, and their
 // finishes on one axis: under the copies, or beside them on a wide stage.
-func cpugpuRace(p *siPlacer, v CPUGPUView, sc float32) {
+func cpugpuRace(p *draw.Placer, v CPUGPUView, sc float32) {
 	th, st, w := v.Theme, v.Stage, v.Words
-	fs, big := siSizes(st, sc)
+	fs, big := draw.TextSizes(st, sc)
 	pad := fs
 	cpuC, gpuC, tenC := cpugpuColours(th)
 	tmax := math.Max(v.CPU.TotalS, v.GPU.TotalS)
@@ -271,30 +272,30 @@ func cpugpuRace(p *siPlacer, v CPUGPUView, sc float32) {
 	if t >= fast.TotalS {
 		head = w.Say("canvas.cpugpu.race_done", "fast", fast.Name, "slow", slow.Name, "ratio", units.Ratio(w.Lang, slow.TotalS/fast.TotalS))
 	}
-	y := siHeadline(p, th, st, big, th.Text, head)
+	y := draw.PlacerHeadline(p, th, st, big, th.Text, head)
 
 	k := cpugpuCells(v.N)
 	per := v.N / k
 	cuda := v.GPU.Name + " · " + w.Say("canvas.cpugpu.cuda")
-	legend := []LegendEntry{{cpuC, false, v.CPU.Name}, {gpuC, false, cuda}}
+	legend := []draw.LegendEntry{{Color: cpuC, Hatch: false, Label: v.CPU.Name}, {Color: gpuC, Hatch: false, Label: cuda}}
 	lanes := []cpugpuLane{{v.CPU.Name, v.CPU.TotalS, cpuC}, {cuda, v.GPU.TotalS, gpuC}}
 	if v.TensorS > 0 {
 		tensor := v.GPU.Name + " · " + w.Say("canvas.cpugpu.tensor")
-		legend = append(legend, LegendEntry{tenC, false, tensor})
+		legend = append(legend, draw.LegendEntry{Color: tenC, Hatch: false, Label: tensor})
 		lanes = append(lanes, cpugpuLane{tensor, v.TensorS, tenC})
 	}
-	lh := siLegend(p, th, Rect{st.X + pad, y, st.W - 2*pad, st.Y + st.H - pad - y}, fs, sc, legend...)
-	area := Rect{st.X + pad, y, st.W - 2*pad, st.Y + st.H - pad - lh - fs*0.3 - y}
+	lh := draw.PlacerLegend(p, th, draw.Rect{X: st.X + pad, Y: y, W: st.W - 2*pad, H: st.Y + st.H - pad - y}, fs, sc, legend...)
+	area := draw.Rect{X: st.X + pad, Y: y, W: st.W - 2*pad, H: st.Y + st.H - pad - lh - fs*0.3 - y}
 	panels := area
 	most, least := cpugpuLanesH(len(lanes), fs)
 	switch {
 	case area.W > area.H*1.6: // wide: the finishes beside the copies
-		panels.W = minf(area.W*0.58, area.H*1.25)
-		cpugpuLanes(p, th, sc, fs, Rect{area.X + panels.W + 2*pad, area.Y, area.W - panels.W - 2*pad, area.H}, lanes, tmax, t, nil)
+		panels.W = draw.Minf(area.W*0.58, area.H*1.25)
+		cpugpuLanes(p, th, sc, fs, draw.Rect{X: area.X + panels.W + 2*pad, Y: area.Y, W: area.W - panels.W - 2*pad, H: area.H}, lanes, tmax, t, nil)
 	case area.H-least > area.H*0.55: // the finishes under the copies
-		h := minf(most, area.H*0.4)
-		h = maxf(h, least)
-		cpugpuLanes(p, th, sc, fs, Rect{area.X, area.Y + area.H - h, area.W, h}, lanes, tmax, t, nil)
+		h := draw.Minf(most, area.H*0.4)
+		h = draw.Maxf(h, least)
+		cpugpuLanes(p, th, sc, fs, draw.Rect{X: area.X, Y: area.Y + area.H - h, W: area.W, H: h}, lanes, tmax, t, nil)
 		panels.H -= h + fs*0.5
 	}
 	cpugpuPanels(p, v, sc, panels, t, k, per)
@@ -302,9 +303,9 @@ func cpugpuRace(p *siPlacer, v CPUGPUView, sc float32) {
 
 // cpugpuPanels draws the two machines side by side in r: name, workers,
 // clock, the lanes at work, C filling.
-func cpugpuPanels(p *siPlacer, v CPUGPUView, sc float32, r Rect, t float64, k, per int) {
+func cpugpuPanels(p *draw.Placer, v CPUGPUView, sc float32, r draw.Rect, t float64, k, per int) {
 	th, w := v.Theme, v.Words
-	fs, big := siSizes(v.Stage, sc)
+	fs, big := draw.TextSizes(v.Stage, sc)
 	pad := fs
 	cpuC, gpuC, _ := cpugpuColours(th)
 	pw := (r.W - pad) / 2
@@ -318,8 +319,8 @@ func cpugpuPanels(p *siPlacer, v CPUGPUView, sc float32, r Rect, t float64, k, p
 		cols := int(math.Ceil(math.Sqrt(float64(s.Units) * 1.1)))
 		rows := (s.Units + cols - 1) / cols
 		lanes := float32(max(s.LanesPerUnit, 1))
-		laneArea = minf(laneArea, pw*pw/(float32(cols*cols)*lanes))
-		laneArea = minf(laneArea, blockH*blockH/(float32(rows*rows)*lanes))
+		laneArea = draw.Minf(laneArea, pw*pw/(float32(cols*cols)*lanes))
+		laneArea = draw.Minf(laneArea, blockH*blockH/(float32(rows*rows)*lanes))
 	}
 	for i, s := range [2]CPUGPUSide{v.CPU, v.GPU} {
 		col := cpuC
@@ -329,17 +330,17 @@ func cpugpuPanels(p *siPlacer, v CPUGPUView, sc float32, r Rect, t float64, k, p
 		}
 		x := r.X + float32(i)*(pw+pad)
 		py := r.Y
-		p.fit(x, py, fs, AlignLeft, th.Text, s.Name, pw)
-		py += fs * LineHeight
-		py += p.wrap(x, py, fs, AlignLeft, th.Dim, w.Say(key, "units", units.Count(int64(s.Units)), "lanes", units.Count(int64(s.LanesPerUnit)),
+		p.Fit(x, py, fs, draw.AlignLeft, th.Text, s.Name, pw)
+		py += fs * draw.LineHeight
+		py += p.Wrap(x, py, fs, draw.AlignLeft, th.Dim, w.Say(key, "units", units.Count(int64(s.Units)), "lanes", units.Count(int64(s.LanesPerUnit)),
 			"at_once", units.Count(int64(s.Units*s.LanesPerUnit))), pw, 2)
 		done := t >= s.TotalS
 		clock := w.Say("canvas.clock", "t", units.Duration(math.Min(t, s.TotalS)))
 		if done {
 			clock = w.Say("canvas.cpugpu.done", "t", units.Duration(s.TotalS))
 		}
-		p.fit(x, py, big, AlignLeft, col, clock, pw)
-		py += big*LineHeight + fs*0.3
+		p.Fit(x, py, big, draw.AlignLeft, col, clock, pw)
+		py += big*draw.LineHeight + fs*0.3
 		// The workers: lit while they compute, grey before and after.
 		if laneArea > 0 && s.Units > 0 && blockH >= 8*sc {
 			u := float32(math.Sqrt(float64(float32(s.LanesPerUnit) * laneArea)))
@@ -349,22 +350,22 @@ func cpugpuPanels(p *siPlacer, v CPUGPUView, sc float32, r Rect, t float64, k, p
 				wc = th.Link
 			}
 			for j := 0; j < s.Units; j++ {
-				p.l.Rect(x+float32(j%cols)*u, py+float32(j/cols)*u, maxf(u-1*sc, 0.5*sc), maxf(u-1*sc, 0.5*sc), wc)
+				p.L.Rect(x+float32(j%cols)*u, py+float32(j/cols)*u, draw.Maxf(u-1*sc, 0.5*sc), draw.Maxf(u-1*sc, 0.5*sc), wc)
 			}
 			py += blockH + fs*0.4
 		}
-		side := minf(pw, r.Y+r.H-py-fs*LineHeight*1.1)
+		side := draw.Minf(pw, r.Y+r.H-py-fs*draw.LineHeight*1.1)
 		if side < 16*sc {
 			continue
 		}
 		gx := x + (pw-side)/2
-		f := siFrac(t / s.TotalS)
-		cpugpuGrid(p.l, th, sc, gx, py, side, k, f, col)
+		f := draw.Frac(t / s.TotalS)
+		cpugpuGrid(p.L, th, sc, gx, py, side, k, f, col)
 		pct := w.Say("canvas.cpugpu.filled", "pct", units.Percent(math.Floor(f*1000)/1000))
-		p.fit(gx+side, py+side+fs*0.1, fs, AlignRight, th.Dim, pct, side)
+		p.Fit(gx+side, py+side+fs*0.1, fs, draw.AlignRight, th.Dim, pct, side)
 		if i == 0 {
-			if cell := w.Say("canvas.cpugpu.cell", "k", units.Count(int64(per))); siW(cell, fs) <= side-siW(pct, fs)-fs {
-				p.text(gx, py+side+fs*0.1, fs, AlignLeft, th.Dim, cell)
+			if cell := w.Say("canvas.cpugpu.cell", "k", units.Count(int64(per))); draw.PlacerW(cell, fs) <= side-draw.PlacerW(pct, fs)-fs {
+				p.Text(gx, py+side+fs*0.1, fs, draw.AlignLeft, th.Dim, cell)
 			}
 		}
 	}
@@ -376,12 +377,12 @@ func cpugpuCells(n int) int { return max(1, min(32, n)) }
 
 // cpugpuGrid draws C as k × k cells filled in reading order up to share
 // f.
-func cpugpuGrid(l *List, th Theme, sc, x, y, side float32, k int, f float64, col Color) {
+func cpugpuGrid(l *draw.List, th draw.Theme, sc, x, y, side float32, k int, f float64, col draw.Color) {
 	cell := side / float32(k)
 	l.Rect(x, y, side, side, th.Empty)
 	fillRows(l, x, y, cell, k, 0, f*float64(k*k), col)
 	if cell >= 6*sc {
-		lc := withAlpha(th.Background, 110)
+		lc := draw.WithAlpha(th.Background, 110)
 		for j := 1; j < k; j++ {
 			l.Segment(x+float32(j)*cell, y, x+float32(j)*cell, y+side, 1*sc, lc)
 			l.Segment(x, y+float32(j)*cell, x+side, y+float32(j)*cell, 1*sc, lc)
@@ -391,7 +392,7 @@ func cpugpuGrid(l *List, th Theme, sc, x, y, side float32, k int, f float64, col
 }
 
 // fillRows fills cells a … b (in cells, reading order) of a k-wide grid.
-func fillRows(l *List, x, y, cell float32, k int, a, b float64, c Color) {
+func fillRows(l *draw.List, x, y, cell float32, k int, a, b float64, c draw.Color) {
 	if b <= a {
 		return
 	}
@@ -415,20 +416,20 @@ func fillRows(l *List, x, y, cell float32, k int, a, b float64, c Color) {
 
 // cpugpuTensor draws the three finishes on one axis, and the GPU's part
 // zoomed under it.
-func cpugpuTensor(p *siPlacer, v CPUGPUView, sc float32) {
+func cpugpuTensor(p *draw.Placer, v CPUGPUView, sc float32) {
 	th, st, w := v.Theme, v.Stage, v.Words
-	fs, big := siSizes(st, sc)
+	fs, big := draw.TextSizes(st, sc)
 	pad := fs
 	cpuC, gpuC, tenC := cpugpuColours(th)
 	ten := v.TensorS
 	if ten <= 0 {
 		ten = v.GPU.TotalS
 	}
-	y := siHeadline(p, th, st, big, th.Text, w.Say("canvas.cpugpu.tensor_done", "ratio", units.Ratio(w.Lang, v.CPU.TotalS/ten)))
+	y := draw.PlacerHeadline(p, th, st, big, th.Text, w.Say("canvas.cpugpu.tensor_done", "ratio", units.Ratio(w.Lang, v.CPU.TotalS/ten)))
 	cuda := v.GPU.Name + " · " + w.Say("canvas.cpugpu.cuda")
 	tensor := v.GPU.Name + " · " + w.Say("canvas.cpugpu.tensor")
-	legend := []LegendEntry{{cpuC, false, v.CPU.Name}, {gpuC, false, cuda}, {tenC, false, tensor}}
-	lh := siLegend(p, th, Rect{st.X + pad, y, st.W - 2*pad, st.Y + st.H - pad - y}, fs, sc, legend...)
+	legend := []draw.LegendEntry{{Color: cpuC, Hatch: false, Label: v.CPU.Name}, {Color: gpuC, Hatch: false, Label: cuda}, {Color: tenC, Hatch: false, Label: tensor}}
+	lh := draw.PlacerLegend(p, th, draw.Rect{X: st.X + pad, Y: y, W: st.W - 2*pad, H: st.Y + st.H - pad - y}, fs, sc, legend...)
 	h := st.Y + st.H - pad - lh - y
 	tmax := math.Max(v.CPU.TotalS, v.GPU.TotalS)
 	zoom := math.Min(v.GPU.TotalS, tmax)
@@ -441,45 +442,37 @@ func cpugpuTensor(p *siPlacer, v CPUGPUView, sc float32) {
 	if W > h*1.6 && h >= least3 {
 		// Wide: the whole race on the left, the zoom on the right.
 		half := (W - 2*pad) / 2
-		at, ax := cpugpuLanes(p, th, sc, fs, Rect{st.X + pad, y, half, h}, three, tmax, -1, nil)
-		zr := Rect{st.X + pad + half + 2*pad, y + fs*LineHeight*1.3, half, h - fs*LineHeight*1.3}
-		p.fit(zr.X, y, fs, AlignLeft, th.Dim, zoomTitle, zr.W)
-		p.l.Frame(zr.X-fs*0.5, zr.Y-fs*0.2, zr.W+fs*0.8, zr.H+fs*0.2, 1*sc, th.Link)
-		p.l.Segment(at(zoom), ax, zr.X-fs*0.5, zr.Y-fs*0.2, 1*sc, th.Dim)
-		p.l.Segment(at(zoom), ax, zr.X-fs*0.5, zr.Y+zr.H, 1*sc, th.Dim)
+		at, ax := cpugpuLanes(p, th, sc, fs, draw.Rect{X: st.X + pad, Y: y, W: half, H: h}, three, tmax, -1, nil)
+		zr := draw.Rect{X: st.X + pad + half + 2*pad, Y: y + fs*draw.LineHeight*1.3, W: half, H: h - fs*draw.LineHeight*1.3}
+		p.Fit(zr.X, y, fs, draw.AlignLeft, th.Dim, zoomTitle, zr.W)
+		p.L.Frame(zr.X-fs*0.5, zr.Y-fs*0.2, zr.W+fs*0.8, zr.H+fs*0.2, 1*sc, th.Link)
+		p.L.Segment(at(zoom), ax, zr.X-fs*0.5, zr.Y-fs*0.2, 1*sc, th.Dim)
+		p.L.Segment(at(zoom), ax, zr.X-fs*0.5, zr.Y+zr.H, 1*sc, th.Dim)
 		cpugpuLanes(p, th, sc, fs, zr, two, zoom, -1, nil)
 		return
 	}
-	zoomed := h >= least3+least2+fs*LineHeight*2
-	mainH := minf(most3, h)
+	zoomed := h >= least3+least2+fs*draw.LineHeight*2
+	mainH := draw.Minf(most3, h)
 	if zoomed {
-		mainH = clamp(h*0.55, least3, minf(most3, h-least2-fs*LineHeight*2))
+		mainH = draw.Clamp(h*0.55, least3, draw.Minf(most3, h-least2-fs*draw.LineHeight*2))
 	}
-	at, ax := cpugpuLanes(p, th, sc, fs, Rect{st.X + pad, y, W, mainH}, three, tmax, -1, nil)
+	at, ax := cpugpuLanes(p, th, sc, fs, draw.Rect{X: st.X + pad, Y: y, W: W, H: mainH}, three, tmax, -1, nil)
 	if !zoomed {
 		return
 	}
 	// The zoom: 0 … the CUDA cores' time, from the main axis to a panel.
-	ty := ax + fs*0.4 + fs*LineHeight + fs*0.3 // under the tick labels
-	zr := Rect{st.X + pad, ty + fs*LineHeight*1.3, W, 0}
+	ty := ax + fs*0.4 + fs*draw.LineHeight + fs*0.3 // under the tick labels
+	zr := draw.Rect{X: st.X + pad, Y: ty + fs*draw.LineHeight*1.3, W: W, H: 0}
 	zr.H = st.Y + st.H - pad - lh - zr.Y
 	if zr.H < least2 {
 		return
 	}
-	p.l.Segment(at(0), ty, zr.X-fs*0.3, zr.Y-fs*0.2, 1*sc, th.Dim)
-	p.l.Segment(at(zoom), ty, zr.X+zr.W+fs*0.3, zr.Y-fs*0.2, 1*sc, th.Dim)
-	p.fit(zr.X+zr.W, zr.Y, fs, AlignRight, th.Dim, zoomTitle, zr.W*0.45)
-	p.l.Frame(zr.X-fs*0.3, zr.Y-fs*0.2, zr.W+fs*0.6, zr.H+fs*0.2, 1*sc, th.Link)
+	p.L.Segment(at(0), ty, zr.X-fs*0.3, zr.Y-fs*0.2, 1*sc, th.Dim)
+	p.L.Segment(at(zoom), ty, zr.X+zr.W+fs*0.3, zr.Y-fs*0.2, 1*sc, th.Dim)
+	p.Fit(zr.X+zr.W, zr.Y, fs, draw.AlignRight, th.Dim, zoomTitle, zr.W*0.45)
+	p.L.Frame(zr.X-fs*0.3, zr.Y-fs*0.2, zr.W+fs*0.6, zr.H+fs*0.2, 1*sc, th.Link)
 	cpugpuLanes(p, th, sc, fs, zr, two, zoom, -1, nil)
 }
 
 // siGHz writes a clock: "3.5 GHz".
 func siGHz(hz float64) string { return units.Number(hz/1e9) + " GHz" }
-
-// siDuration is units.Duration(s), formatted once per value (an axis's
-// ticks are the same every frame).
-func siDuration(s float64) string {
-	return siDurations.get(s, func() string { return units.Duration(s) })
-}
-
-var siDurations memo[float64]

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/gpuscope/gpuscope/render/draw"
 	"math"
 	"strings"
 	"testing"
@@ -14,7 +15,7 @@ import (
 func cpugpuView(phase CPUGPUPhase, t float64) CPUGPUView {
 	n := 4096.0
 	return CPUGPUView{
-		Width: 845, Height: 800, Stage: Rect{0, 0, 845, 800}, Scale: 1, Theme: Dark, Words: shortWords,
+		Width: 845, Height: 800, Stage: draw.Rect{X: 0, Y: 0, W: 845, H: 800}, Scale: 1, Theme: draw.Dark, Words: shortWords,
 		Phase: phase, N: 4096, Time: t,
 		CPU:     CPUGPUSide{Name: "64-core CPU", Units: 64, LanesPerUnit: 16, ClockHz: 3.5e9, ElementS: n / 3.5e9, TotalS: 2 * n * n * n / 7.168e12},
 		GPU:     CPUGPUSide{Name: "H100 SXM", Units: 132, LanesPerUnit: 128, ClockHz: 1.98e9, ElementS: n / 1.98e9, TotalS: 2 * n * n * n / 66.9e12},
@@ -24,22 +25,22 @@ func cpugpuView(phase CPUGPUPhase, t float64) CPUGPUView {
 
 // shortWords writes a key's last part and its arguments: short enough
 // for the labels to fit as real words do.
-var shortWords = Words{Lang: "en", T: func(key string, args ...string) string {
+var shortWords = draw.Words{Lang: "en", T: func(key string, args ...string) string {
 	return strings.TrimSpace(key[strings.LastIndex(key, ".")+1:] + " " + strings.Join(args, " "))
 }}
 
 func TestCPUGPUGolden(t *testing.T) {
 	v := cpugpuView(CPUGPURace, 0)
 	v.Time = v.GPU.TotalS * 1.5
-	golden.Check(t, "cpugpu.golden", AppendCPUGPU(List{}, v).String())
+	golden.Check(t, "cpugpu.golden", AppendCPUGPU(draw.List{}, v).String())
 }
 
 // finishes is the x of each lane's finish mark (a 2 px vertical line in
 // its colour) in a race picture, by colour.
-func finishes(l List) map[Color][]float32 {
-	out := map[Color][]float32{}
+func finishes(l draw.List) map[draw.Color][]float32 {
+	out := map[draw.Color][]float32{}
 	for _, it := range l.Items {
-		if it.Kind == Line && it.Width == 2 && it.X == it.X2 {
+		if it.Kind == draw.Line && it.Width == 2 && it.X == it.X2 {
 			out[it.Color] = append(out[it.Color], it.X)
 		}
 	}
@@ -51,10 +52,10 @@ func finishes(l List) map[Color][]float32 {
 func TestCPUGPUFinishesOnOneAxis(t *testing.T) {
 	for _, phase := range []CPUGPUPhase{CPUGPURace, CPUGPUTensor} {
 		v := cpugpuView(phase, -1)
-		fs, _ := siSizes(v.Stage, 1)
+		fs, _ := draw.TextSizes(v.Stage, 1)
 		x0 := v.Stage.X + fs
-		f := finishes(AppendCPUGPU(List{}, v))
-		cpu, gpu, ten := f[Dark.Hot], f[Dark.Rim], f[Dark.LinkActive]
+		f := finishes(AppendCPUGPU(draw.List{}, v))
+		cpu, gpu, ten := f[draw.Dark.Hot], f[draw.Dark.Rim], f[draw.Dark.LinkActive]
 		if len(cpu) == 0 || len(gpu) == 0 || len(ten) == 0 {
 			t.Fatalf("phase %d: finish marks %v", phase, f)
 		}
@@ -66,7 +67,7 @@ func TestCPUGPUFinishesOnOneAxis(t *testing.T) {
 		}
 	}
 	// The tensor picture zooms on the GPU's part: a second pair of marks.
-	if f := finishes(AppendCPUGPU(List{}, cpugpuView(CPUGPUTensor, -1))); len(f[Dark.Rim]) != 2 || len(f[Dark.LinkActive]) != 2 {
+	if f := finishes(AppendCPUGPU(draw.List{}, cpugpuView(CPUGPUTensor, -1))); len(f[draw.Dark.Rim]) != 2 || len(f[draw.Dark.LinkActive]) != 2 {
 		t.Errorf("tensor picture: marks %v, want the CUDA and tensor cores twice (the zoom)", f)
 	}
 }
@@ -76,7 +77,7 @@ func TestCPUGPUFinishesOnOneAxis(t *testing.T) {
 func TestCPUGPURace(t *testing.T) {
 	v := cpugpuView(CPUGPURace, 0)
 	v.Time = v.GPU.TotalS
-	got := strings.Join(labels(AppendCPUGPU(List{}, v)), "\n")
+	got := strings.Join(labels(AppendCPUGPU(draw.List{}, v)), "\n")
 	cpuPct := units.Percent(math.Floor(v.GPU.TotalS/v.CPU.TotalS*1000) / 1000)
 	for _, want := range []string{"filled pct 100%", "race_done fast H100 SXM slow 64-core CPU ratio 9.33×",
 		"done t 2.05 ms", "clock t 2.05 ms", "filled pct " + cpuPct} {
@@ -85,7 +86,7 @@ func TestCPUGPURace(t *testing.T) {
 		}
 	}
 	v.Time = v.GPU.TotalS / 2
-	if got := strings.Join(labels(AppendCPUGPU(List{}, v)), "\n"); strings.Contains(got, "race_done") {
+	if got := strings.Join(labels(AppendCPUGPU(draw.List{}, v)), "\n"); strings.Contains(got, "race_done") {
 		t.Errorf("the ratio before the GPU is done:\n%s", got)
 	}
 }
@@ -95,12 +96,12 @@ func TestCPUGPURace(t *testing.T) {
 func TestCPUGPUElement(t *testing.T) {
 	v := cpugpuView(CPUGPUElement, 0)
 	v.Time = v.CPU.ElementS
-	got := strings.Join(labels(AppendCPUGPU(List{}, v)), "\n")
+	got := strings.Join(labels(AppendCPUGPU(draw.List{}, v)), "\n")
 	if !strings.Contains(got, "element_done cpu 1.17 µs gpu 2.07 µs ratio 1.77×") || !strings.Contains(got, "madds done 4,096 n 4,096") {
 		t.Errorf("at the CPU core's finish:\n%s", got)
 	}
 	v.Time = v.CPU.ElementS / 2
-	if got := strings.Join(labels(AppendCPUGPU(List{}, v)), "\n"); strings.Contains(got, "element_done") || !strings.Contains(got, "madds done 2,048 n 4,096") {
+	if got := strings.Join(labels(AppendCPUGPU(draw.List{}, v)), "\n"); strings.Contains(got, "element_done") || !strings.Contains(got, "madds done 2,048 n 4,096") {
 		t.Errorf("half-way:\n%s", got)
 	}
 }
@@ -108,23 +109,23 @@ func TestCPUGPUElement(t *testing.T) {
 // Every picture keeps its text at 13.5 px or more, inside the stage and
 // clear of other text, on a desktop and a phone, in every phase.
 func TestCPUGPUText(t *testing.T) {
-	for _, st := range []Rect{{0, 0, 845, 800}, {0, 0, 390, 420}, {0, 0, 640, 300}} {
+	for _, st := range []draw.Rect{{X: 0, Y: 0, W: 845, H: 800}, {X: 0, Y: 0, W: 390, H: 420}, {X: 0, Y: 0, W: 640, H: 300}} {
 		for ph := CPUGPUIndependent; ph <= CPUGPUTensor; ph++ {
 			for _, tm := range []float64{0, 1e-3, -1} {
 				v := cpugpuView(ph, tm)
 				v.Stage, v.Width, v.Height = st, st.W, st.H
-				checkText(t, AppendCPUGPU(List{}, v), st, 13.5)
+				checkText(t, AppendCPUGPU(draw.List{}, v), st, 13.5)
 			}
 		}
 	}
 }
 
 // checkText fails on text under min px, off the stage, or over other text.
-func checkText(t *testing.T, l List, st Rect, min float32) {
+func checkText(t *testing.T, l draw.List, st draw.Rect, min float32) {
 	t.Helper()
-	var boxes []Rect
+	var boxes []draw.Rect
 	for _, it := range l.Items {
-		if it.Kind != Text {
+		if it.Kind != draw.Text {
 			continue
 		}
 		b := it.Bounds()
@@ -146,7 +147,7 @@ func checkText(t *testing.T, l List, st Rect, min float32) {
 
 func TestCPUGPUAllocs(t *testing.T) {
 	v := cpugpuView(CPUGPURace, 1e-3)
-	l := AppendCPUGPU(List{}, v)
+	l := AppendCPUGPU(draw.List{}, v)
 	if n := testing.AllocsPerRun(10, func() { l = AppendCPUGPU(l, v) }); n > 120 {
 		t.Errorf("%v allocations a frame, want at most 120 (its labels)", n)
 	}

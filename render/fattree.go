@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/gpuscope/gpuscope/render/draw"
 	"math"
 	"strconv"
 
@@ -15,11 +16,11 @@ import (
 // tree's run is done, and each tree's bottleneck said in words.
 type FatTreeView struct {
 	Width, Height float32
-	Stage         Rect
+	Stage         draw.Rect
 	Scale         float32
-	Theme         Theme
-	Words         Words  // its words in the reader's language (canvas.* keys)
-	Title         string // what runs, over all the trees
+	Theme         draw.Theme
+	Words         draw.Words // its words in the reader's language (canvas.* keys)
+	Title         string     // what runs, over all the trees
 	Trees         []FatTree
 	Time          float64 // the playhead, seconds; negative: all done
 }
@@ -50,15 +51,15 @@ const (
 )
 
 // AppendFatTree draws v.
-func AppendFatTree(dst List, v FatTreeView) List {
+func AppendFatTree(dst draw.List, v FatTreeView) draw.List {
 	th := v.Theme
-	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
+	l, sc := draw.Canvas(dst, v.Width, v.Height, v.Scale, th)
 	st := v.Stage
 	n := len(v.Trees)
 	if st.W <= 0 || st.H <= 0 || n == 0 {
 		return l
 	}
-	fs := clamp(minf(st.W, st.H)/30, 14*sc, 20*sc)
+	fs := draw.Clamp(draw.Minf(st.W, st.H)/30, 14*sc, 20*sc)
 	pad := fs * 0.8
 	w := v.Words
 	y := st.Y + pad
@@ -78,43 +79,43 @@ func AppendFatTree(dst List, v FatTreeView) List {
 	if now < 0 || now > tmax {
 		now = tmax
 	}
-	clock := ftLabels.get(ftKey{w.Lang, 't', int(math.Round(now * 1e9))}, func() string { return w.Say("canvas.clock", "t", units.Duration(now)) })
-	cw := labelW(clock, fs)
-	l.Label(st.X+st.W-pad, y, fs, AlignRight, th.Text, clock)
+	clock := ftLabels.Get(ftKey{w.Lang, 't', int(math.Round(now * 1e9))}, func() string { return w.Say("canvas.clock", "t", units.Duration(now)) })
+	cw := draw.LabelW(clock, fs)
+	l.Label(st.X+st.W-pad, y, fs, draw.AlignRight, th.Text, clock)
 	if v.Title != "" {
-		l.Label(st.X+pad, y, fs, AlignLeft, th.Text, fitLabel(v.Title, fs, st.W-3*pad-cw))
+		l.Label(st.X+pad, y, fs, draw.AlignLeft, th.Text, draw.FitLabel(v.Title, fs, st.W-3*pad-cw))
 	}
 	y += fs * 1.45
 	if f := v.Trees[fast]; slow != fast && f.Seconds > 0 && now >= f.Seconds {
 		s := v.Trees[slow]
-		msg := ftLabels.get(ftKey{w.Lang, 'r', int(math.Round(s.Seconds / f.Seconds * 1000))}, func() string {
-			return w.Say("canvas.fattree.ratio", "slow", planPick(s.Short != "", s.Short, s.Name), "ratio", units.Ratio(w.Lang, s.Seconds/f.Seconds),
-				"fast", planPick(f.Short != "", f.Short, f.Name))
+		msg := ftLabels.Get(ftKey{w.Lang, 'r', int(math.Round(s.Seconds / f.Seconds * 1000))}, func() string {
+			return w.Say("canvas.fattree.ratio", "slow", draw.Pick(s.Short != "", s.Short, s.Name), "ratio", units.Ratio(w.Lang, s.Seconds/f.Seconds),
+				"fast", draw.Pick(f.Short != "", f.Short, f.Name))
 		})
-		l.Label(st.X+pad, y, fs, AlignLeft, th.Hot, fitLabel(msg, fs, st.W-2*pad))
+		l.Label(st.X+pad, y, fs, draw.AlignLeft, th.Hot, draw.FitLabel(msg, fs, st.W-2*pad))
 	}
 	y += fs * 1.45
-	entries := [...]LegendEntry{
+	entries := [...]draw.LegendEntry{
 		{Color: th.Hot, Label: w.Say("canvas.fattree.key_saturated")},
 		{Color: th.LinkActive, Label: w.Say("canvas.fattree.key_busy")},
 		{Color: th.Link, Label: w.Say("canvas.fattree.key_idle")},
 	}
-	y += Legend(&l, th, st.X+pad, y, st.W-2*pad, fs, sc, entries[:]...)
+	y += draw.Legend(&l, th, st.X+pad, y, st.W-2*pad, fs, sc, entries[:]...)
 	// The caption under the trees: what the rows are.
 	t0 := v.Trees[0]
-	caption := ftLabels.get(ftKey{w.Lang, 'c', t0.Spines*1e6 + t0.Leaves*1e3 + t0.NodesPerLeaf}, func() string {
+	caption := ftLabels.Get(ftKey{w.Lang, 'c', t0.Spines*1e6 + t0.Leaves*1e3 + t0.NodesPerLeaf}, func() string {
 		return w.Say("canvas.fattree.rows", "spines", strconv.Itoa(t0.Spines), "leaves", strconv.Itoa(t0.Leaves),
 			"nodes", units.Count(int64(t0.Leaves*t0.NodesPerLeaf)))
 	})
-	c1, c2 := wrap2(caption, fs, st.W-2*pad)
+	c1, c2 := draw.Wrap2(caption, fs, st.W-2*pad)
 	capH := fs * 1.4
 	if c2 != "" {
 		capH += fs * 1.3
 	}
 	bottom := st.Y + st.H - pad - capH
-	l.Label(st.X+pad, bottom+fs*0.3, fs, AlignLeft, th.Dim, c1)
+	l.Label(st.X+pad, bottom+fs*0.3, fs, draw.AlignLeft, th.Dim, c1)
 	if c2 != "" {
-		l.Label(st.X+pad, bottom+fs*1.6, fs, AlignLeft, th.Dim, c2)
+		l.Label(st.X+pad, bottom+fs*1.6, fs, draw.AlignLeft, th.Dim, c2)
 	}
 	if bottom-y < fs*6 {
 		return l
@@ -129,17 +130,17 @@ func AppendFatTree(dst List, v FatTreeView) List {
 	gap := fs
 	tw := (st.W - 2*pad - float32(n-1)*gap) / float32(n)
 	for i, t := range v.Trees {
-		r := Rect{st.X + pad + float32(i)*(tw+gap), y + fs*0.3, tw, bottom - y - fs*0.3}
+		r := draw.Rect{X: st.X + pad + float32(i)*(tw+gap), Y: y + fs*0.3, W: tw, H: bottom - y - fs*0.3}
 		ftTree(&l, th, sc, fs, w, r, t, maxBW, tmax, v.Time)
 	}
 	return l
 }
 
 // ftTree draws one tree in r.
-func ftTree(l *List, th Theme, sc, fs float32, w Words, r Rect, t FatTree, maxBW, tmax, now float64) {
+func ftTree(l *draw.List, th draw.Theme, sc, fs float32, w draw.Words, r draw.Rect, t FatTree, maxBW, tmax, now float64) {
 	l.Rect(r.X, r.Y, r.W, r.H, th.Panel)
 	l.Frame(r.X, r.Y, r.W, r.H, 1*sc, th.Link)
-	in := Rect{r.X + fs*0.5, r.Y + fs*0.3, r.W - fs, r.H - fs*0.6}
+	in := draw.Rect{X: r.X + fs*0.5, Y: r.Y + fs*0.3, W: r.W - fs, H: r.H - fs*0.6}
 	// At the bottom, the run's time on the scale every tree shares (the
 	// slowest's): the bar grows with the clock and stops at its finish.
 	if tmax > 0 {
@@ -156,21 +157,21 @@ func ftTree(l *List, th Theme, sc, fs float32, w Words, r Rect, t FatTree, maxBW
 			// Still running: the share delivered (the flows share their
 			// links steadily, so bytes arrive evenly over the run).
 			f := math.Floor(now/t.Seconds*1000) / 1000
-			s := ftLabels.get(ftKey{w.Lang, 'p', int(f * 1000)}, func() string { return w.Say("canvas.fattree.delivered", "share", units.Percent(f)) })
-			l.Label(in.X, by+bh+fs*0.25, fs, AlignLeft, th.Text, fitLabel(s, fs, in.W))
+			s := ftLabels.Get(ftKey{w.Lang, 'p', int(f * 1000)}, func() string { return w.Say("canvas.fattree.delivered", "share", units.Percent(f)) })
+			l.Label(in.X, by+bh+fs*0.25, fs, draw.AlignLeft, th.Text, draw.FitLabel(s, fs, in.W))
 		}
 		if now < 0 || now >= t.Seconds {
-			s := ftLabels.get(ftKey{w.Lang, 'd', int(math.Round(t.Seconds * 1e9))}, func() string {
+			s := ftLabels.Get(ftKey{w.Lang, 'd', int(math.Round(t.Seconds * 1e9))}, func() string {
 				return w.Say("canvas.fattree.done", "t", units.Duration(t.Seconds))
 			})
 			x := in.X + in.W*float32(t.Seconds/tmax)
 			l.Segment(x, by-fs*0.2, x, by+bh+fs*0.2, 2*sc, th.Text)
-			sw := labelW(s, fs)
-			l.Label(clamp(x-sw/2, in.X, in.X+in.W-sw), by+bh+fs*0.25, fs, AlignLeft, th.Text, s)
+			sw := draw.LabelW(s, fs)
+			l.Label(draw.Clamp(x-sw/2, in.X, in.X+in.W-sw), by+bh+fs*0.25, fs, draw.AlignLeft, th.Text, s)
 		}
 		in.H = by - fs*0.5 - in.Y
 	}
-	l.Label(in.X, in.Y, fs, AlignLeft, th.Text, fitLabel(firstLine(t.Name, fs, in.W), fs, in.W))
+	l.Label(in.X, in.Y, fs, draw.AlignLeft, th.Text, draw.FitLabel(firstLine(t.Name, fs, in.W), fs, in.W))
 	// The bottleneck: the busiest kind of link.
 	var nic, up float64
 	for _, k := range t.Links {
@@ -184,23 +185,23 @@ func ftTree(l *List, th Theme, sc, fs float32, w Words, r Rect, t FatTree, maxBW
 	if up > nic {
 		key, busy = "canvas.fattree.uplink", up
 	}
-	bn := ftLabels.get(ftKey{w.Lang, key[len(key)-1], int(math.Round(busy * 1000))}, func() string {
+	bn := ftLabels.Get(ftKey{w.Lang, key[len(key)-1], int(math.Round(busy * 1000))}, func() string {
 		return w.Say(key, "busy", units.Percent(math.Floor(busy*1000)/1000))
 	})
-	n1, n2 := wrap2(t.Name, fs, in.W)
+	n1, n2 := draw.Wrap2(t.Name, fs, in.W)
 	if n2 != "" {
-		l.Label(in.X, in.Y+fs*1.25, fs, AlignLeft, th.Text, n2)
+		l.Label(in.X, in.Y+fs*1.25, fs, draw.AlignLeft, th.Text, n2)
 		in.Y += fs * 1.25
 		in.H -= fs * 1.25
 	}
 	_ = n1
-	b1, b2 := wrap2(bn, fs, in.W)
-	col := planPick(busy >= ftSaturated, th.Hot, th.Text)
+	b1, b2 := draw.Wrap2(bn, fs, in.W)
+	col := draw.Pick(busy >= ftSaturated, th.Hot, th.Text)
 	ty := in.Y + fs*1.35
-	l.Label(in.X, ty, fs, AlignLeft, col, b1)
+	l.Label(in.X, ty, fs, draw.AlignLeft, col, b1)
 	if b2 != "" {
 		ty += fs * 1.25
-		l.Label(in.X, ty, fs, AlignLeft, col, b2)
+		l.Label(in.X, ty, fs, draw.AlignLeft, col, b2)
 	}
 	top := ty + fs*1.6
 	if t.Leaves < 1 || t.Spines < 0 || in.Y+in.H-top < fs*4 {
@@ -208,9 +209,9 @@ func ftTree(l *List, th Theme, sc, fs float32, w Words, r Rect, t FatTree, maxBW
 	}
 	// Rows: spines, leaves, nodes.
 	h := in.Y + in.H - top
-	sw := minf(in.W/float32(max(t.Spines, 1))*0.6, fs*2.2)
-	sh := minf(sw*0.6, h*0.1)
-	lw := minf(in.W/float32(t.Leaves)*0.7, fs*5)
+	sw := draw.Minf(in.W/float32(max(t.Spines, 1))*0.6, fs*2.2)
+	sh := draw.Minf(sw*0.6, h*0.1)
+	lw := draw.Minf(in.W/float32(t.Leaves)*0.7, fs*5)
 	lh := sh
 	ySpine := top
 	yLeaf := top + h*0.42
@@ -224,7 +225,7 @@ func ftTree(l *List, th Theme, sc, fs float32, w Words, r Rect, t FatTree, maxBW
 	}
 	rows := (npl + perRow - 1) / perRow
 	slot := in.W / float32(t.Leaves) * 0.9
-	q := minf(slot/float32(perRow), (in.Y+in.H-yNode)/float32(rows))
+	q := draw.Minf(slot/float32(perRow), (in.Y+in.H-yNode)/float32(rows))
 	nodeXY := func(node int) (float32, float32) {
 		f, k := node/npl, node%npl
 		x0 := leafX(f) - q*float32(perRow)/2
@@ -234,7 +235,7 @@ func ftTree(l *List, th Theme, sc, fs float32, w Words, r Rect, t FatTree, maxBW
 		if maxBW <= 0 {
 			return 1 * sc
 		}
-		return clamp(float32(bw/maxBW)*4*sc, 1*sc, 4*sc)
+		return draw.Clamp(float32(bw/maxBW)*4*sc, 1*sc, 4*sc)
 	}
 	// The busier direction of each link sets its colour.
 	busyOf := map[[3]int]float64{}
@@ -247,8 +248,8 @@ func ftTree(l *List, th Theme, sc, fs float32, w Words, r Rect, t FatTree, maxBW
 	if running && t.Seconds > 0 {
 		phase = now / t.Seconds * 3 // three laps over the run
 	}
-	pc := withAlpha(th.Text, 200)
-	pr := clamp(q*0.25, 1.5*sc, 3*sc)
+	pc := draw.WithAlpha(th.Text, 200)
+	pr := draw.Clamp(q*0.25, 1.5*sc, 3*sc)
 	for _, k := range t.Links {
 		if !k.Up {
 			continue // one line a link, its colour the busier direction's
@@ -264,7 +265,7 @@ func ftTree(l *List, th Theme, sc, fs float32, w Words, r Rect, t FatTree, maxBW
 			x1 = leafX(k.Leaf) - lw/2 + lw*(float32(k.Node%npl)+0.5)/float32(npl)
 			y1 = yLeaf + lh
 		}
-		l.Segment(x0, y0, x1, y1, planPick(k.Spine >= 0, width(k.Bandwidth), 1*sc), c)
+		l.Segment(x0, y0, x1, y1, draw.Pick(k.Spine >= 0, width(k.Bandwidth), 1*sc), c)
 		if running && (k.Spine >= 0 || k.Node%4 == 0) {
 			// A packet up, one down, on each link (every fourth NIC).
 			f := float32(math.Mod(phase+float64(k.Spine+k.Node)*0.137, 1))
@@ -291,7 +292,7 @@ func ftTree(l *List, th Theme, sc, fs float32, w Words, r Rect, t FatTree, maxBW
 }
 
 // ftHeat is the colour of a link busy for that share of the run.
-func ftHeat(th Theme, busy float64) Color {
+func ftHeat(th draw.Theme, busy float64) draw.Color {
 	switch {
 	case busy >= ftSaturated:
 		return th.Hot
@@ -307,10 +308,10 @@ type ftKey struct {
 	n    int
 }
 
-var ftLabels memo[ftKey]
+var ftLabels draw.Memo[ftKey]
 
 // firstLine is wrap2's first line.
 func firstLine(s string, fs, w float32) string {
-	a, _ := wrap2(s, fs, w)
+	a, _ := draw.Wrap2(s, fs, w)
 	return a
 }

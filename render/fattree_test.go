@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/gpuscope/gpuscope/render/draw"
 	"math"
 	"testing"
 
@@ -27,14 +28,14 @@ func fatTrees() FatTreeView {
 		}
 		return t
 	}
-	return FatTreeView{Width: 800, Height: 600, Stage: Rect{0, 0, 800, 600}, Scale: 1, Theme: Dark, Title: "title",
+	return FatTreeView{Width: 800, Height: 600, Stage: draw.Rect{X: 0, Y: 0, W: 800, H: 600}, Scale: 1, Theme: draw.Dark, Title: "title",
 		Trees: []FatTree{tree("1:1", 100e9, 0.99, 0.8, 1e-3), tree("2:1", 50e9, 0.6, 0.99, 2e-3)}, Time: -1}
 }
 
 func TestFatTreeGolden(t *testing.T) {
 	v := fatTrees()
 	v.Time = 0.5e-3
-	golden.Check(t, "fattree_mid.golden", AppendFatTree(List{}, v).String())
+	golden.Check(t, "fattree_mid.golden", AppendFatTree(draw.List{}, v).String())
 }
 
 // Each link in the colour of how busy it was and as thick as its
@@ -42,16 +43,16 @@ func TestFatTreeGolden(t *testing.T) {
 // long as its time on the slowest's scale; packets only while running.
 func TestFatTreeLoads(t *testing.T) {
 	v := fatTrees()
-	l := AppendFatTree(List{}, v)
+	l := AppendFatTree(draw.List{}, v)
 	hot, blue := map[float32]int{}, map[float32]int{}
 	for _, it := range l.Items {
-		if it.Kind != Line {
+		if it.Kind != draw.Line {
 			continue
 		}
 		switch it.Color {
-		case Dark.Hot:
+		case draw.Dark.Hot:
 			hot[it.Width]++
-		case Dark.LinkActive:
+		case draw.Dark.LinkActive:
 			blue[it.Width]++
 		}
 	}
@@ -62,7 +63,7 @@ func TestFatTreeLoads(t *testing.T) {
 	}
 	texts := map[string]bool{}
 	for _, it := range l.Items {
-		if it.Kind == Text {
+		if it.Kind == draw.Text {
 			texts[it.Text] = true
 		}
 	}
@@ -72,18 +73,18 @@ func TestFatTreeLoads(t *testing.T) {
 		}
 	}
 	// The time bars: Dim rects on the trees' bottoms.
-	var bars []Item
+	var bars []draw.Item
 	for _, it := range l.Items {
-		if it.Kind == FillRect && it.Color == Dark.Dim {
+		if it.Kind == draw.FillRect && it.Color == draw.Dark.Dim {
 			bars = append(bars, it)
 		}
 	}
 	if len(bars) != 2 || math.Abs(float64(bars[0].W/bars[1].W)-0.5) > 0.01 {
 		t.Fatalf("time bars %+v, want two in the ratio 1:2", bars)
 	}
-	packets := func(l List) (n int) {
+	packets := func(l draw.List) (n int) {
 		for _, it := range l.Items {
-			if it.Kind == FillCircle {
+			if it.Kind == draw.FillCircle {
 				n++
 			}
 		}
@@ -93,14 +94,14 @@ func TestFatTreeLoads(t *testing.T) {
 		t.Errorf("%d packets once done", n)
 	}
 	v.Time = 1.5e-3 // the first done, the second running
-	if n := packets(AppendFatTree(List{}, v)); n == 0 {
+	if n := packets(AppendFatTree(draw.List{}, v)); n == 0 {
 		t.Errorf("no packets while the second tree runs")
 	}
-	keyed := map[Color]bool{}
+	keyed := map[draw.Color]bool{}
 	for _, k := range l.Keys {
 		keyed[k.Color] = true
 	}
-	if !keyed[Dark.Hot] || !keyed[Dark.LinkActive] {
+	if !keyed[draw.Dark.Hot] || !keyed[draw.Dark.LinkActive] {
 		t.Errorf("the loads' colours are not keyed: %+v", l.Keys)
 	}
 }
@@ -109,9 +110,9 @@ func TestFatTreeDegenerate(t *testing.T) {
 	v := fatTrees()
 	for _, tr := range [][]FatTree{nil, {{}}, {{Leaves: 1}}, {{Leaves: 3, Spines: 0, NodesPerLeaf: 0, Seconds: 1}}} {
 		v.Trees = tr
-		_ = AppendFatTree(List{}, v)
+		_ = AppendFatTree(draw.List{}, v)
 	}
 	v = fatTrees()
-	v.Stage = Rect{0, 0, 30, 30}
-	_ = AppendFatTree(List{}, v)
+	v.Stage = draw.Rect{X: 0, Y: 0, W: 30, H: 30}
+	_ = AppendFatTree(draw.List{}, v)
 }

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/gpuscope/gpuscope/render/draw"
 	"math"
 	"sort"
 	"strconv"
@@ -19,14 +20,14 @@ var fltTicks = [...]float64{60, 600, 3600, 36000, 86400}
 // and the day on the clock, the failures and the share kept so far; a
 // legend; the whole job; the magnified window (or, with GoodputMain, the
 // goodput chart in its place); the goodput chart.
-func AppendFaults(dst List, v FaultsView) List {
+func AppendFaults(dst draw.List, v FaultsView) draw.List {
 	th := v.Theme
-	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
+	l, sc := draw.Canvas(dst, v.Width, v.Height, v.Scale, th)
 	st := v.Stage
 	if st.W <= 0 || st.H <= 0 {
 		return l
 	}
-	fs := clamp(minf(st.W, st.H)/40, 14*sc, 20*sc)
+	fs := draw.Clamp(draw.Minf(st.W, st.H)/40, 14*sc, 20*sc)
 	pad := fs * 0.8
 	span := v.Days * 86400
 	if !(span > 0) || math.IsInf(span, 0) {
@@ -47,16 +48,16 @@ func AppendFaults(dst List, v FaultsView) List {
 
 	// Header: the job and the clock; the failures so far and the share of
 	// the time kept.
-	clock := fltLabels.get(fltKey{w.Lang, 'c', math.Floor(t/8640) / 10, v.Days}, func() string {
+	clock := fltLabels.Get(fltKey{w.Lang, 'c', math.Floor(t/8640) / 10, v.Days}, func() string {
 		return w.Say("canvas.faults.clock", "day", fltTrim(strconv.FormatFloat(math.Floor(t/8640)/10, 'f', 1, 64)), "days", fltTrim(strconv.FormatFloat(v.Days, 'f', 1, 64)))
 	})
-	cw := labelW(clock, fs)
+	cw := draw.LabelW(clock, fs)
 	y := st.Y + pad
-	t1, t2 := wrap2(v.Title, fs, st.W-2*pad)
-	l.Label(st.X+pad, y, fs, AlignLeft, th.Text, t1)
+	t1, t2 := draw.Wrap2(v.Title, fs, st.W-2*pad)
+	l.Label(st.X+pad, y, fs, draw.AlignLeft, th.Text, t1)
 	if t2 != "" {
 		y += fs * 1.3
-		l.Label(st.X+pad, y, fs, AlignLeft, th.Text, t2)
+		l.Label(st.X+pad, y, fs, draw.AlignLeft, th.Text, t2)
 	}
 	y += fs * 1.45
 	cache := v.Cache
@@ -69,7 +70,7 @@ func AppendFaults(dst List, v FaultsView) List {
 	if t > 0 {
 		kept = math.Min(1, now.Kept/t)
 	}
-	head := fltLabels.get(fltKey{w.Lang, 'h', float64(failures)*4 + planPick(v.Pending, 1.0, 0) + planPick(t <= 0, 2.0, 0), math.Round(kept * 1000)}, func() string {
+	head := fltLabels.Get(fltKey{w.Lang, 'h', float64(failures)*4 + draw.Pick(v.Pending, 1.0, 0) + draw.Pick(t <= 0, 2.0, 0), math.Round(kept * 1000)}, func() string {
 		switch {
 		case t <= 0:
 			return w.Say("canvas.faults.start")
@@ -78,25 +79,25 @@ func AppendFaults(dst List, v FaultsView) List {
 		}
 		return w.Say("canvas.faults.headline", "failures", units.Count(int64(failures)), "kept", units.Percent(kept))
 	})
-	h1, h2 := wrap2(head, fs, st.W-3*pad-cw)
-	l.Label(st.X+st.W-pad, y, fs, AlignRight, th.Text, clock)
-	l.Label(st.X+pad, y, fs, AlignLeft, th.Text, h1)
+	h1, h2 := draw.Wrap2(head, fs, st.W-3*pad-cw)
+	l.Label(st.X+st.W-pad, y, fs, draw.AlignRight, th.Text, clock)
+	l.Label(st.X+pad, y, fs, draw.AlignLeft, th.Text, h1)
 	if h2 != "" {
 		y += fs * 1.3
-		l.Label(st.X+pad, y, fs, AlignLeft, th.Text, h2)
+		l.Label(st.X+pad, y, fs, draw.AlignLeft, th.Text, h2)
 	}
 	y += fs * 1.45
 
 	// The legend: what the colours of the bar and the sawtooth mean.
 	lfs := fs
-	entries := [...]LegendEntry{
+	entries := [...]draw.LegendEntry{
 		{Color: th.LinkActive, Label: w.Say("canvas.faults.key_progress")},
 		{Color: th.Hot, Label: w.Say("canvas.faults.key_lost")},
 		{Color: th.Dim, Hatch: true, Label: w.Say("canvas.faults.key_restart")},
 		{Color: th.Rim, Label: w.Say("canvas.faults.key_checkpoint")},
 	}
 	ly := y
-	lh := Legend(&l, th, st.X+pad, ly, st.W-2*pad, lfs, sc, entries[:]...)
+	lh := draw.Legend(&l, th, st.X+pad, ly, st.W-2*pad, lfs, sc, entries[:]...)
 	top := ly + lh + fs*0.4
 	bottom := st.Y + st.H - pad
 	avail := bottom - top
@@ -107,25 +108,25 @@ func AppendFaults(dst List, v FaultsView) List {
 	// Panels: the whole job; the magnified window; the goodput chart —
 	// on a short stage the step's main act (the window, or the goodput
 	// with GoodputMain) before the others.
-	var job, zoom, good Rect
+	var job, zoom, good draw.Rect
 	gap := fs * 0.6
-	jobH := clamp(avail*0.22, fs*5.4, fs*7)
+	jobH := draw.Clamp(avail*0.22, fs*5.4, fs*7)
 	minPanel := fs * 9
 	// The window: no narrower a tooth than 9 px.
-	zw := faultZoom(span, v.Chosen, v.MTBF, v.Events, int(clamp((st.W-2*pad)/(9*sc), 12, 72)))
+	zw := faultZoom(span, v.Chosen, v.MTBF, v.Events, int(draw.Clamp((st.W-2*pad)/(9*sc), 12, 72)))
 	hasZoom := !v.GoodputMain && zw[1] > zw[0]
 	hasJob := avail >= jobH+gap+minPanel
 	hasGood := v.GoodputMain || !hasZoom || avail >= jobH+2*gap+2*minPanel
 	y = top
 	if hasJob {
-		job = Rect{st.X + pad, y, st.W - 2*pad, jobH}
+		job = draw.Rect{X: st.X + pad, Y: y, W: st.W - 2*pad, H: jobH}
 		y += jobH + gap
 	}
-	rest := Rect{st.X + pad, y, st.W - 2*pad, bottom - y}
+	rest := draw.Rect{X: st.X + pad, Y: y, W: st.W - 2*pad, H: bottom - y}
 	switch {
 	case hasZoom && hasGood:
-		zoom = Rect{rest.X, rest.Y, rest.W, rest.H * 0.56}
-		good = Rect{rest.X, rest.Y + zoom.H + gap, rest.W, rest.H - zoom.H - gap}
+		zoom = draw.Rect{X: rest.X, Y: rest.Y, W: rest.W, H: rest.H * 0.56}
+		good = draw.Rect{X: rest.X, Y: rest.Y + zoom.H + gap, W: rest.W, H: rest.H - zoom.H - gap}
 	case hasZoom:
 		zoom = rest
 	default:
@@ -146,15 +147,15 @@ func AppendFaults(dst List, v FaultsView) List {
 // fltJob draws the whole job in r: a bar of the wall time so far stacked
 // by what it became, the failures struck over it, the day axis, the
 // magnified window bracketed with lines down to zoom's corners.
-func fltJob(l *List, th Theme, sc, fs float32, w Words, r, zoom Rect, zw [2]float64, v FaultsView, span, t float64, now ProgressPoint, cache *FaultsCache) {
-	title := fltLabels.get(fltKey{w.Lang, 'j', v.Days, 0}, func() string {
+func fltJob(l *draw.List, th draw.Theme, sc, fs float32, w draw.Words, r, zoom draw.Rect, zw [2]float64, v FaultsView, span, t float64, now ProgressPoint, cache *FaultsCache) {
+	title := fltLabels.Get(fltKey{w.Lang, 'j', v.Days, 0}, func() string {
 		return w.Say("canvas.faults.job", "days", units.LocalDuration(w.Lang, span))
 	})
-	l.Label(r.X, r.Y, fs, AlignLeft, th.Dim, fitLabel(title, fs, r.W))
+	l.Label(r.X, r.Y, fs, draw.AlignLeft, th.Dim, draw.FitLabel(title, fs, r.W))
 	stripY := r.Y + fs*1.45 // the failures' strikes
 	stripH := fs * 0.7
 	barY := stripY + stripH + fs*0.15
-	barH := maxf(fs*1.1, r.H-(barY-r.Y)-fs*1.5)
+	barH := draw.Maxf(fs*1.1, r.H-(barY-r.Y)-fs*1.5)
 	axisY := barY + barH
 	at := func(s float64) float32 { return r.X + r.W*float32(math.Min(math.Max(s/span, 0), 1)) }
 
@@ -163,7 +164,7 @@ func fltJob(l *List, th Theme, sc, fs float32, w Words, r, zoom Rect, zw [2]floa
 	x := r.X
 	for _, part := range [...]struct {
 		s     float64
-		c     Color
+		c     draw.Color
 		hatch bool
 	}{{now.Kept, th.LinkActive, false}, {now.Lost, th.Hot, false}, {now.Restart, th.Dim, true}, {now.Ckpt, th.Rim, false}} {
 		pw := r.W * float32(math.Max(part.s, 0)/span)
@@ -171,7 +172,7 @@ func fltJob(l *List, th Theme, sc, fs float32, w Words, r, zoom Rect, zw [2]floa
 			continue
 		}
 		if part.hatch {
-			hatchRect(l, x, barY, pw, barH, maxf(4*sc, barH/4), 1*sc, part.c)
+			draw.Hatch(l, x, barY, pw, barH, draw.Maxf(4*sc, barH/4), 1*sc, part.c)
 		} else {
 			l.Rect(x, barY, pw, barH, part.c)
 		}
@@ -180,19 +181,19 @@ func fltJob(l *List, th Theme, sc, fs float32, w Words, r, zoom Rect, zw [2]floa
 	l.Frame(r.X, barY, r.W, barH, 1*sc, th.Link)
 	// Days under the bar.
 	days := span / 86400
-	step := niceStep(days / 6)
+	step := draw.NiceStep(days / 6)
 	unit := w.Say("canvas.faults.days")
-	unitX := r.X + r.W - labelW(unit, fs)
-	l.Label(r.X+r.W, axisY+fs*0.3, fs, AlignRight, th.Dim, unit)
+	unitX := r.X + r.W - draw.LabelW(unit, fs)
+	l.Label(r.X+r.W, axisY+fs*0.3, fs, draw.AlignRight, th.Dim, unit)
 	for k := 0; float64(k)*step <= days*1.0001 && k < 100; k++ {
 		tx := at(float64(k) * step * 86400)
 		l.Segment(tx, axisY, tx, axisY+fs*0.3, 1*sc, th.Dim)
-		label := fltLabels.get(fltKey{"", 'd', float64(k) * step, 0}, func() string {
-			return fltTrim(strconv.FormatFloat(float64(k)*step, 'f', decimals(step), 64))
+		label := fltLabels.Get(fltKey{"", 'd', float64(k) * step, 0}, func() string {
+			return fltTrim(strconv.FormatFloat(float64(k)*step, 'f', draw.Decimals(step), 64))
 		})
-		al, right := AlignCenter, tx+labelW(label, fs)/2
+		al, right := draw.AlignCenter, tx+draw.LabelW(label, fs)/2
 		if k == 0 {
-			al, right = AlignLeft, tx+labelW(label, fs)
+			al, right = draw.AlignLeft, tx+draw.LabelW(label, fs)
 		}
 		if right < unitX-fs*0.4 {
 			l.Label(tx, axisY+fs*0.3, fs, al, th.Dim, label)
@@ -227,17 +228,17 @@ func fltJob(l *List, th Theme, sc, fs float32, w Words, r, zoom Rect, zw [2]floa
 
 // fltZoom draws the magnified window in r: the work not yet in a
 // checkpoint against the wall time, up to the playhead.
-func fltZoom(l *List, th Theme, sc, fs float32, w Words, r Rect, zw [2]float64, v FaultsView, t float64) {
+func fltZoom(l *draw.List, th draw.Theme, sc, fs float32, w draw.Words, r draw.Rect, zw [2]float64, v FaultsView, t float64) {
 	from, to := zw[0], zw[1]
-	title := fltLabels.get(fltKey{w.Lang, 'z', from, to}, func() string {
+	title := fltLabels.Get(fltKey{w.Lang, 'z', from, to}, func() string {
 		return w.Say("canvas.faults.zoom", "span", units.LocalDuration(w.Lang, to-from), "day", strconv.Itoa(int(from/86400)+1))
 	})
 	l.Rect(r.X, r.Y, r.W, r.H, th.Panel)
 	l.Frame(r.X, r.Y, r.W, r.H, 1*sc, th.Link)
-	l.Label(r.X+fs*0.5, r.Y+fs*0.3, fs, AlignLeft, th.Text, fitLabel(title, fs, r.W-fs))
+	l.Label(r.X+fs*0.5, r.Y+fs*0.3, fs, draw.AlignLeft, th.Text, draw.FitLabel(title, fs, r.W-fs))
 	ymax := v.Chosen
-	yl := fltLabels.get(fltKey{w.Lang, 'y', ymax, 0}, func() string { return units.LocalDuration(w.Lang, ymax) })
-	px := r.X + labelW(yl, fs) + fs*0.9
+	yl := fltLabels.Get(fltKey{w.Lang, 'y', ymax, 0}, func() string { return units.LocalDuration(w.Lang, ymax) })
+	px := r.X + draw.LabelW(yl, fs) + fs*0.9
 	py := r.Y + fs*2.2
 	pw := r.X + r.W - fs*0.7 - px
 	ph := r.Y + r.H - fs*2.9 - py
@@ -249,22 +250,22 @@ func fltZoom(l *List, th Theme, sc, fs float32, w Words, r Rect, zw [2]float64, 
 	base := py + ph
 	l.Segment(px, base, px+pw, base, 1*sc, th.Dim)
 	l.Segment(px, py, px, base, 1*sc, th.Dim)
-	l.Label(px-fs*0.4, py-fs*0.6, fs, AlignRight, th.Dim, yl)
+	l.Label(px-fs*0.4, py-fs*0.6, fs, draw.AlignRight, th.Dim, yl)
 	if ph > fs*1.4 {
-		l.Label(px-fs*0.4, base-fs*0.6, fs, AlignRight, th.Dim, "0")
+		l.Label(px-fs*0.4, base-fs*0.6, fs, draw.AlignRight, th.Dim, "0")
 	}
 	// Hours since the job began, under the axis.
 	hours := (to - from) / 3600
-	step := niceStep(hours / 6)
+	step := draw.NiceStep(hours / 6)
 	first := math.Ceil(from/3600/step) * step
 	for h := first; h*3600 <= to+1e-6; h += step {
 		x := xAt(h * 3600)
 		l.Segment(x, base, x, base+fs*0.3, 1*sc, th.Dim)
-		label := fltLabels.get(fltKey{"", 'H', h, 0}, func() string { return fltTrim(strconv.FormatFloat(h, 'f', decimals(step), 64)) })
-		l.Label(x, base+fs*0.3, fs, AlignCenter, th.Dim, label)
+		label := fltLabels.Get(fltKey{"", 'H', h, 0}, func() string { return fltTrim(strconv.FormatFloat(h, 'f', draw.Decimals(step), 64)) })
+		l.Label(x, base+fs*0.3, fs, draw.AlignCenter, th.Dim, label)
 	}
 	xl := w.Say("canvas.faults.zoom_x")
-	l.Label(px+pw, base+fs*1.5, fs, AlignRight, th.Dim, fitLabel(xl, fs, pw))
+	l.Label(px+pw, base+fs*1.5, fs, draw.AlignRight, th.Dim, draw.FitLabel(xl, fs, pw))
 
 	// The sawtooth, segment by segment, clipped to the window and the
 	// playhead.
@@ -277,8 +278,8 @@ func fltZoom(l *List, th Theme, sc, fs float32, w Words, r Rect, zw [2]float64, 
 	if i > 0 {
 		i--
 	}
-	fill := withAlpha(th.LinkActive, 70)
-	lost := withAlpha(th.Hot, 110)
+	fill := draw.WithAlpha(th.LinkActive, 70)
+	lost := draw.WithAlpha(th.Hot, 110)
 	for ; i+1 < len(pts); i++ {
 		a, b := pts[i], pts[i+1]
 		if a.Wall >= limit {
@@ -308,7 +309,7 @@ func fltZoom(l *List, th Theme, sc, fs float32, w Words, r Rect, zw [2]float64, 
 			fltUnder(l, x0, yAt(ua), x1, yAt(ub), base, f)
 			l.Segment(x0, yAt(ua), x1, yAt(ub), 2*sc, c)
 		case b.Wall > a.Wall && b.Restart > a.Restart:
-			hatchRect(l, x0, py, x1-x0, ph, maxf(5*sc, fs*0.5), 1*sc, th.Dim)
+			draw.Hatch(l, x0, py, x1-x0, ph, draw.Maxf(5*sc, fs*0.5), 1*sc, th.Dim)
 		case b.Wall > a.Wall:
 			// Writing a checkpoint: the top of the tooth, in the save's
 			// colour; then the save.
@@ -339,12 +340,12 @@ func fltZoom(l *List, th Theme, sc, fs float32, w Words, r Rect, zw [2]float64, 
 
 // fltUnder fills the area between a line from (x0, y0) to (x1, y1) and
 // the baseline, as vertical slices.
-func fltUnder(l *List, x0, y0, x1, y1, base float32, c Color) {
+func fltUnder(l *draw.List, x0, y0, x1, y1, base float32, c draw.Color) {
 	wd := x1 - x0
 	if wd <= 0 {
 		return
 	}
-	n := int(clamp(wd/3, 1, 24))
+	n := int(draw.Clamp(wd/3, 1, 24))
 	sw := wd / float32(n)
 	for k := 0; k < n; k++ {
 		f := (float32(k) + 0.5) / float32(n)
@@ -356,10 +357,10 @@ func fltUnder(l *List, x0, y0, x1, y1, base float32, c Color) {
 }
 
 // fltGoodput draws the goodput against the checkpoint interval in r.
-func fltGoodput(l *List, th Theme, sc, fs float32, w Words, r Rect, v FaultsView) {
+func fltGoodput(l *draw.List, th draw.Theme, sc, fs float32, w draw.Words, r draw.Rect, v FaultsView) {
 	title := w.Say("canvas.faults.goodput")
-	l.Label(r.X, r.Y, fs, AlignLeft, th.Dim, fitLabel(title, fs, r.W))
-	px := r.X + labelW("100%", fs) + fs*0.6
+	l.Label(r.X, r.Y, fs, draw.AlignLeft, th.Dim, draw.FitLabel(title, fs, r.W))
+	px := r.X + draw.LabelW("100%", fs) + fs*0.6
 	py := r.Y + fs*2.9
 	pw := r.X + r.W - fs*0.5 - px
 	ph := r.Y + r.H - fs*2.9 - py
@@ -391,7 +392,7 @@ func fltGoodput(l *List, th Theme, sc, fs float32, w Words, r Rect, v FaultsView
 		y := yAt(float64(k) / 4)
 		l.Segment(px, y, px+pw, y, 1*sc, th.Panel)
 		if k%2 == 0 {
-			l.Label(px-fs*0.4, y-fs*0.6, fs, AlignRight, th.Dim, [3]string{"0%", "50%", "100%"}[k/2])
+			l.Label(px-fs*0.4, y-fs*0.6, fs, draw.AlignRight, th.Dim, [3]string{"0%", "50%", "100%"}[k/2])
 		}
 	}
 	lastR := float32(-1e9)
@@ -400,22 +401,22 @@ func fltGoodput(l *List, th Theme, sc, fs float32, w Words, r Rect, v FaultsView
 			continue
 		}
 		x := xAt(s)
-		label := fltLabels.get(fltKey{w.Lang, 't', s, 0}, func() string { return units.LocalDuration(w.Lang, s) })
-		lw := labelW(label, fs)
+		label := fltLabels.Get(fltKey{w.Lang, 't', s, 0}, func() string { return units.LocalDuration(w.Lang, s) })
+		lw := draw.LabelW(label, fs)
 		l.Segment(x, py, x, py+ph, 1*sc, th.Panel)
-		lx, al := x-lw/2, AlignCenter
+		lx, al := x-lw/2, draw.AlignCenter
 		if lx < px {
-			lx, al = px, AlignLeft // clear of the percentages
+			lx, al = px, draw.AlignLeft // clear of the percentages
 		}
 		if lx > lastR+fs*0.4 && lx+lw <= r.X+r.W {
-			l.Label(planPick(al == AlignLeft, px, x), py+ph+fs*0.3, fs, al, th.Dim, label)
+			l.Label(draw.Pick(al == draw.AlignLeft, px, x), py+ph+fs*0.3, fs, al, th.Dim, label)
 			lastR = lx + lw
 		}
 	}
 	l.Segment(px, py+ph, px+pw, py+ph, 1*sc, th.Dim)
 	l.Segment(px, py, px, py+ph, 1*sc, th.Dim)
 	xl := w.Say("canvas.faults.interval")
-	l.Label(px+pw, py+ph+fs*1.5, fs, AlignRight, th.Dim, fitLabel(xl, fs, pw))
+	l.Label(px+pw, py+ph+fs*1.5, fs, draw.AlignRight, th.Dim, draw.FitLabel(xl, fs, pw))
 
 	// The curve, intervals ascending.
 	var lx, ly float32
@@ -442,8 +443,8 @@ func fltGoodput(l *List, th Theme, sc, fs float32, w Words, r Rect, v FaultsView
 		_ = first
 		often := w.Say("canvas.faults.too_often")
 		rare := w.Say("canvas.faults.too_rare")
-		l.Label(px+fs*0.3, py-fs*1.4, fs, AlignLeft, th.Dim, fitLabel(often, fs, pw*0.45))
-		l.Label(px+pw, py-fs*1.4, fs, AlignRight, th.Dim, fitLabel(rare, fs, pw*0.45))
+		l.Label(px+fs*0.3, py-fs*1.4, fs, draw.AlignLeft, th.Dim, draw.FitLabel(often, fs, pw*0.45))
+		l.Label(px+pw, py-fs*1.4, fs, draw.AlignRight, th.Dim, draw.FitLabel(rare, fs, pw*0.45))
 	}
 
 	// Daly's optimum: a line to the axis, its value at its foot; this
@@ -456,13 +457,13 @@ func fltGoodput(l *List, th Theme, sc, fs float32, w Words, r Rect, v FaultsView
 		}
 		l.Segment(x, y, x, py+ph, 1.5*sc, th.Rim)
 		l.Circle(x, y, 5*sc, th.Rim)
-		s := fltLabels.get(fltKey{w.Lang, 'o', v.Optimum, 0}, func() string {
+		s := fltLabels.Get(fltKey{w.Lang, 'o', v.Optimum, 0}, func() string {
 			return w.Say("canvas.faults.optimum", "every", units.LocalDuration(w.Lang, v.Optimum))
 		})
-		sw := labelW(s, fs)
-		lx, al := x+fs*0.4, AlignLeft
+		sw := draw.LabelW(s, fs)
+		lx, al := x+fs*0.4, draw.AlignLeft
 		if lx+sw > r.X+r.W {
-			lx, al = x-fs*0.4, AlignRight
+			lx, al = x-fs*0.4, draw.AlignRight
 		}
 		l.Label(lx, py+ph-fs*1.5, fs, al, th.Rim, s)
 		l.Key(th.Rim, s)
@@ -473,16 +474,16 @@ func fltGoodput(l *List, th Theme, sc, fs float32, w Words, r Rect, v FaultsView
 		y := yAt(g)
 		l.Segment(x, y, x, py+ph, 1*sc, th.Dim)
 		l.Circle(x, y, 5.5*sc, th.Text)
-		s := fltLabels.get(fltKey{w.Lang, 'x', v.Chosen, g}, func() string {
+		s := fltLabels.Get(fltKey{w.Lang, 'x', v.Chosen, g}, func() string {
 			return w.Say("canvas.faults.this_job", "every", units.LocalDuration(w.Lang, v.Chosen), "goodput", units.Percent(g))
 		})
-		sw := labelW(s, fs)
-		lx := clamp(x-sw/2, r.X, r.X+r.W-sw)
+		sw := draw.LabelW(s, fs)
+		lx := draw.Clamp(x-sw/2, r.X, r.X+r.W-sw)
 		ty := y - fs*1.9 // above the dot; under it where the annotations take the top
 		if roomy {
 			ty = y + fs*0.7
 		}
-		l.Label(lx, ty, fs, AlignLeft, th.Text, s)
+		l.Label(lx, ty, fs, draw.AlignLeft, th.Text, s)
 	}
 }
 
@@ -619,7 +620,7 @@ type fltKey struct {
 	a, b float64
 }
 
-var fltLabels memo[fltKey]
+var fltLabels draw.Memo[fltKey]
 
 // fltTrim drops a number's trailing zeros after the point: "0.50" is
 // "0.5", "1.0" is "1".

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/gpuscope/gpuscope/render/draw"
 	"math"
 	"testing"
 
@@ -20,7 +21,7 @@ func faultsView(t testing.TB, days float64, gpus int, ivl float64) (FaultsView, 
 	}
 	m := r.Metrics()
 	v := FaultsView{
-		Width: 800, Height: 700, Stage: Rect{0, 0, 800, 700}, Scale: 1, Theme: Dark, Title: "title",
+		Width: 800, Height: 700, Stage: draw.Rect{X: 0, Y: 0, W: 800, H: 700}, Scale: 1, Theme: draw.Dark, Title: "title",
 		Days: days, Chosen: ivl, ChosenGoodput: m.Goodput, Optimum: m.OptimalIntervalS, MTBF: m.ClusterMTBFS, Time: -1,
 	}
 	for _, p := range r.Trace {
@@ -44,17 +45,17 @@ func faultsView(t testing.TB, days float64, gpus int, ivl float64) (FaultsView, 
 func TestFaultsGolden(t *testing.T) {
 	v, _ := faultsView(t, 3, 16384, 600)
 	v.Time = 2 * 86400
-	golden.Check(t, "faults.golden", AppendFaults(List{}, v).String())
+	golden.Check(t, "faults.golden", AppendFaults(draw.List{}, v).String())
 }
 
 // The whole job's strip: a strike for every failure before the playhead
 // (none while the question of how many waits).
 func TestFaultsStrikesBeforeTime(t *testing.T) {
 	v, _ := faultsView(t, 3, 16384, 600)
-	strip := func(l List) (n int) {
+	strip := func(l draw.List) (n int) {
 		// The strikes over the bar are the Hot lines 1.5 px wide.
 		for _, it := range l.Items {
-			if it.Kind == Line && it.Color == Dark.Hot && it.Width == 1.5 {
+			if it.Kind == draw.Line && it.Color == draw.Dark.Hot && it.Width == 1.5 {
 				n++
 			}
 		}
@@ -68,17 +69,17 @@ func TestFaultsStrikesBeforeTime(t *testing.T) {
 				want++
 			}
 		}
-		if got := strip(AppendFaults(List{}, v)); got != want {
+		if got := strip(AppendFaults(draw.List{}, v)); got != want {
 			t.Errorf("time %v: %d strikes, want %d", at, got, want)
 		}
 	}
 	v.Time, v.Pending = -1, true
-	l := AppendFaults(List{}, v)
+	l := AppendFaults(draw.List{}, v)
 	if got := strip(l); got != 0 {
 		t.Errorf("pending: %d strikes", got)
 	}
 	for _, it := range l.Items {
-		if it.Kind == Text && it.Text == "canvas.faults.headline" {
+		if it.Kind == draw.Text && it.Text == "canvas.faults.headline" {
 			t.Errorf("pending: the failures counted in the headline")
 		}
 	}
@@ -88,11 +89,11 @@ func TestFaultsStrikesBeforeTime(t *testing.T) {
 // as wide as its share of the job (PICTURES.md rule 3: one scale).
 func TestFaultsBarIsTheWallTime(t *testing.T) {
 	v, r := faultsView(t, 3, 16384, 600)
-	l := AppendFaults(List{}, v)
+	l := AppendFaults(draw.List{}, v)
 	// The bar's panel is the first Panel rect the width of the plot.
-	var bar Item
+	var bar draw.Item
 	for _, it := range l.Items {
-		if it.Kind == FillRect && it.Color == Dark.Panel && it.W > 700 {
+		if it.Kind == draw.FillRect && it.Color == draw.Dark.Panel && it.W > 700 {
 			bar = it
 			break
 		}
@@ -102,12 +103,12 @@ func TestFaultsBarIsTheWallTime(t *testing.T) {
 	}
 	span := 3 * 86400.0
 	for _, part := range []struct {
-		c    Color
+		c    draw.Color
 		want float64
-	}{{Dark.LinkActive, r.Useful}, {Dark.Hot, r.LostWork}, {Dark.Rim, r.CheckpointTime}} {
+	}{{draw.Dark.LinkActive, r.Useful}, {draw.Dark.Hot, r.LostWork}, {draw.Dark.Rim, r.CheckpointTime}} {
 		var got float32
 		for _, it := range l.Items {
-			if it.Kind == FillRect && it.Color == part.c && it.Y == bar.Y && it.H == bar.H {
+			if it.Kind == draw.FillRect && it.Color == part.c && it.Y == bar.Y && it.H == bar.H {
 				got += it.W
 			}
 		}
@@ -123,14 +124,14 @@ func TestFaultsBarIsTheWallTime(t *testing.T) {
 // there, every colour keyed.
 func TestFaultsSawtooth(t *testing.T) {
 	v, r := faultsView(t, 3, 16384, 600)
-	l := AppendFaults(List{}, v)
+	l := AppendFaults(draw.List{}, v)
 	zw := faultZoom(3*86400, 600, v.MTBF, v.Events, 72)
 	if zw[1]-zw[0] < 3600 {
 		t.Fatalf("window %v", zw)
 	}
 	saves, want := 0, 0
 	for _, it := range l.Items {
-		if it.Kind == FillCircle && it.Color == Dark.Rim && it.R == 2 {
+		if it.Kind == draw.FillCircle && it.Color == draw.Dark.Rim && it.R == 2 {
 			saves++
 		}
 	}
@@ -144,7 +145,7 @@ func TestFaultsSawtooth(t *testing.T) {
 	}
 	lost, failures := 0, 0
 	for _, it := range l.Items {
-		if it.Kind == Line && it.Color == Dark.Hot && it.Width == 2 && it.Y2 < it.Y {
+		if it.Kind == draw.Line && it.Color == draw.Dark.Hot && it.Width == 2 && it.Y2 < it.Y {
 			lost++ // a rising tooth in red
 		}
 	}
@@ -160,7 +161,7 @@ func TestFaultsSawtooth(t *testing.T) {
 	for _, k := range l.Keys {
 		keyed[[3]uint8{k.Color.R, k.Color.G, k.Color.B}] = true
 	}
-	for _, c := range []Color{Dark.LinkActive, Dark.Hot, Dark.Rim} {
+	for _, c := range []draw.Color{draw.Dark.LinkActive, draw.Dark.Hot, draw.Dark.Rim} {
 		if !keyed[[3]uint8{c.R, c.G, c.B}] {
 			t.Errorf("colour %s drawn without a key", c.Hex())
 		}
@@ -173,17 +174,17 @@ func TestFaultsSawtooth(t *testing.T) {
 func TestFaultsGoodput(t *testing.T) {
 	v, _ := faultsView(t, 3, 16384, 600)
 	v.ChosenGoodput = 0.5 // far from the curve
-	var dot Item
-	for _, it := range AppendFaults(List{}, v).Items {
-		if it.Kind == FillCircle && it.Color == Dark.Text {
+	var dot draw.Item
+	for _, it := range AppendFaults(draw.List{}, v).Items {
+		if it.Kind == draw.FillCircle && it.Color == draw.Dark.Text {
 			dot = it
 		}
 	}
 	// The goodput plot's 0% and 100% lines bound the dot halfway.
 	var ys []float32
-	l := AppendFaults(List{}, v)
+	l := AppendFaults(draw.List{}, v)
 	for _, it := range l.Items {
-		if it.Kind == Text && (it.Text == "0%" || it.Text == "100%") {
+		if it.Kind == draw.Text && (it.Text == "0%" || it.Text == "100%") {
 			ys = append(ys, it.Y+it.Size*0.6)
 		}
 	}
@@ -192,8 +193,8 @@ func TestFaultsGoodput(t *testing.T) {
 	}
 	v.GoodputMain = true
 	texts := map[string]bool{}
-	for _, it := range AppendFaults(List{}, v).Items {
-		if it.Kind == Text {
+	for _, it := range AppendFaults(draw.List{}, v).Items {
+		if it.Kind == draw.Text {
 			texts[it.Text] = true
 		}
 	}
@@ -204,13 +205,13 @@ func TestFaultsGoodput(t *testing.T) {
 
 func TestFaultsDegenerate(t *testing.T) {
 	for _, v := range []FaultsView{
-		{Width: 800, Height: 500, Stage: Rect{0, 0, 800, 500}, Theme: Dark},
-		{Width: 800, Height: 500, Stage: Rect{0, 0, 800, 500}, Theme: Dark, Time: 5, Progress: []ProgressPoint{{Wall: 10, Kept: 5}}},
-		{Width: 800, Height: 500, Stage: Rect{0, 0, 800, 500}, Theme: Dark, Days: 1, Chosen: 600, Optimum: 600, MTBF: 100, Sweep: []GoodputPoint{{600, 0.9}}},
-		{Width: 800, Height: 500, Stage: Rect{0, 0, 800, 500}, Theme: Dark, Days: math.Inf(1), Chosen: -1, Sweep: []GoodputPoint{{0, 1}, {math.NaN(), 2}}},
-		{Width: 40, Height: 40, Stage: Rect{0, 0, 40, 40}, Theme: Dark, Days: 1},
+		{Width: 800, Height: 500, Stage: draw.Rect{X: 0, Y: 0, W: 800, H: 500}, Theme: draw.Dark},
+		{Width: 800, Height: 500, Stage: draw.Rect{X: 0, Y: 0, W: 800, H: 500}, Theme: draw.Dark, Time: 5, Progress: []ProgressPoint{{Wall: 10, Kept: 5}}},
+		{Width: 800, Height: 500, Stage: draw.Rect{X: 0, Y: 0, W: 800, H: 500}, Theme: draw.Dark, Days: 1, Chosen: 600, Optimum: 600, MTBF: 100, Sweep: []GoodputPoint{{600, 0.9}}},
+		{Width: 800, Height: 500, Stage: draw.Rect{X: 0, Y: 0, W: 800, H: 500}, Theme: draw.Dark, Days: math.Inf(1), Chosen: -1, Sweep: []GoodputPoint{{0, 1}, {math.NaN(), 2}}},
+		{Width: 40, Height: 40, Stage: draw.Rect{X: 0, Y: 0, W: 40, H: 40}, Theme: draw.Dark, Days: 1},
 	} {
-		_ = AppendFaults(List{}, v)
+		_ = AppendFaults(draw.List{}, v)
 	}
 }
 
@@ -218,7 +219,7 @@ func TestFaultsDegenerate(t *testing.T) {
 func TestFaultsAllocs(t *testing.T) {
 	v, _ := faultsView(t, 30, 16384, 120)
 	v.Time = 20 * 86400
-	l := AppendFaults(List{}, v)
+	l := AppendFaults(draw.List{}, v)
 	n := testing.AllocsPerRun(10, func() { l = AppendFaults(l, v) })
 	if n > 30 {
 		t.Errorf("%v allocations a frame, want at most 30", n)
@@ -233,7 +234,7 @@ func TestFaultsCache(t *testing.T) {
 	dense, _ := faultsView(t, 30, 65536, 600) // ≈ 1,000 failures: thinned
 	sparse, _ := faultsView(t, 3, 16384, 600)
 	c := new(FaultsCache)
-	var l List
+	var l draw.List
 	for _, v := range []FaultsView{dense, sparse, dense} {
 		days := v.Days
 		for _, frac := range []float64{0, 0.001, 0.2, 0.5, 0.93, 1, -1} {
@@ -241,7 +242,7 @@ func TestFaultsCache(t *testing.T) {
 			if frac < 0 {
 				v.Time = -1
 			}
-			want := AppendFaults(List{}, v).String()
+			want := AppendFaults(draw.List{}, v).String()
 			w := v
 			w.Cache = c
 			if l = AppendFaults(l, w); l.String() != want {
@@ -249,7 +250,7 @@ func TestFaultsCache(t *testing.T) {
 			}
 		}
 		v.Width, v.Stage.W = 600, 600
-		want := AppendFaults(List{}, v).String()
+		want := AppendFaults(draw.List{}, v).String()
 		v.Cache = c
 		if l = AppendFaults(l, v); l.String() != want {
 			t.Errorf("%g days, narrower: the cached picture differs from one drawn afresh", days)
@@ -266,7 +267,7 @@ func TestFaultsCache(t *testing.T) {
 func BenchmarkFaults(b *testing.B) {
 	v, _ := faultsView(b, 30, 16384, 120)
 	v.Cache = new(FaultsCache)
-	var l List
+	var l draw.List
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		v.Time = 30 * 86400 * float64(i%100) / 100

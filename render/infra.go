@@ -1,5 +1,7 @@
 package render
 
+import "github.com/gpuscope/gpuscope/render/draw"
+
 // The infrastructure layer's pictures (issue 6): the same transfer on
 // NVLink and on InfiniBand, collectives' time against message size, and a
 // job's days with failures and checkpoints. Plain data in, display list
@@ -23,11 +25,11 @@ type RaceLane struct {
 // delivered.
 type RaceView struct {
 	Width, Height float32
-	Stage         Rect
+	Stage         draw.Rect
 	Scale         float32
-	Theme         Theme
-	Words         Words  // its words in the reader's language (canvas.* keys)
-	Title         string // what moves, e.g. "1 GB from one GPU to another"
+	Theme         draw.Theme
+	Words         draw.Words // its words in the reader's language (canvas.* keys)
+	Title         string     // what moves, e.g. "1 GB from one GPU to another"
 	Lanes         []RaceLane
 	Time          float64 // the playhead, seconds; negative: all done
 }
@@ -44,10 +46,10 @@ type SizeSeries struct {
 // curve passes another, and the current size as a vertical marker.
 type SizeChartView struct {
 	Width, Height float32
-	Stage         Rect
+	Stage         draw.Rect
 	Scale         float32
-	Theme         Theme
-	Words         Words // its words in the reader's language (canvas.* keys)
+	Theme         draw.Theme
+	Words         draw.Words // its words in the reader's language (canvas.* keys)
 	Series        []SizeSeries
 	YLabel        string  // "s" (a time axis) or a plain axis
 	Current       float64 // the message size on screen (0: none)
@@ -107,11 +109,11 @@ type GoodputPoint struct {
 // (Time ≥ 0) only what happened before it.
 type FaultsView struct {
 	Width, Height float32
-	Stage         Rect
+	Stage         draw.Rect
 	Scale         float32
-	Theme         Theme
-	Words         Words  // its words in the reader's language (canvas.* keys)
-	Title         string // the job, e.g. "16,384 GPUs · a failure every 3.09 h"
+	Theme         draw.Theme
+	Words         draw.Words // its words in the reader's language (canvas.* keys)
+	Title         string     // the job, e.g. "16,384 GPUs · a failure every 3.09 h"
 	Days          float64
 	// Progress is the job's state at wall times, ascending in time: the
 	// sawtooth's corners and where the time went.

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/gpuscope/gpuscope/render/draw"
 	"strings"
 	"testing"
 )
@@ -8,19 +9,19 @@ import (
 // A legend keys every entry, labels it, and wraps within its width
 // without overlapping labels; LegendHeight agrees with what it draws.
 func TestLegend(t *testing.T) {
-	entries := []LegendEntry{{Dark.LinkActive, false, "forward"}, {Dark.Rim, false, "backward"}, {Dark.Rim, true, "recomputed"}, {Dark.Hot, false, "all-reduce"}}
+	entries := []draw.LegendEntry{{Color: draw.Dark.LinkActive, Hatch: false, Label: "forward"}, {Color: draw.Dark.Rim, Hatch: false, Label: "backward"}, {Color: draw.Dark.Rim, Hatch: true, Label: "recomputed"}, {Color: draw.Dark.Hot, Hatch: false, Label: "all-reduce"}}
 	for _, w := range []float32{1000, 150} {
-		var l List
-		h := Legend(&l, Dark, 10, 20, w, 14, 1, entries...)
-		if h != LegendHeight(w, 14, entries...) {
-			t.Errorf("width %v: drew %v px, LegendHeight says %v", w, h, LegendHeight(w, 14, entries...))
+		var l draw.List
+		h := draw.Legend(&l, draw.Dark, 10, 20, w, 14, 1, entries...)
+		if h != draw.LegendHeight(w, 14, entries...) {
+			t.Errorf("width %v: drew %v px, LegendHeight says %v", w, h, draw.LegendHeight(w, 14, entries...))
 		}
 		if len(l.Keys) != 4 || !l.Keys[2].Hatch || l.Keys[3].Label != "all-reduce" {
 			t.Errorf("width %v: keys %+v", w, l.Keys)
 		}
-		var boxes []Rect
+		var boxes []draw.Rect
 		for _, it := range l.Items {
-			if it.Kind != Text {
+			if it.Kind != draw.Text {
 				continue
 			}
 			b := it.Bounds()
@@ -34,7 +35,7 @@ func TestLegend(t *testing.T) {
 			}
 			boxes = append(boxes, b)
 		}
-		if w == 150 && h < 14*LineHeight*2 {
+		if w == 150 && h < 14*draw.LineHeight*2 {
 			t.Errorf("width 150: %v px tall, want the legend wrapped", h)
 		}
 	}
@@ -55,17 +56,17 @@ func TestWrap2Pieces(t *testing.T) {
 		{"NVL72 的 NVLink 域：72 颗 GB200 · GPU 0 把 1 GB 发给 GPU 71", 0, "NVL72 的 NVLink 域：72 颗 GB200", "GPU 0 把 1 GB 发给 GPU 71", true},
 		{"The NVL72's NVLink domain: 72 × GB200 · 1 GB from GPU 0 to GPU 71", 0, "The NVL72's NVLink domain: 72 × GB200", "1 GB from GPU 0 to GPU 71", true},
 		{"Node 3 of 32: 8 × H100, NVLink 4 (450 GB/s one way)", 0, "Node 3 of 32: 8 × H100,", "NVLink 4 (450 GB/s one way)", true},
-		{"bottleneck: the uplinks to the spine, 99.8% busy", labelW("bottleneck: the uplinks to the spine,", 16) + 1, "bottleneck: the uplinks to the spine,", "99.8% busy", true},
-		{"The NVL72's NVLink domain: 72 × GB200 · 1 GB from GPU 0 to GPU 71", labelW("The NVL72's NVLink domain: 72 × GB200 ·", 16) - 1, "The NVL72's NVLink domain:", "72 × GB200 · 1 GB from GPU 0 to GPU 71", true},
+		{"bottleneck: the uplinks to the spine, 99.8% busy", draw.LabelW("bottleneck: the uplinks to the spine,", 16) + 1, "bottleneck: the uplinks to the spine,", "99.8% busy", true},
+		{"The NVL72's NVLink domain: 72 × GB200 · 1 GB from GPU 0 to GPU 71", draw.LabelW("The NVL72's NVLink domain: 72 × GB200 ·", 16) - 1, "The NVL72's NVLink domain:", "72 × GB200 · 1 GB from GPU 0 to GPU 71", true},
 		{"one long piece without any separator at all in it", 0, "", "", true},
 	} {
 		const fs = 16
 		w := c.w
 		if w == 0 {
-			w = labelW(c.s, fs) * 0.75
+			w = draw.LabelW(c.s, fs) * 0.75
 		}
-		a, b := wrap2(c.s, fs, w)
-		if labelW(a, fs) > w || labelW(b, fs) > w {
+		a, b := draw.Wrap2(c.s, fs, w)
+		if draw.LabelW(a, fs) > w || draw.LabelW(b, fs) > w {
 			t.Errorf("%q: %q / %q, wider than %g", c.s, a, b, w)
 		}
 		if c.a != "" && (a != c.a || b != c.b) {

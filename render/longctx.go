@@ -1,5 +1,6 @@
 package render
 
+import "github.com/gpuscope/gpuscope/render/draw"
 import "math"
 
 // The long-context lesson's pictures: a sequence dealt to the GPUs of a
@@ -12,9 +13,9 @@ import "math"
 // work. Its words come made (they hold the numbers).
 type CPSplitView struct {
 	Width, Height float32
-	Stage         Rect
+	Stage         draw.Rect
 	Scale         float32
-	Theme         Theme
+	Theme         draw.Theme
 	Headline      string
 	CP            int
 	Sequence      string   // over the sequence: what it is ("one sequence: 131,072 tokens, 32 chunks")
@@ -46,80 +47,80 @@ func cpOwner(j, cp int) int {
 // attention work of its two chunks — chunk j's queries see j + 1 chunks
 // of keys, so the pair's work (j + 1) + (2·CP − j) is the same on every
 // GPU.
-func AppendCPSplit(dst List, v CPSplitView) List {
+func AppendCPSplit(dst draw.List, v CPSplitView) draw.List {
 	th := v.Theme
-	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
+	l, sc := draw.Canvas(dst, v.Width, v.Height, v.Scale, th)
 	st := v.Stage
 	cp := v.CP
 	if st.W <= 0 || st.H <= 0 || cp < 1 || len(v.GPUs) != cp {
 		return l
 	}
-	ts := textSize(sc)
-	_, pad := headFont(st, sc)
+	ts := draw.TextSize(sc)
+	_, pad := draw.HeadFont(st, sc)
 	y := st.Y + pad*0.5
 	if v.Headline != "" {
-		Headline(&l, th, st, sc, v.Headline)
-		y = st.Y + HeadlineHeight(st, sc, v.Headline)
+		draw.Headline(&l, th, st, sc, v.Headline)
+		y = st.Y + draw.HeadlineHeight(st, sc, v.Headline)
 	}
 	x, w := st.X+pad, st.W-2*pad
-	lh := ts * LineHeight
+	lh := ts * draw.LineHeight
 	// The sequence.
-	l.Label(x, y, ts, AlignLeft, th.Text, fitText(v.Sequence, ts, w))
+	l.Label(x, y, ts, draw.AlignLeft, th.Text, draw.FitText(v.Sequence, ts, w))
 	y += lh * 1.1
-	seqH := clamp(st.H*0.06, ts*1.2, ts*2.4)
+	seqH := draw.Clamp(st.H*0.06, ts*1.2, ts*2.4)
 	n := 2 * cp
 	cw := w / float32(n)
-	gap := minf(cw*0.12, 2*sc)
+	gap := draw.Minf(cw*0.12, 2*sc)
 	for g := range cp {
-		l.Key(Chunk(g, cp), v.GPUs[g])
+		l.Key(draw.Chunk(g, cp), v.GPUs[g])
 	}
 	for j := range n {
 		// Each chunk as tall as its causal attention work: its queries
 		// see the j + 1 chunks up to it.
 		hj := seqH * chunkWork(j, n)
-		l.Rect(x+cw*float32(j)+gap/2, y+seqH-hj, cw-gap, hj, withAlpha(Chunk(cpOwner(j, cp), cp), 110))
+		l.Rect(x+cw*float32(j)+gap/2, y+seqH-hj, cw-gap, hj, draw.WithAlpha(draw.Chunk(cpOwner(j, cp), cp), 110))
 	}
 	l.Frame(x, y, w, seqH, 1*sc, th.Dim)
 	seqY := y
 	y += seqH + ts*0.2
-	l.Label(x, y, ts, AlignLeft, th.Dim, v.First)
-	l.Label(x+w, y, ts, AlignRight, th.Dim, v.Last)
+	l.Label(x, y, ts, draw.AlignLeft, th.Dim, v.First)
+	l.Label(x+w, y, ts, draw.AlignRight, th.Dim, v.Last)
 	y += lh * 1.4
 
 	// The GPUs: one row, or two where a box would be narrower than a
 	// label.
 	bottom := st.Y + st.H - pad*0.5 - lh*2.4
 	rows := 1
-	if w/float32(cp) < labelWidth(v.GPUs[cp-1], ts)+ts*1.2 {
+	if w/float32(cp) < draw.LabelWidth(v.GPUs[cp-1], ts)+ts*1.2 {
 		rows = 2
 	}
 	perRow := (cp + rows - 1) / rows
 	slot := w / float32(perRow)
 	bw := slot * 0.86
 	rowGap := ts * 0.6
-	bh := minf((bottom-y-rowGap*float32(rows-1))/float32(rows), ts*7)
+	bh := draw.Minf((bottom-y-rowGap*float32(rows-1))/float32(rows), ts*7)
 	if bh < lh*1.8 || bw <= 0 {
 		return l
 	}
-	short := len(v.Short) == cp && labelWidth(v.GPUs[cp-1], ts) > bw-ts*0.3
+	short := len(v.Short) == cp && draw.LabelWidth(v.GPUs[cp-1], ts) > bw-ts*0.3
 	p := math.Min(math.Max(v.Progress, 0), 1)
 	for g := range cp {
 		r, c := g/perRow, g%perRow
 		bx := x + slot*float32(c) + (slot-bw)/2
 		by := y + (bh+rowGap)*float32(r)
-		col := Chunk(g, cp)
+		col := draw.Chunk(g, cp)
 		l.Rect(bx, by, bw, bh, th.GPU)
 		l.Frame(bx, by, bw, bh, 1.5*sc, col)
 		name := v.GPUs[g]
 		if short {
 			name = v.Short[g]
 		}
-		l.Label(bx+bw/2, by+ts*0.1, ts, AlignCenter, th.Text, fitText(name, ts, bw))
+		l.Label(bx+bw/2, by+ts*0.1, ts, draw.AlignCenter, th.Text, draw.FitText(name, ts, bw))
 		// Its two chunks' places in the box, over its work bar.
 		inner := bw - ts*0.6
 		cwb := inner / 2
 		cy := by + lh + ts*0.15
-		ch := minf(seqH, (by+bh-cy-ts*0.5)*0.6)
+		ch := draw.Minf(seqH, (by+bh-cy-ts*0.5)*0.6)
 		if ch < ts*0.3 {
 			continue
 		}
@@ -137,18 +138,18 @@ func AppendCPSplit(dst List, v CPSplitView) List {
 		}
 		// The work bar: the two chunks' shares of a constant total.
 		wy := cy + ch + ts*0.2
-		wh := minf(ts*0.7, by+bh-wy-ts*0.2)
+		wh := draw.Minf(ts*0.7, by+bh-wy-ts*0.2)
 		if wh <= 1 {
 			continue
 		}
 		a := float32(g+1) / float32(2*cp+1)
-		l.Rect(bx+ts*0.3, wy, inner*a, wh, withAlpha(col, 200))
-		l.Rect(bx+ts*0.3+inner*a, wy, inner*(1-a), wh, withAlpha(col, 120))
+		l.Rect(bx+ts*0.3, wy, inner*a, wh, draw.WithAlpha(col, 200))
+		l.Rect(bx+ts*0.3+inner*a, wy, inner*(1-a), wh, draw.WithAlpha(col, 120))
 		l.Frame(bx+ts*0.3, wy, inner, wh, 1*sc, th.Dim)
 	}
 	y += (bh+rowGap)*float32(rows) - rowGap + ts*0.3
-	l.Label(x, y, ts, AlignLeft, th.Text, fitText(v.Each, ts, w))
-	l.Label(x, y+lh, ts, AlignLeft, th.Dim, fitText(v.Work, ts, w))
+	l.Label(x, y, ts, draw.AlignLeft, th.Text, draw.FitText(v.Each, ts, w))
+	l.Label(x, y+lh, ts, draw.AlignLeft, th.Dim, draw.FitText(v.Work, ts, w))
 	return l
 }
 
@@ -175,10 +176,10 @@ type CPExchangeLane struct {
 // (Time; negative: the end).
 type CPExchangeView struct {
 	Width, Height float32
-	Stage         Rect
+	Stage         draw.Rect
 	Scale         float32
-	Theme         Theme
-	Words         Words
+	Theme         draw.Theme
+	Words         draw.Words
 	Headline      string
 	CP            int
 	Lanes         []CPExchangeLane
@@ -192,43 +193,43 @@ type CPExchangeView struct {
 }
 
 // AppendCPExchange draws the view.
-func AppendCPExchange(dst List, v CPExchangeView) List {
+func AppendCPExchange(dst draw.List, v CPExchangeView) draw.List {
 	th := v.Theme
-	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
+	l, sc := draw.Canvas(dst, v.Width, v.Height, v.Scale, th)
 	st := v.Stage
 	if st.W <= 0 || st.H <= 0 || len(v.Lanes) == 0 || !(v.Span > 0) || v.CP < 1 {
 		return l
 	}
-	ts := textSize(sc)
-	_, pad := headFont(st, sc)
+	ts := draw.TextSize(sc)
+	_, pad := draw.HeadFont(st, sc)
 	y := st.Y + pad*0.5
 	if v.Headline != "" {
-		Headline(&l, th, st, sc, v.Headline)
-		y = st.Y + HeadlineHeight(st, sc, v.Headline)
+		draw.Headline(&l, th, st, sc, v.Headline)
+		y = st.Y + draw.HeadlineHeight(st, sc, v.Headline)
 	}
 	x, w := st.X+pad, st.W-2*pad
-	lh := ts * LineHeight
-	wait := withAlpha(th.Hot, overVeil)
+	lh := ts * draw.LineHeight
+	wait := draw.WithAlpha(th.Hot, overVeil)
 	send := th.LinkActive
-	entries := [3]LegendEntry{{Color: send, Label: v.Transfer}, {Color: th.Text, Hatch: false, Label: v.Compute}, {Color: wait, Label: v.Waiting}}
+	entries := [3]draw.LegendEntry{{Color: send, Label: v.Transfer}, {Color: th.Text, Hatch: false, Label: v.Compute}, {Color: wait, Label: v.Waiting}}
 	// The compute swatch: the GPU's colours; the legend shows the first.
-	entries[1].Color = Chunk(0, v.CP)
-	y += Legend(&l, th, x, y, w, ts, sc, entries[:]...) + ts*0.3
+	entries[1].Color = draw.Chunk(0, v.CP)
+	y += draw.Legend(&l, th, x, y, w, ts, sc, entries[:]...) + ts*0.3
 	for g := range v.CP {
-		l.Key(Chunk(g, v.CP), v.Compute)
+		l.Key(draw.Chunk(g, v.CP), v.Compute)
 	}
 	t := v.Time
 	if t < 0 || t > v.Span || math.IsNaN(t) {
 		t = v.Span
 	}
 	// Columns: the rows' names, the tracks.
-	nameW := maxf(labelWidth(v.LinkRow, ts), labelWidth(v.GPURow, ts)) + ts*0.6
+	nameW := draw.Maxf(draw.LabelWidth(v.LinkRow, ts), draw.LabelWidth(v.GPURow, ts)) + ts*0.6
 	tx := x + nameW
 	tw := w - nameW
 	// The lanes, as tall as the stage allows up to a size, the axis
 	// right under them.
 	room := st.Y + st.H - pad*0.5 - lh*2.6 - y
-	n1, n2 := wrap2(v.Note, ts, w) // the note, on two lines where one is too short
+	n1, n2 := draw.Wrap2(v.Note, ts, w) // the note, on two lines where one is too short
 	if n1 != "" {
 		room -= lh
 	}
@@ -236,7 +237,7 @@ func AppendCPExchange(dst List, v CPExchangeView) List {
 		room -= lh
 	}
 	nl := len(v.Lanes)
-	rowH := clamp((room/float32(nl)-lh*2.9)/2, ts*0.9, ts*8)
+	rowH := draw.Clamp((room/float32(nl)-lh*2.9)/2, ts*0.9, ts*8)
 	pitch := lh*1.05 + 2*rowH + ts*0.25 + lh*1.85
 	bottom := y + pitch*float32(nl) - lh*0.4
 	if tw <= ts*4 || pitch*float32(nl) > room+lh {
@@ -245,11 +246,11 @@ func AppendCPExchange(dst List, v CPExchangeView) List {
 	at := func(s float64) float32 { return tx + tw*float32(math.Min(math.Max(s/v.Span, 0), 1)) }
 	for i, ln := range v.Lanes {
 		ly := y + pitch*float32(i)
-		l.Label(x, ly, ts, AlignLeft, th.Text, fitText(ln.Name, ts, w))
+		l.Label(x, ly, ts, draw.AlignLeft, th.Text, draw.FitText(ln.Name, ts, w))
 		ry := ly + lh*1.05
 		gy := ry + rowH + ts*0.25
-		l.Label(x, ry+(rowH-lh)/2, ts, AlignLeft, th.Dim, v.LinkRow)
-		l.Label(x, gy+(rowH-lh)/2, ts, AlignLeft, th.Dim, v.GPURow)
+		l.Label(x, ry+(rowH-lh)/2, ts, draw.AlignLeft, th.Dim, v.LinkRow)
+		l.Label(x, gy+(rowH-lh)/2, ts, draw.AlignLeft, th.Dim, v.GPURow)
 		l.Rect(tx, ry, tw, rowH, th.Panel)
 		l.Rect(tx, gy, tw, rowH, th.Panel)
 		// The GPU waits where it computes nothing, up to the lane's end
@@ -272,10 +273,10 @@ func AppendCPExchange(dst List, v CPExchangeView) List {
 				src = ln.SendSrc[k]
 			}
 			xa, xb := at(s.Start), at(e)
-			l.Rect(xa, ry, maxf(xb-xa, 1*sc), rowH, send)
+			l.Rect(xa, ry, draw.Maxf(xb-xa, 1*sc), rowH, send)
 			// The K/V block it carries, in its GPU's colour, on the
 			// transfer.
-			l.Rect(xa, ry+rowH*0.3, maxf(xb-xa, 1*sc), rowH*0.4, Chunk(src, v.CP))
+			l.Rect(xa, ry+rowH*0.3, draw.Maxf(xb-xa, 1*sc), rowH*0.4, draw.Chunk(src, v.CP))
 			if xb-xa > 2*sc {
 				l.Segment(xb, ry, xb, ry+rowH, 1*sc, th.Background)
 			}
@@ -290,7 +291,7 @@ func AppendCPExchange(dst List, v CPExchangeView) List {
 				src = ln.CompSrc[k]
 			}
 			xa, xb := at(c.Start), at(e)
-			l.Rect(xa, gy, maxf(xb-xa, 1*sc), rowH, Chunk(src, v.CP))
+			l.Rect(xa, gy, draw.Maxf(xb-xa, 1*sc), rowH, draw.Chunk(src, v.CP))
 			if xb-xa > 2*sc {
 				l.Segment(xb, gy, xb, gy+rowH, 1*sc, th.Background)
 			}
@@ -298,27 +299,27 @@ func AppendCPExchange(dst List, v CPExchangeView) List {
 		if t >= ln.End {
 			ex := at(ln.End)
 			l.Segment(ex, ry-ts*0.2, ex, gy+rowH+ts*0.2, 2*sc, th.Text)
-			nw := labelWidth(ln.Note, ts)
-			nx := clamp(ex, tx+nw/2, tx+tw-nw/2)
-			l.Label(nx, gy+rowH+ts*0.3, ts, AlignCenter, th.Text, fitText(ln.Note, ts, tw))
+			nw := draw.LabelWidth(ln.Note, ts)
+			nx := draw.Clamp(ex, tx+nw/2, tx+tw-nw/2)
+			l.Label(nx, gy+rowH+ts*0.3, ts, draw.AlignCenter, th.Text, draw.FitText(ln.Note, ts, tw))
 		}
 	}
 	// The time axis: 0, the span, and the clock.
 	ay := bottom + ts*0.4
 	l.Segment(tx, ay, tx+tw, ay, 1*sc, th.Dim)
-	l.Label(tx, ay+ts*0.2, ts, AlignLeft, th.Dim, "0")
+	l.Label(tx, ay+ts*0.2, ts, draw.AlignLeft, th.Dim, "0")
 	span := v.SpanLabel
-	l.Label(tx+tw, ay+ts*0.2, ts, AlignRight, th.Dim, span)
+	l.Label(tx+tw, ay+ts*0.2, ts, draw.AlignRight, th.Dim, span)
 	px := at(t)
 	l.Segment(px, y, px, ay, 1.5*sc, th.Dim)
-	if axis := fitText(v.Axis, ts, tw-labelWidth(span, ts)*2-ts*2); axis != "" {
-		l.Label(tx+tw/2, ay+ts*0.2, ts, AlignCenter, th.Dim, axis)
+	if axis := draw.FitText(v.Axis, ts, tw-draw.LabelWidth(span, ts)*2-ts*2); axis != "" {
+		l.Label(tx+tw/2, ay+ts*0.2, ts, draw.AlignCenter, th.Dim, axis)
 	}
 	if n1 != "" {
-		l.Label(x, ay+lh*1.3, ts, AlignLeft, th.Text, n1)
+		l.Label(x, ay+lh*1.3, ts, draw.AlignLeft, th.Text, n1)
 	}
 	if n2 != "" {
-		l.Label(x, ay+lh*2.3, ts, AlignLeft, th.Text, n2)
+		l.Label(x, ay+lh*2.3, ts, draw.AlignLeft, th.Text, n2)
 	}
 	return l
 }

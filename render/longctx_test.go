@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/gpuscope/gpuscope/render/draw"
 	"math"
 	"strconv"
 	"testing"
@@ -10,7 +11,7 @@ import (
 
 // splitView deals a 64K-token sequence to 4 GPUs.
 func splitView(progress float64) CPSplitView {
-	v := CPSplitView{Width: 800, Height: 500, Stage: Rect{0, 0, 800, 500}, Scale: 1, Theme: Dark, CP: 4,
+	v := CPSplitView{Width: 800, Height: 500, Stage: draw.Rect{X: 0, Y: 0, W: 800, H: 500}, Scale: 1, Theme: draw.Dark, CP: 4,
 		Headline: "CP 4", Sequence: "one sequence: 65,536 tokens, 8 chunks", First: "token 0", Last: "65,536",
 		Each: "16,384 tokens each", Work: "bar: attention work", Progress: progress}
 	for g := range 4 {
@@ -21,7 +22,7 @@ func splitView(progress float64) CPSplitView {
 }
 
 func TestCPSplitGolden(t *testing.T) {
-	golden.Check(t, "cpsplit_mid.golden", AppendCPSplit(List{}, splitView(0.5)).String())
+	golden.Check(t, "cpsplit_mid.golden", AppendCPSplit(draw.List{}, splitView(0.5)).String())
 }
 
 // GPU i gets chunks i and 2·CP−1−i: once dealt, each GPU's box holds two
@@ -31,12 +32,12 @@ func TestCPSplitDeals(t *testing.T) {
 	if got := []int{cpOwner(0, 4), cpOwner(3, 4), cpOwner(4, 4), cpOwner(7, 4)}; got[0] != 0 || got[1] != 3 || got[2] != 3 || got[3] != 0 {
 		t.Errorf("owners %v, want 0 3 3 0", got)
 	}
-	l := AppendCPSplit(List{}, splitView(1))
+	l := AppendCPSplit(draw.List{}, splitView(1))
 	for g := range 4 {
-		c := Chunk(g, 4)
+		c := draw.Chunk(g, 4)
 		solid, work := 0, float32(0)
 		for _, it := range l.Items {
-			if it.Kind != FillRect || it.Color.R != c.R || it.Color.G != c.G || it.Color.B != c.B {
+			if it.Kind != draw.FillRect || it.Color.R != c.R || it.Color.G != c.G || it.Color.B != c.B {
 				continue
 			}
 			switch it.Color.A {
@@ -55,7 +56,7 @@ func TestCPSplitDeals(t *testing.T) {
 	}
 	// Mid-flight the chunks are between the sequence and the boxes: the
 	// picture changes as it plays.
-	if AppendCPSplit(List{}, splitView(0)).String() == l.String() {
+	if AppendCPSplit(draw.List{}, splitView(0)).String() == l.String() {
 		t.Error("the chunks do not move")
 	}
 }
@@ -79,13 +80,13 @@ func exchangeView(t float64) CPExchangeView {
 			ring.SendSrc = append(ring.SendSrc, (4-k)%4)
 		}
 	}
-	return CPExchangeView{Width: 800, Height: 500, Stage: Rect{0, 0, 800, 500}, Scale: 1, Theme: Dark, Words: testWords, CP: 4,
+	return CPExchangeView{Width: 800, Height: 500, Stage: draw.Rect{X: 0, Y: 0, W: 800, H: 500}, Scale: 1, Theme: draw.Dark, Words: testWords, CP: 4,
 		Headline: "CP 4", Lanes: []CPExchangeLane{ag, ring}, Span: 5e-3, SpanLabel: "5 ms", Time: t,
 		LinkRow: "link", GPURow: "GPU 0", Transfer: "K/V", Compute: "attention", Waiting: "waiting", Axis: "one layer", Note: "GQA"}
 }
 
 func TestCPExchangeGolden(t *testing.T) {
-	golden.Check(t, "cpexchange_done.golden", AppendCPExchange(List{}, exchangeView(-1)).String())
+	golden.Check(t, "cpexchange_done.golden", AppendCPExchange(draw.List{}, exchangeView(-1)).String())
 }
 
 // On one axis: finished, the all-gather lane's last attention block ends
@@ -93,15 +94,15 @@ func TestCPExchangeGolden(t *testing.T) {
 // all-gather lane; before the clock reaches a block it is not drawn.
 func TestCPExchangeOneAxis(t *testing.T) {
 	v := exchangeView(-1)
-	l := AppendCPExchange(List{}, v)
+	l := AppendCPExchange(draw.List{}, v)
 	ends := map[float32]bool{}
 	waits := 0
 	var right []float32
 	for _, it := range l.Items {
-		if it.Kind != FillRect {
+		if it.Kind != draw.FillRect {
 			continue
 		}
-		if it.Color == withAlpha(v.Theme.Hot, overVeil) && it.W > 0 && it.H < 100 {
+		if it.Color == draw.WithAlpha(v.Theme.Hot, overVeil) && it.W > 0 && it.H < 100 {
 			waits++
 		}
 		ends[it.X+it.W] = true
@@ -115,7 +116,7 @@ func TestCPExchangeOneAxis(t *testing.T) {
 	// The lanes' end marks: two vertical segments at the ends.
 	var marks []float32
 	for _, it := range l.Items {
-		if it.Kind == Line && it.X2 == it.X && it.Color == v.Theme.Text {
+		if it.Kind == draw.Line && it.X2 == it.X && it.Color == v.Theme.Text {
 			marks = append(marks, it.X)
 		}
 	}
@@ -126,7 +127,7 @@ func TestCPExchangeOneAxis(t *testing.T) {
 	if r := float64((marks[0] - x0) / (marks[1] - x0)); math.Abs(r-1.25) > 0.01 {
 		t.Errorf("ends at %v (origin %v): ratio %.3f, want 1.25", marks, x0, r)
 	}
-	early := AppendCPExchange(List{}, exchangeView(0.5e-3))
+	early := AppendCPExchange(draw.List{}, exchangeView(0.5e-3))
 	if len(early.Items) >= len(l.Items) {
 		t.Errorf("at 0.5 ms %d items, finished %d: the blocks should grow with the clock", len(early.Items), len(l.Items))
 	}

@@ -1,44 +1,9 @@
 package render
 
 import (
+	"github.com/gpuscope/gpuscope/render/draw"
 	"math"
-
-	"github.com/gpuscope/gpuscope/engine/units"
-	"github.com/gpuscope/gpuscope/render/font"
 )
-
-// Segment colours of the memory bars: the Okabe–Ito palette (told apart
-// with the common colour-vision deficiencies), its vermilion left out as
-// it is too close to the themes' Hot, which marks bytes over the line.
-var memoryKeys = [...]struct {
-	key string
-	col Color
-	say string // its catalogue key
-}{
-	{"weights", Color{0x56, 0xb4, 0xe9, 255}, "canvas.mem.weights"},         // sky blue
-	{"gradients", Color{0x00, 0x9e, 0x73, 255}, "canvas.mem.gradients"},     // bluish green
-	{"optimizer", Color{0xe6, 0x9f, 0x00, 255}, "canvas.mem.optimizer"},     // orange
-	{"activations", Color{0xcc, 0x79, 0xa7, 255}, "canvas.mem.activations"}, // reddish purple
-	{"buffers", Color{0x00, 0x72, 0xb2, 255}, "canvas.mem.buffers"},         // blue
-}
-
-// memoryColour is the fill of a memory segment by its Key; an unknown key
-// is the theme's Dim.
-func memoryColour(key string, th Theme) Color {
-	for _, k := range memoryKeys {
-		if k.key == key {
-			return k.col
-		}
-	}
-	return th.Dim
-}
-
-// overVeil is the alpha of the Hot veil over bytes above the line.
-const overVeil = 110
-
-// textSize is the smallest text of the strategy pictures at scale sc:
-// 13.5 px at 1280×800, 20 px in presentation mode (scale 1.5).
-func textSize(sc float32) float32 { return 13.5 * sc }
 
 // AppendMemoryBars draws one stacked bar per GPU (or stage, or
 // configuration), its segments bottom-up in the order given, against a
@@ -53,9 +18,9 @@ func textSize(sc float32) float32 { return 13.5 * sc }
 // large axis stays visible; with a Lower chart, a row of columns under
 // the bars compares each bar's seconds (its solid and light parts) on
 // one time axis.
-func AppendMemoryBars(dst List, v MemoryBarsView) List {
+func AppendMemoryBars(dst draw.List, v MemoryBarsView) draw.List {
 	th := v.Theme
-	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
+	l, sc := draw.Canvas(dst, v.Width, v.Height, v.Scale, th)
 	st := v.Stage
 	n := len(v.Bars)
 	if st.W <= 0 || st.H <= 0 || n == 0 {
@@ -76,22 +41,22 @@ func AppendMemoryBars(dst List, v MemoryBarsView) List {
 	if top <= 0 || math.IsInf(top, 0) || math.IsNaN(top) {
 		return l
 	}
-	ts := textSize(sc)
-	_, pad := headFont(st, sc)
+	ts := draw.TextSize(sc)
+	_, pad := draw.HeadFont(st, sc)
 	x, y := st.X+pad, st.Y+pad*0.5
 	w := st.W - 2*pad
 	if v.Axis != "" {
 		// The bars' axis named under their labels: the room for a line
 		// taken from the bottom of the stage.
-		st.H -= ts * LineHeight * 1.1
-		l.Label(st.X+st.W/2, st.Y+st.H-pad*0.5+ts*0.35, ts, AlignCenter, th.Dim, fitText(v.Axis, ts, w))
+		st.H -= ts * draw.LineHeight * 1.1
+		l.Label(st.X+st.W/2, st.Y+st.H-pad*0.5+ts*0.35, ts, draw.AlignCenter, th.Dim, draw.FitText(v.Axis, ts, w))
 	}
 	if v.Headline != "" {
-		Headline(&l, th, st, sc, v.Headline)
-		y = st.Y + HeadlineHeight(st, sc, v.Headline)
+		draw.Headline(&l, th, st, sc, v.Headline)
+		y = st.Y + draw.HeadlineHeight(st, sc, v.Headline)
 	}
 	// The legend: the segments the bars draw, in the canonical order.
-	var entries [len(memoryKeys) + 3]LegendEntry
+	var entries [len(memoryKeys) + 3]draw.LegendEntry
 	ne := 0
 	for _, k := range memoryKeys {
 		used := false
@@ -101,7 +66,7 @@ func AppendMemoryBars(dst List, v MemoryBarsView) List {
 			}
 		}
 		if used {
-			entries[ne] = LegendEntry{Color: k.col, Label: say(v.Words, k.say)}
+			entries[ne] = draw.LegendEntry{Color: k.col, Label: draw.Say(v.Words, k.say)}
 			ne++
 		}
 	}
@@ -111,7 +76,7 @@ func AppendMemoryBars(dst List, v MemoryBarsView) List {
 	}
 	for _, b := range v.Bars {
 		if limit > 0 && barTotal(b) > limit {
-			entries[ne] = LegendEntry{Color: withAlpha(th.Hot, overVeil), Label: say(v.Words, "canvas.mem.overline")}
+			entries[ne] = draw.LegendEntry{Color: draw.WithAlpha(th.Hot, overVeil), Label: draw.Say(v.Words, "canvas.mem.overline")}
 			ne++
 			break
 		}
@@ -119,31 +84,31 @@ func AppendMemoryBars(dst List, v MemoryBarsView) List {
 	lower := v.Lower.Title != "" && v.Lower.Color.A > 0
 	nBars := ne
 	if lower {
-		entries[ne] = LegendEntry{Color: v.Lower.Color, Label: v.Lower.Solid}
+		entries[ne] = draw.LegendEntry{Color: v.Lower.Color, Label: v.Lower.Solid}
 		ne++
 		if v.Lower.Light != "" {
-			entries[ne] = LegendEntry{Color: v.Lower.Color, Hatch: true, Label: v.Lower.Light}
+			entries[ne] = draw.LegendEntry{Color: v.Lower.Color, Hatch: true, Label: v.Lower.Light}
 			ne++
 		}
 		// A short stage (a phone's lower half) keeps the bars and drops
 		// the lower chart, with its legend entries, when both do not fit.
-		if ly := y + LegendHeight(w, ts, entries[:ne]...) + ts*0.2; !barsFit(st, sc, ts, ly, true) && barsFit(st, sc, ts, y+LegendHeight(w, ts, entries[:nBars]...)+ts*0.2, false) {
+		if ly := y + draw.LegendHeight(w, ts, entries[:ne]...) + ts*0.2; !barsFit(st, sc, ts, ly, true) && barsFit(st, sc, ts, y+draw.LegendHeight(w, ts, entries[:nBars]...)+ts*0.2, false) {
 			lower, ne = false, nBars
 		}
 	}
-	y += Legend(&l, th, x, y, w, ts, sc, entries[:ne]...) + ts*0.2
+	y += draw.Legend(&l, th, x, y, w, ts, sc, entries[:ne]...) + ts*0.2
 
 	// Columns: the axis labels, the plot (and the zoom), the lines'
 	// labels at the right.
 	capLabel, useLabel := "", ""
 	if v.Capacity > 0 {
-		capLabel = bytesLabel(v.Capacity)
+		capLabel = draw.BytesLabel(v.Capacity)
 	}
 	if v.Usable > 0 {
-		useLabel = sayBytes(v.Words, "canvas.mem.usable", v.Usable)
+		useLabel = draw.SayBytes(v.Words, "canvas.mem.usable", v.Usable)
 	}
-	right := maxf(labelWidth(capLabel, ts), labelWidth(useLabel, ts)) + ts*0.6
-	axisW := labelWidth("0000", ts) + ts*0.5
+	right := draw.Maxf(draw.LabelWidth(capLabel, ts), draw.LabelWidth(useLabel, ts)) + ts*0.6
+	axisW := draw.LabelWidth("0000", ts) + ts*0.5
 	px := x + axisW
 	pw := st.X + st.W - pad - right - px
 	bottom, lowerH, ph, headroom := barsHeight(st, sc, ts, y, lower)
@@ -176,15 +141,15 @@ func AppendMemoryBars(dst List, v MemoryBarsView) List {
 	lx := last.x + last.w + ts*0.4
 	capY := float32(math.Inf(1))
 	if v.Capacity > 0 && v.Capacity <= last.top {
-		capY = yAt(v.Capacity) - ts*LineHeight/2
-		l.Label(lx, capY, ts, AlignLeft, th.Text, capLabel)
+		capY = yAt(v.Capacity) - ts*draw.LineHeight/2
+		l.Label(lx, capY, ts, draw.AlignLeft, th.Text, capLabel)
 	}
 	if v.Usable > 0 && v.Usable <= last.top {
-		uy := yAt(v.Usable) - ts*LineHeight/2
-		if absf(uy-capY) < ts*LineHeight*1.05 {
-			uy = capY + ts*LineHeight*1.05
+		uy := yAt(v.Usable) - ts*draw.LineHeight/2
+		if draw.Abs(uy-capY) < ts*draw.LineHeight*1.05 {
+			uy = capY + ts*draw.LineHeight*1.05
 		}
-		l.Label(lx, uy, ts, AlignLeft, th.Dim, fitText(useLabel, ts, st.X+st.W-lx))
+		l.Label(lx, uy, ts, draw.AlignLeft, th.Dim, draw.FitText(useLabel, ts, st.X+st.W-lx))
 	}
 	if lower {
 		drawLowerChart(&l, v, px, mainW, bottom-lowerH+ts*0.4, lowerH-ts*0.4, ts, sc, cur)
@@ -195,20 +160,20 @@ func AppendMemoryBars(dst List, v MemoryBarsView) List {
 // barsHeight is the bars' vertical room under a legend ending at y: the
 // plot's bottom, the lower chart's height (when there is one), the
 // plot's height and the headroom for the totals above the tallest bar.
-func barsHeight(st Rect, sc, ts, y float32, lower bool) (bottom, lowerH, ph, headroom float32) {
-	_, pad := headFont(st, sc)
+func barsHeight(st draw.Rect, sc, ts, y float32, lower bool) (bottom, lowerH, ph, headroom float32) {
+	_, pad := draw.HeadFont(st, sc)
 	bottom = st.Y + st.H - pad*0.5
 	if lower {
-		lowerH = clamp((bottom-y)*0.36, ts*4.5, ts*12)
+		lowerH = draw.Clamp((bottom-y)*0.36, ts*4.5, ts*12)
 	}
-	ph = bottom - lowerH - ts*LineHeight*1.3 - y
-	headroom = ts * LineHeight * 2.4
+	ph = bottom - lowerH - ts*draw.LineHeight*1.3 - y
+	headroom = ts * draw.LineHeight * 2.4
 	return bottom, lowerH, ph, headroom
 }
 
 // barsFit says whether bars under a legend ending at y have room to be
 // drawn (AppendMemoryBars draws none otherwise).
-func barsFit(st Rect, sc, ts, y float32, lower bool) bool {
+func barsFit(st draw.Rect, sc, ts, y float32, lower bool) bool {
 	_, _, ph, headroom := barsHeight(st, sc, ts, y, lower)
 	return ph > headroom+ts
 }
@@ -233,7 +198,7 @@ type barPanel struct {
 // drawBarPanel draws the bars on one panel: gridlines and their values,
 // the capacity and usable lines, the bars with their veils and breaks,
 // the totals above them and their labels under them.
-func drawBarPanel(l *List, v MemoryBarsView, p barPanel, py, ph, ts, sc float32, cur int, limit float64, zoomed bool) {
+func drawBarPanel(l *draw.List, v MemoryBarsView, p barPanel, py, ph, ts, sc float32, cur int, limit float64, zoomed bool) {
 	th := v.Theme
 	n := len(v.Bars)
 	y := func(b float64) float32 { return py + ph*(1-float32(math.Min(b, p.top)/p.top)) }
@@ -242,25 +207,25 @@ func drawBarPanel(l *List, v MemoryBarsView, p barPanel, py, ph, ts, sc float32,
 	if p.top >= 1e13 {
 		unit, name = 1e12, "TB"
 	}
-	step := niceStep(p.top / unit / 4)
-	for ph*float32(step*unit/p.top) < ts*LineHeight*1.1 && step*unit < p.top {
-		step = niceStep(step * 2.2)
+	step := draw.NiceStep(p.top / unit / 4)
+	for ph*float32(step*unit/p.top) < ts*draw.LineHeight*1.1 && step*unit < p.top {
+		step = draw.NiceStep(step * 2.2)
 	}
 	for g := 0.0; g*unit <= p.top*1.0001; g += step {
 		gy := y(g * unit)
 		l.Segment(p.x, gy, p.x+p.w, gy, 1*sc, th.Panel)
-		l.Label(p.x-ts*0.3, gy-ts*LineHeight/2, ts, AlignRight, th.Dim, tickLabel(g, decimals(step)))
+		l.Label(p.x-ts*0.3, gy-ts*draw.LineHeight/2, ts, draw.AlignRight, th.Dim, draw.TickLabel(g, draw.Decimals(step)))
 	}
-	l.Label(p.x-ts*0.3, py-ts*LineHeight*2.3, ts, AlignRight, th.Dim, name)
+	l.Label(p.x-ts*0.3, py-ts*draw.LineHeight*2.3, ts, draw.AlignRight, th.Dim, name)
 	l.Segment(p.x, py+ph, p.x+p.w, py+ph, 1*sc, th.Dim)
 	if p.zoom {
 		// The zoom's frame and its name: what range it shows.
 		l.Frame(p.x, py, p.w, ph, 1*sc, th.Link)
-		l.Label(p.x+p.w, py-ts*LineHeight*2.3, ts, AlignRight, th.Dim, fitText(sayBytes(v.Words, "canvas.mem.zoom", p.top), ts, p.w))
+		l.Label(p.x+p.w, py-ts*draw.LineHeight*2.3, ts, draw.AlignRight, th.Dim, draw.FitText(draw.SayBytes(v.Words, "canvas.mem.zoom", p.top), ts, p.w))
 	}
 
 	slot := p.w / float32(n)
-	bw := minf(slot*0.62, ts*6)
+	bw := draw.Minf(slot*0.62, ts*6)
 	for i, b := range v.Bars {
 		x := p.x + slot*(float32(i)+0.5) - bw/2
 		t := barTotal(b)
@@ -278,7 +243,7 @@ func drawBarPanel(l *List, v MemoryBarsView, p barPanel, py, ph, ts, sc float32,
 		if limit > 0 && t > limit && limit < p.top {
 			// The part over the line keeps its colours under a Hot veil.
 			yt := y(t)
-			l.Rect(x, yt, bw, y(limit)-yt, withAlpha(th.Hot, overVeil))
+			l.Rect(x, yt, bw, y(limit)-yt, draw.WithAlpha(th.Hot, overVeil))
 			l.Frame(x, yt, bw, y(limit)-yt, 2*sc, th.Hot)
 		}
 		if t > p.top {
@@ -290,7 +255,7 @@ func drawBarPanel(l *List, v MemoryBarsView, p barPanel, py, ph, ts, sc float32,
 		}
 		if i == cur {
 			barTop := y(t)
-			l.Frame(x-2*sc, barTop-2*sc, bw+4*sc, maxf(py+ph-barTop, 0)+2*sc, 2*sc, th.Text)
+			l.Frame(x-2*sc, barTop-2*sc, bw+4*sc, draw.Maxf(py+ph-barTop, 0)+2*sc, 2*sc, th.Text)
 		}
 	}
 	// The capacity (solid) and what a job can use (dashed).
@@ -302,7 +267,7 @@ func drawBarPanel(l *List, v MemoryBarsView, p barPanel, py, ph, ts, sc float32,
 		uy := y(v.Usable)
 		dash, gap := ts*0.6, ts*0.4
 		for x := p.x; x < p.x+p.w; x += dash + gap {
-			l.Segment(x, uy, minf(x+dash, p.x+p.w), uy, 1.5*sc, th.Text)
+			l.Segment(x, uy, draw.Minf(x+dash, p.x+p.w), uy, 1.5*sc, th.Text)
 		}
 	}
 
@@ -315,14 +280,14 @@ func drawBarPanel(l *List, v MemoryBarsView, p barPanel, py, ph, ts, sc float32,
 		if i == cur {
 			col = th.Text
 		}
-		s := fitText(b.Label, ts, maxf(slot, ts*4))
-		w := labelWidth(s, ts)
-		cx := clamp(p.x+slot*(float32(i)+0.5), p.x+w/2, p.x+p.w-w/2)
+		s := draw.FitText(b.Label, ts, draw.Maxf(slot, ts*4))
+		w := draw.LabelWidth(s, ts)
+		cx := draw.Clamp(p.x+slot*(float32(i)+0.5), p.x+w/2, p.x+p.w-w/2)
 		lo, hi := cx-w/2-ts*0.3, cx+w/2+ts*0.3
 		if i != cur && (lo < lastR || (lo < curR && hi > curL)) {
 			return
 		}
-		l.Label(cx, py+ph+ts*0.3, ts, AlignCenter, col, s)
+		l.Label(cx, py+ph+ts*0.3, ts, draw.AlignCenter, col, s)
 		if i == cur {
 			curL, curR = lo, hi
 		} else {
@@ -342,8 +307,8 @@ func drawBarPanel(l *List, v MemoryBarsView, p barPanel, py, ph, ts, sc float32,
 	// excess on a bar over the line); the current bar's first, then the
 	// others left to right where they clear those placed. On a zoom, a
 	// bar cut at its top says only that it goes on.
-	lh := ts * LineHeight
-	var boxes [16]Rect // the labels placed, where there are few
+	lh := ts * draw.LineHeight
+	var boxes [16]draw.Rect // the labels placed, where there are few
 	nb := 0
 	lastHi := float32(math.Inf(-1))
 	draw := func(i int) {
@@ -362,25 +327,25 @@ func drawBarPanel(l *List, v MemoryBarsView, p barPanel, py, ph, ts, sc float32,
 		case t > p.top && p.zoom:
 			lines[0] = barText{"↑", col}
 		case limit > 0 && t > limit:
-			ex := sayBytes(v.Words, "canvas.mem.over", t-limit)
+			ex := draw.SayBytes(v.Words, "canvas.mem.over", t-limit)
 			lines[0] = barText{ex, th.Hot}
-			if tot := bytesLabel(t); labelWidth(ex, ts) <= slot*0.98 && labelWidth(tot, ts) <= slot*0.98 {
+			if tot := draw.BytesLabel(t); draw.LabelWidth(ex, ts) <= slot*0.98 && draw.LabelWidth(tot, ts) <= slot*0.98 {
 				lines[1], k = barText{tot, col}, 2
 			}
 		default:
-			lines[0] = barText{bytesLabel(t), col}
+			lines[0] = barText{draw.BytesLabel(t), col}
 		}
-		if k == 2 && maxf(labelWidth(lines[0].s, ts), labelWidth(lines[1].s, ts)) > p.w {
+		if k == 2 && draw.Maxf(draw.LabelWidth(lines[0].s, ts), draw.LabelWidth(lines[1].s, ts)) > p.w {
 			k = 1
 		}
-		lines[0].s = fitText(lines[0].s, ts, p.w)
+		lines[0].s = draw.FitText(lines[0].s, ts, p.w)
 		wmax := float32(0)
 		for j := range k {
-			wmax = maxf(wmax, labelWidth(lines[j].s, ts))
+			wmax = draw.Maxf(wmax, draw.LabelWidth(lines[j].s, ts))
 		}
-		cx := clamp(p.x+slot*(float32(i)+0.5), p.x+wmax/2, p.x+p.w-wmax/2)
-		ly := maxf(y(t), py) - lh*float32(k) - ts*0.15
-		box := Rect{cx - wmax/2 - ts*0.2, ly, wmax + ts*0.4, lh * float32(k)}
+		cx := draw.Clamp(p.x+slot*(float32(i)+0.5), p.x+wmax/2, p.x+p.w-wmax/2)
+		ly := draw.Maxf(y(t), py) - lh*float32(k) - ts*0.15
+		box := draw.Rect{X: cx - wmax/2 - ts*0.2, Y: ly, W: wmax + ts*0.4, H: lh * float32(k)}
 		if n > len(boxes) {
 			// Many bars: left to right, each clear of the one before.
 			if i != cur && box.X < lastHi {
@@ -396,7 +361,7 @@ func drawBarPanel(l *List, v MemoryBarsView, p barPanel, py, ph, ts, sc float32,
 			boxes[nb], nb = box, nb+1
 		}
 		for j := range k {
-			l.Label(cx, ly+lh*float32(j), ts, AlignCenter, lines[j].c, lines[j].s)
+			l.Label(cx, ly+lh*float32(j), ts, draw.AlignCenter, lines[j].c, lines[j].s)
 		}
 	}
 	if cur >= 0 {
@@ -412,14 +377,14 @@ func drawBarPanel(l *List, v MemoryBarsView, p barPanel, py, ph, ts, sc float32,
 // barText is a line of text above a bar.
 type barText struct {
 	s string
-	c Color
+	c draw.Color
 }
 
 // drawLowerChart draws, under the bars, a column per bar of its seconds
 // (the solid part, then the light part above it) on one axis from 0 to
 // the longest, each labelled with its seconds, under the chart's title;
 // a bar that cannot run (NoRun) gets no column, only those words.
-func drawLowerChart(l *List, v MemoryBarsView, px, pw, y, h, ts, sc float32, cur int) {
+func drawLowerChart(l *draw.List, v MemoryBarsView, px, pw, y, h, ts, sc float32, cur int) {
 	th := v.Theme
 	n := len(v.Bars)
 	longest := 0.0
@@ -431,30 +396,30 @@ func drawLowerChart(l *List, v MemoryBarsView, px, pw, y, h, ts, sc float32, cur
 		}
 		longest = math.Max(longest, b.Seconds)
 	}
-	l.Label(px, y, ts, AlignLeft, th.Text, fitText(v.Lower.Title, ts, pw))
-	top := y + ts*LineHeight*1.1 + ts*LineHeight // the title, then a line for the values
+	l.Label(px, y, ts, draw.AlignLeft, th.Text, draw.FitText(v.Lower.Title, ts, pw))
+	top := y + ts*draw.LineHeight*1.1 + ts*draw.LineHeight // the title, then a line for the values
 	base := y + h
 	if (longest <= 0 && !noRun) || base-top < ts {
 		return
 	}
 	slot := pw / float32(n)
-	bw := minf(slot*0.62, ts*6)
+	bw := draw.Minf(slot*0.62, ts*6)
 	colH := base - top
 	l.Segment(px, base, px+pw, base, 1*sc, th.Dim)
 	if noRun {
 		// What cannot run, on the axis where its column would stand.
 		// On two lines where a column's slot is narrow.
-		s1, s2 := wrap2(say(v.Words, "canvas.mem.norun"), ts, slot-ts*0.2)
-		s1, s2 = fitText(s1, ts, slot-ts*0.2), fitText(s2, ts, slot-ts*0.2)
+		s1, s2 := draw.Wrap2(draw.Say(v.Words, "canvas.mem.norun"), ts, slot-ts*0.2)
+		s1, s2 = draw.FitText(s1, ts, slot-ts*0.2), draw.FitText(s2, ts, slot-ts*0.2)
 		for i, b := range v.Bars {
 			if b.NoRun {
 				cx := px + slot*(float32(i)+0.5)
-				y := base - ts*LineHeight - ts*0.1
+				y := base - ts*draw.LineHeight - ts*0.1
 				if s2 != "" {
-					l.Label(cx, y, ts, AlignCenter, th.Hot, s2)
-					y -= ts * LineHeight
+					l.Label(cx, y, ts, draw.AlignCenter, th.Hot, s2)
+					y -= ts * draw.LineHeight
 				}
-				l.Label(cx, y, ts, AlignCenter, th.Hot, s1)
+				l.Label(cx, y, ts, draw.AlignCenter, th.Hot, s1)
 			}
 		}
 	}
@@ -467,7 +432,7 @@ func drawLowerChart(l *List, v MemoryBarsView, px, pw, y, h, ts, sc float32, cur
 		light := colH * float32(math.Min(b.Hidden, b.Seconds)/longest)
 		l.Rect(x, base-hh+light, bw, hh-light, v.Lower.Color)
 		if light > 0 {
-			hatchRect(l, x, base-hh, bw, light, maxf(bw*0.25, 4*sc), 1.2*sc, v.Lower.Color)
+			draw.Hatch(l, x, base-hh, bw, light, draw.Maxf(bw*0.25, 4*sc), 1.2*sc, v.Lower.Color)
 			l.Frame(x, base-hh, bw, light, 1*sc, v.Lower.Color)
 		}
 		if i == cur {
@@ -482,9 +447,9 @@ func drawLowerChart(l *List, v MemoryBarsView, px, pw, y, h, ts, sc float32, cur
 		if b.Seconds <= 0 || b.NoRun {
 			return
 		}
-		s := durationLabel(b.Seconds)
-		w := labelWidth(s, ts)
-		cx := clamp(px+slot*(float32(i)+0.5), px+w/2, px+pw-w/2)
+		s := draw.DurationLabel(b.Seconds)
+		w := draw.LabelWidth(s, ts)
+		cx := draw.Clamp(px+slot*(float32(i)+0.5), px+w/2, px+pw-w/2)
 		lo, hi := cx-w/2-ts*0.2, cx+w/2+ts*0.2
 		if i != cur && (lo < lastR || (lo < curR && hi > curL)) {
 			return
@@ -496,7 +461,7 @@ func drawLowerChart(l *List, v MemoryBarsView, px, pw, y, h, ts, sc float32, cur
 		} else {
 			lastR = hi
 		}
-		l.Label(cx, base-colH*float32(b.Seconds/longest)-ts*LineHeight-ts*0.1, ts, AlignCenter, col, s)
+		l.Label(cx, base-colH*float32(b.Seconds/longest)-ts*draw.LineHeight-ts*0.1, ts, draw.AlignCenter, col, s)
 	}
 	if cur >= 0 {
 		label(cur)
@@ -508,84 +473,9 @@ func drawLowerChart(l *List, v MemoryBarsView, px, pw, y, h, ts, sc float32, cur
 	}
 }
 
-// sayBytes is w.Say(key, "bytes", bytesLabel(b)), formatted once per
-// language, key and value: the bars are drawn every frame.
-func sayBytes(w Words, key string, b float64) string {
-	// sayMemo's number is the value's bits (never −1, which say uses).
-	return sayMemo.get(wordKey{w.Lang, key, int(math.Float64bits(b))}, func() string { return w.Say(key, "bytes", bytesLabel(b)) })
-}
-
-// bytesLabel is units.Bytes(b), formatted once per value.
-func bytesLabel(b float64) string {
-	return bytesLabels.get(b, func() string { return units.Bytes(b) })
-}
-
-var bytesLabels memo[float64]
-
-// labelWidth is a label's width with room for CJK text, whose
-// characters are an em wide (textWidth, the canvas font's measure,
-// counts them narrower until it measures the font itself).
-func labelWidth(s string, size float32) float32 {
-	n, wide := 0, 0
-	for _, r := range s {
-		n++
-		if r >= 0x2e80 {
-			wide++
-		}
-	}
-	return maxf(textWidth(s, size), (float32(n-wide)*0.56+float32(wide))*size)
-}
-
-// niceStep is 1, 2 or 5 times a power of ten, the nearest to x (by
-// ratio).
-func niceStep(x float64) float64 {
-	if x <= 0 || math.IsInf(x, 0) || math.IsNaN(x) {
-		return 1
-	}
-	p := math.Pow(10, math.Floor(math.Log10(x)))
-	switch f := x / p; {
-	case f < math.Sqrt(2):
-		return p
-	case f < math.Sqrt(10):
-		return 2 * p
-	case f < math.Sqrt(50):
-		return 5 * p
-	}
-	return 10 * p
-}
-
-// decimals is the digits after the point that multiples of step need.
-func decimals(step float64) int {
-	if step >= 1 {
-		return 0
-	}
-	return int(math.Ceil(-math.Log10(step) - 1e-9))
-}
-
-// textWidth is a label's width as the painter draws it (render/font).
-func textWidth(s string, size float32) float32 {
-	return font.Width(s, size)
-}
-
-// labelEvery is k such that labels of width w, one a slot of width slot,
-// do not overlap when every k-th is drawn.
-func labelEvery(w, slot float32) int {
-	if slot <= 0 {
-		return 1
-	}
-	return max(1, int(math.Ceil(float64((w+slot*0.15)/slot))))
-}
-
 func abs(i int) int {
 	if i < 0 {
 		return -i
 	}
 	return i
-}
-
-func absf(x float32) float32 {
-	if x < 0 {
-		return -x
-	}
-	return x
 }

@@ -2,6 +2,7 @@ package render
 
 import (
 	"cmp"
+	"github.com/gpuscope/gpuscope/render/draw"
 	"math"
 	"slices"
 	"strconv"
@@ -13,7 +14,7 @@ import (
 )
 
 // english are the canvas's words in English, from the catalogue.
-var english = Words{Lang: "en", T: func(key string, args ...string) string { return i18n.T("en", key, args...) }}
+var english = draw.Words{Lang: "en", T: func(key string, args ...string) string { return i18n.T("en", key, args...) }}
 
 // gpuMemory is one GPU's segments, in GB.
 func gpuMemory(label string, weights, grads, opt, act, buf float64) MemoryBar {
@@ -33,13 +34,13 @@ func zeroView() MemoryBarsView {
 		gpuMemory("ZeRO-3", 1.75, 1.75, 5.25, 14.3, 2),
 	}
 	bars[1].Current = true
-	return MemoryBarsView{Width: 800, Height: 500, Stage: Rect{0, 0, 800, 500}, Scale: 1, Theme: Dark, Words: english, Bars: bars, Capacity: 80e9, Usable: 74e9}
+	return MemoryBarsView{Width: 800, Height: 500, Stage: draw.Rect{X: 0, Y: 0, W: 800, H: 500}, Scale: 1, Theme: draw.Dark, Words: english, Bars: bars, Capacity: 80e9, Usable: 74e9}
 }
 
-func texts(l List) map[string]Item {
-	m := map[string]Item{}
+func texts(l draw.List) map[string]draw.Item {
+	m := map[string]draw.Item{}
 	for _, it := range l.Items {
-		if it.Kind == Text {
+		if it.Kind == draw.Text {
 			m[it.Text] = it
 		}
 	}
@@ -52,7 +53,7 @@ func texts(l List) map[string]Item {
 // and usable lines are labelled.
 func TestMemoryBarsPicture(t *testing.T) {
 	v := zeroView()
-	l := AppendMemoryBars(List{}, v)
+	l := AppendMemoryBars(draw.List{}, v)
 	golden.Check(t, "memorybars.golden", l.String())
 	tx := texts(l)
 	for _, s := range []string{"80 GB", "usable 74 GB", "86.3 GB", "37.3 GB", "weights", "buffers", "DP", "ZeRO-3"} {
@@ -61,16 +62,16 @@ func TestMemoryBarsPicture(t *testing.T) {
 		}
 	}
 	over, ok := tx["+12.3 GB over"]
-	if !ok || over.Color != Dark.Hot {
+	if !ok || over.Color != draw.Dark.Hot {
 		t.Fatalf("over label: %+v", over)
 	}
-	var hot []Item
-	var segs []Item // the first bar's
+	var hot []draw.Item
+	var segs []draw.Item // the first bar's
 	for _, it := range l.Items {
-		if veil := Dark.Hot; it.Kind == FillRect && it.Color == (Color{veil.R, veil.G, veil.B, overVeil}) && it.W > 20 {
+		if veil := draw.Dark.Hot; it.Kind == draw.FillRect && it.Color == (draw.Color{R: veil.R, G: veil.G, B: veil.B, A: overVeil}) && it.W > 20 {
 			hot = append(hot, it)
 		}
-		if it.Kind == FillRect && it.X < 170 && it.Y > 50 && it.Color != Dark.Hot && it.Color.A == 255 && it.W > 20 {
+		if it.Kind == draw.FillRect && it.X < 170 && it.Y > 50 && it.Color != draw.Dark.Hot && it.Color.A == 255 && it.W > 20 {
 			segs = append(segs, it)
 		}
 	}
@@ -78,7 +79,7 @@ func TestMemoryBarsPicture(t *testing.T) {
 		t.Fatalf("hot rects %v, want one under the over label at x %.1f", hot, over.X)
 	}
 	// The first bar's segments; pixels a GB from its weights (14 GB).
-	if len(segs) != 5 || segs[0].Color != memoryColour("weights", Dark) || segs[3].Color != memoryColour("activations", Dark) || segs[4].Color != memoryColour("buffers", Dark) {
+	if len(segs) != 5 || segs[0].Color != memoryColour("weights", draw.Dark) || segs[3].Color != memoryColour("activations", draw.Dark) || segs[4].Color != memoryColour("buffers", draw.Dark) {
 		t.Fatalf("first bar's segments: %v", segs)
 	}
 	pxPerGB := segs[0].H / 14
@@ -104,9 +105,9 @@ func TestMemoryBarsPicture(t *testing.T) {
 		t.Errorf("the veil starts at %.1f, the bar's top is %.1f", hot[0].Y, top)
 	}
 	// The current bar (ZeRO-1) is outlined and nothing else is.
-	var frames []Item
+	var frames []draw.Item
 	for _, it := range l.Items {
-		if it.Kind == StrokeRect && it.Color == Dark.Text {
+		if it.Kind == draw.StrokeRect && it.Color == draw.Dark.Text {
 			frames = append(frames, it)
 		}
 	}
@@ -117,7 +118,7 @@ func TestMemoryBarsPicture(t *testing.T) {
 	// Capacity solid, usable dashed.
 	solid, dashes := 0, 0
 	for _, it := range l.Items {
-		if it.Kind == Line && it.Color == Dark.Text && it.Y == it.Y2 {
+		if it.Kind == draw.Line && it.Color == draw.Dark.Text && it.Y == it.Y2 {
 			if it.X2-it.X > 400 {
 				solid++
 			} else {
@@ -136,15 +137,15 @@ func TestMemoryBarsClipped(t *testing.T) {
 	v := zeroView()
 	v.Bars[0] = gpuMemory("DP", 14, 14, 84, 30, 2)
 	v.Usable, v.Max = 0, 100e9
-	l := AppendMemoryBars(List{}, v)
+	l := AppendMemoryBars(draw.List{}, v)
 	plotTop := float32(math.Inf(1))
 	for _, it := range l.Items {
-		if it.Kind == Line && it.Color == Dark.Panel {
-			plotTop = minf(plotTop, it.Y)
+		if it.Kind == draw.Line && it.Color == draw.Dark.Panel {
+			plotTop = draw.Minf(plotTop, it.Y)
 		}
 	}
 	for _, it := range l.Items {
-		if it.Kind == FillRect && it.Y < plotTop-0.01 && it.H > 20 {
+		if it.Kind == draw.FillRect && it.Y < plotTop-0.01 && it.H > 20 {
 			t.Errorf("a bar above the plot's top %.1f: %+v", plotTop, it)
 		}
 	}
@@ -163,23 +164,23 @@ func TestMemoryBarsMany(t *testing.T) {
 		b.Current = i == 37
 		v.Bars = append(v.Bars, b)
 	}
-	l := AppendMemoryBars(List{}, v)
-	var under []Item
+	l := AppendMemoryBars(draw.List{}, v)
+	var under []draw.Item
 	for _, it := range l.Items {
-		if it.Kind == Text && len(it.Text) > 4 && it.Text[:4] == "GPU " {
+		if it.Kind == draw.Text && len(it.Text) > 4 && it.Text[:4] == "GPU " {
 			under = append(under, it)
 		}
 	}
 	if len(under) < 4 || len(under) >= 64 {
 		t.Fatalf("%d bar labels for 64 bars", len(under))
 	}
-	slices.SortFunc(under, func(a, b Item) int { return cmp.Compare(a.X, b.X) })
+	slices.SortFunc(under, func(a, b draw.Item) int { return cmp.Compare(a.X, b.X) })
 	found := false
 	for i, it := range under {
 		found = found || it.Text == "GPU 37"
 		if i > 0 {
 			gap := it.X - under[i-1].X
-			if w := (textWidth(it.Text, it.Size) + textWidth(under[i-1].Text, it.Size)) / 2; gap < w {
+			if w := (draw.TextWidth(it.Text, it.Size) + draw.TextWidth(under[i-1].Text, it.Size)) / 2; gap < w {
 				t.Errorf("%q and %q %.1f px apart, narrower than the labels (%.1f)", under[i-1].Text, it.Text, gap, w)
 			}
 		}
@@ -189,23 +190,23 @@ func TestMemoryBarsMany(t *testing.T) {
 	}
 	// Above the bars: totals and, past GPU 51, excesses, one row that
 	// does not overlap, the current bar's total kept.
-	var above []Item
+	var above []draw.Item
 	overs := 0
 	for _, it := range l.Items {
-		if it.Kind == Text && it.Align == AlignCenter && strings.Contains(it.Text, "GB") {
+		if it.Kind == draw.Text && it.Align == draw.AlignCenter && strings.Contains(it.Text, "GB") {
 			above = append(above, it)
-			if strings.HasSuffix(it.Text, "over") && it.Color == Dark.Hot {
+			if strings.HasSuffix(it.Text, "over") && it.Color == draw.Dark.Hot {
 				overs++
 			}
 		}
 	}
-	slices.SortFunc(above, func(a, b Item) int { return cmp.Compare(a.X, b.X) })
-	if len(above) < 4 || overs == 0 || !slices.ContainsFunc(above, func(it Item) bool { return it.Text == "60 GB" && it.Color == Dark.Text }) {
+	slices.SortFunc(above, func(a, b draw.Item) int { return cmp.Compare(a.X, b.X) })
+	if len(above) < 4 || overs == 0 || !slices.ContainsFunc(above, func(it draw.Item) bool { return it.Text == "60 GB" && it.Color == draw.Dark.Text }) {
 		t.Errorf("labels above the bars: %d, %d of them over; want the current one's (60 GB)", len(above), overs)
 	}
 	for i := 1; i < len(above); i++ {
 		a, b := above[i-1], above[i]
-		if b.X-a.X < (textWidth(a.Text, a.Size)+textWidth(b.Text, b.Size))/2 {
+		if b.X-a.X < (draw.TextWidth(a.Text, a.Size)+draw.TextWidth(b.Text, b.Size))/2 {
 			t.Errorf("%q and %q overlap", a.Text, b.Text)
 		}
 	}
@@ -216,21 +217,21 @@ func TestMemoryBarsMany(t *testing.T) {
 func TestMemoryBarsEmpty(t *testing.T) {
 	v := zeroView()
 	v.Bars = nil
-	if l := AppendMemoryBars(List{}, v); len(l.Items) != 0 || l.Width != 800 {
+	if l := AppendMemoryBars(draw.List{}, v); len(l.Items) != 0 || l.Width != 800 {
 		t.Errorf("no bars: %d items", len(l.Items))
 	}
 	v.Bars, v.Capacity, v.Usable = []MemoryBar{{Label: "GPU 0"}}, 0, 0
-	if l := AppendMemoryBars(List{}, v); len(l.Items) != 0 {
+	if l := AppendMemoryBars(draw.List{}, v); len(l.Items) != 0 {
 		t.Errorf("zero bytes on no axis: %d items", len(l.Items))
 	}
 	v = zeroView()
-	v.Theme = Light
-	l := AppendMemoryBars(List{}, v)
-	if l.Background != Light.Background || len(l.Items) < 20 {
+	v.Theme = draw.Light
+	l := AppendMemoryBars(draw.List{}, v)
+	if l.Background != draw.Light.Background || len(l.Items) < 20 {
 		t.Errorf("Light: background %v, %d items", l.Background, len(l.Items))
 	}
 	for _, it := range l.Items {
-		if it.Color == Dark.Text || it.Color == Dark.Hot {
+		if it.Color == draw.Dark.Text || it.Color == draw.Dark.Hot {
 			t.Fatalf("a Dark colour in the Light picture: %+v", it)
 		}
 	}
@@ -245,8 +246,8 @@ func TestMemoryBarsZoomAndLower(t *testing.T) {
 	for i, s := range []float64{2, 2, 4, 12} {
 		v.Bars[i].Seconds, v.Bars[i].Hidden = s, s/2
 	}
-	v.Lower = LowerChart{Title: "communication", Solid: "exposed", Light: "hidden", Color: Dark.Hot}
-	l := AppendMemoryBars(List{}, v)
+	v.Lower = LowerChart{Title: "communication", Solid: "exposed", Light: "hidden", Color: draw.Dark.Hot}
+	l := AppendMemoryBars(draw.List{}, v)
 	tx := texts(l)
 	if _, ok := tx["zoom: 0 – 100 GB"]; !ok {
 		t.Error("the zoom does not say what it shows")
@@ -254,12 +255,12 @@ func TestMemoryBarsZoomAndLower(t *testing.T) {
 	// ZeRO-3 (23 GB of 100) is over a fifth of the zoom's height.
 	var plotH, z3 float32
 	for _, it := range l.Items {
-		if it.Kind == StrokeRect && it.Color == Dark.Link {
+		if it.Kind == draw.StrokeRect && it.Color == draw.Dark.Link {
 			plotH = it.H
 		}
 	}
 	for _, it := range l.Items {
-		if it.Kind == FillRect && it.Color == memoryColour("activations", Dark) && it.X > 400 {
+		if it.Kind == draw.FillRect && it.Color == memoryColour("activations", draw.Dark) && it.X > 400 {
 			z3 = max(z3, it.H)
 		}
 	}
@@ -267,9 +268,9 @@ func TestMemoryBarsZoomAndLower(t *testing.T) {
 		t.Errorf("ZeRO-3's activations %.1f px on a zoom %.1f px tall", z3, plotH)
 	}
 	// The columns: 12 s the tallest, three times the 4 s one.
-	var cols []Item
+	var cols []draw.Item
 	for _, it := range l.Items {
-		if it.Kind == FillRect && it.Color == Dark.Hot && it.W > 20 {
+		if it.Kind == draw.FillRect && it.Color == draw.Dark.Hot && it.W > 20 {
 			cols = append(cols, it)
 		}
 	}
@@ -287,15 +288,15 @@ func TestMemoryBarsShortStageKeepsTheBars(t *testing.T) {
 		lower bool
 	}{{180, false}, {500, true}} {
 		v := zeroView()
-		v.Width, v.Height, v.Stage = 390, 844, Rect{0, 240, 390, c.h}
+		v.Width, v.Height, v.Stage = 390, 844, draw.Rect{X: 0, Y: 240, W: 390, H: c.h}
 		for i, s := range []float64{2, 2, 4, 12} {
 			v.Bars[i].Seconds = s
 		}
-		v.Lower = LowerChart{Title: "step time", Solid: "step time", Color: Dark.Hot}
-		l := AppendMemoryBars(List{}, v)
+		v.Lower = LowerChart{Title: "step time", Solid: "step time", Color: draw.Dark.Hot}
+		l := AppendMemoryBars(draw.List{}, v)
 		weights := 0
 		for _, it := range l.Items {
-			if it.Kind == FillRect && it.Color == memoryColour("weights", Dark) && it.H > 1 {
+			if it.Kind == draw.FillRect && it.Color == memoryColour("weights", draw.Dark) && it.H > 1 {
 				weights++
 			}
 		}

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/gpuscope/gpuscope/render/draw"
 	"math"
 	"strconv"
 )
@@ -14,32 +15,32 @@ import (
 // card counts). The segments from Pour on arrive as Progress grows. An
 // estimate row fills its solid range in the theme's Link and hatches on
 // to its High end; a hidden row keeps its cards empty under a "?".
-func AppendCards(dst List, v CardsView) List {
+func AppendCards(dst draw.List, v CardsView) draw.List {
 	th := v.Theme
-	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
+	l, sc := draw.Canvas(dst, v.Width, v.Height, v.Scale, th)
 	st := v.Stage
 	if st.W <= 0 || st.H <= 0 || len(v.Rows) == 0 || !(v.Card > 0) {
 		return l
 	}
-	ts := textSize(sc)
-	fs, pad := headFont(st, sc)
+	ts := draw.TextSize(sc)
+	fs, pad := draw.HeadFont(st, sc)
 	x, y := st.X+pad, st.Y+pad*0.5
 	w := st.W - 2*pad
 	if v.Headline != "" {
-		Headline(&l, th, st, sc, v.Headline)
-		y = st.Y + HeadlineHeight(st, sc, v.Headline)
+		draw.Headline(&l, th, st, sc, v.Headline)
+		y = st.Y + draw.HeadlineHeight(st, sc, v.Headline)
 	}
 	prog := v.Progress
 	if !(prog >= 0) || prog > 1 {
 		prog = 1
 	}
 	// The legend: the kinds the rows pour, and the estimate.
-	var entries [len(memoryKeys) + 1]LegendEntry
+	var entries [len(memoryKeys) + 1]draw.LegendEntry
 	ne := 0
 	for _, k := range memoryKeys {
 		for _, r := range v.Rows {
 			if used(r, k.key) {
-				entries[ne] = LegendEntry{Color: k.col, Label: v.Words.Say("canvas.mem." + k.key)}
+				entries[ne] = draw.LegendEntry{Color: k.col, Label: v.Words.Say("canvas.mem." + k.key)}
 				ne++
 				break
 			}
@@ -47,23 +48,23 @@ func AppendCards(dst List, v CardsView) List {
 	}
 	for _, r := range v.Rows {
 		if r.High > 0 && !r.Hidden && r.Estimate != "" {
-			entries[ne] = LegendEntry{Color: th.Link, Label: r.Estimate}
+			entries[ne] = draw.LegendEntry{Color: th.Link, Label: r.Estimate}
 			ne++
 			break
 		}
 	}
-	y += Legend(&l, th, x, y, w, ts, sc, entries[:ne]...) + ts*0.3
+	y += draw.Legend(&l, th, x, y, w, ts, sc, entries[:ne]...) + ts*0.3
 
 	// One scale for every row: as many card slots as the fullest needs.
 	slots := max(1, v.Slots)
 	for _, r := range v.Rows {
 		slots = max(slots, cardsFor(math.Max(rowBytes(r, 1), r.High), v.Card))
 	}
-	gap := clamp(w/float32(slots)*0.12, 1*sc, 6*sc)
+	gap := draw.Clamp(w/float32(slots)*0.12, 1*sc, 6*sc)
 	cw := (w - gap*float32(slots-1)) / float32(slots)
-	labelH := maxf(fs, ts) * LineHeight * 1.15
+	labelH := draw.Maxf(fs, ts) * draw.LineHeight * 1.15
 	pitch := (st.Y + st.H - pad*0.5 - y) / float32(len(v.Rows))
-	ch := clamp(pitch-labelH-ts, ts, maxf(cw*2.2, ts*2))
+	ch := draw.Clamp(pitch-labelH-ts, ts, draw.Maxf(cw*2.2, ts*2))
 	if cw < 2*sc || pitch < labelH+ts {
 		return l
 	}
@@ -78,9 +79,9 @@ func AppendCards(dst List, v CardsView) List {
 				count = v.Words.Say("canvas.cards.range", "lo", strconv.Itoa(n), "hi", strconv.Itoa(cardsFor(r.High, v.Card)))
 			}
 		}
-		cwid := labelWidth(count, fs)
-		l.Label(x+w, ry, fs, AlignRight, th.Text, count)
-		l.Label(x, ry+(fs-ts)*0.6, ts, AlignLeft, th.Text, fitText(r.Label, ts, w-cwid-ts))
+		cwid := draw.LabelWidth(count, fs)
+		l.Label(x+w, ry, fs, draw.AlignRight, th.Text, count)
+		l.Label(x, ry+(fs-ts)*0.6, ts, draw.AlignLeft, th.Text, draw.FitText(r.Label, ts, w-cwid-ts))
 		cy := ry + labelH
 		// The cards the row needs are outlined; the rest of the scale is a
 		// faint track.
@@ -93,12 +94,12 @@ func AppendCards(dst List, v CardsView) List {
 			}
 		}
 		if r.Hidden {
-			qs := clamp(ch*0.6, ts, fs*2.2)
-			l.Label(x+w/2, cy+(ch-qs*LineHeight)/2, qs, AlignCenter, th.Dim, "?")
+			qs := draw.Clamp(ch*0.6, ts, fs*2.2)
+			l.Label(x+w/2, cy+(ch-qs*draw.LineHeight)/2, qs, draw.AlignCenter, th.Dim, "?")
 			continue
 		}
 		// Bytes bottom up, card after card.
-		fill := func(from, to float64, c Color, hatch bool) {
+		fill := func(from, to float64, c draw.Color, hatch bool) {
 			for k := int(from / v.Card); k < slots && float64(k)*v.Card < to; k++ {
 				a := math.Max(from, float64(k)*v.Card) - float64(k)*v.Card
 				b := math.Min(to, float64(k+1)*v.Card) - float64(k)*v.Card
@@ -109,7 +110,7 @@ func AppendCards(dst List, v CardsView) List {
 				y0 := cy + ch*(1-float32(b/v.Card))
 				hgt := ch * float32((b-a)/v.Card)
 				if hatch {
-					hatchRect(&l, cx, y0, cw, hgt, maxf(cw*0.35, 4*sc), 1.2*sc, c)
+					draw.Hatch(&l, cx, y0, cw, hgt, draw.Maxf(cw*0.35, 4*sc), 1.2*sc, c)
 				} else {
 					l.Rect(cx, y0, cw, hgt, c)
 				}

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/gpuscope/gpuscope/render/draw"
 	"math"
 	"testing"
 
@@ -8,7 +9,7 @@ import (
 )
 
 func cardsView() CardsView {
-	return CardsView{Width: 800, Height: 500, Stage: Rect{0, 0, 800, 500}, Scale: 1, Theme: Dark, Words: english,
+	return CardsView{Width: 800, Height: 500, Stage: draw.Rect{X: 0, Y: 0, W: 800, H: 500}, Scale: 1, Theme: draw.Dark, Words: english,
 		Headline: "100B into 80 GB GPUs", Card: 80e9, Slots: 8, Progress: 1,
 		Rows: []CardsRow{
 			{Label: "weights", Segments: []MemorySegment{{"weights", 200e9}}},
@@ -23,7 +24,7 @@ func cardsView() CardsView {
 // pouring fills what has arrived.
 func TestCardsPicture(t *testing.T) {
 	v := cardsView()
-	l := AppendCards(List{}, v)
+	l := AppendCards(draw.List{}, v)
 	golden.Check(t, "cards.golden", l.String())
 	tx := texts(l)
 	for _, s := range []string{"= 3 GPUs", "= 8 GPUs", "= 5–8 GPUs", "100B into 80 GB GPUs"} {
@@ -32,13 +33,13 @@ func TestCardsPicture(t *testing.T) {
 		}
 	}
 	// The first row: two full cards of weights and half of a third.
-	var fills []Item
+	var fills []draw.Item
 	outlines := 0
 	for _, it := range l.Items {
-		if it.Kind == FillRect && it.Color == memoryColour("weights", Dark) && it.W > 30 {
+		if it.Kind == draw.FillRect && it.Color == memoryColour("weights", draw.Dark) && it.W > 30 {
 			fills = append(fills, it)
 		}
-		if it.Kind == StrokeRect && it.Color == Dark.Link {
+		if it.Kind == draw.StrokeRect && it.Color == draw.Dark.Link {
 			outlines++
 		}
 	}
@@ -54,21 +55,21 @@ func TestCardsPicture(t *testing.T) {
 	}
 	// Pouring: halfway, the Adam row's optimizer bytes are half in.
 	v.Progress = 0.5
-	if _, ok := texts(AppendCards(List{}, v))["= 5 GPUs"]; !ok {
+	if _, ok := texts(AppendCards(draw.List{}, v))["= 5 GPUs"]; !ok {
 		t.Error("halfway through the pour, the Adam row should count 5 GPUs (200 + 200 GB)")
 	}
 	// Hidden: no count, no fill, a question mark.
 	v = cardsView()
 	v.Rows[2].Hidden = true
-	tx = texts(AppendCards(List{}, v))
+	tx = texts(AppendCards(draw.List{}, v))
 	if _, ok := tx["?"]; !ok {
 		t.Error("a hidden row shows no ?")
 	}
 	if _, ok := tx["= 5–8 GPUs"]; ok {
 		t.Error("a hidden row gives its answer")
 	}
-	for _, it := range AppendCards(List{}, v).Items {
-		if it.Kind == FillRect && it.Color == Dark.Link {
+	for _, it := range AppendCards(draw.List{}, v).Items {
+		if it.Kind == draw.FillRect && it.Color == draw.Dark.Link {
 			t.Fatalf("a hidden estimate is filled: %+v", it)
 		}
 	}

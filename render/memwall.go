@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/gpuscope/gpuscope/render/draw"
 	"math"
 
 	"github.com/gpuscope/gpuscope/engine/units"
@@ -23,10 +24,10 @@ type MemwallKernel struct {
 // MemwallView is what the memory-wall picture needs.
 type MemwallView struct {
 	Width, Height float32
-	Stage         Rect
+	Stage         draw.Rect
 	Scale         float32
-	Theme         Theme
-	Words         Words // its words in the reader's language (canvas.* keys)
+	Theme         draw.Theme
+	Words         draw.Words // its words in the reader's language (canvas.* keys)
 	Kernels       []MemwallKernel
 	PeakTFLOPS    float64
 	HBMName       string // "80 GB · 3.35 TB/s"
@@ -39,7 +40,9 @@ type MemwallView struct {
 
 // Memory-wall colours: A's and B's operands (and tiles), and the SM
 // at work.
-func memwallColours(th Theme) (a, b, busy Color) { return sizePalette[3], sizePalette[1], th.Rim }
+func memwallColours(th draw.Theme) (a, b, busy draw.Color) {
+	return draw.Palette[3], draw.Palette[1], th.Rim
+}
 
 // AppendMemwall draws the warehouse and the desk: HBM far to the left,
 // shared memory beside the SM on the right, the road between them. A
@@ -49,9 +52,9 @@ func memwallColours(th Theme) (a, b, busy Color) { return sizePalette[3], sizePa
 // and the SM's busy meter; then every kernel shown so far on two scales:
 // TFLOP/s linear, 0 to the peak, with its time, and HBM bytes on a log
 // scale, said so.
-func AppendMemwall(dst List, v MemwallView) List {
+func AppendMemwall(dst draw.List, v MemwallView) draw.List {
 	th := v.Theme
-	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
+	l, sc := draw.Canvas(dst, v.Width, v.Height, v.Scale, th)
 	st := v.Stage
 	if st.W <= 0 || st.H <= 0 || len(v.Kernels) == 0 {
 		return l
@@ -62,8 +65,8 @@ func AppendMemwall(dst List, v MemwallView) List {
 			cur = k
 		}
 	}
-	p := newPlacer(&l, st)
-	fs, big := siSizes(st, sc)
+	p := draw.NewPlacer(&l, st)
+	fs, big := draw.TextSizes(st, sc)
 	pad := fs
 	w := v.Words
 	cA, cB, busyC := memwallColours(th)
@@ -76,22 +79,22 @@ func AppendMemwall(dst List, v MemwallView) List {
 	default:
 		head = w.Say("canvas.memwall.head_tiled", "tile", memwallTile(cur.Tile), "n", units.Count(int64(cur.Tile)))
 	}
-	y := siHeadline(&p, th, st, big, th.Text, head)
-	lh := siLegend(&p, th, Rect{st.X + pad, y, st.W - 2*pad, st.Y + st.H - pad - y}, fs, sc,
-		LegendEntry{cA, false, w.Say("canvas.memwall.a")}, LegendEntry{cB, false, w.Say("canvas.memwall.b")},
-		LegendEntry{busyC, false, w.Say("canvas.memwall.busy_key")}, LegendEntry{th.LinkActive, false, w.Say("canvas.memwall.current")})
-	area := Rect{st.X + pad, y, st.W - 2*pad, st.Y + st.H - pad - lh - fs*0.3 - y}
+	y := draw.PlacerHeadline(&p, th, st, big, th.Text, head)
+	lh := draw.PlacerLegend(&p, th, draw.Rect{X: st.X + pad, Y: y, W: st.W - 2*pad, H: st.Y + st.H - pad - y}, fs, sc,
+		draw.LegendEntry{Color: cA, Hatch: false, Label: w.Say("canvas.memwall.a")}, draw.LegendEntry{Color: cB, Hatch: false, Label: w.Say("canvas.memwall.b")},
+		draw.LegendEntry{Color: busyC, Hatch: false, Label: w.Say("canvas.memwall.busy_key")}, draw.LegendEntry{Color: th.LinkActive, Hatch: false, Label: w.Say("canvas.memwall.current")})
+	area := draw.Rect{X: st.X + pad, Y: y, W: st.W - 2*pad, H: st.Y + st.H - pad - lh - fs*0.3 - y}
 	wide := area.W > area.H*1.7
-	var scene, sum Rect
+	var scene, sum draw.Rect
 	if wide {
-		scene = Rect{area.X, area.Y, area.W * 0.5, area.H}
-		sum = Rect{area.X + area.W*0.5 + 2*pad, area.Y, area.W*0.5 - 2*pad, area.H}
+		scene = draw.Rect{X: area.X, Y: area.Y, W: area.W * 0.5, H: area.H}
+		sum = draw.Rect{X: area.X + area.W*0.5 + 2*pad, Y: area.Y, W: area.W*0.5 - 2*pad, H: area.H}
 	} else {
 		// The summary as tall as all four rows need (the same every step),
 		// the warehouse and the desk the rest.
-		sh := clamp(memwallSummaryH(len(v.Kernels), fs), area.H*0.3, area.H*0.5)
-		scene = Rect{area.X, area.Y, area.W, area.H - sh - fs*0.6}
-		sum = Rect{area.X, area.Y + area.H - sh, area.W, sh}
+		sh := draw.Clamp(memwallSummaryH(len(v.Kernels), fs), area.H*0.3, area.H*0.5)
+		scene = draw.Rect{X: area.X, Y: area.Y, W: area.W, H: area.H - sh - fs*0.6}
+		sum = draw.Rect{X: area.X, Y: area.Y + area.H - sh, W: area.W, H: sh}
 	}
 	memwallScene(&p, v, cur, sc, fs, scene)
 	memwallSummary(&p, v, sc, fs, sum)
@@ -102,59 +105,59 @@ func memwallTile(t int) string { return units.Count(int64(t)) + "×" + units.Cou
 
 // memwallScene draws the warehouse, the road, the desk and the SM in r,
 // and under them the counters.
-func memwallScene(p *siPlacer, v MemwallView, cur MemwallKernel, sc, fs float32, r Rect) {
+func memwallScene(p *draw.Placer, v MemwallView, cur MemwallKernel, sc, fs float32, r draw.Rect) {
 	th, w := v.Theme, v.Words
 	cA, cB, busyC := memwallColours(th)
 	narrow := r.W < fs*30
-	counters := fs * LineHeight * 3.4 // the clock, the bytes, a multiply-add's
+	counters := fs * draw.LineHeight * 3.4 // the clock, the bytes, a multiply-add's
 	if narrow {
-		counters = fs * LineHeight * 4.4
+		counters = fs * draw.LineHeight * 4.4
 	}
-	lab := fs * LineHeight * 1.1
+	lab := fs * draw.LineHeight * 1.1
 	top := r.Y + lab
 	h := r.H - counters - lab
 	if h < fs*3 {
 		return
 	}
 	// The warehouse, far left: a building of shelves.
-	ww := clamp(r.W*0.2, fs*4, fs*10)
+	ww := draw.Clamp(r.W*0.2, fs*4, fs*10)
 	wx := r.X
-	roof := minf(h*0.18, ww*0.3)
+	roof := draw.Minf(h*0.18, ww*0.3)
 	by := top + roof
-	bh := h - roof - fs*LineHeight*1.15 // and a line for its size under it
-	p.l.Rect(wx, by, ww, bh, th.Panel)
-	p.l.Segment(wx-2*sc, by, wx+ww/2, top, 2*sc, th.Dim)
-	p.l.Segment(wx+ww/2, top, wx+ww+2*sc, by, 2*sc, th.Dim)
-	p.l.Frame(wx, by, ww, bh, 1.5*sc, th.Dim)
+	bh := h - roof - fs*draw.LineHeight*1.15 // and a line for its size under it
+	p.L.Rect(wx, by, ww, bh, th.Panel)
+	p.L.Segment(wx-2*sc, by, wx+ww/2, top, 2*sc, th.Dim)
+	p.L.Segment(wx+ww/2, top, wx+ww+2*sc, by, 2*sc, th.Dim)
+	p.L.Frame(wx, by, ww, bh, 1.5*sc, th.Dim)
 	shelves := 5
 	sh := bh / float32(shelves)
 	for i := 0; i < shelves; i++ {
 		sy := by + float32(i)*sh
-		p.l.Segment(wx, sy+sh, wx+ww, sy+sh, 1*sc, th.Link)
+		p.L.Segment(wx, sy+sh, wx+ww, sy+sh, 1*sc, th.Link)
 		bw := (ww - fs) / 2
-		p.l.Rect(wx+fs*0.3, sy+sh*0.25, bw, sh*0.6, withAlpha(cA, 170))
-		p.l.Rect(wx+fs*0.7+bw, sy+sh*0.25, bw, sh*0.6, withAlpha(cB, 170))
+		p.L.Rect(wx+fs*0.3, sy+sh*0.25, bw, sh*0.6, draw.WithAlpha(cA, 170))
+		p.L.Rect(wx+fs*0.7+bw, sy+sh*0.25, bw, sh*0.6, draw.WithAlpha(cB, 170))
 	}
-	p.fit(wx, r.Y, fs, AlignLeft, th.Text, w.Say("canvas.memwall.hbm"), r.W*0.45)
+	p.Fit(wx, r.Y, fs, draw.AlignLeft, th.Text, w.Say("canvas.memwall.hbm"), r.W*0.45)
 	if v.HBMName != "" {
-		p.fit(wx, by+bh+fs*0.15, fs, AlignLeft, th.Dim, v.HBMName, r.W*0.45)
+		p.Fit(wx, by+bh+fs*0.15, fs, draw.AlignLeft, th.Dim, v.HBMName, r.W*0.45)
 	}
 
 	// The SM on the far right, its desk beside it.
-	smW := clamp(r.W*0.2, fs*4, fs*9)
+	smW := draw.Clamp(r.W*0.2, fs*4, fs*9)
 	smX := r.X + r.W - smW
 	smY := top + h*0.06
-	smH := h*0.94 - fs*LineHeight*2.2 // room under it for the desk's name
-	deskW := clamp(r.W*0.14, fs*3, fs*7)
+	smH := h*0.94 - fs*draw.LineHeight*2.2 // room under it for the desk's name
+	deskW := draw.Clamp(r.W*0.14, fs*3, fs*7)
 	deskX := smX - deskW - fs*0.6
 	deskY := smY + smH*0.3
 	deskH := smH * 0.4
 	// The SM: its cores, lit in the share of the peak it reaches.
-	p.l.Rect(smX, smY, smW, smH, th.GPU)
+	p.L.Rect(smX, smY, smW, smH, th.GPU)
 	cols, rows := 4, 6
 	cw, ch := (smW-fs*0.8)/float32(cols), (smH-fs*0.8)/float32(rows)
 	lit := int(math.Round(cur.Utilization * float64(cols*rows)))
-	k := siFrac(v.Progress) * float64(max(v.Steps, 1))
+	k := draw.Frac(v.Progress) * float64(max(v.Steps, 1))
 	// Through the current k-step; offset so that a step's first frame
 	// already shows a tile on the desk at work.
 	phase := math.Mod(k+0.75, 1)
@@ -163,24 +166,24 @@ func memwallScene(p *siPlacer, v MemwallView, cur MemwallKernel, sc, fs float32,
 		if i < lit {
 			c = busyC
 		}
-		p.l.Rect(smX+fs*0.4+float32(i%cols)*cw+1*sc, smY+fs*0.4+float32(i/cols)*ch+1*sc, cw-2*sc, ch-2*sc, c)
+		p.L.Rect(smX+fs*0.4+float32(i%cols)*cw+1*sc, smY+fs*0.4+float32(i/cols)*ch+1*sc, cw-2*sc, ch-2*sc, c)
 	}
-	p.l.Frame(smX, smY, smW, smH, 1.5*sc, th.Rim)
-	p.l.Key(th.Rim, w.Say("canvas.memwall.sm"))
-	p.fit(smX+smW, r.Y, fs, AlignRight, th.Text, w.Say("canvas.memwall.sm"), smW+deskW)
+	p.L.Frame(smX, smY, smW, smH, 1.5*sc, th.Rim)
+	p.L.Key(th.Rim, w.Say("canvas.memwall.sm"))
+	p.Fit(smX+smW, r.Y, fs, draw.AlignRight, th.Text, w.Say("canvas.memwall.sm"), smW+deskW)
 	// The desk: shared memory.
-	p.l.Rect(deskX, deskY, deskW, deskH, th.Panel)
-	p.l.Frame(deskX, deskY, deskW, deskH, 1.5*sc, th.Dim)
-	p.wrap(deskX, smY+smH+fs*0.2, fs, AlignLeft, th.Dim, w.Say("canvas.memwall.desk"), deskW+smW+fs*0.6, 2)
+	p.L.Rect(deskX, deskY, deskW, deskH, th.Panel)
+	p.L.Frame(deskX, deskY, deskW, deskH, 1.5*sc, th.Dim)
+	p.Wrap(deskX, smY+smH+fs*0.2, fs, draw.AlignLeft, th.Dim, w.Say("canvas.memwall.desk"), deskW+smW+fs*0.6, 2)
 
 	// The road from the warehouse to the desk.
 	roadY := deskY + deskH/2
 	rx0, rx1 := wx+ww, deskX
-	p.l.Segment(rx0, roadY, rx1, roadY, 3*sc, th.Link)
+	p.L.Segment(rx0, roadY, rx1, roadY, 3*sc, th.Link)
 	if rx1-rx0 > fs*4 {
-		p.fit((rx0+rx1)/2, roadY-fs*LineHeight*1.6, fs, AlignCenter, th.Dim, w.Say("canvas.memwall.road"), rx1-rx0)
+		p.Fit((rx0+rx1)/2, roadY-fs*draw.LineHeight*1.6, fs, draw.AlignCenter, th.Dim, w.Say("canvas.memwall.road"), rx1-rx0)
 	}
-	cart := clamp(fs*0.7, 4*sc, fs)
+	cart := draw.Clamp(fs*0.7, 4*sc, fs)
 	if cur.Tile == 0 {
 		// Naive: a stream of carts, two operands each, straight past the
 		// empty desk into the SM.
@@ -188,21 +191,21 @@ func memwallScene(p *siPlacer, v MemwallView, cur MemwallKernel, sc, fs float32,
 		for i := 0; i < n; i++ {
 			f := float32(math.Mod(phase+float64(i)/float64(n), 1))
 			x := rx0 + (smX-rx0)*f
-			p.l.Rect(x, roadY-cart, cart*0.9, cart*0.9, cA)
-			p.l.Rect(x, roadY+cart*0.1, cart*0.9, cart*0.9, cB)
+			p.L.Rect(x, roadY-cart, cart*0.9, cart*0.9, cA)
+			p.L.Rect(x, roadY+cart*0.1, cart*0.9, cart*0.9, cB)
 		}
-		p.l.Segment(rx1, roadY, smX, roadY, 3*sc, th.Link)
-		p.wrap(rx0+fs*0.4, roadY+cart*1.5, fs, AlignLeft, th.Hot, w.Say("canvas.memwall.every"), rx1-rx0-fs*0.8, 2)
+		p.L.Segment(rx1, roadY, smX, roadY, 3*sc, th.Link)
+		p.Wrap(rx0+fs*0.4, roadY+cart*1.5, fs, draw.AlignLeft, th.Hot, w.Say("canvas.memwall.every"), rx1-rx0-fs*0.8, 2)
 	} else {
 		// Tiled: a tile rides to the desk in the first 40% of a k-step,
 		// then the SM uses it Tile times from the desk.
-		ts := clamp(deskH*0.36*float32(math.Log2(float64(cur.Tile)))/7, cart, deskH*0.45)
-		memTile := func(x, y float32, c Color) {
-			p.l.Rect(x, y, ts, ts, c)
+		ts := draw.Clamp(deskH*0.36*float32(math.Log2(float64(cur.Tile)))/7, cart, deskH*0.45)
+		memTile := func(x, y float32, c draw.Color) {
+			p.L.Rect(x, y, ts, ts, c)
 			if ts >= 10*sc {
 				for j := 1; j < 4; j++ {
-					p.l.Segment(x+ts*float32(j)/4, y, x+ts*float32(j)/4, y+ts, 1*sc, th.Background)
-					p.l.Segment(x, y+ts*float32(j)/4, x+ts, y+ts*float32(j)/4, 1*sc, th.Background)
+					p.L.Segment(x+ts*float32(j)/4, y, x+ts*float32(j)/4, y+ts, 1*sc, th.Background)
+					p.L.Segment(x, y+ts*float32(j)/4, x+ts, y+ts*float32(j)/4, 1*sc, th.Background)
 				}
 			}
 		}
@@ -220,57 +223,57 @@ func memwallScene(p *siPlacer, v MemwallView, cur MemwallKernel, sc, fs float32,
 			uses = min(uses+1, cur.Tile)
 			f := float32(math.Mod((phase-0.4)/0.6*float64(cur.Tile), 1))
 			x := deskX + deskW + (smX-deskX-deskW)*f
-			p.l.Circle(x, deskY+deskH/2, cart*0.4, busyC)
-			p.fit(deskX+deskW/2, deskY-fs*LineHeight*1.1, fs, AlignCenter, busyC,
+			p.L.Circle(x, deskY+deskH/2, cart*0.4, busyC)
+			p.Fit(deskX+deskW/2, deskY-fs*draw.LineHeight*1.1, fs, draw.AlignCenter, busyC,
 				w.Say("canvas.memwall.uses", "i", units.Count(int64(uses)), "n", units.Count(int64(cur.Tile))), deskW+smW)
 		}
 	}
 	// The counters: the kernel's clock; bytes from HBM so far, and the
 	// SM's busy meter.
 	cy := r.Y + r.H - counters + fs*0.3
-	moved := cur.Bytes * siFrac(v.Progress)
+	moved := cur.Bytes * draw.Frac(v.Progress)
 	per := 0.0
 	if cur.FLOPs > 0 {
 		per = cur.Bytes / (cur.FLOPs / 2)
 	}
 	// One clock a kernel: its own time, not one shared by all four (82.1
 	// ms naive, 175 µs on tensor cores).
-	p.fit(r.X, cy, fs, AlignLeft, th.Text, w.Say("canvas.memwall.clock", "t", units.LocalDuration(w.Lang, cur.Seconds*siFrac(v.Progress)),
+	p.Fit(r.X, cy, fs, draw.AlignLeft, th.Text, w.Say("canvas.memwall.clock", "t", units.LocalDuration(w.Lang, cur.Seconds*draw.Frac(v.Progress)),
 		"time", units.LocalDuration(w.Lang, cur.Seconds)), r.W) // a line of its own
-	cy += fs * LineHeight
+	cy += fs * draw.LineHeight
 	bytesText := w.Say("canvas.memwall.moved", "bytes", units.Bytes(moved), "total", units.Bytes(cur.Bytes))
 	if narrow {
-		p.wrap(r.X, cy, fs, AlignLeft, th.Text, bytesText, r.W*0.55, 2)
+		p.Wrap(r.X, cy, fs, draw.AlignLeft, th.Text, bytesText, r.W*0.55, 2)
 	} else {
-		p.fit(r.X, cy, fs, AlignLeft, th.Text, bytesText, r.W*0.55)
+		p.Fit(r.X, cy, fs, draw.AlignLeft, th.Text, bytesText, r.W*0.55)
 	}
 	if narrow {
-		p.fit(r.X, cy+2*fs*LineHeight+fs*0.2, fs, AlignLeft, th.Dim, w.Say("canvas.memwall.per", "bytes", units.Bytes(per)), r.W)
+		p.Fit(r.X, cy+2*fs*draw.LineHeight+fs*0.2, fs, draw.AlignLeft, th.Dim, w.Say("canvas.memwall.per", "bytes", units.Bytes(per)), r.W)
 	} else {
-		p.fit(r.X, cy+fs*LineHeight, fs, AlignLeft, th.Dim, w.Say("canvas.memwall.per", "bytes", units.Bytes(per)), r.W*0.55)
+		p.Fit(r.X, cy+fs*draw.LineHeight, fs, draw.AlignLeft, th.Dim, w.Say("canvas.memwall.per", "bytes", units.Bytes(per)), r.W*0.55)
 	}
 	mx := r.X + r.W*0.58
 	mw := r.W - (mx - r.X)
-	p.fit(mx, cy, fs, AlignLeft, th.Text, w.Say("canvas.memwall.busy", "util", units.Percent(cur.Utilization)), mw)
-	my := cy + fs*LineHeight + fs*0.1
-	p.l.Rect(mx, my, mw, fs*0.8, th.Empty)
-	p.l.Rect(mx, my, maxf(mw*float32(siFrac(cur.Utilization)), 1*sc), fs*0.8, busyC)
-	p.l.Frame(mx, my, mw, fs*0.8, 1*sc, th.Link)
+	p.Fit(mx, cy, fs, draw.AlignLeft, th.Text, w.Say("canvas.memwall.busy", "util", units.Percent(cur.Utilization)), mw)
+	my := cy + fs*draw.LineHeight + fs*0.1
+	p.L.Rect(mx, my, mw, fs*0.8, th.Empty)
+	p.L.Rect(mx, my, draw.Maxf(mw*float32(draw.Frac(cur.Utilization)), 1*sc), fs*0.8, busyC)
+	p.L.Frame(mx, my, mw, fs*0.8, 1*sc, th.Link)
 }
 
 // memwallRowH is a summary row at its tallest; memwallSummaryH the
 // summary of n rows.
-func memwallRowH(fs float32) float32 { return fs * LineHeight * 2.3 }
+func memwallRowH(fs float32) float32 { return fs * draw.LineHeight * 2.3 }
 
 func memwallSummaryH(n int, fs float32) float32 {
-	return fs*LineHeight*2.2 + float32(n)*memwallRowH(fs)
+	return fs*draw.LineHeight*2.2 + float32(n)*memwallRowH(fs)
 }
 
 // memwallSummary draws the kernels shown so far, a row each: its name and
 // time, TFLOP/s on a linear axis from 0 to the peak (the naive kernel's
 // sliver is its true size) and HBM bytes on a log axis, labelled as
 // such; what limits each.
-func memwallSummary(p *siPlacer, v MemwallView, sc, fs float32, r Rect) {
+func memwallSummary(p *draw.Placer, v MemwallView, sc, fs float32, r draw.Rect) {
 	th, w := v.Theme, v.Words
 	n := 0
 	for _, k := range v.Kernels {
@@ -278,24 +281,24 @@ func memwallSummary(p *siPlacer, v MemwallView, sc, fs float32, r Rect) {
 			n++
 		}
 	}
-	if n == 0 || r.H < fs*LineHeight*3 || r.W < fs*10 {
+	if n == 0 || r.H < fs*draw.LineHeight*3 || r.W < fs*10 {
 		return
 	}
-	head := fs * LineHeight * 2.2 // two lines: "log scale" must show
+	head := fs * draw.LineHeight * 2.2 // two lines: "log scale" must show
 	nameW := float32(0)
 	for _, k := range v.Kernels {
-		nameW = maxf(nameW, siW(k.Name, fs)+fs*0.6)
+		nameW = draw.Maxf(nameW, draw.PlacerW(k.Name, fs)+fs*0.6)
 		if k.Seconds > 0 { // the time under the name
-			nameW = maxf(nameW, siW(units.LocalDuration(w.Lang, k.Seconds), fs)+fs*0.6)
+			nameW = draw.Maxf(nameW, draw.PlacerW(units.LocalDuration(w.Lang, k.Seconds), fs)+fs*0.6)
 		}
 	}
-	nameW = minf(nameW, r.W*0.36)
+	nameW = draw.Minf(nameW, r.W*0.36)
 	colW := (r.W - nameW - fs) / 2
 	tx, bx := r.X+nameW, r.X+nameW+colW+fs
-	p.wrap(tx, r.Y, fs, AlignLeft, th.Dim, w.Say("canvas.memwall.tflops_axis", "peak", units.Number(v.PeakTFLOPS)), colW, 2)
-	p.wrap(bx, r.Y, fs, AlignLeft, th.Dim, w.Say("canvas.memwall.bytes_axis"), colW, 2)
-	rowH := minf((r.H-head)/float32(len(v.Kernels)), memwallRowH(fs))
-	barH := clamp(rowH-fs*LineHeight*1.15, 3*sc, fs*0.9)
+	p.Wrap(tx, r.Y, fs, draw.AlignLeft, th.Dim, w.Say("canvas.memwall.tflops_axis", "peak", units.Number(v.PeakTFLOPS)), colW, 2)
+	p.Wrap(bx, r.Y, fs, draw.AlignLeft, th.Dim, w.Say("canvas.memwall.bytes_axis"), colW, 2)
+	rowH := draw.Minf((r.H-head)/float32(len(v.Kernels)), memwallRowH(fs))
+	barH := draw.Clamp(rowH-fs*draw.LineHeight*1.15, 3*sc, fs*0.9)
 	// The bytes' log axis: whole decades around the kernels' values.
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, k := range v.Kernels {
@@ -305,7 +308,7 @@ func memwallSummary(p *siPlacer, v MemwallView, sc, fs float32, r Rect) {
 	}
 	lo, hi = math.Floor(lo)-1, math.Ceil(hi)
 	logAt := func(b float64) float32 {
-		return colW * float32(siFrac((math.Log10(b)-lo)/(hi-lo)))
+		return colW * float32(draw.Frac((math.Log10(b)-lo)/(hi-lo)))
 	}
 	i := 0
 	for _, k := range v.Kernels {
@@ -318,38 +321,38 @@ func memwallSummary(p *siPlacer, v MemwallView, sc, fs float32, r Rect) {
 		if k.Current {
 			col, tc = th.LinkActive, th.Text
 		}
-		p.fit(r.X, y, fs, AlignLeft, tc, k.Name, nameW-fs*0.3)
-		by := y + fs*LineHeight
+		p.Fit(r.X, y, fs, draw.AlignLeft, tc, k.Name, nameW-fs*0.3)
+		by := y + fs*draw.LineHeight
 		// Under its name, the kernel's time: each on its own clock.
 		if k.Seconds > 0 {
-			p.fit(r.X, by, fs, AlignLeft, th.Dim, units.LocalDuration(w.Lang, k.Seconds), nameW-fs*0.3)
+			p.Fit(r.X, by, fs, draw.AlignLeft, th.Dim, units.LocalDuration(w.Lang, k.Seconds), nameW-fs*0.3)
 		}
 		// TFLOP/s, linear: the peak is the column's end.
 		f := float32(0)
 		if v.PeakTFLOPS > 0 {
-			f = float32(siFrac(k.TFLOPS / v.PeakTFLOPS))
+			f = float32(draw.Frac(k.TFLOPS / v.PeakTFLOPS))
 		}
-		p.l.Rect(tx, by, colW, barH, th.Panel)
-		p.l.Rect(tx, by, maxf(colW*f, 1.5*sc), barH, col)
+		p.L.Rect(tx, by, colW, barH, th.Panel)
+		p.L.Rect(tx, by, draw.Maxf(colW*f, 1.5*sc), barH, col)
 		val := w.Say("canvas.memwall.tflops", "v", units.Number(k.TFLOPS), "bound", w.Say("canvas.memwall.bound."+k.Bound))
-		if siW(val, fs) > colW {
+		if draw.PlacerW(val, fs) > colW {
 			val = units.Number(k.TFLOPS) // a narrow column: the number alone
 		}
-		p.fit(tx, y, fs, AlignLeft, tc, val, colW)
+		p.Fit(tx, y, fs, draw.AlignLeft, tc, val, colW)
 		// HBM bytes, log.
 		if k.Bytes > 0 {
 			bw := logAt(k.Bytes)
-			p.l.Rect(bx, by, colW, barH, th.Panel)
-			p.l.Rect(bx, by, bw, barH, col)
-			p.fit(bx, y, fs, AlignLeft, tc, units.Bytes(k.Bytes), colW)
+			p.L.Rect(bx, by, colW, barH, th.Panel)
+			p.L.Rect(bx, by, bw, barH, col)
+			p.Fit(bx, y, fs, draw.AlignLeft, tc, units.Bytes(k.Bytes), colW)
 		}
 	}
 	// The peak's line at the TFLOP/s column's end; the bytes' decades.
 	yb := r.Y + head + float32(n)*rowH
-	p.l.Segment(tx+colW, r.Y+head, tx+colW, yb, 1.5*sc, th.Hot)
-	p.l.Key(th.Hot, w.Say("canvas.memwall.tflops_axis", "peak", units.Number(v.PeakTFLOPS)))
+	p.L.Segment(tx+colW, r.Y+head, tx+colW, yb, 1.5*sc, th.Hot)
+	p.L.Key(th.Hot, w.Say("canvas.memwall.tflops_axis", "peak", units.Number(v.PeakTFLOPS)))
 	for e := lo; e <= hi; e++ {
 		x := bx + logAt(math.Pow(10, e))
-		p.l.Segment(x, r.Y+head, x, yb, 1*sc, withAlpha(th.Dim, 90))
+		p.L.Segment(x, r.Y+head, x, yb, 1*sc, draw.WithAlpha(th.Dim, 90))
 	}
 }

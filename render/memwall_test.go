@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/gpuscope/gpuscope/render/draw"
 	"strings"
 	"testing"
 
@@ -19,31 +20,31 @@ func memwallView(cur int, progress float64) MemwallView {
 	for i := range ks {
 		ks[i].Current, ks[i].Shown = i == cur, i <= cur
 	}
-	return MemwallView{Width: 845, Height: 800, Stage: Rect{0, 0, 845, 800}, Scale: 1, Theme: Dark, Words: shortWords,
+	return MemwallView{Width: 845, Height: 800, Stage: draw.Rect{X: 0, Y: 0, W: 845, H: 800}, Scale: 1, Theme: draw.Dark, Words: shortWords,
 		Kernels: ks, PeakTFLOPS: 989.4, HBMName: "80 GB · 3.35 TB/s", Progress: progress, Steps: 16}
 }
 
 func TestMemwallGolden(t *testing.T) {
-	golden.Check(t, "memwall_naive.golden", AppendMemwall(List{}, memwallView(0, 0.3)).String())
-	golden.Check(t, "memwall_tensor.golden", AppendMemwall(List{}, memwallView(3, 0.7)).String())
+	golden.Check(t, "memwall_naive.golden", AppendMemwall(draw.List{}, memwallView(0, 0.3)).String())
+	golden.Check(t, "memwall_tensor.golden", AppendMemwall(draw.List{}, memwallView(3, 0.7)).String())
 }
 
 // The naive kernel streams operand carts down the road and lights no
 // core; the tensor kernel lights 79.5% of them; each step shows the
 // kernels so far; the bytes counter grows with the loop.
 func TestMemwallPicture(t *testing.T) {
-	cA, cB, busy := memwallColours(Dark)
-	count := func(l List, c Color) int {
+	cA, cB, busy := memwallColours(draw.Dark)
+	count := func(l draw.List, c draw.Color) int {
 		n := 0
 		for _, it := range l.Items {
-			if it.Kind == FillRect && it.Color == c {
+			if it.Kind == draw.FillRect && it.Color == c {
 				n++
 			}
 		}
 		return n
 	}
-	naive := AppendMemwall(List{}, memwallView(0, 0.3))
-	tensor := AppendMemwall(List{}, memwallView(3, 0.3))
+	naive := AppendMemwall(draw.List{}, memwallView(0, 0.3))
+	tensor := AppendMemwall(draw.List{}, memwallView(3, 0.3))
 	// Carts: nine pairs on the road (plus the shelves' boxes, five each, and the legend's swatch).
 	if got := count(naive, cA); got != 9+1 {
 		t.Errorf("naive: %d A-coloured boxes, want 9 carts and the legend", got)
@@ -55,7 +56,7 @@ func TestMemwallPicture(t *testing.T) {
 		t.Errorf("tensor: %d busy marks, want 19 cores lit", got)
 	}
 	_ = cB
-	rows := func(l List) int {
+	rows := func(l draw.List) int {
 		n := 0
 		for _, s := range labels(l) {
 			if strings.HasPrefix(s, "tflops ") {
@@ -65,11 +66,11 @@ func TestMemwallPicture(t *testing.T) {
 		return n
 	}
 	for cur := 0; cur < 4; cur++ {
-		if got := rows(AppendMemwall(List{}, memwallView(cur, 0.5))); got != cur+1 {
+		if got := rows(AppendMemwall(draw.List{}, memwallView(cur, 0.5))); got != cur+1 {
 			t.Errorf("step of kernel %d: %d kernels in the summary, want %d", cur, got, cur+1)
 		}
 	}
-	got := strings.Join(labels(AppendMemwall(List{}, memwallView(1, 0.5))), "\n")
+	got := strings.Join(labels(AppendMemwall(draw.List{}, memwallView(1, 0.5))), "\n")
 	for _, want := range []string{"clock t 4.72 ms time 9.45 ms", "moved bytes 8.6 GB total 17.2 GB", "bytes_axis", "tflops v 14.6 bound shared-memory", "tflops v 1.67 bound memory", "\n82.1 ms\n", "\n9.45 ms\n"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("no %q in\n%s", want, got)
@@ -78,11 +79,11 @@ func TestMemwallPicture(t *testing.T) {
 }
 
 func TestMemwallText(t *testing.T) {
-	for _, st := range []Rect{{0, 0, 845, 800}, {0, 0, 390, 420}, {0, 0, 640, 300}} {
+	for _, st := range []draw.Rect{{X: 0, Y: 0, W: 845, H: 800}, {X: 0, Y: 0, W: 390, H: 420}, {X: 0, Y: 0, W: 640, H: 300}} {
 		for cur := 0; cur < 4; cur++ {
 			v := memwallView(cur, 0.6)
 			v.Stage, v.Width, v.Height = st, st.W, st.H
-			checkText(t, AppendMemwall(List{}, v), st, 13.5)
+			checkText(t, AppendMemwall(draw.List{}, v), st, 13.5)
 		}
 	}
 }

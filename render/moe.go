@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/gpuscope/gpuscope/render/draw"
 	"math"
 	"strconv"
 
@@ -30,10 +31,10 @@ type RouterCopy struct {
 // RouterView is a mixture of experts' router at work on one batch.
 type RouterView struct {
 	Width, Height float32
-	Stage         Rect
+	Stage         draw.Rect
 	Scale         float32
-	Theme         Theme
-	Words         Words
+	Theme         draw.Theme
+	Words         draw.Words
 	Title, Clock  string
 	// The model's parameters on one scale: all of them, and the share a
 	// token goes through (hidden while Pending).
@@ -79,7 +80,7 @@ type RouterWords struct {
 
 // MakeRouterWords words v's picture in w: its keys, headers and each
 // expert's name and GPU.
-func MakeRouterWords(v RouterView, w Words) RouterWords {
+func MakeRouterWords(v RouterView, w draw.Words) RouterWords {
 	E := len(v.Load)
 	r := RouterWords{KeyActive: w.Say("canvas.router.key_active"), KeyKept: w.Say("canvas.router.key_kept"),
 		KeyDropped: w.Say("canvas.router.key_dropped"), KeyPadding: w.Say("canvas.router.key_padding"),
@@ -112,15 +113,15 @@ func MakeRouterWords(v RouterView, w Words) RouterWords {
 // computed, dropped over the capacity line, and the padding that fills
 // the rest of their buffers. Above, the model's parameters on one bar,
 // the part a token uses lit.
-func AppendRouter(dst List, v RouterView) List {
+func AppendRouter(dst draw.List, v RouterView) draw.List {
 	th := v.Theme
-	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
+	l, sc := draw.Canvas(dst, v.Width, v.Height, v.Scale, th)
 	st := v.Stage
 	E := len(v.Load)
 	if st.W <= 0 || st.H <= 0 || E == 0 || len(v.Kept) != E {
 		return l
 	}
-	fs := clamp(minf(st.W, st.H)/32, 14*sc, 20*sc)
+	fs := draw.Clamp(draw.Minf(st.W, st.H)/32, 14*sc, 20*sc)
 	pad := fs
 	x0, x1 := st.X+pad, st.X+st.W-pad
 	y := st.Y + pad*0.5
@@ -128,27 +129,27 @@ func AppendRouter(dst List, v RouterView) List {
 	// Header: the title (on two lines if it must), the clock.
 	cw := float32(0)
 	if v.Clock != "" {
-		cw = textWidth(v.Clock, fs) + fs
-		l.Label(x1, y, fs, AlignRight, th.Text, v.Clock)
+		cw = draw.TextWidth(v.Clock, fs) + fs
+		l.Label(x1, y, fs, draw.AlignRight, th.Text, v.Clock)
 	}
-	t1, t2 := wrap2(v.Title, fs, x1-x0-cw)
-	l.Label(x0, y, fs, AlignLeft, th.Text, t1)
+	t1, t2 := draw.Wrap2(v.Title, fs, x1-x0-cw)
+	l.Label(x0, y, fs, draw.AlignLeft, th.Text, t1)
 	if t2 != "" {
-		y += fs * LineHeight
-		l.Label(x0, y, fs, AlignLeft, th.Text, fitText(t2, fs, x1-x0))
+		y += fs * draw.LineHeight
+		l.Label(x0, y, fs, draw.AlignLeft, th.Text, draw.FitText(t2, fs, x1-x0))
 	}
 	y += fs * 1.7
 
 	// The parameters: all, and a token's (on two lines if they must).
 	active := th.Rim
-	stacked := textWidth(v.ActiveLabel, fs)+textWidth(v.ParamsLabel, fs)+fs > x1-x0
+	stacked := draw.TextWidth(v.ActiveLabel, fs)+draw.TextWidth(v.ParamsLabel, fs)+fs > x1-x0
 	if v.ActiveLabel != "" && !v.Pending {
-		l.Label(x0, y, fs, AlignLeft, active, fitText(v.ActiveLabel, fs, x1-x0))
+		l.Label(x0, y, fs, draw.AlignLeft, active, draw.FitText(v.ActiveLabel, fs, x1-x0))
 	}
 	if stacked {
-		y += fs * LineHeight
+		y += fs * draw.LineHeight
 	}
-	l.Label(x1, y, fs, AlignRight, th.Dim, fitText(v.ParamsLabel, fs, x1-x0))
+	l.Label(x1, y, fs, draw.AlignRight, th.Dim, draw.FitText(v.ParamsLabel, fs, x1-x0))
 	y += fs * 1.35
 	barH := fs * 0.8
 	l.Rect(x0, y, x1-x0, barH, th.Empty)
@@ -159,18 +160,18 @@ func AppendRouter(dst List, v RouterView) List {
 
 	// The legend, at the foot.
 	said := &v.Said
-	all := [4]LegendEntry{{Color: active, Label: said.KeyActive}, {Color: th.LinkActive, Label: said.KeyKept},
+	all := [4]draw.LegendEntry{{Color: active, Label: said.KeyActive}, {Color: th.LinkActive, Label: said.KeyKept},
 		{Color: th.Hot, Label: said.KeyDropped}, {Color: th.Dim, Hatch: true, Label: said.KeyPadding}}
 	entries := all[:2]
 	if v.ExpertCapacity > 0 {
 		entries = all[:]
 	}
-	lh := LegendHeight(x1-x0, fs, entries...)
+	lh := draw.LegendHeight(x1-x0, fs, entries...)
 	bottom := st.Y + st.H - pad*0.5 - lh
-	Legend(&l, th, x0, bottom+pad*0.25, x1-x0, fs, sc, entries...)
+	draw.Legend(&l, th, x0, bottom+pad*0.25, x1-x0, fs, sc, entries...)
 	bottom -= fs * 1.6 // the mean's label under the rows
 	if v.ExpertCapacity > 0 {
-		bottom -= fs * LineHeight // and perhaps the capacity's
+		bottom -= fs * draw.LineHeight // and perhaps the capacity's
 	}
 
 	// Columns: sources, the router, the experts and their bars.
@@ -179,24 +180,24 @@ func AppendRouter(dst List, v RouterView) List {
 	if bottom-top < fs*3 {
 		return l
 	}
-	srcW := clamp((x1-x0)*0.2, fs*3, fs*9)
+	srcW := draw.Clamp((x1-x0)*0.2, fs*3, fs*9)
 	if v.Tokens {
-		srcW = clamp((x1-x0)*0.16, fs*2.5, fs*7)
+		srcW = draw.Clamp((x1-x0)*0.16, fs*2.5, fs*7)
 	}
-	expLabW := textWidth("000", fs) + fs*0.4
+	expLabW := draw.TextWidth("000", fs) + fs*0.4
 	onGPU := len(said.OnGPU) == E && x1-x0 > fs*36 // room to say where each expert lives
 	if onGPU {
-		expLabW += textWidth(said.OnGPU[E-1], fs) + fs*0.4
+		expLabW += draw.TextWidth(said.OnGPU[E-1], fs) + fs*0.4
 	}
 	routerX := x0 + srcW + (x1-x0)*0.12
 	expX := routerX + (x1-x0)*0.1
 	barX := expX + expLabW
-	barW := x1 - barX - textWidth("000,000", fs) - fs*0.5
+	barW := x1 - barX - draw.TextWidth("000,000", fs) - fs*0.5
 	if barW < fs*3 {
 		return l
 	}
-	l.Label(x0, headY, fs, AlignLeft, th.Dim, fitText(v.SourceNote, fs, routerX-x0))
-	l.Label(expX, headY, fs, AlignLeft, th.Dim, fitText(said.Experts, fs, x1-expX))
+	l.Label(x0, headY, fs, draw.AlignLeft, th.Dim, draw.FitText(v.SourceNote, fs, routerX-x0))
+	l.Label(expX, headY, fs, draw.AlignLeft, th.Dim, draw.FitText(said.Experts, fs, x1-expX))
 
 	// The experts' rows (a thin band each when there are many).
 	rowH := (bottom - top) / float32(E)
@@ -232,18 +233,18 @@ func AppendRouter(dst List, v RouterView) List {
 		}
 		return float64(v.Kept[e]) * frac, float64(v.Load[e]-v.Kept[e]) * frac
 	}
-	bh := maxf(rowH*0.62, 1)
+	bh := draw.Maxf(rowH*0.62, 1)
 	for e := range E {
 		ry := rowY(e)
 		by := ry + (rowH-bh)/2
 		if labelled {
-			ly := ry + (rowH-fs*LineHeight)/2
-			l.Label(expX, ly, fs, AlignLeft, th.Text, said.ExpertNames[e])
+			ly := ry + (rowH-fs*draw.LineHeight)/2
+			l.Label(expX, ly, fs, draw.AlignLeft, th.Text, said.ExpertNames[e])
 			if onGPU {
-				l.Label(expX+textWidth("000", fs)+fs*0.4, ly, fs, AlignLeft, th.Dim, said.OnGPU[e])
+				l.Label(expX+draw.TextWidth("000", fs)+fs*0.4, ly, fs, draw.AlignLeft, th.Dim, said.OnGPU[e])
 			}
 		} else if every := int(math.Ceil(float64(fs * 1.3 / rowH))); e%every == 0 && e+every <= E && len(said.ExpertNames) == E {
-			l.Label(expX, ry, fs, AlignLeft, th.Text, said.ExpertNames[e])
+			l.Label(expX, ry, fs, draw.AlignLeft, th.Text, said.ExpertNames[e])
 		}
 		kept, dropped := arrivedKept(e)
 		if v.ExpertCapacity > 0 {
@@ -251,7 +252,7 @@ func AppendRouter(dst List, v RouterView) List {
 			cx := at(float64(v.ExpertCapacity))
 			kx := at(kept)
 			if cx > kx && frac >= 1 {
-				hatchRect(&l, kx, by, cx-kx, bh, maxf(bh/2, 3*sc), 1*sc, th.Dim)
+				draw.Hatch(&l, kx, by, cx-kx, bh, draw.Maxf(bh/2, 3*sc), 1*sc, th.Dim)
 			}
 		}
 		if kept > 0 {
@@ -263,34 +264,34 @@ func AppendRouter(dst List, v RouterView) List {
 		if labelled && kept+dropped > 0 {
 			lx := at(kept + dropped)
 			if v.ExpertCapacity > 0 {
-				lx = maxf(lx, at(float64(v.ExpertCapacity)))
+				lx = draw.Maxf(lx, at(float64(v.ExpertCapacity)))
 			}
-			l.Label(lx+fs*0.3, ry+(rowH-fs*LineHeight)/2, fs, AlignLeft, th.Dim, countLabel(int(math.Round(kept+dropped))))
+			l.Label(lx+fs*0.3, ry+(rowH-fs*draw.LineHeight)/2, fs, draw.AlignLeft, th.Dim, countLabel(int(math.Round(kept+dropped))))
 		}
 	}
 	// The mean and the capacity, across every row.
 	if v.Mean > 0 {
 		mx := at(v.Mean)
-		clDashed(&l, mx, top, mx, bottom+fs*0.2, fs*0.3, fs*0.3, 1*sc, th.Dim)
+		draw.Dashed(&l, mx, top, mx, bottom+fs*0.2, fs*0.3, fs*0.3, 1*sc, th.Dim)
 		lab := said.Mean
-		l.Label(clamp(mx, barX+textWidth(lab, fs)/2, x1-textWidth(lab, fs)/2), bottom+fs*0.3, fs, AlignCenter, th.Dim, lab)
+		l.Label(draw.Clamp(mx, barX+draw.TextWidth(lab, fs)/2, x1-draw.TextWidth(lab, fs)/2), bottom+fs*0.3, fs, draw.AlignCenter, th.Dim, lab)
 	}
 	if v.ExpertCapacity > 0 {
 		cx := at(float64(v.ExpertCapacity))
 		l.Segment(cx, top-fs*0.2, cx, bottom, 2*sc, th.Hot)
 		lab := said.Capacity
-		lw := textWidth(lab, fs)
-		lx, al := cx, AlignCenter
+		lw := draw.TextWidth(lab, fs)
+		lx, al := cx, draw.AlignCenter
 		if cx+lw/2 > x1 {
-			lx, al = x1, AlignRight
+			lx, al = x1, draw.AlignRight
 		}
 		ly := headY
 		left := lx - lw/2
-		if al == AlignRight {
+		if al == draw.AlignRight {
 			left = lx - lw
 		}
-		if left < expX+textWidth(said.Experts, fs)+fs*0.5 {
-			ly = bottom + fs*0.3 + fs*LineHeight // under the mean's label
+		if left < expX+draw.TextWidth(said.Experts, fs)+fs*0.5 {
+			ly = bottom + fs*0.3 + fs*draw.LineHeight // under the mean's label
 		}
 		l.Label(lx, ly, fs, al, th.Hot, lab)
 	}
@@ -307,7 +308,7 @@ func AppendRouter(dst List, v RouterView) List {
 	}
 	labW := float32(0)
 	if v.Tokens && groups > 1 {
-		labW = textWidth(v.Sources[n-1].Label, fs) + fs*0.5
+		labW = draw.TextWidth(v.Sources[n-1].Label, fs) + fs*0.5
 	}
 	cols := 1
 	const gap = 0.6 // rows between groups
@@ -328,7 +329,7 @@ func AppendRouter(dst List, v RouterView) List {
 		}
 		c, r := j%cols, j/cols
 		w = (srcW - labW) / float32(cols)
-		h = minf(pitch*0.78, fs*2.2)
+		h = draw.Minf(pitch*0.78, fs*2.2)
 		row := float32(g*rowsPer+r) + gap*float32(g)
 		return x0 + labW + w*float32(c), top + pitch*row + (pitch-h)/2, w * 0.86, h
 	}
@@ -339,13 +340,13 @@ func AppendRouter(dst List, v RouterView) List {
 		switch {
 		case v.Tokens && groups > 1 && i%per == per/2 && i >= per/2:
 			// The group's GPU, beside its middle token.
-			l.Label(x0, y+h/2-fs*LineHeight/2, fs, AlignLeft, th.Dim, s.Label)
-		case !v.Tokens && s.Label != "" && h >= fs*LineHeight:
-			l.Label(x+w/2, y+(h-fs*LineHeight)/2, fs, AlignCenter, th.Text, fitText(s.Label, fs, w-fs*0.3))
+			l.Label(x0, y+h/2-fs*draw.LineHeight/2, fs, draw.AlignLeft, th.Dim, s.Label)
+		case !v.Tokens && s.Label != "" && h >= fs*draw.LineHeight:
+			l.Label(x+w/2, y+(h-fs*draw.LineHeight)/2, fs, draw.AlignCenter, th.Text, draw.FitText(s.Label, fs, w-fs*0.3))
 		}
 	}
 	routerY := (top + bottom) / 2
-	rr := clamp(fs*1.1, fs, fs*2)
+	rr := draw.Clamp(fs*1.1, fs, fs*2)
 	// The fan: every line through the router; a packet on the way while
 	// its copy travels.
 	for _, c := range v.Copies {
@@ -361,47 +362,47 @@ func AppendRouter(dst List, v RouterView) List {
 		}
 		width := 1 * sc
 		if !v.Tokens && c.Count > 0 {
-			width = clamp(float32(c.Count)/float32(maxf(float32(v.Mean), 1))*1.5*sc, 0.6*sc, 4*sc)
+			width = draw.Clamp(float32(c.Count)/float32(draw.Maxf(float32(v.Mean), 1))*1.5*sc, 0.6*sc, 4*sc)
 		}
 		if !v.Tokens {
 			// A GPU's copies stream for the whole dispatch.
-			l.Segment(sx, sy, routerX, routerY, width, withAlpha(col, 130))
-			l.Segment(routerX, routerY, ex, ey, width, withAlpha(col, 130))
+			l.Segment(sx, sy, routerX, routerY, width, draw.WithAlpha(col, 130))
+			l.Segment(routerX, routerY, ex, ey, width, draw.WithAlpha(col, 130))
 			if frac < 1 {
 				f := float32(math.Mod(frac*4, 1))
-				px, py := sx+(routerX-sx)*minf(f*2, 1), sy+(routerY-sy)*minf(f*2, 1)
+				px, py := sx+(routerX-sx)*draw.Minf(f*2, 1), sy+(routerY-sy)*draw.Minf(f*2, 1)
 				if f > 0.5 {
 					px, py = routerX+(ex-routerX)*(f-0.5)*2, routerY+(ey-routerY)*(f-0.5)*2
 				}
-				l.Circle(px, py, clamp(fs*0.18, 2*sc, 4*sc), col)
+				l.Circle(px, py, draw.Clamp(fs*0.18, 2*sc, 4*sc), col)
 			}
 			continue
 		}
 		start := c.At - 4/math.Max(float64(len(v.Copies)), 1)
 		switch {
 		case frac >= c.At:
-			l.Segment(sx, sy, routerX, routerY, width, withAlpha(col, 150))
-			l.Segment(routerX, routerY, ex, ey, width, withAlpha(col, 150))
+			l.Segment(sx, sy, routerX, routerY, width, draw.WithAlpha(col, 150))
+			l.Segment(routerX, routerY, ex, ey, width, draw.WithAlpha(col, 150))
 		case frac > start:
 			// On its way: from the source to the router, then on.
 			f := float32((frac - start) / (c.At - start))
-			l.Segment(sx, sy, routerX, routerY, width, withAlpha(col, 90))
-			px, py := sx+(routerX-sx)*minf(f*2, 1), sy+(routerY-sy)*minf(f*2, 1)
+			l.Segment(sx, sy, routerX, routerY, width, draw.WithAlpha(col, 90))
+			px, py := sx+(routerX-sx)*draw.Minf(f*2, 1), sy+(routerY-sy)*draw.Minf(f*2, 1)
 			if f > 0.5 {
 				g := (f - 0.5) * 2
-				l.Segment(routerX, routerY, routerX+(ex-routerX)*g, routerY+(ey-routerY)*g, width, withAlpha(col, 90))
+				l.Segment(routerX, routerY, routerX+(ex-routerX)*g, routerY+(ey-routerY)*g, width, draw.WithAlpha(col, 90))
 				px, py = routerX+(ex-routerX)*g, routerY+(ey-routerY)*g
 			}
-			l.Circle(px, py, clamp(fs*0.22, 2*sc, 5*sc), col)
+			l.Circle(px, py, draw.Clamp(fs*0.22, 2*sc, 5*sc), col)
 		}
 	}
 	// The router.
 	l.Circle(routerX, routerY, rr, th.Text)
 	l.Circle(routerX, routerY, rr-1.5*sc, th.Panel)
 	rl := said.Router
-	rw := textWidth(rl, fs)
-	l.Rect(routerX-rw/2-fs*0.15, routerY+rr+fs*0.15, rw+fs*0.3, fs*LineHeight, th.Background)
-	l.Label(routerX, routerY+rr+fs*0.2, fs, AlignCenter, th.Text, rl)
+	rw := draw.TextWidth(rl, fs)
+	l.Rect(routerX-rw/2-fs*0.15, routerY+rr+fs*0.15, rw+fs*0.3, fs*draw.LineHeight, th.Background)
+	l.Label(routerX, routerY+rr+fs*0.2, fs, draw.AlignCenter, th.Text, rl)
 	return l
 }
 
@@ -409,10 +410,10 @@ func AppendRouter(dst List, v RouterView) List {
 // one GPU's dispatch to them.
 type PlacementView struct {
 	Width, Height float32
-	Stage         Rect
+	Stage         draw.Rect
 	Scale         float32
-	Theme         Theme
-	Words         Words
+	Theme         draw.Theme
+	Words         draw.Words
 	Title         string
 	GPUs          int // the EP group
 	GPUsPerNode   int
@@ -442,29 +443,29 @@ type PlacementView struct {
 // GPU — to its node's over NVLink, to the others over InfiniBand — with
 // packets running while each part is under way; and below, the two parts
 // raced on one time axis (AppendRace).
-func AppendPlacement(dst List, v PlacementView, scratch *List) List {
+func AppendPlacement(dst draw.List, v PlacementView, scratch *draw.List) draw.List {
 	th := v.Theme
-	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
+	l, sc := draw.Canvas(dst, v.Width, v.Height, v.Scale, th)
 	st := v.Stage
 	n, k := v.GPUs, max(v.GPUsPerNode, 1)
 	if st.W <= 0 || st.H <= 0 || n < 1 || len(v.Bytes) != n || len(v.Load)%n != 0 {
 		return l
 	}
 	per := len(v.Load) / n
-	fs := clamp(minf(st.W, st.H)/32, 14*sc, 20*sc)
+	fs := draw.Clamp(draw.Minf(st.W, st.H)/32, 14*sc, 20*sc)
 	pad := fs
 	x0, x1 := st.X+pad, st.X+st.W-pad
 	y := st.Y + pad*0.5
-	l.Label(x0, y, fs, AlignLeft, th.Text, fitText(v.Title, fs, x1-x0))
+	l.Label(x0, y, fs, draw.AlignLeft, th.Text, draw.FitText(v.Title, fs, x1-x0))
 	y += fs * 1.7
-	raceH := clamp(st.H*0.5, fs*15.5, fs*16) // two lanes, each with its finish labelled
-	keys := [2]LegendEntry{{Color: th.LinkActive, Label: v.KeyLoad}, {Color: th.Rim, Label: v.KeyShared}}
+	raceH := draw.Clamp(st.H*0.5, fs*15.5, fs*16) // two lanes, each with its finish labelled
+	keys := [2]draw.LegendEntry{{Color: th.LinkActive, Label: v.KeyLoad}, {Color: th.Rim, Label: v.KeyShared}}
 	nk := 1
 	if v.Shared {
 		nk = 2
 	}
-	legendY := st.Y + st.H - raceH - LegendHeight(x1-x0, fs, keys[:nk]...) - fs*LineHeight*0.15
-	Legend(&l, th, x0, legendY, x1-x0, fs, sc, keys[:nk]...)
+	legendY := st.Y + st.H - raceH - draw.LegendHeight(x1-x0, fs, keys[:nk]...) - fs*draw.LineHeight*0.15
+	draw.Legend(&l, th, x0, legendY, x1-x0, fs, sc, keys[:nk]...)
 	bottom := legendY - fs*0.5
 	if bottom-y < fs*4 {
 		return l
@@ -497,7 +498,7 @@ func AppendPlacement(dst List, v PlacementView, scratch *List) List {
 		nx, ny := x0+nw*float32(node%ncols), y+nh*float32(node/ncols)
 		l.Frame(nx, ny, nw-fs*0.4, nh-fs*0.3, 1*sc, th.Link)
 		if node < len(v.NodeNames) {
-			l.Label(nx+fs*0.3, ny+fs*0.2, fs, AlignLeft, th.Dim, fitText(v.NodeNames[node], fs, nw-fs))
+			l.Label(nx+fs*0.3, ny+fs*0.2, fs, draw.AlignLeft, th.Dim, draw.FitText(v.NodeNames[node], fs, nw-fs))
 		}
 	}
 	cells := per
@@ -505,7 +506,7 @@ func AppendPlacement(dst List, v PlacementView, scratch *List) List {
 		cells++ // the shared experts' cell, last
 	}
 	cellsFor := func(w, h float32) (cols, rows int) {
-		cols = int(math.Ceil(math.Sqrt(float64(cells) * float64(w/maxf(h, 1)))))
+		cols = int(math.Ceil(math.Sqrt(float64(cells) * float64(w/draw.Maxf(h, 1)))))
 		cols = max(1, min(cols, cells))
 		return cols, (cells + cols - 1) / cols
 	}
@@ -517,7 +518,7 @@ func AppendPlacement(dst List, v PlacementView, scratch *List) List {
 		for i := range per {
 			a := math.Min(v.Load[g*per+i]/2, 1) // the mean at half strength, twice it full
 			cx, cy := x+cwid*float32(i%c), gy+chei*float32(i/c)
-			l.Rect(cx+cwid*0.12, cy+chei*0.12, cwid*0.76, chei*0.76, withAlpha(th.LinkActive, uint8(40+215*a)))
+			l.Rect(cx+cwid*0.12, cy+chei*0.12, cwid*0.76, chei*0.76, draw.WithAlpha(th.LinkActive, uint8(40+215*a)))
 		}
 		if v.Shared {
 			cx, cy := x+cwid*float32(per%c), gy+chei*float32(per/c)
@@ -540,17 +541,17 @@ func AppendPlacement(dst List, v PlacementView, scratch *List) List {
 			continue
 		}
 		lane := v.Lanes[1]
-		col := sizePalette[1]
+		col := draw.Palette[1]
 		if g/k == 0 {
-			lane, col = v.Lanes[0], sizePalette[0]
+			lane, col = v.Lanes[0], draw.Palette[0]
 		}
 		x, gy, w, h := gpuBox(g)
 		tx, ty := x+w/2, gy+h/2
 		done := t < 0 || t >= lane.Seconds
-		l.Segment(cx, cy, tx, ty, 1*sc, withAlpha(col, 110))
+		l.Segment(cx, cy, tx, ty, 1*sc, draw.WithAlpha(col, 110))
 		if !done && t > lane.Latency && lane.Seconds > 0 {
 			f := float32(math.Mod(t/lane.Seconds*6, 1))
-			l.Circle(cx+(tx-cx)*f, cy+(ty-cy)*f, clamp(fs*0.2, 2*sc, 4*sc), col)
+			l.Circle(cx+(tx-cx)*f, cy+(ty-cy)*f, draw.Clamp(fs*0.2, 2*sc, 4*sc), col)
 		}
 	}
 
@@ -562,7 +563,7 @@ func AppendPlacement(dst List, v PlacementView, scratch *List) List {
 				lanes = append(lanes, ln)
 			}
 		}
-		rs := Rect{X: st.X, Y: st.Y + st.H - raceH, W: st.W, H: raceH}
+		rs := draw.Rect{X: st.X, Y: st.Y + st.H - raceH, W: st.W, H: raceH}
 		*scratch = AppendRace(*scratch, RaceView{Width: v.Width, Height: v.Height, Stage: rs, Scale: v.Scale, Theme: th, Words: v.Words, Title: v.RaceTitle, Lanes: lanes, Time: v.Time})
 		l.Items = append(l.Items, scratch.Items...)
 		l.Keys = append(l.Keys, scratch.Keys...)
@@ -572,7 +573,7 @@ func AppendPlacement(dst List, v PlacementView, scratch *List) List {
 
 // countLabel is n grouped by thousands, formatted once a value.
 func countLabel(n int) string {
-	return countLabels.get(n, func() string { return units.Count(int64(n)) })
+	return countLabels.Get(n, func() string { return units.Count(int64(n)) })
 }
 
-var countLabels memo[int]
+var countLabels draw.Memo[int]

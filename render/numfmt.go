@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/gpuscope/gpuscope/render/draw"
 	"math"
 	"strings"
 
@@ -51,10 +52,10 @@ type WeightBar struct {
 // NumfmtView is what the number-formats picture needs.
 type NumfmtView struct {
 	Width, Height float32
-	Stage         Rect
+	Stage         draw.Rect
 	Scale         float32
-	Theme         Theme
-	Words         Words // its words in the reader's language (canvas.* keys)
+	Theme         draw.Theme
+	Words         draw.Words // its words in the reader's language (canvas.* keys)
 	Phase         NumfmtPhase
 	Value         string  // the value the rows store, as the reader wrote it
 	X             float64 // and as a number
@@ -77,25 +78,27 @@ type NumfmtView struct {
 
 // Field colours: sign, exponent, mantissa (bit set / bit clear).
 var (
-	signOn  = Color{0xe0, 0x4f, 0x5f, 255}
-	expOn   = Color{0x3b, 0x82, 0xd6, 255}
-	mantOn  = Color{0x3f, 0xa8, 0x5a, 255}
-	fieldBg = Color{0x88, 0x90, 0xa0, 70}
+	signOn  = draw.Color{R: 0xe0, G: 0x4f, B: 0x5f, A: 255}
+	expOn   = draw.Color{R: 0x3b, G: 0x82, B: 0xd6, A: 255}
+	mantOn  = draw.Color{R: 0x3f, G: 0xa8, B: 0x5a, A: 255}
+	fieldBg = draw.Color{R: 0x88, G: 0x90, B: 0xa0, A: 70}
 )
 
 // numfmtRunColours are the toy run's variants: FP16, BF16, loss scaling.
-func numfmtRunColours(th Theme) [3]Color { return [3]Color{th.Hot, th.LinkActive, sizePalette[3]} }
+func numfmtRunColours(th draw.Theme) [3]draw.Color {
+	return [3]draw.Color{th.Hot, th.LinkActive, draw.Palette[3]}
+}
 
 // AppendNumfmt draws the step's picture (see NumfmtPhase).
-func AppendNumfmt(dst List, v NumfmtView) List {
+func AppendNumfmt(dst draw.List, v NumfmtView) draw.List {
 	th := v.Theme
-	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
+	l, sc := draw.Canvas(dst, v.Width, v.Height, v.Scale, th)
 	st := v.Stage
 	if st.W <= 0 || st.H <= 0 || len(v.Rows) == 0 {
 		return l
 	}
-	p := newPlacer(&l, st)
-	fs, big := siSizes(st, sc)
+	p := draw.NewPlacer(&l, st)
+	fs, big := draw.TextSizes(st, sc)
 	pad := fs
 	w := v.Words
 	var head string
@@ -126,24 +129,24 @@ func AppendNumfmt(dst List, v NumfmtView) List {
 		}
 	}
 	_ = cur
-	y := siHeadline(&p, th, st, big, th.Text, head)
-	var legend [7]LegendEntry
-	legend[0] = LegendEntry{signOn, false, w.Say("canvas.num.sign")}
-	legend[1] = LegendEntry{expOn, false, w.Say("canvas.num.exponent")}
-	legend[2] = LegendEntry{mantOn, false, w.Say("canvas.num.mantissa")}
-	legend[3] = LegendEntry{fieldBg, false, w.Say("canvas.num.zero_bit")}
+	y := draw.PlacerHeadline(&p, th, st, big, th.Text, head)
+	var legend [7]draw.LegendEntry
+	legend[0] = draw.LegendEntry{Color: signOn, Hatch: false, Label: w.Say("canvas.num.sign")}
+	legend[1] = draw.LegendEntry{Color: expOn, Hatch: false, Label: w.Say("canvas.num.exponent")}
+	legend[2] = draw.LegendEntry{Color: mantOn, Hatch: false, Label: w.Say("canvas.num.mantissa")}
+	legend[3] = draw.LegendEntry{Color: fieldBg, Hatch: false, Label: w.Say("canvas.num.zero_bit")}
 	ne := 4
 	if v.Phase == NumTraining {
 		rc := numfmtRunColours(th)
 		for _, c := range v.Curves {
 			if ne < len(legend) {
-				legend[ne] = LegendEntry{rc[c.Colour%3], false, c.Name}
+				legend[ne] = draw.LegendEntry{Color: rc[c.Colour%3], Hatch: false, Label: c.Name}
 				ne++
 			}
 		}
 	}
-	lh := siLegend(&p, th, Rect{st.X + pad, y, st.W - 2*pad, st.Y + st.H - pad - y}, fs, sc, legend[:ne]...)
-	area := Rect{st.X + pad, y, st.W - 2*pad, st.Y + st.H - pad - lh - fs*0.3 - y}
+	lh := draw.PlacerLegend(&p, th, draw.Rect{X: st.X + pad, Y: y, W: st.W - 2*pad, H: st.Y + st.H - pad - y}, fs, sc, legend[:ne]...)
+	area := draw.Rect{X: st.X + pad, Y: y, W: st.W - 2*pad, H: st.Y + st.H - pad - lh - fs*0.3 - y}
 	switch v.Phase {
 	case NumTraining:
 		numfmtTraining(&p, v, sc, fs, area)
@@ -152,8 +155,8 @@ func AppendNumfmt(dst List, v NumfmtView) List {
 		if v.Phase == NumMemory {
 			rh = area.H * 0.45
 		}
-		numfmtRows(&p, v, v.Rows, sc, fs, Rect{area.X, area.Y, area.W, rh}, true)
-		rest := Rect{area.X, area.Y + rh + fs*0.6, area.W, area.H - rh - fs*0.6}
+		numfmtRows(&p, v, v.Rows, sc, fs, draw.Rect{X: area.X, Y: area.Y, W: area.W, H: rh}, true)
+		rest := draw.Rect{X: area.X, Y: area.Y + rh + fs*0.6, W: area.W, H: area.H - rh - fs*0.6}
 		switch v.Phase {
 		case NumOverflow:
 			numfmtRange(&p, v, sc, fs, rest)
@@ -203,7 +206,7 @@ func numfmtTrainHead(v NumfmtView) string {
 // cells coloured by field (filled where the bit is 1), the fields named
 // over the first row's, and the stored value at the row's end — lit
 // where it is Inf or NaN.
-func numfmtRows(p *siPlacer, v NumfmtView, rows []FormatRow, sc, fs float32, r Rect, headers bool) {
+func numfmtRows(p *draw.Placer, v NumfmtView, rows []FormatRow, sc, fs float32, r draw.Rect, headers bool) {
 	th, w := v.Theme, v.Words
 	if len(rows) == 0 {
 		return
@@ -212,47 +215,47 @@ func numfmtRows(p *siPlacer, v NumfmtView, rows []FormatRow, sc, fs float32, r R
 	nameW, valW := float32(0), float32(0)
 	for _, row := range rows {
 		maxBits = max(maxBits, len(strings.ReplaceAll(row.Bits, " ", "")))
-		nameW = maxf(nameW, siW(row.Name, fs))
-		valW = maxf(valW, siW("= "+row.Stored, fs))
+		nameW = draw.Maxf(nameW, draw.PlacerW(row.Name, fs))
+		valW = draw.Maxf(valW, draw.PlacerW("= "+row.Stored, fs))
 	}
 	nameW += fs * 0.6
-	valW = maxf(valW, fs*5) + fs*0.4
+	valW = draw.Maxf(valW, fs*5) + fs*0.4
 	head := float32(0)
 	if headers {
-		head = fs * LineHeight * 1.2
+		head = fs * draw.LineHeight * 1.2
 	}
 	rowH := (r.H - head) / float32(len(rows))
-	box := minf((r.W-nameW-valW-fs*0.8)/(float32(maxBits)+0.8), rowH*0.72)
-	box = minf(box, fs*2)
+	box := draw.Minf((r.W-nameW-valW-fs*0.8)/(float32(maxBits)+0.8), rowH*0.72)
+	box = draw.Minf(box, fs*2)
 	if box < 2*sc {
 		return
 	}
-	bfs := clamp(box*0.62, siMinText*sc, fs)
+	bfs := draw.Clamp(box*0.62, draw.MinText*sc, fs)
 	for i, row := range rows {
 		y := r.Y + head + float32(i)*rowH + (rowH-box)/2
 		if row.Current {
-			p.l.Rect(r.X-fs*0.3, y-box*0.2, r.W+fs*0.6, box*1.4, th.Panel)
-			p.l.Frame(r.X-fs*0.3, y-box*0.2, r.W+fs*0.6, box*1.4, 1.5*sc, th.LinkActive)
-			p.l.Key(th.LinkActive, w.Say("canvas.num.picked"))
+			p.L.Rect(r.X-fs*0.3, y-box*0.2, r.W+fs*0.6, box*1.4, th.Panel)
+			p.L.Frame(r.X-fs*0.3, y-box*0.2, r.W+fs*0.6, box*1.4, 1.5*sc, th.LinkActive)
+			p.L.Key(th.LinkActive, w.Say("canvas.num.picked"))
 		}
-		p.text(r.X, y+(box-fs*LineHeight)/2, fs, AlignLeft, th.Text, row.Name)
+		p.Text(r.X, y+(box-fs*draw.LineHeight)/2, fs, draw.AlignLeft, th.Text, row.Name)
 		x := r.X + nameW
 		fields := strings.Fields(row.Bits)
 		for fi, f := range fields {
-			on := [3]Color{signOn, expOn, mantOn}[min(fi, 2)]
+			on := [3]draw.Color{signOn, expOn, mantOn}[min(fi, 2)]
 			fx := x
 			for _, b := range f {
 				c := fieldBg
 				if b == '1' {
 					c = on
 				}
-				p.l.Rect(x, y, box-1*sc, box, c)
-				if box*0.62 >= siMinText*sc {
+				p.L.Rect(x, y, box-1*sc, box, c)
+				if box*0.62 >= draw.MinText*sc {
 					tc := th.Dim
 					if b == '1' {
-						tc = Color{255, 255, 255, 255}
+						tc = draw.Color{R: 255, G: 255, B: 255, A: 255}
 					}
-					p.l.Label(x+(box-1*sc)/2, y+(box-bfs*LineHeight)/2, bfs, AlignCenter, tc, string(b))
+					p.L.Label(x+(box-1*sc)/2, y+(box-bfs*draw.LineHeight)/2, bfs, draw.AlignCenter, tc, string(b))
 				}
 				x += box
 			}
@@ -261,15 +264,15 @@ func numfmtRows(p *siPlacer, v NumfmtView, rows []FormatRow, sc, fs float32, r R
 			if headers && i == 0 {
 				key := [3]string{"canvas.num.sign", "canvas.num.exponent", "canvas.num.mantissa"}[min(fi, 2)]
 				if fi == 0 { // the one-bit sign: its name ends over it
-					p.first(fx+fw, r.Y, fs, AlignRight, on, w.Say(key), w.Say(key+"_short"))
+					p.First(fx+fw, r.Y, fs, draw.AlignRight, on, w.Say(key), w.Say(key+"_short"))
 				} else {
-					p.first(fx+fw/2, r.Y, fs, AlignCenter, on, w.Say(key), w.Say(key+"_short"))
+					p.First(fx+fw/2, r.Y, fs, draw.AlignCenter, on, w.Say(key), w.Say(key+"_short"))
 				}
 			}
 			// An exponent of all ones: Inf or NaN. Frame it.
 			if fi == 1 && row.Special {
-				p.l.Frame(fx-1*sc, y-1*sc, fw+1*sc, box+2*sc, 2*sc, th.Hot)
-				p.l.Key(th.Hot, w.Say("canvas.num.all_ones"))
+				p.L.Frame(fx-1*sc, y-1*sc, fw+1*sc, box+2*sc, 2*sc, th.Hot)
+				p.L.Key(th.Hot, w.Say("canvas.num.all_ones"))
 			}
 			x += box * 0.4
 		}
@@ -277,22 +280,22 @@ func numfmtRows(p *siPlacer, v NumfmtView, rows []FormatRow, sc, fs float32, r R
 		if row.Special {
 			vc = th.Hot
 		}
-		p.fit(r.X+r.W, y+(box-fs*LineHeight)/2, fs, AlignRight, vc, "= "+row.Stored, valW)
+		p.Fit(r.X+r.W, y+(box-fs*draw.LineHeight)/2, fs, draw.AlignRight, vc, "= "+row.Stored, valW)
 	}
 }
 
 // numfmtRange draws every format's largest number on a log axis of
 // magnitude, with the value: where the value passes a format's largest,
 // that format holds Inf.
-func numfmtRange(p *siPlacer, v NumfmtView, sc, fs float32, r Rect) {
+func numfmtRange(p *draw.Placer, v NumfmtView, sc, fs float32, r draw.Rect) {
 	th, w := v.Theme, v.Words
 	val := math.Abs(v.X)
-	p.fit(r.X, r.Y, fs, AlignLeft, th.Dim, w.Say("canvas.num.range_axis"), r.W)
+	p.Fit(r.X, r.Y, fs, draw.AlignLeft, th.Dim, w.Say("canvas.num.range_axis"), r.W)
 	lo, hi := 0.0, 40.0
-	at := func(x float64) float32 { return r.X + r.W*float32(siFrac((math.Log10(x)-lo)/(hi-lo))) }
+	at := func(x float64) float32 { return r.X + r.W*float32(draw.Frac((math.Log10(x)-lo)/(hi-lo))) }
 	n := float32(len(v.Rows))
-	rowH := minf((r.H-fs*LineHeight*3)/n, fs*LineHeight*1.5)
-	top := r.Y + fs*LineHeight*1.3
+	rowH := draw.Minf((r.H-fs*draw.LineHeight*3)/n, fs*draw.LineHeight*1.5)
+	top := r.Y + fs*draw.LineHeight*1.3
 	for i, row := range v.Rows {
 		y := top + float32(i)*rowH
 		x := at(row.Max)
@@ -300,25 +303,25 @@ func numfmtRange(p *siPlacer, v NumfmtView, sc, fs float32, r Rect) {
 		if val > row.Max {
 			c = th.Hot
 		}
-		p.l.Rect(r.X, y+rowH*0.2, x-r.X, rowH*0.6, c)
+		p.L.Rect(r.X, y+rowH*0.2, x-r.X, rowH*0.6, c)
 		lab := w.Say("canvas.num.max", "name", row.Name, "max", numfmtShort(row.Max))
-		if !p.text(x+fs*0.3, y+(rowH-fs*LineHeight)/2, fs, AlignLeft, th.Text, lab) {
-			p.text(x-fs*0.3, y+(rowH-fs*LineHeight)/2, fs, AlignRight, th.Background, lab)
+		if !p.Text(x+fs*0.3, y+(rowH-fs*draw.LineHeight)/2, fs, draw.AlignLeft, th.Text, lab) {
+			p.Text(x-fs*0.3, y+(rowH-fs*draw.LineHeight)/2, fs, draw.AlignRight, th.Background, lab)
 		}
 	}
-	p.l.Key(th.Hot, w.Say("canvas.num.too_small"))
+	p.L.Key(th.Hot, w.Say("canvas.num.too_small"))
 	ay := top + n*rowH + fs*0.2
-	p.l.Segment(r.X, ay, r.X+r.W, ay, 1*sc, th.Dim)
+	p.L.Segment(r.X, ay, r.X+r.W, ay, 1*sc, th.Dim)
 	for e := 0; e <= 40; e += 10 {
 		x := at(math.Pow(10, float64(e)))
-		p.l.Segment(x, ay, x, ay+fs*0.3, 1*sc, th.Dim)
-		p.text(x, ay+fs*0.4, fs, AlignCenter, th.Dim, "1e"+units.Count(int64(e)))
+		p.L.Segment(x, ay, x, ay+fs*0.3, 1*sc, th.Dim)
+		p.Text(x, ay+fs*0.4, fs, draw.AlignCenter, th.Dim, "1e"+units.Count(int64(e)))
 	}
 	if val > 0 {
 		x := at(val)
-		p.l.Segment(x, top-fs*0.3, x, ay, 2*sc, th.Text)
-		p.text(x+fs*0.3, top-fs*LineHeight-fs*0.1, fs, AlignLeft, th.Text, v.Value)
-		p.reserve(Rect{x - 2*sc, top, 4 * sc, ay - top})
+		p.L.Segment(x, top-fs*0.3, x, ay, 2*sc, th.Text)
+		p.Text(x+fs*0.3, top-fs*draw.LineHeight-fs*0.1, fs, draw.AlignLeft, th.Text, v.Value)
+		p.Reserve(draw.Rect{X: x - 2*sc, Y: top, W: 4 * sc, H: ay - top})
 	}
 }
 
@@ -333,14 +336,14 @@ func numfmtShort(x float64) string {
 
 // numfmtErrors draws each format's rounding error of the value on a log
 // axis: FP32's millionths against FP8's tenths.
-func numfmtErrors(p *siPlacer, v NumfmtView, sc, fs float32, r Rect) {
+func numfmtErrors(p *draw.Placer, v NumfmtView, sc, fs float32, r draw.Rect) {
 	th, w := v.Theme, v.Words
-	p.fit(r.X, r.Y, fs, AlignLeft, th.Dim, w.Say("canvas.num.error_axis"), r.W)
+	p.Fit(r.X, r.Y, fs, draw.AlignLeft, th.Dim, w.Say("canvas.num.error_axis"), r.W)
 	lo, hi := -10.0, 0.0
-	at := func(x float64) float32 { return r.X + r.W*float32(siFrac((math.Log10(x)-lo)/(hi-lo))) }
+	at := func(x float64) float32 { return r.X + r.W*float32(draw.Frac((math.Log10(x)-lo)/(hi-lo))) }
 	n := float32(len(v.Rows))
-	rowH := minf((r.H-fs*LineHeight*3)/n, fs*LineHeight*1.5)
-	top := r.Y + fs*LineHeight*1.3
+	rowH := draw.Minf((r.H-fs*draw.LineHeight*3)/n, fs*draw.LineHeight*1.5)
+	top := r.Y + fs*draw.LineHeight*1.3
 	for i, row := range v.Rows {
 		y := top + float32(i)*rowH
 		if !(row.RelErr > 0) || math.IsInf(row.RelErr, 0) {
@@ -348,7 +351,7 @@ func numfmtErrors(p *siPlacer, v NumfmtView, sc, fs float32, r Rect) {
 			if row.Special {
 				lab = row.Name + " = " + row.Stored
 			}
-			p.text(r.X, y+(rowH-fs*LineHeight)/2, fs, AlignLeft, th.Text, lab)
+			p.Text(r.X, y+(rowH-fs*draw.LineHeight)/2, fs, draw.AlignLeft, th.Text, lab)
 			continue
 		}
 		x := at(row.RelErr)
@@ -356,24 +359,24 @@ func numfmtErrors(p *siPlacer, v NumfmtView, sc, fs float32, r Rect) {
 		if row.Current {
 			c = th.LinkActive
 		}
-		p.l.Rect(r.X, y+rowH*0.2, x-r.X, rowH*0.6, c)
+		p.L.Rect(r.X, y+rowH*0.2, x-r.X, rowH*0.6, c)
 		lab := w.Say("canvas.num.error", "name", row.Name, "err", units.Percent(row.RelErr))
-		if !p.text(x+fs*0.3, y+(rowH-fs*LineHeight)/2, fs, AlignLeft, th.Text, lab) {
-			p.text(x-fs*0.3, y+(rowH-fs*LineHeight)/2, fs, AlignRight, th.Background, lab)
+		if !p.Text(x+fs*0.3, y+(rowH-fs*draw.LineHeight)/2, fs, draw.AlignLeft, th.Text, lab) {
+			p.Text(x-fs*0.3, y+(rowH-fs*draw.LineHeight)/2, fs, draw.AlignRight, th.Background, lab)
 		}
 	}
 	ay := top + n*rowH + fs*0.2
-	p.l.Segment(r.X, ay, r.X+r.W, ay, 1*sc, th.Dim)
+	p.L.Segment(r.X, ay, r.X+r.W, ay, 1*sc, th.Dim)
 	for e := -10; e <= 0; e += 2 {
 		x := at(math.Pow(10, float64(e)))
-		p.l.Segment(x, ay, x, ay+fs*0.3, 1*sc, th.Dim)
-		p.text(x, ay+fs*0.4, fs, AlignCenter, th.Dim, units.Percent(math.Pow(10, float64(e))))
+		p.L.Segment(x, ay, x, ay+fs*0.3, 1*sc, th.Dim)
+		p.Text(x, ay+fs*0.4, fs, draw.AlignCenter, th.Dim, units.Percent(math.Pow(10, float64(e))))
 	}
 }
 
 // numfmtWeights draws a model's weights in each format on one linear
 // axis, with one GPU's memory marked.
-func numfmtWeights(p *siPlacer, v NumfmtView, sc, fs float32, r Rect) {
+func numfmtWeights(p *draw.Placer, v NumfmtView, sc, fs float32, r draw.Rect) {
 	th, w := v.Theme, v.Words
 	if len(v.Weights) == 0 {
 		return
@@ -382,54 +385,54 @@ func numfmtWeights(p *siPlacer, v NumfmtView, sc, fs float32, r Rect) {
 	for _, b := range v.Weights {
 		maxB = math.Max(maxB, b.Bytes)
 	}
-	p.fit(r.X, r.Y, fs, AlignLeft, th.Dim, w.Say("canvas.num.weights_axis", "params", v.Params), r.W)
+	p.Fit(r.X, r.Y, fs, draw.AlignLeft, th.Dim, w.Say("canvas.num.weights_axis", "params", v.Params), r.W)
 	labW := fs * 6
 	bw := r.W - labW - fs*5
 	n := float32(len(v.Weights))
-	rowH := minf((r.H-fs*LineHeight*2.6)/n, fs*LineHeight*1.5)
-	top := r.Y + fs*LineHeight*1.3
+	rowH := draw.Minf((r.H-fs*draw.LineHeight*2.6)/n, fs*draw.LineHeight*1.5)
+	top := r.Y + fs*draw.LineHeight*1.3
 	for i, b := range v.Weights {
 		y := top + float32(i)*rowH
-		p.fit(r.X, y+(rowH-fs*LineHeight)/2, fs, AlignLeft, th.Text, b.Name, labW)
+		p.Fit(r.X, y+(rowH-fs*draw.LineHeight)/2, fs, draw.AlignLeft, th.Text, b.Name, labW)
 		x := bw * float32(b.Bytes/maxB)
-		p.l.Rect(r.X+labW, y+rowH*0.2, x, rowH*0.6, expOn)
-		p.text(r.X+labW+x+fs*0.3, y+(rowH-fs*LineHeight)/2, fs, AlignLeft, th.Text, units.Bytes(b.Bytes))
+		p.L.Rect(r.X+labW, y+rowH*0.2, x, rowH*0.6, expOn)
+		p.Text(r.X+labW+x+fs*0.3, y+(rowH-fs*draw.LineHeight)/2, fs, draw.AlignLeft, th.Text, units.Bytes(b.Bytes))
 	}
 	if v.HBMBytes > 0 && v.HBMBytes < maxB {
 		x := r.X + labW + bw*float32(v.HBMBytes/maxB)
 		yb := top + n*rowH
-		p.l.Segment(x, top, x, yb, 2*sc, th.Hot)
-		p.l.Key(th.Hot, w.Say("canvas.num.one_gpu", "bytes", units.Bytes(v.HBMBytes)))
-		p.fit(x, yb+fs*0.2, fs, AlignCenter, th.Hot, w.Say("canvas.num.one_gpu", "bytes", units.Bytes(v.HBMBytes)), r.W)
+		p.L.Segment(x, top, x, yb, 2*sc, th.Hot)
+		p.L.Key(th.Hot, w.Say("canvas.num.one_gpu", "bytes", units.Bytes(v.HBMBytes)))
+		p.Fit(x, yb+fs*0.2, fs, draw.AlignCenter, th.Hot, w.Say("canvas.num.one_gpu", "bytes", units.Bytes(v.HBMBytes)), r.W)
 	}
 }
 
 // numfmtTraining draws the toy run in r: the current run's gradient at
 // the playhead in FP16's and BF16's bits; every run's gradient size per
 // step on a log axis under FP16's largest number; and the loss per step.
-func numfmtTraining(p *siPlacer, v NumfmtView, sc, fs float32, r Rect) {
+func numfmtTraining(p *draw.Placer, v NumfmtView, sc, fs float32, r draw.Rect) {
 	th, w := v.Theme, v.Words
-	rowsH := minf(r.H*0.26, fs*LineHeight*5)
+	rowsH := draw.Minf(r.H*0.26, fs*draw.LineHeight*5)
 	if len(v.GradRows) > 0 && r.H > fs*14 {
 		head := w.Say("canvas.num.grad_now", "k", units.Count(int64(v.GradStep)), "g", v.Grad)
 		if v.GradStep < v.Upto {
 			head = w.Say("canvas.num.grad_last", "k", units.Count(int64(v.GradStep)), "g", v.Grad)
 		}
-		p.fit(r.X, r.Y, fs, AlignLeft, th.Text, head, r.W)
-		numfmtRows(p, v, v.GradRows, sc, fs, Rect{r.X, r.Y + fs*LineHeight*1.1, r.W, rowsH - fs*LineHeight*1.1}, false)
+		p.Fit(r.X, r.Y, fs, draw.AlignLeft, th.Text, head, r.W)
+		numfmtRows(p, v, v.GradRows, sc, fs, draw.Rect{X: r.X, Y: r.Y + fs*draw.LineHeight*1.1, W: r.W, H: rowsH - fs*draw.LineHeight*1.1}, false)
 	} else {
 		rowsH = 0
 	}
-	rest := Rect{r.X, r.Y + rowsH + fs*0.4, r.W, r.H - rowsH - fs*0.4}
+	rest := draw.Rect{X: r.X, Y: r.Y + rowsH + fs*0.4, W: r.W, H: r.H - rowsH - fs*0.4}
 	gh := rest.H * 0.52
-	numfmtChart(p, v, sc, fs, Rect{rest.X, rest.Y, rest.W, gh}, true)
-	numfmtChart(p, v, sc, fs, Rect{rest.X, rest.Y + gh + fs*0.4, rest.W, rest.H - gh - fs*0.4}, false)
+	numfmtChart(p, v, sc, fs, draw.Rect{X: rest.X, Y: rest.Y, W: rest.W, H: gh}, true)
+	numfmtChart(p, v, sc, fs, draw.Rect{X: rest.X, Y: rest.Y + gh + fs*0.4, W: rest.W, H: rest.H - gh - fs*0.4}, false)
 }
 
 // numfmtChart plots, against the training step, each run's gradient size
 // (grad) or its loss on a log axis, up to the playhead; the spike and,
 // for gradients, FP16's largest number marked.
-func numfmtChart(p *siPlacer, v NumfmtView, sc, fs float32, r Rect, grad bool) {
+func numfmtChart(p *draw.Placer, v NumfmtView, sc, fs float32, r draw.Rect, grad bool) {
 	th, w := v.Theme, v.Words
 	rc := numfmtRunColours(th)
 	if r.H < fs*4 || v.Steps < 2 {
@@ -439,10 +442,10 @@ func numfmtChart(p *siPlacer, v NumfmtView, sc, fs float32, r Rect, grad bool) {
 	if grad {
 		title = w.Say("canvas.num.grad_axis")
 	}
-	p.fit(r.X, r.Y, fs, AlignLeft, th.Dim, title, r.W)
-	yl := siW("1e-10", fs) + fs*0.5
-	px, py := r.X+yl, r.Y+fs*LineHeight*1.1
-	pw, ph := r.W-yl, r.H-fs*LineHeight*1.1-fs*LineHeight*1.2
+	p.Fit(r.X, r.Y, fs, draw.AlignLeft, th.Dim, title, r.W)
+	yl := draw.PlacerW("1e-10", fs) + fs*0.5
+	px, py := r.X+yl, r.Y+fs*draw.LineHeight*1.1
+	pw, ph := r.W-yl, r.H-fs*draw.LineHeight*1.1-fs*draw.LineHeight*1.2
 	if pw < fs*6 || ph < fs*2 {
 		return
 	}
@@ -478,21 +481,21 @@ func numfmtChart(p *siPlacer, v NumfmtView, sc, fs float32, r Rect, grad bool) {
 		fy := float32((math.Log10(x) - lo) / (hi - lo))
 		return px + pw*fx, py + ph*(1-fy)
 	}
-	p.l.Rect(px, py, pw, ph, th.Panel)
-	p.l.Frame(px, py, pw, ph, 1*sc, th.Link)
-	p.text(px-fs*0.3, py-fs*0.5, fs, AlignRight, th.Dim, "1e"+units.Count(int64(hi)))
-	p.text(px-fs*0.3, py+ph-fs*0.6, fs, AlignRight, th.Dim, "1e"+units.Count(int64(lo)))
+	p.L.Rect(px, py, pw, ph, th.Panel)
+	p.L.Frame(px, py, pw, ph, 1*sc, th.Link)
+	p.Text(px-fs*0.3, py-fs*0.5, fs, draw.AlignRight, th.Dim, "1e"+units.Count(int64(hi)))
+	p.Text(px-fs*0.3, py+ph-fs*0.6, fs, draw.AlignRight, th.Dim, "1e"+units.Count(int64(lo)))
 	// The spike, and FP16's ceiling.
 	sx, _ := at(v.Spike, math.Pow(10, lo))
-	p.l.Segment(sx, py, sx, py+ph, 1*sc, th.Dim)
+	p.L.Segment(sx, py, sx, py+ph, 1*sc, th.Dim)
 	if grad && v.FP16Max > 0 {
 		_, my := at(0, v.FP16Max)
-		p.l.Segment(px, my, px+pw, my, 2*sc, th.Hot)
-		p.l.Key(th.Hot, w.Say("canvas.num.fp16_max", "max", units.Count(int64(v.FP16Max))))
-		p.text(px+fs*0.3, my-fs*LineHeight-fs*0.1, fs, AlignLeft, th.Hot, w.Say("canvas.num.fp16_max", "max", units.Count(int64(v.FP16Max))))
+		p.L.Segment(px, my, px+pw, my, 2*sc, th.Hot)
+		p.L.Key(th.Hot, w.Say("canvas.num.fp16_max", "max", units.Count(int64(v.FP16Max))))
+		p.Text(px+fs*0.3, my-fs*draw.LineHeight-fs*0.1, fs, draw.AlignLeft, th.Hot, w.Say("canvas.num.fp16_max", "max", units.Count(int64(v.FP16Max))))
 	}
-	p.text(sx+fs*0.3, py+ph+fs*0.1, fs, AlignLeft, th.Dim, w.Say("canvas.num.spike", "k", units.Count(int64(v.Spike))))
-	p.text(px+pw, py+ph+fs*0.1, fs, AlignRight, th.Dim, w.Say("canvas.num.step", "k", units.Count(int64(v.Upto))))
+	p.Text(sx+fs*0.3, py+ph+fs*0.1, fs, draw.AlignLeft, th.Dim, w.Say("canvas.num.spike", "k", units.Count(int64(v.Spike))))
+	p.Text(px+pw, py+ph+fs*0.1, fs, draw.AlignRight, th.Dim, w.Say("canvas.num.step", "k", units.Count(int64(v.Upto))))
 	// The runs: the one the step is about on top and bold.
 	for pass := 0; pass < 2; pass++ {
 		for _, c := range v.Curves {
@@ -504,7 +507,7 @@ func numfmtChart(p *siPlacer, v NumfmtView, sc, fs float32, r Rect, grad bool) {
 			if c.Current {
 				wd = 3 * sc
 			} else {
-				col = withAlpha(col, 150)
+				col = draw.WithAlpha(col, 150)
 			}
 			var lx, ly float32
 			drawn := false
@@ -512,7 +515,7 @@ func numfmtChart(p *siPlacer, v NumfmtView, sc, fs float32, r Rect, grad bool) {
 				x := val(c, s)
 				if math.IsNaN(x) || math.IsInf(x, 0) {
 					if drawn && c.Current && !grad {
-						p.text(lx+fs*0.3, ly-fs*0.6, fs, AlignLeft, rc[c.Colour%3], "NaN")
+						p.Text(lx+fs*0.3, ly-fs*0.6, fs, draw.AlignLeft, rc[c.Colour%3], "NaN")
 					}
 					break
 				}
@@ -521,7 +524,7 @@ func numfmtChart(p *siPlacer, v NumfmtView, sc, fs float32, r Rect, grad bool) {
 				}
 				cx, cy := at(s, x)
 				if drawn {
-					p.l.Segment(lx, ly, cx, cy, wd, col)
+					p.L.Segment(lx, ly, cx, cy, wd, col)
 				}
 				// Where the run's format could not hold the gradient.
 				if grad && c.Current && s < len(c.Stored) && math.IsInf(c.Stored[s], 0) {
@@ -529,15 +532,15 @@ func numfmtChart(p *siPlacer, v NumfmtView, sc, fs float32, r Rect, grad bool) {
 					if s != v.Spike {
 						dot = fs * 0.2
 					}
-					p.l.Circle(cx, cy, dot, rc[c.Colour%3])
+					p.L.Circle(cx, cy, dot, rc[c.Colour%3])
 					lab := w.Say("canvas.num.inf")
 					if s < len(c.Skipped) && c.Skipped[s] {
 						lab = w.Say("canvas.num.skip")
 					}
 					// Named at the spike (loss scaling also skips its first
 					// steps, while its scale settles: dots only).
-					if s == v.Spike && !p.text(cx+fs*0.5, cy-fs*0.6, fs, AlignLeft, rc[c.Colour%3], lab) {
-						p.text(cx-fs*0.5, cy-fs*0.6, fs, AlignRight, rc[c.Colour%3], lab)
+					if s == v.Spike && !p.Text(cx+fs*0.5, cy-fs*0.6, fs, draw.AlignLeft, rc[c.Colour%3], lab) {
+						p.Text(cx-fs*0.5, cy-fs*0.6, fs, draw.AlignRight, rc[c.Colour%3], lab)
 					}
 				}
 				lx, ly, drawn = cx, cy, true
@@ -546,6 +549,6 @@ func numfmtChart(p *siPlacer, v NumfmtView, sc, fs float32, r Rect, grad bool) {
 	}
 	if v.Upto < v.Steps-1 {
 		x, _ := at(v.Upto, math.Pow(10, lo))
-		p.l.Segment(x, py, x, py+ph, 1.5*sc, th.Text)
+		p.L.Segment(x, py, x, py+ph, 1.5*sc, th.Text)
 	}
 }

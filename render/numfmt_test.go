@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/gpuscope/gpuscope/render/draw"
 	"math"
 	"strings"
 	"testing"
@@ -10,7 +11,7 @@ import (
 
 func numfmtView(phase NumfmtPhase) NumfmtView {
 	return NumfmtView{
-		Width: 845, Height: 800, Stage: Rect{0, 0, 845, 800}, Scale: 1, Theme: Dark, Words: shortWords,
+		Width: 845, Height: 800, Stage: draw.Rect{X: 0, Y: 0, W: 845, H: 800}, Scale: 1, Theme: draw.Dark, Words: shortWords,
 		Phase: phase, Value: "70000", X: 70000, FP16Max: 65504,
 		Rows: []FormatRow{
 			{Name: "FP32", ExpBits: 8, MantBits: 23, Bits: "0 10001111 00010001011100000000000", Stored: "70000", Max: 3.4e38},
@@ -52,11 +53,11 @@ func trainView(upto int) NumfmtView {
 // Bits are boxes coloured by field, filled where the bit is 1: FP16's
 // +Inf is a 0 sign, five 1s of exponent (framed: all ones) and ten 0s.
 func TestNumfmtBits(t *testing.T) {
-	l := AppendNumfmt(List{}, numfmtView(NumLayouts))
+	l := AppendNumfmt(draw.List{}, numfmtView(NumLayouts))
 	golden.Check(t, "numfmt_bits.golden", l.String())
-	count := map[Color]int{}
+	count := map[draw.Color]int{}
 	for _, it := range l.Items {
-		if it.Kind == FillRect && it.W == it.H-1 {
+		if it.Kind == draw.FillRect && it.W == it.H-1 {
 			count[it.Color]++
 		}
 	}
@@ -73,7 +74,7 @@ func TestNumfmtBits(t *testing.T) {
 	}
 	framed := false
 	for _, it := range l.Items {
-		if it.Kind == StrokeRect && it.Color == Dark.Hot {
+		if it.Kind == draw.StrokeRect && it.Color == draw.Dark.Hot {
 			framed = true
 		}
 	}
@@ -85,15 +86,15 @@ func TestNumfmtBits(t *testing.T) {
 // Each step's layer: the ranges with FP16's too small, the errors, the
 // weights against one GPU.
 func TestNumfmtLayers(t *testing.T) {
-	got := strings.Join(labels(AppendNumfmt(List{}, numfmtView(NumOverflow))), "\n")
+	got := strings.Join(labels(AppendNumfmt(draw.List{}, numfmtView(NumOverflow))), "\n")
 	if !strings.Contains(got, "head_overflow_inf v 70000 max 65,504") || !strings.Contains(got, "max name FP16 max 65,504") {
 		t.Errorf("overflow:\n%s", got)
 	}
-	got = strings.Join(labels(AppendNumfmt(List{}, numfmtView(NumPrecision))), "\n")
+	got = strings.Join(labels(AppendNumfmt(draw.List{}, numfmtView(NumPrecision))), "\n")
 	if !strings.Contains(got, "error name BF16 err 0.206%") {
 		t.Errorf("precision:\n%s", got)
 	}
-	got = strings.Join(labels(AppendNumfmt(List{}, numfmtView(NumMemory))), "\n")
+	got = strings.Join(labels(AppendNumfmt(draw.List{}, numfmtView(NumMemory))), "\n")
 	if !strings.Contains(got, "700 GB") || !strings.Contains(got, "one_gpu bytes 80 GB") {
 		t.Errorf("memory:\n%s", got)
 	}
@@ -104,11 +105,11 @@ func TestNumfmtLayers(t *testing.T) {
 // largest number and its loss ending in NaN; its rows keep the gradient
 // that killed it, the spike's.
 func TestNumfmtTraining(t *testing.T) {
-	got := strings.Join(labels(AppendNumfmt(List{}, trainView(90))), "\n")
+	got := strings.Join(labels(AppendNumfmt(draw.List{}, trainView(90))), "\n")
 	if !strings.Contains(got, "head_before name FP16 k 90 spike 100") || strings.Contains(got, "NaN") {
 		t.Errorf("before the spike:\n%s", got)
 	}
-	got = strings.Join(labels(AppendNumfmt(List{}, trainView(150))), "\n")
+	got = strings.Join(labels(AppendNumfmt(draw.List{}, trainView(150))), "\n")
 	for _, want := range []string{"head_dead name FP16 max 65,504", "\ninf\n", "NaN", "fp16_max max 65,504", "grad_last k 100"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("no %q after the spike:\n%s", want, got)
@@ -117,14 +118,14 @@ func TestNumfmtTraining(t *testing.T) {
 }
 
 func TestNumfmtText(t *testing.T) {
-	for _, st := range []Rect{{0, 0, 845, 800}, {0, 0, 390, 420}, {0, 0, 640, 300}} {
+	for _, st := range []draw.Rect{{X: 0, Y: 0, W: 845, H: 800}, {X: 0, Y: 0, W: 390, H: 420}, {X: 0, Y: 0, W: 640, H: 300}} {
 		for ph := NumLayouts; ph <= NumMemory; ph++ {
 			v := numfmtView(ph)
 			if ph == NumTraining {
 				v = trainView(120)
 			}
 			v.Stage, v.Width, v.Height = st, st.W, st.H
-			checkText(t, AppendNumfmt(List{}, v), st, 13.5)
+			checkText(t, AppendNumfmt(draw.List{}, v), st, 13.5)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/gpuscope/gpuscope/render/draw"
 	"math"
 	"sort"
 	"strconv"
@@ -52,8 +53,8 @@ const (
 // chart's steps under a pixel are one, at the highest of them. With a
 // cache it allocates nothing but the list's items; its words are
 // formatted once (memo).
-func AppendPipeline(dst List, v PipelineView) List {
-	l, sc := canvas(dst, v.Width, v.Height, v.Scale, v.Theme)
+func AppendPipeline(dst draw.List, v PipelineView) draw.List {
+	l, sc := draw.Canvas(dst, v.Width, v.Height, v.Scale, v.Theme)
 	cache := v.Cache
 	if cache == nil {
 		cache = new(PipelineCache)
@@ -85,9 +86,9 @@ func AppendPipeline(dst List, v PipelineView) List {
 // the playhead and the time lines (which PipelineCache.holds follows).
 type pipeKey struct {
 	w, h     float32
-	stage    Rect
+	stage    draw.Rect
 	scale    float32
-	theme    Theme
+	theme    draw.Theme
 	lang     string
 	headline string
 	replicas int
@@ -107,8 +108,8 @@ type pipeKey struct {
 type pipeGeom struct {
 	x0, xw, rowsTop, ay float32
 	span                float64
-	veils               []Rect
-	over                []Item
+	veils               []draw.Rect
+	over                []draw.Item
 	// still: every time line is of a plan that does not fit (Unfit), so
 	// none runs and no playhead crosses them; stopped: the bands (top,
 	// bottom) of those that do not fit among others that do, which the
@@ -131,26 +132,26 @@ func (g *pipeGeom) at(t float64) float32 {
 // pipeMoving draws what moves with the playhead over what pipeStill drew:
 // the veils after it, the words that stay clear of them, the reference
 // line, the playhead.
-func pipeMoving(l *List, v PipelineView, g *pipeGeom, sc float32) {
+func pipeMoving(l *draw.List, v PipelineView, g *pipeGeom, sc float32) {
 	th := v.Theme
 	play := float32(math.Inf(1))
 	if v.Time >= 0 {
 		play = g.at(v.Time)
 	}
-	vc := withAlpha(th.Background, pipeVeil)
+	vc := draw.WithAlpha(th.Background, pipeVeil)
 	for _, r := range g.veils {
-		if x := maxf(r.X, play); x < r.X+r.W {
+		if x := draw.Maxf(r.X, play); x < r.X+r.W {
 			l.Rect(x, r.Y, r.X+r.W-x, r.H, vc)
 		}
 	}
 	l.Items = append(l.Items, g.over...)
-	ts := textSize(sc)
+	ts := draw.TextSize(sc)
 	if v.Ref > 0 && v.Ref <= g.span {
 		// Another configuration's end, to compare with, dashed (the time
 		// line's note names it).
 		x := g.at(v.Ref)
 		for yy := g.rowsTop; yy < g.ay; yy += ts * 0.9 {
-			l.Segment(x, yy, x, minf(yy+ts*0.5, g.ay), 1.5*sc, th.Text)
+			l.Segment(x, yy, x, draw.Minf(yy+ts*0.5, g.ay), 1.5*sc, th.Text)
 		}
 	}
 	if v.Time >= 0 && v.Time <= g.span && !g.still {
@@ -160,7 +161,7 @@ func pipeMoving(l *List, v PipelineView, g *pipeGeom, sc float32) {
 			if b[0] > y {
 				l.Segment(play, y, play, b[0], 1.5*sc, th.Text)
 			}
-			y = maxf(y, b[1])
+			y = draw.Maxf(y, b[1])
 		}
 		if y < g.ay {
 			l.Segment(play, y, play, g.ay, 1.5*sc, th.Text)
@@ -171,7 +172,7 @@ func pipeMoving(l *List, v PipelineView, g *pipeGeom, sc float32) {
 // pipeStill draws what does not move while the playhead does, in full
 // colour, and says in g where the moving marks go; false: there is
 // nothing to draw a time line in.
-func pipeStill(l List, v PipelineView, cache *PipelineCache, sc float32, g *pipeGeom) (List, bool) {
+func pipeStill(l draw.List, v PipelineView, cache *PipelineCache, sc float32, g *pipeGeom) (draw.List, bool) {
 	th := v.Theme
 	st := v.Stage
 	if st.W <= 0 || st.H <= 0 || len(v.Timelines) == 0 {
@@ -187,13 +188,13 @@ func pipeStill(l List, v PipelineView, cache *PipelineCache, sc float32, g *pipe
 	if span <= 0 || math.IsInf(span, 0) || math.IsNaN(span) {
 		return l, false
 	}
-	ts := textSize(sc)
-	fs, pad := headFont(st, sc)
+	ts := draw.TextSize(sc)
+	fs, pad := draw.HeadFont(st, sc)
 	top := st.Y + pad*0.5
 	y := top
 	if v.Headline != "" {
-		Headline(&l, th, st, sc, v.Headline)
-		y = st.Y + HeadlineHeight(st, sc, v.Headline)
+		draw.Headline(&l, th, st, sc, v.Headline)
+		y = st.Y + draw.HeadlineHeight(st, sc, v.Headline)
 	}
 	var kinds pipeKinds
 	for i := range facts {
@@ -210,15 +211,15 @@ func pipeStill(l List, v PipelineView, cache *PipelineCache, sc float32, g *pipe
 	for i := range v.Timelines {
 		rows := facts[i].rows
 		if replicas > 0 && rows == 1 {
-			labW = maxf(labW, labelWidth(rowLabel(v.Words, "canvas.pipe.gpu", v.Replicas-1), ts))
+			labW = draw.Maxf(labW, draw.LabelWidth(rowLabel(v.Words, "canvas.pipe.gpu", v.Replicas-1), ts))
 		} else if rows > 0 {
-			labW = maxf(labW, labelWidth(rowLabel(v.Words, "canvas.pipe.stage", rows-1), ts))
+			labW = draw.Maxf(labW, draw.LabelWidth(rowLabel(v.Words, "canvas.pipe.stage", rows-1), ts))
 		}
 	}
 	x0 := st.X + pad + labW + ts*0.5
 	xw := st.X + st.W - pad - x0
-	titleH := ts * LineHeight * 1.15
-	axisH := ts*LineHeight + ts*0.8
+	titleH := ts * draw.LineHeight * 1.15
+	axisH := ts*draw.LineHeight + ts*0.8
 	// Row height: what is left after titles and the axis, shared by the
 	// rows (with their lanes and gaps) and memory charts.
 	var units, fixed float32
@@ -242,9 +243,9 @@ func pipeStill(l List, v PipelineView, cache *PipelineCache, sc float32, g *pipe
 	if units <= 0 || xw <= 0 {
 		return l, false
 	}
-	rowH := minf((st.Y+st.H-pad*0.5-y-axisH-fixed)/units, fs*4)
+	rowH := draw.Minf((st.Y+st.H-pad*0.5-y-axisH-fixed)/units, fs*4)
 	if units <= 6 {
-		rowH = minf((st.Y+st.H-pad*0.5-y-axisH-fixed)/units, fs*5.5) // one stage: a taller row
+		rowH = draw.Minf((st.Y+st.H-pad*0.5-y-axisH-fixed)/units, fs*5.5) // one stage: a taller row
 	}
 	if rowH < 1 {
 		return l, false
@@ -259,18 +260,18 @@ func pipeStill(l List, v PipelineView, cache *PipelineCache, sc float32, g *pipe
 		return x0 + xw*float32(t/span)
 	}
 	nfs := ts // micro-batch numbers, where a row holds them
-	hatch := withAlpha(th.Background, 170)
-	comm := commColour(th)
+	hatch := draw.WithAlpha(th.Background, 170)
+	comm := draw.CommColour(th)
 	rowsTop := y
 	// What moves, drawn after everything else (pipeMoving): the veils
 	// after the playhead, then the words over them (over).
 	veils := g.veils[:0]
 	stopped := g.stopped[:0]
-	over := List{Items: g.over[:0]}
+	over := draw.List{Items: g.over[:0]}
 	unfit, still := false, true // this time line's plan does not fit; none does
 	veil := func(x, y, w, h float32) {
 		if w > 0 && h > 0 && !unfit { // a plan that does not run is veiled whole (unfitVeil), not by the playhead
-			veils = append(veils, Rect{x, y, w, h})
+			veils = append(veils, draw.Rect{X: x, Y: y, W: w, H: h})
 		}
 	}
 	for ti, tl := range v.Timelines {
@@ -288,22 +289,22 @@ func pipeStill(l List, v PipelineView, cache *PipelineCache, sc float32, g *pipe
 		pitch := rowH * rowPitch(1, dp, v.Phases)
 		laneH := rowH * lane(v.Phases)
 		end := at(fa.end)
-		note := labelWidth(tl.Note, ts)
+		note := draw.LabelWidth(tl.Note, ts)
 		if tl.Note != "" {
-			l.Label(st.X+st.W-pad, y, ts, AlignRight, th.Text, tl.Note)
+			l.Label(st.X+st.W-pad, y, ts, draw.AlignRight, th.Text, tl.Note)
 			note += ts
 		}
-		l.Label(st.X+pad, y, ts, AlignLeft, th.Text, fitText(tl.Label, ts, st.W-2*pad-note))
+		l.Label(st.X+pad, y, ts, draw.AlignLeft, th.Text, draw.FitText(tl.Label, ts, st.W-2*pad-note))
 		y += titleH
 		tlTop := y
 		n := rows * copies
-		lh := ts * LineHeight
+		lh := ts * draw.LineHeight
 		every := max(1, int(math.Ceil(float64(lh*1.02/pitch))))
 		if copies > 1 {
 			// The all-reduce joins the replicas: a band behind their rows
 			// while it runs.
 			if lo, hi := fa.arLo, fa.arHi; hi > lo {
-				l.Rect(at(lo), y, at(hi)-at(lo), float32(n)*pitch-pipeGap*rowH, withAlpha(th.Hot, 45))
+				l.Rect(at(lo), y, at(hi)-at(lo), float32(n)*pitch-pipeGap*rowH, draw.WithAlpha(th.Hot, 45))
 			}
 		}
 		for r := range n {
@@ -322,7 +323,7 @@ func pipeStill(l List, v PipelineView, cache *PipelineCache, sc float32, g *pipe
 			}
 			// A label centred on its row, inside the rows' band where the
 			// rows are thinner than a line.
-			ly := clamp(ry+(rowH-lh)/2, y, y+float32(n)*pitch-lh)
+			ly := draw.Clamp(ry+(rowH-lh)/2, y, y+float32(n)*pitch-lh)
 			if (r%every == 0 || (copies > 1 && r == n-1 && r%every >= (every+1)/2)) && (r == 0 || ly >= y+float32(r-every)*pitch+lh*1.02 || every == 1) && ly+lh <= y+float32(n)*pitch+ts*0.1 {
 				label := ""
 				if copies > 1 {
@@ -334,7 +335,7 @@ func pipeStill(l List, v PipelineView, cache *PipelineCache, sc float32, g *pipe
 				} else {
 					label = rowLabel(v.Words, "canvas.pipe.stage", r)
 				}
-				l.Label(x0-ts*0.4, ly, ts, AlignRight, th.Dim, label)
+				l.Label(x0-ts*0.4, ly, ts, draw.AlignRight, th.Dim, label)
 			}
 		}
 		cols := cache.columns(3 * rows) // by row: the block band, the communication band, the data-parallel lane
@@ -366,7 +367,7 @@ func pipeStill(l List, v PipelineView, cache *PipelineCache, sc float32, g *pipe
 				}
 				by, bh := cy+float32(b.Stage)*pitch, rowH
 				band := 0
-				var col Color
+				var col draw.Color
 				switch b.Kind {
 				case BlockForward:
 					col = th.LinkActive
@@ -379,7 +380,7 @@ func pipeStill(l List, v PipelineView, cache *PipelineCache, sc float32, g *pipe
 				case BlockDPComm:
 					col = th.Hot
 					if b.Hidden {
-						col = withAlpha(th.Hot, 110)
+						col = draw.WithAlpha(th.Hot, 110)
 					}
 					by, bh = by+rowH+laneH*0.15, laneH*0.7
 					band = 2
@@ -401,7 +402,7 @@ func pipeStill(l List, v PipelineView, cache *PipelineCache, sc float32, g *pipe
 				if b.Kind == BlockRecompute {
 					// Its hatching goes over it: what is pending goes
 					// first, then the block joins the next.
-					hr.add(&l, &row[0], xa, by, w, bh, hatch, maxf(rowH*0.45, 4*sc), 1.2*sc)
+					hr.add(&l, &row[0], xa, by, w, bh, hatch, draw.Maxf(rowH*0.45, 4*sc), 1.2*sc)
 				}
 				row[band].add(&l, xa, by, w, bh, col)
 				if w < 1 || unfit {
@@ -411,12 +412,12 @@ func pipeStill(l List, v PipelineView, cache *PipelineCache, sc float32, g *pipe
 				word := ""
 				size := nfs
 				if v.Phases && c == 0 && b.Stage == 0 {
-					if s := phaseWord(v.Words, b); s != "" && b.Kind != BlockDPComm && w >= labelWidth(s, ts)+ts*0.6 && bh >= ts*LineHeight {
+					if s := phaseWord(v.Words, b); s != "" && b.Kind != BlockDPComm && w >= draw.LabelWidth(s, ts)+ts*0.6 && bh >= ts*draw.LineHeight {
 						word, size = s, ts
 					}
 				}
-				if word == "" && b.MicroBatch >= 0 && b.Kind != BlockComm && b.Kind != BlockDPComm && b.Kind != BlockOptimizer && rowH >= nfs*LineHeight*0.95 {
-					if s := smallInt(b.MicroBatch); w >= labelWidth(s, nfs)+nfs*0.4 {
+				if word == "" && b.MicroBatch >= 0 && b.Kind != BlockComm && b.Kind != BlockDPComm && b.Kind != BlockOptimizer && rowH >= nfs*draw.LineHeight*0.95 {
+					if s := draw.SmallInt(b.MicroBatch); w >= draw.LabelWidth(s, nfs)+nfs*0.4 {
 						word = s
 					}
 				}
@@ -426,7 +427,7 @@ func pipeStill(l List, v PipelineView, cache *PipelineCache, sc float32, g *pipe
 					if band == 0 {
 						hr.flush(&l)
 					}
-					l.Label(xa+w/2, by+(bh-size*LineHeight)/2, size, AlignCenter, tc, word)
+					l.Label(xa+w/2, by+(bh-size*draw.LineHeight)/2, size, draw.AlignCenter, tc, word)
 				}
 			}
 			for r := range rows {
@@ -445,13 +446,13 @@ func pipeStill(l List, v PipelineView, cache *PipelineCache, sc float32, g *pipe
 		}
 		y += float32(n) * pitch
 		if len(tl.Sums) > 0 {
-			r := Rect{x0, y, end - x0, rowH * pipeSum}
+			r := draw.Rect{X: x0, Y: y, W: end - x0, H: rowH * pipeSum}
 			pipeSums(&l, &over, v, tl, fa.end, r, at, ts)
 			veil(r.X, r.Y, r.W, r.H)
 			y += rowH * (pipeSum + pipeGap)
 		}
 		if len(tl.Memory) > 0 {
-			r := Rect{x0, y + rowH*pipeGap, end - x0, rowH * pipeMem}
+			r := draw.Rect{X: x0, Y: y + rowH*pipeGap, W: end - x0, H: rowH * pipeMem}
 			pipeMemory(&l, &over, v, sc, tl, fa.end, r, at, ts)
 			veil(r.X, r.Y, r.W, r.H-0.5*sc) // down to its axis, which stays
 			y += rowH * (pipeMem + 2*pipeGap)
@@ -460,9 +461,9 @@ func pipeStill(l List, v PipelineView, cache *PipelineCache, sc float32, g *pipe
 			// The plan does not fit: its rows and charts veiled and
 			// hatched whole, over their words, how far over in a box.
 			rowsH := float32(n)*pitch - pipeGap*rowH
-			box := unfitVeil(&over, th, Rect{x0, tlTop, xw, y - tlTop}, Rect{x0, tlTop, xw, rowsH}, sc, ts, tl.Unfit)
+			box := draw.UnfitVeil(&over, th, draw.Rect{X: x0, Y: tlTop, W: xw, H: y - tlTop}, draw.Rect{X: x0, Y: tlTop, W: xw, H: rowsH}, sc, ts, tl.Unfit)
 			l.Key(th.Hot, tl.Unfit)
-			stopped = append(stopped, [2]float32{minf(tlTop, box.Y), maxf(y, box.Y+box.H)})
+			stopped = append(stopped, [2]float32{draw.Minf(tlTop, box.Y), draw.Maxf(y, box.Y+box.H)})
 		}
 	}
 
@@ -476,19 +477,19 @@ func pipeStill(l List, v PipelineView, cache *PipelineCache, sc float32, g *pipe
 	case span < 1:
 		unit, name = 1e-3, "ms"
 	}
-	tick := niceStep(span / unit / 5)
-	for float32(span/unit/tick)*labelWidth("0000", ts) > xw*0.8 {
-		tick = niceStep(tick * 2.2)
+	tick := draw.NiceStep(span / unit / 5)
+	for float32(span/unit/tick)*draw.LabelWidth("0000", ts) > xw*0.8 {
+		tick = draw.NiceStep(tick * 2.2)
 	}
 	for k := 0; float64(k)*tick <= span/unit*1.0001; k++ {
 		t := float64(k) * tick
 		x := at(t * unit)
 		l.Segment(x, ay, x, ay+ts*0.3, 1*sc, th.Dim)
-		s := tickLabel(t, decimals(tick))
-		w := labelWidth(s, ts)
-		l.Label(clamp(x, x0+w/2-labW-ts*0.4, x0+xw-w/2), ay+ts*0.4, ts, AlignCenter, th.Dim, s)
+		s := draw.TickLabel(t, draw.Decimals(tick))
+		w := draw.LabelWidth(s, ts)
+		l.Label(draw.Clamp(x, x0+w/2-labW-ts*0.4, x0+xw-w/2), ay+ts*0.4, ts, draw.AlignCenter, th.Dim, s)
 	}
-	l.Label(x0-ts*0.6-labelWidth("0", ts), ay+ts*0.4, ts, AlignRight, th.Dim, name)
+	l.Label(x0-ts*0.6-draw.LabelWidth("0", ts), ay+ts*0.4, ts, draw.AlignRight, th.Dim, name)
 
 	*g = pipeGeom{x0: x0, xw: xw, rowsTop: rowsTop, ay: ay, span: span, veils: veils, over: over.Items, still: still, stopped: stopped}
 	return l, true
@@ -497,7 +498,7 @@ func pipeStill(l List, v PipelineView, cache *PipelineCache, sc float32, g *pipe
 // pipeSums draws the gradient summed over a step's micro-batches in r:
 // an area of steps from nothing to all of it, named (over the veil) at the left
 // and with the time line's note at the right.
-func pipeSums(l, over *List, v PipelineView, tl Timeline, end float64, r Rect, at func(float64) float32, ts float32) {
+func pipeSums(l, over *draw.List, v PipelineView, tl Timeline, end float64, r draw.Rect, at func(float64) float32, ts float32) {
 	th := v.Theme
 	c := memoryColour("gradients", th)
 	l.Rect(r.X, r.Y, r.W, r.H, th.Panel)
@@ -512,11 +513,11 @@ func pipeSums(l, over *List, v PipelineView, tl Timeline, end float64, r Rect, a
 			l.Rect(xa, r.Y+r.H*(1-f), xb-xa, r.H*f, c)
 		}
 	}
-	if r.H >= ts*LineHeight {
-		name := say(v.Words, "canvas.pipe.grad")
-		over.Label(r.X+ts*0.3, r.Y+(r.H-ts*LineHeight)/2, ts, AlignLeft, th.Text, name)
-		if tl.SumsNote != "" && labelWidth(name, ts)+labelWidth(tl.SumsNote, ts)+ts*1.5 <= r.W {
-			over.Label(r.X+r.W-ts*0.3, r.Y+(r.H-ts*LineHeight)/2, ts, AlignRight, th.Text, tl.SumsNote)
+	if r.H >= ts*draw.LineHeight {
+		name := draw.Say(v.Words, "canvas.pipe.grad")
+		over.Label(r.X+ts*0.3, r.Y+(r.H-ts*draw.LineHeight)/2, ts, draw.AlignLeft, th.Text, name)
+		if tl.SumsNote != "" && draw.LabelWidth(name, ts)+draw.LabelWidth(tl.SumsNote, ts)+ts*1.5 <= r.W {
+			over.Label(r.X+r.W-ts*0.3, r.Y+(r.H-ts*draw.LineHeight)/2, ts, draw.AlignRight, th.Text, tl.SumsNote)
 		}
 	}
 }
@@ -524,9 +525,6 @@ func pipeSums(l, over *List, v PipelineView, tl Timeline, end float64, r Rect, a
 // maxReplicaRows is the most replica rows a data-parallel time line
 // draws; the last is the last replica.
 const maxReplicaRows = 8
-
-// commColour is communication on the critical path: Hot, darkened.
-func commColour(th Theme) Color { return mix(th.Hot, Color{0, 0, 0, 255}, 0.3) }
 
 // pipeKinds are the marks a picture's time lines draw, for its legend.
 type pipeKinds struct {
@@ -573,17 +571,17 @@ func (k *pipeKinds) add(tl Timeline) {
 
 // pipeLegend draws the legend of the kinds drawn, and keys the chunks'
 // shades; it returns its height.
-func pipeLegend(l *List, v PipelineView, k pipeKinds, x, y, w, ts, sc float32) float32 {
+func pipeLegend(l *draw.List, v PipelineView, k pipeKinds, x, y, w, ts, sc float32) float32 {
 	th := v.Theme
-	var e [16]LegendEntry
+	var e [16]draw.LegendEntry
 	n := 0
-	entry := func(c Color, hatch bool, label string) {
+	entry := func(c draw.Color, hatch bool, label string) {
 		if n < len(e) {
-			e[n] = LegendEntry{Color: c, Hatch: hatch, Label: label}
+			e[n] = draw.LegendEntry{Color: c, Hatch: hatch, Label: label}
 			n++
 		}
 	}
-	add := func(c Color, hatch bool, key string) { entry(c, hatch, say(v.Words, key)) }
+	add := func(c draw.Color, hatch bool, key string) { entry(c, hatch, draw.Say(v.Words, key)) }
 	if k.forward {
 		add(th.LinkActive, false, "canvas.pipe.forward")
 	}
@@ -603,13 +601,13 @@ func pipeLegend(l *List, v PipelineView, k pipeKinds, x, y, w, ts, sc float32) f
 		} else if v.ContextComm {
 			key = "canvas.pipe.comm_cp"
 		}
-		add(commColour(th), false, key)
+		add(draw.CommColour(th), false, key)
 	}
 	if k.dp {
 		add(th.Hot, false, "canvas.pipe.allreduce")
 	}
 	if k.hidden {
-		add(withAlpha(th.Hot, 110), false, "canvas.pipe.hidden")
+		add(draw.WithAlpha(th.Hot, 110), false, "canvas.pipe.hidden")
 	}
 	if k.optimizer {
 		add(th.Dim, false, "canvas.pipe.update")
@@ -627,7 +625,7 @@ func pipeLegend(l *List, v PipelineView, k pipeKinds, x, y, w, ts, sc float32) f
 	for c := 1; c <= k.chunks && c < chunkShades; c++ {
 		l.Key(chunkShade(th.Rim, c), chunkLabel(v.Words, c, k.chunks+1))
 	}
-	return Legend(l, th, x, y, w, ts, sc, e[:n]...)
+	return draw.Legend(l, th, x, y, w, ts, sc, e[:n]...)
 }
 
 // chunkShades is how many shades tell interleaved chunks apart before
@@ -639,11 +637,11 @@ var chunkKeys = [chunkShades]string{"", "canvas.pipe.chunk2", "canvas.pipe.chunk
 // chunkLabel names the chunks drawn in shade c of a stage's v chunks:
 // model chunk c + 1, and with more than four chunks (the shades come
 // round again every four) every fourth after it, "model chunks 2, 6".
-func chunkLabel(w Words, c, v int) string {
+func chunkLabel(w draw.Words, c, v int) string {
 	if c+chunkShades >= v {
-		return say(w, chunkKeys[c])
+		return draw.Say(w, chunkKeys[c])
 	}
-	return sayMemo.get(wordKey{w.Lang, "canvas.pipe.chunks", c<<16 | v}, func() string {
+	return draw.SayMemo.Get(draw.WordKey{Lang: w.Lang, Key: "canvas.pipe.chunks", N: c<<16 | v}, func() string {
 		var list []string
 		for i := c; i < v; i += chunkShades {
 			list = append(list, strconv.Itoa(i+1))
@@ -654,14 +652,14 @@ func chunkLabel(w Words, c, v int) string {
 
 // phaseWord is what a block of the first row says with Phases: forward,
 // backward, all-reduce, update.
-func phaseWord(w Words, b TimelineBlock) string {
+func phaseWord(w draw.Words, b TimelineBlock) string {
 	switch b.Kind {
 	case BlockForward:
-		return say(w, "canvas.pipe.forward")
+		return draw.Say(w, "canvas.pipe.forward")
 	case BlockBackward:
-		return say(w, "canvas.pipe.backward")
+		return draw.Say(w, "canvas.pipe.backward")
 	case BlockOptimizer:
-		return say(w, "canvas.pipe.update")
+		return draw.Say(w, "canvas.pipe.update")
 	}
 	return ""
 }
@@ -679,30 +677,30 @@ func allReduceSpan(tl Timeline) (lo, hi float64) {
 
 // pipeAllReduce names the data-parallel all-reduce on the first row's
 // lane, where it fits.
-func pipeAllReduce(l *List, v PipelineView, fa *lineFacts, y0, rowH, laneH float32, at func(float64) float32, ts float32) {
+func pipeAllReduce(l *draw.List, v PipelineView, fa *lineFacts, y0, rowH, laneH float32, at func(float64) float32, ts float32) {
 	lo, hi := fa.arLo, fa.arHi
 	if hi <= lo {
 		return
 	}
-	s := say(v.Words, "canvas.pipe.allreduce")
+	s := draw.Say(v.Words, "canvas.pipe.allreduce")
 	xa, xb := at(lo), at(hi)
-	if xb-xa >= labelWidth(s, ts)+ts*0.4 && laneH >= ts*LineHeight*0.95 {
-		l.Label((xa+xb)/2, y0+rowH+(laneH-ts*LineHeight)/2, ts, AlignCenter, v.Theme.Text, s)
+	if xb-xa >= draw.LabelWidth(s, ts)+ts*0.4 && laneH >= ts*draw.LineHeight*0.95 {
+		l.Label((xa+xb)/2, y0+rowH+(laneH-ts*draw.LineHeight)/2, ts, draw.AlignCenter, v.Theme.Text, s)
 	}
 }
 
 // pipeIdle says "idle" in the widest bubble of a time line, where it
 // fits.
-func pipeIdle(l *List, v PipelineView, fa *lineFacts, rows int, y0, pitch, rowH float32, at func(float64) float32, ts float32) {
-	if rows < 2 || rowH < ts*LineHeight || fa.idleRow < 0 {
+func pipeIdle(l *draw.List, v PipelineView, fa *lineFacts, rows int, y0, pitch, rowH float32, at func(float64) float32, ts float32) {
+	if rows < 2 || rowH < ts*draw.LineHeight || fa.idleRow < 0 {
 		return
 	}
-	word := say(v.Words, "canvas.pipe.idle")
+	word := draw.Say(v.Words, "canvas.pipe.idle")
 	xa, xb := at(fa.idle[0]), at(fa.idle[1])
-	if xb-xa < labelWidth(word, ts)+ts {
+	if xb-xa < draw.LabelWidth(word, ts)+ts {
 		return
 	}
-	l.Label((xa+xb)/2, y0+float32(fa.idleRow)*pitch+(rowH-ts*LineHeight)/2, ts, AlignCenter, v.Theme.Dim, word)
+	l.Label((xa+xb)/2, y0+float32(fa.idleRow)*pitch+(rowH-ts*draw.LineHeight)/2, ts, draw.AlignCenter, v.Theme.Dim, word)
 }
 
 // timelineRows is a timeline's stages (from its blocks when Stages is
@@ -765,7 +763,7 @@ func covers(b *TimelineBlock) bool { return !(b.Kind == BlockDPComm && b.Hidden)
 // columns (cols, one a row); under a tenth of a pixel they are not drawn
 // (the painter would show a hairline at half strength, overstating
 // them tenfold).
-func pipeBubbles(l *List, fa *lineFacts, cols []column, y0, pitch, rowH float32, at func(float64) float32, c Color) {
+func pipeBubbles(l *draw.List, fa *lineFacts, cols []column, y0, pitch, rowH float32, at func(float64) float32, c draw.Color) {
 	for s := range min(fa.rows, len(cols)) {
 		y := y0 + float32(s)*pitch
 		for _, g := range fa.gaps[fa.gapStart[s]:fa.gapStart[s+1]] {
@@ -804,9 +802,9 @@ type PipelineCache struct {
 type pipeStillCache struct {
 	ok    bool
 	key   pipeKey
-	items []Item
-	keys  []Key
-	hits  []Hit
+	items []draw.Item
+	keys  []draw.Key
+	hits  []draw.Hit
 	geom  pipeGeom
 }
 
@@ -833,7 +831,7 @@ func (c *PipelineCache) derive(tls []Timeline) []lineFacts {
 	}
 	c.tls = tls
 	c.blocks, c.nblocks = c.blocks[:0], c.nblocks[:0]
-	c.facts = grow(c.facts, len(tls))
+	c.facts = draw.Grow(c.facts, len(tls))
 	for i := range tls {
 		tl := &tls[i]
 		var first *TimelineBlock
@@ -897,23 +895,16 @@ func (c *PipelineCache) lineFacts(tl Timeline, old lineFacts) lineFacts {
 
 // columns is n cleared column accumulators.
 func (c *PipelineCache) columns(n int) []column {
-	c.cols = grow(c.cols, n)
+	c.cols = draw.Grow(c.cols, n)
 	clear(c.cols)
 	return c.cols
 }
 
 // hatchRuns is n cleared hatch runs.
 func (c *PipelineCache) hatchRuns(n int) []hatchRun {
-	c.hatches = grow(c.hatches, n)
+	c.hatches = draw.Grow(c.hatches, n)
 	clear(c.hatches)
 	return c.hatches
-}
-
-func grow[T any](x []T, n int) []T {
-	if cap(x) < n {
-		return make([]T, n)
-	}
-	return x[:n]
 }
 
 // column holds a row band's (one y and height) latest marks, pending,
@@ -926,20 +917,20 @@ func grow[T any](x []T, n int) []T {
 type column struct {
 	x0, x1, y, h float32 // what is pending: its extent and band
 	n            int     // colours gathered; 0: nothing pending
-	c            [4]Color
+	c            [4]draw.Color
 	cover        [4]float32
 }
 
 // add draws a mark from x, w wide, in colour c, or joins it to what is
 // pending.
-func (k *column) add(l *List, x, y, w, h float32, c Color) {
+func (k *column) add(l *draw.List, x, y, w, h float32, c draw.Color) {
 	if k.n > 0 && y == k.y && h == k.h {
 		switch {
 		case k.n == 1 && c == k.c[0] && x <= k.x1+0.5 && x >= k.x0:
-			k.x1, k.cover[0] = maxf(k.x1, x+w), k.cover[0]+w
+			k.x1, k.cover[0] = draw.Maxf(k.x1, x+w), k.cover[0]+w
 			return
 		case w < 1 && k.x1-k.x0 < 1 && math.Floor(float64(x)) == math.Floor(float64(k.x0)):
-			k.x1 = maxf(k.x1, x+w)
+			k.x1 = draw.Maxf(k.x1, x+w)
 			for i := range k.n {
 				if k.c[i] == c {
 					k.cover[i] += w
@@ -954,12 +945,12 @@ func (k *column) add(l *List, x, y, w, h float32, c Color) {
 		}
 	}
 	k.flush(l)
-	*k = column{x0: x, x1: x + w, y: y, h: h, n: 1, c: [4]Color{c}, cover: [4]float32{w}}
+	*k = column{x0: x, x1: x + w, y: y, h: h, n: 1, c: [4]draw.Color{c}, cover: [4]float32{w}}
 }
 
 // flush draws what is pending: one colour as it lies, several as their
 // pixel column.
-func (k *column) flush(l *List) {
+func (k *column) flush(l *draw.List) {
 	switch {
 	case k.n == 1:
 		l.Rect(k.x0, k.y, k.x1-k.x0, k.h, k.c[0])
@@ -980,16 +971,16 @@ func (k *column) flush(l *List) {
 // or two of hatching, thousands a frame.
 type hatchRun struct {
 	x0, x1, y, h, step, width float32
-	c                         Color
+	c                         draw.Color
 	on                        bool
 }
 
 // add hatches the block at x, w wide, in colour c: with the run when it
 // touches it, else after drawing the run. main is the row's block band,
 // drawn first (hatching goes over the blocks).
-func (r *hatchRun) add(l *List, main *column, x, y, w, h float32, c Color, step, width float32) {
+func (r *hatchRun) add(l *draw.List, main *column, x, y, w, h float32, c draw.Color, step, width float32) {
 	if r.on && x <= r.x1+1 && c == r.c && y == r.y && h == r.h {
-		r.x1 = maxf(r.x1, x+w)
+		r.x1 = draw.Maxf(r.x1, x+w)
 		return
 	}
 	main.flush(l)
@@ -1001,7 +992,7 @@ func (r *hatchRun) add(l *List, main *column, x, y, w, h float32, c Color, step,
 // spacing is one stroke across its middle (its lines would be as many
 // dashes, one under another, a few pixels apart, in a block a pixel or
 // two wide).
-func (r *hatchRun) flush(l *List) {
+func (r *hatchRun) flush(l *draw.List) {
 	if !r.on {
 		return
 	}
@@ -1011,13 +1002,13 @@ func (r *hatchRun) flush(l *List) {
 		l.Segment(r.x0, cy+w/2, r.x1, cy-w/2, r.width, r.c)
 		return
 	}
-	hatchRect(l, r.x0, r.y, r.x1-r.x0, r.h, r.step, r.width, r.c)
+	draw.Hatch(l, r.x0, r.y, r.x1-r.x0, r.h, r.step, r.width, r.c)
 }
 
 // pipeMemory draws activation bytes over time in r: stage 0's as an area
 // of steps, the others' as thin levels behind it, on a scale up to the largest, which is
 // labelled (over the veil).
-func pipeMemory(l, over *List, v PipelineView, sc float32, tl Timeline, end float64, r Rect, at func(float64) float32, ts float32) {
+func pipeMemory(l, over *draw.List, v PipelineView, sc float32, tl Timeline, end float64, r draw.Rect, at func(float64) float32, ts float32) {
 	th := v.Theme
 	peak := 0.0
 	for _, pts := range tl.Memory {
@@ -1032,8 +1023,8 @@ func pipeMemory(l, over *List, v PipelineView, sc float32, tl Timeline, end floa
 	area := memoryColour("activations", th)
 	// The peak a line under the chart's top, where its labels go.
 	h := r.H
-	if r.H >= ts*LineHeight*2.2 {
-		h = r.H - ts*LineHeight
+	if r.H >= ts*draw.LineHeight*2.2 {
+		h = r.H - ts*draw.LineHeight
 	}
 	level := func(b float64) float32 { return base - h*float32(math.Max(0, b)/peak) }
 	// The other stages first, behind stage 0's area: a thin level a step,
@@ -1067,7 +1058,7 @@ func pipeMemory(l, over *List, v PipelineView, sc float32, tl Timeline, end floa
 	}
 	if len(tl.Memory) > 0 {
 		var m narrowSteps
-		draw := func(xa, xb, y float32) {
+		mark := func(xa, xb, y float32) {
 			if y < base {
 				l.Rect(xa, y, xb-xa, base-y, area)
 			}
@@ -1079,19 +1070,19 @@ func pipeMemory(l, over *List, v PipelineView, sc float32, tl Timeline, end floa
 				t1 = pts[i+1].T
 			}
 			if xa, xb := at(p.T), at(t1); xb > xa {
-				m.step(xa, xb, level(p.Bytes), draw)
+				m.step(xa, xb, level(p.Bytes), mark)
 			}
 		}
-		m.flush(draw)
+		m.flush(mark)
 	}
 	l.Segment(r.X, base, r.X+r.W, base, 1*sc, th.Link)
-	if r.H >= ts*LineHeight*1.1 {
+	if r.H >= ts*draw.LineHeight*1.1 {
 		// Its peak at the right; its name at the left where both fit (the
 		// legend names it too).
-		pk, name := maxLabel(v.Words, peak), say(v.Words, "canvas.pipe.activations")
-		over.Label(r.X+r.W, r.Y, ts, AlignRight, th.Dim, pk)
-		if labelWidth(pk, ts)+labelWidth(name, ts)+ts*1.5 <= r.W {
-			over.Label(r.X+ts*0.3, r.Y, ts, AlignLeft, th.Dim, name)
+		pk, name := maxLabel(v.Words, peak), draw.Say(v.Words, "canvas.pipe.activations")
+		over.Label(r.X+r.W, r.Y, ts, draw.AlignRight, th.Dim, pk)
+		if draw.LabelWidth(pk, ts)+draw.LabelWidth(name, ts)+ts*1.5 <= r.W {
+			over.Label(r.X+ts*0.3, r.Y, ts, draw.AlignLeft, th.Dim, name)
 		}
 	}
 }
@@ -1105,94 +1096,58 @@ type narrowSteps struct {
 }
 
 // step draws the step from xa to xb at y, or joins it to the narrow ones.
-func (m *narrowSteps) step(xa, xb, y float32, draw func(xa, xb, y float32)) {
+func (m *narrowSteps) step(xa, xb, y float32, mark func(xa, xb, y float32)) {
 	if xb-xa >= 1 {
-		m.flush(draw)
-		draw(xa, xb, y)
+		m.flush(mark)
+		mark(xa, xb, y)
 		return
 	}
 	if !m.on {
 		*m = narrowSteps{xa, xb, y, true}
 	} else {
-		m.x1, m.y = xb, minf(m.y, y)
+		m.x1, m.y = xb, draw.Minf(m.y, y)
 	}
 	if m.x1-m.x0 >= 1 {
-		m.flush(draw)
+		m.flush(mark)
 	}
 }
 
-func (m *narrowSteps) flush(draw func(xa, xb, y float32)) {
+func (m *narrowSteps) flush(mark func(xa, xb, y float32)) {
 	if m.on {
-		draw(m.x0, m.x1, m.y)
+		mark(m.x0, m.x1, m.y)
 		m.on = false
 	}
 }
 
 // memLevel draws a level of a memory line from xa to xb.
-func memLevel(l *List, xa, xb, y, sc float32, c Color) {
+func memLevel(l *draw.List, xa, xb, y, sc float32, c draw.Color) {
 	if xb > xa {
-		l.Segment(xa, y, xb, y, 1*sc, withAlpha(c, 200))
-	}
-}
-
-// hatchRect draws 45° lines every step pixels across a rectangle,
-// clipped to it.
-func hatchRect(l *List, x, y, w, h, step, width float32, c Color) {
-	if w <= 0 || h <= 0 || step <= 0 {
-		return
-	}
-	// A line from (c, y+h) to (c+h, y), for c from x−h to x+w.
-	for c0 := x - h + step/2; c0 < x+w; c0 += step {
-		ulo := maxf(0, (x-c0)/h)
-		uhi := minf(1, (x+w-c0)/h)
-		if uhi <= ulo {
-			continue
-		}
-		l.Segment(c0+ulo*h, y+h-ulo*h, c0+uhi*h, y+h-uhi*h, width, c)
+		l.Segment(xa, y, xb, y, 1*sc, draw.WithAlpha(c, 200))
 	}
 }
 
 // chunkShade tells interleaved chunks apart: chunk 1 lighter, 2 darker,
 // 3 lighter still, then around again.
-func chunkShade(c Color, chunk int) Color {
+func chunkShade(c draw.Color, chunk int) draw.Color {
 	switch chunk % chunkShades {
 	case 1:
-		return mix(c, Color{255, 255, 255, c.A}, 0.45)
+		return draw.Mix(c, draw.Color{R: 255, G: 255, B: 255, A: c.A}, 0.45)
 	case 2:
-		return mix(c, Color{0, 0, 0, c.A}, 0.35)
+		return draw.Mix(c, draw.Color{R: 0, G: 0, B: 0, A: c.A}, 0.35)
 	case 3:
-		return mix(c, Color{255, 255, 255, c.A}, 0.7)
+		return draw.Mix(c, draw.Color{R: 255, G: 255, B: 255, A: c.A}, 0.7)
 	}
 	return c
 }
 
-// mix is a + (b − a)·f per channel, keeping a's alpha.
-func mix(a, b Color, f float64) Color {
-	m := func(x, y uint8) uint8 { return uint8(math.Round(float64(x) + (float64(y)-float64(x))*f)) }
-	return Color{m(a.R, b.R), m(a.G, b.G), m(a.B, b.B), a.A}
-}
-
-// wordKey is a catalogue key in a language, with a number.
-type wordKey struct {
-	lang, key string
-	n         int
-}
-
-var sayMemo memo[wordKey]
-
-// say is w.Say(key), formatted once per language.
-func say(w Words, key string) string {
-	return sayMemo.get(wordKey{w.Lang, key, -1}, func() string { return w.Say(key) })
-}
-
 // rowLabel is a row's label (key with {n}), formatted once.
-func rowLabel(w Words, key string, n int) string {
-	return sayMemo.get(wordKey{w.Lang, key, n}, func() string { return w.Say(key, "n", strconv.Itoa(n)) })
+func rowLabel(w draw.Words, key string, n int) string {
+	return draw.SayMemo.Get(draw.WordKey{Lang: w.Lang, Key: key, N: n}, func() string { return w.Say(key, "n", strconv.Itoa(n)) })
 }
 
 // maxLabel is the activation chart's "max …", formatted once a value.
-func maxLabel(w Words, b float64) string {
-	return maxLabels.get(maxKey{w.Lang, b}, func() string { return w.Say("canvas.pipe.max", "bytes", bytesLabel(b)) })
+func maxLabel(w draw.Words, b float64) string {
+	return maxLabels.Get(maxKey{w.Lang, b}, func() string { return w.Say("canvas.pipe.max", "bytes", draw.BytesLabel(b)) })
 }
 
 type maxKey struct {
@@ -1200,30 +1155,4 @@ type maxKey struct {
 	b    float64
 }
 
-var maxLabels memo[maxKey]
-
-// smallInts are small numbers as digits (micro-batches, a node's GPUs),
-// each made the first time it is drawn, not every frame.
-var smallInts [1024]string
-
-func smallInt(i int) string {
-	if i < 0 || i >= len(smallInts) {
-		return strconv.Itoa(i)
-	}
-	if smallInts[i] == "" {
-		smallInts[i] = strconv.Itoa(i)
-	}
-	return smallInts[i]
-}
-
-// tickLabel is an axis tick's number, formatted once.
-func tickLabel(t float64, dec int) string {
-	return tickLabels.get(tickKey{t, dec}, func() string { return strconv.FormatFloat(t, 'f', dec, 64) })
-}
-
-type tickKey struct {
-	t   float64
-	dec int
-}
-
-var tickLabels memo[tickKey]
+var maxLabels draw.Memo[maxKey]

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/gpuscope/gpuscope/render/draw"
 	"math"
 	"testing"
 
@@ -9,12 +10,12 @@ import (
 )
 
 func pipelineView(time float64, tls ...Timeline) PipelineView {
-	return PipelineView{Width: 800, Height: 500, Stage: Rect{0, 0, 800, 500}, Scale: 1, Theme: Dark, Words: english, Timelines: tls, Time: time}
+	return PipelineView{Width: 800, Height: 500, Stage: draw.Rect{X: 0, Y: 0, W: 800, H: 500}, Scale: 1, Theme: draw.Dark, Words: english, Timelines: tls, Time: time}
 }
 
 // rowBubbles sums the grey rectangles' widths by row (their y), and
 // returns the seconds a pixel is worth, from the row panels' length.
-func rowBubbles(t *testing.T, l List, length float64) (map[float32]float32, float32) {
+func rowBubbles(t *testing.T, l draw.List, length float64) (map[float32]float32, float32) {
 	t.Helper()
 	grey := map[float32]float32{}
 	var panel float32
@@ -23,13 +24,13 @@ func rowBubbles(t *testing.T, l List, length float64) (map[float32]float32, floa
 		if it.Y < top {
 			continue // the legend
 		}
-		if it.Color == Dark.Empty {
-			if it.Kind != FillRect {
-				t.Fatalf("the bubble colour on a %s", kindNames[it.Kind])
+		if it.Color == draw.Dark.Empty {
+			if it.Kind != draw.FillRect {
+				t.Fatalf("the bubble colour on a %s", draw.KindNames[it.Kind])
 			}
 			grey[it.Y] += it.W
 		}
-		if it.Kind == FillRect && it.Color == Dark.Panel {
+		if it.Kind == draw.FillRect && it.Color == draw.Dark.Panel {
 			panel = it.W
 		}
 	}
@@ -42,39 +43,39 @@ func rowBubbles(t *testing.T, l List, length float64) (map[float32]float32, floa
 // 0, and the activation chart's maximum labelled.
 func TestPipelineKinds(t *testing.T) {
 	tl := kindsTimeline()
-	l := AppendPipeline(List{}, pipelineView(-1, tl))
+	l := AppendPipeline(draw.List{}, pipelineView(-1, tl))
 	golden.Check(t, "pipeline_kinds.golden", l.String())
 	top := rowsTop(l)
-	find := func(c Color) []Item {
-		var r []Item
+	find := func(c draw.Color) []draw.Item {
+		var r []draw.Item
 		for _, it := range l.Items {
-			if it.Kind == FillRect && it.Color == c && it.Y >= top {
+			if it.Kind == draw.FillRect && it.Color == c && it.Y >= top {
 				r = append(r, it)
 			}
 		}
 		return r
 	}
-	fwd, bwd := find(Dark.LinkActive), find(Dark.Rim)
+	fwd, bwd := find(draw.Dark.LinkActive), find(draw.Dark.Rim)
 	if len(fwd) != 2 || len(bwd) != 3 {
 		t.Fatalf("%d forward, %d backward/recompute rects", len(fwd), len(bwd))
 	}
 	rowH := fwd[0].H
-	if len(find(chunkShade(Dark.LinkActive, 1))) != 1 || chunkShade(Dark.LinkActive, 1) == Dark.LinkActive {
+	if len(find(chunkShade(draw.Dark.LinkActive, 1))) != 1 || chunkShade(draw.Dark.LinkActive, 1) == draw.Dark.LinkActive {
 		t.Error("chunk 1's forward not drawn in its own shade")
 	}
-	comm := find(mix(Dark.Hot, Color{0, 0, 0, 255}, 0.3))
+	comm := find(draw.Mix(draw.Dark.Hot, draw.Color{R: 0, G: 0, B: 0, A: 255}, 0.3))
 	if len(comm) != 1 || math.Abs(float64(comm[0].H-rowH/3)) > 0.01 {
 		t.Errorf("communication: %v, want one bar a third of the row (%.1f)", comm, rowH/3)
 	}
-	exposed, hidden := find(Dark.Hot), find(withAlpha(Dark.Hot, 110))
+	exposed, hidden := find(draw.Dark.Hot), find(draw.WithAlpha(draw.Dark.Hot, 110))
 	if len(exposed) != 1 || len(hidden) != 1 || exposed[0].Y < fwd[0].Y+rowH || hidden[0].Y < fwd[0].Y+rowH {
 		t.Errorf("data-parallel buckets: exposed %v, hidden %v; want one each under the row", exposed, hidden)
 	}
-	if len(find(Dark.Dim)) != 1 {
+	if len(find(draw.Dark.Dim)) != 1 {
 		t.Error("no optimizer block")
 	}
 	// The recomputation is the first green block on stage 0 (6…8 ms).
-	rc := Item{X: float32(math.Inf(1))}
+	rc := draw.Item{X: float32(math.Inf(1))}
 	for _, it := range bwd {
 		if it.Y == fwd[0].Y && it.X < rc.X {
 			rc = it
@@ -82,7 +83,7 @@ func TestPipelineKinds(t *testing.T) {
 	}
 	hatch := 0
 	for _, it := range l.Items {
-		if it.Kind == Line && it.Color == withAlpha(Dark.Background, 170) {
+		if it.Kind == draw.Line && it.Color == draw.WithAlpha(draw.Dark.Background, 170) {
 			hatch++
 			for _, p := range [][2]float32{{it.X, it.Y}, {it.X2, it.Y2}} {
 				if p[0] < rc.X-0.01 || p[0] > rc.X+rc.W+0.01 || p[1] < rc.Y-0.01 || p[1] > rc.Y+rc.H+0.01 {
@@ -103,7 +104,7 @@ func TestPipelineKinds(t *testing.T) {
 	}
 	found := false
 	for _, it := range l.Items {
-		found = found || (it.Kind == Text && it.Text == "peak 1.5 GB")
+		found = found || (it.Kind == draw.Text && it.Text == "peak 1.5 GB")
 	}
 	if !found {
 		t.Error("no \"peak 1.5 GB\" label on the activation chart")
@@ -112,11 +113,11 @@ func TestPipelineKinds(t *testing.T) {
 
 // rowsTop is where the rows start: the top of the first row's panel
 // (the headline and the legend are above it).
-func rowsTop(l List) float32 {
+func rowsTop(l draw.List) float32 {
 	top := float32(math.Inf(1))
 	for _, it := range l.Items {
-		if it.Kind == FillRect && it.Color == Dark.Panel && it.W > 50 {
-			top = minf(top, it.Y)
+		if it.Kind == draw.FillRect && it.Color == draw.Dark.Panel && it.W > 50 {
+			top = draw.Minf(top, it.Y)
 		}
 	}
 	return top
@@ -153,16 +154,16 @@ func TestPipelineEmpty(t *testing.T) {
 		pipelineView(-1),
 		pipelineView(-1, Timeline{}),
 		pipelineView(0, Timeline{Stages: 3}),
-		{Width: 800, Height: 500, Theme: Dark, Timelines: []Timeline{kindsTimeline()}},
+		{Width: 800, Height: 500, Theme: draw.Dark, Timelines: []Timeline{kindsTimeline()}},
 	} {
-		if l := AppendPipeline(List{}, v); len(l.Items) != 0 || l.Background != Dark.Background {
+		if l := AppendPipeline(draw.List{}, v); len(l.Items) != 0 || l.Background != draw.Dark.Background {
 			t.Errorf("%d items for %+v", len(l.Items), v)
 		}
 	}
 	// A tiny stage still draws without NaNs.
 	v := pipelineView(-1, kindsTimeline())
-	v.Stage = Rect{0, 0, 120, 60}
-	for _, it := range AppendPipeline(List{}, v).Items {
+	v.Stage = draw.Rect{X: 0, Y: 0, W: 120, H: 60}
+	for _, it := range AppendPipeline(draw.List{}, v).Items {
 		if math.IsNaN(float64(it.X)) || math.IsNaN(float64(it.W)) || math.IsNaN(float64(it.Y)) {
 			t.Fatalf("NaN in %+v", it)
 		}
@@ -171,21 +172,21 @@ func TestPipelineEmpty(t *testing.T) {
 
 // keyed reports a colour drawn that neither a key nor a theme neutral
 // explains.
-func unexplained(l List, th Theme) (Color, bool) {
-	rgb := func(c Color) [3]uint8 { return [3]uint8{c.R, c.G, c.B} }
+func unexplained(l draw.List, th draw.Theme) (draw.Color, bool) {
+	rgb := func(c draw.Color) [3]uint8 { return [3]uint8{c.R, c.G, c.B} }
 	ok := map[[3]uint8]bool{}
-	for _, c := range []Color{th.Background, th.Panel, th.Text, th.Dim, th.Link, th.GPU, th.Empty} {
+	for _, c := range []draw.Color{th.Background, th.Panel, th.Text, th.Dim, th.Link, th.GPU, th.Empty} {
 		ok[rgb(c)] = true
 	}
 	for _, k := range l.Keys {
 		ok[rgb(k.Color)] = true
 	}
 	for _, it := range l.Items {
-		if (it.Kind == FillRect || it.Kind == Line || it.Kind == FillCircle) && !ok[rgb(it.Color)] {
+		if (it.Kind == draw.FillRect || it.Kind == draw.Line || it.Kind == draw.FillCircle) && !ok[rgb(it.Color)] {
 			return it.Color, true
 		}
 	}
-	return Color{}, false
+	return draw.Color{}, false
 }
 
 // Every mark of a time line is in its legend: the kinds, the chunks'
@@ -194,10 +195,10 @@ func TestPipelineLegendExplainsEveryMark(t *testing.T) {
 	tl := kindsTimeline()
 	tl.Blocks = append(tl.Blocks, TimelineBlock{Stage: 1, Kind: BlockBackward, MicroBatch: 1, Chunk: 2, Start: 9e-3, End: 10e-3})
 	tl.Sums = []MemoryPoint{{0, 0}, {5.5e-3, 0.5}, {10e-3, 1}, {12e-3, 0}}
-	for _, th := range []Theme{Dark, Light, Projector} {
+	for _, th := range []draw.Theme{draw.Dark, draw.Light, draw.Projector} {
 		v := pipelineView(5e-3, tl)
 		v.Theme = th
-		l := AppendPipeline(List{}, v)
+		l := AppendPipeline(draw.List{}, v)
 		if c, bad := unexplained(l, th); bad {
 			t.Errorf("colour %s drawn with no legend entry", c.Hex())
 		}
@@ -227,7 +228,7 @@ func TestPipelineReplicas(t *testing.T) {
 	}}
 	v := pipelineView(-1, tl)
 	v.Replicas, v.Phases, v.Span, v.Ref = 64, true, 60*ms, 50*ms
-	l := AppendPipeline(List{}, v)
+	l := AppendPipeline(draw.List{}, v)
 	tx := texts(l)
 	for _, s := range []string{"GPU 0", "GPU 6", "GPU 63", "forward", "backward", "update", "all-reduce"} {
 		if _, ok := tx[s]; !ok {
@@ -241,14 +242,14 @@ func TestPipelineReplicas(t *testing.T) {
 	dashes := 0
 	var x0, xw float32
 	for _, it := range l.Items {
-		if it.Kind == FillRect && it.Color == Dark.Panel && it.W > 50 {
+		if it.Kind == draw.FillRect && it.Color == draw.Dark.Panel && it.W > 50 {
 			rows++
 			x0 = it.X
 			xw = it.W / (40.0 / 60) // the rows end at 40 of the axis' 60 ms
 		}
 	}
 	for _, it := range l.Items {
-		if it.Kind == Line && it.Color == Dark.Text && it.X == it.X2 && math.Abs(float64(it.X-(x0+xw*50/60))) < 0.5 {
+		if it.Kind == draw.Line && it.Color == draw.Dark.Text && it.X == it.X2 && math.Abs(float64(it.X-(x0+xw*50/60))) < 0.5 {
 			dashes++
 		}
 	}
@@ -280,10 +281,10 @@ func TestPipelineMergesNarrowMarks(t *testing.T) {
 	tl.Length = n
 	v := pipelineView(-1, tl)
 	v.Cache = new(PipelineCache)
-	l := AppendPipeline(List{}, v)
-	var panel Item
+	l := AppendPipeline(draw.List{}, v)
+	var panel draw.Item
 	for _, it := range l.Items {
-		if it.Kind == FillRect && it.Color == Dark.Panel {
+		if it.Kind == draw.FillRect && it.Color == draw.Dark.Panel {
 			panel = it
 		}
 	}
@@ -293,16 +294,16 @@ func TestPipelineMergesNarrowMarks(t *testing.T) {
 	painted := map[int]bool{}
 	blocks, comm := 0, 0
 	for _, it := range l.Items {
-		if it.Kind != FillRect || it.Y < panel.Y || it.Y >= panel.Y+panel.H {
+		if it.Kind != draw.FillRect || it.Y < panel.Y || it.Y >= panel.Y+panel.H {
 			continue
 		}
 		switch it.Color {
-		case Dark.LinkActive, Dark.Rim:
+		case draw.Dark.LinkActive, draw.Dark.Rim:
 			blocks++
 			for x := int(math.Floor(float64(it.X))); float32(x) < it.X+it.W; x++ {
 				painted[x] = true
 			}
-		case commColour(Dark):
+		case draw.CommColour(draw.Dark):
 			comm++
 			if want := panel.W / n; math.Abs(float64(it.W-want)) > 1e-3 {
 				t.Errorf("the communication bar is %.4f px, want %.4f (its pieces together)", it.W, want)
@@ -330,7 +331,7 @@ func TestPipelineHits(t *testing.T) {
 	v := pipelineView(0.004, kindsTimeline())
 	v.StageGPUs, v.Cache = 16, new(PipelineCache)
 	for frame := range 2 {
-		l := AppendPipeline(List{}, v)
+		l := AppendPipeline(draw.List{}, v)
 		if len(l.Hits) != 2 {
 			t.Fatalf("frame %d: %d places for 2 stages", frame, len(l.Hits))
 		}
@@ -342,7 +343,7 @@ func TestPipelineHits(t *testing.T) {
 		v.Time = 0.006
 	}
 	v.StageGPUs = 0
-	if l := AppendPipeline(List{}, v); len(l.Hits) != 0 {
+	if l := AppendPipeline(draw.List{}, v); len(l.Hits) != 0 {
 		t.Errorf("without StageGPUs: %d places", len(l.Hits))
 	}
 }
@@ -351,9 +352,9 @@ func TestPipelineHits(t *testing.T) {
 // in four shades that come round again: its legend names every chunk a
 // shade stands for; with four or fewer, one each.
 func TestChunkLabels(t *testing.T) {
-	zh := Words{Lang: "zh", T: func(key string, args ...string) string { return i18n.T("zh", key, args...) }}
+	zh := draw.Words{Lang: "zh", T: func(key string, args ...string) string { return i18n.T("zh", key, args...) }}
 	for _, tt := range []struct {
-		w    Words
+		w    draw.Words
 		c, v int
 		want string
 	}{

@@ -1,10 +1,9 @@
 package render
 
 import (
+	"github.com/gpuscope/gpuscope/render/draw"
 	"slices"
 	"strconv"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/gpuscope/gpuscope/engine/units"
 )
@@ -13,21 +12,21 @@ import (
 // fixed colours (the same on both themes).
 var planParts = [...]struct {
 	Key string
-	C   Color
+	C   draw.Color
 }{
-	{"compute", Color{0x4c, 0xaf, 0x50, 255}},
-	{"tp", Color{0x42, 0x8b, 0xe0, 255}},
-	{"ep", Color{0xf0, 0xe4, 0x42, 255}}, // a mixture of experts' all-to-alls (Okabe–Ito yellow)
-	{"cp", Color{0x26, 0xc6, 0xda, 255}}, // context parallelism's K/V exchange (cyan)
-	{"pp", Color{0x9b, 0x6b, 0xdf, 255}},
-	{"dp", Color{0xe0, 0xa0, 0x30, 255}},
-	{"bubble", Color{0x78, 0x80, 0x90, 255}},
-	{"optimizer", Color{0xe0, 0x60, 0x90, 255}},
+	{"compute", draw.Color{R: 0x4c, G: 0xaf, B: 0x50, A: 255}},
+	{"tp", draw.Color{R: 0x42, G: 0x8b, B: 0xe0, A: 255}},
+	{"ep", draw.Color{R: 0xf0, G: 0xe4, B: 0x42, A: 255}}, // a mixture of experts' all-to-alls (Okabe–Ito yellow)
+	{"cp", draw.Color{R: 0x26, G: 0xc6, B: 0xda, A: 255}}, // context parallelism's K/V exchange (cyan)
+	{"pp", draw.Color{R: 0x9b, G: 0x6b, B: 0xdf, A: 255}},
+	{"dp", draw.Color{R: 0xe0, G: 0xa0, B: 0x30, A: 255}},
+	{"bubble", draw.Color{R: 0x78, G: 0x80, B: 0x90, A: 255}},
+	{"optimizer", draw.Color{R: 0xe0, G: 0x60, B: 0x90, A: 255}},
 }
 
 // PlanPartColour is the colour of a step's part in the planner's bars
 // (the theme's dim colour for an unknown key).
-func PlanPartColour(key string, th Theme) Color {
+func PlanPartColour(key string, th draw.Theme) draw.Color {
 	for _, p := range planParts {
 		if p.Key == key {
 			return p.C
@@ -42,7 +41,7 @@ var planLeaves = [...]string{"dp", "tp-dp", "tp-pp-dp"}
 
 // planChosen rings the leaf of the search's chosen plan (Okabe–Ito
 // orange: apart from the lit path's colour on every theme).
-var planChosen = sizePalette[1]
+var planChosen = draw.Palette[1]
 
 // AppendPlanner draws the decision tree on the left — its questions as a
 // chain of boxes, each "yes" leading right to a leaf and each "no" down to
@@ -54,23 +53,23 @@ var planChosen = sizePalette[1]
 // a job can use; the selected plan highlighted. On a narrow stage the
 // tree sits above the plans; alone, it is scaled to the stage and
 // centred.
-func AppendPlanner(dst List, v PlannerView) List {
+func AppendPlanner(dst draw.List, v PlannerView) draw.List {
 	th := v.Theme
-	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
+	l, sc := draw.Canvas(dst, v.Width, v.Height, v.Scale, th)
 	st := v.Stage
 	if st.W <= 0 || st.H <= 0 {
 		return l
 	}
-	fs := clamp(minf(st.W, st.H)/42, 14*sc, 18*sc)
+	fs := draw.Clamp(draw.Minf(st.W, st.H)/42, 14*sc, 18*sc)
 	if len(v.Plans) == 0 {
-		fs = clamp(minf(st.W, st.H)/30, 14*sc, 26*sc) // the tree alone, larger
+		fs = draw.Clamp(draw.Minf(st.W, st.H)/30, 14*sc, 26*sc) // the tree alone, larger
 	}
 	pad := fs
-	inner := Rect{st.X + pad, st.Y + pad, st.W - 2*pad, st.H - 2*pad}
+	inner := draw.Rect{X: st.X + pad, Y: st.Y + pad, W: st.W - 2*pad, H: st.H - 2*pad}
 	if inner.W <= 0 || inner.H <= 0 {
 		return l
 	}
-	var tree, plans Rect
+	var tree, plans draw.Rect
 	treeFS := fs
 	switch {
 	case len(v.Tree) == 0:
@@ -80,19 +79,19 @@ func AppendPlanner(dst List, v PlannerView) List {
 		// to 30 px, the tree at most 85% of the height and 44 ems wide),
 		// centred on the stage.
 		for f := 30 * sc; f > fs; f -= sc {
-			if tw := minf(inner.W, 44*f); planTree(nil, th, sc, f, Rect{inner.X, inner.Y, tw, inner.H}, v) <= inner.H*0.85 {
+			if tw := draw.Minf(inner.W, 44*f); planTree(nil, th, sc, f, draw.Rect{X: inner.X, Y: inner.Y, W: tw, H: inner.H}, v) <= inner.H*0.85 {
 				fs = f
 				break
 			}
 		}
-		tw := minf(inner.W, 44*fs)
-		h := planTree(nil, th, sc, fs, Rect{inner.X, inner.Y, tw, inner.H}, v)
-		tree = Rect{inner.X + (inner.W-tw)/2, inner.Y + maxf(0, (inner.H-h)/2), tw, h}
+		tw := draw.Minf(inner.W, 44*fs)
+		h := planTree(nil, th, sc, fs, draw.Rect{X: inner.X, Y: inner.Y, W: tw, H: inner.H}, v)
+		tree = draw.Rect{X: inner.X + (inner.W-tw)/2, Y: inner.Y + draw.Maxf(0, (inner.H-h)/2), W: tw, H: h}
 		treeFS = fs
 	case inner.W >= 50*fs:
-		tw := clamp(inner.W*0.34, 20*fs, 30*fs)
-		tree = Rect{inner.X, inner.Y, tw, inner.H}
-		plans = Rect{inner.X + tw + 2*fs, inner.Y, inner.W - tw - 2*fs, inner.H}
+		tw := draw.Clamp(inner.W*0.34, 20*fs, 30*fs)
+		tree = draw.Rect{X: inner.X, Y: inner.Y, W: tw, H: inner.H}
+		plans = draw.Rect{X: inner.X + tw + 2*fs, Y: inner.Y, W: inner.W - tw - 2*fs, H: inner.H}
 		// Beside the plans, in smaller words if its height needs them.
 		for treeFS > 14*sc && planTree(nil, th, sc, treeFS, tree, v) > inner.H {
 			treeFS -= sc
@@ -102,18 +101,18 @@ func AppendPlanner(dst List, v PlannerView) List {
 		// smaller words if need be; a stage too short even for that (a
 		// phone's) gives it all to the plans: the step before drew the
 		// tree alone.
-		tree = Rect{inner.X, inner.Y, inner.W, inner.H}
+		tree = draw.Rect{X: inner.X, Y: inner.Y, W: inner.W, H: inner.H}
 		h := planTree(nil, th, sc, treeFS, tree, v)
 		for treeFS > 14*sc && h > inner.H*0.4 {
 			treeFS -= sc
 			h = planTree(nil, th, sc, treeFS, tree, v)
 		}
 		if h > inner.H*0.4 {
-			tree, plans = Rect{}, inner
+			tree, plans = draw.Rect{}, inner
 			break
 		}
 		tree.H = h
-		plans = Rect{inner.X, inner.Y + h + 1.5*fs, inner.W, inner.H - h - 1.5*fs}
+		plans = draw.Rect{X: inner.X, Y: inner.Y + h + 1.5*fs, W: inner.W, H: inner.H - h - 1.5*fs}
 	}
 	if tree.W > 0 {
 		if v.Chosen != "" && planTree(nil, th, sc, treeFS, tree, v) > st.Y+st.H-tree.Y {
@@ -129,11 +128,11 @@ func AppendPlanner(dst List, v PlannerView) List {
 
 // planTree draws the decision tree in r (measuring only, when l is nil)
 // and returns its height.
-func planTree(l *List, th Theme, sc, fs float32, r Rect, v PlannerView) float32 {
+func planTree(l *draw.List, th draw.Theme, sc, fs float32, r draw.Rect, v PlannerView) float32 {
 	w := v.Words
 	qf := fs
-	lw := minf(9.5*fs, r.W*0.4)
-	edge := minf(3*fs, r.W*0.12)
+	lw := draw.Minf(9.5*fs, r.W*0.4)
+	edge := draw.Minf(3*fs, r.W*0.12)
 	qw := r.W - lw - edge
 	leafH := 2 * fs
 	noH := 2.2 * fs
@@ -143,7 +142,7 @@ func planTree(l *List, th Theme, sc, fs float32, r Rect, v PlannerView) float32 
 		}
 		on := planLeaves[k] == v.Branch
 		if on {
-			l.Rect(x, y, lw, leafH, withAlpha(th.LinkActive, 70))
+			l.Rect(x, y, lw, leafH, draw.WithAlpha(th.LinkActive, 70))
 			l.Frame(x, y, lw, leafH, 2.5*sc, th.LinkActive)
 		} else {
 			l.Frame(x, y, lw, leafH, 1*sc, th.Link)
@@ -153,24 +152,24 @@ func planTree(l *List, th Theme, sc, fs float32, r Rect, v PlannerView) float32 
 			o := 4 * sc
 			l.Frame(x-o, y-o, lw+2*o, leafH+2*o, 2*sc, planChosen)
 		}
-		l.Label(x+lw/2, y+leafH/2-fs*0.6, fs, AlignCenter, planPick(on, th.Text, th.Dim), fitLabel(w.Say("canvas.plan.leaf_"+planLeaves[k]), fs, lw-fs*0.4))
+		l.Label(x+lw/2, y+leafH/2-fs*0.6, fs, draw.AlignCenter, draw.Pick(on, th.Text, th.Dim), draw.FitLabel(w.Say("canvas.plan.leaf_"+planLeaves[k]), fs, lw-fs*0.4))
 	}
 	y := r.Y
 	n := len(v.Tree)
 	for i, q := range v.Tree {
-		lines := wrapCount(q.Question, qf, qw-fs)
+		lines := draw.WrapCount(q.Question, qf, qw-fs)
 		qh := float32(lines)*qf*1.3 + 0.8*fs
 		if l != nil {
 			if q.Taken {
-				l.Rect(r.X, y, qw, qh, withAlpha(th.LinkActive, 40))
+				l.Rect(r.X, y, qw, qh, draw.WithAlpha(th.LinkActive, 40))
 				l.Frame(r.X, y, qw, qh, 2*sc, th.LinkActive)
 			} else {
 				l.Rect(r.X, y, qw, qh, th.Panel)
 				l.Frame(r.X, y, qw, qh, 1*sc, th.Link)
 			}
 			ty := y + 0.4*fs
-			wrapLines(q.Question, qf, qw-fs, func(s string) {
-				l.Label(r.X+0.5*fs, ty, qf, AlignLeft, planPick(q.Taken, th.Text, th.Dim), s)
+			draw.WrapLines(q.Question, qf, qw-fs, func(s string) {
+				l.Label(r.X+0.5*fs, ty, qf, draw.AlignLeft, draw.Pick(q.Taken, th.Text, th.Dim), s)
 				ty += qf * 1.3
 			})
 		}
@@ -178,8 +177,8 @@ func planTree(l *List, th Theme, sc, fs float32, r Rect, v PlannerView) float32 
 		// yes: right to this question's leaf.
 		if i < len(planLeaves) && l != nil {
 			on := q.Taken && q.Answer
-			l.Segment(r.X+qw, mid, r.X+qw+edge, mid, planPick(on, 2.5*sc, 1.5*sc), planPick(on, th.LinkActive, th.Link))
-			l.Label(r.X+qw+edge/2, mid-fs*1.35, fs, AlignCenter, planPick(on, th.LinkActive, th.Dim), w.Say("canvas.plan.yes"))
+			l.Segment(r.X+qw, mid, r.X+qw+edge, mid, draw.Pick(on, 2.5*sc, 1.5*sc), draw.Pick(on, th.LinkActive, th.Link))
+			l.Label(r.X+qw+edge/2, mid-fs*1.35, fs, draw.AlignCenter, draw.Pick(on, th.LinkActive, th.Dim), w.Say("canvas.plan.yes"))
 			leaf(i, r.X+qw+edge, mid-leafH/2)
 		}
 		y += qh
@@ -191,8 +190,8 @@ func planTree(l *List, th Theme, sc, fs float32, r Rect, v PlannerView) float32 
 		if l != nil {
 			on := q.Taken && !q.Answer
 			cx := r.X + qw/2
-			l.Segment(cx, y, cx, y+noH, planPick(on, 2.5*sc, 1.5*sc), planPick(on, th.LinkActive, th.Link))
-			l.Label(cx+0.4*fs, y+noH/2-fs*0.6, fs, AlignLeft, planPick(on, th.LinkActive, th.Dim), w.Say("canvas.plan.no"))
+			l.Segment(cx, y, cx, y+noH, draw.Pick(on, 2.5*sc, 1.5*sc), draw.Pick(on, th.LinkActive, th.Link))
+			l.Label(cx+0.4*fs, y+noH/2-fs*0.6, fs, draw.AlignLeft, draw.Pick(on, th.LinkActive, th.Dim), w.Say("canvas.plan.no"))
 		}
 		y += noH
 		if last {
@@ -202,97 +201,42 @@ func planTree(l *List, th Theme, sc, fs float32, r Rect, v PlannerView) float32 
 	}
 	// The key: the lit path is the reader's model and cluster; the ring,
 	// where the search's plan lands (its plan named in full, wrapped).
-	key := LegendEntry{Color: th.LinkActive, Label: w.Say("canvas.plan.key_path")}
+	key := draw.LegendEntry{Color: th.LinkActive, Label: w.Say("canvas.plan.key_path")}
 	y += fs
 	if l != nil {
-		Legend(l, th, r.X, y, r.W, fs, sc, key)
+		draw.Legend(l, th, r.X, y, r.W, fs, sc, key)
 	}
-	y += LegendHeight(r.W, fs, key)
+	y += draw.LegendHeight(r.W, fs, key)
 	if v.Chosen != "" && v.ChosenKey != "" {
 		sw := fs * 0.9
 		tx, tw := r.X+sw+fs*0.4, r.W-sw-fs*0.4
 		if l != nil {
-			l.Frame(r.X, y+(fs*LineHeight-sw)/2, sw, sw, 2*sc, planChosen)
+			l.Frame(r.X, y+(fs*draw.LineHeight-sw)/2, sw, sw, 2*sc, planChosen)
 			l.Key(planChosen, v.ChosenKey)
 			ty := y
-			wrapLines(v.ChosenKey, fs, tw, func(s string) {
-				l.Label(tx, ty, fs, AlignLeft, th.Text, s)
+			draw.WrapLines(v.ChosenKey, fs, tw, func(s string) {
+				l.Label(tx, ty, fs, draw.AlignLeft, th.Text, s)
 				ty += fs * 1.3
 			})
 		}
-		y += float32(wrapCount(v.ChosenKey, fs, tw))*fs*1.3 + fs*0.2
+		y += float32(draw.WrapCount(v.ChosenKey, fs, tw))*fs*1.3 + fs*0.2
 	}
 	return y - r.Y
 }
 
-// wrapLines calls line with s broken into lines that fit w at size fs
-// (labelW): at spaces (not between a number and its unit), or after a
-// CJK character or punctuation; a longer word stays whole.
-func wrapLines(s string, fs, w float32, line func(string)) {
-	s = strings.TrimSpace(s)
-	for len(s) > 0 {
-		if labelW(s, fs) <= w {
-			line(s)
-			return
-		}
-		cut := -1
-		for i, r := range s {
-			if i > 0 && labelW(s[:i], fs) > w {
-				break
-			}
-			if r == ' ' {
-				if !unitAfter(s, i) {
-					cut = i
-				}
-			} else if r >= 0x2e80 {
-				cut = i + utf8.RuneLen(r)
-			}
-		}
-		if end := len(s); cut >= end {
-			cut = -1
-		}
-		if cut <= 0 {
-			cut = strings.IndexByte(s, ' ')
-			if cut < 0 {
-				line(s)
-				return
-			}
-		}
-		line(strings.TrimSpace(s[:cut]))
-		s = strings.TrimSpace(s[cut:])
-	}
-}
-
-// unitAfter says whether the space at s[i] parts a number from its
-// unit ("74 GB", "426 μs").
-func unitAfter(s string, i int) bool {
-	if i == 0 || i+1 >= len(s) {
-		return false
-	}
-	a, b := s[i-1], s[i+1]
-	// b: an ASCII letter or the lead byte of a Latin or Greek one ("μs").
-	return a >= '0' && a <= '9' && (b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z' || b >= 0xc2 && b <= 0xdf)
-}
-
-func wrapCount(s string, fs, w float32) int {
-	n := 0
-	wrapLines(s, fs, w, func(string) { n++ })
-	return max(n, 1)
-}
-
 // planRows draws the ranked plans in r.
-func planRows(l *List, th Theme, sc, fs float32, r Rect, v PlannerView) {
+func planRows(l *draw.List, th draw.Theme, sc, fs float32, r draw.Rect, v PlannerView) {
 	// The key: the parts the plans' bars have, the memory bar, the
 	// selected plan.
 	wd := v.Words
 	y := r.Y
 	lf := fs
-	var ex [len(planParts) + 3]LegendEntry
+	var ex [len(planParts) + 3]draw.LegendEntry
 	k := 0
 	for _, p := range planParts {
 		for _, row := range v.Plans {
 			if slices.ContainsFunc(row.Parts, func(t TimePart) bool { return t.Key == p.Key && t.Seconds > 0 }) {
-				ex[k] = LegendEntry{Color: p.C, Label: wd.Say("canvas.cluster.part_" + p.Key)}
+				ex[k] = draw.LegendEntry{Color: p.C, Label: wd.Say("canvas.cluster.part_" + p.Key)}
 				k++
 				break
 			}
@@ -303,19 +247,19 @@ func planRows(l *List, th Theme, sc, fs float32, r Rect, v PlannerView) {
 		over = over || (v.Usable > 0 && row.Memory > v.Usable)
 	}
 	if v.Usable > 0 {
-		ex[k] = LegendEntry{Color: th.Rim, Label: wd.Say("canvas.plan.key_memory")}
+		ex[k] = draw.LegendEntry{Color: th.Rim, Label: wd.Say("canvas.plan.key_memory")}
 		k++
 		if over {
-			ex[k] = LegendEntry{Color: th.Hot, Label: wd.Say("canvas.plan.key_over")}
+			ex[k] = draw.LegendEntry{Color: th.Hot, Label: wd.Say("canvas.plan.key_over")}
 			k++
 		}
 	}
-	ex[k] = LegendEntry{Color: th.LinkActive, Label: wd.Say("canvas.plan.key_selected")}
+	ex[k] = draw.LegendEntry{Color: th.LinkActive, Label: wd.Say("canvas.plan.key_selected")}
 	k++
-	y += Legend(l, th, r.X, y, r.W, fs, sc, ex[:k]...) + fs*0.4
+	y += draw.Legend(l, th, r.X, y, r.W, fs, sc, ex[:k]...) + fs*0.4
 	// The codes' note at the bottom.
 	if v.Note != "" {
-		n1, n2 := wrap2(v.Note, fs, r.W)
+		n1, n2 := draw.Wrap2(v.Note, fs, r.W)
 		nh := fs * 1.35
 		if n2 != "" {
 			nh *= 2
@@ -325,23 +269,23 @@ func planRows(l *List, th Theme, sc, fs float32, r Rect, v PlannerView) {
 		}
 		r.H -= nh + fs*0.3
 		if n1 != "" {
-			l.Label(r.X, r.Y+r.H+fs*0.3, fs, AlignLeft, th.Dim, n1)
+			l.Label(r.X, r.Y+r.H+fs*0.3, fs, draw.AlignLeft, th.Dim, n1)
 		}
 		if n2 != "" {
-			l.Label(r.X, r.Y+r.H+fs*0.3+fs*1.35, fs, AlignLeft, th.Dim, n2)
+			l.Label(r.X, r.Y+r.H+fs*0.3+fs*1.35, fs, draw.AlignLeft, th.Dim, n2)
 		}
 	}
 
 	// Columns: rank, label, bar, step, memory.
 	rankW := 2.2 * fs
-	memW := clamp(r.W*0.12, 3*fs, 7*fs)
+	memW := draw.Clamp(r.W*0.12, 3*fs, 7*fs)
 	stepW := 4.8 * fs
 	var labW float32
 	for _, p := range v.Plans {
-		labW = maxf(labW, labelW(p.Label, fs))
+		labW = draw.Maxf(labW, draw.LabelW(p.Label, fs))
 	}
 	need := labW + fs
-	labW = minf(need, r.W*0.55)
+	labW = draw.Minf(need, r.W*0.55)
 	barX := r.X + rankW + labW
 	barW := r.X + r.W - memW - fs - stepW - barX
 	// A label wider than its column goes above its bar, whole.
@@ -390,22 +334,22 @@ func planRows(l *List, th Theme, sc, fs float32, r Rect, v PlannerView) {
 	for k := 0; k < count; k++ {
 		span = max(span, v.Plans[row(k)].Step)
 	}
-	l.Label(barX, y, lf, AlignLeft, th.Dim, "0")
+	l.Label(barX, y, lf, draw.AlignLeft, th.Dim, "0")
 	if span > 0 {
-		l.Label(barX+barW, y, lf, AlignRight, th.Dim, units.Duration(span))
+		l.Label(barX+barW, y, lf, draw.AlignRight, th.Dim, units.Duration(span))
 	}
 	if v.Usable > 0 {
-		l.Label(memX+memW, y, lf, AlignRight, th.Dim, fitLabel(wd.Say("canvas.plan.memory", "usable", units.Bytes(v.Usable)), lf, memW+stepW))
+		l.Label(memX+memW, y, lf, draw.AlignRight, th.Dim, draw.FitLabel(wd.Say("canvas.plan.memory", "usable", units.Bytes(v.Usable)), lf, memW+stepW))
 	}
 	y += 1.4 * fs
-	rh := clamp(avail/float32(count+min(more, 1)), minRow, minRow*1.4)
+	rh := draw.Clamp(avail/float32(count+min(more, 1)), minRow, minRow*1.4)
 
 	for k := 0; k < count; k++ {
 		i := row(k)
 		p := v.Plans[i]
 		ry := y + float32(k)*rh
 		if p.Selected {
-			l.Rect(r.X, ry, r.W, rh-2*sc, withAlpha(th.LinkActive, 45))
+			l.Rect(r.X, ry, r.W, rh-2*sc, draw.WithAlpha(th.LinkActive, 45))
 			l.Frame(r.X, ry, r.W, rh-2*sc, 1.5*sc, th.LinkActive)
 		}
 		text := th.Dim
@@ -415,13 +359,13 @@ func planRows(l *List, th Theme, sc, fs float32, r Rect, v PlannerView) {
 		by, bh := ry+rh*0.2, rh*0.5
 		ty := ry + rh/2 - fs*0.6
 		if twoLine {
-			l.Label(barX, ry+0.2*fs, fs, AlignLeft, text, p.Label)
+			l.Label(barX, ry+0.2*fs, fs, draw.AlignLeft, text, p.Label)
 			by, bh = ry+1.5*fs, rh-1.9*fs
 			ty = by + bh/2 - fs*0.6
 		} else {
-			l.Label(r.X+rankW, ty, fs, AlignLeft, text, p.Label)
+			l.Label(r.X+rankW, ty, fs, draw.AlignLeft, text, p.Label)
 		}
-		l.Label(r.X+rankW-0.6*fs, ty, fs, AlignRight, text, strconv.Itoa(i+1))
+		l.Label(r.X+rankW-0.6*fs, ty, fs, draw.AlignRight, text, strconv.Itoa(i+1))
 		// The step, stacked by part on the common scale.
 		bx := barX
 		if span > 0 {
@@ -437,10 +381,10 @@ func planRows(l *List, th Theme, sc, fs float32, r Rect, v PlannerView) {
 				bx = end
 			}
 		}
-		l.Label(bx+0.4*fs, ty, fs, AlignLeft, text, units.Duration(p.Step))
+		l.Label(bx+0.4*fs, ty, fs, draw.AlignLeft, text, units.Duration(p.Step))
 		// Memory against what a job can use.
 		if v.Usable > 0 {
-			mh := minf(bh, 0.8*fs)
+			mh := draw.Minf(bh, 0.8*fs)
 			my := by + (bh-mh)/2
 			f := float32(p.Memory / v.Usable)
 			c := th.Rim
@@ -448,19 +392,11 @@ func planRows(l *List, th Theme, sc, fs float32, r Rect, v PlannerView) {
 				c = th.Hot
 			}
 			l.Rect(memX, my, memW, mh, th.Empty)
-			l.Rect(memX, my, memW*clamp(f, 0, 1), mh, c)
+			l.Rect(memX, my, memW*draw.Clamp(f, 0, 1), mh, c)
 			l.Frame(memX, my, memW, mh, 1*sc, th.Dim)
 		}
 	}
 	if more > 0 {
-		l.Label(r.X+rankW, y+float32(count)*rh+0.2*fs, fs, AlignLeft, th.Dim, wd.Say("canvas.plan.more", "n", strconv.Itoa(more)))
+		l.Label(r.X+rankW, y+float32(count)*rh+0.2*fs, fs, draw.AlignLeft, th.Dim, wd.Say("canvas.plan.more", "n", strconv.Itoa(more)))
 	}
-}
-
-// planPick is on when b, else off.
-func planPick[T any](b bool, on, off T) T {
-	if b {
-		return on
-	}
-	return off
 }

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/gpuscope/gpuscope/render/draw"
 	"math"
 	"sort"
 	"strconv"
@@ -12,7 +13,7 @@ import (
 
 func plannerView(w, h float32, plans int, selected int) PlannerView {
 	v := PlannerView{
-		Width: w, Height: h, Stage: Rect{0, 0, w, h}, Scale: 1, Theme: Dark,
+		Width: w, Height: h, Stage: draw.Rect{X: 0, Y: 0, W: w, H: h}, Scale: 1, Theme: draw.Dark,
 		Tree: []DecisionNode{
 			{Question: "Does the model fit one GPU?", Answer: false, Taken: true},
 			{Question: "Does it fit one node (8 GPUs)?", Answer: true, Taken: true},
@@ -39,7 +40,7 @@ func plannerView(w, h float32, plans int, selected int) PlannerView {
 }
 
 // plannerWords are the English of the planner's canvas keys.
-var plannerWords = Words{Lang: "en", T: func(key string, args ...string) string {
+var plannerWords = draw.Words{Lang: "en", T: func(key string, args ...string) string {
 	s := map[string]string{"canvas.plan.leaf_dp": "DP", "canvas.plan.leaf_tp-dp": "TP in node + DP", "canvas.plan.leaf_tp-pp-dp": "TP + PP + DP",
 		"canvas.plan.yes": "yes", "canvas.plan.no": "no", "canvas.plan.more": "+{n} more"}[key]
 	if s == "" {
@@ -52,14 +53,14 @@ var plannerWords = Words{Lang: "en", T: func(key string, args ...string) string 
 }}
 
 func TestPlannerGolden(t *testing.T) {
-	golden.Check(t, "planner.golden", AppendPlanner(List{}, plannerView(1280, 720, 6, 1)).String())
+	golden.Check(t, "planner.golden", AppendPlanner(draw.List{}, plannerView(1280, 720, 6, 1)).String())
 }
 
 // barParts are the filled rectangles of the parts' colours, by row (y).
-func barParts(l List) map[float32][]Item {
-	rows := map[float32][]Item{}
+func barParts(l draw.List) map[float32][]draw.Item {
+	rows := map[float32][]draw.Item{}
 	for _, it := range l.Items {
-		if it.Kind != FillRect {
+		if it.Kind != draw.FillRect {
 			continue
 		}
 		for _, p := range planParts {
@@ -77,7 +78,7 @@ func barParts(l List) map[float32][]Item {
 // scale common to all rows (the slowest plan's step is the full width).
 func TestPlannerBarsProportional(t *testing.T) {
 	v := plannerView(1280, 720, 6, 1)
-	l := AppendPlanner(List{}, v)
+	l := AppendPlanner(draw.List{}, v)
 	rows := barParts(l)
 	if len(rows) != len(v.Plans) {
 		t.Fatalf("%d bars, want %d", len(rows), len(v.Plans))
@@ -109,7 +110,7 @@ func TestPlannerBarsProportional(t *testing.T) {
 			if got := float64(parts[i].W); math.Abs(got-scale*tp.Seconds) > 0.01 {
 				t.Errorf("%s: part %s %.2f px, want %.2f", plan.Label, tp.Key, got, scale*tp.Seconds)
 			}
-			if parts[i].Color != PlanPartColour(tp.Key, Dark) {
+			if parts[i].Color != PlanPartColour(tp.Key, draw.Dark) {
 				t.Errorf("%s: part %d coloured %s, want %s's", plan.Label, i, parts[i].Color.Hex(), tp.Key)
 			}
 			i++
@@ -130,12 +131,12 @@ func TestPlannerBarsProportional(t *testing.T) {
 // other leaves dim.
 func TestPlannerHighlights(t *testing.T) {
 	v := plannerView(1280, 720, 6, 3)
-	l := AppendPlanner(List{}, v)
+	l := AppendPlanner(draw.List{}, v)
 	// The highlight: a LinkActive frame round the row whose label is the
 	// selected plan's, and no other row's.
-	var frames []Item
+	var frames []draw.Item
 	for _, it := range l.Items {
-		if it.Kind == StrokeRect && it.Color == Dark.LinkActive && it.X > 400 {
+		if it.Kind == draw.StrokeRect && it.Color == draw.Dark.LinkActive && it.X > 400 {
 			frames = append(frames, it)
 		}
 	}
@@ -143,12 +144,12 @@ func TestPlannerHighlights(t *testing.T) {
 		t.Fatalf("%d highlighted rows, want 1", len(frames))
 	}
 	f := frames[0]
-	inside := func(it Item) bool { return it.Y >= f.Y && it.Y < f.Y+f.H && it.X >= f.X && it.X < f.X+f.W }
+	inside := func(it draw.Item) bool { return it.Y >= f.Y && it.Y < f.Y+f.H && it.X >= f.X && it.X < f.X+f.W }
 	for _, it := range l.Items {
-		if it.Kind == Text && it.Text == v.Plans[3].Label && !inside(it) && it.Color == Dark.Text {
+		if it.Kind == draw.Text && it.Text == v.Plans[3].Label && !inside(it) && it.Color == draw.Dark.Text {
 			t.Errorf("selected label drawn outside the highlight")
 		}
-		if it.Kind == Text && it.Text == "4" && it.X > 400 && !inside(it) {
+		if it.Kind == draw.Text && it.Text == "4" && it.X > 400 && !inside(it) {
 			t.Errorf("rank 4 outside the highlight")
 		}
 	}
@@ -156,14 +157,14 @@ func TestPlannerHighlights(t *testing.T) {
 	// "DP" and "TP + PP + DP" dim.
 	leaf := func(label string) (lit bool, found bool) {
 		for i, it := range l.Items {
-			if it.Kind == Text && it.Text == label {
+			if it.Kind == draw.Text && it.Text == label {
 				found = true
 				for _, b := range l.Items[:i] {
-					if b.Kind == StrokeRect && b.Color == Dark.LinkActive && it.X > b.X && it.X < b.X+b.W && it.Y > b.Y && it.Y < b.Y+b.H {
+					if b.Kind == draw.StrokeRect && b.Color == draw.Dark.LinkActive && it.X > b.X && it.X < b.X+b.W && it.Y > b.Y && it.Y < b.Y+b.H {
 						lit = true
 					}
 				}
-				return lit && it.Color == Dark.Text, found
+				return lit && it.Color == draw.Dark.Text, found
 			}
 		}
 		return
@@ -177,8 +178,8 @@ func TestPlannerHighlights(t *testing.T) {
 	// The taken questions are lit, the untaken one is dim.
 	for _, q := range v.Tree {
 		for _, it := range l.Items {
-			if it.Kind == Text && len(it.Text) >= 8 && len(it.Text) <= len(q.Question) && it.Text == q.Question[:len(it.Text)] {
-				if (it.Color == Dark.Text) != q.Taken {
+			if it.Kind == draw.Text && len(it.Text) >= 8 && len(it.Text) <= len(q.Question) && it.Text == q.Question[:len(it.Text)] {
+				if (it.Color == draw.Dark.Text) != q.Taken {
 					t.Errorf("question %q: colour %s, taken %v", q.Question, it.Color.Hex(), q.Taken)
 				}
 				break
@@ -189,7 +190,7 @@ func TestPlannerHighlights(t *testing.T) {
 	// lit.
 	lit := map[string]int{}
 	for _, it := range l.Items {
-		if it.Kind == Text && (it.Text == "yes" || it.Text == "no") && it.Color == Dark.LinkActive {
+		if it.Kind == draw.Text && (it.Text == "yes" || it.Text == "no") && it.Color == draw.Dark.LinkActive {
 			lit[it.Text]++
 		}
 	}
@@ -201,17 +202,17 @@ func TestPlannerHighlights(t *testing.T) {
 // Rows that do not fit are left out (with a count), the selected one kept.
 func TestPlannerManyRows(t *testing.T) {
 	v := plannerView(1280, 400, 24, 20)
-	l := AppendPlanner(List{}, v)
+	l := AppendPlanner(draw.List{}, v)
 	rows := len(barParts(l))
 	if rows >= 24 || rows < 5 {
 		t.Errorf("%d rows drawn on a 400 px stage, want some but not all 24", rows)
 	}
 	more, sel := false, false
 	for _, it := range l.Items {
-		if it.Kind == Text && it.Text == "+"+strconv.Itoa(24-rows)+" more" {
+		if it.Kind == draw.Text && it.Text == "+"+strconv.Itoa(24-rows)+" more" {
 			more = true
 		}
-		if it.Kind == Text && it.Text == "21" {
+		if it.Kind == draw.Text && it.Text == "21" {
 			sel = true
 		}
 	}
@@ -220,7 +221,7 @@ func TestPlannerManyRows(t *testing.T) {
 	}
 	// A phone: the tree above, the plans under it, still drawn.
 	v = plannerView(375, 700, 8, 0)
-	if rows := len(barParts(AppendPlanner(List{}, v))); rows < 5 {
+	if rows := len(barParts(AppendPlanner(draw.List{}, v))); rows < 5 {
 		t.Errorf("phone: %d rows, want at least 5", rows)
 	}
 	// A phone's page stage (390×420) and the lesson's long questions:
@@ -229,7 +230,7 @@ func TestPlannerManyRows(t *testing.T) {
 	for i := range v.Tree {
 		v.Tree[i].Question += " The fullest GPU would hold 203 GB against the 74 GB a job can use."
 	}
-	if rows := len(barParts(AppendPlanner(List{}, v))); rows < 5 {
+	if rows := len(barParts(AppendPlanner(draw.List{}, v))); rows < 5 {
 		t.Errorf("phone stage 390×420: %d rows, want at least 5", rows)
 	}
 }

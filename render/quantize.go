@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/gpuscope/gpuscope/render/draw"
 	"math"
 )
 
@@ -27,9 +28,9 @@ type QuantRow struct {
 // it every format's bytes a value and error on one scale each.
 type QuantizeView struct {
 	Width, Height float32
-	Stage         Rect
+	Stage         draw.Rect
 	Scale         float32
-	Theme         Theme
+	Theme         draw.Theme
 	Title         string
 	X, Q          []float64 // the strip's values and what the recipe stores
 	Outlier       []bool
@@ -59,47 +60,47 @@ const (
 )
 
 // quantColours: the window, kept values, coarse (subnormal) values.
-func quantColours(th Theme) (window, kept, coarse Color) {
-	return th.Rim, th.LinkActive, sizePalette[1]
+func quantColours(th draw.Theme) (window, kept, coarse draw.Color) {
+	return th.Rim, th.LinkActive, draw.Palette[1]
 }
 
 // AppendQuantize draws the strip and the table.
-func AppendQuantize(dst List, v QuantizeView) List {
+func AppendQuantize(dst draw.List, v QuantizeView) draw.List {
 	th := v.Theme
-	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
+	l, sc := draw.Canvas(dst, v.Width, v.Height, v.Scale, th)
 	st := v.Stage
 	if st.W <= 0 || st.H <= 0 || len(v.X) == 0 || len(v.Q) != len(v.X) {
 		return l
 	}
-	p := newPlacer(&l, st)
-	fs, big := siSizes(st, sc)
+	p := draw.NewPlacer(&l, st)
+	fs, big := draw.TextSizes(st, sc)
 	pad := fs
 	s := v.Said
 	winC, keptC, coarseC := quantColours(th)
-	y := siHeadline(&p, th, st, big, th.Text, v.Title)
+	y := draw.PlacerHeadline(&p, th, st, big, th.Text, v.Title)
 
-	entries := []LegendEntry{{keptC, false, s.KeyKept}, {coarseC, false, s.KeyCoarse}, {th.Dim, false, s.KeyFlushed},
-		{th.Hot, false, s.KeyOutlier}, {withAlpha(winC, 90), false, s.KeyWindow}, {withAlpha(winC, 50), false, s.KeySub}}
+	entries := []draw.LegendEntry{{Color: keptC, Hatch: false, Label: s.KeyKept}, {Color: coarseC, Hatch: false, Label: s.KeyCoarse}, {Color: th.Dim, Hatch: false, Label: s.KeyFlushed},
+		{Color: th.Hot, Hatch: false, Label: s.KeyOutlier}, {Color: draw.WithAlpha(winC, 90), Hatch: false, Label: s.KeyWindow}, {Color: draw.WithAlpha(winC, 50), Hatch: false, Label: s.KeySub}}
 	if v.Pending {
-		entries = []LegendEntry{{th.Dim, false, s.KeyValue}, {th.Hot, false, s.KeyOutlier}}
+		entries = []draw.LegendEntry{{Color: th.Dim, Hatch: false, Label: s.KeyValue}, {Color: th.Hot, Hatch: false, Label: s.KeyOutlier}}
 	}
-	lh := siLegend(&p, th, Rect{st.X + pad, y, st.W - 2*pad, st.Y + st.H - pad - y}, fs, sc, entries...)
-	body := Rect{st.X + pad, y, st.W - 2*pad, st.Y + st.H - pad - lh - fs*0.5 - y}
+	lh := draw.PlacerLegend(&p, th, draw.Rect{X: st.X + pad, Y: y, W: st.W - 2*pad, H: st.Y + st.H - pad - y}, fs, sc, entries...)
+	body := draw.Rect{X: st.X + pad, Y: y, W: st.W - 2*pad, H: st.Y + st.H - pad - lh - fs*0.5 - y}
 
 	// The table beside the strip on a wide stage, under it on a tall one,
 	// where it gives up rows (FP32 and BF16 first, the step's own last)
 	// before the strip drops below half the body.
-	rowH := fs * LineHeight * 1.6
+	rowH := fs * draw.LineHeight * 1.6
 	rows := v.Rows
 	head := 2 // the table's title and its header row
-	chart, table := body, Rect{}
-	if tw := clamp(body.W*0.36, fs*17, fs*24); body.W > body.H*1.25 && body.W-tw-fs >= fs*24 {
+	chart, table := body, draw.Rect{}
+	if tw := draw.Clamp(body.W*0.36, fs*17, fs*24); body.W > body.H*1.25 && body.W-tw-fs >= fs*24 {
 		chart.W = body.W - tw - fs
-		table = Rect{body.X + body.W - tw, body.Y + fs*LineHeight, tw, rowH * float32(len(rows)+2)}
+		table = draw.Rect{X: body.X + body.W - tw, Y: body.Y + fs*draw.LineHeight, W: tw, H: rowH * float32(len(rows)+2)}
 	} else {
-		rowH = fs * LineHeight * 1.5
+		rowH = fs * draw.LineHeight * 1.5
 		head = 1 // no title: the header row only
-		fit := int((body.H-maxf(body.H*0.62, fs*10))/rowH) - head
+		fit := int((body.H-draw.Maxf(body.H*0.62, fs*10))/rowH) - head
 		if fit < len(rows) && len(rows) > 4 {
 			rows = rows[len(rows)-4:]
 		}
@@ -116,12 +117,12 @@ func AppendQuantize(dst List, v QuantizeView) List {
 			tableH = 0
 		}
 		chart.H = body.H - tableH - fs*0.5
-		table = Rect{body.X, body.Y + chart.H + fs*0.5, body.W, tableH}
+		table = draw.Rect{X: body.X, Y: body.Y + chart.H + fs*0.5, W: body.W, H: tableH}
 	}
 	// The captions under the plot may run under the table when it ends
 	// above them.
 	right := body.X + body.W
-	if table.Y < chart.Y+chart.H && table.Y+table.H > chart.Y+chart.H-fs*LineHeight*4.6 {
+	if table.Y < chart.Y+chart.H && table.Y+table.H > chart.Y+chart.H-fs*draw.LineHeight*4.6 {
 		right = chart.X + chart.W
 	}
 	quantStrip(&p, th, v, chart, right, fs, sc)
@@ -131,27 +132,27 @@ func AppendQuantize(dst List, v QuantizeView) List {
 	return l
 }
 
-func quantStrip(p *siPlacer, th Theme, v QuantizeView, r Rect, right, fs, sc float32) {
+func quantStrip(p *draw.Placer, th draw.Theme, v QuantizeView, r draw.Rect, right, fs, sc float32) {
 	s := v.Said
 	winC, keptC, coarseC := quantColours(th)
-	yLab := siW("0.001", fs) + fs*0.6
-	p.fit(r.X, r.Y, fs, AlignLeft, th.Dim, s.YAxis, r.W)
-	px, py := r.X+yLab, r.Y+fs*LineHeight*1.4
-	pw, ph := r.W-yLab, r.H-fs*LineHeight*4.6-(py-r.Y)
+	yLab := draw.PlacerW("0.001", fs) + fs*0.6
+	p.Fit(r.X, r.Y, fs, draw.AlignLeft, th.Dim, s.YAxis, r.W)
+	px, py := r.X+yLab, r.Y+fs*draw.LineHeight*1.4
+	pw, ph := r.W-yLab, r.H-fs*draw.LineHeight*4.6-(py-r.Y)
 	if pw < fs*6 || ph < fs*5 {
 		return
 	}
 	yOf := func(m float64) float32 {
 		f := (math.Log10(m) - qzLo) / (qzHi - qzLo)
-		return py + ph*(1-float32(clampF(f, 0, 1)))
+		return py + ph*(1-float32(draw.ClampF(f, 0, 1)))
 	}
 	n := len(v.X)
 	dx := pw / float32(n)
 	// Decades.
 	for e := int(qzLo); e <= int(qzHi); e++ {
 		yy := yOf(math.Pow(10, float64(e)))
-		p.l.Segment(px, yy, px+pw, yy, 1*sc, withAlpha(th.Dim, 50))
-		p.text(px-fs*0.3, yy-fs*0.55, fs, AlignRight, th.Dim, quantDecades[e-int(qzLo)])
+		p.L.Segment(px, yy, px+pw, yy, 1*sc, draw.WithAlpha(th.Dim, 50))
+		p.Text(px-fs*0.3, yy-fs*0.55, fs, draw.AlignRight, th.Dim, quantDecades[e-int(qzLo)])
 	}
 	// The windows, a block each, and the blocks' edges.
 	block := max(v.Block, 1)
@@ -160,22 +161,22 @@ func quantStrip(p *siPlacer, th Theme, v QuantizeView, r Rect, right, fs, sc flo
 			x0 := px + float32(b*block)*dx
 			bw := float32(min(block, n-b*block)) * dx
 			top, mid, bot := yOf(w.Top), yOf(w.MinNormal), yOf(w.Flush)
-			p.l.Rect(x0, top, bw, mid-top, withAlpha(winC, 90))
-			p.l.Rect(x0, mid, bw, bot-mid, withAlpha(winC, 50))
-			p.l.Segment(x0, top, x0+bw, top, 1.5*sc, winC)
+			p.L.Rect(x0, top, bw, mid-top, draw.WithAlpha(winC, 90))
+			p.L.Rect(x0, mid, bw, bot-mid, draw.WithAlpha(winC, 50))
+			p.L.Segment(x0, top, x0+bw, top, 1.5*sc, winC)
 		}
 	}
 	for b := block; b < n; b += block {
 		x := px + float32(b)*dx
-		p.l.Segment(x, py, x, py+ph, 1*sc, withAlpha(th.Text, 110))
+		p.L.Segment(x, py, x, py+ph, 1*sc, draw.WithAlpha(th.Text, 110))
 	}
-	p.l.Frame(px, py, pw, ph, 1*sc, th.Dim)
+	p.L.Frame(px, py, pw, ph, 1*sc, th.Dim)
 	if s.TilesWeights != "" && !v.Pending {
-		quantTiles(p, th, v, Rect{px, py, pw, ph}, yOf, fs, sc)
+		quantTiles(p, th, v, draw.Rect{X: px, Y: py, W: pw, H: ph}, yOf, fs, sc)
 	}
 	// The values: stored, coarse (a subnormal), flushed to zero (hollow),
 	// the outlier large.
-	rad := clamp(dx*0.45, 1.2*sc, 3*sc)
+	rad := draw.Clamp(dx*0.45, 1.2*sc, 3*sc)
 	flushed := 0
 	for i, x := range v.X {
 		m := math.Abs(x)
@@ -186,43 +187,43 @@ func quantStrip(p *siPlacer, th Theme, v QuantizeView, r Rect, right, fs, sc flo
 		w := v.Windows[min(i/block, len(v.Windows)-1)]
 		switch {
 		case v.Outlier[i]:
-			p.l.Circle(cx, cy, rad*2.2, th.Hot)
-			p.reserve(Rect{cx - rad*2.2, cy - rad*2.2, rad * 4.4, rad * 4.4})
-			_ = p.text(cx+rad*3, cy+fs*0.2, fs, AlignLeft, th.Hot, s.OutlierLabel) || p.text(cx-rad*3, cy+fs*0.2, fs, AlignRight, th.Hot, s.OutlierLabel)
+			p.L.Circle(cx, cy, rad*2.2, th.Hot)
+			p.Reserve(draw.Rect{X: cx - rad*2.2, Y: cy - rad*2.2, W: rad * 4.4, H: rad * 4.4})
+			_ = p.Text(cx+rad*3, cy+fs*0.2, fs, draw.AlignLeft, th.Hot, s.OutlierLabel) || p.Text(cx-rad*3, cy+fs*0.2, fs, draw.AlignRight, th.Hot, s.OutlierLabel)
 		case v.Pending:
-			p.l.Circle(cx, cy, rad, th.Dim)
+			p.L.Circle(cx, cy, rad, th.Dim)
 		case v.Q[i] == 0:
 			flushed++
-			p.l.Frame(cx-rad, cy-rad, 2*rad, 2*rad, 1*sc, th.Dim)
+			p.L.Frame(cx-rad, cy-rad, 2*rad, 2*rad, 1*sc, th.Dim)
 		case m < w.MinNormal:
-			p.l.Circle(cx, cy, rad, coarseC)
+			p.L.Circle(cx, cy, rad, coarseC)
 		default:
-			p.l.Circle(cx, cy, rad, keptC)
+			p.L.Circle(cx, cy, rad, keptC)
 		}
 	}
-	h := p.wrap(px, py+ph+fs*0.3, fs, AlignLeft, th.Dim, s.XAxis, right-px, 2)
+	h := p.Wrap(px, py+ph+fs*0.3, fs, draw.AlignLeft, th.Dim, s.XAxis, right-px, 2)
 	if !v.Pending {
-		p.wrap(px, py+ph+fs*0.3+h, fs, AlignLeft, th.Text, s.Flushed, right-px, 2)
+		p.Wrap(px, py+ph+fs*0.3+h, fs, draw.AlignLeft, th.Text, s.Flushed, right-px, 2)
 	}
 }
 
-func quantTable(p *siPlacer, th Theme, v QuantizeView, rows []QuantRow, head int, r Rect, fs, sc, rowH float32) {
+func quantTable(p *draw.Placer, th draw.Theme, v QuantizeView, rows []QuantRow, head int, r draw.Rect, fs, sc, rowH float32) {
 	s := v.Said
 	_, keptC, _ := quantColours(th)
 	if r.W < fs*12 {
 		return
 	}
 	if head == 2 {
-		p.fit(r.X, r.Y, fs, AlignLeft, th.Text, s.TableTitle, r.W)
+		p.Fit(r.X, r.Y, fs, draw.AlignLeft, th.Text, s.TableTitle, r.W)
 	}
 	nameW := fs * 4.2
 	for _, row := range rows {
-		nameW = max(nameW, siW(row.Name, fs)+fs*0.4)
+		nameW = max(nameW, draw.PlacerW(row.Name, fs)+fs*0.4)
 	}
 	colW := (r.W - nameW) / 2
 	hy := r.Y + rowH*float32(head-1)
-	p.fit(r.X+nameW, hy, fs, AlignLeft, th.Dim, s.BytesHead, colW-fs*0.3)
-	p.fit(r.X+nameW+colW, hy, fs, AlignLeft, th.Dim, s.ErrorHead, colW)
+	p.Fit(r.X+nameW, hy, fs, draw.AlignLeft, th.Dim, s.BytesHead, colW-fs*0.3)
+	p.Fit(r.X+nameW+colW, hy, fs, draw.AlignLeft, th.Dim, s.ErrorHead, colW)
 	maxB, maxE := 0.0, 0.0
 	for _, row := range v.Rows {
 		maxB, maxE = math.Max(maxB, row.Bytes), math.Max(maxE, row.Error)
@@ -233,40 +234,38 @@ func quantTable(p *siPlacer, th Theme, v QuantizeView, rows []QuantRow, head int
 		c := th.Dim
 		if row.Current {
 			c = th.Text
-			p.l.Rect(r.X-fs*0.2, y-fs*0.1, r.W+fs*0.2, rowH-fs*0.05, withAlpha(keptC, 40))
+			p.L.Rect(r.X-fs*0.2, y-fs*0.1, r.W+fs*0.2, rowH-fs*0.05, draw.WithAlpha(keptC, 40))
 		}
-		p.fit(r.X, y, fs, AlignLeft, c, row.Name, nameW-fs*0.3)
+		p.Fit(r.X, y, fs, draw.AlignLeft, c, row.Name, nameW-fs*0.3)
 		bh := fs * 0.4
-		by := y + fs*LineHeight + fs*0.05
+		by := y + fs*draw.LineHeight + fs*0.05
 		if maxB > 0 {
 			bw := barW * float32(row.Bytes/maxB)
-			p.l.Rect(r.X+nameW, by, bw, bh, keptC)
+			p.L.Rect(r.X+nameW, by, bw, bh, keptC)
 		}
-		p.fit(r.X+nameW, y, fs, AlignLeft, c, row.Bits, colW-fs*0.3)
+		p.Fit(r.X+nameW, y, fs, draw.AlignLeft, c, row.Bits, colW-fs*0.3)
 		ex := r.X + nameW + colW
 		if v.Pending && row.Current {
-			p.fit(ex, y, fs, AlignLeft, th.Hot, s.Hidden, colW)
+			p.Fit(ex, y, fs, draw.AlignLeft, th.Hot, s.Hidden, colW)
 			continue
 		}
 		if maxE > 0 {
-			p.l.Rect(ex, by, barW*float32(row.Error/maxE), bh, th.Hot)
+			p.L.Rect(ex, by, barW*float32(row.Error/maxE), bh, th.Hot)
 		}
-		p.fit(ex, y, fs, AlignLeft, c, row.ErrText, colW)
+		p.Fit(ex, y, fs, draw.AlignLeft, c, row.ErrText, colW)
 	}
-	p.l.Key(keptC, s.BytesHead)
-	p.l.Key(th.Hot, s.ErrorHead)
-	p.l.Key(withAlpha(keptC, 40), s.TableTitle)
+	p.L.Key(keptC, s.BytesHead)
+	p.L.Key(th.Hot, s.ErrorHead)
+	p.L.Key(draw.WithAlpha(keptC, 40), s.TableTitle)
 }
 
 // quantDecades label 10^-3 … 10^6.
 var quantDecades = [...]string{"0.001", "0.01", "0.1", "1", "10", "100", "1,000", "10k", "100k", "1M"}
 
-func clampF(v, lo, hi float64) float64 { return math.Max(lo, math.Min(hi, v)) }
-
 // quantTiles draws, above the values of the block without the outlier,
 // a weight matrix of 4×4 blocks of 128×128 (one shaded: one scale) and an
 // activation row of 1×128 tiles, with their labels.
-func quantTiles(p *siPlacer, th Theme, v QuantizeView, plot Rect, yOf func(float64) float32, fs, sc float32) {
+func quantTiles(p *draw.Placer, th draw.Theme, v QuantizeView, plot draw.Rect, yOf func(float64) float32, fs, sc float32) {
 	winC, _, _ := quantColours(th)
 	half := plot.W / 2
 	x0, b := plot.X+half, len(v.Windows)-1 // the second block, unless the outlier is there
@@ -279,35 +278,35 @@ func quantTiles(p *siPlacer, th Theme, v QuantizeView, plot Rect, yOf func(float
 	bottom := yOf(v.Windows[b].Top) // above its band
 	for i, x := range v.X {
 		if i/max(v.Block, 1) == b {
-			bottom = minf(bottom, yOf(math.Abs(x))) // and its values
+			bottom = draw.Minf(bottom, yOf(math.Abs(x))) // and its values
 		}
 	}
-	g := minf(fs*1.1, (bottom-top-fs*LineHeight*2.6)/4.5)
-	g = maxf(g, fs*0.6)
+	g := draw.Minf(fs*1.1, (bottom-top-fs*draw.LineHeight*2.6)/4.5)
+	g = draw.Maxf(g, fs*0.6)
 	lw := half - 4*g - fs*1.5
-	if g < fs*0.5 || lw < fs*7 || top+4*g+fs*(0.6+LineHeight*2) > bottom {
+	if g < fs*0.5 || lw < fs*7 || top+4*g+fs*(0.6+draw.LineHeight*2) > bottom {
 		return // no room for the labels: the narration says it
 	}
 	x := x0 + fs*0.8
 	for r := range 4 {
 		for c := range 4 {
-			col := withAlpha(th.Dim, 60)
+			col := draw.WithAlpha(th.Dim, 60)
 			if r == 1 && c == 2 {
-				col = withAlpha(winC, 200)
+				col = draw.WithAlpha(winC, 200)
 			}
-			p.l.Rect(x+float32(c)*g+sc, top+float32(r)*g+sc, g-2*sc, g-2*sc, col)
+			p.L.Rect(x+float32(c)*g+sc, top+float32(r)*g+sc, g-2*sc, g-2*sc, col)
 		}
 	}
-	p.reserve(Rect{x, top, 4 * g, 4 * g})
-	p.wrap(x+4*g+fs*0.5, top+g, fs, AlignLeft, th.Text, v.Said.TilesWeights, lw, 2)
+	p.Reserve(draw.Rect{X: x, Y: top, W: 4 * g, H: 4 * g})
+	p.Wrap(x+4*g+fs*0.5, top+g, fs, draw.AlignLeft, th.Text, v.Said.TilesWeights, lw, 2)
 	ay := top + 4*g + fs*0.6
 	for c := range 8 {
-		col := withAlpha(th.Dim, 60)
+		col := draw.WithAlpha(th.Dim, 60)
 		if c == 5 {
-			col = withAlpha(winC, 200)
+			col = draw.WithAlpha(winC, 200)
 		}
-		p.l.Rect(x+float32(c)*g/2+sc, ay, g/2-2*sc, g*0.45, col)
+		p.L.Rect(x+float32(c)*g/2+sc, ay, g/2-2*sc, g*0.45, col)
 	}
-	p.reserve(Rect{x, ay, 4 * g, g * 0.45})
-	p.wrap(x+4*g+fs*0.5, ay+g*0.22-fs*0.6, fs, AlignLeft, th.Text, v.Said.TilesActivations, lw, 2)
+	p.Reserve(draw.Rect{X: x, Y: ay, W: 4 * g, H: g * 0.45})
+	p.Wrap(x+4*g+fs*0.5, ay+g*0.22-fs*0.6, fs, draw.AlignLeft, th.Text, v.Said.TilesActivations, lw, 2)
 }

@@ -1,9 +1,8 @@
 package render
 
 import (
+	"github.com/gpuscope/gpuscope/render/draw"
 	"math"
-	"strings"
-	"unicode"
 
 	"github.com/gpuscope/gpuscope/engine/units"
 )
@@ -23,15 +22,15 @@ const racePackets = 48
 // much it has delivered; once the faster is done, a headline says how
 // many times as long the slowest takes. The playhead crosses every lane. A negative Time
 // is the end of the race.
-func AppendRace(dst List, v RaceView) List {
+func AppendRace(dst draw.List, v RaceView) draw.List {
 	th := v.Theme
-	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
+	l, sc := draw.Canvas(dst, v.Width, v.Height, v.Scale, th)
 	st := v.Stage
 	n := len(v.Lanes)
 	if st.W <= 0 || st.H <= 0 || n == 0 {
 		return l
 	}
-	fs := clamp(minf(st.W, st.H)/32, 14*sc, 22*sc)
+	fs := draw.Clamp(draw.Minf(st.W, st.H)/32, 14*sc, 22*sc)
 	pad := fs
 
 	tmax, bmax := 0.0, 0.0
@@ -51,14 +50,14 @@ func AppendRace(dst List, v RaceView) List {
 
 	// Header: what moves, and the clock.
 	clock := v.Words.Say("canvas.clock", "t", units.Duration(t))
-	cw := textWidth(clock, fs)
-	l.Label(st.X+st.W-pad, st.Y+pad*0.5, fs, AlignRight, th.Text, clock)
+	cw := draw.TextWidth(clock, fs)
+	l.Label(st.X+st.W-pad, st.Y+pad*0.5, fs, draw.AlignRight, th.Text, clock)
 	if v.Title != "" {
-		l.Label(st.X+pad, st.Y+pad*0.5, fs, AlignLeft, th.Text, fitText(v.Title, fs, st.W-3*pad-cw))
+		l.Label(st.X+pad, st.Y+pad*0.5, fs, draw.AlignLeft, th.Text, draw.FitText(v.Title, fs, st.W-3*pad-cw))
 	}
 
 	// Columns: the tracks, then the meters.
-	meterW := textWidth("100%", fs*1.4) + fs
+	meterW := draw.TextWidth("100%", fs*1.4) + fs
 	tx := st.X + pad
 	tw := st.X + st.W - pad - meterW - fs - tx
 	headY := st.Y + pad*0.5 + fs*1.45 // the headline: how many times as long
@@ -68,25 +67,25 @@ func AppendRace(dst List, v RaceView) List {
 		return l
 	}
 	pitch := (bottom - top) / float32(n)
-	rowH := clamp(pitch*0.32, fs*0.8, fs*3)
+	rowH := draw.Clamp(pitch*0.32, fs*0.8, fs*3)
 	// Room for the lane's name above its bar and its finish below.
-	rowH = maxf(minf(rowH, pitch-fs*(LineHeight*2.2+0.4)), fs*0.5)
+	rowH = draw.Maxf(draw.Minf(rowH, pitch-fs*(draw.LineHeight*2.2+0.4)), fs*0.5)
 	at := func(s float64) float32 { return tx + tw*float32(math.Min(math.Max(s/tmax, 0), 1)) }
 
 	for i, ln := range v.Lanes {
-		col := sizePalette[i%len(sizePalette)]
+		col := draw.Palette[i%len(draw.Palette)]
 		l.Key(col, ln.Name)
-		labY := top + pitch*float32(i) + (pitch-rowH-fs*LineHeight*1.2)/2
-		y := labY + fs*LineHeight*1.2
+		labY := top + pitch*float32(i) + (pitch-rowH-fs*draw.LineHeight*1.2)/2
+		y := labY + fs*draw.LineHeight*1.2
 		cy := y + rowH/2
-		l.Label(tx, labY, fs, AlignLeft, th.Text, fitText(raceLabel(ln, v.Words), fs, tw))
+		l.Label(tx, labY, fs, draw.AlignLeft, th.Text, draw.FitText(raceLabel(ln, v.Words), fs, tw))
 		l.Rect(tx, y, tw, rowH, th.Panel)
 		end := math.Min(t, ln.Seconds)
 		x1 := at(end)
 		if x1 > tx {
 			c := col
 			if t < ln.Seconds {
-				c = withAlpha(col, 190) // still moving
+				c = draw.WithAlpha(col, 190) // still moving
 			}
 			l.Rect(tx, y, x1-tx, rowH, c)
 		}
@@ -94,8 +93,8 @@ func AppendRace(dst List, v RaceView) List {
 		// spacing at racePackets a track, sparser by the bandwidth ratio.
 		if t < ln.Seconds && t > ln.Latency && ln.Bandwidth > 0 && bmax > 0 {
 			gap := tw / racePackets * float32(bmax/ln.Bandwidth)
-			gap = minf(maxf(gap, rowH*0.6), tw/2)
-			pr := clamp(rowH*0.16, 1.5*sc, 6*sc)
+			gap = draw.Minf(draw.Maxf(gap, rowH*0.6), tw/2)
+			pr := draw.Clamp(rowH*0.16, 1.5*sc, 6*sc)
 			speed := float64(tw) / tmax * 4 // px a second: packets run ahead of the bar
 			phase := float32(math.Mod(speed*t, float64(gap)))
 			pc := th.Text
@@ -109,15 +108,15 @@ func AppendRace(dst List, v RaceView) List {
 			// The finish: a flag at the bar's end and the lane's time.
 			l.Segment(x1, y-fs*0.3, x1, y+rowH+fs*0.3, 2*sc, col)
 			label := units.Duration(ln.Seconds)
-			lw := textWidth(label, fs)
-			lx, al := x1+fs*0.4, AlignLeft
+			lw := draw.TextWidth(label, fs)
+			lx, al := x1+fs*0.4, draw.AlignLeft
 			if lx+lw > tx+tw {
-				lx, al = x1-fs*0.4, AlignRight
+				lx, al = x1-fs*0.4, draw.AlignRight
 			}
 			l.Label(lx, y+rowH+fs*0.35, fs, al, col, label)
 		}
 		// The meter: how much of the transfer has arrived.
-		l.Label(st.X+st.W-pad, cy-fs*0.7, fs*1.4, AlignRight, col, units.Percent(math.Floor(raceDone(ln, t)*1000)/1000))
+		l.Label(st.X+st.W-pad, cy-fs*0.7, fs*1.4, draw.AlignRight, col, units.Percent(math.Floor(raceDone(ln, t)*1000)/1000))
 	}
 	// Once the fastest is done: how many times as long each other lane takes.
 	fast := 0
@@ -135,7 +134,7 @@ func AppendRace(dst List, v RaceView) List {
 		}
 		if s := v.Lanes[slow]; slow != fast {
 			msg := v.Words.Say("canvas.race.ratio", "slow", s.Name, "ratio", units.Ratio(v.Words.Lang, s.Seconds/f.Seconds), "fast", f.Name)
-			l.Label(tx, headY, fs, AlignLeft, th.Hot, fitText(msg, fs, st.W-2*pad))
+			l.Label(tx, headY, fs, draw.AlignLeft, th.Hot, draw.FitText(msg, fs, st.W-2*pad))
 		}
 	}
 
@@ -143,11 +142,11 @@ func AppendRace(dst List, v RaceView) List {
 	// playhead through every lane.
 	ay := bottom + fs*0.6
 	l.Segment(tx, ay, tx+tw, ay, 1*sc, th.Dim)
-	step := niceStep(tmax / 5)
+	step := draw.NiceStep(tmax / 5)
 	for k := 0; float64(k)*step <= tmax*1.0001 && k < 50; k++ {
 		x := at(float64(k) * step)
 		l.Segment(x, ay, x, ay+fs*0.3, 1*sc, th.Dim)
-		l.Label(x, ay+fs*0.4, fs, AlignCenter, th.Dim, durationLabel(float64(k)*step))
+		l.Label(x, ay+fs*0.4, fs, draw.AlignCenter, th.Dim, draw.DurationLabel(float64(k)*step))
 	}
 	if v.Time >= 0 && t < tmax {
 		x := at(t)
@@ -169,48 +168,11 @@ func raceDone(ln RaceLane, t float64) float64 {
 }
 
 // raceLabel is a lane's name, with its bandwidth each way when Rated.
-func raceLabel(ln RaceLane, w Words) string {
+func raceLabel(ln RaceLane, w draw.Words) string {
 	if !ln.Rated || ln.Bandwidth <= 0 {
 		return ln.Name
 	}
-	return linkLabels.get(linkKey{w.Lang + "\x00" + ln.Name, ln.Bandwidth}, func() string {
+	return draw.LinkLabels.Get(draw.LinkKey{Name: w.Lang + "\x00" + ln.Name, BW: ln.Bandwidth}, func() string {
 		return w.Say("canvas.race.lane", "name", ln.Name, "rate", units.Rate(ln.Bandwidth))
 	})
 }
-
-// durationLabel is units.Duration(s), formatted once per value: an axis's
-// ticks are the same every frame.
-func durationLabel(s float64) string {
-	return durationLabels.get(s, func() string { return units.Duration(s) })
-}
-
-var durationLabels memo[float64]
-
-// fitText is s cut, with an ellipsis, to w pixels at size fs — never in
-// the middle of a Latin word (a cut "ZeR…" reads as another word).
-func fitText(s string, fs, w float32) string {
-	if textWidth(s, fs) <= w {
-		return s
-	}
-	r := []rune(s)
-	for len(r) > 1 && textWidth(string(r)+"…", fs) > w {
-		r = r[:len(r)-1]
-	}
-	full := []rune(s)
-	if n := len(r); n < len(full) && inWord(full[n]) && inWord(r[n-1]) {
-		k := n
-		for k > 0 && inWord(r[k-1]) {
-			k--
-		}
-		if k > 0 {
-			r = r[:k]
-		}
-	}
-	return strings.TrimRight(string(r), " ") + "…"
-}
-
-func isLatin(c rune) bool { return c < 0x250 && unicode.IsLetter(c) }
-
-// inWord reports whether c belongs to a Latin word for cutting: a letter
-// or a hyphen ("All-to-All" is not cut to "All-to").
-func inWord(c rune) bool { return isLatin(c) || c == '-' }

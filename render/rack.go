@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/gpuscope/gpuscope/render/draw"
 	"math"
 	"strconv"
 )
@@ -29,10 +30,10 @@ type RackPanel struct {
 // RackView is the two systems and their race.
 type RackView struct {
 	Width, Height float32
-	Stage         Rect
+	Stage         draw.Rect
 	Scale         float32
-	Theme         Theme
-	Words         Words
+	Theme         draw.Theme
+	Words         draw.Words
 	Title         string
 	GPUs          int // 72
 	Panels        [2]RackPanel
@@ -47,7 +48,7 @@ type RackView struct {
 
 // rack colours: NVLink and InfiniBand as the race's lanes 0 and 1 (the
 // rack all NVLink, the nodes bound by their NICs); arrived bytes green.
-var rackNVLink, rackIB, rackFill = sizePalette[0], sizePalette[1], sizePalette[2]
+var rackNVLink, rackIB, rackFill = draw.Palette[0], draw.Palette[1], draw.Palette[2]
 
 // AppendRack draws the two systems side by side, each as rows of eight GPUs
 // around an NVSwitch tray, a frame round each NVLink domain: the rack's one
@@ -56,9 +57,9 @@ var rackNVLink, rackIB, rackFill = sizePalette[0], sizePalette[1], sizePalette[2
 // While a system's operation runs, packets move on the links that carry it
 // (as fast as the system finishes) and each GPU fills as its bytes arrive;
 // below, the two raced on one axis (AppendRace).
-func AppendRack(dst List, v RackView, scratch *List) List {
+func AppendRack(dst draw.List, v RackView, scratch *draw.List) draw.List {
 	th := v.Theme
-	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
+	l, sc := draw.Canvas(dst, v.Width, v.Height, v.Scale, th)
 	st := v.Stage
 	n := v.GPUs
 	if st.W <= 0 || st.H <= 0 || n < RackGPUsPerRow {
@@ -67,16 +68,16 @@ func AppendRack(dst List, v RackView, scratch *List) List {
 	rows := n / RackGPUsPerRow
 	fs, x0, x1, y := rackTitle(&l, th, st, sc, v.Title)
 	y += fs * 0.4
-	raceH := clamp(st.H*0.4, fs*14.5, fs*16)
-	entries := [4]LegendEntry{{Color: rackNVLink, Label: v.Keys[0]}, {Color: rackIB, Label: v.Keys[1]}, {Color: th.Dim, Label: v.Keys[2]}, {Color: rackFill, Label: v.Keys[3]}}
-	lh := LegendHeight(x1-x0, fs, entries[:]...)
+	raceH := draw.Clamp(st.H*0.4, fs*14.5, fs*16)
+	entries := [4]draw.LegendEntry{{Color: rackNVLink, Label: v.Keys[0]}, {Color: rackIB, Label: v.Keys[1]}, {Color: th.Dim, Label: v.Keys[2]}, {Color: rackFill, Label: v.Keys[3]}}
+	lh := draw.LegendHeight(x1-x0, fs, entries[:]...)
 	legendY := st.Y + st.H - raceH - lh
-	if legendY-fs*LineHeight*2 < y+float32(rows)*3*sc {
+	if legendY-fs*draw.LineHeight*2 < y+float32(rows)*3*sc {
 		// No room for the GPUs (a short embed): the race alone.
 		return AppendRace(l, RaceView{Width: v.Width, Height: v.Height, Stage: st, Scale: v.Scale, Theme: th, Words: v.Words,
 			Title: v.Title, Lanes: []RaceLane{v.Panels[0].Lane, v.Panels[1].Lane}, Time: v.Time})
 	}
-	Legend(&l, th, x0, legendY, x1-x0, fs, sc, entries[:]...)
+	draw.Legend(&l, th, x0, legendY, x1-x0, fs, sc, entries[:]...)
 	bottom := legendY - fs*0.4
 	gap := fs
 	pw := (x1 - x0 - gap) / 2
@@ -85,43 +86,43 @@ func AppendRack(dst List, v RackView, scratch *List) List {
 	noteLines := 0
 	for _, pn := range v.Panels {
 		if pn.Note != "" {
-			_, b := wrap2(pn.Note, fs, pw-ibW*1.4)
+			_, b := draw.Wrap2(pn.Note, fs, pw-ibW*1.4)
 			noteLines = max(noteLines, 1)
 			if b != "" {
 				noteLines = 2
 			}
 		}
 	}
-	if bottom-y-fs*LineHeight*float32(noteLines+1) < float32(rows)*4*sc {
+	if bottom-y-fs*draw.LineHeight*float32(noteLines+1) < float32(rows)*4*sc {
 		noteLines = 0 // a short stage: the GPUs before the notes
 	}
 	for p, pn := range v.Panels {
 		px := x0 + float32(p)*(pw+gap)
 		// Both panels' rows end at one height, above the longer note.
-		pb := bottom - fs*LineHeight*float32(noteLines)
+		pb := bottom - fs*draw.LineHeight*float32(noteLines)
 		var note [2]string
 		if pn.Note != "" && noteLines > 0 {
-			note[0], note[1] = wrap2(pn.Note, fs, pw-ibW*1.4)
+			note[0], note[1] = draw.Wrap2(pn.Note, fs, pw-ibW*1.4)
 		}
 		// The header: the name and the links, wrapped; on a short stage
 		// the name alone, then cut to a line, so the rows keep 6 px each.
 		py := y
 		head := [2]string{pn.Name, pn.Links}
-		lines := wrapCount(pn.Name, fs, pw) + wrapCount(pn.Links, fs, pw)
+		lines := draw.WrapCount(pn.Name, fs, pw) + draw.WrapCount(pn.Links, fs, pw)
 		switch {
-		case pb-y-fs*LineHeight*float32(lines) >= float32(rows)*fs*0.9:
-		case pb-y-fs*LineHeight*float32(wrapCount(pn.Name, fs, pw)) >= float32(rows)*fs*0.6:
+		case pb-y-fs*draw.LineHeight*float32(lines) >= float32(rows)*fs*0.9:
+		case pb-y-fs*draw.LineHeight*float32(draw.WrapCount(pn.Name, fs, pw)) >= float32(rows)*fs*0.6:
 			head[1] = ""
-		case pb-y-fs*LineHeight >= float32(rows)*4*sc:
-			head = [2]string{fitText(pn.Lane.Name, fs, pw), ""} // the race's short name
+		case pb-y-fs*draw.LineHeight >= float32(rows)*4*sc:
+			head = [2]string{draw.FitText(pn.Lane.Name, fs, pw), ""} // the race's short name
 		default:
 			head = [2]string{}
 		}
 		for i, s := range head {
-			col := [2]Color{th.Text, th.Dim}[i]
-			wrapLines(s, fs, pw, func(s string) {
-				l.Label(px, py, fs, AlignLeft, col, s)
-				py += fs * LineHeight
+			col := [2]draw.Color{th.Text, th.Dim}[i]
+			draw.WrapLines(s, fs, pw, func(s string) {
+				l.Label(px, py, fs, draw.AlignLeft, col, s)
+				py += fs * draw.LineHeight
 			})
 		}
 		py += fs * 0.3
@@ -133,8 +134,8 @@ func AppendRack(dst List, v RackView, scratch *List) List {
 		rw := pw - ibW - fs*0.6
 		gw := rw / (RackGPUsPerRow + 1.4 + 0.4)
 		rh := (pb - py) / float32(rows)
-		cell := minf(gw*0.84, rh*0.62) // a GPU's height
-		cw := minf(gw*0.84, cell*2.2)  // and width: wider when the rows are short
+		cell := draw.Minf(gw*0.84, rh*0.62) // a GPU's height
+		cw := draw.Minf(gw*0.84, cell*2.2)  // and width: wider when the rows are short
 		rx := px + fs*0.3
 		ibX := px + pw - ibW
 		gpuX := func(slot int) float32 {
@@ -157,12 +158,12 @@ func AppendRack(dst List, v RackView, scratch *List) List {
 		if running {
 			dots = float32(math.Mod(t/lane.Seconds*8, 1))
 		}
-		pr := clamp(rh*0.08, 1.5*sc, 3.5*sc)
+		pr := draw.Clamp(rh*0.08, 1.5*sc, 3.5*sc)
 		dom := max(pn.Domain/RackGPUsPerRow, 1)
 		// The domains' frames.
 		for r := 0; r < rows; r += dom {
 			h := rh*float32(min(dom, rows-r)) - rh*0.08
-			l.Frame(px, rowY(r)+rh*0.04, ibX-px-fs*0.2, h, 1.5*sc, withAlpha(rackNVLink, 200))
+			l.Frame(px, rowY(r)+rh*0.04, ibX-px-fs*0.2, h, 1.5*sc, draw.WithAlpha(rackNVLink, 200))
 		}
 		// The network's column, and each node's NICs to it.
 		nodes := rows / dom
@@ -170,7 +171,7 @@ func AppendRack(dst List, v RackView, scratch *List) List {
 			l.Rect(ibX+ibW*0.3, py, ibW*0.4, pb-py, th.Dim)
 			for r := 0; r < rows; r += dom {
 				ny := rowY(r) + rh*0.5
-				c := withAlpha(rackIB, 130)
+				c := draw.WithAlpha(rackIB, 130)
 				if pn.NIC && (!v.Send || r == 0 || r+dom >= rows) {
 					c = rackIB
 				}
@@ -189,13 +190,13 @@ func AppendRack(dst List, v RackView, scratch *List) List {
 			ry := rowY(r)
 			by := busY(r)
 			active := pn.NVLink && (!v.Send || r == 0 || r == rows-1)
-			bc := withAlpha(rackNVLink, 110)
+			bc := draw.WithAlpha(rackNVLink, 110)
 			if active {
 				bc = rackNVLink
 			}
 			l.Segment(gpuX(0)+cw/2, by, gpuX(RackGPUsPerRow-1)+cw/2, by, 2*sc, bc)
 			if nodes > 1 {
-				l.Segment(gpuX(RackGPUsPerRow-1)+cw/2, by, ibX-fs*0.2, by, 2*sc, withAlpha(rackIB, 110))
+				l.Segment(gpuX(RackGPUsPerRow-1)+cw/2, by, ibX-fs*0.2, by, 2*sc, draw.WithAlpha(rackIB, 110))
 			}
 			cy := ry + (rh-cell)*0.3
 			for s := range RackGPUsPerRow {
@@ -248,23 +249,23 @@ func AppendRack(dst List, v RackView, scratch *List) List {
 				}
 			}
 		}
-		if swW > textWidth("NVSwitch", fs*0.7)+2 && rows == 1 {
-			l.Label(swX+swW/2, rowY(0), fs*0.7, AlignCenter, th.Text, "NVSwitch")
+		if swW > draw.TextWidth("NVSwitch", fs*0.7)+2 && rows == 1 {
+			l.Label(swX+swW/2, rowY(0), fs*0.7, draw.AlignCenter, th.Text, "NVSwitch")
 		}
 		if nodes > 1 && v.IBSwitch != "" && noteLines > 0 {
-			l.Label(ibX+ibW, pb+fs*0.2, fs, AlignRight, th.Dim, fitText(v.IBSwitch, fs, ibW*1.3))
+			l.Label(ibX+ibW, pb+fs*0.2, fs, draw.AlignRight, th.Dim, draw.FitText(v.IBSwitch, fs, ibW*1.3))
 		}
 		if note[0] != "" {
-			l.Label(px, pb+fs*0.2, fs, AlignLeft, th.Text, note[0])
+			l.Label(px, pb+fs*0.2, fs, draw.AlignLeft, th.Text, note[0])
 		}
 		if note[1] != "" {
-			l.Label(px, pb+fs*(0.2+LineHeight), fs, AlignLeft, th.Text, note[1])
+			l.Label(px, pb+fs*(0.2+draw.LineHeight), fs, draw.AlignLeft, th.Text, note[1])
 		}
 	}
 	// The race of the two, below.
 	if scratch != nil {
 		lanes := [2]RaceLane{v.Panels[0].Lane, v.Panels[1].Lane}
-		rs := Rect{X: st.X, Y: st.Y + st.H - raceH, W: st.W, H: raceH}
+		rs := draw.Rect{X: st.X, Y: st.Y + st.H - raceH, W: st.W, H: raceH}
 		*scratch = AppendRace(*scratch, RaceView{Width: v.Width, Height: v.Height, Stage: rs, Scale: v.Scale, Theme: th, Words: v.Words, Title: v.RaceTitle, Lanes: lanes[:], Time: v.Time})
 		l.Items = append(l.Items, scratch.Items...)
 		l.Keys = append(l.Keys, scratch.Keys...)
@@ -276,9 +277,9 @@ func AppendRack(dst List, v RackView, scratch *List) List {
 // systems.
 type CeilingView struct {
 	Width, Height float32
-	Stage         Rect
+	Stage         draw.Rect
 	Scale         float32
-	Theme         Theme
+	Theme         draw.Theme
 	Title         string
 	Degrees       []int
 	// Names, Domains and Seconds are each system's: its name, its NVLink
@@ -297,9 +298,9 @@ type CeilingView struct {
 // its system's NVLink domain is hatched (its all-reduce crosses
 // InfiniBand), and each domain's edge is a dashed line between the degrees
 // it separates (past the last degree when the domain holds them all).
-func AppendCeiling(dst List, v CeilingView) List {
+func AppendCeiling(dst draw.List, v CeilingView) draw.List {
 	th := v.Theme
-	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
+	l, sc := draw.Canvas(dst, v.Width, v.Height, v.Scale, th)
 	st := v.Stage
 	nd := len(v.Degrees)
 	if st.W <= 0 || st.H <= 0 || nd == 0 || len(v.Seconds[0]) != nd || len(v.Seconds[1]) != nd {
@@ -307,16 +308,16 @@ func AppendCeiling(dst List, v CeilingView) List {
 	}
 	fs, x0, x1, y := rackTitle(&l, th, st, sc, v.Title)
 	y += fs * 0.3
-	entries := [3]LegendEntry{{Color: rackNVLink, Label: v.Names[0]}, {Color: rackIB, Label: v.Names[1]}, {Color: th.Text, Hatch: true, Label: v.Crosses}}
-	y += Legend(&l, th, x0, y, x1-x0, fs, sc, entries[:]...) + fs*0.3
+	entries := [3]draw.LegendEntry{{Color: rackNVLink, Label: v.Names[0]}, {Color: rackIB, Label: v.Names[1]}, {Color: th.Text, Hatch: true, Label: v.Crosses}}
+	y += draw.Legend(&l, th, x0, y, x1-x0, fs, sc, entries[:]...) + fs*0.3
 	for i, e := range v.Edges {
-		col := [2]Color{rackNVLink, rackIB}[i]
+		col := [2]draw.Color{rackNVLink, rackIB}[i]
 		for k := range 3 { // the dashed edge, as drawn on the chart
 			yy := y + fs*(0.1+0.33*float32(k))
 			l.Segment(x0+fs*0.3, yy, x0+fs*0.3, yy+fs*0.2, 2*sc, col)
 		}
-		l.Label(x0+fs, y, fs, AlignLeft, th.Text, fitText(e, fs, x1-x0-fs))
-		y += fs * LineHeight
+		l.Label(x0+fs, y, fs, draw.AlignLeft, th.Text, draw.FitText(e, fs, x1-x0-fs))
+		y += fs * draw.LineHeight
 	}
 	tmax := 0.0
 	for _, s := range v.Seconds {
@@ -327,9 +328,9 @@ func AppendCeiling(dst List, v CeilingView) List {
 	if !(tmax > 0) {
 		return l
 	}
-	step := niceStep(tmax / 4)
+	step := draw.NiceStep(tmax / 4)
 	top := y + fs*2.8 // room for two labels over the tallest bar
-	axisL := x0 + textWidth(durationLabel(step*4), fs) + fs*0.6
+	axisL := x0 + draw.TextWidth(draw.DurationLabel(step*4), fs) + fs*0.6
 	bottom := st.Y + st.H - fs - fs*2.6
 	if bottom-top < fs*3 {
 		return l
@@ -338,14 +339,14 @@ func AppendCeiling(dst List, v CeilingView) List {
 	at := func(s float64) float32 { return bottom - (bottom-top)*float32(s/ymax) }
 	for k := 0; float64(k)*step <= ymax*1.0001 && k < 20; k++ {
 		yy := at(float64(k) * step)
-		l.Segment(axisL, yy, x1, yy, 1*sc, withAlpha(th.Dim, 60))
-		l.Label(axisL-fs*0.3, yy-fs*0.55, fs, AlignRight, th.Dim, durationLabel(float64(k)*step))
+		l.Segment(axisL, yy, x1, yy, 1*sc, draw.WithAlpha(th.Dim, 60))
+		l.Label(axisL-fs*0.3, yy-fs*0.55, fs, draw.AlignRight, th.Dim, draw.DurationLabel(float64(k)*step))
 	}
 	gw := (x1 - axisL) / float32(nd)
 	bw := gw * 0.34
 	// On a narrow chart only the pairs either side of the smaller
 	// domain's edge, and the last, say their times.
-	narrow := 2*textWidth("888 µs", fs) > gw
+	narrow := 2*draw.TextWidth("888 µs", fs) > gw
 	edge := min(v.Domains[0], v.Domains[1])
 	for i, d := range v.Degrees {
 		gx := axisL + gw*float32(i)
@@ -354,25 +355,25 @@ func AppendCeiling(dst List, v CeilingView) List {
 			sec := v.Seconds[s][i]
 			bx := gx + gw*0.14 + float32(s)*(bw+gw*0.04)
 			by := at(sec)
-			col := [2]Color{rackNVLink, rackIB}[s]
+			col := [2]draw.Color{rackNVLink, rackIB}[s]
 			l.Rect(bx, by, bw, bottom-by, col)
 			if d > v.Domains[s] {
-				hatchRect(&l, bx, by, bw, bottom-by, fs*0.5, 1.5*sc, th.Text)
+				draw.Hatch(&l, bx, by, bw, bottom-by, fs*0.5, 1.5*sc, th.Text)
 			}
 			// The pair's labels lean apart, the second a line higher, so
 			// neither covers the other's bar.
-			lab := durationLabel(sec)
-			lw := textWidth(lab, fs)
+			lab := draw.DurationLabel(sec)
+			lw := draw.TextWidth(lab, fs)
 			if !said {
 				continue
 			}
 			if s == 0 {
-				l.Label(maxf(bx+bw, axisL+lw+fs*0.2), by-fs*LineHeight, fs, AlignRight, col, lab)
+				l.Label(draw.Maxf(bx+bw, axisL+lw+fs*0.2), by-fs*draw.LineHeight, fs, draw.AlignRight, col, lab)
 			} else {
-				l.Label(minf(bx, x1-lw), by-fs*LineHeight*2, fs, AlignLeft, col, lab)
+				l.Label(draw.Minf(bx, x1-lw), by-fs*draw.LineHeight*2, fs, draw.AlignLeft, col, lab)
 			}
 		}
-		l.Label(gx+gw/2, bottom+fs*0.4, fs, AlignCenter, th.Text, strconv.Itoa(d))
+		l.Label(gx+gw/2, bottom+fs*0.4, fs, draw.AlignCenter, th.Text, strconv.Itoa(d))
 	}
 	// Each domain's edge: after the last degree it holds.
 	for s := range 2 {
@@ -384,25 +385,25 @@ func AppendCeiling(dst List, v CeilingView) List {
 		if k == nd {
 			ex = x1 - float32(s)*3*sc
 		}
-		col := [2]Color{rackNVLink, rackIB}[s]
+		col := [2]draw.Color{rackNVLink, rackIB}[s]
 		for yy := top; yy < bottom; yy += fs * 0.6 {
-			l.Segment(ex, yy, ex, minf(yy+fs*0.35, bottom), 2*sc, col)
+			l.Segment(ex, yy, ex, draw.Minf(yy+fs*0.35, bottom), 2*sc, col)
 		}
 	}
 	l.Segment(axisL, bottom, x1, bottom, 1*sc, th.Dim)
-	l.Label((axisL+x1)/2, bottom+fs*1.7, fs, AlignCenter, th.Dim, fitText(v.Axis, fs, x1-axisL))
+	l.Label((axisL+x1)/2, bottom+fs*1.7, fs, draw.AlignCenter, th.Dim, draw.FitText(v.Axis, fs, x1-axisL))
 	return l
 }
 
 // rackTitle writes a rack picture's title, wrapped, at the stage's top:
 // the text size, the content's left and right edges and the y under it.
-func rackTitle(l *List, th Theme, st Rect, sc float32, title string) (fs, x0, x1, y float32) {
-	fs = clamp(minf(st.W, st.H)/32, 14*sc, 20*sc)
+func rackTitle(l *draw.List, th draw.Theme, st draw.Rect, sc float32, title string) (fs, x0, x1, y float32) {
+	fs = draw.Clamp(draw.Minf(st.W, st.H)/32, 14*sc, 20*sc)
 	x0, x1 = st.X+fs, st.X+st.W-fs
 	y = st.Y + fs*0.5
-	wrapLines(title, fs, x1-x0, func(s string) {
-		l.Label(x0, y, fs, AlignLeft, th.Text, s)
-		y += fs * LineHeight
+	draw.WrapLines(title, fs, x1-x0, func(s string) {
+		l.Label(x0, y, fs, draw.AlignLeft, th.Text, s)
+		y += fs * draw.LineHeight
 	})
 	return fs, x0, x1, y
 }

@@ -1,11 +1,12 @@
 package render
 
+import "github.com/gpuscope/gpuscope/render/draw"
 import "testing"
 
 // rackTestView is 72 GPUs as one domain (done at 3 ms) and as nine nodes
 // of 8 (done at 10 ms), both carrying NVLink bytes, the nodes NIC bytes.
 func rackTestView(t float64) RackView {
-	return RackView{Width: 1280, Height: 800, Stage: Rect{0, 0, 845, 800}, Scale: 1, Theme: Dark, Words: testWords,
+	return RackView{Width: 1280, Height: 800, Stage: draw.Rect{X: 0, Y: 0, W: 845, H: 800}, Scale: 1, Theme: draw.Dark, Words: testWords,
 		Title: "all-reduce", GPUs: 72, Time: t, Keys: [4]string{"NVLink", "IB", "switch", "arrived"}, IBSwitch: "IB",
 		Panels: [2]RackPanel{
 			{Name: "rack", Links: "NVLink 5", Domain: 72, NVLink: true, Lane: RaceLane{Name: "rack", Seconds: 3e-3, Latency: 1e-6}},
@@ -15,10 +16,10 @@ func rackTestView(t float64) RackView {
 
 // rackFills are the GPUs' arrived-bytes rects, by panel (left or right
 // of the stage's middle); the lowest, the legend's swatch, left out.
-func rackFills(l List) (left, right int) {
-	var fills []Item
+func rackFills(l draw.List) (left, right int) {
+	var fills []draw.Item
 	for _, it := range l.Items {
-		if it.Kind == FillRect && it.Color == rackFill {
+		if it.Kind == draw.FillRect && it.Color == rackFill {
 			fills = append(fills, it)
 		}
 	}
@@ -44,17 +45,17 @@ func rackFills(l List) (left, right int) {
 // and still, the nodes half full with packets moving; the nodes have a
 // frame a node (nine) and the rack one; at the end nothing moves.
 func TestRackMotion(t *testing.T) {
-	var scratch List
-	l := AppendRack(List{}, rackTestView(5e-3), &scratch)
+	var scratch draw.List
+	l := AppendRack(draw.List{}, rackTestView(5e-3), &scratch)
 	if a, b := rackFills(l); a != 72 || b != 72 {
 		t.Errorf("fills at 5 ms: %d left, %d right; want 72 each", a, b)
 	}
 	frames, packets := 0, [2]int{}
 	for _, it := range l.Items {
-		if it.Kind == StrokeRect && it.Color.R == rackNVLink.R && it.Color.B == rackNVLink.B && it.W > 100 {
+		if it.Kind == draw.StrokeRect && it.Color.R == rackNVLink.R && it.Color.B == rackNVLink.B && it.W > 100 {
 			frames++
 		}
-		if it.Kind == FillCircle && it.Y < 430 {
+		if it.Kind == draw.FillCircle && it.Y < 430 {
 			packets[min(int(it.X/(845/2)), 1)]++
 		}
 	}
@@ -64,9 +65,9 @@ func TestRackMotion(t *testing.T) {
 	if packets[0] != 0 || packets[1] == 0 {
 		t.Errorf("packets at 5 ms: %v (rack, nodes); want none in the finished rack, some on the nodes", packets)
 	}
-	l = AppendRack(List{}, rackTestView(-1), &scratch)
+	l = AppendRack(draw.List{}, rackTestView(-1), &scratch)
 	for _, it := range l.Items {
-		if it.Kind == FillCircle && it.Y < 430 {
+		if it.Kind == draw.FillCircle && it.Y < 430 {
 			t.Fatalf("a packet at the end: %+v", it)
 		}
 	}
@@ -75,14 +76,14 @@ func TestRackMotion(t *testing.T) {
 // A TP group larger than its system's domain is hatched: TP 16–64 on the
 // 8-GPU nodes, none on the rack of 72.
 func TestCeilingHatches(t *testing.T) {
-	v := CeilingView{Width: 1280, Height: 800, Stage: Rect{0, 0, 845, 800}, Scale: 1, Theme: Dark, Title: "TP", Degrees: []int{2, 4, 8, 16, 32, 64},
+	v := CeilingView{Width: 1280, Height: 800, Stage: draw.Rect{X: 0, Y: 0, W: 845, H: 800}, Scale: 1, Theme: draw.Dark, Title: "TP", Degrees: []int{2, 4, 8, 16, 32, 64},
 		Names: [2]string{"rack", "nodes"}, Domains: [2]int{72, 8}, Crosses: "over IB", Axis: "TP",
 		Seconds: [2][]float64{{1, 2, 3, 3, 3, 4}, {2, 3, 4, 8, 9, 10}}}
-	l := AppendCeiling(List{}, v)
-	var bars [2][]Item
+	l := AppendCeiling(draw.List{}, v)
+	var bars [2][]draw.Item
 	for _, it := range l.Items {
-		for s, c := range [2]Color{rackNVLink, rackIB} {
-			if it.Kind == FillRect && it.Color == c && it.W != it.H {
+		for s, c := range [2]draw.Color{rackNVLink, rackIB} {
+			if it.Kind == draw.FillRect && it.Color == c && it.W != it.H {
 				bars[s] = append(bars[s], it)
 			}
 		}
@@ -90,9 +91,9 @@ func TestCeilingHatches(t *testing.T) {
 	if len(bars[0]) != 6 || len(bars[1]) != 6 {
 		t.Fatalf("%d and %d bars, want 6 each", len(bars[0]), len(bars[1]))
 	}
-	hatched := func(b Item) bool {
+	hatched := func(b draw.Item) bool {
 		for _, it := range l.Items {
-			if it.Kind == Line && it.Color == Dark.Text && it.X >= b.X-1 && it.X2 <= b.X+b.W+1 && it.Y >= b.Y-1 && it.Y <= b.Y+b.H+1 {
+			if it.Kind == draw.Line && it.Color == draw.Dark.Text && it.X >= b.X-1 && it.X2 <= b.X+b.W+1 && it.Y >= b.Y-1 && it.Y <= b.Y+b.H+1 {
 				return true
 			}
 		}

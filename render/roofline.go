@@ -1,8 +1,9 @@
 package render
 
 import (
+	"github.com/gpuscope/gpuscope/render/draw"
 	"math"
-	"strconv"
+
 	"strings"
 
 	"github.com/gpuscope/gpuscope/engine/units"
@@ -34,10 +35,10 @@ const (
 // RooflineView is what the roofline picture needs.
 type RooflineView struct {
 	Width, Height float32
-	Stage         Rect
+	Stage         draw.Rect
 	Scale         float32
-	Theme         Theme
-	Words         Words // its words in the reader's language (canvas.* keys)
+	Theme         draw.Theme
+	Words         draw.Words // its words in the reader's language (canvas.* keys)
 	Story         RooflineStory
 	Dtype         string // "BF16"
 	Roofs         []Roof
@@ -54,8 +55,8 @@ const (
 // rooflineColours are the GPUs' colours (fixed a GPU, so a GPU keeps its
 // colour from step to step; the fourth, the text's, for a GPU picked
 // beyond the three) and the bounds'.
-func rooflineColours(th Theme) (gpus [4]Color, memory, compute Color) {
-	return [4]Color{sizePalette[1], th.LinkActive, sizePalette[3], th.Text}, th.Hot, th.Rim
+func rooflineColours(th draw.Theme) (gpus [4]draw.Color, memory, compute draw.Color) {
+	return [4]draw.Color{draw.Palette[1], th.LinkActive, draw.Palette[3], th.Text}, th.Hot, th.Rim
 }
 
 // AppendRoofline draws the rooflines on log-log axes, each labelled "log
@@ -65,9 +66,9 @@ func rooflineColours(th Theme) (gpus [4]Color, memory, compute Color) {
 // of it compute-bound; the current roof's slope and roof are named on
 // their lines, its ridge marked; the kernel's dot sits where the roof
 // puts it, its intensity and throughput on the axes.
-func AppendRoofline(dst List, v RooflineView) List {
+func AppendRoofline(dst draw.List, v RooflineView) draw.List {
 	th := v.Theme
-	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
+	l, sc := draw.Canvas(dst, v.Width, v.Height, v.Scale, th)
 	st := v.Stage
 	var cur *Roof
 	for i := range v.Roofs {
@@ -78,8 +79,8 @@ func AppendRoofline(dst List, v RooflineView) List {
 	if st.W <= 0 || st.H <= 0 || cur == nil || cur.BW <= 0 || cur.Peak <= 0 {
 		return l
 	}
-	p := newPlacer(&l, st)
-	fs, big := siSizes(st, sc)
+	p := draw.NewPlacer(&l, st)
+	fs, big := draw.TextSizes(st, sc)
 	pad := fs
 	w := v.Words
 	gpuC, memC, compC := rooflineColours(th)
@@ -94,7 +95,7 @@ func AppendRoofline(dst List, v RooflineView) List {
 	case RoofTwo:
 		head = w.Say("canvas.roof.two", "gpu", cur.Name, "dtype", v.Dtype, "bw", units.Rate(cur.BW), "peak", units.FLOPS(cur.Peak))
 	case RoofRidge:
-		head = w.Say("canvas.roof.ridge", "ridge", rfNum(ridge), "i", rfNum(v.Intensity), "bound", w.Say("canvas.roof.bound."+bound))
+		head = w.Say("canvas.roof.ridge", "ridge", draw.Num(ridge), "i", draw.Num(v.Intensity), "bound", w.Say("canvas.roof.bound."+bound))
 	case RoofGPUs:
 		var b strings.Builder
 		for i, r := range v.Roofs {
@@ -104,38 +105,38 @@ func AppendRoofline(dst List, v RooflineView) List {
 			if i > 0 {
 				b.WriteString(" · ")
 			}
-			b.WriteString(r.Name + " " + rfNum(r.Peak/r.BW))
+			b.WriteString(r.Name + " " + draw.Num(r.Peak/r.BW))
 		}
 		head = w.Say("canvas.roof.gpus", "list", b.String())
 	case RoofRaised:
-		head = w.Say("canvas.roof.raised", "dtype", v.Dtype, "peak", units.FLOPS(cur.Peak), "ridge", rfNum(ridge))
+		head = w.Say("canvas.roof.raised", "dtype", v.Dtype, "peak", units.FLOPS(cur.Peak), "ridge", draw.Num(ridge))
 	default:
-		head = w.Say("canvas.roof.kernel", "i", rfNum(v.Intensity), "att", units.Number(att/1e12), "pct", units.Percent(att/cur.Peak),
+		head = w.Say("canvas.roof.kernel", "i", draw.Num(v.Intensity), "att", units.Number(att/1e12), "pct", units.Percent(att/cur.Peak),
 			"bound", w.Say("canvas.roof.bound."+bound))
 	}
-	y := siHeadline(&p, th, st, big, th.Text, head)
+	y := draw.PlacerHeadline(&p, th, st, big, th.Text, head)
 
 	// The legend: the GPUs drawn, the two bounds.
-	var legend [6]LegendEntry
+	var legend [6]draw.LegendEntry
 	ne := 0
 	for _, r := range v.Roofs {
 		if !r.Ghost && ne < 4 {
-			legend[ne] = LegendEntry{gpuC[r.Colour%4], false, r.Name}
+			legend[ne] = draw.LegendEntry{Color: gpuC[r.Colour%4], Hatch: false, Label: r.Name}
 			ne++
 		}
 	}
-	legend[ne] = LegendEntry{memC, false, w.Say("canvas.roof.bound.memory")}
-	legend[ne+1] = LegendEntry{compC, false, w.Say("canvas.roof.bound.compute")}
+	legend[ne] = draw.LegendEntry{Color: memC, Hatch: false, Label: w.Say("canvas.roof.bound.memory")}
+	legend[ne+1] = draw.LegendEntry{Color: compC, Hatch: false, Label: w.Say("canvas.roof.bound.compute")}
 	ne += 2
-	lh := siLegend(&p, th, Rect{st.X + pad, y, st.W - 2*pad, st.Y + st.H - pad - y}, fs, sc, legend[:ne]...)
+	lh := draw.PlacerLegend(&p, th, draw.Rect{X: st.X + pad, Y: y, W: st.W - 2*pad, H: st.Y + st.H - pad - y}, fs, sc, legend[:ne]...)
 
 	// The plot.
-	yLab := clamp(siW("1,000", fs)+fs*0.6, fs*3, fs*5)
+	yLab := draw.Clamp(draw.PlacerW("1,000", fs)+fs*0.6, fs*3, fs*5)
 	px := st.X + pad + yLab
-	p.fit(st.X+pad, y, fs, AlignLeft, th.Dim, w.Say("canvas.roof.y"), st.W-2*pad)
-	py := y + fs*LineHeight*1.8 // the y axis's title above the plot
+	p.Fit(st.X+pad, y, fs, draw.AlignLeft, th.Dim, w.Say("canvas.roof.y"), st.W-2*pad)
+	py := y + fs*draw.LineHeight*1.8 // the y axis's title above the plot
 	pw := st.X + st.W - pad - px
-	ph := st.Y + st.H - pad - lh - fs*LineHeight*2.6 - py // two lines under: decades, the x title
+	ph := st.Y + st.H - pad - lh - fs*draw.LineHeight*2.6 - py // two lines under: decades, the x title
 	if pw < fs*8 || ph < fs*6 {
 		return l
 	}
@@ -144,22 +145,22 @@ func AppendRoofline(dst List, v RooflineView) List {
 		fy := (math.Log10(flops/1e12) - rfYLo) / (rfYHi - rfYLo)
 		return px + pw*float32(fx), py + ph*(1-float32(fy))
 	}
-	clip := func(x, y float32) (float32, float32) { return clamp(x, px, px+pw), clamp(y, py, py+ph) }
+	clip := func(x, y float32) (float32, float32) { return draw.Clamp(x, px, px+pw), draw.Clamp(y, py, py+ph) }
 	// The bounds' regions, either side of the current ridge.
 	rx, _ := at(ridge, cur.Peak)
-	rxc := clamp(rx, px, px+pw)
-	p.l.Rect(px, py, rxc-px, ph, withAlpha(memC, 28))
-	p.l.Rect(rxc, py, px+pw-rxc, ph, withAlpha(compC, 28))
+	rxc := draw.Clamp(rx, px, px+pw)
+	p.L.Rect(px, py, rxc-px, ph, draw.WithAlpha(memC, 28))
+	p.L.Rect(rxc, py, px+pw-rxc, ph, draw.WithAlpha(compC, 28))
 	// Grid and decades.
 	for e := int(rfXLo); e <= int(rfXHi); e++ {
 		x, _ := at(math.Pow(10, float64(e)), 1e12)
-		p.l.Segment(x, py, x, py+ph, 1*sc, withAlpha(th.Dim, 60))
+		p.L.Segment(x, py, x, py+ph, 1*sc, draw.WithAlpha(th.Dim, 60))
 	}
 	for e := int(rfYLo); e <= int(rfYHi); e++ {
 		_, yy := at(1, math.Pow(10, float64(e))*1e12)
-		p.l.Segment(px, yy, px+pw, yy, 1*sc, withAlpha(th.Dim, 60))
+		p.L.Segment(px, yy, px+pw, yy, 1*sc, draw.WithAlpha(th.Dim, 60))
 	}
-	p.l.Frame(px, py, pw, ph, 1*sc, th.Dim)
+	p.L.Frame(px, py, pw, ph, 1*sc, th.Dim)
 	// The kernel's values on the axes first: they win over the decades.
 	var kx, ky float32
 	kernel := v.Intensity > 0
@@ -171,29 +172,29 @@ func AppendRoofline(dst List, v RooflineView) List {
 		kc = compC
 	}
 	if kernel {
-		p.text(kx, py+ph+fs*0.3, fs, AlignCenter, kc, rfNum(v.Intensity))
-		p.text(px-fs*0.4, ky-fs*0.55, fs, AlignRight, kc, units.Number(att/1e12))
+		p.Text(kx, py+ph+fs*0.3, fs, draw.AlignCenter, kc, draw.Num(v.Intensity))
+		p.Text(px-fs*0.4, ky-fs*0.55, fs, draw.AlignRight, kc, units.Number(att/1e12))
 		// Its lines to the axes and its dot: no label may cross them.
-		p.reserve(Rect{kx - 2*sc, ky, 4 * sc, py + ph - ky})
-		p.reserve(Rect{px, ky - 2*sc, kx - px, 4 * sc})
-		p.reserve(Rect{kx - 8*sc, ky - 8*sc, 16 * sc, 16 * sc})
+		p.Reserve(draw.Rect{X: kx - 2*sc, Y: ky, W: 4 * sc, H: py + ph - ky})
+		p.Reserve(draw.Rect{X: px, Y: ky - 2*sc, W: kx - px, H: 4 * sc})
+		p.Reserve(draw.Rect{X: kx - 8*sc, Y: ky - 8*sc, W: 16 * sc, H: 16 * sc})
 		// Its label: right of the drop line and under the roof first.
 		lab := w.Say("canvas.roof.dot", "bound", w.Say("canvas.roof.bound."+bound))
 		placed := false
 		for k := 0; k < 4 && !placed; k++ {
-			dy := fs*0.6 + float32(k)*fs*LineHeight
-			placed = p.text(kx+fs*0.8, ky+dy, fs, AlignLeft, kc, lab) || p.text(kx-fs*0.8, ky+dy, fs, AlignRight, kc, lab)
+			dy := fs*0.6 + float32(k)*fs*draw.LineHeight
+			placed = p.Text(kx+fs*0.8, ky+dy, fs, draw.AlignLeft, kc, lab) || p.Text(kx-fs*0.8, ky+dy, fs, draw.AlignRight, kc, lab)
 		}
 	}
 	for e := int(rfXLo); e <= int(rfXHi); e++ {
 		x, _ := at(math.Pow(10, float64(e)), 1e12)
-		p.text(x, py+ph+fs*0.3, fs, AlignCenter, th.Dim, pow10(e))
+		p.Text(x, py+ph+fs*0.3, fs, draw.AlignCenter, th.Dim, draw.Pow10(e))
 	}
 	for e := int(rfYLo); e <= int(rfYHi); e++ {
 		_, yy := at(1, math.Pow(10, float64(e))*1e12)
-		p.text(px-fs*0.4, yy-fs*0.55, fs, AlignRight, th.Dim, pow10(e))
+		p.Text(px-fs*0.4, yy-fs*0.55, fs, draw.AlignRight, th.Dim, draw.Pow10(e))
 	}
-	p.first(px+pw, py+ph+fs*LineHeight*1.3, fs, AlignRight, th.Dim, w.Say("canvas.roof.x"), w.Say("canvas.roof.x_short"))
+	p.First(px+pw, py+ph+fs*draw.LineHeight*1.3, fs, draw.AlignRight, th.Dim, w.Say("canvas.roof.x"), w.Say("canvas.roof.x_short"))
 
 	// The roofs: ghosts and other GPUs thin, the current one bold.
 	for i := range v.Roofs {
@@ -205,9 +206,9 @@ func AppendRoofline(dst List, v RooflineView) List {
 		if r.Ghost {
 			c, wd = th.Dim, 3*sc
 		}
-		rfRoof(p.l, r, at, clip, wd, c)
+		rfRoof(p.L, r, at, clip, wd, c)
 	}
-	rfRoof(p.l, cur, at, clip, 4*sc, gpuC[cur.Colour%4])
+	rfRoof(p.L, cur, at, clip, 4*sc, gpuC[cur.Colour%4])
 	// Ridges: the current one, or every GPU's in the GPUs story.
 	for i := range v.Roofs {
 		r := &v.Roofs[i]
@@ -217,13 +218,13 @@ func AppendRoofline(dst List, v RooflineView) List {
 		c := gpuC[r.Colour%4]
 		rr := r.Peak / r.BW
 		x, yy := clip(at(rr, r.Peak))
-		p.l.Segment(x, yy, x, py+ph, 1*sc, withAlpha(c, 160))
-		p.l.Circle(x, yy, 4.5*sc, c)
-		p.reserve(Rect{x - 1*sc, yy, 2 * sc, py + ph - yy})
-		lab := w.Say("canvas.roof.ridge_at", "v", rfNum(rr))
+		p.L.Segment(x, yy, x, py+ph, 1*sc, draw.WithAlpha(c, 160))
+		p.L.Circle(x, yy, 4.5*sc, c)
+		p.Reserve(draw.Rect{X: x - 1*sc, Y: yy, W: 2 * sc, H: py + ph - yy})
+		lab := w.Say("canvas.roof.ridge_at", "v", draw.Num(rr))
 		for k := 0; k < 8; k++ {
-			dy := fs*0.3 + float32(k/2)*fs*LineHeight
-			if k%2 == 0 && p.text(x+fs*0.4, yy+dy, fs, AlignLeft, c, lab) || k%2 == 1 && p.text(x-fs*0.4, yy+dy, fs, AlignRight, c, lab) {
+			dy := fs*0.3 + float32(k/2)*fs*draw.LineHeight
+			if k%2 == 0 && p.Text(x+fs*0.4, yy+dy, fs, draw.AlignLeft, c, lab) || k%2 == 1 && p.Text(x-fs*0.4, yy+dy, fs, draw.AlignRight, c, lab) {
 				break
 			}
 		}
@@ -233,43 +234,43 @@ func AppendRoofline(dst List, v RooflineView) List {
 	for _, f := range [...]float64{0.5, 0.35, 0.65, 0.2} {
 		in := math.Pow(10, math.Log10(lo)+f*(math.Log10(ridge)-math.Log10(lo)))
 		slopeX, slopeY := clip(at(in, in*cur.BW))
-		if p.first(slopeX+fs*0.6, slopeY+fs*0.2, fs, AlignLeft, gpuC[cur.Colour%4],
+		if p.First(slopeX+fs*0.6, slopeY+fs*0.2, fs, draw.AlignLeft, gpuC[cur.Colour%4],
 			w.Say("canvas.roof.slope", "bw", units.Rate(cur.BW)), w.Say("canvas.roof.slope_short", "bw", units.Rate(cur.BW))) {
 			break
 		}
 	}
 	_, roofY := clip(at(ridge, cur.Peak))
-	p.first(rxc-fs*0.6, roofY-fs*LineHeight-fs*0.3, fs, AlignRight, gpuC[cur.Colour%4],
+	p.First(rxc-fs*0.6, roofY-fs*draw.LineHeight-fs*0.3, fs, draw.AlignRight, gpuC[cur.Colour%4],
 		w.Say("canvas.roof.peak", "peak", units.FLOPS(cur.Peak)), units.FLOPS(cur.Peak))
 	for _, r := range v.Roofs {
 		if r.Ghost {
 			x2, y2 := clip(at(math.Pow(10, rfXHi), r.Peak))
-			p.text(x2-fs*0.3, y2+fs*0.3, fs, AlignRight, th.Dim, w.Say("canvas.roof.ghost", "dtype", r.Name))
+			p.Text(x2-fs*0.3, y2+fs*0.3, fs, draw.AlignRight, th.Dim, w.Say("canvas.roof.ghost", "dtype", r.Name))
 		}
 	}
 	// The regions' names: memory-bound high on the left, above every slope
 	// (a steep one, a Blackwell's, would cross it low), compute-bound low
 	// on the right, under the roofs.
-	if s := w.Say("canvas.roof.region.memory"); siW(s, fs) < rxc-px-fs*0.8 {
-		p.text(px+fs*0.4, py+fs*0.4, fs, AlignLeft, memC, s)
+	if s := w.Say("canvas.roof.region.memory"); draw.PlacerW(s, fs) < rxc-px-fs*0.8 {
+		p.Text(px+fs*0.4, py+fs*0.4, fs, draw.AlignLeft, memC, s)
 	}
-	if s := w.Say("canvas.roof.region.compute"); siW(s, fs) < px+pw-rxc-fs*0.8 {
-		p.text(px+pw-fs*0.4, py+ph-fs*LineHeight*1.2, fs, AlignRight, compC, s)
+	if s := w.Say("canvas.roof.region.compute"); draw.PlacerW(s, fs) < px+pw-rxc-fs*0.8 {
+		p.Text(px+pw-fs*0.4, py+ph-fs*draw.LineHeight*1.2, fs, draw.AlignRight, compC, s)
 	}
 
 	// The kernel: a dot, lines to its values on the axes, its label clear
 	// of them (right of the drop line, under the roof).
 	if kernel {
-		p.l.Segment(kx, ky, kx, py+ph, 1.5*sc, withAlpha(kc, 200))
-		p.l.Segment(px, ky, kx, ky, 1.5*sc, withAlpha(kc, 120))
-		p.l.Circle(kx, ky, 7*sc, kc)
+		p.L.Segment(kx, ky, kx, py+ph, 1.5*sc, draw.WithAlpha(kc, 200))
+		p.L.Segment(px, ky, kx, ky, 1.5*sc, draw.WithAlpha(kc, 120))
+		p.L.Circle(kx, ky, 7*sc, kc)
 	}
 	return l
 }
 
 // rfRoof draws one roofline: the slope from where it enters the chart to
 // the ridge, then the roof to the right edge.
-func rfRoof(l *List, r *Roof, at func(float64, float64) (float32, float32), clip func(float32, float32) (float32, float32), w float32, c Color) {
+func rfRoof(l *draw.List, r *Roof, at func(float64, float64) (float32, float32), clip func(float32, float32) (float32, float32), w float32, c draw.Color) {
 	ridge := r.Peak / r.BW
 	lo := math.Max(math.Pow(10, rfXLo), math.Pow(10, rfYLo)*1e12/r.BW)
 	x0, y0 := clip(at(lo, lo*r.BW))
@@ -277,23 +278,4 @@ func rfRoof(l *List, r *Roof, at func(float64, float64) (float32, float32), clip
 	x2, y2 := clip(at(math.Pow(10, rfXHi), r.Peak))
 	l.Segment(x0, y0, x1, y1, w, c)
 	l.Segment(x1, y1, x2, y2, w, c)
-}
-
-// rfNum writes an intensity: three digits, no exponent.
-func rfNum(x float64) string {
-	if x >= 1000 {
-		return units.Count(int64(math.Round(x)))
-	}
-	return units.Number(x)
-}
-
-// pow10 labels a decade: "0.01", "0.1", "1", "10", … "10k".
-func pow10(e int) string {
-	switch {
-	case e < 0:
-		return strconv.FormatFloat(math.Pow(10, float64(e)), 'f', -e, 64)
-	case e < 3:
-		return strconv.FormatFloat(math.Pow(10, float64(e)), 'f', 0, 64)
-	}
-	return strconv.FormatFloat(math.Pow(10, float64(e-3)), 'f', 0, 64) + "k"
 }

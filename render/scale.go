@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/gpuscope/gpuscope/render/draw"
 	"math"
 
 	"github.com/gpuscope/gpuscope/engine/units"
@@ -19,12 +20,12 @@ var ScaleParts = [...]string{"compute", "bubble", "exposed", "optimizer", "strag
 // scalePartColour is a scale bar's slice colour: the planner's for the
 // parts it has (compute, bubble, optimizer; exposed communication as its
 // DP colour), Okabe–Ito yellow for the wait for the slowest GPU.
-func scalePartColour(i int, th Theme) Color {
+func scalePartColour(i int, th draw.Theme) draw.Color {
 	switch ScaleParts[i] {
 	case "exposed":
 		return PlanPartColour("dp", th)
 	case "straggler":
-		return Color{0xf0, 0xe4, 0x42, 255}
+		return draw.Color{R: 0xf0, G: 0xe4, B: 0x42, A: 255}
 	}
 	return PlanPartColour(ScaleParts[i], th)
 }
@@ -56,9 +57,9 @@ type ScaleMark struct {
 // keys the scene fills.
 type ScaleView struct {
 	Width, Height float32
-	Stage         Rect
+	Stage         draw.Rect
 	Scale         float32
-	Theme         Theme
+	Theme         draw.Theme
 	Headline      string
 	Curve         []ScaleColumn // doubling GPU counts, left to right
 	Small         []ScaleMark   // the engine at the second batch (a dashed line)
@@ -89,29 +90,29 @@ const (
 // squares, hollow for the second batch, with the first and last value);
 // under it the bars of the step's time by part on the same GPU axis,
 // written "log scale"; the legend at the bottom.
-func AppendScale(dst List, v ScaleView) List {
+func AppendScale(dst draw.List, v ScaleView) draw.List {
 	th := v.Theme
-	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
+	l, sc := draw.Canvas(dst, v.Width, v.Height, v.Scale, th)
 	st := v.Stage
 	if st.W <= 0 || st.H <= 0 || len(v.Curve) == 0 {
 		return l
 	}
-	p := newPlacer(&l, st)
-	fs := clamp(minf(st.W, st.H)/44, textSize(sc), 17*sc)
+	p := draw.NewPlacer(&l, st)
+	fs := draw.Clamp(draw.Minf(st.W, st.H)/44, draw.TextSize(sc), 17*sc)
 	pad := fs * 0.8
 	y := st.Y
 	if v.Headline != "" {
-		hh := HeadlineHeight(st, sc, v.Headline)
-		Headline(&l, th, st, sc, v.Headline)
-		p.reserve(Rect{st.X, st.Y, st.W, hh})
+		hh := draw.HeadlineHeight(st, sc, v.Headline)
+		draw.Headline(&l, th, st, sc, v.Headline)
+		p.Reserve(draw.Rect{X: st.X, Y: st.Y, W: st.W, H: hh})
 		y += hh
 	}
 	// The legend: the curve's marks, then the bar parts.
 	engineC, pubC := th.LinkActive, th.Hot
-	entries := []LegendEntry{{Color: engineC, Label: v.KeyEngine}, {Color: th.Dim, Label: v.KeySmall}, {Color: pubC, Label: v.KeyPublished}}
+	entries := []draw.LegendEntry{{Color: engineC, Label: v.KeyEngine}, {Color: th.Dim, Label: v.KeySmall}, {Color: pubC, Label: v.KeyPublished}}
 	for _, c := range v.Curve {
 		if !c.Runs && v.NoFit != "" {
-			entries = append(entries, LegendEntry{Color: th.Empty, Label: v.NoFit})
+			entries = append(entries, draw.LegendEntry{Color: th.Empty, Label: v.NoFit})
 			break
 		}
 	}
@@ -125,18 +126,18 @@ func AppendScale(dst List, v ScaleView) List {
 	}
 	for i := range ScaleParts {
 		if visible[i] {
-			entries = append(entries, LegendEntry{Color: scalePartColour(i, th), Label: v.PartLabels[i]})
+			entries = append(entries, draw.LegendEntry{Color: scalePartColour(i, th), Label: v.PartLabels[i]})
 		}
 	}
-	body := Rect{st.X + pad, y, st.W - 2*pad, st.Y + st.H - y - pad*0.5}
-	lh := siLegend(&p, th, body, fs, sc, entries...)
+	body := draw.Rect{X: st.X + pad, Y: y, W: st.W - 2*pad, H: st.Y + st.H - y - pad*0.5}
+	lh := draw.PlacerLegend(&p, th, body, fs, sc, entries...)
 	body.H -= lh + pad*0.5
 
 	// The GPU axis under the bars: ticks, then its title.
-	line := fs * LineHeight
+	line := fs * draw.LineHeight
 	axisH := 2*line + pad*0.3
-	yw := siW("60%", fs) + fs*0.5 // the y ticks' column
-	plot := Rect{body.X + yw, body.Y, body.W - yw, body.H - axisH}
+	yw := draw.PlacerW("60%", fs) + fs*0.5 // the y ticks' column
+	plot := draw.Rect{X: body.X + yw, Y: body.Y, W: body.W - yw, H: body.H - axisH}
 	if plot.W < 10*fs || plot.H < 8*line {
 		return l
 	}
@@ -147,10 +148,10 @@ func AppendScale(dst List, v ScaleView) List {
 		share = 0.52 // a phone: the bars need their height too
 	}
 	mfuH := (plot.H - gap) * share
-	mfuP := Rect{plot.X, plot.Y + line, plot.W, mfuH - line}
-	barP := Rect{plot.X, plot.Y + mfuH + gap + line, plot.W, plot.H - mfuH - gap - line}
-	p.fit(body.X, plot.Y, fs, AlignLeft, th.Text, v.MFUTitle, body.W)
-	p.fit(body.X, plot.Y+mfuH+gap, fs, AlignLeft, th.Text, v.TimeTitle, body.W)
+	mfuP := draw.Rect{X: plot.X, Y: plot.Y + line, W: plot.W, H: mfuH - line}
+	barP := draw.Rect{X: plot.X, Y: plot.Y + mfuH + gap + line, W: plot.W, H: plot.H - mfuH - gap - line}
+	p.Fit(body.X, plot.Y, fs, draw.AlignLeft, th.Text, v.MFUTitle, body.W)
+	p.Fit(body.X, plot.Y+mfuH+gap, fs, draw.AlignLeft, th.Text, v.TimeTitle, body.W)
 
 	n := len(v.Curve)
 	colW := plot.W / float32(n)
@@ -165,23 +166,23 @@ func AppendScale(dst List, v ScaleView) List {
 	}
 	yOf := func(m float64) float32 {
 		f := float32((m - scaleMFULo) / (scaleMFUHi - scaleMFULo))
-		return mfuP.Y + mfuP.H*(1-clamp(f, 0, 1))
+		return mfuP.Y + mfuP.H*(1-draw.Clamp(f, 0, 1))
 	}
 	// Grid lines and ticks: MFU every 10 points, shares 0, 50 and 100%.
 	stroke := 1 * sc
 	for m := 0.40; m <= scaleMFUHi+1e-9; m += 0.05 {
 		yy := yOf(m)
 		l.Segment(plot.X, yy, plot.X+plot.W, yy, stroke, th.Link)
-		p.text(plot.X-fs*0.3, yy-line/2, fs, AlignRight, th.Dim, units.Percent(m))
+		p.Text(plot.X-fs*0.3, yy-line/2, fs, draw.AlignRight, th.Dim, units.Percent(m))
 	}
 	for _, s := range []float64{0, 0.5, 1} {
 		yy := barP.Y + barP.H*float32(1-s)
 		l.Segment(plot.X, yy, plot.X+plot.W, yy, stroke, th.Link)
-		p.text(plot.X-fs*0.3, yy-line/2, fs, AlignRight, th.Dim, units.Percent(s))
+		p.Text(plot.X-fs*0.3, yy-line/2, fs, draw.AlignRight, th.Dim, units.Percent(s))
 	}
 	// The GPU counts under the bars: every one where they fit, else
 	// every other.
-	widest := siW(units.Count(int64(v.Curve[n-1].GPUs)), fs) + fs*0.6
+	widest := draw.PlacerW(units.Count(int64(v.Curve[n-1].GPUs)), fs) + fs*0.6
 	stride := 1
 	for stride < n && widest > colW*float32(stride) {
 		stride *= 2
@@ -189,13 +190,13 @@ func AppendScale(dst List, v ScaleView) List {
 	ay := barP.Y + barP.H + pad*0.3
 	for i := 0; i < n; i += stride {
 		c := v.Curve[i]
-		p.text(xOf(c.GPUs), ay, fs, AlignCenter, th.Text, units.Count(int64(c.GPUs)))
+		p.Text(xOf(c.GPUs), ay, fs, draw.AlignCenter, th.Text, units.Count(int64(c.GPUs)))
 	}
 	if stride > 1 && (n-1)%stride != 0 {
 		c := v.Curve[n-1]
-		p.text(xOf(c.GPUs), ay, fs, AlignCenter, th.Text, units.Count(int64(c.GPUs)))
+		p.Text(xOf(c.GPUs), ay, fs, draw.AlignCenter, th.Text, units.Count(int64(c.GPUs)))
 	}
-	p.fit(plot.X+plot.W/2, ay+line, fs, AlignCenter, th.Dim, v.Axis, plot.W)
+	p.Fit(plot.X+plot.W/2, ay+line, fs, draw.AlignCenter, th.Dim, v.Axis, plot.W)
 
 	// The bars, as far as the playhead.
 	shown := min(max(v.Shown, 0), n)
@@ -219,8 +220,8 @@ func AppendScale(dst List, v ScaleView) List {
 		c := v.Curve[i]
 		x := xOf(c.GPUs) - bw/2
 		if !c.Runs {
-			if o := "+" + units.Bytes(c.Over); siW(o, fs) <= colW-fs*0.1 {
-				p.text(x+bw/2, barP.Y+barP.H-line-fs*0.3, fs, AlignCenter, th.Text, o)
+			if o := "+" + units.Bytes(c.Over); draw.PlacerW(o, fs) <= colW-fs*0.1 {
+				p.Text(x+bw/2, barP.Y+barP.H-line-fs*0.3, fs, draw.AlignCenter, th.Text, o)
 			}
 			continue
 		}
@@ -238,8 +239,8 @@ func AppendScale(dst List, v ScaleView) List {
 			top -= h
 		}
 		// The compute's share on the bar, where every bar's fits.
-		if s := units.Percent(c.Parts[0]); c.Parts[0] > 0 && siW("00.0%", fs) <= bw {
-			p.text(x+bw/2, barP.Y+barP.H-line-fs*0.3, fs, AlignCenter, scaleInk, s)
+		if s := units.Percent(c.Parts[0]); c.Parts[0] > 0 && draw.PlacerW("00.0%", fs) <= bw {
+			p.Text(x+bw/2, barP.Y+barP.H-line-fs*0.3, fs, draw.AlignCenter, scaleInk, s)
 		}
 	}
 
@@ -312,12 +313,12 @@ func AppendScale(dst List, v ScaleView) List {
 	}
 	for _, m := range v.Published {
 		x, yy := xOf(m.GPUs), yOf(m.MFU)
-		p.reserve(Rect{x - side/2, yy - side/2, side, side})
+		p.Reserve(draw.Rect{X: x - side/2, Y: yy - side/2, W: side, H: side})
 	}
 	for _, c := range v.Curve[:shown] {
 		if c.Runs {
 			x, yy := xOf(c.GPUs), yOf(c.MFU)
-			p.reserve(Rect{x - r, yy - r, 2 * r, 2 * r})
+			p.Reserve(draw.Rect{X: x - r, Y: yy - r, W: 2 * r, H: 2 * r})
 		}
 	}
 	// The lines too, as dots along them, so that no label sits on one.
@@ -328,7 +329,7 @@ func AppendScale(dst List, v ScaleView) List {
 			for t := float32(0); t <= d; t += fs * 0.8 {
 				f := t / max(d, 1)
 				x, yy := a[0]+(b[0]-a[0])*f, a[1]+(b[1]-a[1])*f
-				p.reserve(Rect{x - 1, yy - 1, 2, 2})
+				p.Reserve(draw.Rect{X: x - 1, Y: yy - 1, W: 2, H: 2})
 			}
 		}
 	}
@@ -346,12 +347,12 @@ func AppendScale(dst List, v ScaleView) List {
 		}
 	}
 	along(pts)
-	label := func(x, yy, off float32, c Color, s string) {
+	label := func(x, yy, off float32, c draw.Color, s string) {
 		for _, at := range [...]struct {
 			dx, dy float32
-			a      Align
-		}{{0, off, AlignCenter}, {0, -off - line, AlignCenter}, {-off, -line / 2, AlignRight}, {off, -line / 2, AlignLeft}, {-off, -line, AlignRight}, {-off, 0, AlignRight}, {off, -line, AlignLeft}, {off, 0, AlignLeft}, {0, -off - line, AlignRight}, {0, off, AlignRight}} {
-			if p.text(x+at.dx, yy+at.dy, fs, at.a, c, s) {
+			a      draw.Align
+		}{{0, off, draw.AlignCenter}, {0, -off - line, draw.AlignCenter}, {-off, -line / 2, draw.AlignRight}, {off, -line / 2, draw.AlignLeft}, {-off, -line, draw.AlignRight}, {-off, 0, draw.AlignRight}, {off, -line, draw.AlignLeft}, {off, 0, draw.AlignLeft}, {0, -off - line, draw.AlignRight}, {0, off, draw.AlignRight}} {
+			if p.Text(x+at.dx, yy+at.dy, fs, at.a, c, s) {
 				return
 			}
 		}
@@ -382,11 +383,11 @@ const scaleThinnest = 0.002
 
 // scaleInk is the text on a bar's compute: dark on its green in every
 // theme.
-var scaleInk = Color{0x10, 0x14, 0x1c, 255}
+var scaleInk = draw.Color{R: 0x10, G: 0x14, B: 0x1c, A: 255}
 
 // dashed draws a dashed segment from (x1, y1) to (x2, y2): dashes of
 // length dash with gaps as long.
-func dashed(l *List, x1, y1, x2, y2, width, dash float32, c Color) {
+func dashed(l *draw.List, x1, y1, x2, y2, width, dash float32, c draw.Color) {
 	dx, dy := x2-x1, y2-y1
 	d := float32(math.Hypot(float64(dx), float64(dy)))
 	if d <= 0 || dash <= 0 {

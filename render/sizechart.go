@@ -1,22 +1,12 @@
 package render
 
 import (
+	"github.com/gpuscope/gpuscope/render/draw"
 	"math"
 	"strconv"
 
 	"github.com/gpuscope/gpuscope/engine/units"
 )
-
-// sizePalette colours series (and race lanes) in order: the Okabe–Ito
-// colours that read on both themes, its vermilion and yellow left out
-// (too close to Hot, too faint on Light).
-var sizePalette = [...]Color{
-	{0x56, 0xb4, 0xe9, 255}, // sky blue
-	{0xe6, 0x9f, 0x00, 255}, // orange
-	{0x00, 0x9e, 0x73, 255}, // bluish green
-	{0xcc, 0x79, 0xa7, 255}, // reddish purple
-	{0x00, 0x72, 0xb2, 255}, // blue
-}
 
 // AppendSizeChart draws each series against message size on log-log axes
 // (a line a decade, sizes labelled "1 kB", "1 MB", "1 GB", both axes said
@@ -28,23 +18,23 @@ var sizePalette = [...]Color{
 // the crossovers and the parts wait (the question asks which is fastest).
 // Points that a log axis cannot show (zero, negative, not finite) are
 // skipped.
-func AppendSizeChart(dst List, v SizeChartView) List {
+func AppendSizeChart(dst draw.List, v SizeChartView) draw.List {
 	th := v.Theme
-	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
+	l, sc := draw.Canvas(dst, v.Width, v.Height, v.Scale, th)
 	st := v.Stage
 	if st.W <= 0 || st.H <= 0 {
 		return l
 	}
 	w := v.Words
-	fs := clamp(minf(st.W, st.H)/40, 14*sc, 18*sc)
+	fs := draw.Clamp(draw.Minf(st.W, st.H)/40, 14*sc, 18*sc)
 	pad := fs * 0.8
 	y := st.Y + pad
 	if v.Title != "" {
-		t1, t2 := wrap2(v.Title, fs, st.W-2*pad)
-		l.Label(st.X+pad, y, fs, AlignLeft, planPick(v.Pending, th.Dim, th.Text), t1)
+		t1, t2 := draw.Wrap2(v.Title, fs, st.W-2*pad)
+		l.Label(st.X+pad, y, fs, draw.AlignLeft, draw.Pick(v.Pending, th.Dim, th.Text), t1)
 		if t2 != "" {
 			y += fs * 1.3
-			l.Label(st.X+pad, y, fs, AlignLeft, planPick(v.Pending, th.Dim, th.Text), t2)
+			l.Label(st.X+pad, y, fs, draw.AlignLeft, draw.Pick(v.Pending, th.Dim, th.Text), t2)
 		}
 		y += fs * 1.45
 	}
@@ -53,9 +43,9 @@ func AppendSizeChart(dst List, v SizeChartView) List {
 	{
 		x := st.X + pad
 		for i, s := range v.Series {
-			col := sizePalette[i%len(sizePalette)]
+			col := draw.Palette[i%len(draw.Palette)]
 			l.Key(col, s.Label)
-			ew := fs*1.6 + labelW(s.Label, fs) + fs
+			ew := fs*1.6 + draw.LabelW(s.Label, fs) + fs
 			if x > st.X+pad && x+ew-fs > st.X+st.W-pad {
 				x, y = st.X+pad, y+fs*1.3
 			}
@@ -64,33 +54,33 @@ func AppendSizeChart(dst List, v SizeChartView) List {
 				tc, lw = th.Text, 4*sc
 			}
 			l.Segment(x, y+fs*0.6, x+fs*1.2, y+fs*0.6, lw, col)
-			l.Label(x+fs*1.6, y, fs, AlignLeft, tc, s.Label)
+			l.Label(x+fs*1.6, y, fs, draw.AlignLeft, tc, s.Label)
 			x += ew
 		}
 		y += fs * 1.45
 	}
 	timeAxis := v.YLabel == "s"
 	if timeAxis {
-		l.Label(st.X+pad, y, fs, AlignLeft, th.Dim, fitLabel(w.Say("canvas.sizes.y"), fs, st.W-2*pad))
+		l.Label(st.X+pad, y, fs, draw.AlignLeft, th.Dim, draw.FitLabel(w.Say("canvas.sizes.y"), fs, st.W-2*pad))
 		y += fs * 1.35
 	}
 	// The parts under the chart, or beside it on a wide, short stage, when
 	// there is room for them.
-	var parts Rect
+	var parts draw.Rect
 	right := st.X + st.W - pad
 	bottom := st.Y + st.H - pad
 	if len(v.Parts) > 0 {
 		if st.W > st.H*1.8 {
 			pw := (st.W - 2*pad) * 0.4
-			parts = Rect{right - pw, y + fs*1.5, pw, bottom - y - fs*1.5}
+			parts = draw.Rect{X: right - pw, Y: y + fs*1.5, W: pw, H: bottom - y - fs*1.5}
 			right = parts.X - fs*1.2
 		} else if st.Y+st.H-y > fs*22 {
-			ph := float32(len(v.Parts))*sizeRowH(w, v, fs, st.W-2*pad) + LegendHeight(st.W-2*pad, fs, sizePartEntries(th, w)...) + fs*2.9
+			ph := float32(len(v.Parts))*sizeRowH(w, v, fs, st.W-2*pad) + draw.LegendHeight(st.W-2*pad, fs, sizePartEntries(th, w)...) + fs*2.9
 			if _, _, zoom := sizeGap(v.Parts, 1); zoom > 0 {
 				ph += fs * 1.4 // the gap's line
 			}
 			if ph < (bottom-y)*0.36 { // the chart keeps most of the stage
-				parts = Rect{st.X + pad, bottom - ph, st.W - 2*pad, ph}
+				parts = draw.Rect{X: st.X + pad, Y: bottom - ph, W: st.W - 2*pad, H: ph}
 				bottom = parts.Y - fs*0.8
 			}
 		}
@@ -111,17 +101,17 @@ func AppendSizeChart(dst List, v SizeChartView) List {
 	if v.Current > 0 && !math.IsInf(v.Current, 0) {
 		xmin, xmax = math.Min(xmin, v.Current), math.Max(xmax, v.Current)
 	}
-	xlo, xhi := sizeDecades(xmin, xmax, 0, 9)
-	ylo, yhi := sizeDecades(ymin, ymax, 0, 1)
+	xlo, xhi := draw.Decades(xmin, xmax, 0, 9)
+	ylo, yhi := draw.Decades(ymin, ymax, 0, 1)
 	ylab := func(e int) string {
 		if timeAxis {
-			return sizeDecadeTime(e)
+			return draw.DecadeTime(e)
 		}
 		return sizeDecade(e)
 	}
 	var yw float32
 	for e := ylo; e <= yhi; e++ {
-		yw = maxf(yw, labelW(ylab(e), fs))
+		yw = draw.Maxf(yw, draw.LabelW(ylab(e), fs))
 	}
 	px, py := st.X+pad+yw+fs*0.5, y+fs*1.5
 	pw, ph := right-fs*0.5-px, bottom-fs*2.9-py
@@ -136,19 +126,19 @@ func AppendSizeChart(dst List, v SizeChartView) List {
 
 	// Grid and labels: a line per decade, labels where they fit (the
 	// first size from the axis on, clear of the times).
-	xevery := labelEvery(labelW("100 kB", fs), pw/float32(xhi-xlo))
+	xevery := draw.LabelEvery(draw.LabelW("100 kB", fs), pw/float32(xhi-xlo))
 	lastR := float32(-1e9)
 	for e := xlo; e <= xhi; e++ {
 		x, _ := at(float64(e), float64(ylo))
 		l.Segment(x, py, x, py+ph, 1*sc, th.Panel)
 		if (e-xlo)%xevery == 0 {
-			s := sizeDecadeBytes(e)
-			sw := labelW(s, fs)
-			al, left := AlignCenter, x-sw/2
+			s := draw.DecadeBytes(e)
+			sw := draw.LabelW(s, fs)
+			al, left := draw.AlignCenter, x-sw/2
 			if e == xlo {
-				al, left = AlignLeft, x
+				al, left = draw.AlignLeft, x
 			} else if e == xhi || x+sw/2 > right {
-				al, left = AlignRight, x-sw
+				al, left = draw.AlignRight, x-sw
 			}
 			if left > lastR+fs*0.4 {
 				l.Label(x, py+ph+fs*0.3, fs, al, th.Dim, s)
@@ -156,7 +146,7 @@ func AppendSizeChart(dst List, v SizeChartView) List {
 			}
 		}
 	}
-	yevery := labelEvery(fs*1.2, ph/float32(yhi-ylo))
+	yevery := draw.LabelEvery(fs*1.2, ph/float32(yhi-ylo))
 	for e := ylo; e <= yhi; e++ {
 		_, y := at(float64(xlo), float64(e))
 		l.Segment(px, y, px+pw, y, 1*sc, th.Panel)
@@ -171,12 +161,12 @@ func AppendSizeChart(dst List, v SizeChartView) List {
 				}
 				ly = y + fs*0.1 // clear of the size above
 			}
-			l.Label(px-fs*0.4, ly, fs, AlignRight, th.Dim, ylab(e))
+			l.Label(px-fs*0.4, ly, fs, draw.AlignRight, th.Dim, ylab(e))
 		}
 	}
 	l.Frame(px, py, pw, ph, 1*sc, th.Dim)
 	xl := w.Say("canvas.sizes.x")
-	l.Label(px+pw, py+ph+fs*1.5, fs, AlignRight, th.Dim, fitLabel(xl, fs, pw))
+	l.Label(px+pw, py+ph+fs*1.5, fs, draw.AlignRight, th.Dim, draw.FitLabel(xl, fs, pw))
 
 	// The current size: a line and its size (its dots come last).
 	hasCur := v.Current > 0 && !math.IsInf(v.Current, 0)
@@ -186,7 +176,7 @@ func AppendSizeChart(dst List, v SizeChartView) List {
 		cx, _ := at(lc, float64(ylo))
 		l.Segment(cx, py, cx, py+ph, 1.5*sc, th.Dim)
 		cs := units.Bytes(v.Current)
-		l.Label(clamp(cx, px+labelW(cs, fs)/2, px+pw-labelW(cs, fs)/2), py-fs*1.4, fs, AlignCenter, th.Text, cs)
+		l.Label(draw.Clamp(cx, px+draw.LabelW(cs, fs)/2, px+pw-draw.LabelW(cs, fs)/2), py-fs*1.4, fs, draw.AlignCenter, th.Text, cs)
 	}
 	if v.Pending {
 		// The answer waits: only the axes and the size asked about.
@@ -202,11 +192,11 @@ func AppendSizeChart(dst List, v SizeChartView) List {
 	}
 	for i := range v.Series {
 		if i != hi {
-			sizeCurve(&l, &v.Series[i], at, 2*sc, sizePalette[i%len(sizePalette)])
+			sizeCurve(&l, &v.Series[i], at, 2*sc, draw.Palette[i%len(draw.Palette)])
 		}
 	}
 	if hi >= 0 {
-		sizeCurve(&l, &v.Series[hi], at, 4*sc, sizePalette[hi%len(sizePalette)])
+		sizeCurve(&l, &v.Series[hi], at, 4*sc, draw.Palette[hi%len(draw.Palette)])
 	}
 
 	// Crossovers: where the order of two curves flips (once where two
@@ -217,7 +207,7 @@ func AppendSizeChart(dst List, v SizeChartView) List {
 	mark := func(lx, ly, bytes float64) {
 		x, y := at(lx, ly)
 		for k := range nm {
-			if absf(marked[k][0]-x) < fs && absf(marked[k][1]-y) < fs {
+			if draw.Abs(marked[k][0]-x) < fs && draw.Abs(marked[k][1]-y) < fs {
 				return
 			}
 		}
@@ -226,9 +216,9 @@ func AppendSizeChart(dst List, v SizeChartView) List {
 			nm++
 		}
 		l.Circle(x, y, 5*sc, th.Text)
-		s := sizeLabels.get(sizeKey{w.Lang, bytes}, func() string { return w.Say("canvas.sizes.crossover", "bytes", units.Bytes(bytes)) })
-		sw := labelW(s, fs)
-		l.Label(clamp(x, px+sw/2, px+pw-sw/2), maxf(y-fs*1.7, py+fs*0.1), fs, AlignCenter, th.Text, s)
+		s := sizeLabels.Get(sizeKey{w.Lang, bytes}, func() string { return w.Say("canvas.sizes.crossover", "bytes", units.Bytes(bytes)) })
+		sw := draw.LabelW(s, fs)
+		l.Label(draw.Clamp(x, px+sw/2, px+pw-sw/2), draw.Maxf(y-fs*1.7, py+fs*0.1), fs, draw.AlignCenter, th.Text, s)
 	}
 	if v.Crossovers != nil {
 		for _, c := range v.Crossovers {
@@ -254,7 +244,7 @@ func AppendSizeChart(dst List, v SizeChartView) List {
 		for i := range v.Series {
 			if ly, ok := sizeLogAt(&v.Series[i], lc); ok {
 				_, y := at(lc, ly)
-				l.Circle(cx, y, 4*sc, sizePalette[i%len(sizePalette)])
+				l.Circle(cx, y, 4*sc, draw.Palette[i%len(draw.Palette)])
 			}
 		}
 	}
@@ -265,10 +255,10 @@ func AppendSizeChart(dst List, v SizeChartView) List {
 }
 
 // sizePartEntries are the parts' legend.
-func sizePartEntries(th Theme, w Words) []LegendEntry {
-	return []LegendEntry{
-		{Color: sizePalette[3], Label: w.Say("canvas.sizes.latency")},
-		{Color: sizePalette[4], Label: w.Say("canvas.sizes.bandwidth")},
+func sizePartEntries(th draw.Theme, w draw.Words) []draw.LegendEntry {
+	return []draw.LegendEntry{
+		{Color: draw.Palette[3], Label: w.Say("canvas.sizes.latency")},
+		{Color: draw.Palette[4], Label: w.Say("canvas.sizes.bandwidth")},
 	}
 }
 
@@ -321,18 +311,18 @@ func sizeGap(parts []SizePart, room float64) (long, short, zoom float64) {
 // its true length (a pixel at least) and is drawn again, zoomed, in a
 // framed inset beside it, and a line under the bars says the ratio and
 // the zoom.
-func sizeParts(l *List, th Theme, sc, fs float32, w Words, r Rect, v SizeChartView) {
-	title := sizeLabels.get(sizeKey{w.Lang + "\x00parts", v.Current}, func() string {
+func sizeParts(l *draw.List, th draw.Theme, sc, fs float32, w draw.Words, r draw.Rect, v SizeChartView) {
+	title := sizeLabels.Get(sizeKey{w.Lang + "\x00parts", v.Current}, func() string {
 		return w.Say("canvas.sizes.parts", "bytes", units.Bytes(v.Current))
 	})
-	t1, t2 := wrap2(title, fs, r.W)
-	l.Label(r.X, r.Y, fs, AlignLeft, th.Dim, t1)
+	t1, t2 := draw.Wrap2(title, fs, r.W)
+	l.Label(r.X, r.Y, fs, draw.AlignLeft, th.Dim, t1)
 	y := r.Y + fs*1.4
 	if t2 != "" {
-		l.Label(r.X, y-fs*0.1, fs, AlignLeft, th.Dim, t2)
+		l.Label(r.X, y-fs*0.1, fs, draw.AlignLeft, th.Dim, t2)
 		y += fs * 1.3
 	}
-	y += Legend(l, th, r.X, y, r.W, fs, sc, sizePartEntries(th, w)...)
+	y += draw.Legend(l, th, r.X, y, r.W, fs, sc, sizePartEntries(th, w)...)
 	nameW := sizeNameW(w, v, fs)
 	stacked := nameW > r.W*0.5 // the bar under its name
 	bx, bw, rowH := r.X+nameW, r.W-nameW, fs*1.5
@@ -354,7 +344,7 @@ func sizeParts(l *List, th Theme, sc, fs float32, w Words, r Rect, v SizeChartVi
 		col := th.Dim
 		for k, s := range v.Series {
 			if s.Label == p.Label {
-				col = sizePalette[k%len(sizePalette)]
+				col = draw.Palette[k%len(draw.Palette)]
 			}
 		}
 		ry := y + float32(i)*rowH
@@ -362,7 +352,7 @@ func sizeParts(l *List, th Theme, sc, fs float32, w Words, r Rect, v SizeChartVi
 			break
 		}
 		bottom = ry + rowH
-		l.Label(r.X, ry, fs, AlignLeft, col, fitLabel(sizePartLabel(w, p), fs, planPick(stacked, r.W, nameW-fs*0.5)))
+		l.Label(r.X, ry, fs, draw.AlignLeft, col, draw.FitLabel(sizePartLabel(w, p), fs, draw.Pick(stacked, r.W, nameW-fs*0.5)))
 		if !(tot > 0) || math.IsInf(tot, 0) {
 			continue
 		}
@@ -378,51 +368,51 @@ func sizeParts(l *List, th Theme, sc, fs float32, w Words, r Rect, v SizeChartVi
 		}
 		bh := fs * 0.9
 		n := bw * float32(tot/long) // its true length on the slowest's axis
-		sizeBar(l, bx, by, maxf(n, 1*sc), bh, p)
+		sizeBar(l, bx, by, draw.Maxf(n, 1*sc), bh, p)
 		if zoom > 0 && tot*sizeGapRatio < long {
 			l.Frame(ix, by-fs*0.1, iw, bh+fs*0.2, 1*sc, th.Link)
 			zl := n * float32(zoom)
 			sizeBar(l, ix+fs*0.1, by, zl, bh, p)
-			zt := sizeLabels.get(sizeKey{w.Lang + "\x00zoom", zoom}, func() string { return units.Ratio(w.Lang, zoom) })
-			if zw := labelW(zt, fs); ix+fs*0.1+zl+fs*0.3+zw <= ix+iw-fs*0.2 {
-				l.Label(ix+fs*0.1+zl+fs*0.3, by+bh/2-fs*LineHeight/2, fs, AlignLeft, th.Dim, zt)
+			zt := sizeLabels.Get(sizeKey{w.Lang + "\x00zoom", zoom}, func() string { return units.Ratio(w.Lang, zoom) })
+			if zw := draw.LabelW(zt, fs); ix+fs*0.1+zl+fs*0.3+zw <= ix+iw-fs*0.2 {
+				l.Label(ix+fs*0.1+zl+fs*0.3, by+bh/2-fs*draw.LineHeight/2, fs, draw.AlignLeft, th.Dim, zt)
 			}
 		}
 	}
 	if zoom > 0 && slow != "" && fast != "" {
-		msg := sizeLabels.get(sizeKey{w.Lang + "\x00gap\x00" + slow + "\x00" + fast + "\x00" + strconv.FormatFloat(long/short, 'g', -1, 64), zoom}, func() string {
+		msg := sizeLabels.Get(sizeKey{w.Lang + "\x00gap\x00" + slow + "\x00" + fast + "\x00" + strconv.FormatFloat(long/short, 'g', -1, 64), zoom}, func() string {
 			return w.Say("canvas.sizes.gap", "slow", slow, "fast", fast, "ratio", units.Ratio(w.Lang, long/short), "zoom", units.Ratio(w.Lang, zoom))
 		})
-		l.Label(r.X, bottom+fs*0.2, fs, AlignLeft, th.Hot, fitLabel(msg, fs, r.W))
+		l.Label(r.X, bottom+fs*0.2, fs, draw.AlignLeft, th.Hot, draw.FitLabel(msg, fs, r.W))
 	}
 }
 
 // sizeBar draws a part's bar of width bw at (x, y): its latency share,
 // then its bandwidth share.
-func sizeBar(l *List, x, y, bw, h float32, p SizePart) {
+func sizeBar(l *draw.List, x, y, bw, h float32, p SizePart) {
 	lw := bw * float32(p.Latency/(p.Latency+p.Bandwidth))
-	l.Rect(x, y, lw, h, sizePalette[3])
-	l.Rect(x+lw, y, bw-lw, h, sizePalette[4])
+	l.Rect(x, y, lw, h, draw.Palette[3])
+	l.Rect(x+lw, y, bw-lw, h, draw.Palette[4])
 }
 
 // sizePartLabel is a part's row label: the series and its time.
-func sizePartLabel(w Words, p SizePart) string {
+func sizePartLabel(w draw.Words, p SizePart) string {
 	tot := p.Latency + p.Bandwidth
-	return sizeLabels.get(sizeKey{w.Lang + "\x00" + p.Label, tot}, func() string { return p.Label + " · " + units.Duration(tot) })
+	return sizeLabels.Get(sizeKey{w.Lang + "\x00" + p.Label, tot}, func() string { return p.Label + " · " + units.Duration(tot) })
 }
 
 // sizeNameW is the parts' label column.
-func sizeNameW(w Words, v SizeChartView, fs float32) float32 {
+func sizeNameW(w draw.Words, v SizeChartView, fs float32) float32 {
 	var nw float32
 	for _, p := range v.Parts {
-		nw = maxf(nw, labelW(sizePartLabel(w, p), fs))
+		nw = draw.Maxf(nw, draw.LabelW(sizePartLabel(w, p), fs))
 	}
 	return nw + fs
 }
 
 // sizeRowH is a part's row in width: one line, or two with the bar under
 // its name when the names take more than half the width.
-func sizeRowH(w Words, v SizeChartView, fs, width float32) float32 {
+func sizeRowH(w draw.Words, v SizeChartView, fs, width float32) float32 {
 	if sizeNameW(w, v, fs) > width*0.5 {
 		return fs * 2.6
 	}
@@ -434,7 +424,7 @@ type sizeKey struct {
 	v    float64
 }
 
-var sizeLabels memo[sizeKey]
+var sizeLabels draw.Memo[sizeKey]
 
 // sizeValid reports whether point k of s can sit on log-log axes.
 func sizeValid(s *SizeSeries, k int) bool {
@@ -445,24 +435,10 @@ func sizeValid(s *SizeSeries, k int) bool {
 	return b > 0 && y > 0 && !math.IsInf(b, 0) && !math.IsInf(y, 0)
 }
 
-// sizeDecades is the whole decades around lo…hi (values), at least one
-// apart; without values, dlo…dhi.
-func sizeDecades(lo, hi float64, dlo, dhi int) (int, int) {
-	if !(lo <= hi) || math.IsInf(lo, 0) || math.IsInf(hi, 0) {
-		return dlo, dhi
-	}
-	a := int(math.Floor(math.Log10(lo) + 1e-9))
-	b := int(math.Ceil(math.Log10(hi) - 1e-9))
-	if b <= a {
-		b = a + 1
-	}
-	return a, b
-}
-
 // sizeCurve draws a series' valid points as a polyline, x ascending (a
 // point not to the right of the last one drawn is skipped); a single
 // point is a dot.
-func sizeCurve(l *List, s *SizeSeries, at func(float64, float64) (float32, float32), w float32, col Color) {
+func sizeCurve(l *draw.List, s *SizeSeries, at func(float64, float64) (float32, float32), w float32, col draw.Color) {
 	var lx, ly float32
 	drawn := 0
 	for k := range min(len(s.Bytes), len(s.Values)) {
@@ -604,38 +580,6 @@ func sizeCrossings(a, b *SizeSeries, cross func(lx, ly float64)) {
 		zero = false
 		lastSign, lastD, lastX, lastY = sign, d, x, ya
 	}
-}
-
-// Decade labels, made once: bytes 1 B … 100 EB, times 1 ps … 1000 s.
-var (
-	sizeBytesDecades = func() (t [21]string) {
-		for e := range t {
-			t[e] = units.Bytes(math.Pow(10, float64(e)))
-		}
-		return t
-	}()
-	sizeTimeDecades = func() (t [16]string) {
-		for i := range t {
-			t[i] = units.Duration(math.Pow(10, float64(i-12)))
-		}
-		return t
-	}()
-)
-
-// sizeDecadeBytes labels the decade 10^e bytes: "1 kB", "10 MB".
-func sizeDecadeBytes(e int) string {
-	if e >= 0 && e < len(sizeBytesDecades) {
-		return sizeBytesDecades[e]
-	}
-	return units.Bytes(math.Pow(10, float64(e)))
-}
-
-// sizeDecadeTime labels the decade 10^e seconds: "10 µs", "1 ms".
-func sizeDecadeTime(e int) string {
-	if i := e + 12; i >= 0 && i < len(sizeTimeDecades) {
-		return sizeTimeDecades[i]
-	}
-	return units.Duration(math.Pow(10, float64(e)))
 }
 
 // sizeDecade labels a decade of a plain axis: "0.001" … "100", "1k",

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/gpuscope/gpuscope/render/draw"
 	"math"
 	"strings"
 	"testing"
@@ -24,7 +25,7 @@ func sizeView() SizeChartView {
 		hier = append(hier, 30*alpha+2.2*s/bw)
 	}
 	return SizeChartView{
-		Width: 800, Height: 500, Stage: Rect{0, 0, 800, 500}, Scale: 1, Theme: Dark, Words: chartWords,
+		Width: 800, Height: 500, Stage: draw.Rect{X: 0, Y: 0, W: 800, H: 500}, Scale: 1, Theme: draw.Dark, Words: chartWords,
 		Series: []SizeSeries{
 			{Label: "ring", Bytes: sizes, Values: ring},
 			{Label: "tree", Bytes: sizes, Values: tree},
@@ -36,7 +37,7 @@ func sizeView() SizeChartView {
 
 // chartWords says the crossover's label as the catalogue does, with its
 // size; other keys as themselves.
-var chartWords = Words{T: func(key string, args ...string) string {
+var chartWords = draw.Words{T: func(key string, args ...string) string {
 	if key == "canvas.sizes.crossover" && len(args) == 2 {
 		return "crossover " + args[1]
 	}
@@ -44,16 +45,16 @@ var chartWords = Words{T: func(key string, args ...string) string {
 }}
 
 func TestSizeChartGolden(t *testing.T) {
-	golden.Check(t, "sizechart.golden", AppendSizeChart(List{}, sizeView()).String())
+	golden.Check(t, "sizechart.golden", AppendSizeChart(draw.List{}, sizeView()).String())
 }
 
 // sizeVertices is the x of each vertex of series i's polyline, in order
 // (the legend's swatch left out: it sits above the plot).
-func sizeVertices(t *testing.T, l List, i int, plotTop float32) []float32 {
+func sizeVertices(t *testing.T, l draw.List, i int, plotTop float32) []float32 {
 	t.Helper()
 	var xs []float32
 	for _, it := range l.Items {
-		if it.Kind != Line || it.Color != sizePalette[i] || it.Y < plotTop || it.Y2 < plotTop {
+		if it.Kind != draw.Line || it.Color != draw.Palette[i] || it.Y < plotTop || it.Y2 < plotTop {
 			continue
 		}
 		if len(xs) > 0 && xs[len(xs)-1] != it.X {
@@ -68,11 +69,11 @@ func sizeVertices(t *testing.T, l List, i int, plotTop float32) []float32 {
 }
 
 // crossovers is the x of each crossover marker and its label.
-func crossovers(l List) (xs []float32, labels []string) {
+func crossovers(l draw.List) (xs []float32, labels []string) {
 	for i, it := range l.Items {
-		if it.Kind == Text && strings.HasPrefix(it.Text, "crossover ") {
+		if it.Kind == draw.Text && strings.HasPrefix(it.Text, "crossover ") {
 			m := l.Items[i-1]
-			if m.Kind != FillCircle || m.X != it.X {
+			if m.Kind != draw.FillCircle || m.X != it.X {
 				panic("crossover label without its marker")
 			}
 			xs = append(xs, m.X)
@@ -87,7 +88,7 @@ func crossovers(l List) (xs []float32, labels []string) {
 func TestSizeChartCrossover(t *testing.T) {
 	v := sizeView()
 	v.Series = v.Series[:2]
-	l := AppendSizeChart(List{}, v)
+	l := AppendSizeChart(draw.List{}, v)
 	flip := -1
 	r, tr := v.Series[0].Values, v.Series[1].Values
 	for k := 1; k < len(r); k++ {
@@ -127,12 +128,12 @@ func TestSizeChartCrossover(t *testing.T) {
 	above := []float64{3, 1, 3, 4}
 	b := []float64{1e3, 1e4, 1e5, 1e6}
 	v.Series = []SizeSeries{{Label: "a", Bytes: b, Values: touch}, {Label: "b", Bytes: b, Values: above}}
-	if xs, labels := crossovers(AppendSizeChart(List{}, v)); len(xs) != 0 {
+	if xs, labels := crossovers(AppendSizeChart(draw.List{}, v)); len(xs) != 0 {
 		t.Errorf("touching curves: crossovers %v", labels)
 	}
 	// Touching at a sample and passing: one crossover, at that sample.
 	v.Series[1].Values = []float64{3, 1, 1, 2}
-	if xs, labels := crossovers(AppendSizeChart(List{}, v)); len(xs) != 1 || labels[0] != "crossover 10 kB" {
+	if xs, labels := crossovers(AppendSizeChart(draw.List{}, v)); len(xs) != 1 || labels[0] != "crossover 10 kB" {
 		t.Errorf("crossing at a shared sample: crossovers %v, want [crossover 10 KB]", labels)
 	}
 }
@@ -145,7 +146,7 @@ func TestSizeChartMonotone(t *testing.T) {
 		{Label: "messy", Bytes: []float64{1e3, 1e4, 5e3, 0, 1e5, -1, 1e6, 1e7, 1e8}, Values: []float64{1, 2, 3, 4, 0, 5, -2, 6, math.Inf(1)}},
 		v.Series[0],
 	}
-	l := AppendSizeChart(List{}, v)
+	l := AppendSizeChart(draw.List{}, v)
 	xs := sizeVertices(t, l, 0, 3*12.5)
 	if len(xs) != 3 { // 1 KB → 10 KB → 10 MB: 5 KB goes back, the rest cannot sit on log axes
 		t.Fatalf("messy series vertices %v, want 3", xs)
@@ -172,17 +173,17 @@ func TestSizeChartHighlight(t *testing.T) {
 				hi = i
 			}
 		}
-		l := AppendSizeChart(List{}, v)
+		l := AppendSizeChart(draw.List{}, v)
 		var wh, wo float32
 		lastSeries := -1
 		for _, it := range l.Items {
 			for i := range v.Series {
-				if it.Kind == Line && it.Color == sizePalette[i] && it.Y > 3*12.5 {
+				if it.Kind == draw.Line && it.Color == draw.Palette[i] && it.Y > 3*12.5 {
 					lastSeries = i
 					if i == hi {
-						wh = maxf(wh, it.Width)
+						wh = draw.Maxf(wh, it.Width)
 					} else {
-						wo = maxf(wo, it.Width)
+						wo = draw.Maxf(wo, it.Width)
 					}
 				}
 			}
@@ -199,16 +200,16 @@ func TestSizeChartHighlight(t *testing.T) {
 // The current size: a dot on every curve, at the line's x.
 func TestSizeChartCurrent(t *testing.T) {
 	v := sizeView()
-	l := AppendSizeChart(List{}, v)
+	l := AppendSizeChart(draw.List{}, v)
 	var lineX float32 = -1
 	dots := 0
 	for _, it := range l.Items {
-		if it.Kind == Text && it.Text == "64 MB" {
+		if it.Kind == draw.Text && it.Text == "64 MB" {
 			lineX = it.X
 		}
 	}
 	for _, it := range l.Items {
-		if it.Kind == FillCircle && it.R == 4 && it.X == lineX {
+		if it.Kind == draw.FillCircle && it.R == 4 && it.X == lineX {
 			dots++
 		}
 	}
@@ -232,11 +233,11 @@ func TestSizeChartDegenerate(t *testing.T) {
 	for i, c := range cases {
 		v := base
 		v.Series = c
-		l := AppendSizeChart(List{}, v)
+		l := AppendSizeChart(draw.List{}, v)
 		if i == 2 {
 			found := false
 			for _, it := range l.Items {
-				found = found || (it.Kind == FillCircle && it.Color == sizePalette[0] && it.R < 4)
+				found = found || (it.Kind == draw.FillCircle && it.Color == draw.Palette[0] && it.R < 4)
 			}
 			if !found {
 				t.Error("a single point draws no dot")
@@ -244,13 +245,13 @@ func TestSizeChartDegenerate(t *testing.T) {
 		}
 	}
 	v := base
-	v.Stage = Rect{0, 0, 20, 20}
-	_ = AppendSizeChart(List{}, v)
+	v.Stage = draw.Rect{X: 0, Y: 0, W: 20, H: 20}
+	_ = AppendSizeChart(draw.List{}, v)
 }
 
 func TestSizeChartAllocs(t *testing.T) {
 	v := sizeView()
-	l := AppendSizeChart(List{}, v)
+	l := AppendSizeChart(draw.List{}, v)
 	if n := testing.AllocsPerRun(20, func() { l = AppendSizeChart(l, v) }); n > 40 {
 		t.Errorf("%v allocations a frame, want at most 40 (labels)", n)
 	}
@@ -265,12 +266,12 @@ func TestSizeChartPendingAndParts(t *testing.T) {
 	v.Height, v.Stage.H = 700, 700
 	v.Parts = []SizePart{{Label: "ring", Latency: 3e-3, Bandwidth: 1e-3}, {Label: "tree", Latency: 1e-4, Bandwidth: 9e-4}}
 	v.Pending = true
-	l := AppendSizeChart(List{}, v)
+	l := AppendSizeChart(draw.List{}, v)
 	for _, it := range l.Items {
-		if it.Kind == Line && it.Width >= 2 && it.Y > 100 && (it.Color == sizePalette[0] || it.Color == sizePalette[1]) {
+		if it.Kind == draw.Line && it.Width >= 2 && it.Y > 100 && (it.Color == draw.Palette[0] || it.Color == draw.Palette[1]) {
 			t.Fatalf("pending: a curve drawn: %+v", it)
 		}
-		if it.Kind == FillRect && (it.Color == sizePalette[3] || it.Color == sizePalette[4]) && it.H < 20 {
+		if it.Kind == draw.FillRect && (it.Color == draw.Palette[3] || it.Color == draw.Palette[4]) && it.H < 20 {
 			t.Fatalf("pending: a part drawn: %+v", it)
 		}
 	}
@@ -278,10 +279,10 @@ func TestSizeChartPendingAndParts(t *testing.T) {
 		t.Errorf("pending: %d crossovers", len(xs))
 	}
 	v.Pending = false
-	l = AppendSizeChart(List{}, v)
-	var bars []Item
+	l = AppendSizeChart(draw.List{}, v)
+	var bars []draw.Item
 	for _, it := range l.Items {
-		if it.Kind == FillRect && (it.Color == sizePalette[3] || it.Color == sizePalette[4]) && it.W != it.H { // not the legend's squares
+		if it.Kind == draw.FillRect && (it.Color == draw.Palette[3] || it.Color == draw.Palette[4]) && it.W != it.H { // not the legend's squares
 			bars = append(bars, it)
 		}
 	}
@@ -294,12 +295,12 @@ func TestSizeChartPendingAndParts(t *testing.T) {
 			t.Errorf("row %d: latency %.3f of the bar, want %.2f", i, got, want)
 		}
 	}
-	keyed := map[Color]bool{}
+	keyed := map[draw.Color]bool{}
 	for _, k := range l.Keys {
 		keyed[k.Color] = true
 	}
 	for i := range v.Series {
-		if !keyed[sizePalette[i]] {
+		if !keyed[draw.Palette[i]] {
 			t.Errorf("series %d's colour is not keyed", i)
 		}
 	}
@@ -307,13 +308,13 @@ func TestSizeChartPendingAndParts(t *testing.T) {
 
 // partRows are the parts' bars (latency and bandwidth rectangles) by row,
 // and the frames drawn around the rows' insets.
-func partRows(l List) (rows map[float32][]Item, frames []Item) {
-	rows = map[float32][]Item{}
+func partRows(l draw.List) (rows map[float32][]draw.Item, frames []draw.Item) {
+	rows = map[float32][]draw.Item{}
 	for _, it := range l.Items {
 		switch {
-		case it.Kind == FillRect && (it.Color == sizePalette[3] || it.Color == sizePalette[4]) && it.H < 20 && it.W != it.H: // not the legend's squares
+		case it.Kind == draw.FillRect && (it.Color == draw.Palette[3] || it.Color == draw.Palette[4]) && it.H < 20 && it.W != it.H: // not the legend's squares
 			rows[it.Y] = append(rows[it.Y], it)
-		case it.Kind == StrokeRect && it.Y > 150:
+		case it.Kind == draw.StrokeRect && it.Y > 150:
 			frames = append(frames, it)
 		}
 	}
@@ -337,9 +338,9 @@ func TestSizeChartPartsProportional(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			v := sizeView()
 			v.Height, v.Stage.H = 700, 700
-			v.Words = Words{T: func(key string, args ...string) string { return key + "|" + strings.Join(args, "|") }}
+			v.Words = draw.Words{T: func(key string, args ...string) string { return key + "|" + strings.Join(args, "|") }}
 			v.Parts = []SizePart{{Label: "ring", Latency: c.ring[0], Bandwidth: c.ring[1]}, {Label: "tree", Latency: c.tree[0], Bandwidth: c.tree[1]}}
-			l := AppendSizeChart(List{}, v)
+			l := AppendSizeChart(draw.List{}, v)
 			rows, frames := partRows(l)
 			var ys []float32
 			for y := range rows {
@@ -369,8 +370,8 @@ func TestSizeChartPartsProportional(t *testing.T) {
 				return
 			}
 			// The short bar on the long one's axis: its true length, a pixel at least.
-			if truth := ringW / float32(want); math.Abs(float64(treeW-maxf(truth, 1))) > 0.05 {
-				t.Errorf("tree's bar %.2f px on the ring's axis, want %.2f", treeW, maxf(truth, 1))
+			if truth := ringW / float32(want); math.Abs(float64(treeW-draw.Maxf(truth, 1))) > 0.05 {
+				t.Errorf("tree's bar %.2f px on the ring's axis, want %.2f", treeW, draw.Maxf(truth, 1))
 			}
 			if len(frames) != 1 || len(rows[ys[1]]) != 4 || len(rows[ys[0]]) != 2 {
 				t.Fatalf("want one inset, on the tree's row: %d frames, bars by row %d, %d", len(frames), len(rows[ys[0]]), len(rows[ys[1]]))
@@ -383,7 +384,7 @@ func TestSizeChartPartsProportional(t *testing.T) {
 			zoom := float64(zoomed) / (float64(ringW) / want)
 			var said bool
 			for _, it := range l.Items {
-				if it.Kind == Text && strings.HasPrefix(it.Text, "canvas.sizes.gap|") {
+				if it.Kind == draw.Text && strings.HasPrefix(it.Text, "canvas.sizes.gap|") {
 					said = true
 					for _, s := range []string{"slow|ring", "fast|tree", "ratio|" + units.Ratio("", want), "zoom|" + units.Ratio("", zoom)} {
 						if !strings.Contains(it.Text, s) {

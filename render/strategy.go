@@ -1,5 +1,7 @@
 package render
 
+import "github.com/gpuscope/gpuscope/render/draw"
+
 // The strategy layer's pictures (issue 5). Each view is plain data — the
 // lesson code fills it from engine/parallel — and each builder is a pure
 // function to a display list, golden-tested like the others. Canvas text
@@ -31,17 +33,17 @@ type MemoryBar struct {
 // parts of a column in Color.
 type LowerChart struct {
 	Title, Solid, Light string
-	Color               Color
+	Color               draw.Color
 }
 
 // MemoryBarsView is stacked bars against the GPU's capacity.
 type MemoryBarsView struct {
 	Width, Height float32
-	Stage         Rect
+	Stage         draw.Rect
 	Scale         float32
-	Theme         Theme
-	Words         Words  // its words in the reader's language (canvas.* keys)
-	Headline      string // the step's point, over the picture
+	Theme         draw.Theme
+	Words         draw.Words // its words in the reader's language (canvas.* keys)
+	Headline      string     // the step's point, over the picture
 	Bars          []MemoryBar
 	Capacity      float64 // HBM bytes: a solid line across the bars
 	Usable        float64 // what a job can fill: a dashed line (0: none)
@@ -114,11 +116,11 @@ type MemoryPoint struct {
 // row's last block are bubbles: filled grey.
 type PipelineView struct {
 	Width, Height float32
-	Stage         Rect
+	Stage         draw.Rect
 	Scale         float32
-	Theme         Theme
-	Words         Words  // its words in the reader's language (canvas.* keys)
-	Headline      string // the step's point, over the picture
+	Theme         draw.Theme
+	Words         draw.Words // its words in the reader's language (canvas.* keys)
+	Headline      string     // the step's point, over the picture
 	Timelines     []Timeline
 	// Replicas ≥ 2: a one-stage time line is drawn once a data-parallel
 	// replica (up to maxReplicaRows rows, the last the last replica),
@@ -152,11 +154,11 @@ type PipelineView struct {
 // ClusterView is the cluster's GPUs in nodes and what each belongs to.
 type ClusterView struct {
 	Width, Height float32
-	Stage         Rect
+	Stage         draw.Rect
 	Scale         float32
-	Theme         Theme
-	Words         Words // its words in the reader's language (canvas.* keys)
-	Nodes         int   // nodes of GPUsPerNode GPUs
+	Theme         draw.Theme
+	Words         draw.Words // its words in the reader's language (canvas.* keys)
+	Nodes         int        // nodes of GPUsPerNode GPUs
 	GPUsPerNode   int
 	TP, PP, DP    int // rank r: tp = r % TP, dp = (r / TP) % DP, pp = r / (TP·DP) (Megatron's order)
 	// CP, context parallelism, between TP and DP in the order: its ranks
@@ -201,10 +203,10 @@ type ClusterView struct {
 // all-reduce. Matrices are small with readable numbers.
 type TPMatrixView struct {
 	Width, Height float32
-	Stage         Rect
+	Stage         draw.Rect
 	Scale         float32
-	Theme         Theme
-	Words         Words       // its words in the reader's language (canvas.* keys)
+	Theme         draw.Theme
+	Words         draw.Words  // its words in the reader's language (canvas.* keys)
 	X             [][]float64 // b×h
 	A1, A2        [][]float64 // h×(f/2) each: A split by columns
 	Y1, Y2        [][]float64 // b×(f/2): GeLU(X·Ai)
@@ -246,10 +248,10 @@ type DecisionNode struct {
 // plans with their step-time breakdown and memory.
 type PlannerView struct {
 	Width, Height float32
-	Stage         Rect
+	Stage         draw.Rect
 	Scale         float32
-	Theme         Theme
-	Words         Words // its words in the reader's language (canvas.* keys)
+	Theme         draw.Theme
+	Words         draw.Words // its words in the reader's language (canvas.* keys)
 	Tree          []DecisionNode
 	Branch        string // dp, tp-dp, tp-pp-dp: the leaf lit
 	// Chosen is the leaf the search's chosen plan belongs to (by its TP
@@ -267,11 +269,11 @@ type PlannerView struct {
 // turn with the row's segments, and how many cards it takes.
 type CardsView struct {
 	Width, Height float32
-	Stage         Rect
+	Stage         draw.Rect
 	Scale         float32
-	Theme         Theme
-	Words         Words  // its words in the reader's language (canvas.* keys)
-	Headline      string // the step's point, over the picture
+	Theme         draw.Theme
+	Words         draw.Words // its words in the reader's language (canvas.* keys)
+	Headline      string     // the step's point, over the picture
 	Card          float64
 	// Slots: how many cards the scale holds (0: as many as the fullest
 	// row needs) — the same in every step of a lesson, so a row's growth
@@ -296,3 +298,32 @@ type CardsRow struct {
 	// cards stay empty under a "?".
 	Hidden bool
 }
+
+// Segment colours of the memory bars: the Okabe–Ito palette (told apart
+// with the common colour-vision deficiencies), its vermilion left out as
+// it is too close to the themes' Hot, which marks bytes over the line.
+var memoryKeys = [...]struct {
+	key string
+	col draw.Color
+	say string // its catalogue key
+}{
+	{"weights", draw.Color{R: 0x56, G: 0xb4, B: 0xe9, A: 255}, "canvas.mem.weights"},         // sky blue
+	{"gradients", draw.Color{R: 0x00, G: 0x9e, B: 0x73, A: 255}, "canvas.mem.gradients"},     // bluish green
+	{"optimizer", draw.Color{R: 0xe6, G: 0x9f, B: 0x00, A: 255}, "canvas.mem.optimizer"},     // orange
+	{"activations", draw.Color{R: 0xcc, G: 0x79, B: 0xa7, A: 255}, "canvas.mem.activations"}, // reddish purple
+	{"buffers", draw.Color{R: 0x00, G: 0x72, B: 0xb2, A: 255}, "canvas.mem.buffers"},         // blue
+}
+
+// memoryColour is the fill of a memory segment by its Key; an unknown key
+// is the theme's Dim.
+func memoryColour(key string, th draw.Theme) draw.Color {
+	for _, k := range memoryKeys {
+		if k.key == key {
+			return k.col
+		}
+	}
+	return th.Dim
+}
+
+// overVeil is the alpha of the Hot veil over bytes above the line.
+const overVeil = 110

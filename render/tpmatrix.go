@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/gpuscope/gpuscope/render/draw"
 	"strconv"
 	"unicode/utf8"
 )
@@ -63,9 +64,9 @@ func tpmDims(m [][]float64) (rows, cols int) {
 // Z2 each GPU holds, and the all-reduce Z = Z1 + Z2. Phase 0…4 reveals
 // the steps: matrices not yet computed are empty outlines. On a narrow
 // stage the row wraps onto up to three lines.
-func AppendTPMatrix(dst List, v TPMatrixView) List {
+func AppendTPMatrix(dst draw.List, v TPMatrixView) draw.List {
 	th := v.Theme
-	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
+	l, sc := draw.Canvas(dst, v.Width, v.Height, v.Scale, th)
 	st := v.Stage
 	if st.W <= 0 || st.H <= 0 || len(v.X) == 0 || len(v.A1) == 0 {
 		return l
@@ -97,19 +98,19 @@ func AppendTPMatrix(dst List, v TPMatrixView) List {
 	case 2:
 		blocks = all[4:]
 	}
-	gpu := [2]Color{Chunk(0, 2), Chunk(1, 2)}
+	gpu := [2]draw.Color{draw.Chunk(0, 2), draw.Chunk(1, 2)}
 
 	// The headline over the matrices, the key under them.
 	if v.Headline != "" {
-		Headline(&l, th, st, sc, v.Headline)
-		hh := HeadlineHeight(st, sc, v.Headline)
+		draw.Headline(&l, th, st, sc, v.Headline)
+		hh := draw.HeadlineHeight(st, sc, v.Headline)
 		st.Y, st.H = st.Y+hh, st.H-hh
 	}
-	kfs := clamp(minf(st.W, st.H)/40, 14*sc, 18*sc)
-	kpad := clamp(minf(st.W, st.H)/40, 8*sc, 20*sc)
-	keys := [2]LegendEntry{{Color: gpu[0], Label: w.Say("canvas.tp.gpu0")}, {Color: gpu[1], Label: w.Say("canvas.tp.gpu1")}}
-	kh := LegendHeight(st.W-2*kpad, kfs, keys[:]...)
-	Legend(&l, th, st.X+kpad, st.Y+st.H-kpad-kh, st.W-2*kpad, kfs, sc, keys[:]...)
+	kfs := draw.Clamp(draw.Minf(st.W, st.H)/40, 14*sc, 18*sc)
+	kpad := draw.Clamp(draw.Minf(st.W, st.H)/40, 8*sc, 20*sc)
+	keys := [2]draw.LegendEntry{{Color: gpu[0], Label: w.Say("canvas.tp.gpu0")}, {Color: gpu[1], Label: w.Say("canvas.tp.gpu1")}}
+	kh := draw.LegendHeight(st.W-2*kpad, kfs, keys[:]...)
+	draw.Legend(&l, th, st.X+kpad, st.Y+st.H-kpad-kh, st.W-2*kpad, kfs, sc, keys[:]...)
 	st.H -= kh + kpad
 	// The widest number sets the smallest cell.
 	chars := 3
@@ -122,11 +123,11 @@ func AppendTPMatrix(dst List, v TPMatrixView) List {
 			}
 		}
 	}
-	pad := clamp(minf(st.W, st.H)/40, 8*sc, 20*sc)
+	pad := draw.Clamp(draw.Minf(st.W, st.H)/40, 8*sc, 20*sc)
 	// A margin at the sides of a wide stage too (presentation mode),
 	// so the row never runs to the stage's edges.
-	padX := maxf(pad, st.W*0.035)
-	minCell := maxf(26*sc, float32(chars)*0.56*10*sc+4*sc)
+	padX := draw.Maxf(pad, st.W*0.035)
+	minCell := draw.Maxf(26*sc, float32(chars)*0.56*10*sc+4*sc)
 	maxCell := 56 * sc
 	gapW := float32(0.5)    // between blocks, in cells
 	capH := float32(1.0)    // caption rows above and below a line, in cells
@@ -146,7 +147,7 @@ func AppendTPMatrix(dst List, v TPMatrixView) List {
 		var h float32
 		for i := a; i < b; i++ {
 			_, bh := blocks[i].size()
-			h = maxf(h, bh)
+			h = draw.Maxf(h, bh)
 		}
 		return h + capH
 	}
@@ -163,16 +164,16 @@ func AppendTPMatrix(dst List, v TPMatrixView) List {
 			if b <= a {
 				continue
 			}
-			w = maxf(w, width(a, b))
+			w = draw.Maxf(w, width(a, b))
 			h += height(a, b) + lineGap
 			a = b
 		}
-		c := minf(availW/w, availH/h)
+		c := draw.Minf(availW/w, availH/h)
 		// More lines only for clearly larger cells.
 		if c >= minCell && c > cell*1.15 {
 			best, cell = br, c
 		}
-		if o := maxf(0, w*minCell-availW) + maxf(0, h*minCell-availH); over < 0 || o < over {
+		if o := draw.Maxf(0, w*minCell-availW) + draw.Maxf(0, h*minCell-availH); over < 0 || o < over {
 			least, over = br, o
 		}
 	}
@@ -210,16 +211,16 @@ func AppendTPMatrix(dst List, v TPMatrixView) List {
 		a := 0
 		for _, b := range best {
 			if b > a {
-				w = maxf(w, width(a, b))
+				w = draw.Maxf(w, width(a, b))
 				h += height(a, b) + lineGap
 				a = b
 			}
 		}
-		cell = minf(availW/w, availH/h)
+		cell = draw.Minf(availW/w, availH/h)
 	} else {
-		cell = clamp(cell, minCell, maxCell)
+		cell = draw.Clamp(cell, minCell, maxCell)
 	}
-	fs := clamp(minf(cell*0.36, (cell-4*sc)/(float32(chars)*0.56)), floor, 18*sc)
+	fs := draw.Clamp(draw.Minf(cell*0.36, (cell-4*sc)/(float32(chars)*0.56)), floor, 18*sc)
 
 	// Lines, centred on the stage.
 	var totalH float32
@@ -230,7 +231,7 @@ func AppendTPMatrix(dst List, v TPMatrixView) List {
 			a = b
 		}
 	}
-	y := st.Y + maxf(pad, (st.H-totalH)/2)
+	y := st.Y + draw.Maxf(pad, (st.H-totalH)/2)
 	a = 0
 	for _, b := range best {
 		if b <= a {
@@ -238,7 +239,7 @@ func AppendTPMatrix(dst List, v TPMatrixView) List {
 		}
 		lw := width(a, b) * cell
 		lh := (height(a, b) - capH) * cell
-		x := st.X + maxf(padX, (st.W-lw)/2)
+		x := st.X + draw.Maxf(padX, (st.W-lw)/2)
 		mid := y + capH/2*cell + lh/2
 		for i := a; i < b; i++ {
 			bl := &blocks[i]
@@ -251,7 +252,7 @@ func AppendTPMatrix(dst List, v TPMatrixView) List {
 					if v.Phase == bl.phase {
 						c = th.LinkActive
 					}
-					l.Label(bx+bw*cell/2, mid-fs*0.6, fs*1.1, AlignCenter, c, bl.op)
+					l.Label(bx+bw*cell/2, mid-fs*0.6, fs*1.1, draw.AlignCenter, c, bl.op)
 				}
 				continue
 			}
@@ -282,7 +283,7 @@ func AppendTPMatrix(dst List, v TPMatrixView) List {
 				fill := th.Panel
 				if t := bl.tint[h]; t >= 0 {
 					col = gpu[t]
-					fill = withAlpha(gpu[t], 60)
+					fill = draw.WithAlpha(gpu[t], 60)
 				}
 				mw, mh := float32(cols)*cell, float32(rows)*cell
 				if !shown {
@@ -293,7 +294,7 @@ func AppendTPMatrix(dst List, v TPMatrixView) List {
 					for c, val := range row {
 						cx, cy := hx+float32(c)*cell, hy+float32(r)*cell
 						l.Rect(cx+sc, cy+sc, cell-2*sc, cell-2*sc, fill)
-						l.Label(cx+cell/2, cy+cell/2-fs*0.6, fs, AlignCenter, th.Text, tpmNum(val))
+						l.Label(cx+cell/2, cy+cell/2-fs*0.6, fs, draw.AlignCenter, th.Text, tpmNum(val))
 					}
 				}
 				fw := float32(1.5) * sc
@@ -304,17 +305,17 @@ func AppendTPMatrix(dst List, v TPMatrixView) List {
 				// Captions: above each half (under a lower stacked
 				// half), and the GPU under a half.
 				if bl.stacked && h == 1 {
-					l.Label(hx+mw/2, hy+mh+fs*0.4, fs, AlignCenter, col, caps[h])
+					l.Label(hx+mw/2, hy+mh+fs*0.4, fs, draw.AlignCenter, col, caps[h])
 				} else {
-					l.Label(hx+mw/2, hy-fs*1.5, fs, AlignCenter, col, caps[h])
+					l.Label(hx+mw/2, hy-fs*1.5, fs, draw.AlignCenter, col, caps[h])
 				}
 				if u := bl.under[h]; u != "" {
-					l.Label(hx+mw/2, hy+mh+fs*0.4, fs, AlignCenter, col, u)
+					l.Label(hx+mw/2, hy+mh+fs*0.4, fs, draw.AlignCenter, col, u)
 				}
 			}
 			if shown && bl.plus {
 				r0, _ := tpmDims(m[0])
-				l.Label(bx+bw*cell/2, by+(float32(r0)+0.5)*cell-fs*0.6, fs*1.1, AlignCenter, th.Text, "+")
+				l.Label(bx+bw*cell/2, by+(float32(r0)+0.5)*cell-fs*0.6, fs*1.1, draw.AlignCenter, th.Text, "+")
 			}
 		}
 		y += (height(a, b) + lineGap) * cell

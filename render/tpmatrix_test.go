@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/gpuscope/gpuscope/render/draw"
 	"math"
 	"strconv"
 	"testing"
@@ -11,7 +12,7 @@ import (
 // tpmView is a consistent small MLP: b=2, h=4, f=4 (2 a GPU).
 func tpmView(w, h float32, phase int) TPMatrixView {
 	v := TPMatrixView{
-		Width: w, Height: h, Stage: Rect{0, 0, w, h}, Scale: 1, Theme: Dark, Phase: phase,
+		Width: w, Height: h, Stage: draw.Rect{X: 0, Y: 0, W: w, H: h}, Scale: 1, Theme: draw.Dark, Phase: phase,
 		X:  [][]float64{{0.5, -1.0, 0.8, 0.2}, {1.2, 0.3, -0.4, 0.9}},
 		A1: [][]float64{{0.3, -0.5}, {0.8, 0.1}, {-0.2, 0.6}, {0.4, 0.7}},
 		A2: [][]float64{{-0.6, 0.2}, {0.5, -0.3}, {0.9, 0.4}, {-0.1, 0.8}},
@@ -33,10 +34,10 @@ func tpmView(w, h float32, phase int) TPMatrixView {
 }
 
 // numbers are the texts of the list's labels that are numbers, in order.
-func numbers(l List) []Item {
-	var out []Item
+func numbers(l draw.List) []draw.Item {
+	var out []draw.Item
 	for _, it := range l.Items {
-		if it.Kind != Text {
+		if it.Kind != draw.Text {
 			continue
 		}
 		if _, err := strconv.ParseFloat(it.Text, 64); err == nil {
@@ -46,9 +47,9 @@ func numbers(l List) []Item {
 	return out
 }
 
-func hasText(l List, s string) bool {
+func hasText(l draw.List, s string) bool {
 	for _, it := range l.Items {
-		if it.Kind == Text && it.Text == s {
+		if it.Kind == draw.Text && it.Text == s {
 			return true
 		}
 	}
@@ -56,7 +57,7 @@ func hasText(l List, s string) bool {
 }
 
 func TestTPMatrixGolden(t *testing.T) {
-	golden.Check(t, "tpmatrix_phase4.golden", AppendTPMatrix(List{}, tpmView(1280, 600, 4)).String())
+	golden.Check(t, "tpmatrix_phase4.golden", AppendTPMatrix(draw.List{}, tpmView(1280, 600, 4)).String())
 }
 
 // The phases reveal the computation step by step: the split first, then
@@ -68,7 +69,7 @@ func TestTPMatrixPhases(t *testing.T) {
 	want := []int{inputs, inputs + 2*4, inputs + 2*4, inputs + 2*4 + 2*8, inputs + 2*4 + 3*8}
 	for phase, n := range want {
 		v.Phase = phase
-		l := AppendTPMatrix(List{}, v)
+		l := AppendTPMatrix(draw.List{}, v)
 		if got := len(numbers(l)); got != n {
 			t.Errorf("phase %d: %d numbers, want %d", phase, got, n)
 		}
@@ -84,14 +85,14 @@ func TestTPMatrixPhases(t *testing.T) {
 	}
 	// Phase 1 shows X·A1 before GELU.
 	v.Phase = 1
-	nums := numbers(AppendTPMatrix(List{}, v))
+	nums := numbers(AppendTPMatrix(draw.List{}, v))
 	xa := tpmMul(v.X, v.A1)
 	if got, want := nums[inputs-2*8].Text, tpmNum(xa[0][0]); got != want {
 		t.Errorf("phase 1: first product cell %q, want X·A1 = %q", got, want)
 	}
 	// Phase 4: Z's cells, drawn last, are Z1 + Z2.
 	v.Phase = 4
-	nums = numbers(AppendTPMatrix(List{}, v))
+	nums = numbers(AppendTPMatrix(draw.List{}, v))
 	zs := nums[len(nums)-8:]
 	for i, it := range zs {
 		r, c := i/4, i%4
@@ -111,14 +112,14 @@ func TestTPMatrixReadable(t *testing.T) {
 		if v.Width == 750 || v.Width == 2560 {
 			v.Scale = 2
 		}
-		l := AppendTPMatrix(List{}, v)
+		l := AppendTPMatrix(draw.List{}, v)
 		for _, it := range numbers(l) {
 			if it.Size < 10*v.Scale {
 				t.Fatalf("%v×%v: number %q at %.1f px, want ≥ %v", v.Width, v.Height, it.Text, it.Size, 10*v.Scale)
 			}
 		}
 		for _, it := range l.Items {
-			if it.Kind == FillRect && (it.X < 0 || it.Y < 0 || it.X+it.W > v.Width || it.Y+it.H > v.Height) {
+			if it.Kind == draw.FillRect && (it.X < 0 || it.Y < 0 || it.X+it.W > v.Width || it.Y+it.H > v.Height) {
 				t.Fatalf("%v×%v: cell outside the stage: %+v", v.Width, v.Height, it)
 			}
 		}
@@ -131,18 +132,18 @@ func TestTPMatrixReadable(t *testing.T) {
 func TestTPMatrixParts(t *testing.T) {
 	v := tpmView(1280, 600, 2)
 	v.Part, v.Headline = 1, "columns"
-	l := AppendTPMatrix(List{}, v)
+	l := AppendTPMatrix(draw.List{}, v)
 	if !hasText(l, "A1") || hasText(l, "B1") || hasText(l, "canvas.tp.allreduce") || !hasText(l, "columns") {
 		t.Errorf("columns: want A1 and the headline, no B1, no all-reduce")
 	}
 	v.Part, v.Phase, v.Headline = 2, 4, "rows"
-	l = AppendTPMatrix(List{}, v)
+	l = AppendTPMatrix(draw.List{}, v)
 	if hasText(l, "A1") || !hasText(l, "B1") || !hasText(l, "canvas.tp.allreduce") || !hasText(l, "Y1") {
 		t.Errorf("rows: want Y1, B1 and the all-reduce, no A1")
 	}
 	keyed := 0
 	for _, k := range l.Keys {
-		if k.Color == Chunk(0, 2) || k.Color == Chunk(1, 2) {
+		if k.Color == draw.Chunk(0, 2) || k.Color == draw.Chunk(1, 2) {
 			keyed++
 		}
 	}
@@ -150,7 +151,7 @@ func TestTPMatrixParts(t *testing.T) {
 		t.Errorf("rows: %d of the GPUs' 2 colours keyed", keyed)
 	}
 	for _, it := range l.Items {
-		if it.Kind == Text && (it.Y < 0 || it.Y+it.Size > 600) {
+		if it.Kind == draw.Text && (it.Y < 0 || it.Y+it.Size > 600) {
 			t.Errorf("rows: %q at y %.1f leaves the stage", it.Text, it.Y)
 		}
 	}

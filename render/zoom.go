@@ -1,5 +1,12 @@
 package render
 
+import (
+	"strings"
+
+	"github.com/gpuscope/gpuscope/engine/units"
+	"github.com/gpuscope/gpuscope/render/draw"
+)
+
 // The zoom's pictures (issue 21): one moment of a training step seen from
 // a node, from one GPU and from one SM. The cluster level is the step's
 // own picture (its time line, or the plan on the cluster); scene builds
@@ -57,10 +64,10 @@ type ZoomNodeGPU struct {
 // and its NICs.
 type ZoomNodeView struct {
 	Width, Height float32
-	Stage         Rect
+	Stage         draw.Rect
 	Scale         float32
-	Theme         Theme
-	Words         Words
+	Theme         draw.Theme
+	Words         draw.Words
 	Crumbs        string
 	Title         string // "Node 3 of 32: 8 × H100, NVLink 4 (450 GB/s one way)"
 	Clock         string // "t = 1.42 s", the step's moment
@@ -100,10 +107,10 @@ type ZoomSpan struct {
 // through shared memory.
 type ZoomGPUView struct {
 	Width, Height float32
-	Stage         Rect
+	Stage         draw.Rect
 	Scale         float32
-	Theme         Theme
-	Words         Words
+	Theme         draw.Theme
+	Words         draw.Words
 	Crumbs        string
 	Title         string // "GPU 27 · stage 3 · TP rank 3"
 	Doing         string // "forward of micro-batch 3 · layer 14 of 126"
@@ -144,10 +151,10 @@ type ZoomGPUView struct {
 // time through shared memory, KStep of KSteps done.
 type ZoomSMView struct {
 	Width, Height float32
-	Stage         Rect
+	Stage         draw.Rect
 	Scale         float32
-	Theme         Theme
-	Words         Words
+	Theme         draw.Theme
+	Words         draw.Words
 	Crumbs        string
 	Title         string // "SM 0 of 132 in the up GEMM"
 	TilesM        int
@@ -184,19 +191,19 @@ type ZoomSMView struct {
 
 // zoomCrumbs draws the way back (a view's Crumbs) on a line at the top of
 // st, in the dim colour, and returns the part of st under it.
-func zoomCrumbs(l *List, th Theme, st Rect, sc float32, s string) Rect {
+func zoomCrumbs(l *draw.List, th draw.Theme, st draw.Rect, sc float32, s string) draw.Rect {
 	if s == "" {
 		return st
 	}
 	if sc <= 0 {
 		sc = 1
 	}
-	fs, pad := headFont(st, sc)
+	fs, pad := draw.HeadFont(st, sc)
 	// A little smaller than a headline, never under the pictures'
 	// smallest text (20 px in presentation mode, PICTURES.md rule 8).
-	fs = maxf(fs*0.85, textSize(sc))
-	l.Label(st.X+pad, st.Y+pad*0.5, fs, AlignLeft, th.Dim, fitLabel(s, fs, st.W-2*pad))
-	h := pad*0.5 + fs*LineHeight
+	fs = draw.Maxf(fs*0.85, draw.TextSize(sc))
+	l.Label(st.X+pad, st.Y+pad*0.5, fs, draw.AlignLeft, th.Dim, draw.FitLabel(s, fs, st.W-2*pad))
+	h := pad*0.5 + fs*draw.LineHeight
 	st.Y, st.H = st.Y+h, st.H-h
 	return st
 }
@@ -207,8 +214,8 @@ func zoomCrumbs(l *List, th Theme, st Rect, sc float32, s string) Rect {
 // in. p is the transition's progress (0–1); at 1 the list is unchanged.
 // Readers who ask for reduced motion get no transition (the page does
 // not call it).
-func ZoomTransition(l *List, st Rect, in bool, p float32) {
-	p = clamp(p, 0, 1)
+func ZoomTransition(l *draw.List, st draw.Rect, in bool, p float32) {
+	p = draw.Clamp(p, 0, 1)
 	if p >= 1 {
 		return
 	}
@@ -226,4 +233,136 @@ func ZoomTransition(l *List, st Rect, in bool, p float32) {
 		it.W, it.H, it.R, it.Width, it.Size = it.W*k, it.H*k, it.R*k, it.Width*k, it.Size*k
 		it.Color.A = uint8(float32(it.Color.A) * alpha)
 	}
+}
+
+// zoomActColour is the colour of what a GPU does: the pipeline time
+// line's forward, backward, communication, update and bubble colours
+// (render/pipeline.go), so that the zoom matches the step's picture.
+func zoomActColour(a ZoomActivity, th draw.Theme) draw.Color {
+	switch a {
+	case ZoomForward:
+		return th.LinkActive
+	case ZoomBackward:
+		return th.Rim
+	case ZoomComm:
+		return draw.CommColour(th)
+	case ZoomOptimizer, ZoomRestart:
+		return th.Dim
+	case ZoomTrain:
+		return th.LinkActive
+	case ZoomCheckpoint:
+		return th.Rim
+	case ZoomFailed, ZoomLost:
+		return th.Hot
+	}
+	return th.Empty
+}
+
+// zoomActKeys are the activities' legend words, by ZoomActivity.
+var zoomActKeys = [...]string{"canvas.zoom.node.idle", "canvas.zoom.node.forward", "canvas.zoom.node.backward", "canvas.zoom.node.comm", "canvas.zoom.node.optimizer",
+	"canvas.zoom.node.train", "canvas.zoom.node.checkpoint", "canvas.zoom.node.restart", "canvas.zoom.node.failed", "canvas.zoom.node.lost"}
+
+// zoomActOrder is the legend's order, the time line's; then the job's.
+var zoomActOrder = [...]ZoomActivity{ZoomForward, ZoomBackward, ZoomComm, ZoomOptimizer, ZoomIdle, ZoomTrain, ZoomCheckpoint, ZoomLost, ZoomRestart, ZoomFailed}
+
+func zoomAct(a ZoomActivity) ZoomActivity {
+	if int(a) >= len(zoomActKeys) {
+		return ZoomIdle
+	}
+	return a
+}
+
+// zoomInk is the text colour that reads on fill: the theme's text or
+// background, whichever contrasts more.
+func zoomInk(fill draw.Color, th draw.Theme) draw.Color {
+	lum := func(c draw.Color) float32 { return 0.2126*float32(c.R) + 0.7152*float32(c.G) + 0.0722*float32(c.B) }
+	f, a, b := lum(fill), lum(th.Text), lum(th.Background)
+	if draw.Abs(f-a) >= draw.Abs(f-b) {
+		return th.Text
+	}
+	return th.Background
+}
+
+// zKey is a zoom label's memo key: a language, up to two strings and a
+// kind, with up to two numbers.
+type zKey struct {
+	lang, s, t string
+	kind       byte
+	a, b       float64
+}
+
+var zoomLabels draw.Memo[zKey]
+
+// zoomSay is w.Say(key, a, x, b, y) with x and y written by fa and fb
+// ('d' a duration, 'f' FLOP, else rfNum's number; no b: one value; no
+// key: x alone),
+// formatted once a value.
+func zoomSay(w draw.Words, key, a string, fa byte, x float64, b string, fb byte, y float64) string {
+	return zoomLabels.Get(zKey{w.Lang, key, "", 0, x, y}, func() string {
+		switch {
+		case key == "":
+			return zoomNum(w.Lang, fa, x)
+		case b == "":
+			return w.Say(key, a, zoomNum(w.Lang, fa, x))
+		}
+		return w.Say(key, a, zoomNum(w.Lang, fa, x), b, zoomNum(w.Lang, fb, y))
+	})
+}
+
+// zoomFit is fitLabel, memoized: a label cut anew every frame would
+// allocate every frame.
+func zoomFit(s string, fs, w float32) string {
+	if draw.LabelW(s, fs) <= w {
+		return s
+	}
+	return zoomLabels.Get(zKey{"", s, "", 'f', float64(fs), float64(w)}, func() string { return fitWord(s, fs, w) })
+}
+
+// zoomWrap is wrap2, memoized (its two lines kept as one string).
+func zoomWrap(s string, fs, w float32) (string, string) {
+	if draw.LabelW(s, fs) <= w {
+		return s, ""
+	}
+	both := zoomLabels.Get(zKey{"", s, "", 'w', float64(fs), float64(w)}, func() string {
+		a, b := draw.Wrap2(s, fs, w)
+		return a + "\x00" + b
+	})
+	a, b, _ := strings.Cut(both, "\x00")
+	return a, b
+}
+
+func zoomNum(lang string, f byte, x float64) string {
+	switch f {
+	case 'd':
+		return units.LocalDuration(lang, x)
+	case 'f':
+		return units.FLOP(x)
+	case 'r':
+		return units.Rate(x)
+	}
+	return draw.Num(x)
+}
+
+// fitWord is fitLabel that does not cut a Latin word in two (a Chinese
+// picture would show "AllRed…"): the cut moves back to the word's start,
+// or the word goes whole where nothing would be left.
+func fitWord(s string, fs, w float32) string {
+	cut := draw.FitLabel(s, fs, w)
+	if cut == s {
+		return s
+	}
+	r := []rune(strings.TrimSuffix(cut, "…"))
+	latin := func(c rune) bool { return c < 0x80 && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') }
+	full := []rune(s)
+	if len(r) == 0 || len(r) >= len(full) || !latin(r[len(r)-1]) || !latin(full[len(r)]) {
+		return cut
+	}
+	i := len(r)
+	for i > 0 && latin(r[i-1]) {
+		i--
+	}
+	if i == 0 {
+		return "…"
+	}
+	return strings.TrimRight(string(r[:i]), " ") + "…"
 }

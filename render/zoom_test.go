@@ -1,16 +1,17 @@
 package render
 
+import "github.com/gpuscope/gpuscope/render/draw"
 import "testing"
 
 // The zoom's transition scales the arriving picture about the stage's
 // centre (up to its size zooming in, down to it zooming out) and fades
 // it in; at its end the picture is as built.
 func TestZoomTransition(t *testing.T) {
-	st := Rect{X: 0, Y: 0, W: 200, H: 100}
-	base := List{Items: []Item{{Kind: FillRect, X: 150, Y: 50, W: 20, H: 10, Color: Color{10, 20, 30, 255}},
-		{Kind: Text, X: 100, Y: 50, Size: 20, Color: Color{1, 2, 3, 255}, Text: "x"}}}
-	at := func(in bool, p float32) List {
-		l := List{Items: append([]Item(nil), base.Items...)}
+	st := draw.Rect{X: 0, Y: 0, W: 200, H: 100}
+	base := draw.List{Items: []draw.Item{{Kind: draw.FillRect, X: 150, Y: 50, W: 20, H: 10, Color: draw.Color{R: 10, G: 20, B: 30, A: 255}},
+		{Kind: draw.Text, X: 100, Y: 50, Size: 20, Color: draw.Color{R: 1, G: 2, B: 3, A: 255}, Text: "x"}}}
+	at := func(in bool, p float32) draw.List {
+		l := draw.List{Items: append([]draw.Item(nil), base.Items...)}
 		ZoomTransition(&l, st, in, p)
 		return l
 	}

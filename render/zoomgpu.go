@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/gpuscope/gpuscope/render/draw"
 	"math"
 	"strings"
 
@@ -21,28 +22,28 @@ import (
 // the kernel runs comes first — the words, the strip, the roofline, the
 // bytes, the legend — and what moves last: the running span's outline and
 // the playhead.
-func AppendZoomGPU(dst List, v ZoomGPUView) List {
+func AppendZoomGPU(dst draw.List, v ZoomGPUView) draw.List {
 	th := v.Theme
-	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
+	l, sc := draw.Canvas(dst, v.Width, v.Height, v.Scale, th)
 	st := v.Stage
 	if st.W <= 0 || st.H <= 0 {
 		return l
 	}
 	st = zoomCrumbs(&l, th, st, sc, v.Crumbs)
 	w := v.Words
-	fs := clamp(minf(st.W, st.H)/45, 14*sc, 18*sc)
-	big := clamp(fs*1.25, 14*sc, 22*sc)
+	fs := draw.Clamp(draw.Minf(st.W, st.H)/45, 14*sc, 18*sc)
+	big := draw.Clamp(fs*1.25, 14*sc, 22*sc)
 	pad := fs * 0.8
 	left, right := st.X+pad, st.X+st.W-pad
 	W := right - left
 	if W < fs*8 {
 		return l
 	}
-	p := newPlacer(&l, st)
+	p := draw.NewPlacer(&l, st)
 
 	// The words: the GPU, what it does, the kernel.
 	y := st.Y + pad*0.4
-	line := func(s string, size float32, c Color, lines int) {
+	line := func(s string, size float32, c draw.Color, lines int) {
 		a, b := s, ""
 		if lines == 2 {
 			a, b = zoomWrap(s, size, W)
@@ -53,8 +54,8 @@ func AppendZoomGPU(dst List, v ZoomGPUView) List {
 			if t == "" {
 				continue
 			}
-			l.Label(left, y, size, AlignLeft, c, t)
-			p.reserve(Rect{left, y, labelW(t, size), size * LineHeight})
+			l.Label(left, y, size, draw.AlignLeft, c, t)
+			p.Reserve(draw.Rect{X: left, Y: y, W: draw.LabelW(t, size), H: size * draw.LineHeight})
 			y += size * 1.25
 		}
 	}
@@ -63,8 +64,8 @@ func AppendZoomGPU(dst List, v ZoomGPUView) List {
 		// A plan that does not fit runs no kernel: under the title, a
 		// veiled and hatched panel, how far over in a box on it.
 		y += fs * 0.5
-		r := Rect{left, y, W, st.Y + st.H - pad*0.5 - y}
-		unfitVeil(&l, th, r, r, sc, fs, v.Unfit)
+		r := draw.Rect{X: left, Y: y, W: W, H: st.Y + st.H - pad*0.5 - y}
+		draw.UnfitVeil(&l, th, r, r, sc, fs, v.Unfit)
 		return l
 	}
 	line(v.Doing, fs, th.Dim, 1)
@@ -73,7 +74,7 @@ func AppendZoomGPU(dst List, v ZoomGPUView) List {
 	y += fs * 0.5
 
 	// The legend at the bottom: the strip's colours.
-	var ex [len(zoomActOrder) + 1]LegendEntry
+	var ex [len(zoomActOrder) + 1]draw.LegendEntry
 	k := 0
 	var have [len(zoomActKeys)]bool
 	comm := false
@@ -86,17 +87,17 @@ func AppendZoomGPU(dst List, v ZoomGPUView) List {
 	}
 	for _, a := range zoomActOrder {
 		if have[a] {
-			ex[k] = LegendEntry{Color: zoomActColour(a, th), Label: say(w, zoomActKeys[a])}
+			ex[k] = draw.LegendEntry{Color: zoomActColour(a, th), Label: draw.Say(w, zoomActKeys[a])}
 			k++
 		}
 	}
 	if comm {
-		ex[k] = LegendEntry{Color: commColour(th), Hatch: true, Label: say(w, "canvas.zoom.gpu.collective")}
+		ex[k] = draw.LegendEntry{Color: draw.CommColour(th), Hatch: true, Label: draw.Say(w, "canvas.zoom.gpu.collective")}
 		k++
 	}
 	legendH := float32(0)
 	if k > 0 {
-		legendH = siLegendHeight(W, fs, ex[:k]...)
+		legendH = draw.PlacerLegendHeight(W, fs, ex[:k]...)
 	}
 	legendY := st.Y + st.H - pad*0.5 - legendH
 
@@ -108,7 +109,7 @@ func AppendZoomGPU(dst List, v ZoomGPUView) List {
 	}
 	hasStrip := len(v.Strip) > 0 && t1 > t0
 	at := func(t float64) float32 {
-		return left + W*float32(clampF((t-t0)/(t1-t0), 0, 1))
+		return left + W*float32(draw.ClampF((t-t0)/(t1-t0), 0, 1))
 	}
 	if hasStrip {
 		l.Rect(left, stripY, W, stripH, th.Panel)
@@ -116,45 +117,45 @@ func AppendZoomGPU(dst List, v ZoomGPUView) List {
 			xa, xb := at(s.Start), at(s.End)
 			sw := xb - xa - 1*sc
 			if sw <= 0 {
-				sw = minf(xb-xa, 1*sc)
+				sw = draw.Minf(xb-xa, 1*sc)
 			}
 			if sw <= 0 {
 				continue
 			}
 			ink := th.Text
 			if s.Comm {
-				c := commColour(th)
+				c := draw.CommColour(th)
 				l.Rect(xa, stripY, sw, stripH, th.Panel)
-				hatchRect(&l, xa, stripY, sw, stripH, fs*0.5, 1.5*sc, c)
+				draw.Hatch(&l, xa, stripY, sw, stripH, fs*0.5, 1.5*sc, c)
 				l.Frame(xa, stripY, sw, stripH, 1*sc, c)
 			} else {
 				fill := zoomActColour(zoomAct(s.Activity), th)
 				l.Rect(xa, stripY, sw, stripH, fill)
 				ink = zoomInk(fill, th)
 			}
-			if s.Label != "" && labelW(s.Label, fs)+fs*0.5 <= sw {
-				l.Label(xa+sw/2, stripY+(stripH-fs*LineHeight)/2, fs, AlignCenter, ink, s.Label)
+			if s.Label != "" && draw.LabelW(s.Label, fs)+fs*0.5 <= sw {
+				l.Label(xa+sw/2, stripY+(stripH-fs*draw.LineHeight)/2, fs, draw.AlignCenter, ink, s.Label)
 			}
 		}
-		p.reserve(Rect{left, stripY - fs*0.5, W, stripH + fs})
+		p.Reserve(draw.Rect{X: left, Y: stripY - fs*0.5, W: W, H: stripH + fs})
 		key := v.StripKey
 		if key == "" {
 			key = "canvas.zoom.gpu.strip"
 		}
 		caption := zoomSay(w, key, "t", 'd', t1-t0, "", 0, 0)
-		(&p).fit(left, stripY+stripH+fs*0.5, fs, AlignLeft, th.Dim, caption, W)
+		(&p).Fit(left, stripY+stripH+fs*0.5, fs, draw.AlignLeft, th.Dim, caption, W)
 		y = stripY + stripH + fs*0.5 + fs*1.4
 	}
 	if k > 0 {
-		siLegend(&p, th, Rect{left, legendY, W, legendH}, fs, sc, ex[:k]...)
+		draw.PlacerLegend(&p, th, draw.Rect{X: left, Y: legendY, W: W, H: legendH}, fs, sc, ex[:k]...)
 	}
 
 	// The middle: the roofline and the bytes, or what the GPU does instead.
-	mid := Rect{left, y + fs*0.3, W, legendY - fs*0.5 - (y + fs*0.3)}
+	mid := draw.Rect{X: left, Y: y + fs*0.3, W: W, H: legendY - fs*0.5 - (y + fs*0.3)}
 	switch {
 	case mid.H < fs*2:
 	case v.Note != "":
-		zgNote(&p, th, v.Note, Rect{left, mid.Y + fs*0.5, W, mid.H - fs*0.5}, big)
+		zgNote(&p, th, v.Note, draw.Rect{X: left, Y: mid.Y + fs*0.5, W: W, H: mid.H - fs*0.5}, big)
 	default:
 		zgMiddle(&p, v, mid, fs, sc)
 	}
@@ -164,7 +165,7 @@ func AppendZoomGPU(dst List, v ZoomGPUView) List {
 		if c := v.Current; c >= 0 && c < len(v.Strip) {
 			xa, xb := at(v.Strip[c].Start), at(v.Strip[c].End)
 			o := 2 * sc
-			l.Frame(xa-o, stripY-o, maxf(xb-xa-1*sc, 2*sc)+2*o, stripH+2*o, 2.5*sc, th.Text)
+			l.Frame(xa-o, stripY-o, draw.Maxf(xb-xa-1*sc, 2*sc)+2*o, stripH+2*o, 2.5*sc, th.Text)
 		}
 		x := at(v.Time)
 		l.Segment(x, stripY-fs*0.45, x, stripY+stripH+fs*0.45, 2*sc, th.Text)
@@ -177,18 +178,18 @@ func AppendZoomGPU(dst List, v ZoomGPUView) List {
 // "log scale"), fitted round the ridge and the kernel: the slope and the
 // roof, the ridge marked, the kernel's point at its intensity and
 // attained throughput, named with its bound.
-func zgRoofline(p *siPlacer, v ZoomGPUView, r Rect, fs, sc float32) {
+func zgRoofline(p *draw.Placer, v ZoomGPUView, r draw.Rect, fs, sc float32) {
 	th := v.Theme
 	w := v.Words
-	l := p.l
+	l := p.L
 	if v.Peak <= 0 || v.BW <= 0 {
 		return
 	}
-	p.fit(r.X, r.Y, fs, AlignLeft, th.Dim, say(w, "canvas.zoom.gpu.y"), r.W)
-	yl := labelW("0.01", fs) + fs*0.5
+	p.Fit(r.X, r.Y, fs, draw.AlignLeft, th.Dim, draw.Say(w, "canvas.zoom.gpu.y"), r.W)
+	yl := draw.LabelW("0.01", fs) + fs*0.5
 	px, py := r.X+yl, r.Y+fs*1.5
 	pw, ph := r.W-yl-fs*1.2, r.Y+r.H-fs*3-py
-	lh := fs * LineHeight
+	lh := fs * draw.LineHeight
 	if pw < fs*6 || ph < fs*3 {
 		return
 	}
@@ -208,10 +209,10 @@ func zgRoofline(p *siPlacer, v ZoomGPUView, r Rect, fs, sc float32) {
 	pt := func(in, flops float64) (float32, float32) {
 		fx := (math.Log10(in) - x0) / (x1 - x0)
 		fy := (math.Log10(flops/1e12) - y0) / (y1 - y0)
-		return px + pw*float32(clampF(fx, 0, 1)), py + ph*(1-float32(clampF(fy, 0, 1)))
+		return px + pw*float32(draw.ClampF(fx, 0, 1)), py + ph*(1-float32(draw.ClampF(fy, 0, 1)))
 	}
 	// Decades.
-	grid := withAlpha(th.Dim, 60)
+	grid := draw.WithAlpha(th.Dim, 60)
 	for e := math.Ceil(x0); e <= x1; e++ {
 		x, _ := pt(math.Pow(10, e), 1e12)
 		l.Segment(x, py, x, py+ph, 1*sc, grid)
@@ -225,17 +226,17 @@ func zgRoofline(p *siPlacer, v ZoomGPUView, r Rect, fs, sc float32) {
 	var kx, ky float32
 	if kernel {
 		kx, ky = pt(v.Intensity, v.Attained)
-		p.text(kx, py+ph+fs*0.3, fs, AlignCenter, kc, zoomSay(w, "", "", 'n', v.Intensity, "", 0, 0))
+		p.Text(kx, py+ph+fs*0.3, fs, draw.AlignCenter, kc, zoomSay(w, "", "", 'n', v.Intensity, "", 0, 0))
 	}
 	for e := math.Ceil(x0); e <= x1; e++ {
 		x, _ := pt(math.Pow(10, e), 1e12)
-		p.text(x, py+ph+fs*0.3, fs, AlignCenter, th.Dim, zgDecade(int(e)))
+		p.Text(x, py+ph+fs*0.3, fs, draw.AlignCenter, th.Dim, zgDecade(int(e)))
 	}
 	for e := math.Ceil(y0); e <= y1; e++ {
 		_, yy := pt(1, math.Pow(10, e)*1e12)
-		p.text(px-fs*0.3, yy-fs*0.55, fs, AlignRight, th.Dim, zgDecade(int(e)))
+		p.Text(px-fs*0.3, yy-fs*0.55, fs, draw.AlignRight, th.Dim, zgDecade(int(e)))
 	}
-	p.first(px+pw, py+ph+fs*1.7, fs, AlignRight, th.Dim, say(w, "canvas.zoom.gpu.x"), say(w, "canvas.zoom.gpu.x_short"))
+	p.First(px+pw, py+ph+fs*1.7, fs, draw.AlignRight, th.Dim, draw.Say(w, "canvas.zoom.gpu.x"), draw.Say(w, "canvas.zoom.gpu.x_short"))
 
 	// The roof: the slope up to the ridge, flat after it.
 	i0 := math.Max(math.Pow(10, x0), math.Pow(10, y0)*1e12/v.BW)
@@ -244,27 +245,27 @@ func zgRoofline(p *siPlacer, v ZoomGPUView, r Rect, fs, sc float32) {
 	ex, _ := pt(math.Pow(10, x1), v.Peak)
 	l.Segment(ax, ay, rx, ry, 3*sc, th.Text)
 	l.Segment(rx, ry, ex, ry, 3*sc, th.Text)
-	l.Segment(rx, ry, rx, py+ph, 1*sc, withAlpha(th.Dim, 160))
+	l.Segment(rx, ry, rx, py+ph, 1*sc, draw.WithAlpha(th.Dim, 160))
 	l.Circle(rx, ry, 4.5*sc, th.Text)
 	// No label touches the slope (a staircase of boxes along it) or the
 	// roof; none but the kernel's the ridge's drop or the plot's frame.
 	m := 2.5 * sc
-	zgReserve(p, Rect{rx - 5*sc, ry - 5*sc, 10 * sc, 10 * sc}, Rect{rx, ry - m, ex - rx, 2 * m})
+	zgReserve(p, draw.Rect{X: rx - 5*sc, Y: ry - 5*sc, W: 10 * sc, H: 10 * sc}, draw.Rect{X: rx, Y: ry - m, W: ex - rx, H: 2 * m})
 	steps := min(16, int((ay-ry)/(fs*0.5))+1)
 	for i := 0; i < steps; i++ {
 		f0, f1 := float32(i)/float32(steps), float32(i+1)/float32(steps)
 		xa, xb := ax+(rx-ax)*f0, ax+(rx-ax)*f1
 		ya, yb := ay+(ry-ay)*f0, ay+(ry-ay)*f1
-		p.reserve(Rect{xa - m, yb - m, xb - xa + 2*m, ya - yb + 2*m})
+		p.Reserve(draw.Rect{X: xa - m, Y: yb - m, W: xb - xa + 2*m, H: ya - yb + 2*m})
 	}
-	roofLab := zoomLabels.get(zKey{w.Lang, v.GPU, v.Dtype, 'r', v.Peak, 0}, func() string {
+	roofLab := zoomLabels.Get(zKey{w.Lang, v.GPU, v.Dtype, 'r', v.Peak, 0}, func() string {
 		return w.Say("canvas.zoom.gpu.roof", "gpu", v.GPU, "dtype", v.Dtype, "peak", units.FLOPS(v.Peak))
 	})
 	if kernel {
 		// The kernel's point, a line down to its intensity; its label
 		// clear of them.
-		p.reserve(Rect{kx - 7*sc, ky - 7*sc, 14 * sc, 14 * sc})
-		p.reserve(Rect{kx - 2*sc, ky, 4 * sc, py + ph - ky})
+		p.Reserve(draw.Rect{X: kx - 7*sc, Y: ky - 7*sc, W: 14 * sc, H: 14 * sc})
+		p.Reserve(draw.Rect{X: kx - 2*sc, Y: ky, W: 4 * sc, H: py + ph - ky})
 		key := "canvas.zoom.gpu.bound_compute"
 		switch v.Bound {
 		case "memory":
@@ -274,46 +275,46 @@ func zgRoofline(p *siPlacer, v ZoomGPUView, r Rect, fs, sc float32) {
 		case "":
 			key = "canvas.zoom.gpu.bound_none"
 		}
-		dot := zoomLabels.get(zKey{w.Lang, key, "", 'd', 0, 0}, func() string { return w.Say("canvas.zoom.gpu.dot", "bound", w.Say(key)) })
+		dot := zoomLabels.Get(zKey{w.Lang, key, "", 'd', 0, 0}, func() string { return w.Say("canvas.zoom.gpu.dot", "bound", w.Say(key)) })
 		// Beside the dot, under or over it, on one line or two, nearest
 		// first.
-		a, b := zoomWrap(dot, fs, labelW(dot, fs)*0.6)
+		a, b := zoomWrap(dot, fs, draw.LabelW(dot, fs)*0.6)
 		for k := 0; k < 8; k++ {
 			s, t, h := dot, "", lh
 			if k%2 == 1 {
 				s, t, h = a, b, 2*lh
 			}
 			dy := fs*0.5 + float32(k/2)*lh
-			if zgText2(p, kx+fs*0.6, ky+dy, fs, AlignLeft, kc, s, t) || zgText2(p, kx-fs*0.6, ky+dy, fs, AlignRight, kc, s, t) ||
-				zgText2(p, kx+fs*0.6, ky-dy-h, fs, AlignLeft, kc, s, t) || zgText2(p, kx-fs*0.6, ky-dy-h, fs, AlignRight, kc, s, t) {
+			if zgText2(p, kx+fs*0.6, ky+dy, fs, draw.AlignLeft, kc, s, t) || zgText2(p, kx-fs*0.6, ky+dy, fs, draw.AlignRight, kc, s, t) ||
+				zgText2(p, kx+fs*0.6, ky-dy-h, fs, draw.AlignLeft, kc, s, t) || zgText2(p, kx-fs*0.6, ky-dy-h, fs, draw.AlignRight, kc, s, t) {
 				break
 			}
 		}
 		l.Key(kc, dot)
 	}
-	zgReserve(p, Rect{rx - m, ry, 2 * m, py + ph - ry}, Rect{px, py - m, pw, 2 * m}, Rect{px, py + ph - m, pw, 2 * m}, Rect{px - m, py, 2 * m, ph}, Rect{px + pw - m, py, 2 * m, ph})
+	zgReserve(p, draw.Rect{X: rx - m, Y: ry, W: 2 * m, H: py + ph - ry}, draw.Rect{X: px, Y: py - m, W: pw, H: 2 * m}, draw.Rect{X: px, Y: py + ph - m, W: pw, H: 2 * m}, draw.Rect{X: px - m, Y: py, W: 2 * m, H: ph}, draw.Rect{X: px + pw - m, Y: py, W: 2 * m, H: ph})
 	// Over the roof the plot is empty right across (the slope lies under
 	// it): the roof's words may reach past the ridge; under it, not.
-	if !p.fit(ex-fs*0.3, ry-fs*LineHeight-fs*0.4, fs, AlignRight, th.Text, roofLab, ex-px-fs) {
-		p.fit(ex-fs*0.3, ry+fs*0.3, fs, AlignRight, th.Text, roofLab, ex-rx-fs)
+	if !p.Fit(ex-fs*0.3, ry-fs*draw.LineHeight-fs*0.4, fs, draw.AlignRight, th.Text, roofLab, ex-px-fs) {
+		p.Fit(ex-fs*0.3, ry+fs*0.3, fs, draw.AlignRight, th.Text, roofLab, ex-rx-fs)
 	}
 	// The ridge's value beside its dot: under the roof right of the drop,
 	// over the slope's end, or lower down either side of the drop.
 	// In a plot too small for it, under the axis.
 	ridgeLab := zoomSay(w, "canvas.zoom.gpu.ridge", "v", 'n', ridge, "", 0, 0)
-	if !p.text(rx+fs*0.4, ry+fs*0.3, fs, AlignLeft, th.Dim, ridgeLab) && !p.text(rx-fs*0.4, ry-fs*0.3-lh, fs, AlignRight, th.Dim, ridgeLab) {
+	if !p.Text(rx+fs*0.4, ry+fs*0.3, fs, draw.AlignLeft, th.Dim, ridgeLab) && !p.Text(rx-fs*0.4, ry-fs*0.3-lh, fs, draw.AlignRight, th.Dim, ridgeLab) {
 		y := ry + fs*0.3
 		for ; y+lh < py+ph; y += lh * 0.5 {
-			if p.text(rx+fs*0.4, y, fs, AlignLeft, th.Dim, ridgeLab) || p.text(rx-fs*0.4, y, fs, AlignRight, th.Dim, ridgeLab) {
+			if p.Text(rx+fs*0.4, y, fs, draw.AlignLeft, th.Dim, ridgeLab) || p.Text(rx-fs*0.4, y, fs, draw.AlignRight, th.Dim, ridgeLab) {
 				break
 			}
 		}
-		if y+lh >= py+ph && !p.text(rx, py+ph+fs*1.7, fs, AlignCenter, th.Dim, ridgeLab) {
-			p.text(px, py+ph+fs*1.7, fs, AlignLeft, th.Dim, ridgeLab)
+		if y+lh >= py+ph && !p.Text(rx, py+ph+fs*1.7, fs, draw.AlignCenter, th.Dim, ridgeLab) {
+			p.Text(px, py+ph+fs*1.7, fs, draw.AlignLeft, th.Dim, ridgeLab)
 		}
 	}
 	if kernel {
-		l.Segment(kx, ky, kx, py+ph, 1.5*sc, withAlpha(kc, 200))
+		l.Segment(kx, ky, kx, py+ph, 1.5*sc, draw.WithAlpha(kc, 200))
 		l.Circle(kx, ky, 6*sc, kc)
 	}
 }
@@ -324,12 +325,12 @@ func zgRoofline(p *siPlacer, v ZoomGPUView, r Rect, fs, sc float32) {
 // named with its bytes, the ratio where the bars differ 50× or more, the
 // FLOP and the time; the roofline takes what is left, its labels kept
 // inside its own part.
-func zgMiddle(p *siPlacer, v ZoomGPUView, mid Rect, fs, sc float32) {
+func zgMiddle(p *draw.Placer, v ZoomGPUView, mid draw.Rect, fs, sc float32) {
 	w := v.Words
 	var b zgBytesText
-	b.t[0] = say(w, "canvas.zoom.gpu.bytes")
-	b.t[1] = sayBytes(w, "canvas.zoom.gpu.hbm", v.HBMBytes)
-	b.t[2] = sayBytes(w, "canvas.zoom.gpu.smem", v.SmemBytes)
+	b.t[0] = draw.Say(w, "canvas.zoom.gpu.bytes")
+	b.t[1] = draw.SayBytes(w, "canvas.zoom.gpu.hbm", v.HBMBytes)
+	b.t[2] = draw.SayBytes(w, "canvas.zoom.gpu.smem", v.SmemBytes)
 	lo, hi, key := v.HBMBytes, v.SmemBytes, "canvas.zoom.gpu.ratio_smem"
 	if lo > hi {
 		lo, hi, key = hi, lo, "canvas.zoom.gpu.ratio_hbm"
@@ -343,7 +344,7 @@ func zgMiddle(p *siPlacer, v ZoomGPUView, mid Rect, fs, sc float32) {
 		// FLOP a byte, left of any log axis: how fast HBM streams it,
 		// and why the roofline has no point.
 		b.t[4] = zoomSay(w, "canvas.zoom.gpu.work_bw", "t", 'd', v.KernelTime, "rate", 'r', v.HBMBytes/v.KernelTime)
-		b.t[5] = say(w, "canvas.zoom.gpu.no_point")
+		b.t[5] = draw.Say(w, "canvas.zoom.gpu.no_point")
 	case v.FLOPs > 0 || v.KernelTime > 0:
 		b.t[4] = zoomSay(w, "canvas.zoom.gpu.work", "flop", 'f', v.FLOPs, "t", 'd', v.KernelTime)
 	}
@@ -353,30 +354,30 @@ func zgMiddle(p *siPlacer, v ZoomGPUView, mid Rect, fs, sc float32) {
 			n++
 		}
 		if i == 1 || i == 2 {
-			b.nw = maxf(b.nw, labelW(s, fs))
+			b.nw = draw.Maxf(b.nw, draw.LabelW(s, fs))
 		} else {
-			textW = maxf(textW, labelW(s, fs))
+			textW = draw.Maxf(textW, draw.LabelW(s, fs))
 		}
 	}
-	b.row = clamp(mid.H/float32(n), fs*LineHeight, fs*1.35)
+	b.row = draw.Clamp(mid.H/float32(n), fs*draw.LineHeight, fs*1.35)
 	h := float32(n) * b.row
 	// The roofline's labels stay on its side of the bytes.
-	var roof, bytes Rect
-	st := p.stage
+	var roof, bytes draw.Rect
+	st := p.Stage
 	clip := st
-	if bw := maxf(maxf(textW, b.nw+fs*5.6), minf(mid.W*0.38, fs*20)); mid.W-bw-fs >= fs*20 && h <= mid.H {
-		roof = Rect{mid.X, mid.Y, mid.W - bw - fs, mid.H}
-		bytes = Rect{mid.X + mid.W - bw, mid.Y + minf(fs*1.4, mid.H-h), bw, h}
+	if bw := draw.Maxf(draw.Maxf(textW, b.nw+fs*5.6), draw.Minf(mid.W*0.38, fs*20)); mid.W-bw-fs >= fs*20 && h <= mid.H {
+		roof = draw.Rect{X: mid.X, Y: mid.Y, W: mid.W - bw - fs, H: mid.H}
+		bytes = draw.Rect{X: mid.X + mid.W - bw, Y: mid.Y + draw.Minf(fs*1.4, mid.H-h), W: bw, H: h}
 		clip.W = bytes.X - fs*0.5 - clip.X
 	} else {
-		bytes = Rect{mid.X, mid.Y + maxf(mid.H-h, 0), mid.W, h}
-		roof = Rect{mid.X, mid.Y, mid.W, bytes.Y - fs*0.4 - mid.Y}
+		bytes = draw.Rect{X: mid.X, Y: mid.Y + draw.Maxf(mid.H-h, 0), W: mid.W, H: h}
+		roof = draw.Rect{X: mid.X, Y: mid.Y, W: mid.W, H: bytes.Y - fs*0.4 - mid.Y}
 		clip.H = bytes.Y - clip.Y
 	}
 	zgBytes(p, v, &b, bytes, fs, sc)
-	p.stage = clip
+	p.Stage = clip
 	zgRoofline(p, v, roof, fs, sc)
-	p.stage = st
+	p.Stage = st
 }
 
 // zgBytesText is the bytes' lines: the heading, the HBM and the shared
@@ -391,9 +392,9 @@ type zgBytesText struct {
 // zgBytes draws the bytes the kernel moves through HBM and through shared
 // memory as two bars on one scale, each named with its bytes; where they
 // differ 50× or more, how many times; under them its FLOP and its time.
-func zgBytes(p *siPlacer, v ZoomGPUView, b *zgBytesText, r Rect, fs, sc float32) {
+func zgBytes(p *draw.Placer, v ZoomGPUView, b *zgBytesText, r draw.Rect, fs, sc float32) {
 	th := v.Theme
-	l := p.l
+	l := p.L
 	most := math.Max(v.HBMBytes, v.SmemBytes)
 	y := r.Y
 	for i, s := range b.t {
@@ -412,52 +413,52 @@ func zgBytes(p *siPlacer, v ZoomGPUView, b *zgBytesText, r Rect, fs, sc float32)
 					bc = th.Link
 				}
 				bx := b.nw + fs*0.6 // the bars start a margin after the widest name
-				l.Rect(r.X+bx, y+fs*0.15, maxf((r.W-bx)*float32(x/most), 2*sc), fs*0.85, bc)
+				l.Rect(r.X+bx, y+fs*0.15, draw.Maxf((r.W-bx)*float32(x/most), 2*sc), fs*0.85, bc)
 			}
 		}
 		s = zoomFit(s, fs, w)
-		l.Label(r.X, y, fs, AlignLeft, c, s)
-		p.reserve(Rect{r.X, y, labelW(s, fs), fs * LineHeight})
+		l.Label(r.X, y, fs, draw.AlignLeft, c, s)
+		p.Reserve(draw.Rect{X: r.X, Y: y, W: draw.LabelW(s, fs), H: fs * draw.LineHeight})
 		y += b.row
 	}
 }
 
 // zgText2 is siPlacer.text of a label on one or two lines (t the
 // second, or ""), both or neither.
-func zgText2(p *siPlacer, x, y, fs float32, a Align, c Color, s, t string) bool {
-	if t != "" && !p.free(siBox(x, y+fs*LineHeight, fs, a, t)) || !p.text(x, y, fs, a, c, s) {
+func zgText2(p *draw.Placer, x, y, fs float32, a draw.Align, c draw.Color, s, t string) bool {
+	if t != "" && !p.Free(draw.Box(x, y+fs*draw.LineHeight, fs, a, t)) || !p.Text(x, y, fs, a, c, s) {
 		return false
 	}
-	p.text(x, y+fs*LineHeight, fs, a, c, t)
+	p.Text(x, y+fs*draw.LineHeight, fs, a, c, t)
 	return true
 }
 
-func zgReserve(p *siPlacer, rs ...Rect) {
+func zgReserve(p *draw.Placer, rs ...draw.Rect) {
 	for _, r := range rs {
-		p.reserve(r)
+		p.Reserve(r)
 	}
 }
 
 // zgNote draws the note in r, wrapped to its width (as many lines as r
 // holds, the last cut), its lines worked out once a note.
-func zgNote(p *siPlacer, th Theme, s string, r Rect, fs float32) {
-	n := max(1, min(6, int(r.H/(fs*LineHeight))))
-	all := zoomLabels.get(zKey{"", s, "", 'n', float64(fs), float64(r.W)*10 + float64(n)}, func() string {
-		return strings.Join(siWrap(s, fs, r.W, n), "\x00")
+func zgNote(p *draw.Placer, th draw.Theme, s string, r draw.Rect, fs float32) {
+	n := max(1, min(6, int(r.H/(fs*draw.LineHeight))))
+	all := zoomLabels.Get(zKey{"", s, "", 'n', float64(fs), float64(r.W)*10 + float64(n)}, func() string {
+		return strings.Join(draw.Lines(s, fs, r.W, n), "\x00")
 	})
 	y := r.Y
 	for all != "" {
 		var ln string
 		ln, all, _ = strings.Cut(all, "\x00")
-		p.fit(r.X, y, fs, AlignLeft, th.Text, ln, r.W)
-		y += fs * LineHeight
+		p.Fit(r.X, y, fs, draw.AlignLeft, th.Text, ln, r.W)
+		y += fs * draw.LineHeight
 	}
 }
 
 // zgDecades are the decades' labels (pow10), made once.
 var zgDecades = func() (d [25]string) {
 	for i := range d {
-		d[i] = pow10(i - 12)
+		d[i] = draw.Pow10(i - 12)
 	}
 	return
 }()
@@ -466,5 +467,5 @@ func zgDecade(e int) string {
 	if e >= -12 && e < 13 {
 		return zgDecades[e+12]
 	}
-	return pow10(e)
+	return draw.Pow10(e)
 }

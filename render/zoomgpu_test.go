@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/gpuscope/gpuscope/render/draw"
 	"math"
 	"strings"
 	"testing"
@@ -16,7 +17,7 @@ import (
 // 8,192 in BF16), or with memory a LayerNorm (memory-bound).
 func zoomGPUView(memory bool) ZoomGPUView {
 	v := ZoomGPUView{
-		Width: 845, Height: 800, Stage: Rect{0, 0, 845, 800}, Scale: 1, Theme: Dark, Words: keyWords,
+		Width: 845, Height: 800, Stage: draw.Rect{X: 0, Y: 0, W: 845, H: 800}, Scale: 1, Theme: draw.Dark, Words: keyWords,
 		Crumbs: "Cluster › Node 3 › GPU 27", Title: "GPU 27 · stage 3 · TP rank 3", Doing: "forward of micro-batch 3 · layer 14 of 126",
 		Kernel: "up GEMM 2,048 × 7,168 × 8,192",
 		Strip: []ZoomSpan{
@@ -47,20 +48,20 @@ func zoomGPUView(memory bool) ZoomGPUView {
 // keyWords are shortWords in a language of their own, so that the labels
 // the pictures memoize by language do not mix with the catalogue's
 // English.
-var keyWords = Words{Lang: "keys", T: shortWords.T}
+var keyWords = draw.Words{Lang: "keys", T: shortWords.T}
 
 func TestZoomGPUGolden(t *testing.T) {
-	golden.Check(t, "zoomgpu.golden", AppendZoomGPU(List{}, zoomGPUView(false)).String())
+	golden.Check(t, "zoomgpu.golden", AppendZoomGPU(draw.List{}, zoomGPUView(false)).String())
 }
 
 // stripSpans are the strip's spans: the rectangles as tall as the first
 // span, in its row, in the activities' colours or the panel's (a
 // hatched collective).
-func stripSpans(l List, th Theme) []Item {
-	var out []Item
-	var row Item
+func stripSpans(l draw.List, th draw.Theme) []draw.Item {
+	var out []draw.Item
+	var row draw.Item
 	for _, it := range l.Items {
-		if it.Kind != FillRect {
+		if it.Kind != draw.FillRect {
 			continue
 		}
 		if row.H == 0 {
@@ -80,8 +81,8 @@ func stripSpans(l List, th Theme) []Item {
 // one is outlined; the playhead stands at Time; a collective is hatched.
 func TestZoomGPUStrip(t *testing.T) {
 	v := zoomGPUView(false)
-	l := AppendZoomGPU(List{}, v)
-	sp := stripSpans(l, Dark)
+	l := AppendZoomGPU(draw.List{}, v)
+	sp := stripSpans(l, draw.Dark)
 	if len(sp) != len(v.Strip) {
 		t.Fatalf("%d spans, want %d", len(sp), len(v.Strip))
 	}
@@ -94,12 +95,12 @@ func TestZoomGPUStrip(t *testing.T) {
 			t.Errorf("span %d at %v before span %d at %v", i, sp[i].X, i-1, sp[i-1].X)
 		}
 	}
-	if sp[4].Color != Dark.Panel || sp[0].Color != Dark.LinkActive {
+	if sp[4].Color != draw.Dark.Panel || sp[0].Color != draw.Dark.LinkActive {
 		t.Errorf("the all-reduce %s (want the panel's, hatched), the LayerNorm %s", sp[4].Color.Hex(), sp[0].Color.Hex())
 	}
 	hatch := 0
 	for _, it := range l.Items {
-		if it.Kind == Line && it.Color == commColour(Dark) && it.Y >= sp[4].Y && it.Y <= sp[4].Y+sp[4].H+0.01 && it.X >= sp[4].X-0.01 && it.X <= sp[4].X+sp[4].W+0.01 {
+		if it.Kind == draw.Line && it.Color == draw.CommColour(draw.Dark) && it.Y >= sp[4].Y && it.Y <= sp[4].Y+sp[4].H+0.01 && it.X >= sp[4].X-0.01 && it.X <= sp[4].X+sp[4].W+0.01 {
 			hatch++
 		}
 	}
@@ -108,10 +109,10 @@ func TestZoomGPUStrip(t *testing.T) {
 	}
 	for _, cur := range []int{6, 2, -1} {
 		v.Current = cur
-		l := AppendZoomGPU(List{}, v)
-		var outline []Item
+		l := AppendZoomGPU(draw.List{}, v)
+		var outline []draw.Item
 		for _, it := range l.Items {
-			if it.Kind == StrokeRect && it.Color == Dark.Text {
+			if it.Kind == draw.StrokeRect && it.Color == draw.Dark.Text {
 				outline = append(outline, it)
 			}
 		}
@@ -129,11 +130,11 @@ func TestZoomGPUStrip(t *testing.T) {
 	// The playhead: a vertical line in the text colour at Time's x.
 	for _, tm := range []float64{0, 700e-6, 1330e-6} {
 		v.Time = tm
-		l := AppendZoomGPU(List{}, v)
+		l := AppendZoomGPU(draw.List{}, v)
 		want := sp[0].X + (sp[9].X+sp[9].W+1-sp[0].X)*float32(tm/1330e-6)
 		found := false
 		for _, it := range l.Items {
-			if it.Kind == Line && it.Color == Dark.Text && it.X == it.X2 && it.Y < sp[0].Y && it.Y2 > sp[0].Y+sp[0].H {
+			if it.Kind == draw.Line && it.Color == draw.Dark.Text && it.X == it.X2 && it.Y < sp[0].Y && it.Y2 > sp[0].Y+sp[0].H {
 				found = true
 				if d := it.X - want; d < -0.5 || d > 0.5 {
 					t.Errorf("time %v: playhead at %v, want %v", tm, it.X, want)
@@ -153,18 +154,18 @@ func TestZoomGPUStrip(t *testing.T) {
 
 // roofMarks are the ridge's dot (text colour, 4.5 px), the kernel's (the
 // hot colour, 6 px) and the roof's flat line's y.
-func roofMarks(t *testing.T, l List) (ridge, kernel Item, roofY float32) {
+func roofMarks(t *testing.T, l draw.List) (ridge, kernel draw.Item, roofY float32) {
 	t.Helper()
 	for _, it := range l.Items {
 		switch {
-		case it.Kind == FillCircle && it.Color == Dark.Text && it.R == 4.5:
+		case it.Kind == draw.FillCircle && it.Color == draw.Dark.Text && it.R == 4.5:
 			ridge = it
-		case it.Kind == FillCircle && it.Color == Dark.Hot && it.R == 6:
+		case it.Kind == draw.FillCircle && it.Color == draw.Dark.Hot && it.R == 6:
 			kernel = it
 		}
 	}
 	for _, it := range l.Items {
-		if it.Kind == Line && it.Color == Dark.Text && it.Width == 3 && it.Y == it.Y2 && it.X == ridge.X {
+		if it.Kind == draw.Line && it.Color == draw.Dark.Text && it.Width == 3 && it.Y == it.Y2 && it.X == ridge.X {
 			roofY = it.Y
 		}
 	}
@@ -180,7 +181,7 @@ func roofMarks(t *testing.T, l List) (ridge, kernel Item, roofY float32) {
 func TestZoomGPURoofline(t *testing.T) {
 	for _, memory := range []bool{false, true} {
 		v := zoomGPUView(memory)
-		l := AppendZoomGPU(List{}, v)
+		l := AppendZoomGPU(draw.List{}, v)
 		ridge, k, roofY := roofMarks(t, l)
 		got := strings.Join(labels(l), "\n")
 		if !memory {
@@ -197,9 +198,9 @@ func TestZoomGPURoofline(t *testing.T) {
 		}
 		// Under the slope: the slope at its intensity is BW × I = 4 TFLOP/s,
 		// above its 3.
-		var slope Item
+		var slope draw.Item
 		for _, it := range l.Items {
-			if it.Kind == Line && it.Color == Dark.Text && it.Width == 3 && it.X2 == ridge.X && it.Y2 == ridge.Y {
+			if it.Kind == draw.Line && it.Color == draw.Dark.Text && it.Width == 3 && it.X2 == ridge.X && it.Y2 == ridge.Y {
 				slope = it
 			}
 		}
@@ -214,7 +215,7 @@ func TestZoomGPURoofline(t *testing.T) {
 			t.Errorf("no memory-bound label:\n%s", got)
 		}
 	}
-	got := strings.Join(labels(AppendZoomGPU(List{}, zoomGPUView(false))), "\n") + "\n"
+	got := strings.Join(labels(AppendZoomGPU(draw.List{}, zoomGPUView(false))), "\n") + "\n"
 	for _, want := range []string{"y", "x", "hbm bytes 130 MB", "smem bytes 2.1 GB", "work flop 240 GFLOP t 260 µs"} {
 		if !strings.Contains(got, want+"\n") {
 			t.Errorf("no %q in\n%s", want, got)
@@ -229,7 +230,7 @@ func TestZoomGPUNote(t *testing.T) {
 	v.Current, v.Time = 4, 500e-6
 	v.Kernel, v.Note = "TP all-reduce over NVLink 4", "the layer's all-reduce on NVLink"
 	v.Intensity, v.Attained, v.Bound = 0, 0, ""
-	l := AppendZoomGPU(List{}, v)
+	l := AppendZoomGPU(draw.List{}, v)
 	got := strings.Join(labels(l), "\n")
 	if !strings.Contains(got, v.Note) {
 		t.Errorf("no note in\n%s", got)
@@ -240,11 +241,11 @@ func TestZoomGPUNote(t *testing.T) {
 		}
 	}
 	for _, it := range l.Items {
-		if it.Kind == FillCircle && (it.Color == Dark.Hot || it.R == 4.5) {
+		if it.Kind == draw.FillCircle && (it.Color == draw.Dark.Hot || it.R == 4.5) {
 			t.Errorf("a roofline dot %+v with a note", it)
 		}
 	}
-	if len(stripSpans(l, Dark)) != len(v.Strip) {
+	if len(stripSpans(l, draw.Dark)) != len(v.Strip) {
 		t.Error("the strip went with the note")
 	}
 }
@@ -254,7 +255,7 @@ func TestZoomGPUNote(t *testing.T) {
 // every colour is keyed.
 func TestZoomGPUText(t *testing.T) {
 	for _, f := range zoomFrames {
-		for _, words := range []Words{english, chinese} {
+		for _, words := range []draw.Words{english, chinese} {
 			for _, c := range []string{"compute", "memory", "note", "big"} {
 				v := zoomGPUView(c == "memory")
 				if c == "big" {
@@ -269,7 +270,7 @@ func TestZoomGPUText(t *testing.T) {
 					v.Intensity, v.Attained = 0, 0
 				}
 				v.Width, v.Height, v.Stage, v.Scale, v.Theme, v.Words = f.st.W, f.st.H, f.st, f.sc, f.th, words
-				l := AppendZoomGPU(List{}, v)
+				l := AppendZoomGPU(draw.List{}, v)
 				checkText(t, l, f.st, f.minText)
 				checkKeyed(t, l, f.th)
 				if c == "note" {
@@ -307,15 +308,15 @@ func TestZoomGPURatio(t *testing.T) {
 		v.HBMBytes, v.SmemBytes = c.hbm, c.smem
 		for _, f := range zoomFrames {
 			v.Width, v.Height, v.Stage, v.Scale, v.Theme = f.st.W, f.st.H, f.st, f.sc, f.th
-			l := AppendZoomGPU(List{}, v)
+			l := AppendZoomGPU(draw.List{}, v)
 			got := "\n" + strings.Join(labels(l), "\n") + "\n"
 			if c.want == "" && strings.Contains(got, "ratio") || c.want != "" && !strings.Contains(got, "\n"+c.want+"\n") {
 				t.Errorf("%s: HBM %v, shared memory %v: want %q in%s", f.name, c.hbm, c.smem, c.want, got)
 			}
 			// The bars: as long as their bytes, on one scale.
-			var bars []Item
+			var bars []draw.Item
 			for _, it := range l.Items {
-				if it.Kind == FillRect && (it.Color == f.th.Dim || it.Color == f.th.Link) && it.H < 20*f.sc {
+				if it.Kind == draw.FillRect && (it.Color == f.th.Dim || it.Color == f.th.Link) && it.H < 20*f.sc {
 					bars = append(bars, it)
 				}
 			}
@@ -342,10 +343,10 @@ func TestZoomGPURidgeClear(t *testing.T) {
 				v.Intensity, v.Attained = 1.2, 3e12
 			}
 			v.Width, v.Height, v.Stage, v.Scale, v.Theme = f.st.W, f.st.H, f.st, f.sc, f.th
-			l := AppendZoomGPU(List{}, v)
-			var lab *Item
+			l := AppendZoomGPU(draw.List{}, v)
+			var lab *draw.Item
 			for i, it := range l.Items {
-				if it.Kind == Text && strings.HasPrefix(it.Text, "ridge v") {
+				if it.Kind == draw.Text && strings.HasPrefix(it.Text, "ridge v") {
 					lab = &l.Items[i]
 				}
 			}
@@ -357,7 +358,7 @@ func TestZoomGPURidgeClear(t *testing.T) {
 			}
 			b := lab.Bounds()
 			for _, it := range l.Items {
-				if it.Kind != Line || it.Color.A < 100 {
+				if it.Kind != draw.Line || it.Color.A < 100 {
 					continue // the faint grid
 				}
 				for k := 0; k <= 200; k++ {
@@ -377,7 +378,7 @@ func TestZoomGPURidgeClear(t *testing.T) {
 func TestZoomGPUAllocs(t *testing.T) {
 	for _, memory := range []bool{false, true} {
 		v := zoomGPUView(memory)
-		l := AppendZoomGPU(List{}, v)
+		l := AppendZoomGPU(draw.List{}, v)
 		if n := testing.AllocsPerRun(10, func() { v.Time += 1e-6; l = AppendZoomGPU(l, v) }); n > 0 {
 			t.Errorf("%v allocations a frame, want none", n)
 		}
@@ -390,7 +391,7 @@ func TestZoomGPUAllocs(t *testing.T) {
 func TestZoomGPUNoArithmetic(t *testing.T) {
 	v := zoomGPUView(true)
 	v.Intensity, v.Attained, v.FLOPs = 0, 0, 0
-	l := AppendZoomGPU(List{}, v)
+	l := AppendZoomGPU(draw.List{}, v)
 	got := strings.Join(labels(l), "\n")
 	for _, want := range []string{"work_bw t 20 µs rate 3.35 TB/s", "no_point"} {
 		if !strings.Contains(got, want) {
@@ -401,7 +402,7 @@ func TestZoomGPUNoArithmetic(t *testing.T) {
 		t.Errorf("the plain work line beside the no-arithmetic one:\n%s", got)
 	}
 	v = zoomGPUView(true) // 80 MFLOP: a point, no such words
-	if got := strings.Join(labels(AppendZoomGPU(List{}, v)), "\n"); strings.Contains(got, "no_point") {
+	if got := strings.Join(labels(AppendZoomGPU(draw.List{}, v)), "\n"); strings.Contains(got, "no_point") {
 		t.Errorf("a kernel with arithmetic said to have no point:\n%s", got)
 	}
 }
@@ -411,7 +412,7 @@ func TestZoomGPUNoArithmetic(t *testing.T) {
 func TestZoomGPUBarNamesWhole(t *testing.T) {
 	v := zoomGPUView(true)
 	v.Words, v.HBMBytes, v.SmemBytes = chinese, 79.7e6, 0
-	for _, s := range labels(AppendZoomGPU(List{}, v)) {
+	for _, s := range labels(AppendZoomGPU(draw.List{}, v)) {
 		if strings.HasPrefix(s, "HBM") && strings.Contains(s, "…") {
 			t.Errorf("the HBM bar's name cut: %q", s)
 		}

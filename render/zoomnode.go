@@ -1,9 +1,7 @@
 package render
 
 import (
-	"strings"
-
-	"github.com/gpuscope/gpuscope/engine/units"
+	"github.com/gpuscope/gpuscope/render/draw"
 )
 
 // The node of the zoom (issue 21): one node at a moment of the step. Its
@@ -31,117 +29,9 @@ const (
 	znLaneGap = 0.35 // a route's run in a row gap, from its box's edge (in gaps)
 )
 
-// zoomActColour is the colour of what a GPU does: the pipeline time
-// line's forward, backward, communication, update and bubble colours
-// (render/pipeline.go), so that the zoom matches the step's picture.
-func zoomActColour(a ZoomActivity, th Theme) Color {
-	switch a {
-	case ZoomForward:
-		return th.LinkActive
-	case ZoomBackward:
-		return th.Rim
-	case ZoomComm:
-		return commColour(th)
-	case ZoomOptimizer, ZoomRestart:
-		return th.Dim
-	case ZoomTrain:
-		return th.LinkActive
-	case ZoomCheckpoint:
-		return th.Rim
-	case ZoomFailed, ZoomLost:
-		return th.Hot
-	}
-	return th.Empty
-}
-
-// zoomActKeys are the activities' legend words, by ZoomActivity.
-var zoomActKeys = [...]string{"canvas.zoom.node.idle", "canvas.zoom.node.forward", "canvas.zoom.node.backward", "canvas.zoom.node.comm", "canvas.zoom.node.optimizer",
-	"canvas.zoom.node.train", "canvas.zoom.node.checkpoint", "canvas.zoom.node.restart", "canvas.zoom.node.failed", "canvas.zoom.node.lost"}
-
-// zoomActOrder is the legend's order, the time line's; then the job's.
-var zoomActOrder = [...]ZoomActivity{ZoomForward, ZoomBackward, ZoomComm, ZoomOptimizer, ZoomIdle, ZoomTrain, ZoomCheckpoint, ZoomLost, ZoomRestart, ZoomFailed}
-
 // zoomStepActs is how many of zoomActOrder a training step's picture
 // keys whole.
 const zoomStepActs = 5
-
-func zoomAct(a ZoomActivity) ZoomActivity {
-	if int(a) >= len(zoomActKeys) {
-		return ZoomIdle
-	}
-	return a
-}
-
-// zoomInk is the text colour that reads on fill: the theme's text or
-// background, whichever contrasts more.
-func zoomInk(fill Color, th Theme) Color {
-	lum := func(c Color) float32 { return 0.2126*float32(c.R) + 0.7152*float32(c.G) + 0.0722*float32(c.B) }
-	f, a, b := lum(fill), lum(th.Text), lum(th.Background)
-	if clAbs(f-a) >= clAbs(f-b) {
-		return th.Text
-	}
-	return th.Background
-}
-
-// zKey is a zoom label's memo key: a language, up to two strings and a
-// kind, with up to two numbers.
-type zKey struct {
-	lang, s, t string
-	kind       byte
-	a, b       float64
-}
-
-var zoomLabels memo[zKey]
-
-// zoomSay is w.Say(key, a, x, b, y) with x and y written by fa and fb
-// ('d' a duration, 'f' FLOP, else rfNum's number; no b: one value; no
-// key: x alone),
-// formatted once a value.
-func zoomSay(w Words, key, a string, fa byte, x float64, b string, fb byte, y float64) string {
-	return zoomLabels.get(zKey{w.Lang, key, "", 0, x, y}, func() string {
-		switch {
-		case key == "":
-			return zoomNum(w.Lang, fa, x)
-		case b == "":
-			return w.Say(key, a, zoomNum(w.Lang, fa, x))
-		}
-		return w.Say(key, a, zoomNum(w.Lang, fa, x), b, zoomNum(w.Lang, fb, y))
-	})
-}
-
-func zoomNum(lang string, f byte, x float64) string {
-	switch f {
-	case 'd':
-		return units.LocalDuration(lang, x)
-	case 'f':
-		return units.FLOP(x)
-	case 'r':
-		return units.Rate(x)
-	}
-	return rfNum(x)
-}
-
-// zoomFit is fitLabel, memoized: a label cut anew every frame would
-// allocate every frame.
-func zoomFit(s string, fs, w float32) string {
-	if labelW(s, fs) <= w {
-		return s
-	}
-	return zoomLabels.get(zKey{"", s, "", 'f', float64(fs), float64(w)}, func() string { return fitWord(s, fs, w) })
-}
-
-// zoomWrap is wrap2, memoized (its two lines kept as one string).
-func zoomWrap(s string, fs, w float32) (string, string) {
-	if labelW(s, fs) <= w {
-		return s, ""
-	}
-	both := zoomLabels.get(zKey{"", s, "", 'w', float64(fs), float64(w)}, func() string {
-		a, b := wrap2(s, fs, w)
-		return a + "\x00" + b
-	})
-	a, b, _ := strings.Cut(both, "\x00")
-	return a, b
-}
 
 // znGeom places the node's GPUs: c columns, nt GPUs in the top half (rt
 // rows) and the rest in the bottom one (rb rows), boxes bw × bh from
@@ -152,7 +42,7 @@ type znGeom struct {
 	gb, sh           float32
 	x0, y0, gw, gh   float32
 	barTop           float32
-	panel            Rect
+	panel            draw.Rect
 	ibX, ibW         float32
 }
 
@@ -188,15 +78,15 @@ func (p *znPath) add(x, y float32) {
 func (p *znPath) at(t float32) (float32, float32) {
 	var total float32
 	for i := 1; i < p.n; i++ {
-		total += clAbs(p.p[i][0]-p.p[i-1][0]) + clAbs(p.p[i][1]-p.p[i-1][1])
+		total += draw.Abs(p.p[i][0]-p.p[i-1][0]) + draw.Abs(p.p[i][1]-p.p[i-1][1])
 	}
-	d := clamp(t, 0, 1) * total
+	d := draw.Clamp(t, 0, 1) * total
 	for i := 1; i < p.n; i++ {
-		s := clAbs(p.p[i][0]-p.p[i-1][0]) + clAbs(p.p[i][1]-p.p[i-1][1])
+		s := draw.Abs(p.p[i][0]-p.p[i-1][0]) + draw.Abs(p.p[i][1]-p.p[i-1][1])
 		if d <= s || i == p.n-1 {
 			f := float32(0)
 			if s > 0 {
-				f = minf(d/s, 1)
+				f = draw.Minf(d/s, 1)
 			}
 			return p.p[i-1][0] + (p.p[i][0]-p.p[i-1][0])*f, p.p[i-1][1] + (p.p[i][1]-p.p[i-1][1])*f
 		}
@@ -208,7 +98,7 @@ func (p *znPath) at(t float32) (float32, float32) {
 	return p.p[0][0], p.p[0][1]
 }
 
-func (p *znPath) draw(l *List, w float32, c Color) {
+func (p *znPath) draw(l *draw.List, w float32, c draw.Color) {
 	for i := 1; i < p.n; i++ {
 		l.Segment(p.p[i-1][0], p.p[i-1][1], p.p[i][0], p.p[i][1], w, c)
 	}
@@ -309,7 +199,7 @@ func znLayout(n int, W, H, fs, doW, roleW float32) (znGeom, bool) {
 
 // znLines is how many lines of words a box bh tall holds over its
 // progress bar.
-func znLines(bh, fs float32) int { return int((bh - fs*1.05) / (fs * LineHeight)) }
+func znLines(bh, fs float32) int { return int((bh - fs*1.05) / (fs * draw.LineHeight)) }
 
 // znTry is the best layout with the gaps scaled by gap, its score (the
 // boxes' size against what their words want; 1: they fit) and its level
@@ -317,7 +207,7 @@ func znLines(bh, fs float32) int { return int((bh - fs*1.05) / (fs * LineHeight)
 // 1: a line).
 func znTry(n int, W, H, fs, gap, doW, roleW float32) (g znGeom, best float32, level int) {
 	g.n = n
-	g.gx, g.gy, g.gb, g.sh = znGapX*fs*gap, znGapY*fs*gap, znBarGap*fs*maxf(gap, 0.5), znBarH*fs
+	g.gx, g.gy, g.gb, g.sh = znGapX*fs*gap, znGapY*fs*gap, znBarGap*fs*draw.Maxf(gap, 0.5), znBarH*fs
 	nt := (n + 1) / 2
 	best, bestRows := float32(-1), 0
 	for c := 1; c <= nt; c++ {
@@ -331,8 +221,8 @@ func znTry(n int, W, H, fs, gap, doW, roleW float32) (g znGeom, best float32, le
 		if bw < 2 || bh < 2 {
 			continue
 		}
-		bw, bh = minf(bw, znMaxW*fs), minf(bh, znMaxH*fs)
-		score := minf(bw/(znWantW*fs), bh/(znWantH*fs))
+		bw, bh = draw.Minf(bw, znMaxW*fs), draw.Minf(bh, znMaxH*fs)
+		score := draw.Minf(bw/(znWantW*fs), bh/(znWantH*fs))
 		rows, lines, iw := rt+rb, znLines(bh, fs), bw-fs*0.6
 		lvl := min(lines, 1)
 		if lines >= 2 && iw >= doW {
@@ -370,9 +260,9 @@ func znTry(n int, W, H, fs, gap, doW, roleW float32) (g znGeom, best float32, le
 // the switch, the links, the boxes and their words, the legend — and what
 // moves last: the progress bars, the lit routes and their packets, the
 // clock, so that successive frames share a prefix.
-func AppendZoomNode(dst List, v ZoomNodeView) List {
+func AppendZoomNode(dst draw.List, v ZoomNodeView) draw.List {
 	th := v.Theme
-	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
+	l, sc := draw.Canvas(dst, v.Width, v.Height, v.Scale, th)
 	st := v.Stage
 	n := len(v.GPUs)
 	if st.W <= 0 || st.H <= 0 || n == 0 {
@@ -380,7 +270,7 @@ func AppendZoomNode(dst List, v ZoomNodeView) List {
 	}
 	st = zoomCrumbs(&l, th, st, sc, v.Crumbs)
 	w := v.Words
-	fs := clamp(minf(st.W, st.H)/45, 14*sc, 18*sc)
+	fs := draw.Clamp(draw.Minf(st.W, st.H)/45, 14*sc, 18*sc)
 	pad := fs * 0.8
 	left, right := st.X+pad, st.X+st.W-pad
 	if right-left < fs*8 {
@@ -394,15 +284,15 @@ func AppendZoomNode(dst List, v ZoomNodeView) List {
 	clockY := y
 	cw := float32(0)
 	if v.Clock != "" {
-		cw = float32(int(labelW(v.Clock, fs)/(2*fs))+1) * 2 * fs
+		cw = float32(int(draw.LabelW(v.Clock, fs)/(2*fs))+1) * 2 * fs
 	}
 	t1, t2 := zoomWrap(v.Title, fs, right-left-cw-pad)
 	if t1 != "" {
-		l.Label(left, y, fs, AlignLeft, th.Text, t1)
+		l.Label(left, y, fs, draw.AlignLeft, th.Text, t1)
 		y += fs * 1.3
 	}
 	if t2 != "" {
-		l.Label(left, y, fs, AlignLeft, th.Text, t2)
+		l.Label(left, y, fs, draw.AlignLeft, th.Text, t2)
 		y += fs * 1.3
 	}
 	if t1 == "" && v.Clock != "" {
@@ -412,8 +302,8 @@ func AppendZoomNode(dst List, v ZoomNodeView) List {
 		a1, a2 := zoomWrap(v.Alert, fs, right-left)
 		for _, a := range [2]string{a1, a2} {
 			if a != "" {
-				l.Label(left, y, fs, AlignLeft, th.Hot, a)
-				l.Hit(left, y, labelW(a, fs), fs*LineHeight, v.AlertGPU)
+				l.Label(left, y, fs, draw.AlignLeft, th.Hot, a)
+				l.Hit(left, y, draw.LabelW(a, fs), fs*draw.LineHeight, v.AlertGPU)
 				y += fs * 1.3
 			}
 		}
@@ -423,7 +313,7 @@ func AppendZoomNode(dst List, v ZoomNodeView) List {
 	// At the bottom: the legend, and over it the links. A training step's
 	// node keys its five activities; a job's (ZoomTrain and on), or one
 	// that asks (KeyShown: a collective's), only those its GPUs show.
-	var ex [len(zoomActOrder) + 1]LegendEntry
+	var ex [len(zoomActOrder) + 1]draw.LegendEntry
 	k := zoomStepActs
 	var have [len(zoomActKeys)]bool
 	job := v.KeyShown || v.Unfit != "" // a plan that does not fit: only what its GPUs show (idle)
@@ -436,21 +326,21 @@ func AppendZoomNode(dst List, v ZoomNodeView) List {
 	}
 	for i, a := range zoomActOrder {
 		if job && have[a] {
-			ex[k] = LegendEntry{Color: zoomActColour(a, th), Label: say(w, zoomActKeys[a])}
+			ex[k] = draw.LegendEntry{Color: zoomActColour(a, th), Label: draw.Say(w, zoomActKeys[a])}
 			k++
 		} else if !job && i < zoomStepActs {
-			ex[i] = LegendEntry{Color: zoomActColour(a, th), Label: say(w, zoomActKeys[a])}
+			ex[i] = draw.LegendEntry{Color: zoomActColour(a, th), Label: draw.Say(w, zoomActKeys[a])}
 		}
 	}
 	if (!job || len(v.Flows) > 0) && v.Unfit == "" {
-		ex[k] = LegendEntry{Color: th.LinkActive, Label: say(w, "canvas.zoom.node.lit")}
+		ex[k] = draw.LegendEntry{Color: th.LinkActive, Label: draw.Say(w, "canvas.zoom.node.lit")}
 		k++
 	}
-	legendH := LegendHeight(right-left, fs, ex[:k]...)
-	intra := zoomLink(w, "canvas.zoom.node.intra", linkLabel(v.IntraName, "NVLink", v.IntraBW))
-	inter := zoomLink(w, "canvas.zoom.node.inter", linkLabel(v.InterName, "InfiniBand", v.InterBW))
+	legendH := draw.LegendHeight(right-left, fs, ex[:k]...)
+	intra := zoomLink(w, "canvas.zoom.node.intra", draw.LinkLabel(v.IntraName, "NVLink", v.IntraBW))
+	inter := zoomLink(w, "canvas.zoom.node.inter", draw.LinkLabel(v.InterName, "InfiniBand", v.InterBW))
 	lane := fs * 2.2
-	entry := func(s string) float32 { return lane + fs*0.5 + labelW(s, fs) + fs*1.5 }
+	entry := func(s string) float32 { return lane + fs*0.5 + draw.LabelW(s, fs) + fs*1.5 }
 	laneLines := 1
 	if entry(intra)+entry(inter)-fs*1.5 > right-left {
 		laneLines = 2
@@ -462,13 +352,13 @@ func AppendZoomNode(dst List, v ZoomNodeView) List {
 
 	// The node: a panel of the GPUs round the switch, the InfiniBand
 	// strip at its right.
-	ibWord := say(w, "canvas.zoom.node.ib")
-	ibW := labelW(ibWord, fs) + fs*0.6
+	ibWord := draw.Say(w, "canvas.zoom.node.ib")
+	ibW := draw.LabelW(ibWord, fs) + fs*0.6
 	ibGap := fs * 0.6
 	pp := znPanel * fs
 	var doW, roleW float32
 	for _, gpu := range v.GPUs {
-		doW, roleW = maxf(doW, maxf(labelW(gpu.Label, fs), labelW(gpu.Doing, fs))), maxf(roleW, labelW(gpu.Role, fs))
+		doW, roleW = draw.Maxf(doW, draw.Maxf(draw.LabelW(gpu.Label, fs), draw.LabelW(gpu.Doing, fs))), draw.Maxf(roleW, draw.LabelW(gpu.Role, fs))
 	}
 	g, ok := znLayout(n, right-left-2*pp-ibGap-ibW, bottom-top-2*pp, fs, doW, roleW)
 	if !ok {
@@ -477,15 +367,15 @@ func AppendZoomNode(dst List, v ZoomNodeView) List {
 	totalW := g.gw + 2*pp + ibGap + ibW
 	px := left + (right-left-totalW)/2
 	py := top + (bottom-top-g.gh-2*pp)/2
-	g.panel = Rect{px, py, g.gw + 2*pp, g.gh + 2*pp}
+	g.panel = draw.Rect{X: px, Y: py, W: g.gw + 2*pp, H: g.gh + 2*pp}
 	g.x0, g.y0 = px+pp, py+pp
 	g.barTop = g.y0 + float32(g.rt)*g.bh + float32(g.rt-1)*g.gy + g.gb
 	g.ibX, g.ibW = px+g.panel.W+ibGap, ibW
-	linkW := clamp(fs*0.14, 1.5*sc, 3*sc)
+	linkW := draw.Clamp(fs*0.14, 1.5*sc, 3*sc)
 	l.Rect(g.panel.X, g.panel.Y, g.panel.W, g.panel.H, th.Panel)
 	l.Frame(g.panel.X, g.panel.Y, g.panel.W, g.panel.H, 1*sc, th.Link)
 	l.Rect(g.ibX, g.panel.Y, g.ibW, g.panel.H, th.Link)
-	l.Label(g.ibX+g.ibW/2, g.panel.Y+fs*0.3, fs, AlignCenter, th.Text, ibWord)
+	l.Label(g.ibX+g.ibW/2, g.panel.Y+fs*0.3, fs, draw.AlignCenter, th.Text, ibWord)
 	// The links to the switch, then the switch over their ends.
 	var path znPath
 	for i := 0; i < n; i++ {
@@ -495,35 +385,35 @@ func AppendZoomNode(dst List, v ZoomNodeView) List {
 	}
 	l.Rect(g.x0, g.barTop, g.gw, g.sh, th.GPU)
 	l.Frame(g.x0, g.barTop, g.gw, g.sh, 1*sc, th.Link)
-	swWord := say(w, "canvas.zoom.node.switch")
-	none := say(w, "canvas.zoom.node.none")
+	swWord := draw.Say(w, "canvas.zoom.node.switch")
+	none := draw.Say(w, "canvas.zoom.node.none")
 	nvFlows := false
 	for _, f := range v.Flows {
 		if f.To >= 0 && f.To < n && f.From >= 0 && f.From < n && f.To != f.From {
 			nvFlows = true
 		}
 	}
-	labY := g.barTop + (g.sh-fs*LineHeight)/2
+	labY := g.barTop + (g.sh-fs*draw.LineHeight)/2
 	// The switch's name, and beside it whether anything crosses it now.
-	both := labelW(swWord, fs) + fs*1.5 + labelW(none, fs)
+	both := draw.LabelW(swWord, fs) + fs*1.5 + draw.LabelW(none, fs)
 	swX := g.x0 + fs*0.5
 	switch {
 	case v.Unfit != "":
 		// The switch carries nothing, and the box saying why goes over it.
 	case !nvFlows && both <= g.gw-fs:
-		l.Label(g.x0+(g.gw-both)/2, labY, fs, AlignLeft, th.Dim, swWord)
-		swX = g.x0 + (g.gw-both)/2 + labelW(swWord, fs) + fs*1.5
+		l.Label(g.x0+(g.gw-both)/2, labY, fs, draw.AlignLeft, th.Dim, swWord)
+		swX = g.x0 + (g.gw-both)/2 + draw.LabelW(swWord, fs) + fs*1.5
 	case !nvFlows:
 		swX = -1 // the note alone
 	default:
-		l.Label(g.x0+g.gw/2, labY, fs, AlignCenter, th.Dim, zoomFit(swWord, fs, g.gw-fs))
+		l.Label(g.x0+g.gw/2, labY, fs, draw.AlignCenter, th.Dim, zoomFit(swWord, fs, g.gw-fs))
 	}
 
 	// The GPUs: a box each in its activity's colour, its words in the ink
 	// that reads on it, the progress bar's track at the bottom.
 	ip := fs * 0.3
-	progH := maxf(fs*0.3, 3*sc)
-	lineH := fs * LineHeight
+	progH := draw.Maxf(fs*0.3, 3*sc)
+	lineH := fs * draw.LineHeight
 	fit := znLines(g.bh, fs)
 	iw := g.bw - 2*ip
 	for i, gpu := range v.GPUs {
@@ -541,21 +431,21 @@ func AppendZoomNode(dst List, v ZoomNodeView) List {
 				// Not running: its name alone, clear of the box over
 				// the node that says why.
 				lines, k = [3]string{gpu.Label}, 1
-			case fit >= 3 && labelW(gpu.Role, fs) <= iw:
+			case fit >= 3 && draw.LabelW(gpu.Role, fs) <= iw:
 				lines, k = [3]string{gpu.Label, gpu.Role, gpu.Doing}, 3
 			case fit >= 2:
 				lines, k = [3]string{gpu.Label, gpu.Doing}, 2
 			case fit == 1:
 				lines, k = [3]string{gpu.Label}, 1
 			}
-			if labelW(gpu.Label, fs) > iw {
+			if draw.LabelW(gpu.Label, fs) > iw {
 				// "GPU 10" cut to "GPU …" says nothing: its number does.
-				lines[0] = smallInt(gpu.GPU)
+				lines[0] = draw.SmallInt(gpu.GPU)
 			}
 			ly := y + ip
 			for _, s := range lines[:k] {
 				if s != "" {
-					l.Label(x+ip, ly, fs, AlignLeft, ink, zoomFit(s, fs, iw))
+					l.Label(x+ip, ly, fs, draw.AlignLeft, ink, zoomFit(s, fs, iw))
 				}
 				ly += lineH
 			}
@@ -563,12 +453,12 @@ func AppendZoomNode(dst List, v ZoomNodeView) List {
 			// Too small for its words (the NVL72's 72 on a phone): the
 			// GPUs at work and the one zoomed on still say which they
 			// are, by number, where the number fits.
-			if num := smallInt(gpu.GPU); labelW(num, fs) <= g.bw-2*sc {
-				l.Label(x+g.bw/2, y+ip*0.5, fs, AlignCenter, ink, num)
+			if num := draw.SmallInt(gpu.GPU); draw.LabelW(num, fs) <= g.bw-2*sc {
+				l.Label(x+g.bw/2, y+ip*0.5, fs, draw.AlignCenter, ink, num)
 			}
 		}
 		if gpu.Activity != ZoomIdle {
-			l.Rect(x+ip, y+g.bh-ip-progH, iw, progH, withAlpha(ink, 70))
+			l.Rect(x+ip, y+g.bh-ip-progH, iw, progH, draw.WithAlpha(ink, 70))
 		}
 	}
 	if f := v.Focus; f >= 0 && f < n {
@@ -584,24 +474,24 @@ func AppendZoomNode(dst List, v ZoomNodeView) List {
 		if i == 1 && laneLines == 2 {
 			lx, ly = left, ly+fs*1.4
 		}
-		cy := ly + fs*LineHeight/2
+		cy := ly + fs*draw.LineHeight/2
 		if i == 0 {
 			l.Segment(lx, cy, lx+lane, cy, linkW, th.Link)
 		} else {
 			l.Rect(lx, cy-fs*0.3, lane, fs*0.6, th.Link)
 		}
-		l.Label(lx+lane+fs*0.5, ly, fs, AlignLeft, th.Text, zoomFit(s, fs, right-(lx+lane+fs*0.5)))
+		l.Label(lx+lane+fs*0.5, ly, fs, draw.AlignLeft, th.Text, zoomFit(s, fs, right-(lx+lane+fs*0.5)))
 		lx += entry(s)
 	}
-	Legend(&l, th, left, legendY, right-left, fs, sc, ex[:k]...)
+	draw.Legend(&l, th, left, legendY, right-left, fs, sc, ex[:k]...)
 
 	if v.Unfit != "" {
 		// A plan that does not fit: the node veiled and hatched, how far
 		// over in a box on it; nothing moves.
 		// The band of the node across the stage: a box as wide as its
 		// words, were the node narrow (one GPU).
-		r := Rect{left, g.panel.Y, right - left, g.panel.H}
-		unfitVeil(&l, th, r, r, sc, fs, v.Unfit)
+		r := draw.Rect{X: left, Y: g.panel.Y, W: right - left, H: g.panel.H}
+		draw.UnfitVeil(&l, th, r, r, sc, fs, v.Unfit)
 		return l
 	}
 
@@ -613,17 +503,17 @@ func AppendZoomNode(dst List, v ZoomNodeView) List {
 		}
 		x, y, _, _ := g.box(i)
 		ink := zoomInk(zoomActColour(zoomAct(gpu.Activity), th), th)
-		if pw := iw * clamp(float32(gpu.Progress), 0, 1); pw > 0 {
+		if pw := iw * draw.Clamp(float32(gpu.Progress), 0, 1); pw > 0 {
 			l.Rect(x+ip, y+g.bh-ip-progH, pw, progH, ink)
 		}
 	}
-	litW := clamp(fs*0.22, 2.5*sc, 5*sc)
+	litW := draw.Clamp(fs*0.22, 2.5*sc, 5*sc)
 	for _, f := range v.Flows {
 		if znRoute(&g, &path, f, n) {
 			path.draw(&l, litW, th.LinkActive)
 		}
 	}
-	rp := clamp(fs*0.32, 3.5*sc, 7*sc)
+	rp := draw.Clamp(fs*0.32, 3.5*sc, 7*sc)
 	for _, f := range v.Flows {
 		if znRoute(&g, &path, f, n) {
 			x, y := path.at(float32(f.Progress))
@@ -632,20 +522,20 @@ func AppendZoomNode(dst List, v ZoomNodeView) List {
 	}
 	if !nvFlows {
 		if swX < 0 {
-			l.Label(g.x0+g.gw/2, labY, fs, AlignCenter, th.Dim, zoomFit(none, fs, g.gw-fs))
+			l.Label(g.x0+g.gw/2, labY, fs, draw.AlignCenter, th.Dim, zoomFit(none, fs, g.gw-fs))
 		} else {
-			l.Label(swX, labY, fs, AlignLeft, th.Dim, none)
+			l.Label(swX, labY, fs, draw.AlignLeft, th.Dim, none)
 		}
 	}
 	if v.Clock != "" {
-		l.Label(right, clockY, fs, AlignRight, th.Text, v.Clock)
+		l.Label(right, clockY, fs, draw.AlignRight, th.Text, v.Clock)
 	}
 	return l
 }
 
 // zoomLink is the link line key with its {link}, formatted once.
-func zoomLink(w Words, key, link string) string {
-	return zoomLabels.get(zKey{w.Lang, key, link, 'l', 0, 0}, func() string { return w.Say(key, "link", link) })
+func zoomLink(w draw.Words, key, link string) string {
+	return zoomLabels.Get(zKey{w.Lang, key, link, 'l', 0, 0}, func() string { return w.Say(key, "link", link) })
 }
 
 // znRoute sets p to flow f's route, and reports whether it has one.
@@ -662,28 +552,4 @@ func znRoute(g *znGeom, p *znPath, f ZoomFlow, n int) bool {
 	}
 	g.hop(p, f.From, f.To)
 	return true
-}
-
-// fitWord is fitLabel that does not cut a Latin word in two (a Chinese
-// picture would show "AllRed…"): the cut moves back to the word's start,
-// or the word goes whole where nothing would be left.
-func fitWord(s string, fs, w float32) string {
-	cut := fitLabel(s, fs, w)
-	if cut == s {
-		return s
-	}
-	r := []rune(strings.TrimSuffix(cut, "…"))
-	latin := func(c rune) bool { return c < 0x80 && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') }
-	full := []rune(s)
-	if len(r) == 0 || len(r) >= len(full) || !latin(r[len(r)-1]) || !latin(full[len(r)]) {
-		return cut
-	}
-	i := len(r)
-	for i > 0 && latin(r[i-1]) {
-		i--
-	}
-	if i == 0 {
-		return "…"
-	}
-	return strings.TrimRight(string(r[:i]), " ") + "…"
 }

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/gpuscope/gpuscope/render/draw"
 	"strconv"
 	"strings"
 	"testing"
@@ -10,22 +11,22 @@ import (
 )
 
 // chinese are the canvas's words in Chinese, from the catalogue.
-var chinese = Words{Lang: "zh", T: func(key string, args ...string) string { return i18n.T("zh", key, args...) }}
+var chinese = draw.Words{Lang: "zh", T: func(key string, args ...string) string { return i18n.T("zh", key, args...) }}
 
 // zoomFrames are the frames the picture rules check (scene/rules_test.go
 // ruleFrames): the page's desktop stage, a phone, an embed, and
 // presentation mode at 1.5×, with the smallest text each allows.
 var zoomFrames = []struct {
 	name    string
-	st      Rect
+	st      draw.Rect
 	sc      float32
-	th      Theme
+	th      draw.Theme
 	minText float32
 }{
-	{"desktop", Rect{0, 0, 845, 800}, 1, Dark, 12},
-	{"phone", Rect{0, 0, 390, 420}, 1, Light, 12},
-	{"embed", Rect{0, 0, 640, 300}, 1, Dark, 12},
-	{"present", Rect{0, 0, 1280, 576}, 1.5, Projector, 20},
+	{"desktop", draw.Rect{X: 0, Y: 0, W: 845, H: 800}, 1, draw.Dark, 12},
+	{"phone", draw.Rect{X: 0, Y: 0, W: 390, H: 420}, 1, draw.Light, 12},
+	{"embed", draw.Rect{X: 0, Y: 0, W: 640, H: 300}, 1, draw.Dark, 12},
+	{"present", draw.Rect{X: 0, Y: 0, W: 1280, H: 576}, 1.5, draw.Projector, 20},
 }
 
 // zoomNodeView is node 3 of an HGX H100 cluster at a moment of the
@@ -34,7 +35,7 @@ var zoomFrames = []struct {
 // sending to the next node over InfiniBand.
 func zoomNodeView(gpus int, progress float64) ZoomNodeView {
 	v := ZoomNodeView{
-		Width: 845, Height: 800, Stage: Rect{0, 0, 845, 800}, Scale: 1, Theme: Dark, Words: keyWords,
+		Width: 845, Height: 800, Stage: draw.Rect{X: 0, Y: 0, W: 845, H: 800}, Scale: 1, Theme: draw.Dark, Words: keyWords,
 		Crumbs: "Cluster › Node 3", Title: "Node 3 of 32: 8 × H100, NVLink 4 (450 GB/s one way)", Clock: "t = 1.42 s",
 		Focus: 3, IntraName: "NVLink 4", IntraBW: 450e9, InterName: "IB NDR", InterBW: 50e9,
 	}
@@ -61,15 +62,15 @@ func zoomNodeView(gpus int, progress float64) ZoomNodeView {
 }
 
 func TestZoomNodeGolden(t *testing.T) {
-	golden.Check(t, "zoomnode.golden", AppendZoomNode(List{}, zoomNodeView(8, 0.3)).String())
+	golden.Check(t, "zoomnode.golden", AppendZoomNode(draw.List{}, zoomNodeView(8, 0.3)).String())
 }
 
 // gpuBoxes are the GPU boxes: filled rectangles in an activity's colour
 // of the first one's size (the boxes come before the legend's swatches).
-func gpuBoxes(l List, th Theme) []Item {
-	var out []Item
+func gpuBoxes(l draw.List, th draw.Theme) []draw.Item {
+	var out []draw.Item
 	for _, it := range l.Items {
-		if it.Kind != FillRect {
+		if it.Kind != draw.FillRect {
 			continue
 		}
 		for a := ZoomIdle; a <= ZoomOptimizer; a++ {
@@ -87,13 +88,13 @@ func gpuBoxes(l List, th Theme) []Item {
 func TestZoomNodeBoxes(t *testing.T) {
 	for _, n := range []int{1, 2, 8, 16, 72} {
 		v := zoomNodeView(n, 0.3)
-		l := AppendZoomNode(List{}, v)
-		boxes := gpuBoxes(l, Dark)
+		l := AppendZoomNode(draw.List{}, v)
+		boxes := gpuBoxes(l, draw.Dark)
 		if len(boxes) != n {
 			t.Fatalf("%d GPUs: %d boxes", n, len(boxes))
 		}
 		for i, b := range boxes {
-			if want := zoomActColour(v.GPUs[i].Activity, Dark); b.Color != want {
+			if want := zoomActColour(v.GPUs[i].Activity, draw.Dark); b.Color != want {
 				t.Errorf("%d GPUs: GPU %d is %s, want %s", n, i, b.Color.Hex(), want.Hex())
 			}
 		}
@@ -121,11 +122,11 @@ func TestZoomNodeFocus(t *testing.T) {
 	for _, focus := range []int{0, 3, 6} {
 		v := zoomNodeView(8, 0.3)
 		v.Focus = focus
-		l := AppendZoomNode(List{}, v)
-		boxes := gpuBoxes(l, Dark)
-		var frames []Item
+		l := AppendZoomNode(draw.List{}, v)
+		boxes := gpuBoxes(l, draw.Dark)
+		var frames []draw.Item
 		for _, it := range l.Items {
-			if it.Kind == StrokeRect && it.Color == Dark.Text {
+			if it.Kind == draw.StrokeRect && it.Color == draw.Dark.Text {
 				frames = append(frames, it)
 			}
 		}
@@ -140,10 +141,10 @@ func TestZoomNodeFocus(t *testing.T) {
 }
 
 // packets are the packet dots: circles in the text colour.
-func packets(l List) []Item {
-	var out []Item
+func packets(l draw.List) []draw.Item {
+	var out []draw.Item
 	for _, it := range l.Items {
-		if it.Kind == FillCircle && it.Color == Dark.Text {
+		if it.Kind == draw.FillCircle && it.Color == draw.Dark.Text {
 			out = append(out, it)
 		}
 	}
@@ -160,10 +161,10 @@ func TestZoomNodeFlows(t *testing.T) {
 	var xs, ys []float32
 	for _, p := range []float64{0, 0.25, 0.5, 0.75, 1} {
 		v.Flows[0].Progress = p
-		l := AppendZoomNode(List{}, v)
+		l := AppendZoomNode(draw.List{}, v)
 		lit := 0
 		for _, it := range l.Items {
-			if it.Kind == Line && it.Color == Dark.LinkActive {
+			if it.Kind == draw.Line && it.Color == draw.Dark.LinkActive {
 				lit++
 			}
 		}
@@ -179,7 +180,7 @@ func TestZoomNodeFlows(t *testing.T) {
 			t.Errorf("progress %v: 'no traffic' with a flow on NVLink", p)
 		}
 	}
-	boxes := gpuBoxes(AppendZoomNode(List{}, v), Dark)
+	boxes := gpuBoxes(AppendZoomNode(draw.List{}, v), draw.Dark)
 	a, b := boxes[0], boxes[5]
 	if xs[0] != a.X+a.W/2 || ys[0] != a.Y+a.H {
 		t.Errorf("packet at progress 0 at (%v, %v), want GPU 0's edge (%v, %v)", xs[0], ys[0], a.X+a.W/2, a.Y+a.H)
@@ -195,10 +196,10 @@ func TestZoomNodeFlows(t *testing.T) {
 
 	// Out of the node: the route ends in the InfiniBand strip.
 	v.Flows = []ZoomFlow{{From: 6, To: -1, Kind: "pp", Progress: 1}}
-	l := AppendZoomNode(List{}, v)
-	var strip Item
+	l := AppendZoomNode(draw.List{}, v)
+	var strip draw.Item
 	for _, it := range l.Items {
-		if it.Kind == FillRect && it.Color == Dark.Link && it.H > 100 {
+		if it.Kind == draw.FillRect && it.Color == draw.Dark.Link && it.H > 100 {
 			strip = it
 		}
 	}
@@ -210,7 +211,7 @@ func TestZoomNodeFlows(t *testing.T) {
 		t.Errorf("no NVLink flow, and no note saying so:\n%s", got)
 	}
 	v.Flows = nil
-	if got := strings.Join(labels(AppendZoomNode(List{}, v)), "\n"); !strings.Contains(got, "none") {
+	if got := strings.Join(labels(AppendZoomNode(draw.List{}, v)), "\n"); !strings.Contains(got, "none") {
 		t.Errorf("no flow, and no note saying so:\n%s", got)
 	}
 }
@@ -220,10 +221,10 @@ func TestZoomNodeProgress(t *testing.T) {
 	width := func(p float64) float32 {
 		v := zoomNodeView(8, 0)
 		v.GPUs[5].Progress = p
-		ink := zoomInk(zoomActColour(ZoomBackward, Dark), Dark)
-		b := gpuBoxes(AppendZoomNode(List{}, v), Dark)[5]
-		for _, it := range AppendZoomNode(List{}, v).Items {
-			if it.Kind == FillRect && it.Color == ink && it.X > b.X && it.X < b.X+b.W && it.Y > b.Y && it.Y < b.Y+b.H {
+		ink := zoomInk(zoomActColour(ZoomBackward, draw.Dark), draw.Dark)
+		b := gpuBoxes(AppendZoomNode(draw.List{}, v), draw.Dark)[5]
+		for _, it := range AppendZoomNode(draw.List{}, v).Items {
+			if it.Kind == draw.FillRect && it.Color == ink && it.X > b.X && it.X < b.X+b.W && it.Y > b.Y && it.Y < b.Y+b.H {
 				return it.W
 			}
 		}
@@ -239,12 +240,12 @@ func TestZoomNodeProgress(t *testing.T) {
 // keyed.
 func TestZoomNodeText(t *testing.T) {
 	for _, f := range zoomFrames {
-		for _, words := range []Words{english, chinese} {
+		for _, words := range []draw.Words{english, chinese} {
 			for _, n := range []int{1, 4, 8, 16, 72} {
 				for _, p := range []float64{0, 0.5, 1} {
 					v := zoomNodeView(n, p)
 					v.Width, v.Height, v.Stage, v.Scale, v.Theme, v.Words = f.st.W, f.st.H, f.st, f.sc, f.th, words
-					l := AppendZoomNode(List{}, v)
+					l := AppendZoomNode(draw.List{}, v)
 					if len(gpuBoxes(l, f.th)) != n {
 						t.Errorf("%s %s %d GPUs: %d boxes", f.name, words.Lang, n, len(gpuBoxes(l, f.th)))
 					}
@@ -270,11 +271,11 @@ func TestZoomNodeText(t *testing.T) {
 
 // checkKeyed fails on a filled shape or a line in a colour that is not a
 // theme neutral and that no key explains (scene/rules_test.go unkeyed).
-func checkKeyed(t *testing.T, l List, th Theme) {
+func checkKeyed(t *testing.T, l draw.List, th draw.Theme) {
 	t.Helper()
-	rgb := func(c Color) [3]uint8 { return [3]uint8{c.R, c.G, c.B} }
+	rgb := func(c draw.Color) [3]uint8 { return [3]uint8{c.R, c.G, c.B} }
 	ok := map[[3]uint8]bool{}
-	for _, c := range []Color{th.Background, th.Panel, th.Text, th.Dim, th.Link, th.GPU, th.Empty} {
+	for _, c := range []draw.Color{th.Background, th.Panel, th.Text, th.Dim, th.Link, th.GPU, th.Empty} {
 		ok[rgb(c)] = true
 	}
 	for _, k := range l.Keys {
@@ -282,7 +283,7 @@ func checkKeyed(t *testing.T, l List, th Theme) {
 	}
 	for _, it := range l.Items {
 		switch it.Kind {
-		case FillRect, FillCircle, Line:
+		case draw.FillRect, draw.FillCircle, draw.Line:
 			if !ok[rgb(it.Color)] {
 				t.Errorf("colour %s drawn with no key", it.Color.Hex())
 				return
@@ -293,7 +294,7 @@ func checkKeyed(t *testing.T, l List, th Theme) {
 
 func TestZoomNodeAllocs(t *testing.T) {
 	v := zoomNodeView(8, 0.3)
-	l := AppendZoomNode(List{}, v)
+	l := AppendZoomNode(draw.List{}, v)
 	if n := testing.AllocsPerRun(10, func() { l = AppendZoomNode(l, v) }); n > 0 {
 		t.Errorf("%v allocations a frame, want none", n)
 	}
@@ -303,17 +304,17 @@ func TestZoomNodeAllocs(t *testing.T) {
 // the still ones, and those are the progress bars, the lit routes, their
 // packets, the note and the clock.
 func TestZoomNodeStillFirst(t *testing.T) {
-	a := AppendZoomNode(List{}, zoomNodeView(8, 0.2))
+	a := AppendZoomNode(draw.List{}, zoomNodeView(8, 0.2))
 	v := zoomNodeView(8, 0.6)
 	v.Clock = "t = 1.43 s"
-	b := AppendZoomNode(List{}, v)
+	b := AppendZoomNode(draw.List{}, v)
 	same := 0
 	for same < len(a.Items) && same < len(b.Items) && a.Items[same] == b.Items[same] {
 		same++
 	}
 	legend := 0
 	for i, it := range b.Items {
-		if it.Kind == Text && it.Text == "lit" {
+		if it.Kind == draw.Text && it.Text == "lit" {
 			legend = i
 		}
 	}
@@ -322,10 +323,10 @@ func TestZoomNodeStillFirst(t *testing.T) {
 	}
 	for _, it := range b.Items[same:] {
 		switch {
-		case it.Kind == FillRect && (it.Color == Dark.Text || it.Color == Dark.Background),
-			it.Kind == Line && it.Color == Dark.LinkActive,
-			it.Kind == FillCircle && it.Color == Dark.Text,
-			it.Kind == Text && (it.Text == v.Clock || it.Text == "none"):
+		case it.Kind == draw.FillRect && (it.Color == draw.Dark.Text || it.Color == draw.Dark.Background),
+			it.Kind == draw.Line && it.Color == draw.Dark.LinkActive,
+			it.Kind == draw.FillCircle && it.Color == draw.Dark.Text,
+			it.Kind == draw.Text && (it.Text == v.Clock || it.Text == "none"):
 		default:
 			t.Errorf("%+v among what moves", it)
 		}
@@ -339,7 +340,7 @@ func TestZoomNodeHits(t *testing.T) {
 	for i := range v.GPUs {
 		v.GPUs[i].GPU = 40 + i
 	}
-	l := AppendZoomNode(List{}, v)
+	l := AppendZoomNode(draw.List{}, v)
 	if len(l.Hits) != len(v.GPUs) {
 		t.Fatalf("%d places for %d GPUs", len(l.Hits), len(v.GPUs))
 	}
@@ -360,17 +361,17 @@ func TestZoomNodeHits(t *testing.T) {
 func TestZoomNodeJobKeysAndAlert(t *testing.T) {
 	v := zoomNodeView(8, 0.5)
 	v.Flows = nil
-	v.Words = Words{Lang: "whole-keys", T: func(key string, _ ...string) string { return key }}
+	v.Words = draw.Words{Lang: "whole-keys", T: func(key string, _ ...string) string { return key }}
 	for i := range v.GPUs {
 		v.GPUs[i].Activity, v.GPUs[i].Doing, v.GPUs[i].Role = ZoomRestart, "restarting", ""
 		v.GPUs[i].GPU = 24 + i
 	}
 	v.GPUs[5].Activity = ZoomFailed
 	v.Alert, v.AlertGPU = "GPU 9217 (node 1152) failed at day 3.2", 9217
-	l := AppendZoomNode(List{}, v)
+	l := AppendZoomNode(draw.List{}, v)
 	var keys []string
 	for _, it := range l.Items {
-		if it.Kind == Text && strings.HasPrefix(it.Text, "canvas.zoom.node.") {
+		if it.Kind == draw.Text && strings.HasPrefix(it.Text, "canvas.zoom.node.") {
 			keys = append(keys, it.Text)
 		}
 	}
@@ -410,20 +411,20 @@ func TestZoomNodeJobKeysAndAlert(t *testing.T) {
 // ones none), at the picture's text size, inside their boxes.
 func TestZoomNodeSmallBoxesNumbered(t *testing.T) {
 	v := zoomNodeView(72, 0.3)
-	v.Stage, v.Width, v.Height, v.Theme = Rect{0, 0, 390, 420}, 390, 844, Light
+	v.Stage, v.Width, v.Height, v.Theme = draw.Rect{X: 0, Y: 0, W: 390, H: 420}, 390, 844, draw.Light
 	for i := range v.GPUs {
 		v.GPUs[i].GPU = i
 		v.GPUs[i].Activity, v.GPUs[i].Doing = ZoomIdle, "waiting"
 	}
 	v.GPUs[0].Activity, v.GPUs[71].Activity, v.Focus = ZoomComm, ZoomComm, 5
-	l := AppendZoomNode(List{}, v)
-	boxes := gpuBoxes(l, Light)
+	l := AppendZoomNode(draw.List{}, v)
+	boxes := gpuBoxes(l, draw.Light)
 	if len(boxes) != 72 {
 		t.Fatalf("%d boxes", len(boxes))
 	}
-	got := map[string]Item{}
+	got := map[string]draw.Item{}
 	for _, it := range l.Items {
-		if it.Kind == Text {
+		if it.Kind == draw.Text {
 			got[it.Text] = it
 		}
 	}
@@ -455,15 +456,15 @@ func TestZoomNodeSmallBoxesNumbered(t *testing.T) {
 // useless "GPU …" (the NVL72 in presentation mode).
 func TestZoomNodeNumberNotCutName(t *testing.T) {
 	v := zoomNodeView(72, 0.3)
-	v.Stage, v.Width, v.Height, v.Scale, v.Theme = Rect{0, 0, 1000, 576}, 1000, 800, 1.5, Projector
+	v.Stage, v.Width, v.Height, v.Scale, v.Theme = draw.Rect{X: 0, Y: 0, W: 1000, H: 576}, 1000, 800, 1.5, draw.Projector
 	for i := range v.GPUs {
 		v.GPUs[i].GPU, v.GPUs[i].Label = i, "GPU "+strconv.Itoa(i)
 		v.GPUs[i].Doing, v.GPUs[i].Activity = "waiting", ZoomIdle
 	}
-	l := AppendZoomNode(List{}, v)
+	l := AppendZoomNode(draw.List{}, v)
 	nums := 0
 	for _, it := range l.Items {
-		if it.Kind != Text {
+		if it.Kind != draw.Text {
 			continue
 		}
 		if strings.HasPrefix(it.Text, "GPU") && strings.Contains(it.Text, "…") {

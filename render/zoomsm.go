@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/gpuscope/gpuscope/render/draw"
 	"math"
 
 	"github.com/gpuscope/gpuscope/engine/units"
@@ -30,8 +31,8 @@ const zoomSMMaxBlocks = 8
 
 // zoomSMColours are the running work's colour (tiles and warps), the
 // done one, A's and B's slabs and the outline of the SM followed.
-func zoomSMColours(th Theme) (run, done, colA, colB, mine Color) {
-	return th.LinkActive, siMix(th.Dim, th.Panel, 0.45), sizePalette[3], th.Rim, th.Hot
+func zoomSMColours(th draw.Theme) (run, done, colA, colB, mine draw.Color) {
+	return th.LinkActive, draw.Mix(th.Dim, th.Panel, 0.45), draw.Palette[3], th.Rim, th.Hot
 }
 
 // smTiles is C's tile grid in dealing order: tm × tn tiles numbered in
@@ -96,24 +97,24 @@ func zoomSMState(v ZoomSMView) zoomSMWave {
 // loop; or, when the GPU runs no matrix product, its Note. What stays
 // is drawn first, what moves with the wave and the K loop last, so that
 // successive frames share a prefix.
-func AppendZoomSM(dst List, v ZoomSMView) List {
+func AppendZoomSM(dst draw.List, v ZoomSMView) draw.List {
 	th := v.Theme
-	l, sc := canvas(dst, v.Width, v.Height, v.Scale, th)
+	l, sc := draw.Canvas(dst, v.Width, v.Height, v.Scale, th)
 	st := v.Stage
 	if st.W <= 0 || st.H <= 0 {
 		return l
 	}
-	p := newPlacer(&l, st)
+	p := draw.NewPlacer(&l, st)
 	under := zoomCrumbs(&l, th, st, sc, v.Crumbs)
-	p.reserve(Rect{st.X, st.Y, st.W, under.Y - st.Y})
-	fs, big := siSizes(st, sc)
+	p.Reserve(draw.Rect{X: st.X, Y: st.Y, W: st.W, H: under.Y - st.Y})
+	fs, big := draw.TextSizes(st, sc)
 	pad := fs * 0.8
 	w := v.Words
 	cnt := func(n int) string { return units.Count(int64(n)) }
 
 	y := under.Y + fs*0.2
 	if v.Title != "" {
-		y += p.wrap(st.X+pad, y, big, AlignLeft, th.Text, v.Title, st.W-2*pad, 2) + fs*0.3
+		y += p.Wrap(st.X+pad, y, big, draw.AlignLeft, th.Text, v.Title, st.W-2*pad, 2) + fs*0.3
 	}
 	if v.Unfit != "" {
 		// A plan that does not fit: what the SMs would show (idle),
@@ -125,8 +126,8 @@ func AppendZoomSM(dst List, v ZoomSMView) List {
 			v.Pass = &ps
 			appendZoomSMPass(&p, v, sc, fs, y)
 		}
-		r := Rect{st.X + pad, y, st.W - 2*pad, st.Y + st.H - pad - y}
-		unfitVeil(&l, th, r, r, sc, fs, v.Unfit)
+		r := draw.Rect{X: st.X + pad, Y: y, W: st.W - 2*pad, H: st.Y + st.H - pad - y}
+		draw.UnfitVeil(&l, th, r, r, sc, fs, v.Unfit)
 		return l
 	}
 	s := zoomSMState(v)
@@ -139,7 +140,7 @@ func AppendZoomSM(dst List, v ZoomSMView) List {
 		if note == "" {
 			note = w.Say("canvas.zoom.sm.none")
 		}
-		zoomSMNote(&p, th, sc, big, Rect{st.X + pad, y, st.W - 2*pad, st.Y + st.H - pad - y}, note)
+		zoomSMNote(&p, th, sc, big, draw.Rect{X: st.X + pad, Y: y, W: st.W - 2*pad, H: st.Y + st.H - pad - y}, note)
 		return l
 	}
 
@@ -148,8 +149,8 @@ func AppendZoomSM(dst List, v ZoomSMView) List {
 	nums := w.Say("canvas.zoom.sm.numbers", "m", cnt(v.M), "n", cnt(v.N), "k", cnt(v.K),
 		"bm", cnt(v.TileM), "bn", cnt(v.TileN), "bk", cnt(v.TileK), "dtype", v.Dtype)
 	fw := st.W - 2*pad
-	y += p.wrap(st.X+pad, y, fs, AlignLeft, th.Dim, nums, fw, 2) + fs*0.4
-	lines := func(s string) float32 { return float32(len(siWrap(s, fs, fw, 2))) * fs * LineHeight }
+	y += p.Wrap(st.X+pad, y, fs, draw.AlignLeft, th.Dim, nums, fw, 2) + fs*0.4
+	lines := func(s string) float32 { return float32(len(draw.Lines(s, fs, fw, 2))) * fs * draw.LineHeight }
 	tiles := func(dm, dn int) string {
 		if dm >= s.g.tm && dn >= s.g.tn {
 			return w.Say("canvas.zoom.sm.tiles", "tm", cnt(s.g.tm), "tn", cnt(s.g.tn), "bm", cnt(v.TileM), "bn", cnt(v.TileN), "sms", cnt(s.sms))
@@ -158,39 +159,39 @@ func AppendZoomSM(dst List, v ZoomSMView) List {
 			"dm", cnt(dm), "dn", cnt(dn))
 	}
 	tilesY := y
-	y += maxf(lines(tiles(s.g.tm, s.g.tn)), lines(tiles(min(s.g.tm, zoomSMCap), min(s.g.tn, zoomSMCap)))) + fs*0.3
+	y += draw.Maxf(lines(tiles(s.g.tm, s.g.tn)), lines(tiles(min(s.g.tm, zoomSMCap), min(s.g.tn, zoomSMCap)))) + fs*0.3
 
 	// The legend: under the panels, drawn with the still parts.
 	run, done, colA, colB, mine := zoomSMColours(th)
-	legend := [...]LegendEntry{
-		{done, false, w.Say("canvas.zoom.sm.key_done")},
-		{run, false, w.Say("canvas.zoom.sm.key_running")},
-		{th.Empty, false, w.Say("canvas.zoom.sm.key_waiting")},
-		{mine, false, w.Say("canvas.zoom.sm.key_this")},
-		{colA, false, w.Say("canvas.zoom.sm.key_a")},
-		{colB, false, w.Say("canvas.zoom.sm.key_b")},
-		{th.Text, true, w.Say("canvas.zoom.sm.key_next")},
+	legend := [...]draw.LegendEntry{
+		{Color: done, Hatch: false, Label: w.Say("canvas.zoom.sm.key_done")},
+		{Color: run, Hatch: false, Label: w.Say("canvas.zoom.sm.key_running")},
+		{Color: th.Empty, Hatch: false, Label: w.Say("canvas.zoom.sm.key_waiting")},
+		{Color: mine, Hatch: false, Label: w.Say("canvas.zoom.sm.key_this")},
+		{Color: colA, Hatch: false, Label: w.Say("canvas.zoom.sm.key_a")},
+		{Color: colB, Hatch: false, Label: w.Say("canvas.zoom.sm.key_b")},
+		{Color: th.Text, Hatch: true, Label: w.Say("canvas.zoom.sm.key_next")},
 	}
 	bottom := st.Y + st.H - pad
-	lh := siLegendHeight(fw, fs, legend[:]...)
+	lh := draw.PlacerLegendHeight(fw, fs, legend[:]...)
 	if lh > bottom-y {
 		lh = 0
 	}
-	area := Rect{st.X + pad, y, fw, bottom - lh - fs*0.6 - y}
+	area := draw.Rect{X: st.X + pad, Y: y, W: fw, H: bottom - lh - fs*0.6 - y}
 	if area.W < fs*8 || area.H < fs*6 {
 		return l
 	}
 
 	// Tiles beside the SM, over it on a narrow stage.
-	var tr, sr Rect
+	var tr, sr draw.Rect
 	if area.W >= fs*24 {
-		tw := clamp(area.H*0.95, area.W*0.36, area.W*0.45)
-		tr = Rect{area.X, area.Y, tw, area.H}
-		sr = Rect{area.X + tw + pad*1.5, area.Y, area.W - tw - pad*1.5, area.H}
+		tw := draw.Clamp(area.H*0.95, area.W*0.36, area.W*0.45)
+		tr = draw.Rect{X: area.X, Y: area.Y, W: tw, H: area.H}
+		sr = draw.Rect{X: area.X + tw + pad*1.5, Y: area.Y, W: area.W - tw - pad*1.5, H: area.H}
 	} else {
-		h := clamp(area.W*0.6, area.H*0.3, area.H*0.45)
-		tr = Rect{area.X, area.Y, area.W, h}
-		sr = Rect{area.X, area.Y + h + fs*0.6, area.W, area.H - h - fs*0.6}
+		h := draw.Clamp(area.W*0.6, area.H*0.3, area.H*0.45)
+		tr = draw.Rect{X: area.X, Y: area.Y, W: area.W, H: h}
+		sr = draw.Rect{X: area.X, Y: area.Y + h + fs*0.6, W: area.W, H: area.H - h - fs*0.6}
 	}
 
 	// The static parts: the tiles' line, the SM's boxes, bars and
@@ -203,17 +204,17 @@ func AppendZoomSM(dst List, v ZoomSMView) List {
 		}
 		return w.Say("canvas.zoom.sm.wave", "wave", cnt(i), "waves", cnt(s.waves), "n", cnt(n))
 	}
-	progress := func(f float64) string { return w.Say("canvas.zoom.sm.progress", "pct", units.Percent(siFrac(f))) }
-	tl := func(s string) float32 { return float32(len(siWrap(s, fs, tw, 2))) * fs * LineHeight }
-	waveH := maxf(tl(wave(s.waves, s.slots)), tl(wave(0, 0))) + tl(progress(0.555))
+	progress := func(f float64) string { return w.Say("canvas.zoom.sm.progress", "pct", units.Percent(draw.Frac(f))) }
+	tl := func(s string) float32 { return float32(len(draw.Lines(s, fs, tw, 2))) * fs * draw.LineHeight }
+	waveH := draw.Maxf(tl(wave(s.waves, s.slots)), tl(wave(0, 0))) + tl(progress(0.555))
 	tr.H -= waveH + fs*0.3
 	grid := zoomSMGridLayout(v, s, sc, tr)
 	waveY := grid.y + float32(grid.dm)*grid.ch + fs*0.3
-	p.wrap(st.X+pad, tilesY, fs, AlignLeft, th.Text, tiles(grid.dm, grid.dn), fw, 2)
+	p.Wrap(st.X+pad, tilesY, fs, draw.AlignLeft, th.Text, tiles(grid.dm, grid.dn), fw, 2)
 	sm := zoomSMPanel(&p, v, s, sc, fs, sr)
 	if lh > 0 {
-		ly := minf(maxf(waveY+waveH, sm.bottom)+fs*0.6, bottom-lh)
-		siLegend(&p, th, Rect{st.X + pad, ly, fw, lh}, fs, sc, legend[:]...)
+		ly := draw.Minf(draw.Maxf(waveY+waveH, sm.bottom)+fs*0.6, bottom-lh)
+		draw.PlacerLegend(&p, th, draw.Rect{X: st.X + pad, Y: ly, W: fw, H: lh}, fs, sc, legend[:]...)
 	}
 
 	// What moves: the tiles and the warps by wave, shared memory and the
@@ -221,24 +222,24 @@ func AppendZoomSM(dst List, v ZoomSMView) List {
 	// progress, it changes every frame).
 	grid.draw(&p, v, s, sc)
 	sm.draw(&p, v, s, sc, fs)
-	waveY += p.wrap(tr.X, waveY, fs, AlignLeft, th.Text, wave(s.wave, s.end-s.first), tw, 2)
-	p.wrap(tr.X, waveY, fs, AlignLeft, th.Dim, progress(v.Progress), tw, 2)
+	waveY += p.Wrap(tr.X, waveY, fs, draw.AlignLeft, th.Text, wave(s.wave, s.end-s.first), tw, 2)
+	p.Wrap(tr.X, waveY, fs, draw.AlignLeft, th.Dim, progress(v.Progress), tw, 2)
 	return l
 }
 
 // zoomSMNote draws the note in a panel over r, in place of the tiles.
-func zoomSMNote(p *siPlacer, th Theme, sc, fs float32, r Rect, note string) {
+func zoomSMNote(p *draw.Placer, th draw.Theme, sc, fs float32, r draw.Rect, note string) {
 	if r.W < fs*4 || r.H < fs*2 {
 		return
 	}
-	p.l.Rect(r.X, r.Y, r.W, r.H, th.Panel)
-	p.l.Frame(r.X, r.Y, r.W, r.H, 1*sc, th.Link)
+	p.L.Rect(r.X, r.Y, r.W, r.H, th.Panel)
+	p.L.Frame(r.X, r.Y, r.W, r.H, 1*sc, th.Link)
 	tw := r.W - 2*fs
-	lines := siWrap(note, fs, tw, 4)
-	h := float32(len(lines)) * fs * LineHeight
-	ty := maxf(r.Y+fs*0.5, r.Y+(r.H-h)/2)
+	lines := draw.Lines(note, fs, tw, 4)
+	h := float32(len(lines)) * fs * draw.LineHeight
+	ty := draw.Maxf(r.Y+fs*0.5, r.Y+(r.H-h)/2)
 	for i, ln := range lines {
-		p.fit(r.X+r.W/2, ty+float32(i)*fs*LineHeight, fs, AlignCenter, th.Text, ln, tw)
+		p.Fit(r.X+r.W/2, ty+float32(i)*fs*draw.LineHeight, fs, draw.AlignCenter, th.Text, ln, tw)
 	}
 }
 
@@ -251,16 +252,16 @@ type zoomSMGrid struct {
 
 // zoomSMGridLayout lays the tile grid out in r: at most zoomSMCap tiles
 // a side, and no more than cells of 4 px fit, round the running wave.
-func zoomSMGridLayout(v ZoomSMView, s zoomSMWave, sc float32, r Rect) zoomSMGrid {
+func zoomSMGridLayout(v ZoomSMView, s zoomSMWave, sc float32, r draw.Rect) zoomSMGrid {
 	tm, tn := s.g.tm, s.g.tn
 	aspect := float32(1)
 	if v.TileM > 0 && v.TileN > 0 {
-		aspect = clamp(float32(v.TileM)/float32(v.TileN), 0.25, 4)
+		aspect = draw.Clamp(float32(v.TileM)/float32(v.TileN), 0.25, 4)
 	}
 	minCell := 4 * sc
 	dm := max(1, min(tm, zoomSMCap, int(r.H/(minCell*aspect))))
 	dn := max(1, min(tn, zoomSMCap, int(r.W/minCell)))
-	u := maxf(0, minf(r.W/float32(dn), r.H/(float32(dm)*aspect)))
+	u := draw.Maxf(0, draw.Minf(r.W/float32(dn), r.H/(float32(dm)*aspect)))
 	g := zoomSMGrid{x: r.X, y: r.Y, cw: u, ch: u * aspect, dm: dm, dn: dn}
 	if u >= 6*sc {
 		g.gap = 1 * sc
@@ -276,7 +277,7 @@ func zoomSMGridLayout(v ZoomSMView, s zoomSMWave, sc float32, r Rect) zoomSMGrid
 
 // draw fills the window's tiles by wave — done, running, waiting — and
 // outlines this SM's.
-func (g zoomSMGrid) draw(p *siPlacer, v ZoomSMView, s zoomSMWave, sc float32) {
+func (g zoomSMGrid) draw(p *draw.Placer, v ZoomSMView, s zoomSMWave, sc float32) {
 	th := v.Theme
 	run, done, _, _, mine := zoomSMColours(th)
 	for r := 0; r < g.dm; r++ {
@@ -289,16 +290,16 @@ func (g zoomSMGrid) draw(p *siPlacer, v ZoomSMView, s zoomSMWave, sc float32) {
 			case i < s.end:
 				col = run
 			}
-			p.l.Rect(g.x+float32(c)*g.cw, g.y+float32(r)*g.ch, g.cw-g.gap, g.ch-g.gap, col)
+			p.L.Rect(g.x+float32(c)*g.cw, g.y+float32(r)*g.ch, g.cw-g.gap, g.ch-g.gap, col)
 		}
 	}
-	ow := clamp(minf(g.cw, g.ch)*0.16, 1*sc, 2.5*sc)
+	ow := draw.Clamp(draw.Minf(g.cw, g.ch)*0.16, 1*sc, 2.5*sc)
 	for r := 0; r < g.dm; r++ {
 		for c := 0; c < g.dn; c++ {
 			if s.g.index(g.r0+r, g.c0+c)%s.sms != 0 {
 				continue
 			}
-			p.l.Frame(g.x+float32(c)*g.cw+ow/2, g.y+float32(r)*g.ch+ow/2, g.cw-g.gap-ow, g.ch-g.gap-ow, ow, mine)
+			p.L.Frame(g.x+float32(c)*g.cw+ow/2, g.y+float32(r)*g.ch+ow/2, g.cw-g.gap-ow, g.ch-g.gap-ow, ow, mine)
 		}
 	}
 }
@@ -306,7 +307,7 @@ func (g zoomSMGrid) draw(p *siPlacer, v ZoomSMView, s zoomSMWave, sc float32) {
 // zoomSMSM is where the SM's parts are: its block boxes, the shared
 // memory bar and the K loop's strips.
 type zoomSMSM struct {
-	blocks           [zoomSMMaxBlocks]Rect
+	blocks           [zoomSMMaxBlocks]draw.Rect
 	nb               int
 	wr, wc           int // a block's warps: wr rows × wc columns
 	barX, barY       float32
@@ -324,9 +325,9 @@ type zoomSMSM struct {
 // zoomSMPanel draws the SM's static parts in r — its header, block
 // boxes, the shared memory bar with its labels, the K loop's empty
 // strips and the reuse note — and returns where the moving parts go.
-func zoomSMPanel(p *siPlacer, v ZoomSMView, s zoomSMWave, sc, fs float32, r Rect) zoomSMSM {
+func zoomSMPanel(p *draw.Placer, v ZoomSMView, s zoomSMWave, sc, fs float32, r draw.Rect) zoomSMSM {
 	th, w := v.Theme, v.Words
-	L := fs * LineHeight
+	L := fs * draw.LineHeight
 	gap := fs * 0.35
 	cnt := func(n int) string { return units.Count(int64(n)) }
 	m := zoomSMSM{x: r.X, w: r.W}
@@ -343,7 +344,7 @@ func zoomSMPanel(p *siPlacer, v ZoomSMView, s zoomSMWave, sc, fs float32, r Rect
 		kH = 0
 	}
 	header := w.Say("canvas.zoom.sm.resident", "blocks", cnt(s.bps), "warps", cnt(v.WarpsPerBlock))
-	lines := func(s string, n int) float32 { return float32(len(siWrap(s, fs, r.W, n))) * L }
+	lines := func(s string, n int) float32 { return float32(len(draw.Lines(s, fs, r.W, n))) * L }
 	headH := lines(header, 2)
 	if m.ks > 0 {
 		// The K loop's line: room for its longest.
@@ -393,16 +394,16 @@ func zoomSMPanel(p *siPlacer, v ZoomSMView, s zoomSMWave, sc, fs float32, r Rect
 	}
 
 	y := r.Y
-	p.wrap(r.X, y, fs, AlignLeft, th.Text, header, r.W, 2)
+	p.Wrap(r.X, y, fs, draw.AlignLeft, th.Text, header, r.W, 2)
 	y += headH + gap*0.5
 
 	// The blocks: the arrangement (one row or two) with the largest
 	// boxes, each as wide as its tile against as tall.
 	m.nb = min(s.bps, zoomSMMaxBlocks)
-	bh := minf(avail-need, r.W*0.75)
+	bh := draw.Minf(avail-need, r.W*0.75)
 	aspect := float32(1)
 	if v.TileM > 0 && v.TileN > 0 {
-		aspect = clamp(float32(v.TileM)/float32(v.TileN), 0.25, 4)
+		aspect = draw.Clamp(float32(v.TileM)/float32(v.TileN), 0.25, 4)
 	}
 	more := s.bps > m.nb
 	rowW := r.W
@@ -412,52 +413,52 @@ func zoomSMPanel(p *siPlacer, v ZoomSMView, s zoomSMWave, sc, fs float32, r Rect
 	best, rows := float32(0), 1
 	for k := 1; k <= 2; k++ {
 		cols := (m.nb + k - 1) / k
-		side := minf((rowW-float32(cols-1)*gap)/float32(cols), ((bh-float32(k)*L-float32(k-1)*gap)/float32(k))/aspect)
+		side := draw.Minf((rowW-float32(cols-1)*gap)/float32(cols), ((bh-float32(k)*L-float32(k-1)*gap)/float32(k))/aspect)
 		if side > best {
 			best, rows = side, k
 		}
 	}
 	cols := (m.nb + rows - 1) / rows
-	side := minf(best, 9*fs)
+	side := draw.Minf(best, 9*fs)
 	if side < 3*sc {
 		m.nb = 0
 	}
 	// "block 3" over each box where the widest fits, else "3".
-	named := m.nb > 0 && siW(w.Say("canvas.zoom.sm.block", "i", cnt(m.nb-1)), fs) <= side+gap*0.5
+	named := m.nb > 0 && draw.PlacerW(w.Say("canvas.zoom.sm.block", "i", cnt(m.nb-1)), fs) <= side+gap*0.5
 	for j := 0; j < m.nb; j++ {
 		bx := r.X + float32(j%cols)*(side+gap)
 		by := y + float32(j/cols)*(L+side*aspect+gap)
-		m.blocks[j] = Rect{bx, by + L, side, side * aspect}
+		m.blocks[j] = draw.Rect{X: bx, Y: by + L, W: side, H: side * aspect}
 		lab := cnt(j)
 		if named {
 			lab = w.Say("canvas.zoom.sm.block", "i", cnt(j))
 		}
-		p.text(bx, by, fs, AlignLeft, th.Dim, lab)
-		p.l.Rect(bx, by+L, side, side*aspect, th.GPU)
+		p.Text(bx, by, fs, draw.AlignLeft, th.Dim, lab)
+		p.L.Rect(bx, by+L, side, side*aspect, th.GPU)
 	}
 	if more {
 		x := r.X + float32(cols)*(side+gap)
-		p.fit(x, y+L+side*aspect/2-L/2, fs, AlignLeft, th.Dim, "+"+cnt(s.bps-m.nb), r.X+r.W-x)
+		p.Fit(x, y+L+side*aspect/2-L/2, fs, draw.AlignLeft, th.Dim, "+"+cnt(s.bps-m.nb), r.X+r.W-x)
 	}
 	y += float32(rows)*(L+side*aspect) + float32(rows-1)*gap + gap
 	if noteH[0] > 0 {
-		p.wrap(r.X, y, fs, AlignLeft, th.Dim, notes[0], r.W, 3)
+		p.Wrap(r.X, y, fs, draw.AlignLeft, th.Dim, notes[0], r.W, 3)
 		y += noteH[0] + gap
 	}
 
 	// Shared memory: a bar of SmemPerSM, each block's share in it.
-	y += p.wrap(r.X, y, fs, AlignLeft, th.Text, smem, r.W, 2)
+	y += p.Wrap(r.X, y, fs, draw.AlignLeft, th.Text, smem, r.W, 2)
 	m.barX, m.barY, m.barW = r.X, y, r.W
-	p.l.Rect(m.barX, m.barY, m.barW, m.barH, th.Empty)
+	p.L.Rect(m.barX, m.barY, m.barW, m.barH, th.Empty)
 	if total := max(v.SmemPerSM, used); total > 0 {
 		m.perBlock = m.barW * float32(max(v.SmemPerBlock, 0)) / float32(total)
 	}
 	for j := 0; j < min(s.bps, 32) && m.perBlock >= 1; j++ {
-		p.l.Frame(m.barX+float32(j)*m.perBlock, m.barY, m.perBlock, m.barH, 1*sc, th.Link)
+		p.L.Frame(m.barX+float32(j)*m.perBlock, m.barY, m.perBlock, m.barH, 1*sc, th.Link)
 	}
 	y += m.barH + gap
 	if noteH[1] > 0 {
-		p.wrap(r.X, y, fs, AlignLeft, th.Dim, notes[1], r.W, 3)
+		p.Wrap(r.X, y, fs, draw.AlignLeft, th.Dim, notes[1], r.W, 3)
 		y += noteH[1] + gap
 	}
 
@@ -466,17 +467,17 @@ func zoomSMPanel(p *siPlacer, v ZoomSMView, s zoomSMWave, sc, fs float32, r Rect
 		m.kLabelY = y
 		y += m.kLabelH + gap*0.3
 		la, lb := w.Say("canvas.zoom.sm.strip_a"), w.Say("canvas.zoom.sm.strip_b")
-		lw := maxf(siW(la, fs), siW(lb, fs)) + fs*0.5
+		lw := draw.Maxf(draw.PlacerW(la, fs), draw.PlacerW(lb, fs)) + fs*0.5
 		m.kx, m.kw = r.X+lw, r.W-lw
 		for i, lab := range [2]string{la, lb} {
 			m.stripY[i] = y
-			p.text(r.X, y+(m.stripH-L)/2, fs, AlignLeft, th.Text, lab)
-			p.l.Rect(m.kx, y, m.kw, m.stripH, th.Empty)
+			p.Text(r.X, y+(m.stripH-L)/2, fs, draw.AlignLeft, th.Text, lab)
+			p.L.Rect(m.kx, y, m.kw, m.stripH, th.Empty)
 			y += m.stripH + gap
 		}
 	}
 	if noteH[2] > 0 {
-		y += p.wrap(r.X, y, fs, AlignLeft, th.Dim, notes[2], r.W, 3)
+		y += p.Wrap(r.X, y, fs, draw.AlignLeft, th.Dim, notes[2], r.W, 3)
 	}
 	m.bottom = y
 	return m
@@ -486,7 +487,7 @@ func zoomSMPanel(p *siPlacer, v ZoomSMView, s zoomSMWave, sc, fs float32, r Rect
 // tile in the running wave, their slabs in shared memory (the stage the
 // warps read solid, the next one loading hatched), and the K loop's
 // slabs done, in shared memory now and loading.
-func (m zoomSMSM) draw(p *siPlacer, v ZoomSMView, s zoomSMWave, sc, fs float32) {
+func (m zoomSMSM) draw(p *draw.Placer, v ZoomSMView, s zoomSMWave, sc, fs float32) {
 	th, w := v.Theme, v.Words
 	run, done, colA, colB, mine := zoomSMColours(th)
 	cnt := func(n int) string { return units.Count(int64(n)) }
@@ -507,14 +508,14 @@ func (m zoomSMSM) draw(p *siPlacer, v ZoomSMView, s zoomSMWave, sc, fs float32) 
 			col = run
 		}
 		cw, ch := b.W/float32(m.wc), b.H/float32(m.wr)
-		in := minf(1*sc, minf(cw, ch)*0.1)
+		in := draw.Minf(1*sc, draw.Minf(cw, ch)*0.1)
 		for k := 0; k < warps; k++ {
-			p.l.Rect(b.X+float32(k%m.wc)*cw+in, b.Y+float32(k/m.wc)*ch+in, cw-2*in, ch-2*in, col)
+			p.L.Rect(b.X+float32(k%m.wc)*cw+in, b.Y+float32(k/m.wc)*ch+in, cw-2*in, ch-2*in, col)
 		}
 		if active {
-			p.l.Frame(b.X, b.Y, b.W, b.H, 2*sc, mine)
+			p.L.Frame(b.X, b.Y, b.W, b.H, 2*sc, mine)
 		} else {
-			p.l.Frame(b.X, b.Y, b.W, b.H, 1*sc, th.Link)
+			p.L.Frame(b.X, b.Y, b.W, b.H, 1*sc, th.Link)
 		}
 	}
 
@@ -532,18 +533,18 @@ func (m zoomSMSM) draw(p *siPlacer, v ZoomSMView, s zoomSMWave, sc, fs float32) 
 				x := x0 + float32(stage)*half
 				wa := half * fa
 				now := stage == kstep%2
-				for part, pc := range [2]Color{colA, colB} {
+				for part, pc := range [2]draw.Color{colA, colB} {
 					px, pw := x, wa
 					if part == 1 {
 						px, pw = x+wa, half-wa
 					}
 					switch {
 					case now:
-						p.l.Rect(px, m.barY, pw, m.barH, pc)
+						p.L.Rect(px, m.barY, pw, m.barH, pc)
 					case loading:
-						p.l.Rect(px, m.barY, pw, m.barH, th.Panel)
-						hatchRect(p.l, px, m.barY, pw, m.barH, m.barH/3, 1*sc, th.Text)
-						p.l.Frame(px, m.barY, pw, m.barH, 1*sc, pc)
+						p.L.Rect(px, m.barY, pw, m.barH, th.Panel)
+						draw.Hatch(p.L, px, m.barY, pw, m.barH, m.barH/3, 1*sc, th.Text)
+						p.L.Frame(px, m.barY, pw, m.barH, 1*sc, pc)
 					}
 				}
 			}
@@ -554,30 +555,30 @@ func (m zoomSMSM) draw(p *siPlacer, v ZoomSMView, s zoomSMWave, sc, fs float32) 
 	if m.ks <= 0 || m.kw <= 0 {
 		return
 	}
-	p.wrap(m.x, m.kLabelY, fs, AlignLeft, th.Text, w.Say("canvas.zoom.sm.kloop", "i", cnt(kstep+1), "n", cnt(m.ks),
+	p.Wrap(m.x, m.kLabelY, fs, draw.AlignLeft, th.Text, w.Say("canvas.zoom.sm.kloop", "i", cnt(kstep+1), "n", cnt(m.ks),
 		"bk", cnt(v.TileK), "k", cnt(v.K)), m.w, 2)
 	cw := m.kw / float32(m.ks)
-	lit := maxf(cw, 4*sc)
-	for i, pc := range [2]Color{colA, colB} {
+	lit := draw.Maxf(cw, 4*sc)
+	for i, pc := range [2]draw.Color{colA, colB} {
 		y := m.stripY[i]
 		if finished {
-			p.l.Rect(m.kx, y, m.kw, m.stripH, done)
+			p.L.Rect(m.kx, y, m.kw, m.stripH, done)
 			continue
 		}
 		if kstep > 0 {
-			p.l.Rect(m.kx, y, cw*float32(kstep), m.stripH, done)
+			p.L.Rect(m.kx, y, cw*float32(kstep), m.stripH, done)
 		}
-		x := minf(m.kx+cw*float32(kstep), m.kx+m.kw-lit)
-		p.l.Rect(x, y, lit, m.stripH, pc)
+		x := draw.Minf(m.kx+cw*float32(kstep), m.kx+m.kw-lit)
+		p.L.Rect(x, y, lit, m.stripH, pc)
 		if loading && cw >= 3*sc {
 			nx := m.kx + cw*float32(kstep+1)
-			hatchRect(p.l, nx, y, cw, m.stripH, m.stripH/3, 1*sc, th.Text)
+			draw.Hatch(p.L, nx, y, cw, m.stripH, m.stripH/3, 1*sc, th.Text)
 		}
 		// The slabs' edges, where they are wide enough to see.
 		if cw >= 4*sc {
 			for k := 1; k < m.ks; k++ {
 				ex := m.kx + cw*float32(k)
-				p.l.Segment(ex, y, ex, y+m.stripH, 1*sc, th.Panel)
+				p.L.Segment(ex, y, ex, y+m.stripH, 1*sc, th.Panel)
 			}
 		}
 	}

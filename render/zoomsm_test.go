@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"github.com/gpuscope/gpuscope/render/draw"
 	"math"
 	"strings"
 	"testing"
@@ -22,7 +23,7 @@ func zoomSMView(t testing.TB, wave, kstep int) ZoomSMView {
 		t.Fatal(err)
 	}
 	v := ZoomSMView{
-		Width: 845, Height: 800, Stage: Rect{0, 0, 845, 800}, Scale: 1, Theme: Dark, Words: shortWords,
+		Width: 845, Height: 800, Stage: draw.Rect{X: 0, Y: 0, W: 845, H: 800}, Scale: 1, Theme: draw.Dark, Words: shortWords,
 		Crumbs: "Cluster › Node 3 › GPU 27 › SM", Title: "SM 0 of 132 in the up GEMM",
 		TilesM: 64, TilesN: 224, TileM: 128, TileN: 128, TileK: 64, M: 8192, N: 28672, K: 8192,
 		SMs: g.SMs, BlocksPerSM: r.BlocksPerSM, WarpsPerBlock: kernel.ThreadsPerBlock / 32, Waves: r.Waves,
@@ -37,7 +38,7 @@ func zoomSMView(t testing.TB, wave, kstep int) ZoomSMView {
 // (or fewer) on 10 SMs of 2 blocks, 20 tiles a wave.
 func smallSMView(tm, tn, wave, kstep int) ZoomSMView {
 	v := ZoomSMView{
-		Width: 845, Height: 800, Stage: Rect{0, 0, 845, 800}, Scale: 1, Theme: Dark, Words: shortWords,
+		Width: 845, Height: 800, Stage: draw.Rect{X: 0, Y: 0, W: 845, H: 800}, Scale: 1, Theme: draw.Dark, Words: shortWords,
 		Crumbs: "Cluster › GPU 0 › SM", Title: "SM 0 of 10",
 		TilesM: tm, TilesN: tn, TileM: 128, TileN: 128, TileK: 64, M: tm * 128, N: tn * 128, K: 1024,
 		SMs: 10, BlocksPerSM: 2, WarpsPerBlock: 8, Wave: wave, KStep: kstep, KSteps: 16,
@@ -48,20 +49,20 @@ func smallSMView(tm, tn, wave, kstep int) ZoomSMView {
 }
 
 func TestZoomSMGolden(t *testing.T) {
-	golden.Check(t, "zoomsm_wave3.golden", AppendZoomSM(List{}, zoomSMView(t, 3, 40)).String())
+	golden.Check(t, "zoomsm_wave3.golden", AppendZoomSM(draw.List{}, zoomSMView(t, 3, 40)).String())
 }
 
 // smCells are the tile grid's cells: the first run of n or more
 // consecutive filled rectangles of one size (the grid draws its dm × dn
 // cells in a row, nothing between them).
-func smCells(l List, n int) []Item {
+func smCells(l draw.List, n int) []draw.Item {
 	for i := 0; i < len(l.Items); i++ {
 		a := l.Items[i]
-		if a.Kind != FillRect {
+		if a.Kind != draw.FillRect {
 			continue
 		}
 		j := i
-		for j < len(l.Items) && l.Items[j].Kind == FillRect && l.Items[j].W == a.W && l.Items[j].H == a.H {
+		for j < len(l.Items) && l.Items[j].Kind == draw.FillRect && l.Items[j].W == a.W && l.Items[j].H == a.H {
 			j++
 		}
 		if j-i >= n {
@@ -72,7 +73,7 @@ func smCells(l List, n int) []Item {
 }
 
 // smCount counts the items of a kind and colour.
-func smCount(items []Item, k Kind, c Color) int {
+func smCount(items []draw.Item, k draw.Kind, c draw.Color) int {
 	n := 0
 	for _, it := range items {
 		if it.Kind == k && it.Color == c {
@@ -85,7 +86,7 @@ func smCount(items []Item, k Kind, c Color) int {
 // The running wave's tiles are lit, min(SMs × BlocksPerSM, the tiles
 // left) of them; the waves before are done, the rest waiting.
 func TestZoomSMWaveLit(t *testing.T) {
-	run, done, _, _, _ := zoomSMColours(Dark)
+	run, done, _, _, _ := zoomSMColours(draw.Dark)
 	for _, tc := range []struct {
 		tm, tn, wave, lit, done int
 	}{
@@ -96,11 +97,11 @@ func TestZoomSMWaveLit(t *testing.T) {
 		{3, 3, 1, 9, 0},    // fewer tiles than slots
 	} {
 		v := smallSMView(tc.tm, tc.tn, tc.wave, 0)
-		cells := smCells(AppendZoomSM(List{}, v), tc.tm*tc.tn)
+		cells := smCells(AppendZoomSM(draw.List{}, v), tc.tm*tc.tn)
 		if len(cells) != tc.tm*tc.tn {
 			t.Fatalf("%d × %d: %d cells drawn", tc.tm, tc.tn, len(cells))
 		}
-		if got, gd := smCount(cells, FillRect, run), smCount(cells, FillRect, done); got != tc.lit || gd != tc.done {
+		if got, gd := smCount(cells, draw.FillRect, run), smCount(cells, draw.FillRect, done); got != tc.lit || gd != tc.done {
 			t.Errorf("%d × %d wave %d: %d lit, %d done; want %d, %d", tc.tm, tc.tn, tc.wave, got, gd, tc.lit, tc.done)
 		}
 	}
@@ -108,13 +109,13 @@ func TestZoomSMWaveLit(t *testing.T) {
 	// its 264 tiles all in the window, lit.
 	for _, wave := range []int{1, 3, 30, 55} {
 		v := zoomSMView(t, wave, 0)
-		l := AppendZoomSM(List{}, v)
+		l := AppendZoomSM(draw.List{}, v)
 		cells := smCells(l, 32*32)
 		if len(cells) != 32*32 {
 			t.Fatalf("wave %d: %d cells, want 32 × 32", wave, len(cells))
 		}
 		want := min(264, 64*224-(wave-1)*264)
-		if got := smCount(cells, FillRect, run); got != want {
+		if got := smCount(cells, draw.FillRect, run); got != want {
 			t.Errorf("H100 wave %d: %d tiles lit, want %d", wave, got, want)
 		}
 		if s := strings.Join(labels(l), "\n"); !strings.Contains(s, "tiles_part tm 64 tn 224 bm 128 bn 128 sms 132 dm 32 dn 32") ||
@@ -157,9 +158,9 @@ func TestZoomSMOrder(t *testing.T) {
 // This SM's tiles — every SMs-th in the dealing order — are outlined,
 // and no other; its blocks with a tile now are outlined too.
 func TestZoomSMThisSM(t *testing.T) {
-	_, _, _, _, mine := zoomSMColours(Dark)
+	_, _, _, _, mine := zoomSMColours(draw.Dark)
 	v := smallSMView(8, 12, 2, 0)
-	l := AppendZoomSM(List{}, v)
+	l := AppendZoomSM(draw.List{}, v)
 	cells := smCells(l, 96)
 	if len(cells) != 96 {
 		t.Fatalf("%d cells", len(cells))
@@ -170,7 +171,7 @@ func TestZoomSMThisSM(t *testing.T) {
 	got := map[[2]int]bool{}
 	blocks := 0
 	for _, it := range l.Items {
-		if it.Kind != StrokeRect || it.Color != mine {
+		if it.Kind != draw.StrokeRect || it.Color != mine {
 			continue
 		}
 		if it.W > pitch*1.01 {
@@ -205,12 +206,12 @@ func TestZoomSMThisSM(t *testing.T) {
 
 // smWarps counts the warps drawn lit and in the waiting colour: filled
 // rectangles of those colours outside the tile grid and the legend.
-func smWarps(l List, nCells int) (lit, idle int) {
-	run, _, _, _, _ := zoomSMColours(Dark)
+func smWarps(l draw.List, nCells int) (lit, idle int) {
+	run, _, _, _, _ := zoomSMColours(draw.Dark)
 	cells := smCells(l, nCells)
-	fs, _ := siSizes(Rect{0, 0, 845, 800}, 1)
+	fs, _ := draw.TextSizes(draw.Rect{X: 0, Y: 0, W: 845, H: 800}, 1)
 	for _, it := range l.Items {
-		if it.Kind != FillRect || (it.W == fs*0.9 && it.H == fs*0.9) {
+		if it.Kind != draw.FillRect || (it.W == fs*0.9 && it.H == fs*0.9) {
 			continue
 		}
 		if len(cells) > 0 && it.W == cells[0].W && it.H == cells[0].H {
@@ -219,7 +220,7 @@ func smWarps(l List, nCells int) (lit, idle int) {
 		switch it.Color {
 		case run:
 			lit++
-		case Dark.Empty:
+		case draw.Dark.Empty:
 			if it.H > fs*1.2 { // not a bar or a strip
 				idle++
 			}
@@ -234,15 +235,15 @@ func TestZoomSMWarps(t *testing.T) {
 	for _, warps := range []int{8, 4, 12, 1} {
 		v := smallSMView(8, 12, 1, 0)
 		v.WarpsPerBlock = warps
-		if lit, idle := smWarps(AppendZoomSM(List{}, v), 96); lit != 2*warps || idle != 0 {
+		if lit, idle := smWarps(AppendZoomSM(draw.List{}, v), 96); lit != 2*warps || idle != 0 {
 			t.Errorf("%d warps a block: %d lit, %d idle; want %d lit", warps, lit, idle, 2*warps)
 		}
 	}
 	v := smallSMView(5, 17, 5, 0) // 85 tiles: the last wave's are 80–84, one for SM 0
-	if lit, idle := smWarps(AppendZoomSM(List{}, v), 85); lit != 8 || idle != 8 {
+	if lit, idle := smWarps(AppendZoomSM(draw.List{}, v), 85); lit != 8 || idle != 8 {
 		t.Errorf("the tail: %d warps lit, %d idle; want 8 and 8", lit, idle)
 	}
-	l := AppendZoomSM(List{}, v)
+	l := AppendZoomSM(draw.List{}, v)
 	if s := strings.Join(labels(l), "\n"); !strings.Contains(s, "resident blocks 2 warps 8") {
 		t.Errorf("labels:\n%s", s)
 	}
@@ -250,11 +251,11 @@ func TestZoomSMWarps(t *testing.T) {
 
 // smSlabs are the K strips' lit slabs (A's then B's): rectangles in A's
 // and B's colours as tall as a strip.
-func smSlabs(l List) (a, b []Item) {
-	_, _, colA, colB, _ := zoomSMColours(Dark)
-	fs, _ := siSizes(Rect{0, 0, 845, 800}, 1)
+func smSlabs(l draw.List) (a, b []draw.Item) {
+	_, _, colA, colB, _ := zoomSMColours(draw.Dark)
+	fs, _ := draw.TextSizes(draw.Rect{X: 0, Y: 0, W: 845, H: 800}, 1)
 	for _, it := range l.Items {
-		if it.Kind == FillRect && it.H == fs {
+		if it.Kind == draw.FillRect && it.H == fs {
 			switch it.Color {
 			case colA:
 				a = append(a, it)
@@ -269,12 +270,12 @@ func smSlabs(l List) (a, b []Item) {
 // The K loop's lit slab moves along the strip with KStep, the slabs
 // before it done; shared memory's solid stage alternates.
 func TestZoomSMKStep(t *testing.T) {
-	_, done, colA, _, _ := zoomSMColours(Dark)
-	fs, _ := siSizes(Rect{0, 0, 845, 800}, 1)
+	_, done, colA, _, _ := zoomSMColours(draw.Dark)
+	fs, _ := draw.TextSizes(draw.Rect{X: 0, Y: 0, W: 845, H: 800}, 1)
 	var x [3]float32
 	var w float32
 	for i, k := range []int{0, 1, 40} {
-		l := AppendZoomSM(List{}, zoomSMView(t, 3, k))
+		l := AppendZoomSM(draw.List{}, zoomSMView(t, 3, k))
 		a, b := smSlabs(l)
 		if len(a) != 1 || len(b) != 1 {
 			t.Fatalf("kstep %d: %d lit slabs of A, %d of B; want one each", k, len(a), len(b))
@@ -285,7 +286,7 @@ func TestZoomSMKStep(t *testing.T) {
 		x[i], w = a[0].X, a[0].W
 		var doneW float32
 		for _, it := range l.Items {
-			if it.Kind == FillRect && it.Color == done && it.H == fs {
+			if it.Kind == draw.FillRect && it.Color == done && it.H == fs {
 				doneW = it.W
 			}
 		}
@@ -302,8 +303,8 @@ func TestZoomSMKStep(t *testing.T) {
 	// Shared memory: the stage the warps read is solid, the other
 	// loading; they swap each slab.
 	solid := func(k int) float32 {
-		for _, it := range AppendZoomSM(List{}, zoomSMView(t, 3, k)).Items {
-			if it.Kind == FillRect && it.Color == colA && it.H == fs*1.1 {
+		for _, it := range AppendZoomSM(draw.List{}, zoomSMView(t, 3, k)).Items {
+			if it.Kind == draw.FillRect && it.Color == colA && it.H == fs*1.1 {
 				return it.X
 			}
 		}
@@ -316,17 +317,17 @@ func TestZoomSMKStep(t *testing.T) {
 
 // A note replaces the tiles; the way back and the title stay.
 func TestZoomSMNote(t *testing.T) {
-	run, done, _, _, _ := zoomSMColours(Dark)
+	run, done, _, _, _ := zoomSMColours(draw.Dark)
 	v := zoomSMView(t, 3, 40)
 	v.Note = "attention streams K and V past Q's blocks"
-	l := AppendZoomSM(List{}, v)
+	l := AppendZoomSM(draw.List{}, v)
 	s := strings.Join(labels(l), "\n")
 	for _, want := range []string{v.Crumbs, v.Title, v.Note} {
 		if !strings.Contains(s, want) {
 			t.Errorf("no %q in\n%s", want, s)
 		}
 	}
-	if n := smCount(l.Items, FillRect, run) + smCount(l.Items, FillRect, done); n != 0 || strings.Contains(s, "numbers") {
+	if n := smCount(l.Items, draw.FillRect, run) + smCount(l.Items, draw.FillRect, done); n != 0 || strings.Contains(s, "numbers") {
 		t.Errorf("the tiles drawn under a note: %d lit or done cells; labels\n%s", n, s)
 	}
 }
@@ -337,32 +338,32 @@ func TestZoomSMNote(t *testing.T) {
 var smFrames = []struct {
 	name          string
 	width, height float32
-	stage         Rect
+	stage         draw.Rect
 	scale         float32
-	theme         Theme
+	theme         draw.Theme
 }{
-	{"desktop", 1280, 800, Rect{0, 0, 845, 800}, 1, Dark},
-	{"phone", 390, 844, Rect{0, 0, 390, 420}, 1, Light},
-	{"embed", 640, 400, Rect{0, 0, 640, 300}, 1, Dark},
-	{"present", 1280, 800, Rect{0, 0, 1280, 576}, 1.5, Projector},
+	{"desktop", 1280, 800, draw.Rect{X: 0, Y: 0, W: 845, H: 800}, 1, draw.Dark},
+	{"phone", 390, 844, draw.Rect{X: 0, Y: 0, W: 390, H: 420}, 1, draw.Light},
+	{"embed", 640, 400, draw.Rect{X: 0, Y: 0, W: 640, H: 300}, 1, draw.Dark},
+	{"present", 1280, 800, draw.Rect{X: 0, Y: 0, W: 1280, H: 576}, 1.5, draw.Projector},
 }
 
 // smUnkeyed is a colour drawn that no key explains and is not one of the
 // theme's neutrals (scene's rule).
-func smUnkeyed(l List, th Theme) (Color, bool) {
+func smUnkeyed(l draw.List, th draw.Theme) (draw.Color, bool) {
 	ok := map[[3]uint8]bool{}
-	for _, c := range []Color{th.Background, th.Panel, th.Text, th.Dim, th.Link, th.GPU, th.Empty} {
+	for _, c := range []draw.Color{th.Background, th.Panel, th.Text, th.Dim, th.Link, th.GPU, th.Empty} {
 		ok[[3]uint8{c.R, c.G, c.B}] = true
 	}
 	for _, k := range l.Keys {
 		ok[[3]uint8{k.Color.R, k.Color.G, k.Color.B}] = true
 	}
 	for _, it := range l.Items {
-		if it.Kind != Text && !ok[[3]uint8{it.Color.R, it.Color.G, it.Color.B}] {
+		if it.Kind != draw.Text && !ok[[3]uint8{it.Color.R, it.Color.G, it.Color.B}] {
 			return it.Color, true
 		}
 	}
-	return Color{}, false
+	return draw.Color{}, false
 }
 
 // At every frame, in both languages, at the start, middle and tail of
@@ -370,18 +371,18 @@ func smUnkeyed(l List, th Theme) (Color, bool) {
 // stage, over no other text; every mark on the stage; every colour keyed.
 func TestZoomSMText(t *testing.T) {
 	for _, f := range smFrames {
-		for _, words := range []Words{english, chinese} {
+		for _, words := range []draw.Words{english, chinese} {
 			for _, at := range [][2]int{{1, 0}, {3, 40}, {55, 127}, {56, 0}} {
 				for _, note := range []string{"", "a collective: the SMs copy and add buffers while the GPU waits for its neighbours"} {
 					v := zoomSMView(t, at[0], at[1])
 					v.Width, v.Height, v.Stage, v.Scale, v.Theme, v.Words, v.Note = f.width, f.height, f.stage, f.scale, f.theme, words, note
-					l := AppendZoomSM(List{}, v)
+					l := AppendZoomSM(draw.List{}, v)
 					name := fmt.Sprintf("%s %s wave %d slab %d note %v", f.name, words.Lang, at[0], at[1], note != "")
 					t.Run(name, func(t *testing.T) {
 						checkText(t, l, f.stage, 13.5*f.scale)
 						for _, it := range l.Items {
-							if b := it.Bounds(); it.Kind != Text && (b.X < f.stage.X-1 || b.Y < f.stage.Y-1 || b.X+b.W > f.stage.X+f.stage.W+1 || b.Y+b.H > f.stage.Y+f.stage.H+1) {
-								t.Errorf("%v item at %v leaves the stage", kindNames[it.Kind], b)
+							if b := it.Bounds(); it.Kind != draw.Text && (b.X < f.stage.X-1 || b.Y < f.stage.Y-1 || b.X+b.W > f.stage.X+f.stage.W+1 || b.Y+b.H > f.stage.Y+f.stage.H+1) {
+								t.Errorf("%v item at %v leaves the stage", draw.KindNames[it.Kind], b)
 								break
 							}
 						}
@@ -428,8 +429,8 @@ func TestZoomSMDegenerate(t *testing.T) {
 		"no smem":       func(v *ZoomSMView) { v.SmemPerSM, v.SmemPerBlock = 0, 0 },
 		"odd tile":      func(v *ZoomSMView) { v.TileM, v.TileN = 1, 100000 },
 		"NaN progress":  func(v *ZoomSMView) { v.Progress = math.NaN() },
-		"tiny stage":    func(v *ZoomSMView) { v.Stage = Rect{0, 0, 60, 40} },
-		"no stage":      func(v *ZoomSMView) { v.Stage = Rect{} },
+		"tiny stage":    func(v *ZoomSMView) { v.Stage = draw.Rect{X: 0, Y: 0, W: 60, H: 40} },
+		"no stage":      func(v *ZoomSMView) { v.Stage = draw.Rect{} },
 		"no scale":      func(v *ZoomSMView) { v.Scale = 0 },
 		"empty":         func(v *ZoomSMView) { *v = ZoomSMView{} },
 	}
@@ -437,7 +438,7 @@ func TestZoomSMDegenerate(t *testing.T) {
 		v := base()
 		change(&v)
 		t.Run(name, func(t *testing.T) {
-			l := AppendZoomSM(List{}, v)
+			l := AppendZoomSM(draw.List{}, v)
 			if v.Stage.W > 100 {
 				checkText(t, l, v.Stage, 13.5)
 			}
@@ -448,8 +449,8 @@ func TestZoomSMDegenerate(t *testing.T) {
 // Successive frames of a wave share the picture's still parts as a
 // prefix: a slab later, only the K loop and the labels after it change.
 func TestZoomSMStillFirst(t *testing.T) {
-	a := AppendZoomSM(List{}, zoomSMView(t, 3, 40)).Items
-	b := AppendZoomSM(List{}, zoomSMView(t, 3, 41)).Items
+	a := AppendZoomSM(draw.List{}, zoomSMView(t, 3, 40)).Items
+	b := AppendZoomSM(draw.List{}, zoomSMView(t, 3, 41)).Items
 	n := 0
 	for n < len(a) && n < len(b) && a[n] == b[n] {
 		n++

@@ -1,5 +1,7 @@
 package render
 
+import "github.com/gpuscope/gpuscope/render/draw"
+
 // The zoom's SM level when the GPU runs no matrix product: its SMs as a
 // grid, those at work in the time line's colour of what they do and the
 // rest waiting, over the memory (or the link) they pull from — a pipe as
@@ -59,7 +61,7 @@ func zoomSMPassLayout(n int, x, y, w, h, sc float32) (zoomSMPassGeom, bool) {
 	best := zoomSMPassGeom{}
 	for c := 1; c <= n; c++ {
 		r := (n + c - 1) / c
-		s := minf(w/(float32(c)*1.18), h/(float32(r)*1.18))
+		s := draw.Minf(w/(float32(c)*1.18), h/(float32(r)*1.18))
 		if s > best.s {
 			best = zoomSMPassGeom{s: s, c: c, n: n}
 		}
@@ -67,7 +69,7 @@ func zoomSMPassLayout(n int, x, y, w, h, sc float32) (zoomSMPassGeom, bool) {
 	if best.s < 4*sc {
 		return best, false
 	}
-	best.s = minf(best.s, 40*sc)
+	best.s = draw.Minf(best.s, 40*sc)
 	best.gap = best.s * 0.18
 	r := (n + best.c - 1) / best.c
 	gw, gh := float32(best.c)*(best.s+best.gap)-best.gap, float32(r)*(best.s+best.gap)-best.gap
@@ -77,17 +79,17 @@ func zoomSMPassLayout(n int, x, y, w, h, sc float32) (zoomSMPassGeom, bool) {
 
 // appendZoomSMPass draws v.Pass from y down: the numbers, the SMs over
 // their memory or link, the legend and the note.
-func appendZoomSMPass(p *siPlacer, v ZoomSMView, sc, fs, y float32) {
+func appendZoomSMPass(p *draw.Placer, v ZoomSMView, sc, fs, y float32) {
 	th, st, w, ps := v.Theme, v.Stage, v.Words, v.Pass
 	pad := fs * 0.8
 	fw := st.W - 2*pad
 	x := st.X + pad
 	if ps.Numbers != "" {
-		y += p.wrap(x, y, fs, AlignLeft, th.Dim, ps.Numbers, fw, 2) + fs*0.4
+		y += p.Wrap(x, y, fs, draw.AlignLeft, th.Dim, ps.Numbers, fw, 2) + fs*0.4
 	}
 	bottom := st.Y + st.H - pad
-	note := siWrap(v.Note, fs, fw, 3)
-	noteH := float32(len(note)) * fs * LineHeight
+	note := draw.Lines(v.Note, fs, fw, 3)
+	noteH := float32(len(note)) * fs * draw.LineHeight
 	busy := zoomActColour(ps.Activity, th)
 	sms := max(v.SMs, 1)
 	nb := min(max(ps.Busy, 0), sms)
@@ -95,7 +97,7 @@ func appendZoomSMPass(p *siPlacer, v ZoomSMView, sc, fs, y float32) {
 	if wait == "" {
 		wait = w.Say("canvas.zoom.sm.key_sm_waiting")
 	}
-	legend := [2]LegendEntry{{busy, false, ps.BusyKey}, {th.Empty, false, wait}}
+	legend := [2]draw.LegendEntry{{Color: busy, Hatch: false, Label: ps.BusyKey}, {Color: th.Empty, Hatch: false, Label: wait}}
 	keys := legend[:]
 	switch {
 	case nb == 0:
@@ -103,61 +105,61 @@ func appendZoomSMPass(p *siPlacer, v ZoomSMView, sc, fs, y float32) {
 	case nb == sms:
 		keys = legend[:1]
 	}
-	lh := siLegendHeight(fw, fs, keys...)
-	area := Rect{x, y, fw, bottom - noteH - lh - fs*0.8 - y}
+	lh := draw.PlacerLegendHeight(fw, fs, keys...)
+	area := draw.Rect{X: x, Y: y, W: fw, H: bottom - noteH - lh - fs*0.8 - y}
 	if area.H < fs*6 || area.W < fs*8 {
-		zoomSMNote(p, th, sc, fs, Rect{x, y, fw, bottom - y}, v.Note)
+		zoomSMNote(p, th, sc, fs, draw.Rect{X: x, Y: y, W: fw, H: bottom - y}, v.Note)
 		return
 	}
 	barH := fs * 1.7
-	band := clamp(area.H*0.22, fs*2, fs*5)
+	band := draw.Clamp(area.H*0.22, fs*2, fs*5)
 	g, ok := zoomSMPassLayout(sms, area.X, area.Y, area.W, area.H-barH-band, sc)
 	if !ok {
-		zoomSMNote(p, th, sc, fs, Rect{x, y, fw, bottom - y}, v.Note)
+		zoomSMNote(p, th, sc, fs, draw.Rect{X: x, Y: y, W: fw, H: bottom - y}, v.Note)
 		return
 	}
 	gridBottom := g.y + float32((sms+g.c-1)/g.c)*(g.s+g.gap) - g.gap
 	barY := gridBottom + band
-	p.reserve(Rect{area.X, area.Y, area.W, barY + barH - area.Y})
+	p.Reserve(draw.Rect{X: area.X, Y: area.Y, W: area.W, H: barY + barH - area.Y})
 
 	// The still parts: the SMs, the bar and its words, the pipe, the
 	// legend and the note.
 	for i := range sms {
 		cx, cy := g.cell(i)
 		if i < nb {
-			p.l.Rect(cx, cy, g.s, g.s, busy)
+			p.L.Rect(cx, cy, g.s, g.s, busy)
 		} else {
-			p.l.Rect(cx, cy, g.s, g.s, th.Empty)
+			p.L.Rect(cx, cy, g.s, g.s, th.Empty)
 		}
 	}
 	barCol := th.Link
 	if ps.Flow == FlowNone {
 		barCol = th.Empty
 	}
-	p.l.Rect(area.X, barY, area.W, barH, barCol)
+	p.L.Rect(area.X, barY, area.W, barH, barCol)
 	if ps.Bar != "" {
-		p.l.Label(area.X+area.W/2, barY+(barH-fs*LineHeight)/2, fs, AlignCenter, zoomInk(barCol, th), fitLabel(ps.Bar, fs, area.W-fs))
+		p.L.Label(area.X+area.W/2, barY+(barH-fs*draw.LineHeight)/2, fs, draw.AlignCenter, zoomInk(barCol, th), draw.FitLabel(ps.Bar, fs, area.W-fs))
 	}
 	pipeW, pipeX := float32(0), float32(0)
 	if ps.Flow != FlowNone && (nb > 0 || ps.Flow == FlowLink) {
-		pipeW = maxf(area.W*float32(clamp01(ps.Share)), 3*sc)
+		pipeW = draw.Maxf(area.W*float32(clamp01(ps.Share)), 3*sc)
 		pipeX = area.X + (area.W-pipeW)/2
-		if ps.OnChip != "" && pipeX+pipeW+fs*0.6+labelW(ps.OnChip, fs) > area.X+area.W {
+		if ps.OnChip != "" && pipeX+pipeW+fs*0.6+draw.LabelW(ps.OnChip, fs) > area.X+area.W {
 			pipeX = area.X + fs // a narrow stage: the pipe to the left, its words beside it
 		}
-		p.l.Rect(pipeX, gridBottom+g.gap, pipeW, barY-gridBottom-g.gap, withAlpha(barCol, 120))
+		p.L.Rect(pipeX, gridBottom+g.gap, pipeW, barY-gridBottom-g.gap, draw.WithAlpha(barCol, 120))
 		if side := ps.OnChip; side != "" {
 			lx := pipeX + pipeW + fs*0.6
-			p.l.Label(lx, gridBottom+(band-fs*LineHeight)/2, fs, AlignLeft, th.Text, fitLabel(side, fs, area.X+area.W-lx))
+			p.L.Label(lx, gridBottom+(band-fs*draw.LineHeight)/2, fs, draw.AlignLeft, th.Text, draw.FitLabel(side, fs, area.X+area.W-lx))
 		}
 	}
 	ly := barY + barH + fs*0.5
 	if lh > 0 {
-		siLegend(p, th, Rect{x, ly, fw, lh}, fs, sc, keys...)
+		draw.PlacerLegend(p, th, draw.Rect{X: x, Y: ly, W: fw, H: lh}, fs, sc, keys...)
 	}
 	ny := ly + lh + fs*0.3
 	for i, s := range note {
-		p.l.Label(x, ny+float32(i)*fs*LineHeight, fs, AlignLeft, th.Text, s)
+		p.L.Label(x, ny+float32(i)*fs*draw.LineHeight, fs, draw.AlignLeft, th.Text, s)
 	}
 
 	// What moves: each busy SM's share of the kernel, and the bytes in
@@ -170,8 +172,8 @@ func appendZoomSMPass(p *siPlacer, v ZoomSMView, sc, fs, y float32) {
 	// Columns of packets across the pipe, a wide pipe many: up from HBM
 	// (reads) and down to it (writes) by turns.
 	ph := barY - gridBottom - g.gap
-	pk := clamp(fs*0.5, 3*sc, ph/3)
-	cols := int(clamp(pipeW/(fs*2.5), 2, 16))
+	pk := draw.Clamp(fs*0.5, 3*sc, ph/3)
+	cols := int(draw.Clamp(pipeW/(fs*2.5), 2, 16))
 	px := pipeX
 	for c := range cols {
 		cx := px + pipeW*(float32(c)+0.5)/float32(cols) - pk/2
@@ -180,7 +182,7 @@ func appendZoomSMPass(p *siPlacer, v ZoomSMView, sc, fs, y float32) {
 			if c%2 == 0 {
 				f = 1 - f
 			}
-			p.l.Rect(cx, gridBottom+g.gap+(ph-pk)*f, pk, pk, th.Text)
+			p.L.Rect(cx, gridBottom+g.gap+(ph-pk)*f, pk, pk, th.Text)
 		}
 	}
 }

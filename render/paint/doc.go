@@ -1,6 +1,7 @@
-// Package paint draws a render.List on an Ebiten image. It is the only
-// render code that imports Ebiten, and it decides nothing: what to draw, and
-// where, was settled by the builder in package render.
+// Package paint draws a display list (render/draw's List, as package
+// render builds it) on an Ebiten image. It is the only render code that
+// imports Ebiten, and it decides nothing: what to draw, and where, was
+// settled by the builder in package render.
 //
 // Coordinates are device pixels, origin at the top left; colours are
 // non-premultiplied sRGB and are blended in sRGB, as a browser blends CSS

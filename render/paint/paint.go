@@ -11,7 +11,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"golang.org/x/image/math/fixed"
 
-	"github.com/gpuscope/gpuscope/render"
+	"github.com/gpuscope/gpuscope/render/draw"
 	canvasfont "github.com/gpuscope/gpuscope/render/font"
 )
 
@@ -44,7 +44,7 @@ var defaultPainter Painter
 
 // Draw paints l on dst with a package Painter: it clears dst to
 // l.Background and paints the items in order. Call it from the game's Draw.
-func Draw(dst *ebiten.Image, l render.List) {
+func Draw(dst *ebiten.Image, l draw.List) {
 	defaultPainter.Draw(dst, l)
 }
 
@@ -56,7 +56,7 @@ func LayerItems() int { return defaultPainter.drew }
 // list whose beginning is the previous frame's is painted from a layer
 // holding that beginning (prefix.go): only the items after it are turned
 // into quads.
-func (p *Painter) Draw(dst *ebiten.Image, l render.List) {
+func (p *Painter) Draw(dst *ebiten.Image, l draw.List) {
 	bg := l.Background
 	dst.Fill(color.NRGBA{bg.R, bg.G, bg.B, bg.A})
 	if p.shader == nil && p.shaderErr == nil {
@@ -89,7 +89,7 @@ func (p *Painter) Draw(dst *ebiten.Image, l render.List) {
 }
 
 // paint paints items on dst, over what it holds.
-func (p *Painter) paint(dst *ebiten.Image, items []render.Item) {
+func (p *Painter) paint(dst *ebiten.Image, items []draw.Item) {
 	p.dst = dst
 	for i := range items {
 		it := &items[i]
@@ -97,15 +97,15 @@ func (p *Painter) paint(dst *ebiten.Image, items []render.Item) {
 			continue
 		}
 		switch it.Kind {
-		case render.FillRect:
+		case draw.FillRect:
 			p.box(it.X+it.W/2, it.Y+it.H/2, it.W/2, it.H/2, 0, 0, it.Color)
-		case render.StrokeRect:
+		case draw.StrokeRect:
 			p.frame(it)
-		case render.FillCircle:
+		case draw.FillCircle:
 			p.box(it.X, it.Y, it.R, it.R, it.R, 0, it.Color)
-		case render.Line:
+		case draw.Line:
 			p.line(it)
-		case render.Text:
+		case draw.Text:
 			p.text(it)
 		}
 	}
@@ -125,7 +125,7 @@ func (p *Painter) flush() {
 
 // frame adds a rectangle outline whose stroke straddles the rectangle's
 // edges, with mitred (square) corners, as vector.StrokeRect draws it.
-func (p *Painter) frame(it *render.Item) {
+func (p *Painter) frame(it *draw.Item) {
 	hw, hh := it.W/2, it.H/2
 	if hw < 0 || hh < 0 || it.Width <= 0 {
 		return
@@ -135,7 +135,7 @@ func (p *Painter) frame(it *render.Item) {
 }
 
 // line adds a segment with butt ends, as vector.StrokeLine draws it.
-func (p *Painter) line(it *render.Item) {
+func (p *Painter) line(it *draw.Item) {
 	dx, dy := it.X2-it.X, it.Y2-it.Y
 	n := float32(math.Hypot(float64(dx), float64(dy)))
 	if n == 0 || it.Width <= 0 {
@@ -148,7 +148,7 @@ func (p *Painter) line(it *render.Item) {
 
 // thin turns a stroke width into a half width of at least half a pixel,
 // fading the colour of a stroke narrower than a pixel by its width.
-func thin(width float32, c render.Color) (render.Color, float32) {
+func thin(width float32, c draw.Color) (draw.Color, float32) {
 	if width >= 1 {
 		return c, width / 2
 	}
@@ -157,7 +157,7 @@ func thin(width float32, c render.Color) (render.Color, float32) {
 }
 
 // box adds an axis-aligned shape centred on (cx, cy).
-func (p *Painter) box(cx, cy, hw, hh, radius, stroke float32, c render.Color) {
+func (p *Painter) box(cx, cy, hw, hh, radius, stroke float32, c draw.Color) {
 	if hw <= 0 || hh <= 0 {
 		return
 	}
@@ -169,7 +169,7 @@ func (p *Painter) box(cx, cy, hw, hh, radius, stroke float32, c render.Color) {
 // side; the shader works out each pixel's coverage. radius rounds the
 // corners (radius = hw = hh is a circle); a positive stroke hollows the
 // shape, leaving a band that wide inside its edge.
-func (p *Painter) shape(cx, cy, ux, uy, hw, hh, radius, stroke float32, c render.Color) {
+func (p *Painter) shape(cx, cy, ux, uy, hw, hh, radius, stroke float32, c draw.Color) {
 	a := float32(c.A) / 255
 	// A shape narrower than a pixel is drawn a pixel wide and fainter.
 	if hw < 0.5 {
@@ -229,16 +229,16 @@ func (p *Painter) quad() []ebiten.Vertex {
 }
 
 // text adds one label, the top of its line box at it.Y.
-func (p *Painter) text(it *render.Item) {
+func (p *Painter) text(it *draw.Item) {
 	f := p.face(it.Size)
 	if f == nil || it.Text == "" {
 		return
 	}
 	pen := fixed.Int26_6(math.Round(float64(it.X) * 64))
 	switch it.Align {
-	case render.AlignCenter:
+	case draw.AlignCenter:
 		pen -= f.width(it.Text) / 2
-	case render.AlignRight:
+	case draw.AlignRight:
 		pen -= f.width(it.Text)
 	}
 	y := int(math.Round(float64(it.Y))) + f.ascent

@@ -1,6 +1,6 @@
 package paint
 
-import "github.com/gpuscope/gpuscope/render"
+import "github.com/gpuscope/gpuscope/render/draw"
 
 // The prefix cache: a dense picture's display list begins with what does
 // not change while a lesson plays (blocks, axes, labels, legend) and ends
@@ -24,16 +24,16 @@ const minLayerItems = 1500
 // destination's size and the background the list is painted over.
 type layerKey struct {
 	w, h int
-	bg   render.Color
+	bg   draw.Color
 }
 
 // prefixCache follows the lists painted and says, for each, how much of
 // it the layer holds. The zero value holds nothing.
 type prefixCache struct {
 	key   layerKey
-	items []render.Item // what the layer holds (a copy); empty: no layer
-	prev  []render.Item // the last list painted without the layer (a copy)
-	pkey  layerKey      // … and its key
+	items []draw.Item // what the layer holds (a copy); empty: no layer
+	prev  []draw.Item // the last list painted without the layer (a copy)
+	pkey  layerKey    // … and its key
 }
 
 // plan says how to paint items over a destination of key k: draw the
@@ -45,7 +45,7 @@ type prefixCache struct {
 // with the last list painted without the layer, or with the layer's own
 // items, the layer is redrawn with that prefix; else the list is painted
 // directly and remembered, to be compared with the next one.
-func (c *prefixCache) plan(k layerKey, items []render.Item) (n int, rebuild bool) {
+func (c *prefixCache) plan(k layerKey, items []draw.Item) (n int, rebuild bool) {
 	if len(c.items) > 0 && k == c.key && len(c.items) <= len(items) && commonPrefix(c.items, items) == len(c.items) {
 		return len(c.items), false
 	}
@@ -69,7 +69,7 @@ func (c *prefixCache) plan(k layerKey, items []render.Item) (n int, rebuild bool
 func (c *prefixCache) forget() { c.items = c.items[:0] }
 
 // commonPrefix is how many items a and b begin with in common.
-func commonPrefix(a, b []render.Item) int {
+func commonPrefix(a, b []draw.Item) int {
 	n := min(len(a), len(b))
 	for i := range n {
 		if a[i] != b[i] {

@@ -3,34 +3,34 @@ package paint
 import (
 	"testing"
 
-	"github.com/gpuscope/gpuscope/render"
+	"github.com/gpuscope/gpuscope/render/draw"
 )
 
 // list is n static rectangles followed by the moving part: a playhead
 // at x.
-func list(n int, x float32) []render.Item {
-	var l render.List
+func list(n int, x float32) []draw.Item {
+	var l draw.List
 	for i := range n {
-		l.Rect(float32(i%100), float32(i/100), 1, 1, render.Color{R: 200, A: 255})
+		l.Rect(float32(i%100), float32(i/100), 1, 1, draw.Color{R: 200, A: 255})
 	}
-	l.Segment(x, 0, x, 100, 1.5, render.Color{A: 255})
-	l.Rect(x, 0, 100, 100, render.Color{R: 255, G: 255, B: 255, A: 170})
+	l.Segment(x, 0, x, 100, 1.5, draw.Color{A: 255})
+	l.Rect(x, 0, 100, 100, draw.Color{R: 255, G: 255, B: 255, A: 170})
 	return l.Items
 }
 
 func TestPrefixCachePlan(t *testing.T) {
-	k := layerKey{w: 800, h: 600, bg: render.Color{R: 255, G: 255, B: 255, A: 255}}
+	k := layerKey{w: 800, h: 600, bg: draw.Color{R: 255, G: 255, B: 255, A: 255}}
 	type step struct {
 		name    string
 		key     layerKey
-		items   []render.Item
+		items   []draw.Item
 		n       int
 		rebuild bool
 	}
 	other := k
 	other.w = 1600 // the device pixel ratio changed
 	dark := k
-	dark.bg = render.Color{R: 20, G: 20, B: 20, A: 255} // the theme changed
+	dark.bg = draw.Color{R: 20, G: 20, B: 20, A: 255} // the theme changed
 	changed := list(3000, 40)
 	changed[10].Color.G = 1 // a static item changed: another run
 	steps := []step{
@@ -50,7 +50,7 @@ func TestPrefixCachePlan(t *testing.T) {
 	// directly (n = 0).
 	steps[len(steps)-1].n = 0
 	steps = append(steps,
-		step{"the changed run's next frame is cached", k, func() []render.Item { c := list(3000, 41); c[10].Color.G = 1; return c }(), 3000, true},
+		step{"the changed run's next frame is cached", k, func() []draw.Item { c := list(3000, 41); c[10].Color.G = 1; return c }(), 3000, true},
 		step{"a short list is painted directly", k, list(500, 1), 0, false},
 		step{"… and its next frame too", k, list(500, 2), 0, false},
 		step{"a list with a short stable part (under half)", k, append(list(1600, 3), list(2000, 3)...), 0, false},

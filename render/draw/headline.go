@@ -1,4 +1,4 @@
-package render
+package draw
 
 import (
 	"strings"
@@ -9,9 +9,9 @@ import (
 // the size of the picture's own words, on a second line where one is too
 // short (a phone), so that its numbers stay on the canvas.
 
-// headFont is the headline's size and the margin around it on a stage.
-func headFont(st Rect, sc float32) (fs, pad float32) {
-	fs = clamp(minf(st.W, st.H)/34, textSize(sc), 19*sc)
+// HeadFont is the headline's size and the margin around it on a stage.
+func HeadFont(st Rect, sc float32) (fs, pad float32) {
+	fs = Clamp(Minf(st.W, st.H)/34, TextSize(sc), 19*sc)
 	return fs, fs * 0.6
 }
 
@@ -20,7 +20,7 @@ func HeadlineHeight(st Rect, sc float32, s string) float32 {
 	if sc <= 0 {
 		sc = 1
 	}
-	fs, pad := headFont(st, sc)
+	fs, pad := HeadFont(st, sc)
 	n := float32(1)
 	if _, b := headLines(s, fs, st.W-2*pad); b != "" {
 		n = 2
@@ -37,7 +37,7 @@ func Headline(l *List, th Theme, st Rect, sc float32, s string) {
 	if sc <= 0 {
 		sc = 1
 	}
-	fs, pad := headFont(st, sc)
+	fs, pad := HeadFont(st, sc)
 	a, b := headLines(s, fs, st.W-2*pad)
 	l.Label(st.X+pad, st.Y+pad*0.5, fs, AlignLeft, th.Text, a)
 	if b != "" {
@@ -55,14 +55,14 @@ const headBreaksAfter = "，、：；。）"
 // after CJK punctuation or between two CJK characters — the second cut
 // to w. It allocates only when it cuts.
 func headLines(s string, fs, w float32) (string, string) {
-	if s == "" || textWidth(s, fs) <= w {
+	if s == "" || TextWidth(s, fs) <= w {
 		return s, ""
 	}
 	cut := 0
 	var p2, p1 rune // the two runes before i
 	for i, b := range s {
 		if i > 0 {
-			if textWidth(strings.TrimRight(s[:i], " "), fs) > w {
+			if TextWidth(strings.TrimRight(s[:i], " "), fs) > w {
 				break
 			}
 			switch a := p1; {
@@ -80,7 +80,7 @@ func headLines(s string, fs, w float32) (string, string) {
 		p2, p1 = p1, b
 	}
 	if cut == 0 {
-		return fitText(s, fs, w), ""
+		return FitText(s, fs, w), ""
 	}
-	return strings.TrimRight(s[:cut], " "), fitText(strings.TrimLeft(s[cut:], " "), fs, w)
+	return strings.TrimRight(s[:cut], " "), FitText(strings.TrimLeft(s[cut:], " "), fs, w)
 }

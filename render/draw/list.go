@@ -1,4 +1,4 @@
-package render
+package draw
 
 import (
 	"fmt"
@@ -29,7 +29,7 @@ const (
 	Text                   // Text at X, Y (top of the line box), Size px, Align
 )
 
-var kindNames = [...]string{"rect", "frame", "circle", "line", "text"}
+var KindNames = [...]string{"rect", "frame", "circle", "line", "text"}
 
 // Align is the horizontal anchor of a text item.
 type Align uint8
@@ -146,7 +146,7 @@ func (l List) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "canvas %s %s bg %s\n", num(l.Width), num(l.Height), l.Background.Hex())
 	for _, it := range l.Items {
-		b.WriteString(kindNames[it.Kind])
+		b.WriteString(KindNames[it.Kind])
 		switch it.Kind {
 		case FillRect:
 			fmt.Fprintf(&b, " %s %s %s %s", num(it.X), num(it.Y), num(it.W), num(it.H))
@@ -182,7 +182,7 @@ const LineHeight = 1.156
 func (it Item) Bounds() Rect {
 	switch it.Kind {
 	case Text:
-		w := textWidth(it.Text, it.Size)
+		w := TextWidth(it.Text, it.Size)
 		x := it.X
 		switch it.Align {
 		case AlignCenter:
@@ -224,35 +224,53 @@ func num(v float32) string {
 	return strings.TrimSuffix(strings.TrimRight(fmt.Sprintf("%.1f", v), "0"), ".")
 }
 
-// canvas starts a builder's display list over dst's storage: the canvas
+// Canvas starts a builder's display list over dst's storage: the canvas
 // size and background, and the scale with its default of 1.
-func canvas(dst List, width, height, scale float32, th Theme) (List, float32) {
+func Canvas(dst List, width, height, scale float32, th Theme) (List, float32) {
 	if scale <= 0 {
 		scale = 1
 	}
 	return List{Width: width, Height: height, Background: th.Background, Items: dst.Items[:0], Keys: dst.Keys[:0], Hits: dst.Hits[:0]}, scale
 }
 
-// memo keeps strings a builder formats from values, so that a picture
+// Memo keeps strings a builder formats from values, so that a picture
 // redrawn every frame formats each label once. It holds at most memoSize
 // entries (then starts afresh) and is safe for concurrent use.
-type memo[K comparable] struct {
+type Memo[K comparable] struct {
 	mu sync.Mutex
 	m  map[K]string
 }
 
 const memoSize = 256
 
-func (c *memo[K]) get(k K, format func() string) string {
+// Get is the string for k, made by format the first time it is asked.
+func (c *Memo[K]) Get(k K, format func() string) string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if s, ok := c.m[k]; ok {
 		return s
 	}
+	return c.put(k, format())
+}
+
+// Format is Get with a function of the key alone: a caller in another
+// package passes a function, not a closure over k, which the compiler
+// would move to the heap there (a generic method's argument escapes
+// across packages).
+func (c *Memo[K]) Format(k K, format func(K) string) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if s, ok := c.m[k]; ok {
+		return s
+	}
+	return c.put(k, format(k))
+}
+
+// put keeps s for k, starting afresh when the memo is full.
+func (c *Memo[K]) put(k K, s string) string {
 	if c.m == nil || len(c.m) >= memoSize {
 		c.m = make(map[K]string)
 	}
-	s := format()
 	c.m[k] = s
 	return s
 }

@@ -1,19 +1,19 @@
-package render
+package draw
 
-// unfitVeil draws, over r, a plan that does not fit its GPUs' memory as
+// UnfitVeil draws, over r, a plan that does not fit its GPUs' memory as
 // not running: r veiled in the background and hatched in the hot colour
 // (keyed with label), and label — what the plan needs a GPU against what
 // a GPU can use — in a framed box centred on mid (a part of r: the rows,
 // say), kept inside r where r is tall enough, on two lines where one is
 // too wide and r is tall enough for two, else on one cut to fit. It
 // returns the box (which may stand out of a short r).
-func unfitVeil(l *List, th Theme, r, mid Rect, sc, fs float32, label string) Rect {
+func UnfitVeil(l *List, th Theme, r, mid Rect, sc, fs float32, label string) Rect {
 	if r.W <= 0 || r.H <= 0 || label == "" {
 		return Rect{}
 	}
-	l.Rect(r.X, r.Y, r.W, r.H, withAlpha(th.Background, 200))
-	hot := withAlpha(th.Hot, 110)
-	gap := maxf(10*sc, fs*0.8)
+	l.Rect(r.X, r.Y, r.W, r.H, WithAlpha(th.Background, 200))
+	hot := WithAlpha(th.Hot, 110)
+	gap := Maxf(10*sc, fs*0.8)
 	for d := -r.H; d < r.W; d += gap {
 		x1, y1 := r.X+d, r.Y+r.H
 		x2, y2 := x1+r.H, r.Y
@@ -31,23 +31,23 @@ func unfitVeil(l *List, th Theme, r, mid Rect, sc, fs float32, label string) Rec
 	}
 	l.Key(th.Hot, label)
 	pad := fs * 0.5
-	l1, l2 := wrap2(label, fs, r.W-4*pad)
-	w := labelW(l1, fs)
+	l1, l2 := Wrap2(label, fs, r.W-4*pad)
+	w := LabelW(l1, fs)
 	lines := float32(1)
 	if l2 != "" {
-		w, lines = maxf(w, labelW(l2, fs)), 2
+		w, lines = Maxf(w, LabelW(l2, fs)), 2
 	}
-	w = minf(w, r.W-2*pad)
+	w = Minf(w, r.W-2*pad)
 	if l2 != "" && lines*fs*LineHeight+pad > r.H {
 		// No room for two lines: one, cut (the key keeps it whole).
-		l1, l2, lines = fitLabel(label, fs, r.W-4*pad), "", 1
-		w = minf(labelW(l1, fs), r.W-2*pad)
+		l1, l2, lines = FitLabel(label, fs, r.W-4*pad), "", 1
+		w = Minf(LabelW(l1, fs), r.W-2*pad)
 	}
 	bw, bh := w+2*pad, lines*fs*LineHeight+pad
 	bx := r.X + (r.W-bw)/2
 	by := mid.Y + (mid.H-bh)/2
 	if bh <= r.H {
-		by = clamp(by, r.Y, r.Y+r.H-bh)
+		by = Clamp(by, r.Y, r.Y+r.H-bh)
 	}
 	l.Rect(bx, by, bw, bh, th.Background)
 	l.Frame(bx, by, bw, bh, 1.5*sc, th.Hot)

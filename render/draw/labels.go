@@ -1,4 +1,4 @@
-package render
+package draw
 
 import (
 	"strings"
@@ -6,20 +6,19 @@ import (
 	"unicode/utf8"
 )
 
-// Label widths for layout. textWidth is the painter's measure; until the
-// canvas font's exact metrics land (render/font), it counts every rune as
-// 0.56 em, while a CJK character is a whole em and a capital up to 0.83.
-// Pictures that lay out words of both languages measure with labelW,
-// which is never narrower than the font's advance: what fits by labelW
-// fits on the canvas.
+// Label widths for layout. TextWidth is exact: the painter's own advances
+// (render/font), a CJK character one em. LabelW is an older per-rune
+// bound, never narrower than TextWidth, that the pictures laid out with
+// it still use; measuring them by TextWidth instead moves their labels
+// (issue 38), so it waits for their goldens to be reviewed.
 
-// labelW is an upper bound of s's width at size fs.
-func labelW(s string, fs float32) float32 {
+// LabelW is an upper bound of s's width at size fs.
+func LabelW(s string, fs float32) float32 {
 	var em float32
 	for _, r := range s {
 		em += runeEm(r)
 	}
-	return maxf(em*fs, textWidth(s, fs))
+	return Maxf(em*fs, TextWidth(s, fs))
 }
 
 // runeEm is a rune's advance in ems, rounded up (Go Regular's metrics;
@@ -38,19 +37,19 @@ func runeEm(r rune) float32 {
 	return 0.58
 }
 
-// fitLabel is s cut, with an ellipsis, to w pixels at size fs by labelW.
-func fitLabel(s string, fs, w float32) string {
-	if labelW(s, fs) <= w {
+// FitLabel is s cut, with an ellipsis, to w pixels at size fs by labelW.
+func FitLabel(s string, fs, w float32) string {
+	if LabelW(s, fs) <= w {
 		return s
 	}
 	r := []rune(s)
-	for len(r) > 1 && labelW(string(r)+"…", fs) > w {
+	for len(r) > 1 && LabelW(string(r)+"…", fs) > w {
 		r = r[:len(r)-1]
 	}
 	return string(r) + "…"
 }
 
-// wrap2 breaks s into two lines that fit w at fs; s and "" when it fits
+// Wrap2 breaks s into two lines that fit w at fs; s and "" when it fits
 // on one. It breaks between a title's pieces (after a " · ", "，" or
 // "："), else at a space between words, else at any space — one inside
 // brackets, after a number, beside a "×" or between a word and its
@@ -59,8 +58,8 @@ func fitLabel(s string, fs, w float32) string {
 // lines within w; where none does, the last of the best kind that leaves
 // the first line at least half of w, the second cut to fit. A " · " at
 // the break is dropped, not left to begin or end a line.
-func wrap2(s string, fs, w float32) (string, string) {
-	if labelW(s, fs) <= w {
+func Wrap2(s string, fs, w float32) (string, string) {
+	if LabelW(s, fs) <= w {
 		return s, ""
 	}
 	var both [3]int // the last break of each kind (any space, a space between words, a piece's end) leaving both lines within w
@@ -85,7 +84,7 @@ func wrap2(s string, fs, w float32) (string, string) {
 			} else {
 				end += len(string(r))
 			}
-			lw := labelW(s[:end], fs)
+			lw := LabelW(s[:end], fs)
 			if lw > w {
 				break
 			}
@@ -93,7 +92,7 @@ func wrap2(s string, fs, w float32) (string, string) {
 			if lw >= w/2 {
 				full[kind] = end
 			}
-			if _, b := wrapCut(s, end); labelW(b, fs) <= w {
+			if _, b := wrapCut(s, end); LabelW(b, fs) <= w {
 				both[kind] = end
 			}
 		}
@@ -106,10 +105,10 @@ func wrap2(s string, fs, w float32) (string, string) {
 		}
 	}
 	if best <= 0 {
-		return fitLabel(s, fs, w), ""
+		return FitLabel(s, fs, w), ""
 	}
 	a, b := wrapCut(s, best)
-	return a, fitLabel(b, fs, w)
+	return a, FitLabel(b, fs, w)
 }
 
 // wrapCut is s broken at end, the spaces and a " · " at the break
@@ -121,3 +120,58 @@ func wrapCut(s string, end int) (a, b string) {
 }
 
 func isDigit(r rune) bool { return r >= '0' && r <= '9' }
+
+// wrapLines calls line with s broken into lines that fit w at size fs
+// (labelW): at spaces (not between a number and its unit), or after a
+// CJK character or punctuation; a longer word stays whole.
+func WrapLines(s string, fs, w float32, line func(string)) {
+	s = strings.TrimSpace(s)
+	for len(s) > 0 {
+		if LabelW(s, fs) <= w {
+			line(s)
+			return
+		}
+		cut := -1
+		for i, r := range s {
+			if i > 0 && LabelW(s[:i], fs) > w {
+				break
+			}
+			if r == ' ' {
+				if !unitAfter(s, i) {
+					cut = i
+				}
+			} else if r >= 0x2e80 {
+				cut = i + utf8.RuneLen(r)
+			}
+		}
+		if end := len(s); cut >= end {
+			cut = -1
+		}
+		if cut <= 0 {
+			cut = strings.IndexByte(s, ' ')
+			if cut < 0 {
+				line(s)
+				return
+			}
+		}
+		line(strings.TrimSpace(s[:cut]))
+		s = strings.TrimSpace(s[cut:])
+	}
+}
+
+// unitAfter says whether the space at s[i] parts a number from its
+// unit ("74 GB", "426 μs").
+func unitAfter(s string, i int) bool {
+	if i == 0 || i+1 >= len(s) {
+		return false
+	}
+	a, b := s[i-1], s[i+1]
+	// b: an ASCII letter or the lead byte of a Latin or Greek one ("μs").
+	return a >= '0' && a <= '9' && (b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z' || b >= 0xc2 && b <= 0xdf)
+}
+
+func WrapCount(s string, fs, w float32) int {
+	n := 0
+	WrapLines(s, fs, w, func(string) { n++ })
+	return max(n, 1)
+}

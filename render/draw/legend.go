@@ -1,4 +1,4 @@
-package render
+package draw
 
 // Legend entries and the legend row every picture can share: a swatch (a
 // filled square, or a hatched one) and its label, laid out left to right
@@ -20,14 +20,14 @@ func Legend(l *List, th Theme, x, y, w, fs, sc float32, entries ...LegendEntry) 
 	lineH := fs * LineHeight * 1.15
 	cx, cy := x, y
 	for _, e := range entries {
-		ew := sw + fs*0.4 + textWidth(e.Label, fs) + fs
+		ew := sw + fs*0.4 + TextWidth(e.Label, fs) + fs
 		if cx > x && cx+ew-fs > x+w {
 			cx, cy = x, cy+lineH
 		}
 		sy := cy + (fs*LineHeight-sw)/2
 		if e.Hatch {
 			l.Rect(cx, sy, sw, sw, th.Panel)
-			hatchRect(l, cx, sy, sw, sw, sw/3, 1*sc, e.Color)
+			Hatch(l, cx, sy, sw, sw, sw/3, 1*sc, e.Color)
 			l.Frame(cx, sy, sw, sw, 1*sc, e.Color)
 			l.HatchKey(e.Color, e.Label)
 		} else {
@@ -42,7 +42,7 @@ func Legend(l *List, th Theme, x, y, w, fs, sc float32, entries ...LegendEntry) 
 
 // LegendHeight is the height Legend would take, without drawing.
 func LegendHeight(w, fs float32, entries ...LegendEntry) float32 {
-	return legendHeight(w, fs, textWidth, entries...)
+	return legendHeight(w, fs, TextWidth, entries...)
 }
 
 // legendHeight is Legend's height with its labels measured by width.

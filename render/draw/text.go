@@ -1,0 +1,62 @@
+package draw
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/gpuscope/gpuscope/render/font"
+)
+
+// TextSize is the smallest text of the strategy pictures at scale sc:
+// 13.5 px at 1280×800, 20 px in presentation mode (scale 1.5).
+func TextSize(sc float32) float32 { return 13.5 * sc }
+
+// LabelWidth is a label's width with a margin: each CJK character (any
+// rune from U+2E80) an em, any other 0.56 em, and never less than
+// TextWidth — a per-rune bound older than the exact measure (TextWidth,
+// which already counts a CJK character as an em), kept until the
+// pictures that use it are laid out again by TextWidth (issue 38).
+func LabelWidth(s string, size float32) float32 {
+	n, wide := 0, 0
+	for _, r := range s {
+		n++
+		if r >= 0x2e80 {
+			wide++
+		}
+	}
+	return Maxf(TextWidth(s, size), (float32(n-wide)*0.56+float32(wide))*size)
+}
+
+// TextWidth is a label's width as the painter draws it (render/font).
+func TextWidth(s string, size float32) float32 {
+	return font.Width(s, size)
+}
+
+// FitText is s cut, with an ellipsis, to w pixels at size fs — never in
+// the middle of a Latin word (a cut "ZeR…" reads as another word).
+func FitText(s string, fs, w float32) string {
+	if TextWidth(s, fs) <= w {
+		return s
+	}
+	r := []rune(s)
+	for len(r) > 1 && TextWidth(string(r)+"…", fs) > w {
+		r = r[:len(r)-1]
+	}
+	full := []rune(s)
+	if n := len(r); n < len(full) && inWord(full[n]) && inWord(r[n-1]) {
+		k := n
+		for k > 0 && inWord(r[k-1]) {
+			k--
+		}
+		if k > 0 {
+			r = r[:k]
+		}
+	}
+	return strings.TrimRight(string(r), " ") + "…"
+}
+
+func isLatin(c rune) bool { return c < 0x250 && unicode.IsLetter(c) }
+
+// inWord reports whether c belongs to a Latin word for cutting: a letter
+// or a hyphen ("All-to-All" is not cut to "All-to").
+func inWord(c rune) bool { return isLatin(c) || c == '-' }
