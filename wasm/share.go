@@ -61,7 +61,9 @@ const shareTail = `</fieldset><div class="share-grid">` +
 	`<option value="en" lang="en">English</option><option value="zh" lang="zh-Hans">简体中文</option></select></div>` +
 	`<div class="share-field"><label for="share-load" data-i18n="ui.share_load"></label><select id="share-load" name="load">` +
 	`<option value="click" data-i18n="ui.share_load_click"></option><option value="visible" data-i18n="ui.share_load_visible"></option>` +
-	`<option value="auto" data-i18n="ui.share_load_auto"></option></select></div></div>` +
+	`<option value="auto" data-i18n="ui.share_load_auto"></option></select></div>` +
+	`<div class="share-field"><label for="share-steps" data-i18n="ui.share_steps"></label>` +
+	`<input type="text" id="share-steps" name="steps" spellcheck="false" autocomplete="off" inputmode="numeric" aria-describedby="share-error"></div></div>` +
 	`<label class="share-check"><input type="checkbox" id="share-autoplay" name="autoplay" value="1"><span data-i18n="ui.share_autoplay"></span></label>` +
 	`<div class="share-field"><label for="share-origins" data-i18n="ui.share_origins"></label>` +
 	`<input type="text" id="share-origins" name="origins" placeholder="https://your-blog.example" spellcheck="false" autocomplete="off" inputmode="url" aria-describedby="share-error"></div>` +
@@ -124,9 +126,13 @@ func (a *app) buildShare(st scenarios.State) {
 		set("share-hide-"+p, "checked", true)
 	}
 	set("share-autoplay", "checked", e.Autoplay)
-	for i, v := range []string{e.Theme, e.Motion, e.Load, strings.Join(e.Origins, ", ")} {
+	steps := ""
+	if e.Steps != (scenarios.StepRange{}) {
+		steps = e.Steps.String()
+	}
+	for i, v := range []string{e.Theme, e.Motion, e.Load, strings.Join(e.Origins, ", "), steps} {
 		if v != "" {
-			set("share-"+[]string{"theme", "motion", "load", "origins"}[i], "value", v)
+			set("share-"+[]string{"theme", "motion", "load", "origins", "steps"}[i], "value", v)
 		}
 	}
 
@@ -176,25 +182,34 @@ func (a *app) shareUpdate() {
 	// downloaded as a trace.
 	_, plan := a.player.Run().(*scenarios.PlanRun)
 	set("share-trace", "hidden", !plan)
+	// The range of steps' placeholder is the whole lesson.
+	set("share-steps", "placeholder", "1-"+strconv.Itoa(len(a.player.Lesson().Steps)))
 
 	// The form as a fragment: hide=a,b&theme=…&motion=…&lang=…&load=…&
-	// origins=…[&autoplay=1], encoded by the browser.
+	// origins=…[&steps=…][&autoplay=1], encoded by the browser (an empty
+	// range of steps: every step).
 	form := js.Global().Get("FormData").New(document.Call("getElementById", "share-form"))
 	frag := "hide=" + form.Call("getAll", "hide").Call("join", ",").String() + "&"
 	form.Call("delete", "hide")
+	if strings.TrimSpace(form.Call("get", "steps").String()) == "" {
+		form.Call("delete", "steps")
+	}
 	frag += js.Global().Get("URLSearchParams").New(form).Call("toString").String()
 	prev := st
 	prev.Embed = scenarios.Embed{}
 	next, errs := scenarios.ApplyFragment(prev, frag)
 
 	msg := ""
+	bad := map[string]bool{}
 	for _, err := range errs {
 		msg += err.Localize(st.Lang) + "\n"
+		bad[err.Field] = true
 	}
-	// Only the origins are free text: the other controls offer valid
-	// values alone (an overlong list of origins makes the fragment too
-	// long).
-	document.Call("getElementById", "share-origins").Call("setAttribute", "aria-invalid", msg != "")
+	// Only the origins and the steps are free text: the other controls
+	// offer valid values alone (an overlong list of origins makes the
+	// fragment too long). The field an error names is marked invalid.
+	document.Call("getElementById", "share-origins").Call("setAttribute", "aria-invalid", msg != "" && !bad["steps"])
+	document.Call("getElementById", "share-steps").Call("setAttribute", "aria-invalid", bad["steps"])
 	set("share-error", "textContent", strings.TrimSpace(msg))
 	if msg != "" {
 		return

@@ -151,6 +151,28 @@ func TestShareDialog(t *testing.T) {
 		t.Errorf("a good origin: error %q, snippet %s", bad.Error, snippet)
 	}
 
+	// A range of steps goes into the snippet; one the lesson cannot
+	// hold is an error naming steps, and the snippet stays (issue 41).
+	shareSet(t, ctx, "share-steps", "2-3")
+	snippet = shareValue(ctx, "share-snippet")
+	if !strings.Contains(snippet, "steps=2-3") {
+		t.Errorf("steps 2-3: the snippet lacks steps=2-3:\n%s", snippet)
+	}
+	shareSet(t, ctx, "share-steps", "2-99")
+	evalJSON(ctx, `(() => { const e = document.getElementById("share-error");
+	  return {error: e.textContent, role: e.getAttribute("role"),
+	          invalid: document.getElementById("share-steps").getAttribute("aria-invalid")}; })()`, &bad)
+	if !strings.Contains(bad.Error, "steps") || !strings.Contains(bad.Error, "2-99") || bad.Invalid != "true" {
+		t.Errorf("steps 2-99: #share-error %+v; want a message naming steps and the value, and aria-invalid", bad)
+	}
+	if s := shareValue(ctx, "share-snippet"); s != snippet {
+		t.Errorf("a bad range of steps changed the snippet:\n%s\nwant\n%s", s, snippet)
+	}
+	shareSet(t, ctx, "share-steps", "")
+	if s := shareValue(ctx, "share-snippet"); strings.Contains(s, "steps=") || !strings.Contains(s, "origins=") {
+		t.Errorf("steps emptied: the snippet %s; want every step (no steps=) and the origins kept", s)
+	}
+
 	// Copying says so (by the Clipboard API or execCommand), or says how
 	// to copy by hand.
 	chromedpRun(t, ctx, chromedp.Click("#share-copy", chromedp.ByQuery))
@@ -170,7 +192,7 @@ func TestShareDialog(t *testing.T) {
 
 	// Tab reaches every control, inside the dialog, with a visible focus.
 	want := []string{"share-close", "share-link", "share-copy-link", "share-theme", "share-motion", "share-lang",
-		"share-load", "share-autoplay", "share-origins", "share-snippet", "share-copy", "share-png", "share-webm"}
+		"share-load", "share-steps", "share-autoplay", "share-origins", "share-snippet", "share-copy", "share-png", "share-webm"}
 	for _, p := range []string{"title", "narration", "buttons", "timeline", "speed", "lang", "knobs", "numbers", "share"} {
 		want = append(want, "share-hide-"+p)
 	}
@@ -252,7 +274,7 @@ func mapsEqual(a, b map[string]any) bool {
 // the dialog fits the frame and scrolls inside itself, and its form starts
 // from the frame's own options.
 func TestShareDialogEmbed(t *testing.T) {
-	ctx := openSized(t, "embed.html#scenario=ring-allreduce&step=2&gpus=6&load=auto", 640, 400)
+	ctx := openSized(t, "embed.html#scenario=ring-allreduce&step=2&gpus=6&load=auto&steps=2-4", 640, 400)
 	waitReady(ctx)
 	settle(ctx)
 	screenshot(ctx, "share-button-embed-640x400")
@@ -262,11 +284,13 @@ func TestShareDialogEmbed(t *testing.T) {
 		ScrollH, ClientH       float64
 		ScrollW, ClientW       float64
 		Load, Lang, SnippetSrc string
+		Steps                  string
 	}
 	evalJSON(ctx, `(() => { const d = document.getElementById("share-dialog"); const r = d.getBoundingClientRect();
 	  return {X: r.x, Y: r.y, W: r.width, H: r.height, ScrollH: d.scrollHeight, ClientH: d.clientHeight,
 	          ScrollW: d.scrollWidth, ClientW: d.clientWidth,
-	          Load: document.getElementById("share-load").value, Lang: document.getElementById("share-lang").value}; })()`, &box)
+	          Load: document.getElementById("share-load").value, Lang: document.getElementById("share-lang").value,
+	          Steps: document.getElementById("share-steps").value}; })()`, &box)
 	if box.X < 0 || box.Y < 0 || box.X+box.W > 640 || box.Y+box.H > 400 || box.H > 0.9*400+1 {
 		t.Errorf("the dialog is at %+v; want inside the 640x400 frame, at most 90vh high", box)
 	}
@@ -276,11 +300,11 @@ func TestShareDialogEmbed(t *testing.T) {
 	if box.ScrollW > box.ClientW+1 {
 		t.Errorf("the dialog overflows sideways (scrollWidth %v > clientWidth %v)", box.ScrollW, box.ClientW)
 	}
-	if box.Load != "auto" || box.Lang != "en" {
-		t.Errorf("the form starts with load %q, lang %q; want the frame's auto, en", box.Load, box.Lang)
+	if box.Load != "auto" || box.Lang != "en" || box.Steps != "2-4" {
+		t.Errorf("the form starts with load %q, lang %q, steps %q; want the frame's auto, en, 2-4", box.Load, box.Lang, box.Steps)
 	}
 	snippet := shareValue(ctx, "share-snippet")
-	for _, want := range []string{`loading="lazy"`, `title="gpuscope: `, `allow="fullscreen"`, "aspect-ratio", "scenario=ring-allreduce", "step=2", "gpus=6", "load=auto"} {
+	for _, want := range []string{`loading="lazy"`, `title="gpuscope: `, `allow="fullscreen"`, "aspect-ratio", "scenario=ring-allreduce", "step=2", "gpus=6", "load=auto", "steps=2-4"} {
 		if !strings.Contains(snippet, want) {
 			t.Errorf("embed: snippet lacks %q:\n%s", want, snippet)
 		}
