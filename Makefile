@@ -234,7 +234,8 @@ bare:
 font:
 	$(GO) generate ./render/font
 
-# Renders the embed's poster images (site/posters/ID-THEME.png) from the real
+# Renders the embed's poster images (site/posters/ID-THEME.png, ID-THEME-zh.png
+# in Chinese) and the handouts' figures (ID-handout-LANG.png) from the real
 # renderer in headless Chromium, so it needs Chromium. The PNGs are committed,
 # so make build does not need Chromium.
 posters:

@@ -26,9 +26,10 @@
 //
 // Embeds (body.page-embed) load lazily, as the fragment's load= key says:
 // "click" (the default) shows the lesson's poster (posters/ID-THEME.png,
-// rendered by make posters) and a "Load simulation" button, and fetches
-// nothing more until the reader presses it; "visible" loads when the frame
-// scrolls into view; "auto" loads at once. A parent page on the fragment's
+// ID-THEME-zh.png with lang=zh; rendered by make posters) and a "Load
+// simulation" button, and fetches nothing more until the reader presses
+// it; "visible" loads when the frame scrolls into view; "auto" loads at
+// once. A parent page on the fragment's
 // origins= allow-list may also post {version: 1, type: "load"}. The
 // fragment is read here only for these few keys; the wasm parses it in
 // full (and reports any error in it) once it runs.
@@ -432,7 +433,9 @@
     var img = $("poster-img");
     if (img && /^[a-z0-9-]{1,64}$/.test(id)) {
       img.onerror = function () { img.hidden = true; };
-      img.src = "posters/" + id + "-" + theme + ".png";
+      // The picture's labels are in the page's language: a Chinese
+      // embed shows the Chinese poster (cmd/posters: ID-THEME-zh.png).
+      img.src = "posters/" + id + "-" + theme + (zh ? "-zh" : "") + ".png";
       img.hidden = false;
     }
     var btn = $("load-btn");

@@ -252,7 +252,18 @@ func (a *app) wantedHeight() int {
 	}
 	h := 0.0
 	if panel := document.Call("getElementById", "panel"); panel.Truthy() {
-		h += panel.Get("offsetHeight").Float()
+		if ph := panel.Get("offsetHeight").Float(); ph > 0 {
+			h += ph
+		} else {
+			// A short frame's question step lays the bar's rows out in
+			// the page's grid (display: contents, style.css): the bar
+			// has no box, its rows do — the question's among them, as
+			// a taller frame stacks it.
+			kids := panel.Get("children")
+			for i := 0; i < kids.Length(); i++ {
+				h += kids.Index(i).Get("offsetHeight").Float()
+			}
+		}
 	}
 	if head := document.Call("querySelector", ".embed-head"); head.Truthy() {
 		h += head.Get("offsetHeight").Float()

@@ -26,6 +26,10 @@ type ui struct {
 	a       *app
 	scrub   bool // the reader is dragging the timeline
 	knobFor string
+	// asked is the prompt of the question shown and answered whether it
+	// was answered, to tell when its verdict first appears.
+	asked    string
+	answered bool
 }
 
 func newUI(a *app) *ui {
@@ -407,10 +411,29 @@ func (u *ui) refreshQuestion(p *scenarios.Player, lang string) {
 	if !ok {
 		box.SetAttribute("hidden", "")
 		box.SetInnerHTML("")
+		u.asked, u.answered = "", false
 		return
 	}
 	box.RemoveAttribute("hidden")
+	v := box.Underlying()
+	top := v.Get("scrollTop")
 	mountAll("predict", page.Question(q, lang))
+	// Where the box scrolls (a short embed puts it in a column beside the
+	// picture: style.css), a verdict just given comes into view, and a
+	// question redrawn keeps where the reader scrolled it.
+	same := q.Prompt == u.asked
+	switch {
+	case q.Answered && (!same || !u.answered):
+		// The verdict's top at the box's top, or as near as the box
+		// scrolls: the choices above it stay in view when there is room.
+		if r := v.Call("querySelector", ".reveal"); r.Truthy() {
+			dy := r.Call("getBoundingClientRect").Get("top").Float() - v.Call("getBoundingClientRect").Get("top").Float() - v.Get("clientTop").Float()
+			v.Set("scrollTop", v.Get("scrollTop").Float()+dy)
+		}
+	case same:
+		v.Set("scrollTop", top)
+	}
+	u.asked, u.answered = q.Prompt, q.Answered
 }
 
 // refreshMetrics writes the numbers panel (page.Numbers).

@@ -7,8 +7,10 @@
 // in one headless Chromium — the real renderer, drawing through SwiftShader
 // — and screenshots the stage at the poster moment: step 1 of the lesson,
 // paused, with the playhead at the middle of the step's window. The PNGs
-// go to --out as ID-dark.png and ID-light.png and are committed, so that
-// make build needs no browser.
+// go to --out as ID-dark.png and ID-light.png, and in Chinese (the
+// picture's labels are in the reader's language; an embed with lang=zh
+// shows these) as ID-dark-zh.png and ID-light-zh.png; they are committed,
+// so that make build needs no browser.
 //
 // It also draws the figure of each lesson's printed handout (the course
 // page's print layout), ID-handout-LANG.png: the light theme, in the page's
@@ -16,7 +18,7 @@
 // with the step's question answered, so that the figure shows what the
 // tables under it give numbers for.
 //
-//	go run ./cmd/posters --site site/dist --out site/posters [--course site/course] [--only ID,ID]
+//	go run ./cmd/posters --site site/dist --out site/posters [--course site/course] [--only ID,ID] [--lang LANG,LANG] [--what posters,handouts]
 package main
 
 import (
@@ -87,8 +89,10 @@ func main() {
 	chromium := flag.String("chromium", "", "Chromium binary (default: chromium, chromium-browser or google-chrome on PATH)")
 	only := flag.String("only", "", "comma-separated lesson ids to render (default: all)")
 	courseDir := flag.String("course", "site/course", "the course's sources, whose pages say each handout's step")
+	langs := flag.String("lang", "", "comma-separated languages to render (default: all of "+strings.Join(posterLangs, ", ")+")")
+	what := flag.String("what", "posters,handouts", "comma-separated kinds of image to render: posters (the embeds'), handouts (the course's printed figures)")
 	flag.Usage = func() {
-		fmt.Fprintf(os.Stderr, "usage: posters [--site DIR] [--out DIR] [--course DIR] [--chromium PATH] [--only ID[,ID]]\n")
+		fmt.Fprintf(os.Stderr, "usage: posters [--site DIR] [--out DIR] [--course DIR] [--chromium PATH] [--only ID[,ID]] [--lang LANG[,LANG]] [--what posters,handouts]\n")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -102,12 +106,23 @@ func main() {
 		log("%v", err)
 		os.Exit(2)
 	}
+	sel, err := selectShots(*langs, *what)
+	if err != nil {
+		log("%v", err)
+		os.Exit(2)
+	}
 	steps, err := course.HandoutSteps(*courseDir)
 	if err != nil {
 		log("--course %s: %v", *courseDir, err)
 		os.Exit(1)
 	}
-	if err := run(*site, *out, *chromium, ids, steps); err != nil {
+	var todo []shot
+	for _, sh := range shots(ids, steps) {
+		if sel(sh) {
+			todo = append(todo, sh)
+		}
+	}
+	if err := run(*site, *out, *chromium, todo); err != nil {
 		log("%v", err)
 		os.Exit(1)
 	}
@@ -142,27 +157,78 @@ func selectIDs(all []string, only string) ([]string, error) {
 	return ids, nil
 }
 
+// selectShots returns whether a shot is in the languages and kinds
+// named (comma lists; empty langs: every language), or an error naming
+// an unknown one.
+func selectShots(langs, what string) (func(shot) bool, error) {
+	lang := map[string]bool{}
+	for _, l := range strings.Split(langs, ",") {
+		if l = strings.TrimSpace(l); l == "" {
+			continue
+		}
+		if !slices.Contains(posterLangs, l) {
+			return nil, fmt.Errorf("--lang: no language %q (languages: %s)", l, strings.Join(posterLangs, ", "))
+		}
+		lang[l] = true
+	}
+	kind := map[bool]bool{} // by shot.handout
+	for _, k := range strings.Split(what, ",") {
+		switch strings.TrimSpace(k) {
+		case "posters":
+			kind[false] = true
+		case "handouts":
+			kind[true] = true
+		case "":
+		default:
+			return nil, fmt.Errorf("--what: no kind %q (kinds: posters, handouts)", k)
+		}
+	}
+	if len(kind) == 0 {
+		return nil, errors.New("--what names no kind")
+	}
+	return func(sh shot) bool { return (len(lang) == 0 || lang[sh.lang]) && kind[sh.handout] }, nil
+}
+
 // A shot is one image the tool draws: a lesson in a theme and language, at
-// a step, its question answered or not, written to name.
+// a step, its question answered or not, written to name; handout says it
+// is a handout's figure, not an embed's poster.
 type shot struct {
 	id, theme, lang string
 	step            int
 	answer          bool
+	handout         bool
 	name            string
 }
 
+// posterLangs are the languages an embed's poster is drawn in: the
+// picture's labels are in the page's language.
+var posterLangs = []string{"en", "zh"}
+
+// posterName is the file of lesson id's poster in theme and lang: ID-THEME.png
+// in English, ID-THEME-LANG.png in another language (site/loader.js asks
+// for the same).
+func posterName(id, theme, lang string) string {
+	if lang == "en" {
+		return id + "-" + theme + ".png"
+	}
+	return id + "-" + theme + "-" + lang + ".png"
+}
+
 // shots lists every image for ids: the embed posters (step 1, as an
-// embed first shows it, in English), then the handout figures at steps.
+// embed first shows it, in each language), then the handout figures at
+// steps.
 func shots(ids []string, steps map[string]int) []shot {
 	var out []shot
-	for _, theme := range themes {
-		for _, id := range ids {
-			out = append(out, shot{id: id, theme: theme, lang: "en", step: 1, name: id + "-" + theme + ".png"})
+	for _, lang := range posterLangs {
+		for _, theme := range themes {
+			for _, id := range ids {
+				out = append(out, shot{id: id, theme: theme, lang: lang, step: 1, name: posterName(id, theme, lang)})
+			}
 		}
 	}
 	for _, lang := range handoutLangs {
 		for _, id := range ids {
-			out = append(out, shot{id: id, theme: "light", lang: lang, step: max(steps[id], 1), answer: true, name: course.HandoutPoster(id, lang)})
+			out = append(out, shot{id: id, theme: "light", lang: lang, step: max(steps[id], 1), answer: true, handout: true, name: course.HandoutPoster(id, lang)})
 		}
 	}
 	return out
@@ -172,7 +238,10 @@ func shots(ids []string, steps map[string]int) []shot {
 // its own handout figure.
 var handoutLangs = []string{"en", "zh"}
 
-func run(site, out, chromiumFlag string, ids []string, steps map[string]int) error {
+func run(site, out, chromiumFlag string, todo []shot) error {
+	if len(todo) == 0 {
+		return errors.New("nothing to render")
+	}
 	abs, err := filepath.Abs(site)
 	if err != nil {
 		return err
@@ -226,7 +295,7 @@ func run(site, out, chromiumFlag string, ids []string, steps map[string]int) err
 			tb.close()
 		}
 	}()
-	for _, sh := range shots(ids, steps) {
+	for _, sh := range todo {
 		if tb == nil || tb.theme != sh.theme {
 			if tb != nil {
 				tb.close()

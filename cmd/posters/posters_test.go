@@ -29,33 +29,8 @@ const maxPosterBytes = 120_000
 func TestPostersCommitted(t *testing.T) {
 	for _, id := range scenarios.IDs() {
 		t.Run(id, func(t *testing.T) {
-			var lum [2]float64
-			for i, theme := range themes {
-				path := filepath.Join(postersDir, id+"-"+theme+".png")
-				buf, err := os.ReadFile(path)
-				if err != nil {
-					t.Fatalf("%v (run make posters)", err)
-				}
-				if len(buf) >= maxPosterBytes {
-					t.Errorf("%s: %d bytes, want < %d", path, len(buf), maxPosterBytes)
-				}
-				img, err := png.Decode(bytes.NewReader(buf))
-				if err != nil {
-					t.Fatalf("%s: %v", path, err)
-				}
-				if w := img.Bounds().Dx(); w < 400 {
-					t.Errorf("%s: %d px wide, want ≥ 400", path, w)
-				}
-				if n := distinctColours(img, 8); n < 8 {
-					t.Errorf("%s: %d distinct colours, want ≥ 8 (a blank stage?)", path, n)
-				}
-				lum[i] = meanLuminance(img)
-			}
-			if themes[0] != "dark" || themes[1] != "light" {
-				t.Fatalf("themes = %v, want [dark light]", themes)
-			}
-			if lum[0] >= lum[1] {
-				t.Errorf("dark poster's mean luminance %.1f ≥ light poster's %.1f", lum[0], lum[1])
+			for _, lang := range posterLangs {
+				checkPosters(t, id, lang)
 			}
 			for _, lang := range handoutLangs {
 				path := filepath.Join(postersDir, course.HandoutPoster(id, lang))
@@ -75,6 +50,78 @@ func TestPostersCommitted(t *testing.T) {
 	}
 }
 
+// checkPosters checks lesson id's posters in lang, one a theme: under the
+// byte budget, a picture (not a blank stage), the dark one darker; in a
+// language other than English, not the English poster (issue 39: an embed
+// in Chinese showed the English picture before loading).
+func checkPosters(t *testing.T, id, lang string) {
+	t.Helper()
+	if themes[0] != "dark" || themes[1] != "light" {
+		t.Fatalf("themes = %v, want [dark light]", themes)
+	}
+	var lum [2]float64
+	for i, theme := range themes {
+		path := filepath.Join(postersDir, posterName(id, theme, lang))
+		buf, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v (run make posters)", err)
+		}
+		if len(buf) >= maxPosterBytes {
+			t.Errorf("%s: %d bytes, want < %d", path, len(buf), maxPosterBytes)
+		}
+		img, err := png.Decode(bytes.NewReader(buf))
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if w := img.Bounds().Dx(); w < 400 {
+			t.Errorf("%s: %d px wide, want ≥ 400", path, w)
+		}
+		if n := distinctColours(img, 8); n < 8 {
+			t.Errorf("%s: %d distinct colours, want ≥ 8 (a blank stage?)", path, n)
+		}
+		lum[i] = meanLuminance(img)
+		if lang != "en" {
+			en, err := os.ReadFile(filepath.Join(postersDir, posterName(id, theme, "en")))
+			if err == nil && bytes.Equal(en, buf) {
+				t.Errorf("%s is the English poster", path)
+			}
+		}
+	}
+	if lum[0] >= lum[1] {
+		t.Errorf("%s: dark poster's mean luminance %.1f ≥ light poster's %.1f", lang, lum[0], lum[1])
+	}
+}
+
+func TestPosterNames(t *testing.T) {
+	if got := posterName("roofline", "dark", "en"); got != "roofline-dark.png" {
+		t.Errorf("English poster: %s, want roofline-dark.png", got)
+	}
+	if got := posterName("roofline", "light", "zh"); got != "roofline-light-zh.png" {
+		t.Errorf("Chinese poster: %s, want roofline-light-zh.png (site/loader.js asks for it)", got)
+	}
+	sel, err := selectShots("zh", "posters")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, sh := range shots([]string{"roofline"}, map[string]int{"roofline": 2}) {
+		if sel(sh) {
+			n++
+			if sh.lang != "zh" || sh.handout || sh.step != 1 {
+				t.Errorf("--lang zh --what posters selects %+v", sh)
+			}
+		}
+	}
+	if n != len(themes) {
+		t.Errorf("--lang zh --what posters selects %d shots of a lesson, want %d (one a theme)", n, len(themes))
+	}
+	for _, bad := range [][2]string{{"fr", "posters"}, {"", "pictures"}, {"", ""}} {
+		if _, err := selectShots(bad[0], bad[1]); err == nil {
+			t.Errorf("--lang %q --what %q: no error", bad[0], bad[1])
+		}
+	}
+}
+
 // A poster for a lesson that no longer exists would be shipped for nothing.
 func TestNoStrayPosters(t *testing.T) {
 	ids := scenarios.IDs()
@@ -87,14 +134,16 @@ func TestNoStrayPosters(t *testing.T) {
 		ok := false
 		for _, id := range ids {
 			for _, theme := range themes {
-				ok = ok || name+".png" == id+"-"+theme+".png"
+				for _, lang := range posterLangs {
+					ok = ok || name+".png" == posterName(id, theme, lang)
+				}
 			}
 			for _, lang := range handoutLangs {
 				ok = ok || name+".png" == course.HandoutPoster(id, lang)
 			}
 		}
 		if !ok {
-			t.Errorf("%s is neither ID-THEME.png nor %s of a lesson (a renamed lesson's poster?)", f, course.HandoutPoster("ID", "LANG"))
+			t.Errorf("%s is neither %s nor %s of a lesson (a renamed lesson's poster?)", f, posterName("ID", "THEME", "LANG"), course.HandoutPoster("ID", "LANG"))
 		}
 	}
 }
@@ -266,7 +315,7 @@ func TestEmbedURL(t *testing.T) {
 
 // The handout figures are drawn at the step of the handout's first table,
 // answered, in the light theme and the page's language; the embed posters
-// at step 1, unanswered, in English.
+// at step 1, unanswered, in each theme and language.
 func TestShots(t *testing.T) {
 	steps, err := course.HandoutSteps(courseDir)
 	if err != nil {
@@ -274,14 +323,16 @@ func TestShots(t *testing.T) {
 	}
 	ids := []string{"roofline", "zero-stages"}
 	got := shots(ids, steps)
-	if len(got) != len(ids)*(len(themes)+len(handoutLangs)) {
+	if len(got) != len(ids)*(len(themes)*len(posterLangs)+len(handoutLangs)) {
 		t.Fatalf("%d shots for %d lessons: %+v", len(got), len(ids), got)
 	}
 	for _, sh := range got {
 		handout := strings.Contains(sh.name, "-handout-")
 		switch {
-		case !handout && (sh.step != 1 || sh.answer || sh.lang != "en" || sh.name != sh.id+"-"+sh.theme+".png"):
-			t.Errorf("embed poster %+v: want step 1, unanswered, English, ID-THEME.png", sh)
+		case handout != sh.handout:
+			t.Errorf("%+v: handout %v, named %s", sh, sh.handout, sh.name)
+		case !handout && (sh.step != 1 || sh.answer || sh.name != posterName(sh.id, sh.theme, sh.lang)):
+			t.Errorf("embed poster %+v: want step 1, unanswered, %s", sh, posterName("ID", "THEME", sh.lang))
 		case handout && (sh.step != steps[sh.id] || !sh.answer || sh.theme != "light" || sh.name != course.HandoutPoster(sh.id, sh.lang)):
 			t.Errorf("handout figure %+v: want step %d, answered, light", sh, steps[sh.id])
 		}

@@ -114,9 +114,10 @@ func TestPresentationPictureArea(t *testing.T) {
 }
 
 // At 1280×800 the step's buttons are in view at every step of every
-// lesson, and Previous, Play and Next share a row — in both languages,
-// also once Play has become Pause (checked at each lesson's first step,
-// where the narration is longest on the panel's first screen).
+// lesson, and Previous, Play and Next share a row with their labels whole
+// (not cut to "Previ…") — in both languages, also once Play has become
+// Pause (checked at each lesson's first step, where the narration is
+// longest on the panel's first screen).
 func TestButtonsInView(t *testing.T) {
 	sideBySide(t)
 	for _, lang := range []string{"en", "zh"} {
@@ -163,6 +164,9 @@ func TestButtonsInView(t *testing.T) {
 						if b.Bottom > b.View || b.Rows != 1 {
 							t.Errorf("%s %s step %d (playing %v): buttons end at %.0f of %.0f px, on %.0f rows", lang, id, n, playing, b.Bottom, b.View, b.Rows)
 						}
+						if len(b.Clipped) > 0 {
+							t.Errorf("%s %s step %d (playing %v): labels cut: %s", lang, id, n, playing, strings.Join(b.Clipped, "; "))
+						}
 						if playing {
 							command(ctx, `{type: "pause"}`)
 						}
@@ -180,16 +184,19 @@ func TestButtonsInView(t *testing.T) {
 // step label and play button are written in one refresh, on the Ebiten
 // tick after a command — and for the frame that lays it out, then
 // measures Previous, Play and Next: their lowest edge, the viewport's
-// height and the rows they take. The play button must show what the
-// player is doing at that moment (a step's animation may have ended);
-// Playing says which. An empty label is not waited for.
+// height, the rows they take and those whose label is cut (clippedJS).
+// The play button must show what the player is doing at that moment (a
+// step's animation may have ended); Playing says which. An empty label
+// is not waited for.
 func buttonsShown(ctx context.Context, title, label string) (b struct {
 	Shown, Playing     bool
 	Bottom, View, Rows float64
+	Clipped            []string
 }) {
 	evalJSON(ctx, fmt.Sprintf(`new Promise((done) => { const t0 = performance.now();
-	  const measure = () => { const r = ["btn-prev", "btn-play", "btn-next"].map((id) => document.getElementById(id).getBoundingClientRect());
-	    done({Shown: true, Playing: document.getElementById("btn-play").getAttribute("aria-pressed") === "true", Bottom: Math.max(...r.map((x) => x.bottom)), View: innerHeight, Rows: new Set(r.map((x) => Math.round(x.top))).size}); };
+	  const measure = () => { const els = ["btn-prev", "btn-play", "btn-next"].map((id) => document.getElementById(id)), r = els.map((el) => el.getBoundingClientRect());
+	    done({Shown: true, Playing: document.getElementById("btn-play").getAttribute("aria-pressed") === "true", Bottom: Math.max(...r.map((x) => x.bottom)), View: innerHeight, Rows: new Set(r.map((x) => Math.round(x.top))).size,
+	      Clipped: els.map(`+clippedJS+`).filter(Boolean)}); };
 	  const look = () => {
 	    if (document.getElementById("title").textContent === %q && (%q === "" || document.getElementById("step-label").textContent === %q) &&
 	        document.getElementById("btn-play").getAttribute("aria-pressed") === String(window.gpuscope.state().playing)) return requestAnimationFrame(measure);
@@ -197,6 +204,70 @@ func buttonsShown(ctx context.Context, title, label string) (b struct {
 	    requestAnimationFrame(look); };
 	  look(); })`, title, label, label), &b)
 	return b
+}
+
+// clippedJS is a function of a button that says how its label is cut,
+// or "" when it is whole: an ellipsis or a hidden overflow (the label, or
+// its ::before/::after icon, wider than the button's box), or the button
+// itself cut by a box around it that clips (the panel's edge).
+const clippedJS = `((el) => {
+  if (el.offsetParent === null) return "";
+  const name = JSON.stringify(el.textContent.trim());
+  if (el.scrollWidth > el.clientWidth + 0.5 || el.scrollHeight > el.clientHeight + 0.5)
+    return name + ": content " + el.scrollWidth + "×" + el.scrollHeight + " in " + el.clientWidth + "×" + el.clientHeight + " px";
+  const b = el.getBoundingClientRect();
+  if (b.left < -0.5 || b.right > innerWidth + 0.5) return name + ": beyond the window";
+  for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+    const s = getComputedStyle(p);
+    if (s.overflowX === "visible" && s.overflowY === "visible") continue;
+    const c = p.getBoundingClientRect();
+    const left = c.left + p.clientLeft, right = left + p.clientWidth;
+    if (b.left < left - 0.5 || b.right > right + 0.5) return name + ": cut by " + (p.id || p.className) + " (" + Math.round(b.left) + "–" + Math.round(b.right) + " in " + Math.round(left) + "–" + Math.round(right) + ")";
+  }
+  return ""; })`
+
+// Every button of the panel shows its whole label while a lesson plays —
+// not "◀ Previ…" and "❚❚ Pa…", as at 1280×800 once Play had become Pause
+// (issue 39's review) — at 1280×800 and on a phone (390×844), each also in
+// presentation mode, in both languages.
+func TestButtonLabelsWhole(t *testing.T) {
+	sideBySide(t)
+	for _, size := range [][2]int64{{1280, 800}, {390, 844}} {
+		for _, present := range []bool{false, true} {
+			for _, lang := range []string{"en", "zh"} {
+				name := fmt.Sprintf("%dx%d-%s", size[0], size[1], lang)
+				frag := ""
+				if present {
+					name, frag = name+"-present", "&present=1"
+				}
+				t.Run(name, func(t *testing.T) {
+					// 3d-parallel shows the zoom's buttons beside the others.
+					ctx := openDraft(t, "index.html#scenario=ring-allreduce&step=1&lang="+lang+frag, size[0], size[1])
+					waitReady(ctx)
+					for _, id := range []string{"ring-allreduce", "3d-parallel"} {
+						command(ctx, fmt.Sprintf(`{type: "set", scenario: %q}`, id))
+						command(ctx, `{type: "goto", step: 1}`)
+						command(ctx, `{type: "play"}`)
+						var clipped []string
+						evalJSON(ctx, `new Promise((done) => { const t0 = performance.now();
+						  const look = () => {
+						    if (document.getElementById("btn-play").getAttribute("aria-pressed") === "true" || performance.now() - t0 > 10000)
+						      return requestAnimationFrame(() => done([...document.querySelectorAll("#panel button")].map(`+clippedJS+`).filter(Boolean)));
+						    requestAnimationFrame(look); };
+						  look(); })`, &clipped)
+						if st := state(ctx); !st.Playing {
+							t.Fatalf("%s: not playing after play", id)
+						}
+						if len(clipped) > 0 {
+							t.Errorf("%s, playing: labels cut: %s", id, strings.Join(clipped, "; "))
+						}
+						screenshot(ctx, "button-labels-"+name+"-"+id)
+						command(ctx, `{type: "pause"}`)
+					}
+				})
+			}
+		}
+	}
 }
 
 // A screen reader hears what the picture shows, per step: the live region

@@ -294,3 +294,39 @@ func TestLessonSharePageAndOEmbed(t *testing.T) {
 		t.Errorf("roofline.html#scenario=memory-wall&step=2 opened %s step %d", s.Scenario, s.Step)
 	}
 }
+
+// An embed in Chinese shows the Chinese poster before loading — the
+// picture's labels in the reader's language, as the simulator will draw
+// them — and its load button in Chinese, within the same budget (issue
+// 39: lang=zh showed the English poster).
+func TestEmbedPosterInChinese(t *testing.T) {
+	for _, theme := range []string{"dark", "light"} {
+		t.Run(theme, func(t *testing.T) {
+			ctx := openSized(t, "embed.html#scenario=zero-stages&step=1&lang=zh&theme="+theme, 640, 400)
+			var p struct {
+				Src, Button, Lang, Phase string
+				Width                    int
+				Bytes                    float64
+			}
+			evalJSON(ctx, `new Promise((done) => { const t0 = performance.now();
+			  const look = () => { const img = document.getElementById("poster-img");
+			    if (img && img.complete && img.naturalWidth > 0) {
+			      const bytes = [...performance.getEntriesByType("navigation"), ...performance.getEntriesByType("resource")].reduce((n, e) => n + (e.encodedBodySize || 0), 0);
+			      return done({Src: img.src, Button: document.getElementById("load-btn").textContent, Lang: document.documentElement.lang,
+			        Phase: (window.gpuscopeLoader || {}).phase, Width: img.naturalWidth, Bytes: bytes}); }
+			    if (performance.now() - t0 > 10000) return done({Src: img ? img.src : ""});
+			    setTimeout(look, 50); };
+			  look(); })`, &p)
+			if want := "/posters/zero-stages-" + theme + "-zh.png"; !strings.HasSuffix(p.Src, want) || p.Width == 0 {
+				t.Errorf("poster %q (%d px wide), want %s loaded", p.Src, p.Width, want)
+			}
+			if p.Button != "▶ 加载模拟" || p.Lang != "zh-Hans" || p.Phase != "poster" {
+				t.Errorf("button %q, html lang %q, loader phase %q; want ▶ 加载模拟, zh-Hans, poster", p.Button, p.Lang, p.Phase)
+			}
+			if p.Bytes > embedBudget {
+				t.Errorf("the embed's files before loading: %.0f bytes, want ≤ %d", p.Bytes, embedBudget)
+			}
+			screenshot(ctx, "embed-poster-zh-"+theme)
+		})
+	}
+}
