@@ -80,7 +80,7 @@ func AppendFatTree(dst draw.List, v FatTreeView) draw.List {
 		now = tmax
 	}
 	clock := ftLabels.Get(ftKey{w.Lang, 't', int(math.Round(now * 1e9))}, func() string { return w.Say("canvas.clock", "t", units.Duration(now)) })
-	cw := draw.LabelW(clock, fs)
+	cw := draw.TextWidth(clock, fs)
 	l.Label(st.X+st.W-pad, y, fs, draw.AlignRight, th.Text, clock)
 	if v.Title != "" {
 		l.Label(st.X+pad, y, fs, draw.AlignLeft, th.Text, draw.FitLabel(v.Title, fs, st.W-3*pad-cw))
@@ -166,7 +166,7 @@ func ftTree(l *draw.List, th draw.Theme, sc, fs float32, w draw.Words, r draw.Re
 			})
 			x := in.X + in.W*float32(t.Seconds/tmax)
 			l.Segment(x, by-fs*0.2, x, by+bh+fs*0.2, 2*sc, th.Text)
-			sw := draw.LabelW(s, fs)
+			sw := draw.TextWidth(s, fs)
 			l.Label(draw.Clamp(x-sw/2, in.X, in.X+in.W-sw), by+bh+fs*0.25, fs, draw.AlignLeft, th.Text, s)
 		}
 		in.H = by - fs*0.5 - in.Y

@@ -51,7 +51,7 @@ func AppendFaults(dst draw.List, v FaultsView) draw.List {
 	clock := fltLabels.Get(fltKey{w.Lang, 'c', math.Floor(t/8640) / 10, v.Days}, func() string {
 		return w.Say("canvas.faults.clock", "day", fltTrim(strconv.FormatFloat(math.Floor(t/8640)/10, 'f', 1, 64)), "days", fltTrim(strconv.FormatFloat(v.Days, 'f', 1, 64)))
 	})
-	cw := draw.LabelW(clock, fs)
+	cw := draw.TextWidth(clock, fs)
 	y := st.Y + pad
 	t1, t2 := draw.Wrap2(v.Title, fs, st.W-2*pad)
 	l.Label(st.X+pad, y, fs, draw.AlignLeft, th.Text, t1)
@@ -183,7 +183,7 @@ func fltJob(l *draw.List, th draw.Theme, sc, fs float32, w draw.Words, r, zoom d
 	days := span / 86400
 	step := draw.NiceStep(days / 6)
 	unit := w.Say("canvas.faults.days")
-	unitX := r.X + r.W - draw.LabelW(unit, fs)
+	unitX := r.X + r.W - draw.TextWidth(unit, fs)
 	l.Label(r.X+r.W, axisY+fs*0.3, fs, draw.AlignRight, th.Dim, unit)
 	for k := 0; float64(k)*step <= days*1.0001 && k < 100; k++ {
 		tx := at(float64(k) * step * 86400)
@@ -191,9 +191,9 @@ func fltJob(l *draw.List, th draw.Theme, sc, fs float32, w draw.Words, r, zoom d
 		label := fltLabels.Get(fltKey{"", 'd', float64(k) * step, 0}, func() string {
 			return fltTrim(strconv.FormatFloat(float64(k)*step, 'f', draw.Decimals(step), 64))
 		})
-		al, right := draw.AlignCenter, tx+draw.LabelW(label, fs)/2
+		al, right := draw.AlignCenter, tx+draw.TextWidth(label, fs)/2
 		if k == 0 {
-			al, right = draw.AlignLeft, tx+draw.LabelW(label, fs)
+			al, right = draw.AlignLeft, tx+draw.TextWidth(label, fs)
 		}
 		if right < unitX-fs*0.4 {
 			l.Label(tx, axisY+fs*0.3, fs, al, th.Dim, label)
@@ -238,7 +238,7 @@ func fltZoom(l *draw.List, th draw.Theme, sc, fs float32, w draw.Words, r draw.R
 	l.Label(r.X+fs*0.5, r.Y+fs*0.3, fs, draw.AlignLeft, th.Text, draw.FitLabel(title, fs, r.W-fs))
 	ymax := v.Chosen
 	yl := fltLabels.Get(fltKey{w.Lang, 'y', ymax, 0}, func() string { return units.LocalDuration(w.Lang, ymax) })
-	px := r.X + draw.LabelW(yl, fs) + fs*0.9
+	px := r.X + draw.TextWidth(yl, fs) + fs*0.9
 	py := r.Y + fs*2.2
 	pw := r.X + r.W - fs*0.7 - px
 	ph := r.Y + r.H - fs*2.9 - py
@@ -360,7 +360,7 @@ func fltUnder(l *draw.List, x0, y0, x1, y1, base float32, c draw.Color) {
 func fltGoodput(l *draw.List, th draw.Theme, sc, fs float32, w draw.Words, r draw.Rect, v FaultsView) {
 	title := w.Say("canvas.faults.goodput")
 	l.Label(r.X, r.Y, fs, draw.AlignLeft, th.Dim, draw.FitLabel(title, fs, r.W))
-	px := r.X + draw.LabelW("100%", fs) + fs*0.6
+	px := r.X + draw.TextWidth("100%", fs) + fs*0.6
 	py := r.Y + fs*2.9
 	pw := r.X + r.W - fs*0.5 - px
 	ph := r.Y + r.H - fs*2.9 - py
@@ -402,7 +402,7 @@ func fltGoodput(l *draw.List, th draw.Theme, sc, fs float32, w draw.Words, r dra
 		}
 		x := xAt(s)
 		label := fltLabels.Get(fltKey{w.Lang, 't', s, 0}, func() string { return units.LocalDuration(w.Lang, s) })
-		lw := draw.LabelW(label, fs)
+		lw := draw.TextWidth(label, fs)
 		l.Segment(x, py, x, py+ph, 1*sc, th.Panel)
 		lx, al := x-lw/2, draw.AlignCenter
 		if lx < px {
@@ -460,7 +460,7 @@ func fltGoodput(l *draw.List, th draw.Theme, sc, fs float32, w draw.Words, r dra
 		s := fltLabels.Get(fltKey{w.Lang, 'o', v.Optimum, 0}, func() string {
 			return w.Say("canvas.faults.optimum", "every", units.LocalDuration(w.Lang, v.Optimum))
 		})
-		sw := draw.LabelW(s, fs)
+		sw := draw.TextWidth(s, fs)
 		lx, al := x+fs*0.4, draw.AlignLeft
 		if lx+sw > r.X+r.W {
 			lx, al = x-fs*0.4, draw.AlignRight
@@ -477,7 +477,7 @@ func fltGoodput(l *draw.List, th draw.Theme, sc, fs float32, w draw.Words, r dra
 		s := fltLabels.Get(fltKey{w.Lang, 'x', v.Chosen, g}, func() string {
 			return w.Say("canvas.faults.this_job", "every", units.LocalDuration(w.Lang, v.Chosen), "goodput", units.Percent(g))
 		})
-		sw := draw.LabelW(s, fs)
+		sw := draw.TextWidth(s, fs)
 		lx := draw.Clamp(x-sw/2, r.X, r.X+r.W-sw)
 		ty := y - fs*1.9 // above the dot; under it where the annotations take the top
 		if roomy {

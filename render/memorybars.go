@@ -107,8 +107,8 @@ func AppendMemoryBars(dst draw.List, v MemoryBarsView) draw.List {
 	if v.Usable > 0 {
 		useLabel = draw.SayBytes(v.Words, "canvas.mem.usable", v.Usable)
 	}
-	right := draw.Maxf(draw.LabelWidth(capLabel, ts), draw.LabelWidth(useLabel, ts)) + ts*0.6
-	axisW := draw.LabelWidth("0000", ts) + ts*0.5
+	right := draw.Maxf(draw.TextWidth(capLabel, ts), draw.TextWidth(useLabel, ts)) + ts*0.6
+	axisW := draw.TextWidth("0000", ts) + ts*0.5
 	px := x + axisW
 	pw := st.X + st.W - pad - right - px
 	bottom, lowerH, ph, headroom := barsHeight(st, sc, ts, y, lower)
@@ -281,7 +281,7 @@ func drawBarPanel(l *draw.List, v MemoryBarsView, p barPanel, py, ph, ts, sc flo
 			col = th.Text
 		}
 		s := draw.FitText(b.Label, ts, draw.Maxf(slot, ts*4))
-		w := draw.LabelWidth(s, ts)
+		w := draw.TextWidth(s, ts)
 		cx := draw.Clamp(p.x+slot*(float32(i)+0.5), p.x+w/2, p.x+p.w-w/2)
 		lo, hi := cx-w/2-ts*0.3, cx+w/2+ts*0.3
 		if i != cur && (lo < lastR || (lo < curR && hi > curL)) {
@@ -329,19 +329,19 @@ func drawBarPanel(l *draw.List, v MemoryBarsView, p barPanel, py, ph, ts, sc flo
 		case limit > 0 && t > limit:
 			ex := draw.SayBytes(v.Words, "canvas.mem.over", t-limit)
 			lines[0] = barText{ex, th.Hot}
-			if tot := draw.BytesLabel(t); draw.LabelWidth(ex, ts) <= slot*0.98 && draw.LabelWidth(tot, ts) <= slot*0.98 {
+			if tot := draw.BytesLabel(t); draw.TextWidth(ex, ts) <= slot*0.98 && draw.TextWidth(tot, ts) <= slot*0.98 {
 				lines[1], k = barText{tot, col}, 2
 			}
 		default:
 			lines[0] = barText{draw.BytesLabel(t), col}
 		}
-		if k == 2 && draw.Maxf(draw.LabelWidth(lines[0].s, ts), draw.LabelWidth(lines[1].s, ts)) > p.w {
+		if k == 2 && draw.Maxf(draw.TextWidth(lines[0].s, ts), draw.TextWidth(lines[1].s, ts)) > p.w {
 			k = 1
 		}
 		lines[0].s = draw.FitText(lines[0].s, ts, p.w)
 		wmax := float32(0)
 		for j := range k {
-			wmax = draw.Maxf(wmax, draw.LabelWidth(lines[j].s, ts))
+			wmax = draw.Maxf(wmax, draw.TextWidth(lines[j].s, ts))
 		}
 		cx := draw.Clamp(p.x+slot*(float32(i)+0.5), p.x+wmax/2, p.x+p.w-wmax/2)
 		ly := draw.Maxf(y(t), py) - lh*float32(k) - ts*0.15
@@ -448,7 +448,7 @@ func drawLowerChart(l *draw.List, v MemoryBarsView, px, pw, y, h, ts, sc float32
 			return
 		}
 		s := draw.DurationLabel(b.Seconds)
-		w := draw.LabelWidth(s, ts)
+		w := draw.TextWidth(s, ts)
 		cx := draw.Clamp(px+slot*(float32(i)+0.5), px+w/2, px+pw-w/2)
 		lo, hi := cx-w/2-ts*0.2, cx+w/2+ts*0.2
 		if i != cur && (lo < lastR || (lo < curR && hi > curL)) {

@@ -79,7 +79,7 @@ func AppendCards(dst draw.List, v CardsView) draw.List {
 				count = v.Words.Say("canvas.cards.range", "lo", strconv.Itoa(n), "hi", strconv.Itoa(cardsFor(r.High, v.Card)))
 			}
 		}
-		cwid := draw.LabelWidth(count, fs)
+		cwid := draw.TextWidth(count, fs)
 		l.Label(x+w, ry, fs, draw.AlignRight, th.Text, count)
 		l.Label(x, ry+(fs-ts)*0.6, ts, draw.AlignLeft, th.Text, draw.FitText(r.Label, ts, w-cwid-ts))
 		cy := ry + labelH

@@ -282,7 +282,7 @@ func planRows(l *draw.List, th draw.Theme, sc, fs float32, r draw.Rect, v Planne
 	stepW := 4.8 * fs
 	var labW float32
 	for _, p := range v.Plans {
-		labW = draw.Maxf(labW, draw.LabelW(p.Label, fs))
+		labW = draw.Maxf(labW, draw.TextWidth(p.Label, fs))
 	}
 	need := labW + fs
 	labW = draw.Minf(need, r.W*0.55)

@@ -312,7 +312,7 @@ func zoomSay(w draw.Words, key, a string, fa byte, x float64, b string, fb byte,
 // zoomFit is fitLabel, memoized: a label cut anew every frame would
 // allocate every frame.
 func zoomFit(s string, fs, w float32) string {
-	if draw.LabelW(s, fs) <= w {
+	if draw.TextWidth(s, fs) <= w {
 		return s
 	}
 	return zoomLabels.Get(zKey{"", s, "", 'f', float64(fs), float64(w)}, func() string { return fitWord(s, fs, w) })
@@ -320,7 +320,7 @@ func zoomFit(s string, fs, w float32) string {
 
 // zoomWrap is wrap2, memoized (its two lines kept as one string).
 func zoomWrap(s string, fs, w float32) (string, string) {
-	if draw.LabelW(s, fs) <= w {
+	if draw.TextWidth(s, fs) <= w {
 		return s, ""
 	}
 	both := zoomLabels.Get(zKey{"", s, "", 'w', float64(fs), float64(w)}, func() string {

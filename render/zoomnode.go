@@ -284,7 +284,7 @@ func AppendZoomNode(dst draw.List, v ZoomNodeView) draw.List {
 	clockY := y
 	cw := float32(0)
 	if v.Clock != "" {
-		cw = float32(int(draw.LabelW(v.Clock, fs)/(2*fs))+1) * 2 * fs
+		cw = float32(int(draw.TextWidth(v.Clock, fs)/(2*fs))+1) * 2 * fs
 	}
 	t1, t2 := zoomWrap(v.Title, fs, right-left-cw-pad)
 	if t1 != "" {
@@ -303,7 +303,7 @@ func AppendZoomNode(dst draw.List, v ZoomNodeView) draw.List {
 		for _, a := range [2]string{a1, a2} {
 			if a != "" {
 				l.Label(left, y, fs, draw.AlignLeft, th.Hot, a)
-				l.Hit(left, y, draw.LabelW(a, fs), fs*draw.LineHeight, v.AlertGPU)
+				l.Hit(left, y, draw.TextWidth(a, fs), fs*draw.LineHeight, v.AlertGPU)
 				y += fs * 1.3
 			}
 		}
@@ -340,7 +340,7 @@ func AppendZoomNode(dst draw.List, v ZoomNodeView) draw.List {
 	intra := zoomLink(w, "canvas.zoom.node.intra", draw.LinkLabel(v.IntraName, "NVLink", v.IntraBW))
 	inter := zoomLink(w, "canvas.zoom.node.inter", draw.LinkLabel(v.InterName, "InfiniBand", v.InterBW))
 	lane := fs * 2.2
-	entry := func(s string) float32 { return lane + fs*0.5 + draw.LabelW(s, fs) + fs*1.5 }
+	entry := func(s string) float32 { return lane + fs*0.5 + draw.TextWidth(s, fs) + fs*1.5 }
 	laneLines := 1
 	if entry(intra)+entry(inter)-fs*1.5 > right-left {
 		laneLines = 2
@@ -353,12 +353,12 @@ func AppendZoomNode(dst draw.List, v ZoomNodeView) draw.List {
 	// The node: a panel of the GPUs round the switch, the InfiniBand
 	// strip at its right.
 	ibWord := draw.Say(w, "canvas.zoom.node.ib")
-	ibW := draw.LabelW(ibWord, fs) + fs*0.6
+	ibW := draw.TextWidth(ibWord, fs) + fs*0.6
 	ibGap := fs * 0.6
 	pp := znPanel * fs
 	var doW, roleW float32
 	for _, gpu := range v.GPUs {
-		doW, roleW = draw.Maxf(doW, draw.Maxf(draw.LabelW(gpu.Label, fs), draw.LabelW(gpu.Doing, fs))), draw.Maxf(roleW, draw.LabelW(gpu.Role, fs))
+		doW, roleW = draw.Maxf(doW, draw.Maxf(draw.TextWidth(gpu.Label, fs), draw.TextWidth(gpu.Doing, fs))), draw.Maxf(roleW, draw.TextWidth(gpu.Role, fs))
 	}
 	g, ok := znLayout(n, right-left-2*pp-ibGap-ibW, bottom-top-2*pp, fs, doW, roleW)
 	if !ok {
@@ -395,14 +395,14 @@ func AppendZoomNode(dst draw.List, v ZoomNodeView) draw.List {
 	}
 	labY := g.barTop + (g.sh-fs*draw.LineHeight)/2
 	// The switch's name, and beside it whether anything crosses it now.
-	both := draw.LabelW(swWord, fs) + fs*1.5 + draw.LabelW(none, fs)
+	both := draw.TextWidth(swWord, fs) + fs*1.5 + draw.TextWidth(none, fs)
 	swX := g.x0 + fs*0.5
 	switch {
 	case v.Unfit != "":
 		// The switch carries nothing, and the box saying why goes over it.
 	case !nvFlows && both <= g.gw-fs:
 		l.Label(g.x0+(g.gw-both)/2, labY, fs, draw.AlignLeft, th.Dim, swWord)
-		swX = g.x0 + (g.gw-both)/2 + draw.LabelW(swWord, fs) + fs*1.5
+		swX = g.x0 + (g.gw-both)/2 + draw.TextWidth(swWord, fs) + fs*1.5
 	case !nvFlows:
 		swX = -1 // the note alone
 	default:
@@ -431,14 +431,14 @@ func AppendZoomNode(dst draw.List, v ZoomNodeView) draw.List {
 				// Not running: its name alone, clear of the box over
 				// the node that says why.
 				lines, k = [3]string{gpu.Label}, 1
-			case fit >= 3 && draw.LabelW(gpu.Role, fs) <= iw:
+			case fit >= 3 && draw.TextWidth(gpu.Role, fs) <= iw:
 				lines, k = [3]string{gpu.Label, gpu.Role, gpu.Doing}, 3
 			case fit >= 2:
 				lines, k = [3]string{gpu.Label, gpu.Doing}, 2
 			case fit == 1:
 				lines, k = [3]string{gpu.Label}, 1
 			}
-			if draw.LabelW(gpu.Label, fs) > iw {
+			if draw.TextWidth(gpu.Label, fs) > iw {
 				// "GPU 10" cut to "GPU …" says nothing: its number does.
 				lines[0] = draw.SmallInt(gpu.GPU)
 			}
@@ -453,7 +453,7 @@ func AppendZoomNode(dst draw.List, v ZoomNodeView) draw.List {
 			// Too small for its words (the NVL72's 72 on a phone): the
 			// GPUs at work and the one zoomed on still say which they
 			// are, by number, where the number fits.
-			if num := draw.SmallInt(gpu.GPU); draw.LabelW(num, fs) <= g.bw-2*sc {
+			if num := draw.SmallInt(gpu.GPU); draw.TextWidth(num, fs) <= g.bw-2*sc {
 				l.Label(x+g.bw/2, y+ip*0.5, fs, draw.AlignCenter, ink, num)
 			}
 		}

@@ -105,7 +105,7 @@ func appendZoomSMPass(p *draw.Placer, v ZoomSMView, sc, fs, y float32) {
 	case nb == sms:
 		keys = legend[:1]
 	}
-	lh := draw.PlacerLegendHeight(fw, fs, keys...)
+	lh := draw.LegendHeight(fw, fs, keys...)
 	area := draw.Rect{X: x, Y: y, W: fw, H: bottom - noteH - lh - fs*0.8 - y}
 	if area.H < fs*6 || area.W < fs*8 {
 		zoomSMNote(p, th, sc, fs, draw.Rect{X: x, Y: y, W: fw, H: bottom - y}, v.Note)
@@ -144,7 +144,7 @@ func appendZoomSMPass(p *draw.Placer, v ZoomSMView, sc, fs, y float32) {
 	if ps.Flow != FlowNone && (nb > 0 || ps.Flow == FlowLink) {
 		pipeW = draw.Maxf(area.W*float32(clamp01(ps.Share)), 3*sc)
 		pipeX = area.X + (area.W-pipeW)/2
-		if ps.OnChip != "" && pipeX+pipeW+fs*0.6+draw.LabelW(ps.OnChip, fs) > area.X+area.W {
+		if ps.OnChip != "" && pipeX+pipeW+fs*0.6+draw.TextWidth(ps.OnChip, fs) > area.X+area.W {
 			pipeX = area.X + fs // a narrow stage: the pipe to the left, its words beside it
 		}
 		p.L.Rect(pipeX, gridBottom+g.gap, pipeW, barY-gridBottom-g.gap, draw.WithAlpha(barCol, 120))

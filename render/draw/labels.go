@@ -6,44 +6,13 @@ import (
 	"unicode/utf8"
 )
 
-// Label widths for layout. TextWidth is exact: the painter's own advances
-// (render/font), a CJK character one em. LabelW is an older per-rune
-// bound, never narrower than TextWidth, that the pictures laid out with
-// it still use; measuring them by TextWidth instead moves their labels
-// (issue 38), so it waits for their goldens to be reviewed.
-
-// LabelW is an upper bound of s's width at size fs.
-func LabelW(s string, fs float32) float32 {
-	var em float32
-	for _, r := range s {
-		em += runeEm(r)
-	}
-	return Maxf(em*fs, TextWidth(s, fs))
-}
-
-// runeEm is a rune's advance in ems, rounded up (Go Regular's metrics;
-// full-width and CJK runes one em).
-func runeEm(r rune) float32 {
-	switch {
-	case r >= 0x2e80 || r == '—' || r == '…' || r == '→' || r == '←':
-		return 1
-	case r == 'M' || r == 'W' || r == 'm' || r == 'w' || r == '%' || r == '@':
-		return 0.95
-	case r >= 'A' && r <= 'Z':
-		return 0.78
-	case r == ' ' || r == 'i' || r == 'j' || r == 'l' || r == '.' || r == ',' || r == ':' || r == '·' || r == '|' || r == '\'':
-		return 0.32
-	}
-	return 0.58
-}
-
-// FitLabel is s cut, with an ellipsis, to w pixels at size fs by labelW.
+// FitLabel is s cut, with an ellipsis, to w pixels at size fs (TextWidth).
 func FitLabel(s string, fs, w float32) string {
-	if LabelW(s, fs) <= w {
+	if TextWidth(s, fs) <= w {
 		return s
 	}
 	r := []rune(s)
-	for len(r) > 1 && LabelW(string(r)+"…", fs) > w {
+	for len(r) > 1 && TextWidth(string(r)+"…", fs) > w {
 		r = r[:len(r)-1]
 	}
 	return string(r) + "…"
@@ -59,7 +28,7 @@ func FitLabel(s string, fs, w float32) string {
 // the first line at least half of w, the second cut to fit. A " · " at
 // the break is dropped, not left to begin or end a line.
 func Wrap2(s string, fs, w float32) (string, string) {
-	if LabelW(s, fs) <= w {
+	if TextWidth(s, fs) <= w {
 		return s, ""
 	}
 	var both [3]int // the last break of each kind (any space, a space between words, a piece's end) leaving both lines within w
@@ -84,7 +53,7 @@ func Wrap2(s string, fs, w float32) (string, string) {
 			} else {
 				end += len(string(r))
 			}
-			lw := LabelW(s[:end], fs)
+			lw := TextWidth(s[:end], fs)
 			if lw > w {
 				break
 			}
@@ -92,7 +61,7 @@ func Wrap2(s string, fs, w float32) (string, string) {
 			if lw >= w/2 {
 				full[kind] = end
 			}
-			if _, b := wrapCut(s, end); LabelW(b, fs) <= w {
+			if _, b := wrapCut(s, end); TextWidth(b, fs) <= w {
 				both[kind] = end
 			}
 		}
@@ -122,18 +91,18 @@ func wrapCut(s string, end int) (a, b string) {
 func isDigit(r rune) bool { return r >= '0' && r <= '9' }
 
 // wrapLines calls line with s broken into lines that fit w at size fs
-// (labelW): at spaces (not between a number and its unit), or after a
+// (TextWidth): at spaces (not between a number and its unit), or after a
 // CJK character or punctuation; a longer word stays whole.
 func WrapLines(s string, fs, w float32, line func(string)) {
 	s = strings.TrimSpace(s)
 	for len(s) > 0 {
-		if LabelW(s, fs) <= w {
+		if TextWidth(s, fs) <= w {
 			line(s)
 			return
 		}
 		cut := -1
 		for i, r := range s {
-			if i > 0 && LabelW(s[:i], fs) > w {
+			if i > 0 && TextWidth(s[:i], fs) > w {
 				break
 			}
 			if r == ' ' {

@@ -11,23 +11,10 @@ import (
 // 13.5 px at 1280×800, 20 px in presentation mode (scale 1.5).
 func TextSize(sc float32) float32 { return 13.5 * sc }
 
-// LabelWidth is a label's width with a margin: each CJK character (any
-// rune from U+2E80) an em, any other 0.56 em, and never less than
-// TextWidth — a per-rune bound older than the exact measure (TextWidth,
-// which already counts a CJK character as an em), kept until the
-// pictures that use it are laid out again by TextWidth (issue 38).
-func LabelWidth(s string, size float32) float32 {
-	n, wide := 0, 0
-	for _, r := range s {
-		n++
-		if r >= 0x2e80 {
-			wide++
-		}
-	}
-	return Maxf(TextWidth(s, size), (float32(n-wide)*0.56+float32(wide))*size)
-}
-
-// TextWidth is a label's width as the painter draws it (render/font).
+// TextWidth is a label's width as the painter draws it (render/font): Go
+// Regular's advances, a CJK character one em. It is render's one text
+// measure: every layout, fitter, wrapper and the label placer measure by
+// it, as the picture-rule tests judge by it (issue 38).
 func TextWidth(s string, size float32) float32 {
 	return font.Width(s, size)
 }
