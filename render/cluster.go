@@ -152,7 +152,7 @@ func AppendCluster(dst draw.List, v ClusterView) draw.List {
 	}
 	cw := draw.TextWidth(clock, fs)
 	clockY := y // the clock goes last: it changes every frame
-	l.Label(st.X+pad, y, fs, draw.AlignLeft, th.Text, draw.FitLabel(clusterTitle(w, v.Nodes, G, tp, max(v.CP, 1), pp, max(v.DP, 1)), fs, st.W-3*pad-cw))
+	l.Label(st.X+pad, y, fs, draw.AlignLeft, th.Text, draw.Fit(clusterTitle(w, v.Nodes, G, tp, max(v.CP, 1), pp, max(v.DP, 1)), fs, st.W-3*pad-cw))
 	y += fs * 1.4
 	if v.Headline != "" {
 		// The collective's colour, its links'; a plan that does not fit
@@ -423,7 +423,7 @@ func AppendCluster(dst draw.List, v ClusterView) draw.List {
 			l.Segment(lx, cy, lx+lane, cy, 1*sc, th.Dim)
 		}
 		laneDots[i] = [2]float32{lx, cy}
-		l.Label(lx+lane+fs*0.5, ly, fs, draw.AlignLeft, th.Text, draw.FitLabel(e, fs, st.X+st.W-pad-(lx+lane+fs*0.5)))
+		l.Label(lx+lane+fs*0.5, ly, fs, draw.AlignLeft, th.Text, draw.Fit(e, fs, st.X+st.W-pad-(lx+lane+fs*0.5)))
 		lx += entry(e)
 	}
 	ly += fs * 1.4

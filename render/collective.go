@@ -99,8 +99,8 @@ func AppendCollective(dst draw.List, v CollectiveView) draw.List {
 	l.Label(st.X+st.W-pad, st.Y+pad, fs, draw.AlignRight, th.Text, clock)
 	l.Label(st.X+st.W-pad, st.Y+pad+fs*1.4, fs*0.9, draw.AlignRight, th.Dim, total)
 	hw := st.W - 3*pad - cw
-	l.Label(st.X+pad, st.Y+pad, fs, draw.AlignLeft, th.Text, draw.FitLabel(collTitle(w, v, n), fs, hw))
-	l.Label(st.X+pad, st.Y+pad+fs*1.4, fs*0.9, draw.AlignLeft, draw.Pick(sn.Done, th.Text, th.Dim), draw.FitLabel(progress(w, sn), fs*0.9, hw))
+	l.Label(st.X+pad, st.Y+pad, fs, draw.AlignLeft, th.Text, draw.Fit(collTitle(w, v, n), fs, hw))
+	l.Label(st.X+pad, st.Y+pad+fs*1.4, fs*0.9, draw.AlignLeft, draw.Pick(sn.Done, th.Text, th.Dim), draw.Fit(progress(w, sn), fs*0.9, hw))
 
 	// The legend under the picture: the chunks (bar height: GPUs summed),
 	// a link sending, the hot colour.
@@ -137,7 +137,7 @@ func AppendCollective(dst draw.List, v CollectiveView) draw.List {
 		for i := 0; i < sn.Chunks; i++ {
 			l.Key(draw.Chunk(i, sn.Chunks), chunkLabel)
 		}
-		l.Label(x+strip+lfs*0.4, y, lfs, draw.AlignLeft, th.Text, draw.FitLabel(chunkLabel, lfs, legW-strip-lfs*0.4))
+		l.Label(x+strip+lfs*0.4, y, lfs, draw.AlignLeft, th.Text, draw.Fit(chunkLabel, lfs, legW-strip-lfs*0.4))
 		if ownLine {
 			draw.Legend(&l, th, x, y+lineH, legW, lfs, sc, entries[:ne]...)
 		} else {
@@ -322,7 +322,7 @@ func AppendCollective(dst draw.List, v CollectiveView) draw.List {
 		// The hot spot, in words under the header: chunks queued for the
 		// root's one link.
 		msg := collQueue.Get(collQueueKey{w.Lang, queued}, func() string { return w.Say("canvas.star.queued", "n", strconv.Itoa(queued)) })
-		l.Label(st.X+pad, st.Y+pad+fs*2.7, fs*0.9, draw.AlignLeft, th.Hot, draw.FitLabel(msg, fs*0.9, st.W-2*pad))
+		l.Label(st.X+pad, st.Y+pad+fs*2.7, fs*0.9, draw.AlignLeft, th.Hot, draw.Fit(msg, fs*0.9, st.W-2*pad))
 	}
 	return l
 }
@@ -417,7 +417,7 @@ func drawTimeVsN(l *draw.List, th draw.Theme, sc float32, w draw.Words, r draw.R
 	if pw <= 0 || ph <= 0 {
 		return
 	}
-	l.Label(x0+fs*0.5, y0+fs*0.35, fs, draw.AlignLeft, th.Dim, draw.FitLabel(w.Say("canvas.ring.chart_y"), fs, r.W-fs))
+	l.Label(x0+fs*0.5, y0+fs*0.35, fs, draw.AlignLeft, th.Dim, draw.Fit(w.Say("canvas.ring.chart_y"), fs, r.W-fs))
 	nlo, nhi := float64(pts[0].N), float64(pts[len(pts)-1].N)
 	if nhi <= nlo {
 		nhi = nlo + 1

@@ -151,7 +151,7 @@ func fltJob(l *draw.List, th draw.Theme, sc, fs float32, w draw.Words, r, zoom d
 	title := fltLabels.Get(fltKey{w.Lang, 'j', v.Days, 0}, func() string {
 		return w.Say("canvas.faults.job", "days", units.LocalDuration(w.Lang, span))
 	})
-	l.Label(r.X, r.Y, fs, draw.AlignLeft, th.Dim, draw.FitLabel(title, fs, r.W))
+	l.Label(r.X, r.Y, fs, draw.AlignLeft, th.Dim, draw.Fit(title, fs, r.W))
 	stripY := r.Y + fs*1.45 // the failures' strikes
 	stripH := fs * 0.7
 	barY := stripY + stripH + fs*0.15
@@ -235,7 +235,7 @@ func fltZoom(l *draw.List, th draw.Theme, sc, fs float32, w draw.Words, r draw.R
 	})
 	l.Rect(r.X, r.Y, r.W, r.H, th.Panel)
 	l.Frame(r.X, r.Y, r.W, r.H, 1*sc, th.Link)
-	l.Label(r.X+fs*0.5, r.Y+fs*0.3, fs, draw.AlignLeft, th.Text, draw.FitLabel(title, fs, r.W-fs))
+	l.Label(r.X+fs*0.5, r.Y+fs*0.3, fs, draw.AlignLeft, th.Text, draw.Fit(title, fs, r.W-fs))
 	ymax := v.Chosen
 	yl := fltLabels.Get(fltKey{w.Lang, 'y', ymax, 0}, func() string { return units.LocalDuration(w.Lang, ymax) })
 	px := r.X + draw.TextWidth(yl, fs) + fs*0.9
@@ -265,7 +265,7 @@ func fltZoom(l *draw.List, th draw.Theme, sc, fs float32, w draw.Words, r draw.R
 		l.Label(x, base+fs*0.3, fs, draw.AlignCenter, th.Dim, label)
 	}
 	xl := w.Say("canvas.faults.zoom_x")
-	l.Label(px+pw, base+fs*1.5, fs, draw.AlignRight, th.Dim, draw.FitLabel(xl, fs, pw))
+	l.Label(px+pw, base+fs*1.5, fs, draw.AlignRight, th.Dim, draw.Fit(xl, fs, pw))
 
 	// The sawtooth, segment by segment, clipped to the window and the
 	// playhead.
@@ -359,7 +359,7 @@ func fltUnder(l *draw.List, x0, y0, x1, y1, base float32, c draw.Color) {
 // fltGoodput draws the goodput against the checkpoint interval in r.
 func fltGoodput(l *draw.List, th draw.Theme, sc, fs float32, w draw.Words, r draw.Rect, v FaultsView) {
 	title := w.Say("canvas.faults.goodput")
-	l.Label(r.X, r.Y, fs, draw.AlignLeft, th.Dim, draw.FitLabel(title, fs, r.W))
+	l.Label(r.X, r.Y, fs, draw.AlignLeft, th.Dim, draw.Fit(title, fs, r.W))
 	px := r.X + draw.TextWidth("100%", fs) + fs*0.6
 	py := r.Y + fs*2.9
 	pw := r.X + r.W - fs*0.5 - px
@@ -416,7 +416,7 @@ func fltGoodput(l *draw.List, th draw.Theme, sc, fs float32, w draw.Words, r dra
 	l.Segment(px, py+ph, px+pw, py+ph, 1*sc, th.Dim)
 	l.Segment(px, py, px, py+ph, 1*sc, th.Dim)
 	xl := w.Say("canvas.faults.interval")
-	l.Label(px+pw, py+ph+fs*1.5, fs, draw.AlignRight, th.Dim, draw.FitLabel(xl, fs, pw))
+	l.Label(px+pw, py+ph+fs*1.5, fs, draw.AlignRight, th.Dim, draw.Fit(xl, fs, pw))
 
 	// The curve, intervals ascending.
 	var lx, ly float32
@@ -443,8 +443,8 @@ func fltGoodput(l *draw.List, th draw.Theme, sc, fs float32, w draw.Words, r dra
 		_ = first
 		often := w.Say("canvas.faults.too_often")
 		rare := w.Say("canvas.faults.too_rare")
-		l.Label(px+fs*0.3, py-fs*1.4, fs, draw.AlignLeft, th.Dim, draw.FitLabel(often, fs, pw*0.45))
-		l.Label(px+pw, py-fs*1.4, fs, draw.AlignRight, th.Dim, draw.FitLabel(rare, fs, pw*0.45))
+		l.Label(px+fs*0.3, py-fs*1.4, fs, draw.AlignLeft, th.Dim, draw.Fit(often, fs, pw*0.45))
+		l.Label(px+pw, py-fs*1.4, fs, draw.AlignRight, th.Dim, draw.Fit(rare, fs, pw*0.45))
 	}
 
 	// Daly's optimum: a line to the axis, its value at its foot; this

@@ -49,7 +49,7 @@ func AppendMemoryBars(dst draw.List, v MemoryBarsView) draw.List {
 		// The bars' axis named under their labels: the room for a line
 		// taken from the bottom of the stage.
 		st.H -= ts * draw.LineHeight * 1.1
-		l.Label(st.X+st.W/2, st.Y+st.H-pad*0.5+ts*0.35, ts, draw.AlignCenter, th.Dim, draw.FitText(v.Axis, ts, w))
+		l.Label(st.X+st.W/2, st.Y+st.H-pad*0.5+ts*0.35, ts, draw.AlignCenter, th.Dim, draw.Fit(v.Axis, ts, w))
 	}
 	if v.Headline != "" {
 		draw.Headline(&l, th, st, sc, v.Headline)
@@ -149,7 +149,7 @@ func AppendMemoryBars(dst draw.List, v MemoryBarsView) draw.List {
 		if draw.Abs(uy-capY) < ts*draw.LineHeight*1.05 {
 			uy = capY + ts*draw.LineHeight*1.05
 		}
-		l.Label(lx, uy, ts, draw.AlignLeft, th.Dim, draw.FitText(useLabel, ts, st.X+st.W-lx))
+		l.Label(lx, uy, ts, draw.AlignLeft, th.Dim, draw.Fit(useLabel, ts, st.X+st.W-lx))
 	}
 	if lower {
 		drawLowerChart(&l, v, px, mainW, bottom-lowerH+ts*0.4, lowerH-ts*0.4, ts, sc, cur)
@@ -221,7 +221,7 @@ func drawBarPanel(l *draw.List, v MemoryBarsView, p barPanel, py, ph, ts, sc flo
 	if p.zoom {
 		// The zoom's frame and its name: what range it shows.
 		l.Frame(p.x, py, p.w, ph, 1*sc, th.Link)
-		l.Label(p.x+p.w, py-ts*draw.LineHeight*2.3, ts, draw.AlignRight, th.Dim, draw.FitText(draw.SayBytes(v.Words, "canvas.mem.zoom", p.top), ts, p.w))
+		l.Label(p.x+p.w, py-ts*draw.LineHeight*2.3, ts, draw.AlignRight, th.Dim, draw.Fit(draw.SayBytes(v.Words, "canvas.mem.zoom", p.top), ts, p.w))
 	}
 
 	slot := p.w / float32(n)
@@ -280,7 +280,7 @@ func drawBarPanel(l *draw.List, v MemoryBarsView, p barPanel, py, ph, ts, sc flo
 		if i == cur {
 			col = th.Text
 		}
-		s := draw.FitText(b.Label, ts, draw.Maxf(slot, ts*4))
+		s := draw.Fit(b.Label, ts, draw.Maxf(slot, ts*4))
 		w := draw.TextWidth(s, ts)
 		cx := draw.Clamp(p.x+slot*(float32(i)+0.5), p.x+w/2, p.x+p.w-w/2)
 		lo, hi := cx-w/2-ts*0.3, cx+w/2+ts*0.3
@@ -338,7 +338,7 @@ func drawBarPanel(l *draw.List, v MemoryBarsView, p barPanel, py, ph, ts, sc flo
 		if k == 2 && draw.Maxf(draw.TextWidth(lines[0].s, ts), draw.TextWidth(lines[1].s, ts)) > p.w {
 			k = 1
 		}
-		lines[0].s = draw.FitText(lines[0].s, ts, p.w)
+		lines[0].s = draw.Fit(lines[0].s, ts, p.w)
 		wmax := float32(0)
 		for j := range k {
 			wmax = draw.Maxf(wmax, draw.TextWidth(lines[j].s, ts))
@@ -396,7 +396,7 @@ func drawLowerChart(l *draw.List, v MemoryBarsView, px, pw, y, h, ts, sc float32
 		}
 		longest = math.Max(longest, b.Seconds)
 	}
-	l.Label(px, y, ts, draw.AlignLeft, th.Text, draw.FitText(v.Lower.Title, ts, pw))
+	l.Label(px, y, ts, draw.AlignLeft, th.Text, draw.Fit(v.Lower.Title, ts, pw))
 	top := y + ts*draw.LineHeight*1.1 + ts*draw.LineHeight // the title, then a line for the values
 	base := y + h
 	if (longest <= 0 && !noRun) || base-top < ts {
@@ -410,7 +410,7 @@ func drawLowerChart(l *draw.List, v MemoryBarsView, px, pw, y, h, ts, sc float32
 		// What cannot run, on the axis where its column would stand.
 		// On two lines where a column's slot is narrow.
 		s1, s2 := draw.Wrap2(draw.Say(v.Words, "canvas.mem.norun"), ts, slot-ts*0.2)
-		s1, s2 = draw.FitText(s1, ts, slot-ts*0.2), draw.FitText(s2, ts, slot-ts*0.2)
+		s1, s2 = draw.Fit(s1, ts, slot-ts*0.2), draw.Fit(s2, ts, slot-ts*0.2)
 		for i, b := range v.Bars {
 			if b.NoRun {
 				cx := px + slot*(float32(i)+0.5)

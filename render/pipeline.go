@@ -294,7 +294,7 @@ func pipeStill(l draw.List, v PipelineView, cache *PipelineCache, sc float32, g 
 			l.Label(st.X+st.W-pad, y, ts, draw.AlignRight, th.Text, tl.Note)
 			note += ts
 		}
-		l.Label(st.X+pad, y, ts, draw.AlignLeft, th.Text, draw.FitText(tl.Label, ts, st.W-2*pad-note))
+		l.Label(st.X+pad, y, ts, draw.AlignLeft, th.Text, draw.Fit(tl.Label, ts, st.W-2*pad-note))
 		y += titleH
 		tlTop := y
 		n := rows * copies

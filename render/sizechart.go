@@ -61,7 +61,7 @@ func AppendSizeChart(dst draw.List, v SizeChartView) draw.List {
 	}
 	timeAxis := v.YLabel == "s"
 	if timeAxis {
-		l.Label(st.X+pad, y, fs, draw.AlignLeft, th.Dim, draw.FitLabel(w.Say("canvas.sizes.y"), fs, st.W-2*pad))
+		l.Label(st.X+pad, y, fs, draw.AlignLeft, th.Dim, draw.Fit(w.Say("canvas.sizes.y"), fs, st.W-2*pad))
 		y += fs * 1.35
 	}
 	// The parts under the chart, or beside it on a wide, short stage, when
@@ -166,7 +166,7 @@ func AppendSizeChart(dst draw.List, v SizeChartView) draw.List {
 	}
 	l.Frame(px, py, pw, ph, 1*sc, th.Dim)
 	xl := w.Say("canvas.sizes.x")
-	l.Label(px+pw, py+ph+fs*1.5, fs, draw.AlignRight, th.Dim, draw.FitLabel(xl, fs, pw))
+	l.Label(px+pw, py+ph+fs*1.5, fs, draw.AlignRight, th.Dim, draw.Fit(xl, fs, pw))
 
 	// The current size: a line and its size (its dots come last).
 	hasCur := v.Current > 0 && !math.IsInf(v.Current, 0)
@@ -352,7 +352,7 @@ func sizeParts(l *draw.List, th draw.Theme, sc, fs float32, w draw.Words, r draw
 			break
 		}
 		bottom = ry + rowH
-		l.Label(r.X, ry, fs, draw.AlignLeft, col, draw.FitLabel(sizePartLabel(w, p), fs, draw.Pick(stacked, r.W, nameW-fs*0.5)))
+		l.Label(r.X, ry, fs, draw.AlignLeft, col, draw.Fit(sizePartLabel(w, p), fs, draw.Pick(stacked, r.W, nameW-fs*0.5)))
 		if !(tot > 0) || math.IsInf(tot, 0) {
 			continue
 		}
@@ -383,7 +383,7 @@ func sizeParts(l *draw.List, th draw.Theme, sc, fs float32, w draw.Words, r draw
 		msg := sizeLabels.Get(sizeKey{w.Lang + "\x00gap\x00" + slow + "\x00" + fast + "\x00" + strconv.FormatFloat(long/short, 'g', -1, 64), zoom}, func() string {
 			return w.Say("canvas.sizes.gap", "slow", slow, "fast", fast, "ratio", units.Ratio(w.Lang, long/short), "zoom", units.Ratio(w.Lang, zoom))
 		})
-		l.Label(r.X, bottom+fs*0.2, fs, draw.AlignLeft, th.Hot, draw.FitLabel(msg, fs, r.W))
+		l.Label(r.X, bottom+fs*0.2, fs, draw.AlignLeft, th.Hot, draw.Fit(msg, fs, r.W))
 	}
 }
 

@@ -46,9 +46,9 @@ func AppendZoomGPU(dst draw.List, v ZoomGPUView) draw.List {
 	line := func(s string, size float32, c draw.Color, lines int) {
 		a, b := s, ""
 		if lines == 2 {
-			a, b = zoomWrap(s, size, W)
+			a, b = draw.Wrap2(s, size, W)
 		} else {
-			a = zoomFit(s, size, W)
+			a = draw.Fit(s, size, W)
 		}
 		for _, t := range [2]string{a, b} {
 			if t == "" {
@@ -278,7 +278,7 @@ func zgRoofline(p *draw.Placer, v ZoomGPUView, r draw.Rect, fs, sc float32) {
 		dot := zoomLabels.Get(zKey{w.Lang, key, "", 'd', 0, 0}, func() string { return w.Say("canvas.zoom.gpu.dot", "bound", w.Say(key)) })
 		// Beside the dot, under or over it, on one line or two, nearest
 		// first.
-		a, b := zoomWrap(dot, fs, draw.TextWidth(dot, fs)*0.6)
+		a, b := draw.Wrap2(dot, fs, draw.TextWidth(dot, fs)*0.6)
 		for k := 0; k < 8; k++ {
 			s, t, h := dot, "", lh
 			if k%2 == 1 {
@@ -416,7 +416,7 @@ func zgBytes(p *draw.Placer, v ZoomGPUView, b *zgBytesText, r draw.Rect, fs, sc 
 				l.Rect(r.X+bx, y+fs*0.15, draw.Maxf((r.W-bx)*float32(x/most), 2*sc), fs*0.85, bc)
 			}
 		}
-		s = zoomFit(s, fs, w)
+		s = draw.Fit(s, fs, w)
 		l.Label(r.X, y, fs, draw.AlignLeft, c, s)
 		p.Reserve(draw.Rect{X: r.X, Y: y, W: draw.TextWidth(s, fs), H: fs * draw.LineHeight})
 		y += b.row

@@ -286,7 +286,7 @@ func AppendZoomNode(dst draw.List, v ZoomNodeView) draw.List {
 	if v.Clock != "" {
 		cw = float32(int(draw.TextWidth(v.Clock, fs)/(2*fs))+1) * 2 * fs
 	}
-	t1, t2 := zoomWrap(v.Title, fs, right-left-cw-pad)
+	t1, t2 := draw.Wrap2(v.Title, fs, right-left-cw-pad)
 	if t1 != "" {
 		l.Label(left, y, fs, draw.AlignLeft, th.Text, t1)
 		y += fs * 1.3
@@ -299,7 +299,7 @@ func AppendZoomNode(dst draw.List, v ZoomNodeView) draw.List {
 		y += fs * 1.3
 	}
 	if v.Alert != "" {
-		a1, a2 := zoomWrap(v.Alert, fs, right-left)
+		a1, a2 := draw.Wrap2(v.Alert, fs, right-left)
 		for _, a := range [2]string{a1, a2} {
 			if a != "" {
 				l.Label(left, y, fs, draw.AlignLeft, th.Hot, a)
@@ -406,7 +406,7 @@ func AppendZoomNode(dst draw.List, v ZoomNodeView) draw.List {
 	case !nvFlows:
 		swX = -1 // the note alone
 	default:
-		l.Label(g.x0+g.gw/2, labY, fs, draw.AlignCenter, th.Dim, zoomFit(swWord, fs, g.gw-fs))
+		l.Label(g.x0+g.gw/2, labY, fs, draw.AlignCenter, th.Dim, draw.Fit(swWord, fs, g.gw-fs))
 	}
 
 	// The GPUs: a box each in its activity's colour, its words in the ink
@@ -445,7 +445,7 @@ func AppendZoomNode(dst draw.List, v ZoomNodeView) draw.List {
 			ly := y + ip
 			for _, s := range lines[:k] {
 				if s != "" {
-					l.Label(x+ip, ly, fs, draw.AlignLeft, ink, zoomFit(s, fs, iw))
+					l.Label(x+ip, ly, fs, draw.AlignLeft, ink, draw.Fit(s, fs, iw))
 				}
 				ly += lineH
 			}
@@ -480,7 +480,7 @@ func AppendZoomNode(dst draw.List, v ZoomNodeView) draw.List {
 		} else {
 			l.Rect(lx, cy-fs*0.3, lane, fs*0.6, th.Link)
 		}
-		l.Label(lx+lane+fs*0.5, ly, fs, draw.AlignLeft, th.Text, zoomFit(s, fs, right-(lx+lane+fs*0.5)))
+		l.Label(lx+lane+fs*0.5, ly, fs, draw.AlignLeft, th.Text, draw.Fit(s, fs, right-(lx+lane+fs*0.5)))
 		lx += entry(s)
 	}
 	draw.Legend(&l, th, left, legendY, right-left, fs, sc, ex[:k]...)
@@ -522,7 +522,7 @@ func AppendZoomNode(dst draw.List, v ZoomNodeView) draw.List {
 	}
 	if !nvFlows {
 		if swX < 0 {
-			l.Label(g.x0+g.gw/2, labY, fs, draw.AlignCenter, th.Dim, zoomFit(none, fs, g.gw-fs))
+			l.Label(g.x0+g.gw/2, labY, fs, draw.AlignCenter, th.Dim, draw.Fit(none, fs, g.gw-fs))
 		} else {
 			l.Label(swX, labY, fs, draw.AlignLeft, th.Dim, none)
 		}

@@ -138,7 +138,7 @@ func appendZoomSMPass(p *draw.Placer, v ZoomSMView, sc, fs, y float32) {
 	}
 	p.L.Rect(area.X, barY, area.W, barH, barCol)
 	if ps.Bar != "" {
-		p.L.Label(area.X+area.W/2, barY+(barH-fs*draw.LineHeight)/2, fs, draw.AlignCenter, zoomInk(barCol, th), draw.FitLabel(ps.Bar, fs, area.W-fs))
+		p.L.Label(area.X+area.W/2, barY+(barH-fs*draw.LineHeight)/2, fs, draw.AlignCenter, zoomInk(barCol, th), draw.Fit(ps.Bar, fs, area.W-fs))
 	}
 	pipeW, pipeX := float32(0), float32(0)
 	if ps.Flow != FlowNone && (nb > 0 || ps.Flow == FlowLink) {
@@ -150,7 +150,7 @@ func appendZoomSMPass(p *draw.Placer, v ZoomSMView, sc, fs, y float32) {
 		p.L.Rect(pipeX, gridBottom+g.gap, pipeW, barY-gridBottom-g.gap, draw.WithAlpha(barCol, 120))
 		if side := ps.OnChip; side != "" {
 			lx := pipeX + pipeW + fs*0.6
-			p.L.Label(lx, gridBottom+(band-fs*draw.LineHeight)/2, fs, draw.AlignLeft, th.Text, draw.FitLabel(side, fs, area.X+area.W-lx))
+			p.L.Label(lx, gridBottom+(band-fs*draw.LineHeight)/2, fs, draw.AlignLeft, th.Text, draw.Fit(side, fs, area.X+area.W-lx))
 		}
 	}
 	ly := barY + barH + fs*0.5

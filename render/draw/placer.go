@@ -1,10 +1,6 @@
 package draw
 
-import (
-	"math"
-	"strings"
-	"sync"
-)
+import "math"
 
 // The label placer and the layout the silicon and zoom pictures share
 // (cpu-vs-gpu, simt-launch, memory-wall, roofline, fused-kernels,
@@ -24,29 +20,6 @@ func TextSizes(st Rect, sc float32) (fs, big float32) {
 	big = Clamp(fs*1.2, MinText*sc, 21*sc)
 	return fs, big
 }
-
-// siFit is s cut with an ellipsis to w pixels (TextWidth).
-func siFit(s string, fs, w float32) string {
-	if TextWidth(s, fs) <= w {
-		return s
-	}
-	// A cut label is kept for the next frame's same question (cutting
-	// measures the label again for each rune it drops).
-	return fits.Get(fitKey{s, fs, w}, func() string {
-		r := []rune(s)
-		for len(r) > 1 && TextWidth(string(r)+"…", fs) > w {
-			r = r[:len(r)-1]
-		}
-		return string(r) + "…"
-	})
-}
-
-type fitKey struct {
-	s     string
-	fs, w float32
-}
-
-var fits Memo[fitKey]
 
 // Box is the box a label of s at (x, y) takes (TextWidth).
 func Box(x, y, fs float32, a Align, s string) Rect {
@@ -132,7 +105,7 @@ func (p *Placer) Fit(x, y, fs float32, a Align, c Color, s string, w float32) bo
 	if w < fs {
 		return false
 	}
-	return p.Text(x, y, fs, a, c, siFit(s, fs, w))
+	return p.Text(x, y, fs, a, c, Fit(s, fs, w))
 }
 
 func siOverlap(a, b Rect) bool {
@@ -172,69 +145,6 @@ func (p *Placer) Wrap(x, y, fs float32, a Align, c Color, s string, w float32, m
 		p.Fit(x, y+float32(i)*fs*LineHeight, fs, a, c, ln, w)
 	}
 	return float32(len(lines)) * fs * LineHeight
-}
-
-// Lines splits s at spaces (anywhere in CJK text) into lines of at most
-// w pixels at size fs; the last of maxLines keeps the rest, to be cut.
-// The lines are kept for the next frame's same question (the measuring
-// is quadratic in s and allocates): callers must not change them.
-func Lines(s string, fs, w float32, maxLines int) []string {
-	k := wrapKey{s, fs, w, maxLines}
-	wraps.mu.Lock()
-	defer wraps.mu.Unlock()
-	if out, ok := wraps.m[k]; ok {
-		return out
-	}
-	if wraps.m == nil || len(wraps.m) >= memoSize {
-		wraps.m = make(map[wrapKey][]string)
-	}
-	out := siWrapped(s, fs, w, maxLines)
-	wraps.m[k] = out
-	return out
-}
-
-// wraps are siWrap's answers.
-var wraps struct {
-	mu sync.Mutex
-	m  map[wrapKey][]string
-}
-
-type wrapKey struct {
-	s     string
-	fs, w float32
-	n     int
-}
-
-// siWrapped is siWrap worked out.
-func siWrapped(s string, fs, w float32, maxLines int) []string {
-	var out []string
-	r := []rune(s)
-	for len(r) > 0 {
-		if len(out) == maxLines-1 || TextWidth(string(r), fs) <= w {
-			out = append(out, string(r))
-			break
-		}
-		cut, space := 0, -1
-		for i := 1; i <= len(r); i++ {
-			if TextWidth(string(r[:i]), fs) > w {
-				break
-			}
-			cut = i
-			// A break at a space, but not between a number and its unit.
-			if r[i-1] == ' ' && !(i >= 2 && r[i-2] >= '0' && r[i-2] <= '9' && i < len(r) && r[i] != ' ' && r[i] < 0x2E80) {
-				space = i
-			}
-		}
-		if cut == 0 {
-			break
-		}
-		if space > 0 && (r[cut-1] < 0x2E80 || r[min(cut, len(r)-1)] < 0x2E80) {
-			cut = space
-		}
-		out = append(out, strings.TrimRight(string(r[:cut]), " "))
-		r = []rune(strings.TrimLeft(string(r[cut:]), " "))
-	}
-	return out
 }
 
 // Arrow draws a line from (x1, y1) to (x2, y2) with a head at the end.

@@ -19,12 +19,28 @@ func TextWidth(s string, size float32) float32 {
 	return font.Width(s, size)
 }
 
-// FitText is s cut, with an ellipsis, to w pixels at size fs — never in
-// the middle of a Latin word (a cut "ZeR…" reads as another word).
-func FitText(s string, fs, w float32) string {
+// Fit is s cut, with an ellipsis, to w pixels at size fs — never in the
+// middle of a Latin word (a cut "ZeR…" reads as another word) unless it
+// is the first. It is render's one fitter: labels, titles, the placer's
+// and the zooms' all cut by it. A cut is kept for the next frame's same
+// question (cutting measures the label again for each rune it drops).
+func Fit(s string, fs, w float32) string {
 	if TextWidth(s, fs) <= w {
 		return s
 	}
+	return fits.Format(fitKey{s, fs, w}, fitCut)
+}
+
+type fitKey struct {
+	s     string
+	fs, w float32
+}
+
+var fits Memo[fitKey]
+
+// fitCut is Fit worked out.
+func fitCut(k fitKey) string {
+	s, fs, w := k.s, k.fs, k.w
 	r := []rune(s)
 	for len(r) > 1 && TextWidth(string(r)+"…", fs) > w {
 		r = r[:len(r)-1]

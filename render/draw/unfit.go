@@ -40,7 +40,7 @@ func UnfitVeil(l *List, th Theme, r, mid Rect, sc, fs float32, label string) Rec
 	w = Minf(w, r.W-2*pad)
 	if l2 != "" && lines*fs*LineHeight+pad > r.H {
 		// No room for two lines: one, cut (the key keeps it whole).
-		l1, l2, lines = FitLabel(label, fs, r.W-4*pad), "", 1
+		l1, l2, lines = Fit(label, fs, r.W-4*pad), "", 1
 		w = Minf(TextWidth(l1, fs), r.W-2*pad)
 	}
 	bw, bh := w+2*pad, lines*fs*LineHeight+pad
