@@ -331,7 +331,7 @@ func attFlows(p *draw.Placer, v AttentionView, sc, fs float32, r draw.Rect, time
 func attChart(p *draw.Placer, v AttentionView, sc, fs float32, r draw.Rect) {
 	th, w := v.Theme, v.Words
 	stdC, flC, _, _, _ := attentionColours(th)
-	yLab := draw.Clamp(draw.PlacerW("100 GB", fs)+fs*0.5, fs*4, fs*6)
+	yLab := draw.Clamp(draw.TextWidth("100 GB", fs)+fs*0.5, fs*4, fs*6)
 	px, py := r.X+yLab, r.Y+fs*draw.LineHeight*1.3
 	pw, ph := r.W-yLab-fs*0.5, r.H-fs*draw.LineHeight*3.8
 	if pw <= fs*6 || ph <= fs*5 {
@@ -378,7 +378,7 @@ func attChart(p *draw.Placer, v AttentionView, sc, fs float32, r draw.Rect) {
 			lh := float32(len(lines)) * fs * draw.LineHeight
 			var lw float32
 			for _, ln := range lines {
-				lw = draw.Maxf(lw, draw.PlacerW(ln, fs))
+				lw = draw.Maxf(lw, draw.TextWidth(ln, fs))
 			}
 			for _, at := range [...][2]float32{{x1 + fs*0.5, y0 + fs*0.7}, {x0 - fs*0.8, y1}, {x0 - fs*0.8, y0 - lh}, {x1 + fs*0.5, y1 - lh - fs*0.7}} {
 				b := draw.Rect{X: at[0] - lw, Y: at[1], W: lw, H: lh}

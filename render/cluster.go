@@ -3,7 +3,6 @@ package render
 import (
 	"github.com/gpuscope/gpuscope/render/draw"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/gpuscope/gpuscope/engine/units"
 )
@@ -151,9 +150,9 @@ func AppendCluster(dst draw.List, v ClusterView) draw.List {
 			return w.Say("canvas.clock", "t", units.Duration(t))
 		})
 	}
-	cw := draw.LabelW(clock, fs)
+	cw := draw.TextWidth(clock, fs)
 	clockY := y // the clock goes last: it changes every frame
-	l.Label(st.X+pad, y, fs, draw.AlignLeft, th.Text, draw.FitLabel(clusterTitle(w, v.Nodes, G, tp, max(v.CP, 1), pp, max(v.DP, 1)), fs, st.W-3*pad-cw))
+	l.Label(st.X+pad, y, fs, draw.AlignLeft, th.Text, draw.Fit(clusterTitle(w, v.Nodes, G, tp, max(v.CP, 1), pp, max(v.DP, 1)), fs, st.W-3*pad-cw))
 	y += fs * 1.4
 	if v.Headline != "" {
 		// The collective's colour, its links'; a plan that does not fit
@@ -177,7 +176,7 @@ func AppendCluster(dst draw.List, v ClusterView) draw.List {
 	// the step's time by part.
 	intra, inter := draw.LinkLabel(v.IntraName, "NVLink", v.IntraBW), draw.LinkLabel(v.InterName, "InfiniBand", v.InterBW)
 	lane := fs * 3
-	entry := func(s string) float32 { return lane + fs*0.5 + draw.LabelW(s, fs) + fs*1.5 }
+	entry := func(s string) float32 { return lane + fs*0.5 + draw.TextWidth(s, fs) + fs*1.5 }
 	legendLines := 1
 	if entry(intra)+entry(inter) > st.W-2*pad {
 		legendLines = 2
@@ -186,7 +185,7 @@ func AppendCluster(dst draw.List, v ClusterView) draw.List {
 	colourKey := clColourKey(w, v.ColourBy, groupsN, tp)
 	stripW := fs * 0.9 * float32(min(groupsN, 8))
 	ckLines := float32(1)
-	if stripW+fs*0.5+draw.LabelW(colourKey, fs) > st.W-2*pad {
+	if stripW+fs*0.5+draw.TextWidth(colourKey, fs) > st.W-2*pad {
 		ckLines = 2
 	}
 	// The key under the links: the step bar's parts (when it is drawn),
@@ -424,7 +423,7 @@ func AppendCluster(dst draw.List, v ClusterView) draw.List {
 			l.Segment(lx, cy, lx+lane, cy, 1*sc, th.Dim)
 		}
 		laneDots[i] = [2]float32{lx, cy}
-		l.Label(lx+lane+fs*0.5, ly, fs, draw.AlignLeft, th.Text, draw.FitLabel(e, fs, st.X+st.W-pad-(lx+lane+fs*0.5)))
+		l.Label(lx+lane+fs*0.5, ly, fs, draw.AlignLeft, th.Text, draw.Fit(e, fs, st.X+st.W-pad-(lx+lane+fs*0.5)))
 		lx += entry(e)
 	}
 	ly += fs * 1.4
@@ -663,12 +662,6 @@ type clKey struct {
 }
 
 var clusterLabels draw.Memo[clKey]
-
-// clTextW estimates the width of s at size fs (the painter's font averages
-// a little over half an em per character).
-func clTextW(s string, fs float32) float32 {
-	return float32(utf8.RuneCountInString(s)) * fs * 0.56
-}
 
 // clLinkRatio is how many times faster the intra-node link is than the
 // inter-node one (9 when either is unknown: NVLink 4 at 450 GB/s a

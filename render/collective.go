@@ -95,12 +95,12 @@ func AppendCollective(dst draw.List, v CollectiveView) draw.List {
 	w := v.Words
 	clock := collClock.Get(collClockKey{w.Lang, sn.Time}, func() string { return w.Say("canvas.clock", "t", sn.Time.String()) })
 	total := collClock.Get(collClockKey{w.Lang + "\x00of", v.Total}, func() string { return w.Say("canvas.ring.of", "total", v.Total.String()) })
-	cw := draw.Maxf(draw.LabelW(clock, fs), draw.LabelW(total, fs*0.9))
+	cw := draw.Maxf(draw.TextWidth(clock, fs), draw.TextWidth(total, fs*0.9))
 	l.Label(st.X+st.W-pad, st.Y+pad, fs, draw.AlignRight, th.Text, clock)
 	l.Label(st.X+st.W-pad, st.Y+pad+fs*1.4, fs*0.9, draw.AlignRight, th.Dim, total)
 	hw := st.W - 3*pad - cw
-	l.Label(st.X+pad, st.Y+pad, fs, draw.AlignLeft, th.Text, draw.FitLabel(collTitle(w, v, n), fs, hw))
-	l.Label(st.X+pad, st.Y+pad+fs*1.4, fs*0.9, draw.AlignLeft, draw.Pick(sn.Done, th.Text, th.Dim), draw.FitLabel(progress(w, sn), fs*0.9, hw))
+	l.Label(st.X+pad, st.Y+pad, fs, draw.AlignLeft, th.Text, draw.Fit(collTitle(w, v, n), fs, hw))
+	l.Label(st.X+pad, st.Y+pad+fs*1.4, fs*0.9, draw.AlignLeft, draw.Pick(sn.Done, th.Text, th.Dim), draw.Fit(progress(w, sn), fs*0.9, hw))
 
 	// The legend under the picture: the chunks (bar height: GPUs summed),
 	// a link sending, the hot colour.
@@ -116,7 +116,7 @@ func AppendCollective(dst draw.List, v CollectiveView) draw.List {
 		entries[1], ne = draw.LegendEntry{Color: th.Hot, Label: collInter(w, v.InterLink)}, 2
 	}
 	legW := st.W - 2*pad
-	chunkW := strip + lfs*0.4 + draw.LabelW(chunkLabel, lfs) + lfs
+	chunkW := strip + lfs*0.4 + draw.TextWidth(chunkLabel, lfs) + lfs
 	lineH := lfs * draw.LineHeight * 1.15
 	ownLine := chunkW > legW*0.6 // the chunks' entry on a line of its own
 	var legH float32
@@ -137,7 +137,7 @@ func AppendCollective(dst draw.List, v CollectiveView) draw.List {
 		for i := 0; i < sn.Chunks; i++ {
 			l.Key(draw.Chunk(i, sn.Chunks), chunkLabel)
 		}
-		l.Label(x+strip+lfs*0.4, y, lfs, draw.AlignLeft, th.Text, draw.FitLabel(chunkLabel, lfs, legW-strip-lfs*0.4))
+		l.Label(x+strip+lfs*0.4, y, lfs, draw.AlignLeft, th.Text, draw.Fit(chunkLabel, lfs, legW-strip-lfs*0.4))
 		if ownLine {
 			draw.Legend(&l, th, x, y+lineH, legW, lfs, sc, entries[:ne]...)
 		} else {
@@ -192,7 +192,7 @@ func AppendCollective(dst draw.List, v CollectiveView) draw.List {
 		return b
 	}
 	ls := 14 * sc // GPU labels
-	labW := draw.LabelW("GPU 00", ls)
+	labW := draw.TextWidth("GPU 00", ls)
 	fit := func(labelled bool) (rx, ry, box float32) {
 		ry = 0.9 * draw.Minf(halfH, halfW/aspect)
 		rx = ry * aspect
@@ -322,7 +322,7 @@ func AppendCollective(dst draw.List, v CollectiveView) draw.List {
 		// The hot spot, in words under the header: chunks queued for the
 		// root's one link.
 		msg := collQueue.Get(collQueueKey{w.Lang, queued}, func() string { return w.Say("canvas.star.queued", "n", strconv.Itoa(queued)) })
-		l.Label(st.X+pad, st.Y+pad+fs*2.7, fs*0.9, draw.AlignLeft, th.Hot, draw.FitLabel(msg, fs*0.9, st.W-2*pad))
+		l.Label(st.X+pad, st.Y+pad+fs*2.7, fs*0.9, draw.AlignLeft, th.Hot, draw.Fit(msg, fs*0.9, st.W-2*pad))
 	}
 	return l
 }
@@ -408,16 +408,16 @@ func drawTimeVsN(l *draw.List, th draw.Theme, sc float32, w draw.Words, r draw.R
 	dlo, dhi := draw.Decades(lo, hi, -3, 0)
 	// Plot area inside the margins: the decades' labels on the left, the
 	// title above, the counts and the axis name below.
-	lab := draw.LabelW(draw.DecadeTime(dlo), fs)
+	lab := draw.TextWidth(draw.DecadeTime(dlo), fs)
 	for e := dlo; e <= dhi; e++ {
-		lab = draw.Maxf(lab, draw.LabelW(draw.DecadeTime(e), fs))
+		lab = draw.Maxf(lab, draw.TextWidth(draw.DecadeTime(e), fs))
 	}
 	px, py := x0+lab+fs*0.9, y0+fs*2.4
 	pw, ph := x0+r.W-fs*0.8-px, y0+r.H-fs*3-py
 	if pw <= 0 || ph <= 0 {
 		return
 	}
-	l.Label(x0+fs*0.5, y0+fs*0.35, fs, draw.AlignLeft, th.Dim, draw.FitLabel(w.Say("canvas.ring.chart_y"), fs, r.W-fs))
+	l.Label(x0+fs*0.5, y0+fs*0.35, fs, draw.AlignLeft, th.Dim, draw.Fit(w.Say("canvas.ring.chart_y"), fs, r.W-fs))
 	nlo, nhi := float64(pts[0].N), float64(pts[len(pts)-1].N)
 	if nhi <= nlo {
 		nhi = nlo + 1
@@ -449,7 +449,7 @@ func drawTimeVsN(l *draw.List, th draw.Theme, sc float32, w draw.Words, r draw.R
 		}
 		x, _ := at(p.N, 1)
 		s := strconv.Itoa(p.N)
-		hw := draw.LabelW(s, fs) / 2
+		hw := draw.TextWidth(s, fs) / 2
 		if x-hw < lastR+fs*0.5 {
 			continue
 		}

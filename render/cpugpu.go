@@ -171,7 +171,7 @@ func cpugpuElement(p *draw.Placer, v CPUGPUView, sc float32) {
 	_, _ = cpugpuLanesBar(p, th, sc, fs, r, lanes, tmax, t, func(ln cpugpuLane, f float64) string {
 		done := units.Count(int64(math.Floor(f * float64(v.N))))
 		s := w.Say("canvas.cpugpu.madds", "done", done, "n", units.Count(int64(v.N)))
-		if draw.PlacerW(s, fs) > r.W*0.36 {
+		if draw.TextWidth(s, fs) > r.W*0.36 {
 			s = done // a narrow stage: the count alone
 		}
 		return s
@@ -226,7 +226,7 @@ func cpugpuLanesBar(p *draw.Placer, th draw.Theme, sc, fs float32, r draw.Rect, 
 		if progress != nil {
 			pr := progress(ln, f)
 			p.Fit(r.X+r.W, ly, fs, draw.AlignRight, ln.col, pr, r.W*0.36)
-			nameW -= draw.PlacerW(pr, fs) + fs
+			nameW -= draw.TextWidth(pr, fs) + fs
 		}
 		p.Fit(r.X, ly, fs, draw.AlignLeft, th.Text, ln.name, nameW)
 		p.L.Rect(r.X, by, r.W, barH, th.Panel)
@@ -242,7 +242,7 @@ func cpugpuLanesBar(p *draw.Placer, th draw.Theme, sc, fs float32, r draw.Rect, 
 		if t >= ln.seconds {
 			p.L.Segment(x1, by-fs*0.25, x1, by+barH+fs*0.25, 2*sc, ln.col)
 			lab := units.Duration(ln.seconds)
-			if x1+fs*0.3+draw.PlacerW(lab, fs) > r.X+r.W || !p.Text(x1+fs*0.3, by+barH+fs*0.1, fs, draw.AlignLeft, ln.col, lab) {
+			if x1+fs*0.3+draw.TextWidth(lab, fs) > r.X+r.W || !p.Text(x1+fs*0.3, by+barH+fs*0.1, fs, draw.AlignLeft, ln.col, lab) {
 				p.Text(x1-fs*0.3, by+barH+fs*0.1, fs, draw.AlignRight, ln.col, lab)
 			}
 		}
@@ -364,7 +364,7 @@ func cpugpuPanels(p *draw.Placer, v CPUGPUView, sc float32, r draw.Rect, t float
 		pct := w.Say("canvas.cpugpu.filled", "pct", units.Percent(math.Floor(f*1000)/1000))
 		p.Fit(gx+side, py+side+fs*0.1, fs, draw.AlignRight, th.Dim, pct, side)
 		if i == 0 {
-			if cell := w.Say("canvas.cpugpu.cell", "k", units.Count(int64(per))); draw.PlacerW(cell, fs) <= side-draw.PlacerW(pct, fs)-fs {
+			if cell := w.Say("canvas.cpugpu.cell", "k", units.Count(int64(per))); draw.TextWidth(cell, fs) <= side-draw.TextWidth(pct, fs)-fs {
 				p.Text(gx, py+side+fs*0.1, fs, draw.AlignLeft, th.Dim, cell)
 			}
 		}

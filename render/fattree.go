@@ -80,10 +80,10 @@ func AppendFatTree(dst draw.List, v FatTreeView) draw.List {
 		now = tmax
 	}
 	clock := ftLabels.Get(ftKey{w.Lang, 't', int(math.Round(now * 1e9))}, func() string { return w.Say("canvas.clock", "t", units.Duration(now)) })
-	cw := draw.LabelW(clock, fs)
+	cw := draw.TextWidth(clock, fs)
 	l.Label(st.X+st.W-pad, y, fs, draw.AlignRight, th.Text, clock)
 	if v.Title != "" {
-		l.Label(st.X+pad, y, fs, draw.AlignLeft, th.Text, draw.FitLabel(v.Title, fs, st.W-3*pad-cw))
+		l.Label(st.X+pad, y, fs, draw.AlignLeft, th.Text, draw.Fit(v.Title, fs, st.W-3*pad-cw))
 	}
 	y += fs * 1.45
 	if f := v.Trees[fast]; slow != fast && f.Seconds > 0 && now >= f.Seconds {
@@ -92,7 +92,7 @@ func AppendFatTree(dst draw.List, v FatTreeView) draw.List {
 			return w.Say("canvas.fattree.ratio", "slow", draw.Pick(s.Short != "", s.Short, s.Name), "ratio", units.Ratio(w.Lang, s.Seconds/f.Seconds),
 				"fast", draw.Pick(f.Short != "", f.Short, f.Name))
 		})
-		l.Label(st.X+pad, y, fs, draw.AlignLeft, th.Hot, draw.FitLabel(msg, fs, st.W-2*pad))
+		l.Label(st.X+pad, y, fs, draw.AlignLeft, th.Hot, draw.Fit(msg, fs, st.W-2*pad))
 	}
 	y += fs * 1.45
 	entries := [...]draw.LegendEntry{
@@ -158,7 +158,7 @@ func ftTree(l *draw.List, th draw.Theme, sc, fs float32, w draw.Words, r draw.Re
 			// links steadily, so bytes arrive evenly over the run).
 			f := math.Floor(now/t.Seconds*1000) / 1000
 			s := ftLabels.Get(ftKey{w.Lang, 'p', int(f * 1000)}, func() string { return w.Say("canvas.fattree.delivered", "share", units.Percent(f)) })
-			l.Label(in.X, by+bh+fs*0.25, fs, draw.AlignLeft, th.Text, draw.FitLabel(s, fs, in.W))
+			l.Label(in.X, by+bh+fs*0.25, fs, draw.AlignLeft, th.Text, draw.Fit(s, fs, in.W))
 		}
 		if now < 0 || now >= t.Seconds {
 			s := ftLabels.Get(ftKey{w.Lang, 'd', int(math.Round(t.Seconds * 1e9))}, func() string {
@@ -166,12 +166,12 @@ func ftTree(l *draw.List, th draw.Theme, sc, fs float32, w draw.Words, r draw.Re
 			})
 			x := in.X + in.W*float32(t.Seconds/tmax)
 			l.Segment(x, by-fs*0.2, x, by+bh+fs*0.2, 2*sc, th.Text)
-			sw := draw.LabelW(s, fs)
+			sw := draw.TextWidth(s, fs)
 			l.Label(draw.Clamp(x-sw/2, in.X, in.X+in.W-sw), by+bh+fs*0.25, fs, draw.AlignLeft, th.Text, s)
 		}
 		in.H = by - fs*0.5 - in.Y
 	}
-	l.Label(in.X, in.Y, fs, draw.AlignLeft, th.Text, draw.FitLabel(firstLine(t.Name, fs, in.W), fs, in.W))
+	l.Label(in.X, in.Y, fs, draw.AlignLeft, th.Text, draw.Fit(firstLine(t.Name, fs, in.W), fs, in.W))
 	// The bottleneck: the busiest kind of link.
 	var nic, up float64
 	for _, k := range t.Links {

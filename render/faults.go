@@ -51,7 +51,7 @@ func AppendFaults(dst draw.List, v FaultsView) draw.List {
 	clock := fltLabels.Get(fltKey{w.Lang, 'c', math.Floor(t/8640) / 10, v.Days}, func() string {
 		return w.Say("canvas.faults.clock", "day", fltTrim(strconv.FormatFloat(math.Floor(t/8640)/10, 'f', 1, 64)), "days", fltTrim(strconv.FormatFloat(v.Days, 'f', 1, 64)))
 	})
-	cw := draw.LabelW(clock, fs)
+	cw := draw.TextWidth(clock, fs)
 	y := st.Y + pad
 	t1, t2 := draw.Wrap2(v.Title, fs, st.W-2*pad)
 	l.Label(st.X+pad, y, fs, draw.AlignLeft, th.Text, t1)
@@ -151,7 +151,7 @@ func fltJob(l *draw.List, th draw.Theme, sc, fs float32, w draw.Words, r, zoom d
 	title := fltLabels.Get(fltKey{w.Lang, 'j', v.Days, 0}, func() string {
 		return w.Say("canvas.faults.job", "days", units.LocalDuration(w.Lang, span))
 	})
-	l.Label(r.X, r.Y, fs, draw.AlignLeft, th.Dim, draw.FitLabel(title, fs, r.W))
+	l.Label(r.X, r.Y, fs, draw.AlignLeft, th.Dim, draw.Fit(title, fs, r.W))
 	stripY := r.Y + fs*1.45 // the failures' strikes
 	stripH := fs * 0.7
 	barY := stripY + stripH + fs*0.15
@@ -183,7 +183,7 @@ func fltJob(l *draw.List, th draw.Theme, sc, fs float32, w draw.Words, r, zoom d
 	days := span / 86400
 	step := draw.NiceStep(days / 6)
 	unit := w.Say("canvas.faults.days")
-	unitX := r.X + r.W - draw.LabelW(unit, fs)
+	unitX := r.X + r.W - draw.TextWidth(unit, fs)
 	l.Label(r.X+r.W, axisY+fs*0.3, fs, draw.AlignRight, th.Dim, unit)
 	for k := 0; float64(k)*step <= days*1.0001 && k < 100; k++ {
 		tx := at(float64(k) * step * 86400)
@@ -191,9 +191,9 @@ func fltJob(l *draw.List, th draw.Theme, sc, fs float32, w draw.Words, r, zoom d
 		label := fltLabels.Get(fltKey{"", 'd', float64(k) * step, 0}, func() string {
 			return fltTrim(strconv.FormatFloat(float64(k)*step, 'f', draw.Decimals(step), 64))
 		})
-		al, right := draw.AlignCenter, tx+draw.LabelW(label, fs)/2
+		al, right := draw.AlignCenter, tx+draw.TextWidth(label, fs)/2
 		if k == 0 {
-			al, right = draw.AlignLeft, tx+draw.LabelW(label, fs)
+			al, right = draw.AlignLeft, tx+draw.TextWidth(label, fs)
 		}
 		if right < unitX-fs*0.4 {
 			l.Label(tx, axisY+fs*0.3, fs, al, th.Dim, label)
@@ -235,10 +235,10 @@ func fltZoom(l *draw.List, th draw.Theme, sc, fs float32, w draw.Words, r draw.R
 	})
 	l.Rect(r.X, r.Y, r.W, r.H, th.Panel)
 	l.Frame(r.X, r.Y, r.W, r.H, 1*sc, th.Link)
-	l.Label(r.X+fs*0.5, r.Y+fs*0.3, fs, draw.AlignLeft, th.Text, draw.FitLabel(title, fs, r.W-fs))
+	l.Label(r.X+fs*0.5, r.Y+fs*0.3, fs, draw.AlignLeft, th.Text, draw.Fit(title, fs, r.W-fs))
 	ymax := v.Chosen
 	yl := fltLabels.Get(fltKey{w.Lang, 'y', ymax, 0}, func() string { return units.LocalDuration(w.Lang, ymax) })
-	px := r.X + draw.LabelW(yl, fs) + fs*0.9
+	px := r.X + draw.TextWidth(yl, fs) + fs*0.9
 	py := r.Y + fs*2.2
 	pw := r.X + r.W - fs*0.7 - px
 	ph := r.Y + r.H - fs*2.9 - py
@@ -265,7 +265,7 @@ func fltZoom(l *draw.List, th draw.Theme, sc, fs float32, w draw.Words, r draw.R
 		l.Label(x, base+fs*0.3, fs, draw.AlignCenter, th.Dim, label)
 	}
 	xl := w.Say("canvas.faults.zoom_x")
-	l.Label(px+pw, base+fs*1.5, fs, draw.AlignRight, th.Dim, draw.FitLabel(xl, fs, pw))
+	l.Label(px+pw, base+fs*1.5, fs, draw.AlignRight, th.Dim, draw.Fit(xl, fs, pw))
 
 	// The sawtooth, segment by segment, clipped to the window and the
 	// playhead.
@@ -359,8 +359,8 @@ func fltUnder(l *draw.List, x0, y0, x1, y1, base float32, c draw.Color) {
 // fltGoodput draws the goodput against the checkpoint interval in r.
 func fltGoodput(l *draw.List, th draw.Theme, sc, fs float32, w draw.Words, r draw.Rect, v FaultsView) {
 	title := w.Say("canvas.faults.goodput")
-	l.Label(r.X, r.Y, fs, draw.AlignLeft, th.Dim, draw.FitLabel(title, fs, r.W))
-	px := r.X + draw.LabelW("100%", fs) + fs*0.6
+	l.Label(r.X, r.Y, fs, draw.AlignLeft, th.Dim, draw.Fit(title, fs, r.W))
+	px := r.X + draw.TextWidth("100%", fs) + fs*0.6
 	py := r.Y + fs*2.9
 	pw := r.X + r.W - fs*0.5 - px
 	ph := r.Y + r.H - fs*2.9 - py
@@ -402,7 +402,7 @@ func fltGoodput(l *draw.List, th draw.Theme, sc, fs float32, w draw.Words, r dra
 		}
 		x := xAt(s)
 		label := fltLabels.Get(fltKey{w.Lang, 't', s, 0}, func() string { return units.LocalDuration(w.Lang, s) })
-		lw := draw.LabelW(label, fs)
+		lw := draw.TextWidth(label, fs)
 		l.Segment(x, py, x, py+ph, 1*sc, th.Panel)
 		lx, al := x-lw/2, draw.AlignCenter
 		if lx < px {
@@ -416,7 +416,7 @@ func fltGoodput(l *draw.List, th draw.Theme, sc, fs float32, w draw.Words, r dra
 	l.Segment(px, py+ph, px+pw, py+ph, 1*sc, th.Dim)
 	l.Segment(px, py, px, py+ph, 1*sc, th.Dim)
 	xl := w.Say("canvas.faults.interval")
-	l.Label(px+pw, py+ph+fs*1.5, fs, draw.AlignRight, th.Dim, draw.FitLabel(xl, fs, pw))
+	l.Label(px+pw, py+ph+fs*1.5, fs, draw.AlignRight, th.Dim, draw.Fit(xl, fs, pw))
 
 	// The curve, intervals ascending.
 	var lx, ly float32
@@ -443,8 +443,8 @@ func fltGoodput(l *draw.List, th draw.Theme, sc, fs float32, w draw.Words, r dra
 		_ = first
 		often := w.Say("canvas.faults.too_often")
 		rare := w.Say("canvas.faults.too_rare")
-		l.Label(px+fs*0.3, py-fs*1.4, fs, draw.AlignLeft, th.Dim, draw.FitLabel(often, fs, pw*0.45))
-		l.Label(px+pw, py-fs*1.4, fs, draw.AlignRight, th.Dim, draw.FitLabel(rare, fs, pw*0.45))
+		l.Label(px+fs*0.3, py-fs*1.4, fs, draw.AlignLeft, th.Dim, draw.Fit(often, fs, pw*0.45))
+		l.Label(px+pw, py-fs*1.4, fs, draw.AlignRight, th.Dim, draw.Fit(rare, fs, pw*0.45))
 	}
 
 	// Daly's optimum: a line to the axis, its value at its foot; this
@@ -460,7 +460,7 @@ func fltGoodput(l *draw.List, th draw.Theme, sc, fs float32, w draw.Words, r dra
 		s := fltLabels.Get(fltKey{w.Lang, 'o', v.Optimum, 0}, func() string {
 			return w.Say("canvas.faults.optimum", "every", units.LocalDuration(w.Lang, v.Optimum))
 		})
-		sw := draw.LabelW(s, fs)
+		sw := draw.TextWidth(s, fs)
 		lx, al := x+fs*0.4, draw.AlignLeft
 		if lx+sw > r.X+r.W {
 			lx, al = x-fs*0.4, draw.AlignRight
@@ -477,7 +477,7 @@ func fltGoodput(l *draw.List, th draw.Theme, sc, fs float32, w draw.Words, r dra
 		s := fltLabels.Get(fltKey{w.Lang, 'x', v.Chosen, g}, func() string {
 			return w.Say("canvas.faults.this_job", "every", units.LocalDuration(w.Lang, v.Chosen), "goodput", units.Percent(g))
 		})
-		sw := draw.LabelW(s, fs)
+		sw := draw.TextWidth(s, fs)
 		lx := draw.Clamp(x-sw/2, r.X, r.X+r.W-sw)
 		ty := y - fs*1.9 // above the dot; under it where the annotations take the top
 		if roomy {

@@ -210,7 +210,7 @@ func fusedTrips(p *draw.Placer, v FusedView, sc, fs float32, r draw.Rect, ks []K
 			if done == 0 || faint {
 				tc = th.Text
 			}
-			if draw.PlacerW(ops[j], fs) <= bw-fs*0.3 { // else its colour says it (the legend)
+			if draw.TextWidth(ops[j], fs) <= bw-fs*0.3 { // else its colour says it (the legend)
 				p.Text(bx+bw/2, by+(bh-fs*draw.LineHeight)/2, fs, draw.AlignCenter, tc, ops[j])
 			}
 			if j < last { // handed on, on the desk

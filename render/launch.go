@@ -499,7 +499,7 @@ func launchWarp(p *draw.Placer, v LaunchView, sc, fs float32, r draw.Rect) {
 	header := func(x, wd float32, c draw.Color, key string, n int) {
 		full := w.Say(key, "n", units.Count(int64(n)))
 		short := w.Say(key+"_short", "n", units.Count(int64(n)))
-		if draw.PlacerW(full, fs) <= wd {
+		if draw.TextWidth(full, fs) <= wd {
 			p.Text(x, r.Y, fs, draw.AlignLeft, c, full)
 		} else {
 			p.Fit(x, r.Y, fs, draw.AlignLeft, c, short, wd)

@@ -56,17 +56,17 @@ func TestWrap2Pieces(t *testing.T) {
 		{"NVL72 的 NVLink 域：72 颗 GB200 · GPU 0 把 1 GB 发给 GPU 71", 0, "NVL72 的 NVLink 域：72 颗 GB200", "GPU 0 把 1 GB 发给 GPU 71", true},
 		{"The NVL72's NVLink domain: 72 × GB200 · 1 GB from GPU 0 to GPU 71", 0, "The NVL72's NVLink domain: 72 × GB200", "1 GB from GPU 0 to GPU 71", true},
 		{"Node 3 of 32: 8 × H100, NVLink 4 (450 GB/s one way)", 0, "Node 3 of 32: 8 × H100,", "NVLink 4 (450 GB/s one way)", true},
-		{"bottleneck: the uplinks to the spine, 99.8% busy", draw.LabelW("bottleneck: the uplinks to the spine,", 16) + 1, "bottleneck: the uplinks to the spine,", "99.8% busy", true},
-		{"The NVL72's NVLink domain: 72 × GB200 · 1 GB from GPU 0 to GPU 71", draw.LabelW("The NVL72's NVLink domain: 72 × GB200 ·", 16) - 1, "The NVL72's NVLink domain:", "72 × GB200 · 1 GB from GPU 0 to GPU 71", true},
+		{"bottleneck: the uplinks to the spine, 99.8% busy", draw.TextWidth("bottleneck: the uplinks to the spine,", 16) + 1, "bottleneck: the uplinks to the spine,", "99.8% busy", true},
+		{"The NVL72's NVLink domain: 72 × GB200 · 1 GB from GPU 0 to GPU 71", draw.TextWidth("The NVL72's NVLink domain: 72 × GB200 ·", 16) - 1, "The NVL72's NVLink domain:", "72 × GB200 · 1 GB from GPU 0 to GPU 71", true},
 		{"one long piece without any separator at all in it", 0, "", "", true},
 	} {
 		const fs = 16
 		w := c.w
 		if w == 0 {
-			w = draw.LabelW(c.s, fs) * 0.75
+			w = draw.TextWidth(c.s, fs) * 0.75
 		}
 		a, b := draw.Wrap2(c.s, fs, w)
-		if draw.LabelW(a, fs) > w || draw.LabelW(b, fs) > w {
+		if draw.TextWidth(a, fs) > w || draw.TextWidth(b, fs) > w {
 			t.Errorf("%q: %q / %q, wider than %g", c.s, a, b, w)
 		}
 		if c.a != "" && (a != c.a || b != c.b) {

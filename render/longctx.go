@@ -65,7 +65,7 @@ func AppendCPSplit(dst draw.List, v CPSplitView) draw.List {
 	x, w := st.X+pad, st.W-2*pad
 	lh := ts * draw.LineHeight
 	// The sequence.
-	l.Label(x, y, ts, draw.AlignLeft, th.Text, draw.FitText(v.Sequence, ts, w))
+	l.Label(x, y, ts, draw.AlignLeft, th.Text, draw.Fit(v.Sequence, ts, w))
 	y += lh * 1.1
 	seqH := draw.Clamp(st.H*0.06, ts*1.2, ts*2.4)
 	n := 2 * cp
@@ -91,7 +91,7 @@ func AppendCPSplit(dst draw.List, v CPSplitView) draw.List {
 	// label.
 	bottom := st.Y + st.H - pad*0.5 - lh*2.4
 	rows := 1
-	if w/float32(cp) < draw.LabelWidth(v.GPUs[cp-1], ts)+ts*1.2 {
+	if w/float32(cp) < draw.TextWidth(v.GPUs[cp-1], ts)+ts*1.2 {
 		rows = 2
 	}
 	perRow := (cp + rows - 1) / rows
@@ -102,7 +102,7 @@ func AppendCPSplit(dst draw.List, v CPSplitView) draw.List {
 	if bh < lh*1.8 || bw <= 0 {
 		return l
 	}
-	short := len(v.Short) == cp && draw.LabelWidth(v.GPUs[cp-1], ts) > bw-ts*0.3
+	short := len(v.Short) == cp && draw.TextWidth(v.GPUs[cp-1], ts) > bw-ts*0.3
 	p := math.Min(math.Max(v.Progress, 0), 1)
 	for g := range cp {
 		r, c := g/perRow, g%perRow
@@ -115,7 +115,7 @@ func AppendCPSplit(dst draw.List, v CPSplitView) draw.List {
 		if short {
 			name = v.Short[g]
 		}
-		l.Label(bx+bw/2, by+ts*0.1, ts, draw.AlignCenter, th.Text, draw.FitText(name, ts, bw))
+		l.Label(bx+bw/2, by+ts*0.1, ts, draw.AlignCenter, th.Text, draw.Fit(name, ts, bw))
 		// Its two chunks' places in the box, over its work bar.
 		inner := bw - ts*0.6
 		cwb := inner / 2
@@ -148,8 +148,8 @@ func AppendCPSplit(dst draw.List, v CPSplitView) draw.List {
 		l.Frame(bx+ts*0.3, wy, inner, wh, 1*sc, th.Dim)
 	}
 	y += (bh+rowGap)*float32(rows) - rowGap + ts*0.3
-	l.Label(x, y, ts, draw.AlignLeft, th.Text, draw.FitText(v.Each, ts, w))
-	l.Label(x, y+lh, ts, draw.AlignLeft, th.Dim, draw.FitText(v.Work, ts, w))
+	l.Label(x, y, ts, draw.AlignLeft, th.Text, draw.Fit(v.Each, ts, w))
+	l.Label(x, y+lh, ts, draw.AlignLeft, th.Dim, draw.Fit(v.Work, ts, w))
 	return l
 }
 
@@ -223,7 +223,7 @@ func AppendCPExchange(dst draw.List, v CPExchangeView) draw.List {
 		t = v.Span
 	}
 	// Columns: the rows' names, the tracks.
-	nameW := draw.Maxf(draw.LabelWidth(v.LinkRow, ts), draw.LabelWidth(v.GPURow, ts)) + ts*0.6
+	nameW := draw.Maxf(draw.TextWidth(v.LinkRow, ts), draw.TextWidth(v.GPURow, ts)) + ts*0.6
 	tx := x + nameW
 	tw := w - nameW
 	// The lanes, as tall as the stage allows up to a size, the axis
@@ -246,7 +246,7 @@ func AppendCPExchange(dst draw.List, v CPExchangeView) draw.List {
 	at := func(s float64) float32 { return tx + tw*float32(math.Min(math.Max(s/v.Span, 0), 1)) }
 	for i, ln := range v.Lanes {
 		ly := y + pitch*float32(i)
-		l.Label(x, ly, ts, draw.AlignLeft, th.Text, draw.FitText(ln.Name, ts, w))
+		l.Label(x, ly, ts, draw.AlignLeft, th.Text, draw.Fit(ln.Name, ts, w))
 		ry := ly + lh*1.05
 		gy := ry + rowH + ts*0.25
 		l.Label(x, ry+(rowH-lh)/2, ts, draw.AlignLeft, th.Dim, v.LinkRow)
@@ -299,9 +299,9 @@ func AppendCPExchange(dst draw.List, v CPExchangeView) draw.List {
 		if t >= ln.End {
 			ex := at(ln.End)
 			l.Segment(ex, ry-ts*0.2, ex, gy+rowH+ts*0.2, 2*sc, th.Text)
-			nw := draw.LabelWidth(ln.Note, ts)
+			nw := draw.TextWidth(ln.Note, ts)
 			nx := draw.Clamp(ex, tx+nw/2, tx+tw-nw/2)
-			l.Label(nx, gy+rowH+ts*0.3, ts, draw.AlignCenter, th.Text, draw.FitText(ln.Note, ts, tw))
+			l.Label(nx, gy+rowH+ts*0.3, ts, draw.AlignCenter, th.Text, draw.Fit(ln.Note, ts, tw))
 		}
 	}
 	// The time axis: 0, the span, and the clock.
@@ -312,7 +312,7 @@ func AppendCPExchange(dst draw.List, v CPExchangeView) draw.List {
 	l.Label(tx+tw, ay+ts*0.2, ts, draw.AlignRight, th.Dim, span)
 	px := at(t)
 	l.Segment(px, y, px, ay, 1.5*sc, th.Dim)
-	if axis := draw.FitText(v.Axis, ts, tw-draw.LabelWidth(span, ts)*2-ts*2); axis != "" {
+	if axis := draw.Fit(v.Axis, ts, tw-draw.TextWidth(span, ts)*2-ts*2); axis != "" {
 		l.Label(tx+tw/2, ay+ts*0.2, ts, draw.AlignCenter, th.Dim, axis)
 	}
 	if n1 != "" {

@@ -49,7 +49,7 @@ func AppendMemoryBars(dst draw.List, v MemoryBarsView) draw.List {
 		// The bars' axis named under their labels: the room for a line
 		// taken from the bottom of the stage.
 		st.H -= ts * draw.LineHeight * 1.1
-		l.Label(st.X+st.W/2, st.Y+st.H-pad*0.5+ts*0.35, ts, draw.AlignCenter, th.Dim, draw.FitText(v.Axis, ts, w))
+		l.Label(st.X+st.W/2, st.Y+st.H-pad*0.5+ts*0.35, ts, draw.AlignCenter, th.Dim, draw.Fit(v.Axis, ts, w))
 	}
 	if v.Headline != "" {
 		draw.Headline(&l, th, st, sc, v.Headline)
@@ -107,8 +107,8 @@ func AppendMemoryBars(dst draw.List, v MemoryBarsView) draw.List {
 	if v.Usable > 0 {
 		useLabel = draw.SayBytes(v.Words, "canvas.mem.usable", v.Usable)
 	}
-	right := draw.Maxf(draw.LabelWidth(capLabel, ts), draw.LabelWidth(useLabel, ts)) + ts*0.6
-	axisW := draw.LabelWidth("0000", ts) + ts*0.5
+	right := draw.Maxf(draw.TextWidth(capLabel, ts), draw.TextWidth(useLabel, ts)) + ts*0.6
+	axisW := draw.TextWidth("0000", ts) + ts*0.5
 	px := x + axisW
 	pw := st.X + st.W - pad - right - px
 	bottom, lowerH, ph, headroom := barsHeight(st, sc, ts, y, lower)
@@ -149,7 +149,7 @@ func AppendMemoryBars(dst draw.List, v MemoryBarsView) draw.List {
 		if draw.Abs(uy-capY) < ts*draw.LineHeight*1.05 {
 			uy = capY + ts*draw.LineHeight*1.05
 		}
-		l.Label(lx, uy, ts, draw.AlignLeft, th.Dim, draw.FitText(useLabel, ts, st.X+st.W-lx))
+		l.Label(lx, uy, ts, draw.AlignLeft, th.Dim, draw.Fit(useLabel, ts, st.X+st.W-lx))
 	}
 	if lower {
 		drawLowerChart(&l, v, px, mainW, bottom-lowerH+ts*0.4, lowerH-ts*0.4, ts, sc, cur)
@@ -221,7 +221,7 @@ func drawBarPanel(l *draw.List, v MemoryBarsView, p barPanel, py, ph, ts, sc flo
 	if p.zoom {
 		// The zoom's frame and its name: what range it shows.
 		l.Frame(p.x, py, p.w, ph, 1*sc, th.Link)
-		l.Label(p.x+p.w, py-ts*draw.LineHeight*2.3, ts, draw.AlignRight, th.Dim, draw.FitText(draw.SayBytes(v.Words, "canvas.mem.zoom", p.top), ts, p.w))
+		l.Label(p.x+p.w, py-ts*draw.LineHeight*2.3, ts, draw.AlignRight, th.Dim, draw.Fit(draw.SayBytes(v.Words, "canvas.mem.zoom", p.top), ts, p.w))
 	}
 
 	slot := p.w / float32(n)
@@ -280,8 +280,8 @@ func drawBarPanel(l *draw.List, v MemoryBarsView, p barPanel, py, ph, ts, sc flo
 		if i == cur {
 			col = th.Text
 		}
-		s := draw.FitText(b.Label, ts, draw.Maxf(slot, ts*4))
-		w := draw.LabelWidth(s, ts)
+		s := draw.Fit(b.Label, ts, draw.Maxf(slot, ts*4))
+		w := draw.TextWidth(s, ts)
 		cx := draw.Clamp(p.x+slot*(float32(i)+0.5), p.x+w/2, p.x+p.w-w/2)
 		lo, hi := cx-w/2-ts*0.3, cx+w/2+ts*0.3
 		if i != cur && (lo < lastR || (lo < curR && hi > curL)) {
@@ -329,19 +329,19 @@ func drawBarPanel(l *draw.List, v MemoryBarsView, p barPanel, py, ph, ts, sc flo
 		case limit > 0 && t > limit:
 			ex := draw.SayBytes(v.Words, "canvas.mem.over", t-limit)
 			lines[0] = barText{ex, th.Hot}
-			if tot := draw.BytesLabel(t); draw.LabelWidth(ex, ts) <= slot*0.98 && draw.LabelWidth(tot, ts) <= slot*0.98 {
+			if tot := draw.BytesLabel(t); draw.TextWidth(ex, ts) <= slot*0.98 && draw.TextWidth(tot, ts) <= slot*0.98 {
 				lines[1], k = barText{tot, col}, 2
 			}
 		default:
 			lines[0] = barText{draw.BytesLabel(t), col}
 		}
-		if k == 2 && draw.Maxf(draw.LabelWidth(lines[0].s, ts), draw.LabelWidth(lines[1].s, ts)) > p.w {
+		if k == 2 && draw.Maxf(draw.TextWidth(lines[0].s, ts), draw.TextWidth(lines[1].s, ts)) > p.w {
 			k = 1
 		}
-		lines[0].s = draw.FitText(lines[0].s, ts, p.w)
+		lines[0].s = draw.Fit(lines[0].s, ts, p.w)
 		wmax := float32(0)
 		for j := range k {
-			wmax = draw.Maxf(wmax, draw.LabelWidth(lines[j].s, ts))
+			wmax = draw.Maxf(wmax, draw.TextWidth(lines[j].s, ts))
 		}
 		cx := draw.Clamp(p.x+slot*(float32(i)+0.5), p.x+wmax/2, p.x+p.w-wmax/2)
 		ly := draw.Maxf(y(t), py) - lh*float32(k) - ts*0.15
@@ -396,7 +396,7 @@ func drawLowerChart(l *draw.List, v MemoryBarsView, px, pw, y, h, ts, sc float32
 		}
 		longest = math.Max(longest, b.Seconds)
 	}
-	l.Label(px, y, ts, draw.AlignLeft, th.Text, draw.FitText(v.Lower.Title, ts, pw))
+	l.Label(px, y, ts, draw.AlignLeft, th.Text, draw.Fit(v.Lower.Title, ts, pw))
 	top := y + ts*draw.LineHeight*1.1 + ts*draw.LineHeight // the title, then a line for the values
 	base := y + h
 	if (longest <= 0 && !noRun) || base-top < ts {
@@ -410,7 +410,7 @@ func drawLowerChart(l *draw.List, v MemoryBarsView, px, pw, y, h, ts, sc float32
 		// What cannot run, on the axis where its column would stand.
 		// On two lines where a column's slot is narrow.
 		s1, s2 := draw.Wrap2(draw.Say(v.Words, "canvas.mem.norun"), ts, slot-ts*0.2)
-		s1, s2 = draw.FitText(s1, ts, slot-ts*0.2), draw.FitText(s2, ts, slot-ts*0.2)
+		s1, s2 = draw.Fit(s1, ts, slot-ts*0.2), draw.Fit(s2, ts, slot-ts*0.2)
 		for i, b := range v.Bars {
 			if b.NoRun {
 				cx := px + slot*(float32(i)+0.5)
@@ -448,7 +448,7 @@ func drawLowerChart(l *draw.List, v MemoryBarsView, px, pw, y, h, ts, sc float32
 			return
 		}
 		s := draw.DurationLabel(b.Seconds)
-		w := draw.LabelWidth(s, ts)
+		w := draw.TextWidth(s, ts)
 		cx := draw.Clamp(px+slot*(float32(i)+0.5), px+w/2, px+pw-w/2)
 		lo, hi := cx-w/2-ts*0.2, cx+w/2+ts*0.2
 		if i != cur && (lo < lastR || (lo < curR && hi > curL)) {

@@ -79,9 +79,9 @@ func AppendCards(dst draw.List, v CardsView) draw.List {
 				count = v.Words.Say("canvas.cards.range", "lo", strconv.Itoa(n), "hi", strconv.Itoa(cardsFor(r.High, v.Card)))
 			}
 		}
-		cwid := draw.LabelWidth(count, fs)
+		cwid := draw.TextWidth(count, fs)
 		l.Label(x+w, ry, fs, draw.AlignRight, th.Text, count)
-		l.Label(x, ry+(fs-ts)*0.6, ts, draw.AlignLeft, th.Text, draw.FitText(r.Label, ts, w-cwid-ts))
+		l.Label(x, ry+(fs-ts)*0.6, ts, draw.AlignLeft, th.Text, draw.Fit(r.Label, ts, w-cwid-ts))
 		cy := ry + labelH
 		// The cards the row needs are outlined; the rest of the scale is a
 		// faint track.

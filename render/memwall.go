@@ -287,9 +287,9 @@ func memwallSummary(p *draw.Placer, v MemwallView, sc, fs float32, r draw.Rect) 
 	head := fs * draw.LineHeight * 2.2 // two lines: "log scale" must show
 	nameW := float32(0)
 	for _, k := range v.Kernels {
-		nameW = draw.Maxf(nameW, draw.PlacerW(k.Name, fs)+fs*0.6)
+		nameW = draw.Maxf(nameW, draw.TextWidth(k.Name, fs)+fs*0.6)
 		if k.Seconds > 0 { // the time under the name
-			nameW = draw.Maxf(nameW, draw.PlacerW(units.LocalDuration(w.Lang, k.Seconds), fs)+fs*0.6)
+			nameW = draw.Maxf(nameW, draw.TextWidth(units.LocalDuration(w.Lang, k.Seconds), fs)+fs*0.6)
 		}
 	}
 	nameW = draw.Minf(nameW, r.W*0.36)
@@ -335,7 +335,7 @@ func memwallSummary(p *draw.Placer, v MemwallView, sc, fs float32, r draw.Rect) 
 		p.L.Rect(tx, by, colW, barH, th.Panel)
 		p.L.Rect(tx, by, draw.Maxf(colW*f, 1.5*sc), barH, col)
 		val := w.Say("canvas.memwall.tflops", "v", units.Number(k.TFLOPS), "bound", w.Say("canvas.memwall.bound."+k.Bound))
-		if draw.PlacerW(val, fs) > colW {
+		if draw.TextWidth(val, fs) > colW {
 			val = units.Number(k.TFLOPS) // a narrow column: the number alone
 		}
 		p.Fit(tx, y, fs, draw.AlignLeft, tc, val, colW)

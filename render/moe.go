@@ -136,7 +136,7 @@ func AppendRouter(dst draw.List, v RouterView) draw.List {
 	l.Label(x0, y, fs, draw.AlignLeft, th.Text, t1)
 	if t2 != "" {
 		y += fs * draw.LineHeight
-		l.Label(x0, y, fs, draw.AlignLeft, th.Text, draw.FitText(t2, fs, x1-x0))
+		l.Label(x0, y, fs, draw.AlignLeft, th.Text, draw.Fit(t2, fs, x1-x0))
 	}
 	y += fs * 1.7
 
@@ -144,12 +144,12 @@ func AppendRouter(dst draw.List, v RouterView) draw.List {
 	active := th.Rim
 	stacked := draw.TextWidth(v.ActiveLabel, fs)+draw.TextWidth(v.ParamsLabel, fs)+fs > x1-x0
 	if v.ActiveLabel != "" && !v.Pending {
-		l.Label(x0, y, fs, draw.AlignLeft, active, draw.FitText(v.ActiveLabel, fs, x1-x0))
+		l.Label(x0, y, fs, draw.AlignLeft, active, draw.Fit(v.ActiveLabel, fs, x1-x0))
 	}
 	if stacked {
 		y += fs * draw.LineHeight
 	}
-	l.Label(x1, y, fs, draw.AlignRight, th.Dim, draw.FitText(v.ParamsLabel, fs, x1-x0))
+	l.Label(x1, y, fs, draw.AlignRight, th.Dim, draw.Fit(v.ParamsLabel, fs, x1-x0))
 	y += fs * 1.35
 	barH := fs * 0.8
 	l.Rect(x0, y, x1-x0, barH, th.Empty)
@@ -196,8 +196,8 @@ func AppendRouter(dst draw.List, v RouterView) draw.List {
 	if barW < fs*3 {
 		return l
 	}
-	l.Label(x0, headY, fs, draw.AlignLeft, th.Dim, draw.FitText(v.SourceNote, fs, routerX-x0))
-	l.Label(expX, headY, fs, draw.AlignLeft, th.Dim, draw.FitText(said.Experts, fs, x1-expX))
+	l.Label(x0, headY, fs, draw.AlignLeft, th.Dim, draw.Fit(v.SourceNote, fs, routerX-x0))
+	l.Label(expX, headY, fs, draw.AlignLeft, th.Dim, draw.Fit(said.Experts, fs, x1-expX))
 
 	// The experts' rows (a thin band each when there are many).
 	rowH := (bottom - top) / float32(E)
@@ -342,7 +342,7 @@ func AppendRouter(dst draw.List, v RouterView) draw.List {
 			// The group's GPU, beside its middle token.
 			l.Label(x0, y+h/2-fs*draw.LineHeight/2, fs, draw.AlignLeft, th.Dim, s.Label)
 		case !v.Tokens && s.Label != "" && h >= fs*draw.LineHeight:
-			l.Label(x+w/2, y+(h-fs*draw.LineHeight)/2, fs, draw.AlignCenter, th.Text, draw.FitText(s.Label, fs, w-fs*0.3))
+			l.Label(x+w/2, y+(h-fs*draw.LineHeight)/2, fs, draw.AlignCenter, th.Text, draw.Fit(s.Label, fs, w-fs*0.3))
 		}
 	}
 	routerY := (top + bottom) / 2
@@ -456,7 +456,7 @@ func AppendPlacement(dst draw.List, v PlacementView, scratch *draw.List) draw.Li
 	pad := fs
 	x0, x1 := st.X+pad, st.X+st.W-pad
 	y := st.Y + pad*0.5
-	l.Label(x0, y, fs, draw.AlignLeft, th.Text, draw.FitText(v.Title, fs, x1-x0))
+	l.Label(x0, y, fs, draw.AlignLeft, th.Text, draw.Fit(v.Title, fs, x1-x0))
 	y += fs * 1.7
 	raceH := draw.Clamp(st.H*0.5, fs*15.5, fs*16) // two lanes, each with its finish labelled
 	keys := [2]draw.LegendEntry{{Color: th.LinkActive, Label: v.KeyLoad}, {Color: th.Rim, Label: v.KeyShared}}
@@ -498,7 +498,7 @@ func AppendPlacement(dst draw.List, v PlacementView, scratch *draw.List) draw.Li
 		nx, ny := x0+nw*float32(node%ncols), y+nh*float32(node/ncols)
 		l.Frame(nx, ny, nw-fs*0.4, nh-fs*0.3, 1*sc, th.Link)
 		if node < len(v.NodeNames) {
-			l.Label(nx+fs*0.3, ny+fs*0.2, fs, draw.AlignLeft, th.Dim, draw.FitText(v.NodeNames[node], fs, nw-fs))
+			l.Label(nx+fs*0.3, ny+fs*0.2, fs, draw.AlignLeft, th.Dim, draw.Fit(v.NodeNames[node], fs, nw-fs))
 		}
 	}
 	cells := per

@@ -215,8 +215,8 @@ func numfmtRows(p *draw.Placer, v NumfmtView, rows []FormatRow, sc, fs float32, 
 	nameW, valW := float32(0), float32(0)
 	for _, row := range rows {
 		maxBits = max(maxBits, len(strings.ReplaceAll(row.Bits, " ", "")))
-		nameW = draw.Maxf(nameW, draw.PlacerW(row.Name, fs))
-		valW = draw.Maxf(valW, draw.PlacerW("= "+row.Stored, fs))
+		nameW = draw.Maxf(nameW, draw.TextWidth(row.Name, fs))
+		valW = draw.Maxf(valW, draw.TextWidth("= "+row.Stored, fs))
 	}
 	nameW += fs * 0.6
 	valW = draw.Maxf(valW, fs*5) + fs*0.4
@@ -443,7 +443,7 @@ func numfmtChart(p *draw.Placer, v NumfmtView, sc, fs float32, r draw.Rect, grad
 		title = w.Say("canvas.num.grad_axis")
 	}
 	p.Fit(r.X, r.Y, fs, draw.AlignLeft, th.Dim, title, r.W)
-	yl := draw.PlacerW("1e-10", fs) + fs*0.5
+	yl := draw.TextWidth("1e-10", fs) + fs*0.5
 	px, py := r.X+yl, r.Y+fs*draw.LineHeight*1.1
 	pw, ph := r.W-yl, r.H-fs*draw.LineHeight*1.1-fs*draw.LineHeight*1.2
 	if pw < fs*6 || ph < fs*2 {

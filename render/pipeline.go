@@ -211,9 +211,9 @@ func pipeStill(l draw.List, v PipelineView, cache *PipelineCache, sc float32, g 
 	for i := range v.Timelines {
 		rows := facts[i].rows
 		if replicas > 0 && rows == 1 {
-			labW = draw.Maxf(labW, draw.LabelWidth(rowLabel(v.Words, "canvas.pipe.gpu", v.Replicas-1), ts))
+			labW = draw.Maxf(labW, draw.TextWidth(rowLabel(v.Words, "canvas.pipe.gpu", v.Replicas-1), ts))
 		} else if rows > 0 {
-			labW = draw.Maxf(labW, draw.LabelWidth(rowLabel(v.Words, "canvas.pipe.stage", rows-1), ts))
+			labW = draw.Maxf(labW, draw.TextWidth(rowLabel(v.Words, "canvas.pipe.stage", rows-1), ts))
 		}
 	}
 	x0 := st.X + pad + labW + ts*0.5
@@ -289,12 +289,12 @@ func pipeStill(l draw.List, v PipelineView, cache *PipelineCache, sc float32, g 
 		pitch := rowH * rowPitch(1, dp, v.Phases)
 		laneH := rowH * lane(v.Phases)
 		end := at(fa.end)
-		note := draw.LabelWidth(tl.Note, ts)
+		note := draw.TextWidth(tl.Note, ts)
 		if tl.Note != "" {
 			l.Label(st.X+st.W-pad, y, ts, draw.AlignRight, th.Text, tl.Note)
 			note += ts
 		}
-		l.Label(st.X+pad, y, ts, draw.AlignLeft, th.Text, draw.FitText(tl.Label, ts, st.W-2*pad-note))
+		l.Label(st.X+pad, y, ts, draw.AlignLeft, th.Text, draw.Fit(tl.Label, ts, st.W-2*pad-note))
 		y += titleH
 		tlTop := y
 		n := rows * copies
@@ -412,12 +412,12 @@ func pipeStill(l draw.List, v PipelineView, cache *PipelineCache, sc float32, g 
 				word := ""
 				size := nfs
 				if v.Phases && c == 0 && b.Stage == 0 {
-					if s := phaseWord(v.Words, b); s != "" && b.Kind != BlockDPComm && w >= draw.LabelWidth(s, ts)+ts*0.6 && bh >= ts*draw.LineHeight {
+					if s := phaseWord(v.Words, b); s != "" && b.Kind != BlockDPComm && w >= draw.TextWidth(s, ts)+ts*0.6 && bh >= ts*draw.LineHeight {
 						word, size = s, ts
 					}
 				}
 				if word == "" && b.MicroBatch >= 0 && b.Kind != BlockComm && b.Kind != BlockDPComm && b.Kind != BlockOptimizer && rowH >= nfs*draw.LineHeight*0.95 {
-					if s := draw.SmallInt(b.MicroBatch); w >= draw.LabelWidth(s, nfs)+nfs*0.4 {
+					if s := draw.SmallInt(b.MicroBatch); w >= draw.TextWidth(s, nfs)+nfs*0.4 {
 						word = s
 					}
 				}
@@ -478,7 +478,7 @@ func pipeStill(l draw.List, v PipelineView, cache *PipelineCache, sc float32, g 
 		unit, name = 1e-3, "ms"
 	}
 	tick := draw.NiceStep(span / unit / 5)
-	for float32(span/unit/tick)*draw.LabelWidth("0000", ts) > xw*0.8 {
+	for float32(span/unit/tick)*draw.TextWidth("0000", ts) > xw*0.8 {
 		tick = draw.NiceStep(tick * 2.2)
 	}
 	for k := 0; float64(k)*tick <= span/unit*1.0001; k++ {
@@ -486,10 +486,10 @@ func pipeStill(l draw.List, v PipelineView, cache *PipelineCache, sc float32, g 
 		x := at(t * unit)
 		l.Segment(x, ay, x, ay+ts*0.3, 1*sc, th.Dim)
 		s := draw.TickLabel(t, draw.Decimals(tick))
-		w := draw.LabelWidth(s, ts)
+		w := draw.TextWidth(s, ts)
 		l.Label(draw.Clamp(x, x0+w/2-labW-ts*0.4, x0+xw-w/2), ay+ts*0.4, ts, draw.AlignCenter, th.Dim, s)
 	}
-	l.Label(x0-ts*0.6-draw.LabelWidth("0", ts), ay+ts*0.4, ts, draw.AlignRight, th.Dim, name)
+	l.Label(x0-ts*0.6-draw.TextWidth("0", ts), ay+ts*0.4, ts, draw.AlignRight, th.Dim, name)
 
 	*g = pipeGeom{x0: x0, xw: xw, rowsTop: rowsTop, ay: ay, span: span, veils: veils, over: over.Items, still: still, stopped: stopped}
 	return l, true
@@ -516,7 +516,7 @@ func pipeSums(l, over *draw.List, v PipelineView, tl Timeline, end float64, r dr
 	if r.H >= ts*draw.LineHeight {
 		name := draw.Say(v.Words, "canvas.pipe.grad")
 		over.Label(r.X+ts*0.3, r.Y+(r.H-ts*draw.LineHeight)/2, ts, draw.AlignLeft, th.Text, name)
-		if tl.SumsNote != "" && draw.LabelWidth(name, ts)+draw.LabelWidth(tl.SumsNote, ts)+ts*1.5 <= r.W {
+		if tl.SumsNote != "" && draw.TextWidth(name, ts)+draw.TextWidth(tl.SumsNote, ts)+ts*1.5 <= r.W {
 			over.Label(r.X+r.W-ts*0.3, r.Y+(r.H-ts*draw.LineHeight)/2, ts, draw.AlignRight, th.Text, tl.SumsNote)
 		}
 	}
@@ -684,7 +684,7 @@ func pipeAllReduce(l *draw.List, v PipelineView, fa *lineFacts, y0, rowH, laneH 
 	}
 	s := draw.Say(v.Words, "canvas.pipe.allreduce")
 	xa, xb := at(lo), at(hi)
-	if xb-xa >= draw.LabelWidth(s, ts)+ts*0.4 && laneH >= ts*draw.LineHeight*0.95 {
+	if xb-xa >= draw.TextWidth(s, ts)+ts*0.4 && laneH >= ts*draw.LineHeight*0.95 {
 		l.Label((xa+xb)/2, y0+rowH+(laneH-ts*draw.LineHeight)/2, ts, draw.AlignCenter, v.Theme.Text, s)
 	}
 }
@@ -697,7 +697,7 @@ func pipeIdle(l *draw.List, v PipelineView, fa *lineFacts, rows int, y0, pitch, 
 	}
 	word := draw.Say(v.Words, "canvas.pipe.idle")
 	xa, xb := at(fa.idle[0]), at(fa.idle[1])
-	if xb-xa < draw.LabelWidth(word, ts)+ts {
+	if xb-xa < draw.TextWidth(word, ts)+ts {
 		return
 	}
 	l.Label((xa+xb)/2, y0+float32(fa.idleRow)*pitch+(rowH-ts*draw.LineHeight)/2, ts, draw.AlignCenter, v.Theme.Dim, word)
@@ -1081,7 +1081,7 @@ func pipeMemory(l, over *draw.List, v PipelineView, sc float32, tl Timeline, end
 		// legend names it too).
 		pk, name := maxLabel(v.Words, peak), draw.Say(v.Words, "canvas.pipe.activations")
 		over.Label(r.X+r.W, r.Y, ts, draw.AlignRight, th.Dim, pk)
-		if draw.LabelWidth(pk, ts)+draw.LabelWidth(name, ts)+ts*1.5 <= r.W {
+		if draw.TextWidth(pk, ts)+draw.TextWidth(name, ts)+ts*1.5 <= r.W {
 			over.Label(r.X+ts*0.3, r.Y, ts, draw.AlignLeft, th.Dim, name)
 		}
 	}

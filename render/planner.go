@@ -152,12 +152,12 @@ func planTree(l *draw.List, th draw.Theme, sc, fs float32, r draw.Rect, v Planne
 			o := 4 * sc
 			l.Frame(x-o, y-o, lw+2*o, leafH+2*o, 2*sc, planChosen)
 		}
-		l.Label(x+lw/2, y+leafH/2-fs*0.6, fs, draw.AlignCenter, draw.Pick(on, th.Text, th.Dim), draw.FitLabel(w.Say("canvas.plan.leaf_"+planLeaves[k]), fs, lw-fs*0.4))
+		l.Label(x+lw/2, y+leafH/2-fs*0.6, fs, draw.AlignCenter, draw.Pick(on, th.Text, th.Dim), draw.Fit(w.Say("canvas.plan.leaf_"+planLeaves[k]), fs, lw-fs*0.4))
 	}
 	y := r.Y
 	n := len(v.Tree)
 	for i, q := range v.Tree {
-		lines := draw.WrapCount(q.Question, qf, qw-fs)
+		lines := max(1, len(draw.Lines(q.Question, qf, qw-fs, 0)))
 		qh := float32(lines)*qf*1.3 + 0.8*fs
 		if l != nil {
 			if q.Taken {
@@ -168,10 +168,10 @@ func planTree(l *draw.List, th draw.Theme, sc, fs float32, r draw.Rect, v Planne
 				l.Frame(r.X, y, qw, qh, 1*sc, th.Link)
 			}
 			ty := y + 0.4*fs
-			draw.WrapLines(q.Question, qf, qw-fs, func(s string) {
+			for _, s := range draw.Lines(q.Question, qf, qw-fs, 0) {
 				l.Label(r.X+0.5*fs, ty, qf, draw.AlignLeft, draw.Pick(q.Taken, th.Text, th.Dim), s)
 				ty += qf * 1.3
-			})
+			}
 		}
 		mid := y + qh/2
 		// yes: right to this question's leaf.
@@ -214,12 +214,12 @@ func planTree(l *draw.List, th draw.Theme, sc, fs float32, r draw.Rect, v Planne
 			l.Frame(r.X, y+(fs*draw.LineHeight-sw)/2, sw, sw, 2*sc, planChosen)
 			l.Key(planChosen, v.ChosenKey)
 			ty := y
-			draw.WrapLines(v.ChosenKey, fs, tw, func(s string) {
+			for _, s := range draw.Lines(v.ChosenKey, fs, tw, 0) {
 				l.Label(tx, ty, fs, draw.AlignLeft, th.Text, s)
 				ty += fs * 1.3
-			})
+			}
 		}
-		y += float32(draw.WrapCount(v.ChosenKey, fs, tw))*fs*1.3 + fs*0.2
+		y += float32(max(1, len(draw.Lines(v.ChosenKey, fs, tw, 0))))*fs*1.3 + fs*0.2
 	}
 	return y - r.Y
 }
@@ -282,7 +282,7 @@ func planRows(l *draw.List, th draw.Theme, sc, fs float32, r draw.Rect, v Planne
 	stepW := 4.8 * fs
 	var labW float32
 	for _, p := range v.Plans {
-		labW = draw.Maxf(labW, draw.LabelW(p.Label, fs))
+		labW = draw.Maxf(labW, draw.TextWidth(p.Label, fs))
 	}
 	need := labW + fs
 	labW = draw.Minf(need, r.W*0.55)
@@ -339,7 +339,7 @@ func planRows(l *draw.List, th draw.Theme, sc, fs float32, r draw.Rect, v Planne
 		l.Label(barX+barW, y, lf, draw.AlignRight, th.Dim, units.Duration(span))
 	}
 	if v.Usable > 0 {
-		l.Label(memX+memW, y, lf, draw.AlignRight, th.Dim, draw.FitLabel(wd.Say("canvas.plan.memory", "usable", units.Bytes(v.Usable)), lf, memW+stepW))
+		l.Label(memX+memW, y, lf, draw.AlignRight, th.Dim, draw.Fit(wd.Say("canvas.plan.memory", "usable", units.Bytes(v.Usable)), lf, memW+stepW))
 	}
 	y += 1.4 * fs
 	rh := draw.Clamp(avail/float32(count+min(more, 1)), minRow, minRow*1.4)

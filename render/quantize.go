@@ -135,7 +135,7 @@ func AppendQuantize(dst draw.List, v QuantizeView) draw.List {
 func quantStrip(p *draw.Placer, th draw.Theme, v QuantizeView, r draw.Rect, right, fs, sc float32) {
 	s := v.Said
 	winC, keptC, coarseC := quantColours(th)
-	yLab := draw.PlacerW("0.001", fs) + fs*0.6
+	yLab := draw.TextWidth("0.001", fs) + fs*0.6
 	p.Fit(r.X, r.Y, fs, draw.AlignLeft, th.Dim, s.YAxis, r.W)
 	px, py := r.X+yLab, r.Y+fs*draw.LineHeight*1.4
 	pw, ph := r.W-yLab, r.H-fs*draw.LineHeight*4.6-(py-r.Y)
@@ -218,7 +218,7 @@ func quantTable(p *draw.Placer, th draw.Theme, v QuantizeView, rows []QuantRow, 
 	}
 	nameW := fs * 4.2
 	for _, row := range rows {
-		nameW = max(nameW, draw.PlacerW(row.Name, fs)+fs*0.4)
+		nameW = max(nameW, draw.TextWidth(row.Name, fs)+fs*0.4)
 	}
 	colW := (r.W - nameW) / 2
 	hy := r.Y + rowH*float32(head-1)

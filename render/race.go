@@ -53,7 +53,7 @@ func AppendRace(dst draw.List, v RaceView) draw.List {
 	cw := draw.TextWidth(clock, fs)
 	l.Label(st.X+st.W-pad, st.Y+pad*0.5, fs, draw.AlignRight, th.Text, clock)
 	if v.Title != "" {
-		l.Label(st.X+pad, st.Y+pad*0.5, fs, draw.AlignLeft, th.Text, draw.FitText(v.Title, fs, st.W-3*pad-cw))
+		l.Label(st.X+pad, st.Y+pad*0.5, fs, draw.AlignLeft, th.Text, draw.Fit(v.Title, fs, st.W-3*pad-cw))
 	}
 
 	// Columns: the tracks, then the meters.
@@ -78,7 +78,7 @@ func AppendRace(dst draw.List, v RaceView) draw.List {
 		labY := top + pitch*float32(i) + (pitch-rowH-fs*draw.LineHeight*1.2)/2
 		y := labY + fs*draw.LineHeight*1.2
 		cy := y + rowH/2
-		l.Label(tx, labY, fs, draw.AlignLeft, th.Text, draw.FitText(raceLabel(ln, v.Words), fs, tw))
+		l.Label(tx, labY, fs, draw.AlignLeft, th.Text, draw.Fit(raceLabel(ln, v.Words), fs, tw))
 		l.Rect(tx, y, tw, rowH, th.Panel)
 		end := math.Min(t, ln.Seconds)
 		x1 := at(end)
@@ -134,7 +134,7 @@ func AppendRace(dst draw.List, v RaceView) draw.List {
 		}
 		if s := v.Lanes[slow]; slow != fast {
 			msg := v.Words.Say("canvas.race.ratio", "slow", s.Name, "ratio", units.Ratio(v.Words.Lang, s.Seconds/f.Seconds), "fast", f.Name)
-			l.Label(tx, headY, fs, draw.AlignLeft, th.Hot, draw.FitText(msg, fs, st.W-2*pad))
+			l.Label(tx, headY, fs, draw.AlignLeft, th.Hot, draw.Fit(msg, fs, st.W-2*pad))
 		}
 	}
 

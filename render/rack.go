@@ -108,22 +108,23 @@ func AppendRack(dst draw.List, v RackView, scratch *draw.List) draw.List {
 		// the name alone, then cut to a line, so the rows keep 6 px each.
 		py := y
 		head := [2]string{pn.Name, pn.Links}
-		lines := draw.WrapCount(pn.Name, fs, pw) + draw.WrapCount(pn.Links, fs, pw)
+		nameLines := max(1, len(draw.Lines(pn.Name, fs, pw, 0)))
+		lines := nameLines + max(1, len(draw.Lines(pn.Links, fs, pw, 0)))
 		switch {
 		case pb-y-fs*draw.LineHeight*float32(lines) >= float32(rows)*fs*0.9:
-		case pb-y-fs*draw.LineHeight*float32(draw.WrapCount(pn.Name, fs, pw)) >= float32(rows)*fs*0.6:
+		case pb-y-fs*draw.LineHeight*float32(nameLines) >= float32(rows)*fs*0.6:
 			head[1] = ""
 		case pb-y-fs*draw.LineHeight >= float32(rows)*4*sc:
-			head = [2]string{draw.FitText(pn.Lane.Name, fs, pw), ""} // the race's short name
+			head = [2]string{draw.Fit(pn.Lane.Name, fs, pw), ""} // the race's short name
 		default:
 			head = [2]string{}
 		}
 		for i, s := range head {
 			col := [2]draw.Color{th.Text, th.Dim}[i]
-			draw.WrapLines(s, fs, pw, func(s string) {
+			for _, s := range draw.Lines(s, fs, pw, 0) {
 				l.Label(px, py, fs, draw.AlignLeft, col, s)
 				py += fs * draw.LineHeight
-			})
+			}
 		}
 		py += fs * 0.3
 		if pb-py < float32(rows)*4*sc {
@@ -253,7 +254,7 @@ func AppendRack(dst draw.List, v RackView, scratch *draw.List) draw.List {
 			l.Label(swX+swW/2, rowY(0), fs*0.7, draw.AlignCenter, th.Text, "NVSwitch")
 		}
 		if nodes > 1 && v.IBSwitch != "" && noteLines > 0 {
-			l.Label(ibX+ibW, pb+fs*0.2, fs, draw.AlignRight, th.Dim, draw.FitText(v.IBSwitch, fs, ibW*1.3))
+			l.Label(ibX+ibW, pb+fs*0.2, fs, draw.AlignRight, th.Dim, draw.Fit(v.IBSwitch, fs, ibW*1.3))
 		}
 		if note[0] != "" {
 			l.Label(px, pb+fs*0.2, fs, draw.AlignLeft, th.Text, note[0])
@@ -316,7 +317,7 @@ func AppendCeiling(dst draw.List, v CeilingView) draw.List {
 			yy := y + fs*(0.1+0.33*float32(k))
 			l.Segment(x0+fs*0.3, yy, x0+fs*0.3, yy+fs*0.2, 2*sc, col)
 		}
-		l.Label(x0+fs, y, fs, draw.AlignLeft, th.Text, draw.FitText(e, fs, x1-x0-fs))
+		l.Label(x0+fs, y, fs, draw.AlignLeft, th.Text, draw.Fit(e, fs, x1-x0-fs))
 		y += fs * draw.LineHeight
 	}
 	tmax := 0.0
@@ -391,7 +392,7 @@ func AppendCeiling(dst draw.List, v CeilingView) draw.List {
 		}
 	}
 	l.Segment(axisL, bottom, x1, bottom, 1*sc, th.Dim)
-	l.Label((axisL+x1)/2, bottom+fs*1.7, fs, draw.AlignCenter, th.Dim, draw.FitText(v.Axis, fs, x1-axisL))
+	l.Label((axisL+x1)/2, bottom+fs*1.7, fs, draw.AlignCenter, th.Dim, draw.Fit(v.Axis, fs, x1-axisL))
 	return l
 }
 
@@ -401,9 +402,9 @@ func rackTitle(l *draw.List, th draw.Theme, st draw.Rect, sc float32, title stri
 	fs = draw.Clamp(draw.Minf(st.W, st.H)/32, 14*sc, 20*sc)
 	x0, x1 = st.X+fs, st.X+st.W-fs
 	y = st.Y + fs*0.5
-	draw.WrapLines(title, fs, x1-x0, func(s string) {
+	for _, s := range draw.Lines(title, fs, x1-x0, 0) {
 		l.Label(x0, y, fs, draw.AlignLeft, th.Text, s)
 		y += fs * draw.LineHeight
-	})
+	}
 	return fs, x0, x1, y
 }

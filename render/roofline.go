@@ -131,7 +131,7 @@ func AppendRoofline(dst draw.List, v RooflineView) draw.List {
 	lh := draw.PlacerLegend(&p, th, draw.Rect{X: st.X + pad, Y: y, W: st.W - 2*pad, H: st.Y + st.H - pad - y}, fs, sc, legend[:ne]...)
 
 	// The plot.
-	yLab := draw.Clamp(draw.PlacerW("1,000", fs)+fs*0.6, fs*3, fs*5)
+	yLab := draw.Clamp(draw.TextWidth("1,000", fs)+fs*0.6, fs*3, fs*5)
 	px := st.X + pad + yLab
 	p.Fit(st.X+pad, y, fs, draw.AlignLeft, th.Dim, w.Say("canvas.roof.y"), st.W-2*pad)
 	py := y + fs*draw.LineHeight*1.8 // the y axis's title above the plot
@@ -251,10 +251,10 @@ func AppendRoofline(dst draw.List, v RooflineView) draw.List {
 	// The regions' names: memory-bound high on the left, above every slope
 	// (a steep one, a Blackwell's, would cross it low), compute-bound low
 	// on the right, under the roofs.
-	if s := w.Say("canvas.roof.region.memory"); draw.PlacerW(s, fs) < rxc-px-fs*0.8 {
+	if s := w.Say("canvas.roof.region.memory"); draw.TextWidth(s, fs) < rxc-px-fs*0.8 {
 		p.Text(px+fs*0.4, py+fs*0.4, fs, draw.AlignLeft, memC, s)
 	}
-	if s := w.Say("canvas.roof.region.compute"); draw.PlacerW(s, fs) < px+pw-rxc-fs*0.8 {
+	if s := w.Say("canvas.roof.region.compute"); draw.TextWidth(s, fs) < px+pw-rxc-fs*0.8 {
 		p.Text(px+pw-fs*0.4, py+ph-fs*draw.LineHeight*1.2, fs, draw.AlignRight, compC, s)
 	}
 

@@ -136,7 +136,7 @@ func AppendScale(dst draw.List, v ScaleView) draw.List {
 	// The GPU axis under the bars: ticks, then its title.
 	line := fs * draw.LineHeight
 	axisH := 2*line + pad*0.3
-	yw := draw.PlacerW("60%", fs) + fs*0.5 // the y ticks' column
+	yw := draw.TextWidth("60%", fs) + fs*0.5 // the y ticks' column
 	plot := draw.Rect{X: body.X + yw, Y: body.Y, W: body.W - yw, H: body.H - axisH}
 	if plot.W < 10*fs || plot.H < 8*line {
 		return l
@@ -182,7 +182,7 @@ func AppendScale(dst draw.List, v ScaleView) draw.List {
 	}
 	// The GPU counts under the bars: every one where they fit, else
 	// every other.
-	widest := draw.PlacerW(units.Count(int64(v.Curve[n-1].GPUs)), fs) + fs*0.6
+	widest := draw.TextWidth(units.Count(int64(v.Curve[n-1].GPUs)), fs) + fs*0.6
 	stride := 1
 	for stride < n && widest > colW*float32(stride) {
 		stride *= 2
@@ -220,7 +220,7 @@ func AppendScale(dst draw.List, v ScaleView) draw.List {
 		c := v.Curve[i]
 		x := xOf(c.GPUs) - bw/2
 		if !c.Runs {
-			if o := "+" + units.Bytes(c.Over); draw.PlacerW(o, fs) <= colW-fs*0.1 {
+			if o := "+" + units.Bytes(c.Over); draw.TextWidth(o, fs) <= colW-fs*0.1 {
 				p.Text(x+bw/2, barP.Y+barP.H-line-fs*0.3, fs, draw.AlignCenter, th.Text, o)
 			}
 			continue
@@ -239,7 +239,7 @@ func AppendScale(dst draw.List, v ScaleView) draw.List {
 			top -= h
 		}
 		// The compute's share on the bar, where every bar's fits.
-		if s := units.Percent(c.Parts[0]); c.Parts[0] > 0 && draw.PlacerW("00.0%", fs) <= bw {
+		if s := units.Percent(c.Parts[0]); c.Parts[0] > 0 && draw.TextWidth("00.0%", fs) <= bw {
 			p.Text(x+bw/2, barP.Y+barP.H-line-fs*0.3, fs, draw.AlignCenter, scaleInk, s)
 		}
 	}

@@ -45,7 +45,7 @@ func AppendSizeChart(dst draw.List, v SizeChartView) draw.List {
 		for i, s := range v.Series {
 			col := draw.Palette[i%len(draw.Palette)]
 			l.Key(col, s.Label)
-			ew := fs*1.6 + draw.LabelW(s.Label, fs) + fs
+			ew := fs*1.6 + draw.TextWidth(s.Label, fs) + fs
 			if x > st.X+pad && x+ew-fs > st.X+st.W-pad {
 				x, y = st.X+pad, y+fs*1.3
 			}
@@ -61,7 +61,7 @@ func AppendSizeChart(dst draw.List, v SizeChartView) draw.List {
 	}
 	timeAxis := v.YLabel == "s"
 	if timeAxis {
-		l.Label(st.X+pad, y, fs, draw.AlignLeft, th.Dim, draw.FitLabel(w.Say("canvas.sizes.y"), fs, st.W-2*pad))
+		l.Label(st.X+pad, y, fs, draw.AlignLeft, th.Dim, draw.Fit(w.Say("canvas.sizes.y"), fs, st.W-2*pad))
 		y += fs * 1.35
 	}
 	// The parts under the chart, or beside it on a wide, short stage, when
@@ -111,7 +111,7 @@ func AppendSizeChart(dst draw.List, v SizeChartView) draw.List {
 	}
 	var yw float32
 	for e := ylo; e <= yhi; e++ {
-		yw = draw.Maxf(yw, draw.LabelW(ylab(e), fs))
+		yw = draw.Maxf(yw, draw.TextWidth(ylab(e), fs))
 	}
 	px, py := st.X+pad+yw+fs*0.5, y+fs*1.5
 	pw, ph := right-fs*0.5-px, bottom-fs*2.9-py
@@ -126,14 +126,14 @@ func AppendSizeChart(dst draw.List, v SizeChartView) draw.List {
 
 	// Grid and labels: a line per decade, labels where they fit (the
 	// first size from the axis on, clear of the times).
-	xevery := draw.LabelEvery(draw.LabelW("100 kB", fs), pw/float32(xhi-xlo))
+	xevery := draw.LabelEvery(draw.TextWidth("100 kB", fs), pw/float32(xhi-xlo))
 	lastR := float32(-1e9)
 	for e := xlo; e <= xhi; e++ {
 		x, _ := at(float64(e), float64(ylo))
 		l.Segment(x, py, x, py+ph, 1*sc, th.Panel)
 		if (e-xlo)%xevery == 0 {
 			s := draw.DecadeBytes(e)
-			sw := draw.LabelW(s, fs)
+			sw := draw.TextWidth(s, fs)
 			al, left := draw.AlignCenter, x-sw/2
 			if e == xlo {
 				al, left = draw.AlignLeft, x
@@ -166,7 +166,7 @@ func AppendSizeChart(dst draw.List, v SizeChartView) draw.List {
 	}
 	l.Frame(px, py, pw, ph, 1*sc, th.Dim)
 	xl := w.Say("canvas.sizes.x")
-	l.Label(px+pw, py+ph+fs*1.5, fs, draw.AlignRight, th.Dim, draw.FitLabel(xl, fs, pw))
+	l.Label(px+pw, py+ph+fs*1.5, fs, draw.AlignRight, th.Dim, draw.Fit(xl, fs, pw))
 
 	// The current size: a line and its size (its dots come last).
 	hasCur := v.Current > 0 && !math.IsInf(v.Current, 0)
@@ -176,7 +176,7 @@ func AppendSizeChart(dst draw.List, v SizeChartView) draw.List {
 		cx, _ := at(lc, float64(ylo))
 		l.Segment(cx, py, cx, py+ph, 1.5*sc, th.Dim)
 		cs := units.Bytes(v.Current)
-		l.Label(draw.Clamp(cx, px+draw.LabelW(cs, fs)/2, px+pw-draw.LabelW(cs, fs)/2), py-fs*1.4, fs, draw.AlignCenter, th.Text, cs)
+		l.Label(draw.Clamp(cx, px+draw.TextWidth(cs, fs)/2, px+pw-draw.TextWidth(cs, fs)/2), py-fs*1.4, fs, draw.AlignCenter, th.Text, cs)
 	}
 	if v.Pending {
 		// The answer waits: only the axes and the size asked about.
@@ -217,7 +217,7 @@ func AppendSizeChart(dst draw.List, v SizeChartView) draw.List {
 		}
 		l.Circle(x, y, 5*sc, th.Text)
 		s := sizeLabels.Get(sizeKey{w.Lang, bytes}, func() string { return w.Say("canvas.sizes.crossover", "bytes", units.Bytes(bytes)) })
-		sw := draw.LabelW(s, fs)
+		sw := draw.TextWidth(s, fs)
 		l.Label(draw.Clamp(x, px+sw/2, px+pw-sw/2), draw.Maxf(y-fs*1.7, py+fs*0.1), fs, draw.AlignCenter, th.Text, s)
 	}
 	if v.Crossovers != nil {
@@ -352,7 +352,7 @@ func sizeParts(l *draw.List, th draw.Theme, sc, fs float32, w draw.Words, r draw
 			break
 		}
 		bottom = ry + rowH
-		l.Label(r.X, ry, fs, draw.AlignLeft, col, draw.FitLabel(sizePartLabel(w, p), fs, draw.Pick(stacked, r.W, nameW-fs*0.5)))
+		l.Label(r.X, ry, fs, draw.AlignLeft, col, draw.Fit(sizePartLabel(w, p), fs, draw.Pick(stacked, r.W, nameW-fs*0.5)))
 		if !(tot > 0) || math.IsInf(tot, 0) {
 			continue
 		}
@@ -374,7 +374,7 @@ func sizeParts(l *draw.List, th draw.Theme, sc, fs float32, w draw.Words, r draw
 			zl := n * float32(zoom)
 			sizeBar(l, ix+fs*0.1, by, zl, bh, p)
 			zt := sizeLabels.Get(sizeKey{w.Lang + "\x00zoom", zoom}, func() string { return units.Ratio(w.Lang, zoom) })
-			if zw := draw.LabelW(zt, fs); ix+fs*0.1+zl+fs*0.3+zw <= ix+iw-fs*0.2 {
+			if zw := draw.TextWidth(zt, fs); ix+fs*0.1+zl+fs*0.3+zw <= ix+iw-fs*0.2 {
 				l.Label(ix+fs*0.1+zl+fs*0.3, by+bh/2-fs*draw.LineHeight/2, fs, draw.AlignLeft, th.Dim, zt)
 			}
 		}
@@ -383,7 +383,7 @@ func sizeParts(l *draw.List, th draw.Theme, sc, fs float32, w draw.Words, r draw
 		msg := sizeLabels.Get(sizeKey{w.Lang + "\x00gap\x00" + slow + "\x00" + fast + "\x00" + strconv.FormatFloat(long/short, 'g', -1, 64), zoom}, func() string {
 			return w.Say("canvas.sizes.gap", "slow", slow, "fast", fast, "ratio", units.Ratio(w.Lang, long/short), "zoom", units.Ratio(w.Lang, zoom))
 		})
-		l.Label(r.X, bottom+fs*0.2, fs, draw.AlignLeft, th.Hot, draw.FitLabel(msg, fs, r.W))
+		l.Label(r.X, bottom+fs*0.2, fs, draw.AlignLeft, th.Hot, draw.Fit(msg, fs, r.W))
 	}
 }
 
@@ -405,7 +405,7 @@ func sizePartLabel(w draw.Words, p SizePart) string {
 func sizeNameW(w draw.Words, v SizeChartView, fs float32) float32 {
 	var nw float32
 	for _, p := range v.Parts {
-		nw = draw.Maxf(nw, draw.LabelW(sizePartLabel(w, p), fs))
+		nw = draw.Maxf(nw, draw.TextWidth(sizePartLabel(w, p), fs))
 	}
 	return nw + fs
 }

@@ -1,8 +1,6 @@
 package render
 
 import (
-	"strings"
-
 	"github.com/gpuscope/gpuscope/engine/units"
 	"github.com/gpuscope/gpuscope/render/draw"
 )
@@ -202,7 +200,7 @@ func zoomCrumbs(l *draw.List, th draw.Theme, st draw.Rect, sc float32, s string)
 	// A little smaller than a headline, never under the pictures'
 	// smallest text (20 px in presentation mode, PICTURES.md rule 8).
 	fs = draw.Maxf(fs*0.85, draw.TextSize(sc))
-	l.Label(st.X+pad, st.Y+pad*0.5, fs, draw.AlignLeft, th.Dim, draw.FitLabel(s, fs, st.W-2*pad))
+	l.Label(st.X+pad, st.Y+pad*0.5, fs, draw.AlignLeft, th.Dim, draw.Fit(s, fs, st.W-2*pad))
 	h := pad*0.5 + fs*draw.LineHeight
 	st.Y, st.H = st.Y+h, st.H-h
 	return st
@@ -309,28 +307,6 @@ func zoomSay(w draw.Words, key, a string, fa byte, x float64, b string, fb byte,
 	})
 }
 
-// zoomFit is fitLabel, memoized: a label cut anew every frame would
-// allocate every frame.
-func zoomFit(s string, fs, w float32) string {
-	if draw.LabelW(s, fs) <= w {
-		return s
-	}
-	return zoomLabels.Get(zKey{"", s, "", 'f', float64(fs), float64(w)}, func() string { return fitWord(s, fs, w) })
-}
-
-// zoomWrap is wrap2, memoized (its two lines kept as one string).
-func zoomWrap(s string, fs, w float32) (string, string) {
-	if draw.LabelW(s, fs) <= w {
-		return s, ""
-	}
-	both := zoomLabels.Get(zKey{"", s, "", 'w', float64(fs), float64(w)}, func() string {
-		a, b := draw.Wrap2(s, fs, w)
-		return a + "\x00" + b
-	})
-	a, b, _ := strings.Cut(both, "\x00")
-	return a, b
-}
-
 func zoomNum(lang string, f byte, x float64) string {
 	switch f {
 	case 'd':
@@ -341,28 +317,4 @@ func zoomNum(lang string, f byte, x float64) string {
 		return units.Rate(x)
 	}
 	return draw.Num(x)
-}
-
-// fitWord is fitLabel that does not cut a Latin word in two (a Chinese
-// picture would show "AllRed…"): the cut moves back to the word's start,
-// or the word goes whole where nothing would be left.
-func fitWord(s string, fs, w float32) string {
-	cut := draw.FitLabel(s, fs, w)
-	if cut == s {
-		return s
-	}
-	r := []rune(strings.TrimSuffix(cut, "…"))
-	latin := func(c rune) bool { return c < 0x80 && (c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') }
-	full := []rune(s)
-	if len(r) == 0 || len(r) >= len(full) || !latin(r[len(r)-1]) || !latin(full[len(r)]) {
-		return cut
-	}
-	i := len(r)
-	for i > 0 && latin(r[i-1]) {
-		i--
-	}
-	if i == 0 {
-		return "…"
-	}
-	return strings.TrimRight(string(r[:i]), " ") + "…"
 }

@@ -46,16 +46,16 @@ func AppendZoomGPU(dst draw.List, v ZoomGPUView) draw.List {
 	line := func(s string, size float32, c draw.Color, lines int) {
 		a, b := s, ""
 		if lines == 2 {
-			a, b = zoomWrap(s, size, W)
+			a, b = draw.Wrap2(s, size, W)
 		} else {
-			a = zoomFit(s, size, W)
+			a = draw.Fit(s, size, W)
 		}
 		for _, t := range [2]string{a, b} {
 			if t == "" {
 				continue
 			}
 			l.Label(left, y, size, draw.AlignLeft, c, t)
-			p.Reserve(draw.Rect{X: left, Y: y, W: draw.LabelW(t, size), H: size * draw.LineHeight})
+			p.Reserve(draw.Rect{X: left, Y: y, W: draw.TextWidth(t, size), H: size * draw.LineHeight})
 			y += size * 1.25
 		}
 	}
@@ -97,7 +97,7 @@ func AppendZoomGPU(dst draw.List, v ZoomGPUView) draw.List {
 	}
 	legendH := float32(0)
 	if k > 0 {
-		legendH = draw.PlacerLegendHeight(W, fs, ex[:k]...)
+		legendH = draw.LegendHeight(W, fs, ex[:k]...)
 	}
 	legendY := st.Y + st.H - pad*0.5 - legendH
 
@@ -133,7 +133,7 @@ func AppendZoomGPU(dst draw.List, v ZoomGPUView) draw.List {
 				l.Rect(xa, stripY, sw, stripH, fill)
 				ink = zoomInk(fill, th)
 			}
-			if s.Label != "" && draw.LabelW(s.Label, fs)+fs*0.5 <= sw {
+			if s.Label != "" && draw.TextWidth(s.Label, fs)+fs*0.5 <= sw {
 				l.Label(xa+sw/2, stripY+(stripH-fs*draw.LineHeight)/2, fs, draw.AlignCenter, ink, s.Label)
 			}
 		}
@@ -186,7 +186,7 @@ func zgRoofline(p *draw.Placer, v ZoomGPUView, r draw.Rect, fs, sc float32) {
 		return
 	}
 	p.Fit(r.X, r.Y, fs, draw.AlignLeft, th.Dim, draw.Say(w, "canvas.zoom.gpu.y"), r.W)
-	yl := draw.LabelW("0.01", fs) + fs*0.5
+	yl := draw.TextWidth("0.01", fs) + fs*0.5
 	px, py := r.X+yl, r.Y+fs*1.5
 	pw, ph := r.W-yl-fs*1.2, r.Y+r.H-fs*3-py
 	lh := fs * draw.LineHeight
@@ -278,7 +278,7 @@ func zgRoofline(p *draw.Placer, v ZoomGPUView, r draw.Rect, fs, sc float32) {
 		dot := zoomLabels.Get(zKey{w.Lang, key, "", 'd', 0, 0}, func() string { return w.Say("canvas.zoom.gpu.dot", "bound", w.Say(key)) })
 		// Beside the dot, under or over it, on one line or two, nearest
 		// first.
-		a, b := zoomWrap(dot, fs, draw.LabelW(dot, fs)*0.6)
+		a, b := draw.Wrap2(dot, fs, draw.TextWidth(dot, fs)*0.6)
 		for k := 0; k < 8; k++ {
 			s, t, h := dot, "", lh
 			if k%2 == 1 {
@@ -354,9 +354,9 @@ func zgMiddle(p *draw.Placer, v ZoomGPUView, mid draw.Rect, fs, sc float32) {
 			n++
 		}
 		if i == 1 || i == 2 {
-			b.nw = draw.Maxf(b.nw, draw.LabelW(s, fs))
+			b.nw = draw.Maxf(b.nw, draw.TextWidth(s, fs))
 		} else {
-			textW = draw.Maxf(textW, draw.LabelW(s, fs))
+			textW = draw.Maxf(textW, draw.TextWidth(s, fs))
 		}
 	}
 	b.row = draw.Clamp(mid.H/float32(n), fs*draw.LineHeight, fs*1.35)
@@ -416,9 +416,9 @@ func zgBytes(p *draw.Placer, v ZoomGPUView, b *zgBytesText, r draw.Rect, fs, sc 
 				l.Rect(r.X+bx, y+fs*0.15, draw.Maxf((r.W-bx)*float32(x/most), 2*sc), fs*0.85, bc)
 			}
 		}
-		s = zoomFit(s, fs, w)
+		s = draw.Fit(s, fs, w)
 		l.Label(r.X, y, fs, draw.AlignLeft, c, s)
-		p.Reserve(draw.Rect{X: r.X, Y: y, W: draw.LabelW(s, fs), H: fs * draw.LineHeight})
+		p.Reserve(draw.Rect{X: r.X, Y: y, W: draw.TextWidth(s, fs), H: fs * draw.LineHeight})
 		y += b.row
 	}
 }

@@ -284,9 +284,9 @@ func AppendZoomNode(dst draw.List, v ZoomNodeView) draw.List {
 	clockY := y
 	cw := float32(0)
 	if v.Clock != "" {
-		cw = float32(int(draw.LabelW(v.Clock, fs)/(2*fs))+1) * 2 * fs
+		cw = float32(int(draw.TextWidth(v.Clock, fs)/(2*fs))+1) * 2 * fs
 	}
-	t1, t2 := zoomWrap(v.Title, fs, right-left-cw-pad)
+	t1, t2 := draw.Wrap2(v.Title, fs, right-left-cw-pad)
 	if t1 != "" {
 		l.Label(left, y, fs, draw.AlignLeft, th.Text, t1)
 		y += fs * 1.3
@@ -299,11 +299,11 @@ func AppendZoomNode(dst draw.List, v ZoomNodeView) draw.List {
 		y += fs * 1.3
 	}
 	if v.Alert != "" {
-		a1, a2 := zoomWrap(v.Alert, fs, right-left)
+		a1, a2 := draw.Wrap2(v.Alert, fs, right-left)
 		for _, a := range [2]string{a1, a2} {
 			if a != "" {
 				l.Label(left, y, fs, draw.AlignLeft, th.Hot, a)
-				l.Hit(left, y, draw.LabelW(a, fs), fs*draw.LineHeight, v.AlertGPU)
+				l.Hit(left, y, draw.TextWidth(a, fs), fs*draw.LineHeight, v.AlertGPU)
 				y += fs * 1.3
 			}
 		}
@@ -340,7 +340,7 @@ func AppendZoomNode(dst draw.List, v ZoomNodeView) draw.List {
 	intra := zoomLink(w, "canvas.zoom.node.intra", draw.LinkLabel(v.IntraName, "NVLink", v.IntraBW))
 	inter := zoomLink(w, "canvas.zoom.node.inter", draw.LinkLabel(v.InterName, "InfiniBand", v.InterBW))
 	lane := fs * 2.2
-	entry := func(s string) float32 { return lane + fs*0.5 + draw.LabelW(s, fs) + fs*1.5 }
+	entry := func(s string) float32 { return lane + fs*0.5 + draw.TextWidth(s, fs) + fs*1.5 }
 	laneLines := 1
 	if entry(intra)+entry(inter)-fs*1.5 > right-left {
 		laneLines = 2
@@ -353,12 +353,12 @@ func AppendZoomNode(dst draw.List, v ZoomNodeView) draw.List {
 	// The node: a panel of the GPUs round the switch, the InfiniBand
 	// strip at its right.
 	ibWord := draw.Say(w, "canvas.zoom.node.ib")
-	ibW := draw.LabelW(ibWord, fs) + fs*0.6
+	ibW := draw.TextWidth(ibWord, fs) + fs*0.6
 	ibGap := fs * 0.6
 	pp := znPanel * fs
 	var doW, roleW float32
 	for _, gpu := range v.GPUs {
-		doW, roleW = draw.Maxf(doW, draw.Maxf(draw.LabelW(gpu.Label, fs), draw.LabelW(gpu.Doing, fs))), draw.Maxf(roleW, draw.LabelW(gpu.Role, fs))
+		doW, roleW = draw.Maxf(doW, draw.Maxf(draw.TextWidth(gpu.Label, fs), draw.TextWidth(gpu.Doing, fs))), draw.Maxf(roleW, draw.TextWidth(gpu.Role, fs))
 	}
 	g, ok := znLayout(n, right-left-2*pp-ibGap-ibW, bottom-top-2*pp, fs, doW, roleW)
 	if !ok {
@@ -395,18 +395,18 @@ func AppendZoomNode(dst draw.List, v ZoomNodeView) draw.List {
 	}
 	labY := g.barTop + (g.sh-fs*draw.LineHeight)/2
 	// The switch's name, and beside it whether anything crosses it now.
-	both := draw.LabelW(swWord, fs) + fs*1.5 + draw.LabelW(none, fs)
+	both := draw.TextWidth(swWord, fs) + fs*1.5 + draw.TextWidth(none, fs)
 	swX := g.x0 + fs*0.5
 	switch {
 	case v.Unfit != "":
 		// The switch carries nothing, and the box saying why goes over it.
 	case !nvFlows && both <= g.gw-fs:
 		l.Label(g.x0+(g.gw-both)/2, labY, fs, draw.AlignLeft, th.Dim, swWord)
-		swX = g.x0 + (g.gw-both)/2 + draw.LabelW(swWord, fs) + fs*1.5
+		swX = g.x0 + (g.gw-both)/2 + draw.TextWidth(swWord, fs) + fs*1.5
 	case !nvFlows:
 		swX = -1 // the note alone
 	default:
-		l.Label(g.x0+g.gw/2, labY, fs, draw.AlignCenter, th.Dim, zoomFit(swWord, fs, g.gw-fs))
+		l.Label(g.x0+g.gw/2, labY, fs, draw.AlignCenter, th.Dim, draw.Fit(swWord, fs, g.gw-fs))
 	}
 
 	// The GPUs: a box each in its activity's colour, its words in the ink
@@ -431,21 +431,21 @@ func AppendZoomNode(dst draw.List, v ZoomNodeView) draw.List {
 				// Not running: its name alone, clear of the box over
 				// the node that says why.
 				lines, k = [3]string{gpu.Label}, 1
-			case fit >= 3 && draw.LabelW(gpu.Role, fs) <= iw:
+			case fit >= 3 && draw.TextWidth(gpu.Role, fs) <= iw:
 				lines, k = [3]string{gpu.Label, gpu.Role, gpu.Doing}, 3
 			case fit >= 2:
 				lines, k = [3]string{gpu.Label, gpu.Doing}, 2
 			case fit == 1:
 				lines, k = [3]string{gpu.Label}, 1
 			}
-			if draw.LabelW(gpu.Label, fs) > iw {
+			if draw.TextWidth(gpu.Label, fs) > iw {
 				// "GPU 10" cut to "GPU …" says nothing: its number does.
 				lines[0] = draw.SmallInt(gpu.GPU)
 			}
 			ly := y + ip
 			for _, s := range lines[:k] {
 				if s != "" {
-					l.Label(x+ip, ly, fs, draw.AlignLeft, ink, zoomFit(s, fs, iw))
+					l.Label(x+ip, ly, fs, draw.AlignLeft, ink, draw.Fit(s, fs, iw))
 				}
 				ly += lineH
 			}
@@ -453,7 +453,7 @@ func AppendZoomNode(dst draw.List, v ZoomNodeView) draw.List {
 			// Too small for its words (the NVL72's 72 on a phone): the
 			// GPUs at work and the one zoomed on still say which they
 			// are, by number, where the number fits.
-			if num := draw.SmallInt(gpu.GPU); draw.LabelW(num, fs) <= g.bw-2*sc {
+			if num := draw.SmallInt(gpu.GPU); draw.TextWidth(num, fs) <= g.bw-2*sc {
 				l.Label(x+g.bw/2, y+ip*0.5, fs, draw.AlignCenter, ink, num)
 			}
 		}
@@ -480,7 +480,7 @@ func AppendZoomNode(dst draw.List, v ZoomNodeView) draw.List {
 		} else {
 			l.Rect(lx, cy-fs*0.3, lane, fs*0.6, th.Link)
 		}
-		l.Label(lx+lane+fs*0.5, ly, fs, draw.AlignLeft, th.Text, zoomFit(s, fs, right-(lx+lane+fs*0.5)))
+		l.Label(lx+lane+fs*0.5, ly, fs, draw.AlignLeft, th.Text, draw.Fit(s, fs, right-(lx+lane+fs*0.5)))
 		lx += entry(s)
 	}
 	draw.Legend(&l, th, left, legendY, right-left, fs, sc, ex[:k]...)
@@ -522,7 +522,7 @@ func AppendZoomNode(dst draw.List, v ZoomNodeView) draw.List {
 	}
 	if !nvFlows {
 		if swX < 0 {
-			l.Label(g.x0+g.gw/2, labY, fs, draw.AlignCenter, th.Dim, zoomFit(none, fs, g.gw-fs))
+			l.Label(g.x0+g.gw/2, labY, fs, draw.AlignCenter, th.Dim, draw.Fit(none, fs, g.gw-fs))
 		} else {
 			l.Label(swX, labY, fs, draw.AlignLeft, th.Dim, none)
 		}

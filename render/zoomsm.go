@@ -173,7 +173,7 @@ func AppendZoomSM(dst draw.List, v ZoomSMView) draw.List {
 		{Color: th.Text, Hatch: true, Label: w.Say("canvas.zoom.sm.key_next")},
 	}
 	bottom := st.Y + st.H - pad
-	lh := draw.PlacerLegendHeight(fw, fs, legend[:]...)
+	lh := draw.LegendHeight(fw, fs, legend[:]...)
 	if lh > bottom-y {
 		lh = 0
 	}
@@ -424,7 +424,7 @@ func zoomSMPanel(p *draw.Placer, v ZoomSMView, s zoomSMWave, sc, fs float32, r d
 		m.nb = 0
 	}
 	// "block 3" over each box where the widest fits, else "3".
-	named := m.nb > 0 && draw.PlacerW(w.Say("canvas.zoom.sm.block", "i", cnt(m.nb-1)), fs) <= side+gap*0.5
+	named := m.nb > 0 && draw.TextWidth(w.Say("canvas.zoom.sm.block", "i", cnt(m.nb-1)), fs) <= side+gap*0.5
 	for j := 0; j < m.nb; j++ {
 		bx := r.X + float32(j%cols)*(side+gap)
 		by := y + float32(j/cols)*(L+side*aspect+gap)
@@ -467,7 +467,7 @@ func zoomSMPanel(p *draw.Placer, v ZoomSMView, s zoomSMWave, sc, fs float32, r d
 		m.kLabelY = y
 		y += m.kLabelH + gap*0.3
 		la, lb := w.Say("canvas.zoom.sm.strip_a"), w.Say("canvas.zoom.sm.strip_b")
-		lw := draw.Maxf(draw.PlacerW(la, fs), draw.PlacerW(lb, fs)) + fs*0.5
+		lw := draw.Maxf(draw.TextWidth(la, fs), draw.TextWidth(lb, fs)) + fs*0.5
 		m.kx, m.kw = r.X+lw, r.W-lw
 		for i, lab := range [2]string{la, lb} {
 			m.stripY[i] = y

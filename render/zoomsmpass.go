@@ -105,7 +105,7 @@ func appendZoomSMPass(p *draw.Placer, v ZoomSMView, sc, fs, y float32) {
 	case nb == sms:
 		keys = legend[:1]
 	}
-	lh := draw.PlacerLegendHeight(fw, fs, keys...)
+	lh := draw.LegendHeight(fw, fs, keys...)
 	area := draw.Rect{X: x, Y: y, W: fw, H: bottom - noteH - lh - fs*0.8 - y}
 	if area.H < fs*6 || area.W < fs*8 {
 		zoomSMNote(p, th, sc, fs, draw.Rect{X: x, Y: y, W: fw, H: bottom - y}, v.Note)
@@ -138,19 +138,19 @@ func appendZoomSMPass(p *draw.Placer, v ZoomSMView, sc, fs, y float32) {
 	}
 	p.L.Rect(area.X, barY, area.W, barH, barCol)
 	if ps.Bar != "" {
-		p.L.Label(area.X+area.W/2, barY+(barH-fs*draw.LineHeight)/2, fs, draw.AlignCenter, zoomInk(barCol, th), draw.FitLabel(ps.Bar, fs, area.W-fs))
+		p.L.Label(area.X+area.W/2, barY+(barH-fs*draw.LineHeight)/2, fs, draw.AlignCenter, zoomInk(barCol, th), draw.Fit(ps.Bar, fs, area.W-fs))
 	}
 	pipeW, pipeX := float32(0), float32(0)
 	if ps.Flow != FlowNone && (nb > 0 || ps.Flow == FlowLink) {
 		pipeW = draw.Maxf(area.W*float32(clamp01(ps.Share)), 3*sc)
 		pipeX = area.X + (area.W-pipeW)/2
-		if ps.OnChip != "" && pipeX+pipeW+fs*0.6+draw.LabelW(ps.OnChip, fs) > area.X+area.W {
+		if ps.OnChip != "" && pipeX+pipeW+fs*0.6+draw.TextWidth(ps.OnChip, fs) > area.X+area.W {
 			pipeX = area.X + fs // a narrow stage: the pipe to the left, its words beside it
 		}
 		p.L.Rect(pipeX, gridBottom+g.gap, pipeW, barY-gridBottom-g.gap, draw.WithAlpha(barCol, 120))
 		if side := ps.OnChip; side != "" {
 			lx := pipeX + pipeW + fs*0.6
-			p.L.Label(lx, gridBottom+(band-fs*draw.LineHeight)/2, fs, draw.AlignLeft, th.Text, draw.FitLabel(side, fs, area.X+area.W-lx))
+			p.L.Label(lx, gridBottom+(band-fs*draw.LineHeight)/2, fs, draw.AlignLeft, th.Text, draw.Fit(side, fs, area.X+area.W-lx))
 		}
 	}
 	ly := barY + barH + fs*0.5

@@ -1,6 +1,7 @@
 // Package draw is the floor every picture of package render builds on:
-// the display list (List, Item, Color, Rect) and its themes, the text
-// measures, fitters and wrappers, the label placer, the legend and the
+// the display list (List, Item, Color, Rect) and its themes, the one
+// text measure (TextWidth), fitter (Fit) and wrapper (Lines, and Wrap2
+// its two-line view), the label placer, the legend and the
 // headline, axis steps and labels, and the per-run caches (Memo) that
 // let a picture redrawn every frame format each label once.
 //

@@ -2,67 +2,98 @@ package draw
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/gpuscope/gpuscope/render/font"
 )
 
-// Label widths for layout. TextWidth is exact: the painter's own advances
-// (render/font), a CJK character one em. LabelW is an older per-rune
-// bound, never narrower than TextWidth, that the pictures laid out with
-// it still use; measuring them by TextWidth instead moves their labels
-// (issue 38), so it waits for their goldens to be reviewed.
-
-// LabelW is an upper bound of s's width at size fs.
-func LabelW(s string, fs float32) float32 {
-	var em float32
-	for _, r := range s {
-		em += runeEm(r)
+// Lines breaks s into lines of at most w pixels at size fs, at most n of
+// them (n ≤ 0: as many as it takes); the last line n allows keeps the
+// rest, cut to w (Fit). It is render's one wrapper: each line ends at the
+// best break lineEnd finds, and where none leaves a line within w the
+// rest is cut to one. The lines are kept for the next frame's same
+// question (the measuring is quadratic in s and allocates): callers must
+// not change them.
+func Lines(s string, fs, w float32, n int) []string {
+	k := wrapKey{s, fs, w, n}
+	wraps.mu.Lock()
+	defer wraps.mu.Unlock()
+	if out, ok := wraps.m[k]; ok {
+		return out
 	}
-	return Maxf(em*fs, TextWidth(s, fs))
+	if wraps.m == nil || len(wraps.m) >= memoSize {
+		wraps.m = make(map[wrapKey][]string)
+	}
+	out := wrapLines(s, fs, w, n)
+	wraps.m[k] = out
+	return out
 }
 
-// runeEm is a rune's advance in ems, rounded up (Go Regular's metrics;
-// full-width and CJK runes one em).
-func runeEm(r rune) float32 {
-	switch {
-	case r >= 0x2e80 || r == '—' || r == '…' || r == '→' || r == '←':
-		return 1
-	case r == 'M' || r == 'W' || r == 'm' || r == 'w' || r == '%' || r == '@':
-		return 0.95
-	case r >= 'A' && r <= 'Z':
-		return 0.78
-	case r == ' ' || r == 'i' || r == 'j' || r == 'l' || r == '.' || r == ',' || r == ':' || r == '·' || r == '|' || r == '\'':
-		return 0.32
-	}
-	return 0.58
+// wraps are Lines' answers.
+var wraps struct {
+	mu sync.Mutex
+	m  map[wrapKey][]string
 }
 
-// FitLabel is s cut, with an ellipsis, to w pixels at size fs by labelW.
-func FitLabel(s string, fs, w float32) string {
-	if LabelW(s, fs) <= w {
-		return s
-	}
-	r := []rune(s)
-	for len(r) > 1 && LabelW(string(r)+"…", fs) > w {
-		r = r[:len(r)-1]
-	}
-	return string(r) + "…"
+type wrapKey struct {
+	s     string
+	fs, w float32
+	n     int
 }
 
-// Wrap2 breaks s into two lines that fit w at fs; s and "" when it fits
-// on one. It breaks between a title's pieces (after a " · ", "，" or
-// "："), else at a space between words, else at any space — one inside
-// brackets, after a number, beside a "×" or between a word and its
-// number ("(450 GB/s one way)", "1 GB", "72 × GB200", "GPU 0") only when
-// nothing else does: the last break of the best kind that leaves both
-// lines within w; where none does, the last of the best kind that leaves
-// the first line at least half of w, the second cut to fit. A " · " at
-// the break is dropped, not left to begin or end a line.
+// Wrap2 is s on at most two lines (Lines): s and "" when it fits on one.
 func Wrap2(s string, fs, w float32) (string, string) {
-	if LabelW(s, fs) <= w {
-		return s, ""
+	switch ls := Lines(s, fs, w, 2); len(ls) {
+	case 0:
+		return "", ""
+	case 1:
+		return ls[0], ""
+	default:
+		return ls[0], ls[1]
 	}
-	var both [3]int // the last break of each kind (any space, a space between words, a piece's end) leaving both lines within w
+}
+
+// wrapLines is Lines worked out.
+func wrapLines(s string, fs, w float32, n int) []string {
+	var out []string
+	s = strings.TrimSpace(s)
+	for s != "" {
+		if TextWidth(s, fs) <= w {
+			return append(out, s)
+		}
+		if len(out) == n-1 {
+			return append(out, Fit(s, fs, w))
+		}
+		a, b := wrapCut(s, lineEnd(s, fs, w))
+		if a == "" {
+			return append(out, Fit(s, fs, w))
+		}
+		out = append(out, a)
+		s = b
+	}
+	return out
+}
+
+// noLineStart are CJK marks a line may not begin with, noLineEnd those it
+// may not end with.
+const (
+	noLineStart = "，、：；。）！？》」"
+	noLineEnd   = "（《「"
+)
+
+// lineEnd is where the first line of s ends, within w at fs (0: nowhere).
+// It breaks after a title's pieces (a " · ", "，", "：", "；" or "。"),
+// else at a space between words, after "、" or "）" or between two CJK
+// characters, else at any space — one inside brackets, after a number,
+// beside a "×" or between a word and its number ("(450 GB/s one way)",
+// "1 GB", "72 × GB200", "GPU 0") only when nothing else does: the last
+// break of the best kind that leaves the rest within w too; where none
+// does, the last of the best kind that leaves the line at least half of
+// w; else the last that leaves it within w.
+func lineEnd(s string, fs, w float32) int {
+	var both [3]int // the last break of each kind (any space, between words, a piece's end) leaving both lines within w
 	var full [3]int // … leaving the first line within w and at least w/2
 	var last [3]int // … leaving the first line within w
 	depth, prev := 0, rune(0)
@@ -73,42 +104,45 @@ func Wrap2(s string, fs, w float32) (string, string) {
 		case ')', '）', ']':
 			depth = max(0, depth-1)
 		}
-		if r == ' ' || r == '，' || r == '：' || r == '·' {
-			end, kind := i, 2
-			if r == ' ' {
-				next, _ := utf8.DecodeRuneInString(s[i+1:])
-				kind = 0
-				if depth == 0 && !isDigit(prev) && prev != '×' && next != '×' && !(isDigit(next) && unicode.IsLetter(prev)) {
-					kind = 1
-				}
-			} else {
-				end += len(string(r))
+		end, kind := 0, 0
+		switch {
+		case r == ' ':
+			next, _ := utf8.DecodeRuneInString(s[i+1:])
+			end = i
+			if depth == 0 && !isDigit(prev) && prev != '×' && next != '×' && !(isDigit(next) && unicode.IsLetter(prev)) {
+				kind = 1
 			}
-			lw := LabelW(s[:end], fs)
-			if lw > w {
-				break
-			}
-			last[kind] = end
-			if lw >= w/2 {
-				full[kind] = end
-			}
-			if _, b := wrapCut(s, end); LabelW(b, fs) <= w {
-				both[kind] = end
-			}
+		case strings.ContainsRune("，：；。·", r):
+			end, kind = i+utf8.RuneLen(r), 2
+		case r == '、' || r == '）':
+			end, kind = i+utf8.RuneLen(r), 1
+		case font.IsCJK(prev) && font.IsCJK(r) && !strings.ContainsRune(noLineStart, r) && !strings.ContainsRune(noLineEnd, prev):
+			end, kind = i, 1
 		}
 		prev = r
-	}
-	best := 0
-	for _, c := range [...]*[3]int{&both, &full, &last} {
-		for k := 2; k >= 0 && best == 0; k-- {
-			best = c[k]
+		if end == 0 {
+			continue
+		}
+		lw := TextWidth(s[:end], fs)
+		if lw > w {
+			break
+		}
+		last[kind] = end
+		if lw >= w/2 {
+			full[kind] = end
+		}
+		if _, b := wrapCut(s, end); TextWidth(b, fs) <= w {
+			both[kind] = end
 		}
 	}
-	if best <= 0 {
-		return FitLabel(s, fs, w), ""
+	for _, c := range [...]*[3]int{&both, &full, &last} {
+		for k := 2; k >= 0; k-- {
+			if c[k] > 0 {
+				return c[k]
+			}
+		}
 	}
-	a, b := wrapCut(s, best)
-	return a, FitLabel(b, fs, w)
+	return 0
 }
 
 // wrapCut is s broken at end, the spaces and a " · " at the break
@@ -120,58 +154,3 @@ func wrapCut(s string, end int) (a, b string) {
 }
 
 func isDigit(r rune) bool { return r >= '0' && r <= '9' }
-
-// wrapLines calls line with s broken into lines that fit w at size fs
-// (labelW): at spaces (not between a number and its unit), or after a
-// CJK character or punctuation; a longer word stays whole.
-func WrapLines(s string, fs, w float32, line func(string)) {
-	s = strings.TrimSpace(s)
-	for len(s) > 0 {
-		if LabelW(s, fs) <= w {
-			line(s)
-			return
-		}
-		cut := -1
-		for i, r := range s {
-			if i > 0 && LabelW(s[:i], fs) > w {
-				break
-			}
-			if r == ' ' {
-				if !unitAfter(s, i) {
-					cut = i
-				}
-			} else if r >= 0x2e80 {
-				cut = i + utf8.RuneLen(r)
-			}
-		}
-		if end := len(s); cut >= end {
-			cut = -1
-		}
-		if cut <= 0 {
-			cut = strings.IndexByte(s, ' ')
-			if cut < 0 {
-				line(s)
-				return
-			}
-		}
-		line(strings.TrimSpace(s[:cut]))
-		s = strings.TrimSpace(s[cut:])
-	}
-}
-
-// unitAfter says whether the space at s[i] parts a number from its
-// unit ("74 GB", "426 μs").
-func unitAfter(s string, i int) bool {
-	if i == 0 || i+1 >= len(s) {
-		return false
-	}
-	a, b := s[i-1], s[i+1]
-	// b: an ASCII letter or the lead byte of a Latin or Greek one ("μs").
-	return a >= '0' && a <= '9' && (b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z' || b >= 0xc2 && b <= 0xdf)
-}
-
-func WrapCount(s string, fs, w float32) int {
-	n := 0
-	WrapLines(s, fs, w, func(string) { n++ })
-	return max(n, 1)
-}

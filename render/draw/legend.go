@@ -42,16 +42,11 @@ func Legend(l *List, th Theme, x, y, w, fs, sc float32, entries ...LegendEntry) 
 
 // LegendHeight is the height Legend would take, without drawing.
 func LegendHeight(w, fs float32, entries ...LegendEntry) float32 {
-	return legendHeight(w, fs, TextWidth, entries...)
-}
-
-// legendHeight is Legend's height with its labels measured by width.
-func legendHeight(w, fs float32, width func(string, float32) float32, entries ...LegendEntry) float32 {
 	sw := fs * 0.9
 	lineH := fs * LineHeight * 1.15
 	cx, lines := float32(0), float32(1)
 	for _, e := range entries {
-		ew := sw + fs*0.4 + width(e.Label, fs) + fs
+		ew := sw + fs*0.4 + TextWidth(e.Label, fs) + fs
 		if cx > 0 && cx+ew-fs > w {
 			cx, lines = 0, lines+1
 		}

@@ -1,15 +1,11 @@
 package draw
 
-import (
-	"math"
-	"strings"
-	"sync"
-)
+import "math"
 
 // The label placer and the layout the silicon and zoom pictures share
 // (cpu-vs-gpu, simt-launch, memory-wall, roofline, fused-kernels,
 // flash-attention, number-formats, the GPU and SM zooms): one rule for
-// text sizes, a width estimate with room for CJK, and a placer that
+// text sizes and a placer that
 // draws a label only where it overlaps no other label and stays on the
 // stage (PICTURES.md rule 8).
 
@@ -25,48 +21,9 @@ func TextSizes(st Rect, sc float32) (fs, big float32) {
 	return fs, big
 }
 
-// PlacerW is the width s takes at size fs, with margins: a CJK character (or
-// full-width punctuation) a whole em, any other a little over the
-// painter's average, and never less than textWidth.
-func PlacerW(s string, fs float32) float32 {
-	var em float32
-	for _, r := range s {
-		switch {
-		case r >= 0x2E80 && r < 0xA000, r >= 0xAC00 && r < 0xD7A4, r >= 0xF900 && r < 0xFB00, r >= 0xFF00 && r < 0xFFEF:
-			em += 1
-		default:
-			em += 0.6
-		}
-	}
-	return Maxf(em*fs, TextWidth(s, fs))
-}
-
-// siFit is s cut with an ellipsis to w pixels by siW.
-func siFit(s string, fs, w float32) string {
-	if PlacerW(s, fs) <= w {
-		return s
-	}
-	// A cut label is kept for the next frame's same question (cutting
-	// measures the label again for each rune it drops).
-	return fits.Get(fitKey{s, fs, w}, func() string {
-		r := []rune(s)
-		for len(r) > 1 && PlacerW(string(r)+"…", fs) > w {
-			r = r[:len(r)-1]
-		}
-		return string(r) + "…"
-	})
-}
-
-type fitKey struct {
-	s     string
-	fs, w float32
-}
-
-var fits Memo[fitKey]
-
-// Box is the box a label of s at (x, y) takes, by siW.
+// Box is the box a label of s at (x, y) takes (TextWidth).
 func Box(x, y, fs float32, a Align, s string) Rect {
-	w := PlacerW(s, fs)
+	w := TextWidth(s, fs)
 	switch a {
 	case AlignCenter:
 		x -= w / 2
@@ -148,7 +105,7 @@ func (p *Placer) Fit(x, y, fs float32, a Align, c Color, s string, w float32) bo
 	if w < fs {
 		return false
 	}
-	return p.Text(x, y, fs, a, c, siFit(s, fs, w))
+	return p.Text(x, y, fs, a, c, Fit(s, fs, w))
 }
 
 func siOverlap(a, b Rect) bool {
@@ -158,9 +115,7 @@ func siOverlap(a, b Rect) bool {
 // PlacerLegend draws a legend row (Legend) at the bottom of r, reserves it in
 // the placer and returns the height it took (0 when it does not fit).
 func PlacerLegend(p *Placer, th Theme, r Rect, fs, sc float32, entries ...LegendEntry) float32 {
-	// Legend measures with textWidth; CJK labels are wider: measure each
-	// entry by siW and leave the slack as a margin.
-	h := PlacerLegendHeight(r.W, fs, entries...)
+	h := LegendHeight(r.W, fs, entries...)
 	if h > r.H || len(entries) == 0 {
 		return 0
 	}
@@ -168,12 +123,6 @@ func PlacerLegend(p *Placer, th Theme, r Rect, fs, sc float32, entries ...Legend
 	Legend(p.L, th, r.X, y, r.W, fs, sc, entries...)
 	p.Reserve(Rect{r.X, y, r.W, h})
 	return h
-}
-
-// PlacerLegendHeight is the height siLegend takes in width w (by siW, so
-// that Legend's own layout, by textWidth, fits inside it).
-func PlacerLegendHeight(w, fs float32, entries ...LegendEntry) float32 {
-	return legendHeight(w, fs, PlacerW, entries...)
 }
 
 // PlacerHeadline draws the step's headline across the top of the stage, on
@@ -196,69 +145,6 @@ func (p *Placer) Wrap(x, y, fs float32, a Align, c Color, s string, w float32, m
 		p.Fit(x, y+float32(i)*fs*LineHeight, fs, a, c, ln, w)
 	}
 	return float32(len(lines)) * fs * LineHeight
-}
-
-// Lines splits s at spaces (anywhere in CJK text) into lines of at most
-// w pixels at size fs; the last of maxLines keeps the rest, to be cut.
-// The lines are kept for the next frame's same question (the measuring
-// is quadratic in s and allocates): callers must not change them.
-func Lines(s string, fs, w float32, maxLines int) []string {
-	k := wrapKey{s, fs, w, maxLines}
-	wraps.mu.Lock()
-	defer wraps.mu.Unlock()
-	if out, ok := wraps.m[k]; ok {
-		return out
-	}
-	if wraps.m == nil || len(wraps.m) >= memoSize {
-		wraps.m = make(map[wrapKey][]string)
-	}
-	out := siWrapped(s, fs, w, maxLines)
-	wraps.m[k] = out
-	return out
-}
-
-// wraps are siWrap's answers.
-var wraps struct {
-	mu sync.Mutex
-	m  map[wrapKey][]string
-}
-
-type wrapKey struct {
-	s     string
-	fs, w float32
-	n     int
-}
-
-// siWrapped is siWrap worked out.
-func siWrapped(s string, fs, w float32, maxLines int) []string {
-	var out []string
-	r := []rune(s)
-	for len(r) > 0 {
-		if len(out) == maxLines-1 || PlacerW(string(r), fs) <= w {
-			out = append(out, string(r))
-			break
-		}
-		cut, space := 0, -1
-		for i := 1; i <= len(r); i++ {
-			if PlacerW(string(r[:i]), fs) > w {
-				break
-			}
-			cut = i
-			// A break at a space, but not between a number and its unit.
-			if r[i-1] == ' ' && !(i >= 2 && r[i-2] >= '0' && r[i-2] <= '9' && i < len(r) && r[i] != ' ' && r[i] < 0x2E80) {
-				space = i
-			}
-		}
-		if cut == 0 {
-			break
-		}
-		if space > 0 && (r[cut-1] < 0x2E80 || r[min(cut, len(r)-1)] < 0x2E80) {
-			cut = space
-		}
-		out = append(out, strings.TrimRight(string(r[:cut]), " "))
-		r = []rune(strings.TrimLeft(string(r[cut:]), " "))
-	}
-	return out
 }
 
 // Arrow draws a line from (x1, y1) to (x2, y2) with a head at the end.

@@ -11,33 +11,36 @@ import (
 // 13.5 px at 1280×800, 20 px in presentation mode (scale 1.5).
 func TextSize(sc float32) float32 { return 13.5 * sc }
 
-// LabelWidth is a label's width with a margin: each CJK character (any
-// rune from U+2E80) an em, any other 0.56 em, and never less than
-// TextWidth — a per-rune bound older than the exact measure (TextWidth,
-// which already counts a CJK character as an em), kept until the
-// pictures that use it are laid out again by TextWidth (issue 38).
-func LabelWidth(s string, size float32) float32 {
-	n, wide := 0, 0
-	for _, r := range s {
-		n++
-		if r >= 0x2e80 {
-			wide++
-		}
-	}
-	return Maxf(TextWidth(s, size), (float32(n-wide)*0.56+float32(wide))*size)
-}
-
-// TextWidth is a label's width as the painter draws it (render/font).
+// TextWidth is a label's width as the painter draws it (render/font): Go
+// Regular's advances, a CJK character one em. It is render's one text
+// measure: every layout, fitter, wrapper and the label placer measure by
+// it, as the picture-rule tests judge by it (issue 38).
 func TextWidth(s string, size float32) float32 {
 	return font.Width(s, size)
 }
 
-// FitText is s cut, with an ellipsis, to w pixels at size fs — never in
-// the middle of a Latin word (a cut "ZeR…" reads as another word).
-func FitText(s string, fs, w float32) string {
+// Fit is s cut, with an ellipsis, to w pixels at size fs — never in the
+// middle of a Latin word (a cut "ZeR…" reads as another word) unless it
+// is the first. It is render's one fitter: labels, titles, the placer's
+// and the zooms' all cut by it. A cut is kept for the next frame's same
+// question (cutting measures the label again for each rune it drops).
+func Fit(s string, fs, w float32) string {
 	if TextWidth(s, fs) <= w {
 		return s
 	}
+	return fits.Format(fitKey{s, fs, w}, fitCut)
+}
+
+type fitKey struct {
+	s     string
+	fs, w float32
+}
+
+var fits Memo[fitKey]
+
+// fitCut is Fit worked out.
+func fitCut(k fitKey) string {
+	s, fs, w := k.s, k.fs, k.w
 	r := []rune(s)
 	for len(r) > 1 && TextWidth(string(r)+"…", fs) > w {
 		r = r[:len(r)-1]

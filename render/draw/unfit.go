@@ -32,16 +32,16 @@ func UnfitVeil(l *List, th Theme, r, mid Rect, sc, fs float32, label string) Rec
 	l.Key(th.Hot, label)
 	pad := fs * 0.5
 	l1, l2 := Wrap2(label, fs, r.W-4*pad)
-	w := LabelW(l1, fs)
+	w := TextWidth(l1, fs)
 	lines := float32(1)
 	if l2 != "" {
-		w, lines = Maxf(w, LabelW(l2, fs)), 2
+		w, lines = Maxf(w, TextWidth(l2, fs)), 2
 	}
 	w = Minf(w, r.W-2*pad)
 	if l2 != "" && lines*fs*LineHeight+pad > r.H {
 		// No room for two lines: one, cut (the key keeps it whole).
-		l1, l2, lines = FitLabel(label, fs, r.W-4*pad), "", 1
-		w = Minf(LabelW(l1, fs), r.W-2*pad)
+		l1, l2, lines = Fit(label, fs, r.W-4*pad), "", 1
+		w = Minf(TextWidth(l1, fs), r.W-2*pad)
 	}
 	bw, bh := w+2*pad, lines*fs*LineHeight+pad
 	bx := r.X + (r.W-bw)/2
