@@ -190,8 +190,8 @@ func TestEngineRefusalCodes(t *testing.T) {
 	}
 }
 
-// engineCodes are the codes the sources give errs.New (and errs' own
-// helpers): every refusal the engine and the kinds can make.
+// engineCodes are the codes the sources give errs.New and errs.F (and
+// errs' own helpers): every refusal the engine and the kinds can make.
 func engineCodes(t *testing.T) []string {
 	var files []string
 	for _, glob := range []string{"../engine/*/*.go", "*.go"} {
@@ -210,13 +210,14 @@ func engineCodes(t *testing.T) []string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		call := "errs.New(\""
-		if filepath.Base(filepath.Dir(f)) == "errs" {
-			call = "New(\""
-		}
-		for _, part := range strings.Split(string(b), call)[1:] {
-			if code, _, ok := strings.Cut(part, "\""); ok && !slices.Contains(codes, code) {
-				codes = append(codes, code)
+		for _, call := range []string{"New(\"", "F(\""} {
+			if filepath.Base(filepath.Dir(f)) != "errs" {
+				call = "errs." + call
+			}
+			for _, part := range strings.Split(string(b), call)[1:] {
+				if code, _, ok := strings.Cut(part, "\""); ok && !slices.Contains(codes, code) {
+					codes = append(codes, code)
+				}
 			}
 		}
 	}

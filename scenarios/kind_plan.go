@@ -197,8 +197,7 @@ func planConfig(c Config) (parallel.Config, error) {
 		return parallel.Config{}, fmt.Errorf("tp, pp, gpus: %d, %d, %d; each at least 1", tp, pp, gpus)
 	}
 	if _, planner := c["rank"]; !planner && gpus%(tp*pp) != 0 {
-		return parallel.Config{}, errs.New("gpus_tp_pp", fmt.Sprintf("gpus: %d not divisible by tp × pp = %d × %d", gpus, tp, pp),
-			"gpus", strconv.Itoa(gpus), "tp", strconv.Itoa(tp), "pp", strconv.Itoa(pp))
+		return parallel.Config{}, errs.F("gpus_tp_pp", "gpus: %d not divisible by tp × pp = %d × %d", "gpus tp pp", gpus, tp, pp)
 	}
 	dp := max(1, gpus/(tp*cp*pp))
 	cl := parallel.DefaultCluster(g, gpus)
@@ -307,8 +306,7 @@ func planRun(st Step, c Config, search func(parallel.Config, bool) (*parallel.Se
 			return nil, err
 		}
 		if len(sr.Plans) == 0 {
-			return nil, errs.New("no_plan", fmt.Sprintf("gpus: no plan for %s fits %d × %s with a global batch of %d; add GPUs or pick a smaller model", pc.Model.Name, pc.Cluster.GPUs, pc.Cluster.GPU.Name, pc.Plan.GlobalBatch),
-				"model", pc.Model.Name, "gpus", strconv.Itoa(pc.Cluster.GPUs), "gpu", pc.Cluster.GPU.Name, "batch", strconv.Itoa(pc.Plan.GlobalBatch))
+			return nil, errs.F("no_plan", "gpus: no plan for %s fits %d × %s with a global batch of %d; add GPUs or pick a smaller model", "model gpus gpu batch", pc.Model.Name, pc.Cluster.GPUs, pc.Cluster.GPU.Name, pc.Plan.GlobalBatch)
 		}
 		pc = sr.Plans[min(max(0, c.IntOf("rank")-1), len(sr.Plans)-1)].Config
 	} else if pc, err = PlanConfig(c); err != nil {

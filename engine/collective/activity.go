@@ -2,7 +2,6 @@ package collective
 
 import (
 	"errors"
-	"fmt"
 	"sort"
 
 	"github.com/gpuscope/gpuscope/engine/errs"
@@ -64,7 +63,7 @@ func (a *Activity) Rounds() []Phase { return a.phases }
 // range.
 func (a *Activity) At(rank int, t sim.Time) (RankMoment, error) {
 	if rank < 0 || rank >= len(a.byRank) {
-		return RankMoment{}, errs.Range("gpu", rank, 0, len(a.byRank)-1, fmt.Sprintf(" (the collective's %d ranks)", len(a.byRank)))
+		return RankMoment{}, errs.F("hf_range", "%s: %d; allowed %d–%d (the collective's %d ranks)", "name n lo hi", "gpu", rank, 0, len(a.byRank)-1, len(a.byRank))
 	}
 	m := RankMoment{Rank: rank, Time: t}
 	rs := a.r.RoundStart

@@ -240,7 +240,7 @@ func Attention(c AttentionConfig) (AttentionResult, error) {
 	}
 	peak, ok := c.GPU.PeakFLOPS(c.Dtype)
 	if !ok {
-		return r, errs.New("dtype", fmt.Sprintf("dtype: %s has no %s unit", c.GPU.Name, c.Dtype), "gpu", c.GPU.Name, "dtype_up", string(c.Dtype))
+		return r, errs.F("dtype", "dtype: %s has no %s unit", "gpu dtype_up", c.GPU.Name, c.Dtype)
 	}
 	heads := float64(c.Batch) * float64(c.Heads)
 	N, d, B := float64(c.Seq), float64(c.HeadDim), float64(b)

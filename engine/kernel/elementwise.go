@@ -2,7 +2,6 @@ package kernel
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/gpuscope/gpuscope/engine/errs"
 	"github.com/gpuscope/gpuscope/engine/hw"
@@ -62,8 +61,7 @@ func Elementwise(ops []ElementwiseOp, n int64, d hw.Dtype, g hw.GPU, fused bool)
 		return ElementwiseResult{}, fmt.Errorf("dtype: %q; allowed fp32, fp16, bf16, fp8", d)
 	}
 	if n < 1 || n > 1<<40 {
-		v, hi := strconv.FormatInt(n, 10), strconv.FormatInt(1<<40, 10)
-		return ElementwiseResult{}, errs.New("hf_range", "elements: "+v+"; allowed 1–"+hi, "name", "elements", "n", v, "lo", "1", "hi", hi)
+		return ElementwiseResult{}, errs.F("hf_range", "%s: %d; allowed %d–%d", "name n lo hi", "elements", n, 1, int64(1)<<40)
 	}
 	if len(ops) == 0 {
 		return ElementwiseResult{}, fmt.Errorf("ops: none")

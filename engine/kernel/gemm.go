@@ -150,7 +150,7 @@ func GEMM(c GEMMConfig) (GEMMResult, error) {
 	}
 	peak, ok := c.GPU.PeakFLOPS(c.Dtype)
 	if !ok {
-		return r, errs.New("dtype", fmt.Sprintf("dtype: %s has no %s unit", c.GPU.Name, c.Dtype), "gpu", c.GPU.Name, "dtype_up", string(c.Dtype))
+		return r, errs.F("dtype", "dtype: %s has no %s unit", "gpu dtype_up", c.GPU.Name, c.Dtype)
 	}
 	cuda, _ := c.GPU.PeakFLOPS(hw.FP32)
 	if c.BlockScaled && (c.Dtype != hw.FP8 || c.Kernel != TensorTiled || cuda <= 0) {

@@ -2,7 +2,6 @@ package kernel
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/gpuscope/gpuscope/engine/errs"
 	"github.com/gpuscope/gpuscope/engine/hw"
@@ -65,8 +64,7 @@ func Place(c LaunchConfig) (Launch, error) {
 	case c.RegistersPerThread < 1 || c.RegistersPerThread > 255:
 		return l, errs.Range("registers-per-thread", c.RegistersPerThread, 1, 255, "")
 	case c.SharedMemPerBlock < 0 || c.SharedMemPerBlock > g.SharedMemPerBlock:
-		return l, errs.New("smem", fmt.Sprintf("shared-memory-per-block: %d bytes; allowed 0–%d on %s", c.SharedMemPerBlock, g.SharedMemPerBlock, g.Name),
-			"smem", strconv.Itoa(c.SharedMemPerBlock), "max", strconv.Itoa(g.SharedMemPerBlock), "gpu", g.Name)
+		return l, errs.F("smem", "shared-memory-per-block: %d bytes; allowed 0–%d on %s", "smem max gpu", c.SharedMemPerBlock, g.SharedMemPerBlock, g.Name)
 	}
 	l.WarpsPerBlock = ceilDiv(c.ThreadsPerBlock, WarpSize)
 	regsPerWarp := ceilDiv(c.RegistersPerThread*WarpSize, regAllocUnit) * regAllocUnit
@@ -89,10 +87,7 @@ func Place(c LaunchConfig) (Launch, error) {
 		}
 	}
 	if l.BlocksPerSM == 0 {
-		return l, errs.New("block_fit", fmt.Sprintf("%s: one block of %d threads × %d registers and %d bytes of shared memory does not fit an SM of %s",
-			l.Limit, c.ThreadsPerBlock, c.RegistersPerThread, c.SharedMemPerBlock, g.Name),
-			"limit_id", l.Limit, "threads", strconv.Itoa(c.ThreadsPerBlock), "registers", strconv.Itoa(c.RegistersPerThread),
-			"smem", strconv.Itoa(c.SharedMemPerBlock), "gpu", g.Name)
+		return l, errs.F("block_fit", "%s: one block of %d threads × %d registers and %d bytes of shared memory does not fit an SM of %s", "limit_id threads registers smem gpu", l.Limit, c.ThreadsPerBlock, c.RegistersPerThread, c.SharedMemPerBlock, g.Name)
 	}
 	l.WarpsPerSM = l.BlocksPerSM * l.WarpsPerBlock
 	l.Occupancy = float64(l.WarpsPerSM) / float64(g.MaxWarpsPerSM)

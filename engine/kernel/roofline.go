@@ -1,8 +1,6 @@
 package kernel
 
 import (
-	"fmt"
-
 	"github.com/gpuscope/gpuscope/engine/errs"
 	"github.com/gpuscope/gpuscope/engine/hw"
 )
@@ -20,8 +18,7 @@ type Roofline struct {
 func NewRoofline(g hw.GPU, d hw.Dtype) (Roofline, error) {
 	peak, ok := g.PeakFLOPS(d)
 	if !ok {
-		return Roofline{}, errs.New("dtype_allowed", fmt.Sprintf("dtype: %s has no %s unit; allowed %s", g.Name, d, g.DtypeList()),
-			"gpu", g.Name, "dtype_up", string(d), "allowed", g.DtypeList())
+		return Roofline{}, errs.F("dtype_allowed", "dtype: %s has no %s unit; allowed %s", "gpu dtype_up allowed", g.Name, d, g.DtypeList())
 	}
 	return Roofline{GPU: g, Dtype: d, Peak: peak, BW: g.HBMBandwidth}, nil
 }

@@ -2,9 +2,7 @@ package model
 
 import (
 	"errors"
-	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/gpuscope/gpuscope/engine/errs"
@@ -359,14 +357,12 @@ const MaxHFConfigBytes = 1 << 20
 // sequence length.
 func FromHFConfig(data []byte, seq int) (Transformer, error) {
 	if len(data) > MaxHFConfigBytes {
-		return Transformer{}, errs.New("hf_size", fmt.Sprintf("config.json: %d bytes; allowed at most %d (a config.json is a few KB)", len(data), MaxHFConfigBytes),
-			"n", strconv.Itoa(len(data)), "max", strconv.Itoa(MaxHFConfigBytes))
+		return Transformer{}, errs.F("hf_size", "config.json: %d bytes; allowed at most %d (a config.json is a few KB)", "n max", len(data), MaxHFConfigBytes)
 	}
 	var c hfConfig
 	v, err := tinyjson.Parse(data)
 	if tinyjson.TooDeep(err) {
-		return Transformer{}, errs.New("hf_deep", fmt.Sprintf("config.json: nested deeper than %d levels; a config.json nests two or three", tinyjson.MaxDepth),
-			"max", strconv.Itoa(tinyjson.MaxDepth))
+		return Transformer{}, errs.F("hf_deep", "config.json: nested deeper than %d levels; a config.json nests two or three", "max", tinyjson.MaxDepth)
 	}
 	if err == nil {
 		err = fillHFConfig(v, &c)
@@ -378,16 +374,14 @@ func FromHFConfig(data []byte, seq int) (Transformer, error) {
 		return Transformer{}, err
 	}
 	if strings.HasPrefix(strings.ToLower(c.ModelType), "gemma") {
-		return Transformer{}, errs.New("hf_unmodelled", fmt.Sprintf("config.json: model_type: not modelled: %q, Gemma's gated GELU and extra norms", c.ModelType),
-			"name", "model_type")
+		return Transformer{}, errs.F("hf_unmodelled", "config.json: %s: not modelled: %q, Gemma's gated GELU and extra norms", "name", "model_type", c.ModelType)
 	}
 	arch := hfGeneric
 	if c.ModelType != "" {
 		var ok bool
 		if arch, ok = hfArchOf(c.ModelType); !ok {
 			allowed := strings.Join(HFModelTypes(), ", ")
-			return Transformer{}, errs.New("hf_model_type", fmt.Sprintf("config.json: model_type: %q; allowed %s", c.ModelType, allowed),
-				"type", errs.Quoted(c.ModelType), "allowed", allowed)
+			return Transformer{}, errs.F("hf_model_type", "config.json: model_type: %q; allowed %s", "type allowed", c.ModelType, allowed)
 		}
 	}
 	given := givenKeys(v, c.fields())
@@ -448,11 +442,9 @@ func (a hfArch) checkForeign(v tinyjson.Value) error {
 		}
 		readers := strings.Join(readersOf(k), ", ")
 		if len(a.types) == 0 {
-			return errs.New("hf_needs_type", fmt.Sprintf("config.json: model_type: missing; %s is read by model_type %s only, so give the one this model is", k, readers),
-				"name", k, "allowed", readers)
+			return errs.F("hf_needs_type", "config.json: model_type: missing; %s is read by model_type %s only, so give the one this model is", "name allowed", k, readers)
 		}
-		return errs.New("hf_not_read", fmt.Sprintf("config.json: %s: not read by model_type %s (%s); remove it, or use a model_type that reads it: %s", k, a.types[0], a.class, readers),
-			"name", k, "type", a.types[0], "allowed", readers)
+		return errs.F("hf_not_read", "config.json: %s: not read by model_type %s (%s); remove it, or use a model_type that reads it: %s", "name type - allowed", k, a.types[0], a.class, readers)
 	}
 	return nil
 }
@@ -471,7 +463,7 @@ func pick(name string, ps ...*int) (int, error) {
 	for _, p := range ps {
 		if p != nil {
 			if *p < 1 {
-				return 0, errs.New("hf_positive", fmt.Sprintf("config.json: %s: %d; must be positive", name, *p), "name", name, "n", strconv.Itoa(*p))
+				return 0, errs.F("hf_positive", "config.json: %s: %d; must be positive", "name n", name, *p)
 			}
 			return *p, nil
 		}
@@ -531,8 +523,8 @@ func (r hfReader) read(seq int) (Transformer, error) {
 			return m, err
 		}
 		if c.KVHeads == nil && m.Heads%m.KVHeads != 0 {
-			return m, errs.New("hf_missing", fmt.Sprintf("config.json: num_key_value_heads: missing; model_type %s's default, %d, does not divide num_attention_heads %d",
-				arch.types[0], m.KVHeads, m.Heads), "name", "num_key_value_heads")
+			return m, errs.F("hf_missing", "config.json: %s: missing; model_type %s's default, %d, does not divide num_attention_heads %d",
+				"name", "num_key_value_heads", arch.types[0], m.KVHeads, m.Heads)
 		}
 	}
 	how := "" // how the file was read, for the model's Source
@@ -560,7 +552,7 @@ func (r hfReader) read(seq int) (Transformer, error) {
 		m.FFN, m.Biases = GeLU, true
 		how = "hidden_act " + c.HiddenAct + " without model_type: a GPT-style ungated MLP with biases"
 	default:
-		return m, errs.New("hf_act", fmt.Sprintf("config.json: hidden_act: %q; allowed silu, swish, gelu…", c.HiddenAct), "act", errs.Quoted(c.HiddenAct))
+		return m, errs.F("hf_act", "config.json: hidden_act: %q; allowed silu, swish, gelu…", "act", c.HiddenAct)
 	}
 	if !gpt2 {
 		if m.FFNSize, err = pick("intermediate_size", c.Intermediate); err != nil {
@@ -579,7 +571,7 @@ func (r hfReader) read(seq int) (Transformer, error) {
 			continue
 		}
 		if !(*d >= 0 && *d < 1) {
-			return m, errs.New("hf_json", fmt.Sprintf("config.json: %s: %g; allowed 0 ≤ p < 1 (a probability)", hfDropoutKeys[i], *d))
+			return m, errs.F("hf_json", "config.json: %s: %g; allowed 0 ≤ p < 1 (a probability)", "", hfDropoutKeys[i], *d)
 		}
 		m.NoDropout = true
 	}
@@ -684,9 +676,7 @@ func (r hfReader) experts() (key string, n int, ok bool, err error) {
 			continue
 		}
 		if set != "" && *ptrs[set] != *p {
-			return key, 0, false, errs.New("hf_alias", fmt.Sprintf("config.json: %s: %d and %s: %d are one setting in model_type %s (%s); give one",
-				set, *ptrs[set], k, *p, r.arch.types[0], r.arch.class),
-				"name", set, "n", strconv.Itoa(*ptrs[set]), "other", k, "m", strconv.Itoa(*p), "type", r.arch.types[0])
+			return key, 0, false, errs.F("hf_alias", "config.json: %s: %d and %s: %d are one setting in model_type %s (%s); give one", "name n other m type", set, *ptrs[set], k, *p, r.arch.types[0], r.arch.class)
 		}
 		if set == "" {
 			set = k
@@ -716,7 +706,7 @@ func (r hfReader) readExperts(m *Transformer) error {
 	case n == 0 && arch.zeroDense:
 		return nil // every layer the dense MLP, intermediate_size wide
 	case n < 1 || n > 1<<16:
-		return hfRange(key, n, 1, 1<<16, fmt.Sprintf(" (model_type %s is a mixture of experts: %s routes each token to its experts)", arch.types[0], arch.class))
+		return errs.F("hf_range", "config.json: %s: %d; allowed %d–%d (model_type %s is a mixture of experts: %s routes each token to its experts)", "name n lo hi", key, n, 1, 1<<16, arch.types[0], arch.class)
 	}
 	m.Experts = n
 	if m.TopK, err = r.need("num_experts_per_tok", c.ExpertsPerTok); err != nil {
@@ -759,7 +749,7 @@ func (r hfReader) readExperts(m *Transformer) error {
 	if slices.Contains(arch.reads, "first_k_dense_replace") {
 		if k, ok := r.opt("first_k_dense_replace", c.FirstKDense); ok {
 			if k < 0 || k >= m.Layers {
-				return hfRange("first_k_dense_replace", k, 0, m.Layers-1, "")
+				return errs.F("hf_range", "config.json: %s: %d; allowed %d–%d", "name n lo hi", "first_k_dense_replace", k, 0, m.Layers-1)
 			}
 			m.DenseLayers = k
 		}
@@ -779,7 +769,7 @@ func (r hfReader) readExperts(m *Transformer) error {
 			step = 1
 		}
 		if step < 1 || step > m.Layers {
-			return hfRange(s.key, step, 1, m.Layers, fmt.Sprintf(" (an MoE layer every step-th of the %d)", m.Layers))
+			return errs.F("hf_range", "config.json: %s: %d; allowed %d–%d (an MoE layer every step-th of the %d)", "name n lo hi", s.key, step, 1, m.Layers, m.Layers)
 		}
 		if step > 1 {
 			m.MoEEvery = step
@@ -797,14 +787,12 @@ func (r hfReader) readExperts(m *Transformer) error {
 		switch c.TopkMethod {
 		case "", "greedy", "group_limited_greedy", "noaux_tc":
 		default:
-			return errs.New("hf_router", fmt.Sprintf("config.json: topk_method: %q; allowed greedy, group_limited_greedy, noaux_tc", c.TopkMethod),
-				"name", "topk_method", "style", errs.Quoted(c.TopkMethod), "allowed", "greedy, group_limited_greedy, noaux_tc")
+			return errs.F("hf_router", "config.json: %s: %q; allowed %s", "name style allowed", "topk_method", c.TopkMethod, "greedy, group_limited_greedy, noaux_tc")
 		}
 		switch c.ScoringFunc {
 		case "", "softmax", "sigmoid":
 		default:
-			return errs.New("hf_router", fmt.Sprintf("config.json: scoring_func: %q; allowed softmax, sigmoid", c.ScoringFunc),
-				"name", "scoring_func", "style", errs.Quoted(c.ScoringFunc), "allowed", "softmax, sigmoid")
+			return errs.F("hf_router", "config.json: %s: %q; allowed %s", "name style allowed", "scoring_func", c.ScoringFunc, "softmax, sigmoid")
 		}
 		m.RouterBias = c.TopkMethod == "noaux_tc" // DeepSeek-V3's e_score_correction_bias
 	}
@@ -840,14 +828,6 @@ func (r hfReader) checkMoELayers(m Transformer) error {
 			"name", "moe_layers")
 	}
 	return nil
-}
-
-// hfRange is the refusal of key's value n in a config.json, allowed
-// lo–hi; tail follows in the English.
-func hfRange(key string, n, lo, hi int, tail string) error {
-	e := errs.Range(key, n, lo, hi, tail)
-	e.Msg = "config.json: " + e.Msg
-	return e
 }
 
 // readLatent reads DeepSeek's multi-head latent attention, which its

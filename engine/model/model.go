@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/gpuscope/gpuscope/engine/errs"
@@ -152,11 +151,9 @@ func (m Transformer) Validate() error {
 	case m.HeadSize < 0 || m.HeadSize > 1<<14:
 		return fmt.Errorf("head-dim: %d; allowed 0 (hidden ÷ heads) or 1–16384", m.HeadSize)
 	case m.HeadSize == 0 && !m.MLA() && m.Hidden%m.Heads != 0:
-		return errs.New("heads_hidden", fmt.Sprintf("heads: %d must divide hidden %d", m.Heads, m.Hidden),
-			"heads", strconv.Itoa(m.Heads), "hidden", strconv.Itoa(m.Hidden))
+		return errs.F("heads_hidden", "heads: %d must divide hidden %d", "heads hidden", m.Heads, m.Hidden)
 	case m.KVHeads < 1 || m.Heads%m.KVHeads != 0:
-		return errs.New("kv_heads", fmt.Sprintf("kv-heads: %d must divide heads %d", m.KVHeads, m.Heads),
-			"kv", strconv.Itoa(m.KVHeads), "heads", strconv.Itoa(m.Heads))
+		return errs.F("kv_heads", "kv-heads: %d must divide heads %d", "kv heads", m.KVHeads, m.Heads)
 	case m.Seq < 1 || m.Seq > 1<<24:
 		return errs.Range("seq", m.Seq, 1, 1<<24, "")
 	case m.Vocab < 1 || m.Vocab > 1<<24:
@@ -168,8 +165,7 @@ func (m Transformer) Validate() error {
 	case m.Experts < 0 || m.Experts > 1<<16:
 		return fmt.Errorf("experts: %d; allowed 0 (dense) or 1–65536", m.Experts)
 	case m.MTPLayers < 0 || m.MTPLayers > m.Layers:
-		return errs.New("mtp_layers", fmt.Sprintf("mtp-layers: %d; allowed 0–%d", m.MTPLayers, m.Layers),
-			"n", strconv.Itoa(m.MTPLayers), "hi", strconv.Itoa(m.Layers))
+		return errs.F("mtp_layers", "mtp-layers: %d; allowed 0–%d", "n hi", m.MTPLayers, m.Layers)
 	case m.MoEEvery < 0 || m.MoEEvery > m.Layers:
 		return errs.Range("moe-every", m.MoEEvery, 0, m.Layers, " (0 or 1: every layer past the dense ones)")
 	}
@@ -184,8 +180,7 @@ func (m Transformer) Validate() error {
 		case m.DenseLayers < 0 || m.DenseLayers >= m.Layers:
 			return errs.Range("dense-layers", m.DenseLayers, 0, m.Layers-1, " (fewer than the layers)")
 		case m.FFN != SwiGLU:
-			return errs.New("moe_swiglu", fmt.Sprintf("ffn-kind: %q; a mixture of experts' experts are swiglu", m.FFN),
-				"kind", errs.Quoted(string(m.FFN)))
+			return errs.F("moe_swiglu", "ffn-kind: %q; a mixture of experts' experts are swiglu", "kind", m.FFN)
 		case m.MoELayers() == 0:
 			return fmt.Errorf("moe-every: %d with dense-layers %d of %d layers: no MoE layer left", m.MoEEvery, m.DenseLayers, m.Layers)
 		}
@@ -199,12 +194,10 @@ func (m Transformer) Validate() error {
 		case m.QLoRA < 0:
 			return fmt.Errorf("q-lora-rank: %d; allowed 0 (none) or more", m.QLoRA)
 		case m.QKNope < 1 || m.QKRope < 1 || m.VHead < 1:
-			return errs.New("mla_dims", fmt.Sprintf("qk-nope-head-dim, qk-rope-head-dim, v-head-dim: %d, %d, %d; each must be positive with kv-lora-rank", m.QKNope, m.QKRope, m.VHead),
-				"nope", strconv.Itoa(m.QKNope), "rope", strconv.Itoa(m.QKRope), "v", strconv.Itoa(m.VHead))
+			return errs.F("mla_dims", "qk-nope-head-dim, qk-rope-head-dim, v-head-dim: %d, %d, %d; each must be positive with kv-lora-rank", "nope rope v", m.QKNope, m.QKRope, m.VHead)
 		}
 	} else if m.KVLoRA < 0 || m.QLoRA != 0 || m.QKNope != 0 || m.QKRope != 0 || m.VHead != 0 {
-		return errs.New("mla_kv", fmt.Sprintf("kv-lora-rank: %d with q-lora-rank %d and head dims %d, %d, %d; latent attention needs a positive kv-lora-rank", m.KVLoRA, m.QLoRA, m.QKNope, m.QKRope, m.VHead),
-			"kv", strconv.Itoa(m.KVLoRA), "q", strconv.Itoa(m.QLoRA), "nope", strconv.Itoa(m.QKNope), "rope", strconv.Itoa(m.QKRope), "v", strconv.Itoa(m.VHead))
+		return errs.F("mla_kv", "kv-lora-rank: %d with q-lora-rank %d and head dims %d, %d, %d; latent attention needs a positive kv-lora-rank", "kv q nope rope v", m.KVLoRA, m.QLoRA, m.QKNope, m.QKRope, m.VHead)
 	}
 	return nil
 }

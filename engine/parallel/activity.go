@@ -237,7 +237,7 @@ func (a *StepActivity) chunkLayers(q int) (first, n int) {
 func (a *StepActivity) At(g int, t float64) (Activity, error) {
 	n := a.GPUs()
 	if g < 0 || g >= n {
-		return Activity{}, errs.Range("gpu", g, 0, n-1, fmt.Sprintf(" (the plan's %d GPUs)", n))
+		return Activity{}, errs.F("hf_range", "%s: %d; allowed %d–%d (the plan's %d GPUs)", "name n lo hi", "gpu", g, 0, n-1, n)
 	}
 	m := a.r.Config.Model
 	act := Activity{GPU: g, Time: t, Layer: -1, Layers: trainedLayers(m), MicroBatch: -1}

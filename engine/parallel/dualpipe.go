@@ -1,11 +1,6 @@
 package parallel
 
-import (
-	"fmt"
-	"strconv"
-
-	"github.com/gpuscope/gpuscope/engine/errs"
-)
+import "github.com/gpuscope/gpuscope/engine/errs"
 
 // DualPipe is DeepSeek-V3's bidirectional pipeline schedule (arXiv
 // 2412.19437 §3.2.1; github.com/deepseek-ai/DualPipe): micro-batches
@@ -27,11 +22,10 @@ func (p Plan) validateDualPipe() error {
 		return nil
 	}
 	if p.PP < 2 || p.PP%2 != 0 {
-		return errs.New("dualpipe_pp", fmt.Sprintf("schedule: dualpipe needs an even pp ≥ 2 (pp %d)", p.PP), "pp", strconv.Itoa(p.PP))
+		return errs.F("dualpipe_pp", "schedule: dualpipe needs an even pp ≥ 2 (pp %d)", "pp", p.PP)
 	}
 	if mb := p.microBatches(); mb%2 != 0 || mb < 2*p.PP {
-		return errs.New("dualpipe_mb", fmt.Sprintf("micro-batches: %d must be even and at least 2 × pp = %d for the dualpipe schedule (DualPipe's condition)", mb, 2*p.PP),
-			"m", strconv.Itoa(mb), "two_pp", strconv.Itoa(2*p.PP))
+		return errs.F("dualpipe_mb", "micro-batches: %d must be even and at least 2 × pp = %d for the dualpipe schedule (DualPipe's condition)", "m two_pp", mb, 2*p.PP)
 	}
 	return nil
 }

@@ -259,11 +259,11 @@ func (p Plan) validateEP(cl Cluster) error {
 	case p.DispatchDtype != "" && p.DispatchDtype != hw.BF16 && p.DispatchDtype != hw.FP8:
 		return fmt.Errorf("dispatch-dtype: %q; allowed bf16, fp8", p.DispatchDtype)
 	case p.CommSMs < 0 || (p.CommSMs > 0 && p.CommSMs >= cl.GPU.SMs):
-		return errs.Range("comm-sms", p.CommSMs, 0, max(cl.GPU.SMs-1, 0), fmt.Sprintf(" (fewer than the GPU's %d SMs)", cl.GPU.SMs))
+		return errs.F("hf_range", "%s: %d; allowed %d–%d (fewer than the GPU's %d SMs)", "name n lo hi", "comm-sms", p.CommSMs, 0, max(cl.GPU.SMs-1, 0), cl.GPU.SMs)
 	case p.CommSMs > 0 && !p.EPOverlap:
 		return fmt.Errorf("comm-sms: %d needs --ep-overlap (SMs are reserved for all-to-alls that overlap computation)", p.CommSMs)
 	case p.BlockScaled && p.Dtype != hw.FP8:
-		return errs.New("block_scaled", fmt.Sprintf("block-scaled: needs --dtype fp8 (dtype is %s)", p.Dtype))
+		return errs.F("block_scaled", "block-scaled: needs --dtype fp8 (dtype is %s)", "", p.Dtype)
 	}
 	return nil
 }

@@ -3,7 +3,6 @@ package parallel
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/gpuscope/gpuscope/engine/errs"
@@ -330,11 +329,11 @@ func (c Config) Validate() error {
 	case p.EP < 0 || p.EP > 1<<16:
 		return errs.Range("ep", p.EP, 1, 1<<16, "")
 	case !m.MoE() && ep > 1:
-		return errs.New("ep_dense", fmt.Sprintf("ep: %d with a dense model; allowed 1 (expert parallelism spreads a mixture of experts' experts)", ep), "ep", strconv.Itoa(ep))
+		return errs.F("ep_dense", "ep: %d with a dense model; allowed 1 (expert parallelism spreads a mixture of experts' experts)", "ep", ep)
 	case m.MoE() && m.Experts%ep != 0:
-		return errs.New("ep_experts", fmt.Sprintf("ep: %d does not divide the %d experts", ep, m.Experts), "ep", strconv.Itoa(ep), "experts", strconv.Itoa(m.Experts))
+		return errs.F("ep_experts", "ep: %d does not divide the %d experts", "ep experts", ep, m.Experts)
 	case p.DP%ep != 0:
-		return errs.New("ep_dp", fmt.Sprintf("ep: %d does not divide dp %d (expert parallelism is carved out of data parallelism)", ep, p.DP), "ep", strconv.Itoa(ep), "dp", strconv.Itoa(p.DP))
+		return errs.F("ep_dp", "ep: %d does not divide dp %d (expert parallelism is carved out of data parallelism)", "ep dp", ep, p.DP)
 	case p.CapacityFactor != 0 && (p.CapacityFactor < 1 || p.CapacityFactor > 8 || p.CapacityFactor != p.CapacityFactor):
 		return errs.RangeG("capacity-factor", p.CapacityFactor, 1, 8, " (1: balanced)")
 	case p.CP < 0 || p.CP > 1<<16:
@@ -342,8 +341,7 @@ func (c Config) Validate() error {
 	case p.CPAlgo != "" && p.CPAlgo != CPAllGather && p.CPAlgo != CPRing:
 		return fmt.Errorf("cp-algo: %q; allowed allgather, ring", p.CPAlgo)
 	case p.cp() > 1 && m.Seq%(2*p.cp()) != 0:
-		return errs.New("seq_cp", fmt.Sprintf("seq: %d not divisible by 2·cp = %d (the load-balanced causal split gives each CP rank two chunks)", m.Seq, 2*p.cp()),
-			"seq", strconv.Itoa(m.Seq), "two_cp", strconv.Itoa(2*p.cp()))
+		return errs.F("seq_cp", "seq: %d not divisible by 2·cp = %d (the load-balanced causal split gives each CP rank two chunks)", "seq two_cp", m.Seq, 2*p.cp())
 	}
 	if err := p.validateEP(cl); err != nil {
 		return err
@@ -364,28 +362,24 @@ func (c Config) Validate() error {
 	case p.TP < 1 || p.PP < 1 || p.DP < 1:
 		return fmt.Errorf("tp, pp, dp: %d, %d, %d; each at least 1", p.TP, p.PP, p.DP)
 	case p.cp() > 1 && p.TP*p.CP*p.PP*p.DP != cl.GPUs:
-		return errs.New("gpus_product", fmt.Sprintf("tp × cp × pp × dp: %d × %d × %d × %d = %d; must equal gpus %d", p.TP, p.CP, p.PP, p.DP, p.TP*p.CP*p.PP*p.DP, cl.GPUs),
-			"tp", strconv.Itoa(p.TP), "cp", strconv.Itoa(p.CP), "pp", strconv.Itoa(p.PP), "dp", strconv.Itoa(p.DP), "n", strconv.Itoa(p.TP*p.CP*p.PP*p.DP), "gpus", strconv.Itoa(cl.GPUs))
+		return errs.F("gpus_product", "tp × cp × pp × dp: %d × %d × %d × %d = %d; must equal gpus %d", "tp cp pp dp n gpus", p.TP, p.CP, p.PP, p.DP, p.TP*p.CP*p.PP*p.DP, cl.GPUs)
 	case p.cp() == 1 && p.TP*p.PP*p.DP != cl.GPUs:
-		return errs.New("gpus_product3", fmt.Sprintf("tp × pp × dp: %d × %d × %d = %d; must equal gpus %d", p.TP, p.PP, p.DP, p.TP*p.PP*p.DP, cl.GPUs),
-			"tp", strconv.Itoa(p.TP), "pp", strconv.Itoa(p.PP), "dp", strconv.Itoa(p.DP), "n", strconv.Itoa(p.TP*p.PP*p.DP), "gpus", strconv.Itoa(cl.GPUs))
+		return errs.F("gpus_product3", "tp × pp × dp: %d × %d × %d = %d; must equal gpus %d", "tp pp dp n gpus", p.TP, p.PP, p.DP, p.TP*p.PP*p.DP, cl.GPUs)
 	case m.Heads%p.TP != 0:
-		return errs.New("tp_heads", fmt.Sprintf("tp: %d does not divide heads %d", p.TP, m.Heads), "tp", strconv.Itoa(p.TP), "heads", strconv.Itoa(m.Heads))
+		return errs.F("tp_heads", "tp: %d does not divide heads %d", "tp heads", p.TP, m.Heads)
 	case p.Interleave < 1:
 		return fmt.Errorf("interleave: %d; at least 1", p.Interleave)
 	case !p.Schedule.known():
 		return fmt.Errorf("schedule: %q; allowed %s", p.Schedule, strings.Join(ScheduleIDs(), ", "))
 	case p.Interleave > 1 && p.Schedule != Interleaved:
-		return errs.New("interleave_schedule", fmt.Sprintf("interleave: %d needs --schedule interleaved (schedule is %s)", p.Interleave, p.Schedule),
-			"v", strconv.Itoa(p.Interleave), "schedule_id", string(p.Schedule))
+		return errs.F("interleave_schedule", "interleave: %d needs --schedule interleaved (schedule is %s)", "v schedule_id", p.Interleave, p.Schedule)
 	case p.Schedule == Interleaved && (p.PP < 2 || p.Interleave < 2):
-		return errs.New("interleaved_needs", fmt.Sprintf("schedule: interleaved needs pp ≥ 2 and interleave ≥ 2 (pp %d, interleave %d)", p.PP, p.Interleave),
-			"pp", strconv.Itoa(p.PP), "v", strconv.Itoa(p.Interleave))
+		return errs.F("interleaved_needs", "schedule: interleaved needs pp ≥ 2 and interleave ≥ 2 (pp %d, interleave %d)", "pp v", p.PP, p.Interleave)
 	case p.ZeRO < 0 || p.ZeRO > 3:
 		return fmt.Errorf("zero: %d; allowed 0, 1, 2, 3", p.ZeRO)
 	case p.ZeRO == 3 && p.PP > 1:
-		return errs.New("zero_pp", fmt.Sprintf("zero: 3 with pp %d; allowed 0–2 with pipeline parallelism (stage 3 would gather every stage's weights again for each micro-batch; Llama 3's FSDP kept them, sharding gradients and optimizer state: stage 2)", p.PP),
-			"zero", "3", "pp", strconv.Itoa(p.PP))
+		return errs.F("zero_pp", "zero: %d with pp %d; allowed 0–2 with pipeline parallelism (stage 3 would gather every stage's weights again for each micro-batch; Llama 3's FSDP kept them, sharding gradients and optimizer state: stage 2)",
+			"zero pp", 3, p.PP)
 	case p.Recompute != RecomputeNone && p.Recompute != RecomputeSelective && p.Recompute != RecomputeFull && p.Recompute != RecomputeOp:
 		return fmt.Errorf("recompute: %q; allowed none, selective, full, op", p.Recompute)
 	case p.BytesPerParam != 16 && p.BytesPerParam != 18:
@@ -401,8 +395,7 @@ func (c Config) Validate() error {
 	case p.GlobalBatch < 1 || p.GlobalBatch > 1<<24:
 		return errs.Range("global-batch", p.GlobalBatch, 1, 1<<24, "")
 	case p.GlobalBatch%(p.DP*p.MicroBatch) != 0:
-		return errs.New("global_batch", fmt.Sprintf("global-batch: %d not divisible by dp × micro-batch = %d × %d", p.GlobalBatch, p.DP, p.MicroBatch),
-			"batch", strconv.Itoa(p.GlobalBatch), "dp", strconv.Itoa(p.DP), "b", strconv.Itoa(p.MicroBatch))
+		return errs.F("global_batch", "global-batch: %d not divisible by dp × micro-batch = %d × %d", "batch dp b", p.GlobalBatch, p.DP, p.MicroBatch)
 	}
 	if err := p.validateZeroBubble(); err != nil {
 		return err
@@ -415,8 +408,7 @@ func (c Config) Validate() error {
 	}
 	if p.Schedule == Interleaved {
 		if mb := p.microBatches(); mb%p.PP != 0 {
-			return errs.New("micro_batches_pp", fmt.Sprintf("micro-batches: %d must be a multiple of pp %d for the interleaved schedule (Megatron-LM's condition)", mb, p.PP),
-				"m", strconv.Itoa(mb), "pp", strconv.Itoa(p.PP))
+			return errs.F("micro_batches_pp", "micro-batches: %d must be a multiple of pp %d for the interleaved schedule (Megatron-LM's condition)", "m pp", mb, p.PP)
 		}
 	}
 	if err := p.validateDualPipe(); err != nil {
@@ -466,8 +458,7 @@ func (c Config) Validate() error {
 	switch p.Dtype {
 	case hw.BF16, hw.FP16, hw.FP8:
 		if _, ok := cl.GPU.PeakFLOPS(p.Dtype); !ok {
-			return errs.New("dtype", fmt.Sprintf("dtype: %s has no %s tensor cores; allowed bf16, fp16", cl.GPU.Name, p.Dtype),
-				"gpu", cl.GPU.Name, "dtype_up", string(p.Dtype))
+			return errs.F("dtype", "dtype: %s has no %s tensor cores; allowed bf16, fp16", "gpu dtype_up", cl.GPU.Name, p.Dtype)
 		}
 	default:
 		return fmt.Errorf("dtype: %q; allowed bf16, fp16, fp8", p.Dtype)
@@ -538,8 +529,7 @@ func stageLayers(L, p, v int) (mid, ends int, err error) {
 	case p > 1 && (L+2)%pv == 0:
 		return (L + 2) / p, (L+2)/p - 1, nil
 	}
-	return 0, 0, errs.New("layers_pp", fmt.Sprintf("layers: %d not divisible by pp × interleave = %d × %d (nor is layers + 2, Llama 3's balancing that counts the embedding and output layers as one layer each; or give the first and last stages their own counts, first-stage-layers and last-stage-layers)", L, p, v),
-		"layers", strconv.Itoa(L), "pp", strconv.Itoa(p), "v", strconv.Itoa(v))
+	return 0, 0, errs.F("layers_pp", "layers: %d not divisible by pp × interleave = %d × %d (nor is layers + 2, Llama 3's balancing that counts the embedding and output layers as one layer each; or give the first and last stages their own counts, first-stage-layers and last-stage-layers)", "layers pp v", L, p, v)
 }
 
 // splitLayers is how p stages of v chunks hold L layers: stageLayers'
@@ -560,9 +550,9 @@ func splitLayers(L, p, v, first, last int) (layerSplit, error) {
 	case p < 2:
 		return layerSplit{}, fmt.Errorf("first-stage-layers, last-stage-layers: %d, %d with pp %d; an uneven split needs pp ≥ 2", first, last, p)
 	case first < 0 || first >= L:
-		return layerSplit{}, errs.Range("first-stage-layers", first, 1, L-1, fmt.Sprintf(" (fewer than the %d layers; 0: an even split)", L))
+		return layerSplit{}, errs.F("hf_range", "%s: %d; allowed %d–%d (fewer than the %d layers; 0: an even split)", "name n lo hi", "first-stage-layers", first, 1, L-1, L)
 	case last < 0 || last >= L:
-		return layerSplit{}, errs.Range("last-stage-layers", last, 1, L-1, fmt.Sprintf(" (fewer than the %d layers; 0: an even split)", L))
+		return layerSplit{}, errs.F("hf_range", "%s: %d; allowed %d–%d (fewer than the %d layers; 0: an even split)", "name n lo hi", "last-stage-layers", last, 1, L-1, L)
 	}
 	rest, left := L, p
 	if first > 0 {

@@ -3,7 +3,6 @@ package parallel
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"sync"
 
 	"github.com/gpuscope/gpuscope/engine/errs"
@@ -138,12 +137,11 @@ func checkSchedule(s Schedule, p, m, v int, fwd, bwd []float64) error {
 	case s != GPipe && s != OneFOneB && s != Interleaved:
 		return fmt.Errorf("schedule: %q; allowed gpipe, 1f1b, interleaved", s)
 	case s == Interleaved && m%p != 0:
-		return errs.New("micro_batches_pp", fmt.Sprintf("micro-batches: %d must be a multiple of pp %d for the interleaved schedule", m, p), "m", strconv.Itoa(m), "pp", strconv.Itoa(p))
+		return errs.F("micro_batches_pp", "micro-batches: %d must be a multiple of pp %d for the interleaved schedule", "m pp", m, p)
 	case s != Interleaved && v != 1:
 		return fmt.Errorf("interleave: %d needs the interleaved schedule", v)
 	case p*m*v > maxScheduleBlocks:
-		return errs.New("blocks", fmt.Sprintf("pp × micro-batches × interleave: %d; at most %d blocks", p*m*v, maxScheduleBlocks),
-			"n", strconv.Itoa(p*m*v), "max", strconv.Itoa(maxScheduleBlocks))
+		return errs.F("blocks", "pp × micro-batches × interleave: %d; at most %d blocks", "n max", p*m*v, maxScheduleBlocks)
 	}
 	for st := range p {
 		if fwd[st] < 0 || bwd[st] < 0 {

@@ -115,10 +115,10 @@ func (f SearchConstraints) check(m model.Transformer, cl Cluster) error {
 		return fmt.Errorf("cp: %d; the sequence (%d tokens) must divide by 2·CP", f.CP, m.Seq)
 	}
 	if f.EP > 1 && !m.MoE() {
-		return errs.New("ep_dense", fmt.Sprintf("ep: %d with a dense model; allowed 1 (expert parallelism spreads a mixture of experts' experts)", f.EP), "ep", strconv.Itoa(f.EP))
+		return errs.F("ep_dense", "ep: %d with a dense model; allowed 1 (expert parallelism spreads a mixture of experts' experts)", "ep", f.EP)
 	}
 	if f.EP > 1 && m.Experts%f.EP != 0 {
-		return errs.New("ep_experts", fmt.Sprintf("ep: %d does not divide the %d experts", f.EP, m.Experts), "ep", strconv.Itoa(f.EP), "experts", strconv.Itoa(m.Experts))
+		return errs.F("ep_experts", "ep: %d does not divide the %d experts", "ep experts", f.EP, m.Experts)
 	}
 	if f.CPAlgo != "" && f.CP == 1 {
 		return fmt.Errorf("cp-algo: %s needs context parallelism; cp is 1", f.CPAlgo)
@@ -129,10 +129,9 @@ func (f SearchConstraints) check(m model.Transformer, cl Cluster) error {
 	case f.ZeROSet && (f.ZeRO < 0 || f.ZeRO > 3):
 		return errs.Range("zero", f.ZeRO, 0, 3, "")
 	case f.ZeROSet && f.ZeRO == 3 && f.PP > 1:
-		return errs.New("zero_pp", fmt.Sprintf("zero: 3 with pp %d; the search pairs ZeRO-3 with no pipeline (allowed 0–2 with PP)", f.PP), "zero", "3", "pp", strconv.Itoa(f.PP))
+		return errs.F("zero_pp", "zero: %d with pp %d; the search pairs ZeRO-3 with no pipeline (allowed 0–2 with PP)", "zero pp", 3, f.PP)
 	case f.Interleave > 1 && f.Schedule != "" && f.Schedule != Interleaved:
-		return errs.New("interleave_schedule", fmt.Sprintf("interleave: %d needs --schedule interleaved (schedule is %s)", f.Interleave, f.Schedule),
-			"v", strconv.Itoa(f.Interleave), "schedule_id", string(f.Schedule))
+		return errs.F("interleave_schedule", "interleave: %d needs --schedule interleaved (schedule is %s)", "v schedule_id", f.Interleave, f.Schedule)
 	case f.Interleave > 1 && f.PP == 1:
 		return fmt.Errorf("interleave: %d needs a pipeline; pp is 1", f.Interleave)
 	case f.Schedule == Interleaved && f.PP == 1:
