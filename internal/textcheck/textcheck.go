@@ -150,6 +150,24 @@ var Variants = []Variant{
 	v("zh", `运算强度|计算强度`, "算术强度"),
 	v("zh", `(?:^|[^微])批次大小`, "批大小 (微批次大小 for a micro-batch)"),
 	v("zh", `(?:^|[^最])快了?约?〇`, "是……的〇 (a ratio placeholder after 快 reads as N+1)"),
+	// The glossary table's terms, each against the other spellings a
+	// translator reaches for: one spelling per term in Chinese text.
+	v("zh", `(?:真实|完整的?|权重和|给)激活(?:$|[^值参函检显专活])`, "激活值 (activations; 激活 alone is the verb, 每个 token 激活 370 亿)"),
+	v("zh", `流水并行`, "流水线并行"),
+	v("zh", `微批(?:$|[^次])`, "微批次"),
+	v("zh", `专家混合`, "混合专家（MoE）"),
+	v("zh", `机架`, "机柜 (机柜级, rack-scale)"),
+	v("zh", `容量系数`, "容量因子"),
+	v("zh", `活跃参数`, "激活参数"),
+	v("zh", `有效吞吐量`, "有效吞吐（goodput）"),
+	v("zh", `梯度检查点`, "激活检查点（gradient checkpointing）"),
+	v("zh", `3D ?并行`, "三维并行"),
+	v("zh", `全[归规]约|规约`, "AllReduce, 归约"),
+	v("zh", `上溢`, "溢出"),
+	v("zh", `线程簇|线程包`, "线程束（warp）"),
+	v("zh", `共享存储器?`, "共享内存"),
+	v("zh", `流处理器|流多处理器`, "流式多处理器（SM）"),
+	v("zh", `环[状式] ?AllReduce`, "环形 AllReduce"),
 }
 
 // halfWidth are the punctuation marks that must be full-width next to

@@ -39,6 +39,19 @@ func TestIssue40Patterns(t *testing.T) {
 		{"每块另加 1 KB", "每块另加 1 KiB"},
 		{"175 × 10^9 个参数", "175 × 10⁹ 个参数"},
 		{"（ZeRO 论文的算法）", "（ZeRO 论文的口径）"},
+		// A glossary term's other spellings.
+		{"比真实激活里常见的离群值更大", "比真实激活值里常见的离群值更大"},
+		{"给激活的每个 1×128 分块", "给激活值的每个 1×128 分块"},
+		{"与完整激活同样大小的 AllReduce", "与完整激活值同样大小的 AllReduce"},
+		{"每个 token 激活 376 亿", ""},
+		{"激活显存只需一个微批次的量", ""},
+		{"流水并行的气泡", "流水线并行的气泡"},
+		{"每个微批的激活值", "每个微批次的激活值"},
+		{"专家混合模型", "混合专家模型"},
+		{"机架级 NVLink", "机柜级 NVLink"},
+		{"活跃参数 370 亿", "激活参数 370 亿"},
+		{"全规约", "AllReduce"},
+		{"3D 并行", "三维并行"},
 	} {
 		if c.bad != "" && c.good != "" && len(Chinese(c.bad)) == 0 {
 			t.Errorf("Chinese(%q) passes, want a problem", c.bad)
