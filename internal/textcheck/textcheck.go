@@ -135,7 +135,7 @@ var Variants = []Variant{
 	v("", `GeLU|Gelu`, "GELU"),
 	v("zh", `(?:^|[^隐宝收储])藏|未被掩盖|没被掩盖|被掩盖的|暴露|掩护`, "隐藏 / 被隐藏 / 未被隐藏 (the numbers table's words; 暴露 for exposed is 未被隐藏)"),
 	v("en", `\bhid(?:den|es|e|ing) under\b`, "hidden behind (compute, the backward pass)"),
-	v("en", `(?:times|×)\s+(?:less|fewer|smaller|lower)\b`, "1/N of it, or the other side as N× (N times less reads as N−1 less)"),
+	v("en", `(?:times|×)\s+(?:less|fewer|smaller|lower|below)\b`, "1/N of it, or the other side as N× (N times less reads as N−1 less)"),
 	v("zh", `(?:(?:快|慢|高|低|小|(?:^|[^差最不])多|(?:^|[^至最])少|长|短|强|增加|增长|扩大|提高|提升|放大|缩小|降低|减少|涨)了?(?:约|将近|近|大约)?|大了?)\s*(?:[0-9][0-9.,–-]*|〇|[一二两三四五六七八九十百千几]+)\s*倍`,
 		"是……的 N 倍, 提速 N%, 只有……的 1/N (快 N 倍 and 扩大了 N 倍 read as N+1)"),
 	v("zh", `[0-9〇)）A-Z]\s*(?:秒|毫秒|微秒)(?:[^数级]|$)|（秒）`, "s, ms, µs"),
@@ -150,6 +150,9 @@ var Variants = []Variant{
 	v("zh", `运算强度|计算强度`, "算术强度"),
 	v("zh", `(?:^|[^微])批次大小`, "批大小 (微批次大小 for a micro-batch)"),
 	v("zh", `(?:^|[^最])快了?约?〇`, "是……的〇 (a ratio placeholder after 快 reads as N+1)"),
+	v("zh", `(?:相差|差距(?:为|是|有)?|(?:^|[^误偏])差了?)\s*(?:约|将近|近|大约)?\s*(?:[0-9][0-9.,–-]*|[一二两三四五六七八九十百千几]+)\s*倍`,
+		"是……的 N 倍, 只有……的 1/N (相差 N 倍 reads as N or N+1, and says not which side is larger)"),
+	v("zh", `(?:低|小|少|慢|短)于[^，。；：]{0,16}?(?:[0-9][0-9.,]*|[一二两三四五六七八九十百千几]+)\s*倍`, "只有……的 1/N (低于 X N 倍 reads as N+1)"),
 	// The glossary table's terms, each against the other spellings a
 	// translator reaches for: one spelling per term in Chinese text.
 	v("zh", `(?:真实|完整的?|权重和|给)激活(?:$|[^值参函检显专活])`, "激活值 (activations; 激活 alone is the verb, 每个 token 激活 370 亿)"),

@@ -39,6 +39,12 @@ func TestIssue40Patterns(t *testing.T) {
 		{"每块另加 1 KB", "每块另加 1 KiB"},
 		{"175 × 10^9 个参数", "175 × 10⁹ 个参数"},
 		{"（ZeRO 论文的算法）", "（ZeRO 论文的口径）"},
+		{"跨两个节点用时 22.2 ms，相差 16.4 倍", "跨两个节点用时 22.2 ms，是机柜的 16.4 倍"},
+		{"1.0 µs 对 5.0 µs，相差 5.0 倍", "1.0 µs 对 5.0 µs，后者是前者的 5.0 倍"},
+		{"离拐点 295 仍差约 60 倍", "只有拐点 295 的约 1/60"},
+		{"低于拐点 60 倍", "只有拐点的 1/60"},
+		{"用时差不多 2 倍", ""},
+		{"误差约为 4 倍", ""},
 		// A glossary term's other spellings.
 		{"比真实激活里常见的离群值更大", "比真实激活值里常见的离群值更大"},
 		{"给激活的每个 1×128 分块", "给激活值的每个 1×128 分块"},
@@ -71,6 +77,9 @@ func TestIssue40Patterns(t *testing.T) {
 	// Kilobytes have two spellings, kB and KiB; a typed 1KB is input.
 	if len(English("12 ms hides under the backward")) == 0 || len(English("12 ms is hidden behind the backward")) != 0 {
 		t.Error("English: want hides under to fail and hidden behind to pass")
+	}
+	if len(English("about 60 times below the ridge")) == 0 || len(English("only about 1/60 of the ridge")) != 0 {
+		t.Error("English: want N times below to fail and 1/N of to pass")
 	}
 	if len(English("moves 17× fewer bytes")) == 0 || len(English("still about 200 times less")) == 0 || len(English("moves 17× FlashAttention's bytes")) != 0 {
 		t.Error("English: want N× fewer and N times less to fail, N× the bytes to pass")
