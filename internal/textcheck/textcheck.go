@@ -140,9 +140,11 @@ var Variants = []Variant{
 		"是……的 N 倍, 提速 N%, 只有……的 1/N (快 N 倍 and 扩大了 N 倍 read as N+1)"),
 	v("zh", `[0-9〇)）A-Z]\s*(?:秒|毫秒|微秒)(?:[^数级]|$)|（秒）`, "s, ms, µs"),
 	v("", `[0-9X〇] KB\b`, "kB (10³ bytes) or KiB (2¹⁰ bytes)"),
-	v("", `10\^[0-9]`, "10⁹ (superscript powers in prose)"),
+	v("", power.String(), "10⁹, 2⁻¹⁰ (superscript powers of a number, in prose and formulas)"),
 	{Re: regexp.MustCompile(`(?:^|[^0-9.,])[0-9]{1,3}0,000\s*(?:个|颗|条|倍|小时|台|步|token|参数)`), Want: "万 / 亿 for a round count (10 万颗, not 100,000 颗)", Lang: "zh", Prose: true},
-	v("zh", `(?:^|[^几数第一二两三四五六七八九十])[三四五六七八九十][个颗台条次层块轮份根趟倍种步段件道波名]`, "9 个, numerals for counts as elsewhere"),
+	v("zh", `(?:^|[^几数第一二两三四五六七八九十])[三四五六七八九十](?:[个颗台条次层块轮份根趟倍种步段件道波名年天周遍]|小时|分钟|个月)`, "9 个, 6 年: numerals for counts as elsewhere"),
+	v("zh", `(?:^|[^几数第一二两三四五六七八九十百千万])(?:[一二两三四五六七八九][十百千万]|十)[一二两三四五六七八九十百千万]*[多余来]?(?:[个颗台条次层块轮份根趟倍种步段件道波名年天周遍]|小时|分钟|个月)`,
+		"16 颗, 50 万个, 1.6 万颗, 每 1,000 个: numerals for counts of ten and more"),
 	v("zh", `(?:原文|论文|嵌入层)的算法`, "口径 (a paper's count, not its algorithm)"),
 	v("zh", `重算`, "重计算"),
 	v("zh", `内核|算子`, "核函数"),
@@ -171,6 +173,21 @@ var Variants = []Variant{
 	v("zh", `共享存储器?`, "共享内存"),
 	v("zh", `流处理器|流多处理器`, "流式多处理器（SM）"),
 	v("zh", `环[状式] ?AllReduce`, "环形 AllReduce"),
+}
+
+// power is a number raised to a numeric power with a caret, 10^9 or
+// 2^−10, which the text writes 10⁹ and 2⁻¹⁰; a letter's power (2^−m,
+// 2^(emax)) keeps its caret.
+var power = regexp.MustCompile(`[0-9]\^[−-]?[0-9]`)
+
+// Formula returns the problems of s, a formula block of the course
+// (plain text, either language): a numeric power written with a caret.
+func Formula(s string) []string {
+	var out []string
+	for _, loc := range power.FindAllStringIndex(s, -1) {
+		out = append(out, fmt.Sprintf("%q: write 10⁹, 2⁻¹⁰ (superscript powers of a number), in …%s…", s[loc[0]:loc[1]], excerptAt(s, loc[0], loc[1])))
+	}
+	return out
 }
 
 // halfWidth are the punctuation marks that must be full-width next to

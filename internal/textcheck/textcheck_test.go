@@ -45,6 +45,17 @@ func TestIssue40Patterns(t *testing.T) {
 		{"低于拐点 60 倍", "只有拐点的 1/60"},
 		{"用时差不多 2 倍", ""},
 		{"误差约为 4 倍", ""},
+		{"一万六千颗放在一起", "1.6 万颗放在一起"},
+		{"CP 32 上的五十万个 token", "CP 32 上的 50 万个 token"},
+		{"最长一百万个 token", "最长 100 万个 token"},
+		{"GPU 上一万多个通道", "GPU 上 1 万多个通道"},
+		{"相当于一千来个时钟周期", "相当于约 1,000 个时钟周期"},
+		{"每一千个值里有一个离群值", "每 1,000 个值里有一个离群值"},
+		{"十六颗 GPU", "16 颗 GPU"},
+		{"将近六年", "将近 6 年"},
+		{"几十个线程束、成千上万个线程、上百个核函数、两三层", ""},
+		{"只有屋顶的三十分之一", ""},
+		{"(2 − 2^−7) × 2^127", "(2 − 2⁻⁷) × 2¹²⁷"},
 		// A glossary term's other spellings.
 		{"比真实激活里常见的离群值更大", "比真实激活值里常见的离群值更大"},
 		{"给激活的每个 1×128 分块", "给激活值的每个 1×128 分块"},
@@ -69,6 +80,9 @@ func TestIssue40Patterns(t *testing.T) {
 		if p := Chinese(good); len(p) != 0 {
 			t.Errorf("Chinese(%q) = %q, want no problem", good, p)
 		}
+	}
+	if len(Formula("≈ 3.39 × 10^38")) == 0 || len(Formula("≈ 3.39 × 10³⁸, 2^(e_max − bias), 2^(1 − bias), 2^−M")) != 0 {
+		t.Error("Formula: want a number's power with a caret to fail, a letter's to pass")
 	}
 	// A note in half-width brackets in a table cell built in code.
 	if len(ChineseCell("3,961 (6.04%)")) == 0 || len(ChineseCell("3,961（6.04%）")) != 0 || len(ChineseCell("2(N−1)/N")) != 0 {
