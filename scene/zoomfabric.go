@@ -396,7 +396,7 @@ func fabricGPUView(r *scenarios.FabricRun, z *scenarios.FabricZoom, g int, t flo
 		if l.Kind == collective.LegTreeStream {
 			lat, key = z.Form.Latency, "canvas.zoom.s.kernel_stream"
 		}
-		v.Kernel = w.Say(key, "bytes", units.BytesIEC(l.Bytes), "link", link, "lat", d(lat*s), "bw", d(l.Bandwidth*s), "bound", w.Say(bound))
+		v.Kernel = w.Say(key, "bytes", units.Bytes(l.Bytes), "link", link, "lat", d(lat*s), "bw", d(l.Bandwidth*s), "bound", w.Say(bound))
 	}
 	switch mo.Kernel {
 	case scenarios.KernelReduce:

@@ -53,11 +53,13 @@ func TestZoomFabricRace(t *testing.T) {
 	}
 }
 
-// collectives-at-scale zoomed: at 64 KB the fastest algorithm, the tree,
+// collectives-at-scale zoomed: at 64 kB the fastest algorithm, the tree,
 // is 2·10 rounds of latency round one stream, its first chunk climbing a
-// level a round; at 4 GB the ring's 1,023 rounds of 3.73 MiB are
+// level a round; at 4 GB the ring's 1,023 rounds of 3.91 MB are
 // bandwidth-bound; the still step shows the collective a quarter of the
-// way in, in its own seconds; the lit span holds the moment.
+// way in, in its own seconds; the lit span holds the moment. A round's
+// bytes are in the lesson's decimal units (61 kB, not 59.6 KiB: the
+// message sizes are 64 kB and 4 GB).
 func TestZoomFabricSizes(t *testing.T) {
 	f := ruleFrames[0].frame
 	f.Lang = "en"
@@ -69,7 +71,7 @@ func TestZoomFabricSizes(t *testing.T) {
 	}{
 		{"small", collective.Tree, 21, "of latency, no bytes"},
 		{"large", collective.Ring, 2, "bandwidth-bound"},
-		{"hierarchical", collective.Hierarchical, 4, "latency-bound"}, // 2,047 rounds of 59.6 KiB across nodes
+		{"hierarchical", collective.Hierarchical, 4, "latency-bound"}, // 2,047 rounds of 61 kB across nodes
 	} {
 		les, step, r := fabricStep(t, "collectives-at-scale", c.step)
 		z := r.Zoom()
@@ -80,6 +82,9 @@ func TestZoomFabricSizes(t *testing.T) {
 		}
 		g := 3
 		v := fabricGPUView(r, z, g, tt, f)
+		if strings.Contains(v.Kernel, "iB") {
+			t.Errorf("%s: %q, a round's bytes in binary units beside the lesson's decimal sizes", c.step, v.Kernel)
+		}
 		if len(v.Strip) != c.spans || v.Current < 0 || v.Strip[v.Current].Start > tt || v.Strip[v.Current].End <= tt || !strings.Contains(v.Kernel, c.says) {
 			t.Errorf("%s: %d spans, lit %d, %q", c.step, len(v.Strip), v.Current, v.Kernel)
 		}

@@ -43,6 +43,15 @@ func TestCourseLanguageRules(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			// A formula is plain text outside the prose's rules, but
+			// writes a number's power as the prose does (10³⁸, 2⁻¹⁰).
+			for _, f := range formulaRe.FindAllString(string(b), -1) {
+				for _, pr := range textcheck.Formula(html.UnescapeString(tagRe.ReplaceAllString(f, ""))) {
+					if failures++; failures <= 300 {
+						t.Errorf("course/%s/%s formula: %s", lang, filepath.Base(p), pr)
+					}
+				}
+			}
 			for _, text := range pageTexts(string(b), htmlLang[lang]) {
 				var probs []string
 				if lang == "zh" {
@@ -91,8 +100,9 @@ var (
 	// formulas with their citations (a paper keeps its published title)
 	// and command lines. Inline code (codeRe) stands in the prose as a
 	// Latin word, spaced like one.
-	dropRe = regexp.MustCompile(`(?s)<script\b.*?</script>|<style\b.*?</style>|<figure class="formula">.*?</figure>|<pre\b.*?</pre>|<tr class="cmd">.*?</tr>`)
-	codeRe = regexp.MustCompile(`(?s)<code\b.*?</code>`)
+	dropRe    = regexp.MustCompile(`(?s)<script\b.*?</script>|<style\b.*?</style>|<figure class="formula">.*?</figure>|<pre\b.*?</pre>|<tr class="cmd">.*?</tr>`)
+	formulaRe = regexp.MustCompile(`(?s)<figure class="formula">.*?</figure>`)
+	codeRe    = regexp.MustCompile(`(?s)<code\b.*?</code>`)
 	// langRe is an element marked with its own language.
 	langRe = func() *regexp.Regexp {
 		var alts []string

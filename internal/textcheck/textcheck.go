@@ -135,14 +135,16 @@ var Variants = []Variant{
 	v("", `GeLU|Gelu`, "GELU"),
 	v("zh", `(?:^|[^隐宝收储])藏|未被掩盖|没被掩盖|被掩盖的|暴露|掩护`, "隐藏 / 被隐藏 / 未被隐藏 (the numbers table's words; 暴露 for exposed is 未被隐藏)"),
 	v("en", `\bhid(?:den|es|e|ing) under\b`, "hidden behind (compute, the backward pass)"),
-	v("en", `(?:times|×)\s+(?:less|fewer|smaller|lower)\b`, "1/N of it, or the other side as N× (N times less reads as N−1 less)"),
+	v("en", `(?:times|×)\s+(?:less|fewer|smaller|lower|below)\b`, "1/N of it, or the other side as N× (N times less reads as N−1 less)"),
 	v("zh", `(?:(?:快|慢|高|低|小|(?:^|[^差最不])多|(?:^|[^至最])少|长|短|强|增加|增长|扩大|提高|提升|放大|缩小|降低|减少|涨)了?(?:约|将近|近|大约)?|大了?)\s*(?:[0-9][0-9.,–-]*|〇|[一二两三四五六七八九十百千几]+)\s*倍`,
 		"是……的 N 倍, 提速 N%, 只有……的 1/N (快 N 倍 and 扩大了 N 倍 read as N+1)"),
 	v("zh", `[0-9〇)）A-Z]\s*(?:秒|毫秒|微秒)(?:[^数级]|$)|（秒）`, "s, ms, µs"),
 	v("", `[0-9X〇] KB\b`, "kB (10³ bytes) or KiB (2¹⁰ bytes)"),
-	v("", `10\^[0-9]`, "10⁹ (superscript powers in prose)"),
+	v("", power.String(), "10⁹, 2⁻¹⁰ (superscript powers of a number, in prose and formulas)"),
 	{Re: regexp.MustCompile(`(?:^|[^0-9.,])[0-9]{1,3}0,000\s*(?:个|颗|条|倍|小时|台|步|token|参数)`), Want: "万 / 亿 for a round count (10 万颗, not 100,000 颗)", Lang: "zh", Prose: true},
-	v("zh", `(?:^|[^几数第一二两三四五六七八九十])[三四五六七八九十][个颗台条次层块轮份根趟倍种步段件道波名]`, "9 个, numerals for counts as elsewhere"),
+	v("zh", `(?:^|[^几数第一二两三四五六七八九十])[三四五六七八九十](?:[个颗台条次层块轮份根趟倍种步段件道波名年天周遍]|小时|分钟|个月)`, "9 个, 6 年: numerals for counts as elsewhere"),
+	v("zh", `(?:^|[^几数第一二两三四五六七八九十百千万])(?:[一二两三四五六七八九][十百千万]|十)[一二两三四五六七八九十百千万]*[多余来]?(?:[个颗台条次层块轮份根趟倍种步段件道波名年天周遍]|小时|分钟|个月)`,
+		"16 颗, 50 万个, 1.6 万颗, 每 1,000 个: numerals for counts of ten and more"),
 	v("zh", `(?:原文|论文|嵌入层)的算法`, "口径 (a paper's count, not its algorithm)"),
 	v("zh", `重算`, "重计算"),
 	v("zh", `内核|算子`, "核函数"),
@@ -150,6 +152,42 @@ var Variants = []Variant{
 	v("zh", `运算强度|计算强度`, "算术强度"),
 	v("zh", `(?:^|[^微])批次大小`, "批大小 (微批次大小 for a micro-batch)"),
 	v("zh", `(?:^|[^最])快了?约?〇`, "是……的〇 (a ratio placeholder after 快 reads as N+1)"),
+	v("zh", `(?:相差|差距(?:为|是|有)?|(?:^|[^误偏])差了?)\s*(?:约|将近|近|大约)?\s*(?:[0-9][0-9.,–-]*|[一二两三四五六七八九十百千几]+)\s*倍`,
+		"是……的 N 倍, 只有……的 1/N (相差 N 倍 reads as N or N+1, and says not which side is larger)"),
+	v("zh", `(?:低|小|少|慢|短)于[^，。；：]{0,16}?(?:[0-9][0-9.,]*|[一二两三四五六七八九十百千几]+)\s*倍`, "只有……的 1/N (低于 X N 倍 reads as N+1)"),
+	// The glossary table's terms, each against the other spellings a
+	// translator reaches for: one spelling per term in Chinese text.
+	v("zh", `(?:真实|完整的?|权重和|给)激活(?:$|[^值参函检显专活])`, "激活值 (activations; 激活 alone is the verb, 每个 token 激活 370 亿)"),
+	v("zh", `流水并行`, "流水线并行"),
+	v("zh", `微批(?:$|[^次])`, "微批次"),
+	v("zh", `专家混合`, "混合专家（MoE）"),
+	v("zh", `机架`, "机柜 (机柜级, rack-scale)"),
+	v("zh", `容量系数`, "容量因子"),
+	v("zh", `活跃参数`, "激活参数"),
+	v("zh", `有效吞吐量`, "有效吞吐（goodput）"),
+	v("zh", `梯度检查点`, "激活检查点（gradient checkpointing）"),
+	v("zh", `3D ?并行`, "三维并行"),
+	v("zh", `全[归规]约|规约`, "AllReduce, 归约"),
+	v("zh", `上溢`, "溢出"),
+	v("zh", `线程簇|线程包`, "线程束（warp）"),
+	v("zh", `共享存储器?`, "共享内存"),
+	v("zh", `流处理器|流多处理器`, "流式多处理器（SM）"),
+	v("zh", `环[状式] ?AllReduce`, "环形 AllReduce"),
+}
+
+// power is a number raised to a numeric power with a caret, 10^9 or
+// 2^−10, which the text writes 10⁹ and 2⁻¹⁰; a letter's power (2^−m,
+// 2^(emax)) keeps its caret.
+var power = regexp.MustCompile(`[0-9]\^[−-]?[0-9]`)
+
+// Formula returns the problems of s, a formula block of the course
+// (plain text, either language): a numeric power written with a caret.
+func Formula(s string) []string {
+	var out []string
+	for _, loc := range power.FindAllStringIndex(s, -1) {
+		out = append(out, fmt.Sprintf("%q: write 10⁹, 2⁻¹⁰ (superscript powers of a number), in …%s…", s[loc[0]:loc[1]], excerptAt(s, loc[0], loc[1])))
+	}
+	return out
 }
 
 // halfWidth are the punctuation marks that must be full-width next to
