@@ -385,6 +385,22 @@ func waitReady(ctx context.Context) {
 // evalJSON evaluates a JavaScript expression in the page (awaiting it if it
 // is a promise), passes the value through JSON.stringify and decodes it into
 // v with encoding/json. An exception or an undefined value fails the test.
+// waitJSOrTimeout polls a JavaScript expression until it is true or
+// timeout passes, and returns either way: the test's own check that
+// follows says what was wrong. For what the page applies on its next
+// Update (a knob's change), which a loaded machine may take longer than
+// settle's frames to reach.
+func waitJSOrTimeout(ctx context.Context, expr string, timeout time.Duration) {
+	deadline := time.Now().Add(timeout)
+	for {
+		var ok bool
+		if err := evalJSONErr(ctx, "!!("+expr+")", &ok); (err == nil && ok) || time.Now().After(deadline) {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 func evalJSON(ctx context.Context, expr string, v any) {
 	tb := tabOf(ctx)
 	tb.t.Helper()

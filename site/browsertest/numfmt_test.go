@@ -92,14 +92,17 @@ func TestNumberFormatsLesson(t *testing.T) {
 	command(ctx, `{type: "goto", step: 7}`)
 	chromedpRun(t, ctx, chromedp.SetValue("#knob-value", "abc", chromedp.ByQuery),
 		chromedp.Evaluate(`document.getElementById("knob-value").dispatchEvent(new Event("change")) && true`, nil))
-	settle(ctx)
+	// The change reaches the lesson on the page's next Update: on a
+	// loaded machine later than a settle's three frames (make test saw
+	// the old state once).
+	waitJSOrTimeout(ctx, `window.gpuscope.state().error != null`, 10*time.Second)
 	evalJSON(ctx, "window.gpuscope.state()", &st)
 	if st.Error == nil || !strings.Contains(*st.Error, "value") || st.Config["value"] != 70000.0 {
 		t.Errorf("value abc: error %v, value %v; want an error naming value and 70000 kept", st.Error, st.Config["value"])
 	}
 	chromedpRun(t, ctx, chromedp.SetValue("#knob-value", "65519", chromedp.ByQuery),
 		chromedp.Evaluate(`document.getElementById("knob-value").dispatchEvent(new Event("change")) && true`, nil))
-	settle(ctx)
+	waitJSOrTimeout(ctx, `window.gpuscope.state().error == null`, 10*time.Second)
 	evalJSON(ctx, "window.gpuscope.state()", &st)
 	if fmt.Sprint(st.Metrics.Stored) != "65504" || st.Error != nil {
 		t.Errorf("FP16 65519: stored %v (error %v), want 65504", st.Metrics.Stored, st.Error)
