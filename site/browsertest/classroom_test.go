@@ -232,7 +232,7 @@ const clippedJS = `((el) => {
 // presentation mode, in both languages.
 func TestButtonLabelsWhole(t *testing.T) {
 	sideBySide(t)
-	for _, size := range [][2]int64{{1280, 800}, {390, 844}} {
+	for _, size := range [][2]int64{{1280, 800}, {1024, 768}, {390, 844}} { // 1,024×768: a projector
 		for _, present := range []bool{false, true} {
 			for _, lang := range []string{"en", "zh"} {
 				name := fmt.Sprintf("%dx%d-%s", size[0], size[1], lang)
