@@ -123,16 +123,8 @@ func navigate(t *testing.T, ctx context.Context, url string) {
 // waitJS polls a JavaScript expression until it is true.
 func waitJS(t *testing.T, ctx context.Context, expr string, timeout time.Duration, what string) {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		var ok bool
-		if err := evalJSONErr(ctx, "!!("+expr+")", &ok); err == nil && ok {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not after %v (%s)", what, timeout, expr)
-		}
-		time.Sleep(100 * time.Millisecond)
+	if !waitJSOrTimeout(ctx, expr, timeout) {
+		t.Fatalf("%s: not after %v (%s)", what, timeout, expr)
 	}
 }
 

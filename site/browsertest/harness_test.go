@@ -385,17 +385,20 @@ func waitReady(ctx context.Context) {
 // evalJSON evaluates a JavaScript expression in the page (awaiting it if it
 // is a promise), passes the value through JSON.stringify and decodes it into
 // v with encoding/json. An exception or an undefined value fails the test.
-// waitJSOrTimeout polls a JavaScript expression until it is true or
-// timeout passes, and returns either way: the test's own check that
-// follows says what was wrong. For what the page applies on its next
-// Update (a knob's change), which a loaded machine may take longer than
-// settle's frames to reach.
-func waitJSOrTimeout(ctx context.Context, expr string, timeout time.Duration) {
+// waitJSOrTimeout polls a JavaScript expression until it is true
+// (reporting true) or timeout passes (false). A test may go on to its own
+// check, which then says what was wrong: for what the page applies on
+// its next Update (a knob's change), which a loaded machine may take
+// longer than settle's frames to reach. waitJS fails the test instead.
+func waitJSOrTimeout(ctx context.Context, expr string, timeout time.Duration) bool {
 	deadline := time.Now().Add(timeout)
 	for {
 		var ok bool
-		if err := evalJSONErr(ctx, "!!("+expr+")", &ok); (err == nil && ok) || time.Now().After(deadline) {
-			return
+		if err := evalJSONErr(ctx, "!!("+expr+")", &ok); err == nil && ok {
+			return true
+		}
+		if time.Now().After(deadline) {
+			return false
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
